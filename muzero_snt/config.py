@@ -1,0 +1,258 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""MuZeroConfig, its network section, and presets with the paper's numbers.
+
+Field names follow the pseudocode of Schrittwieser et al. (2020),
+arXiv:1911.08265. Numbers the pseudocode leaves out come from the paper's
+appendix (network sizes, the value support, prioritised replay).
+"""
+
+import dataclasses
+from typing import Callable, NamedTuple, Optional, Tuple
+
+MAXIMUM_FLOAT_VALUE = float('inf')
+
+NETWORK_KINDS = ('mlp', 'residual')
+ACTION_ENCODINGS = ('one_hot', 'board')
+OPTIMIZERS = ('momentum', 'adam')
+
+
+class KnownBounds(NamedTuple):
+  """Known bounds of the value, used to normalise Q in the search."""
+  min: float
+  max: float
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveCountTemperature:
+  """Visit-softmax temperature by move number (board games).
+
+  The pseudocode's board-game rule: temperature 1 for the first `moves`
+  moves of a game, then 0 (play the most visited action).
+  """
+  moves: int = 30
+
+  def __call__(self, num_moves: int, training_steps: int) -> float:
+    del training_steps  # Unused: the board-game rule depends on the move only.
+    return 1.0 if num_moves < self.moves else 0.0
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingStepTemperature:
+  """Visit-softmax temperature by training step (Atari).
+
+  `values[i]` applies below `boundaries[i]` training steps; the last value
+  applies from the last boundary on. The pseudocode's Atari rule is
+  `boundaries=(500e3, 750e3), values=(1.0, 0.5, 0.25)`.
+  """
+  boundaries: Tuple[float, ...] = (500e3, 750e3)
+  values: Tuple[float, ...] = (1.0, 0.5, 0.25)
+
+  def __post_init__(self):
+    if len(self.values) != len(self.boundaries) + 1:
+      raise ValueError(
+          f'TrainingStepTemperature needs one more value than boundaries, '
+          f'got boundaries={self.boundaries} and values={self.values}.')
+    if list(self.boundaries) != sorted(self.boundaries):
+      raise ValueError(f'TrainingStepTemperature boundaries must increase, '
+                       f'got {self.boundaries}.')
+
+  def __call__(self, num_moves: int, training_steps: int) -> float:
+    del num_moves  # Unused: the Atari rule depends on training progress only.
+    for boundary, value in zip(self.boundaries, self.values):
+      if training_steps < boundary:
+        return value
+    return self.values[-1]
+
+
+def _check(condition: bool, name: str, value, expected: str):
+  if not condition:
+    raise ValueError(f'{name} must be {expected}, got {value!r}.')
+
+
+def _check_support_size(name: str, value: int):
+  _check(isinstance(value, int) and (value == 0 or (value >= 3 and value % 2)),
+         name, value, '0 (scalar head) or an odd integer >= 3')
+
+
+def _check_sizes(name: str, value, allow_empty: bool = True):
+  _check(isinstance(value, tuple) and (allow_empty or value) and
+         all(isinstance(v, int) and v > 0 for v in value), name, value,
+         'a tuple of positive integers')
+
+
+@dataclasses.dataclass(frozen=True)
+class NetworkConfig:
+  """Sizes of the representation, dynamics and prediction networks.
+
+  Attributes:
+    kind: 'mlp' for vector observations, 'residual' for image/board ones.
+    hidden_size: size of the MLP hidden state (kind 'mlp').
+    mlp_layers: hidden layers of each MLP torso (kind 'mlp').
+    head_layers: hidden layers of the value, reward and policy heads.
+    channels: planes of the residual tower (256 in the paper).
+    num_blocks: residual blocks in representation and dynamics (16 in the
+      paper).
+    prediction_blocks: residual blocks in the prediction torso before its
+      heads (the paper's prediction is AlphaZero's heads only: 0).
+    downsample: whether the representation starts with the paper's Atari
+      down-sampling stem (96x96 -> 6x6).
+    action_encoding: how the dynamics sees the action on planes: 'one_hot'
+      stacks one constant plane per action (Atari); 'board' marks one square
+      of P = ceil(A / (H*W)) planes of the hidden state's H x W: action a
+      sets plane a // (H*W), square a % (H*W) (row-major). A square-per-move
+      game uses one plane, Go's pass a second one, and AlphaZero's 8x8x73
+      chess moves 73 planes.
+    value_support_size: atoms of the categorical value (601 in the paper's
+      Atari networks, support -300..300); 0 for a scalar value head.
+    reward_support_size: the same for the reward head.
+    batch_norm: whether residual networks use batch normalisation.
+  """
+  kind: str = 'mlp'
+  hidden_size: int = 64
+  mlp_layers: Tuple[int, ...] = (64, 64)
+  head_layers: Tuple[int, ...] = (32,)
+  channels: int = 16
+  num_blocks: int = 1
+  prediction_blocks: int = 1
+  downsample: bool = False
+  action_encoding: str = 'one_hot'
+  value_support_size: int = 0
+  reward_support_size: int = 0
+  batch_norm: bool = True
+
+  def __post_init__(self):
+    _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
+           f'one of {NETWORK_KINDS}')
+    _check(isinstance(self.hidden_size, int) and self.hidden_size > 0,
+           'network.hidden_size', self.hidden_size, 'a positive integer')
+    _check_sizes('network.mlp_layers', self.mlp_layers)
+    _check_sizes('network.head_layers', self.head_layers)
+    _check(isinstance(self.channels, int) and self.channels > 0,
+           'network.channels', self.channels, 'a positive integer')
+    _check(isinstance(self.num_blocks, int) and self.num_blocks >= 0,
+           'network.num_blocks', self.num_blocks, 'a non-negative integer')
+    _check(
+        isinstance(self.prediction_blocks, int) and self.prediction_blocks >= 0,
+        'network.prediction_blocks', self.prediction_blocks,
+        'a non-negative integer')
+    _check(self.action_encoding in ACTION_ENCODINGS, 'network.action_encoding',
+           self.action_encoding, f'one of {ACTION_ENCODINGS}')
+    _check_support_size('network.value_support_size', self.value_support_size)
+    _check_support_size('network.reward_support_size',
+                        self.reward_support_size)
+
+
+@dataclasses.dataclass(frozen=True)
+class MuZeroConfig:
+  """All hyperparameters of a MuZero run (the pseudocode's `MuZeroConfig`).
+
+  The first twelve fields are the pseudocode constructor's arguments, in its
+  order (`dirichlet_alpha` is stored as `root_dirichlet_alpha`, as there).
+  The rest carry the pseudocode's fixed values as defaults, then the fields
+  the paper's appendix adds. Construction validates every field and raises a
+  `ValueError` naming the field and the bad value.
+  """
+  action_space_size: int
+  max_moves: int
+  discount: float
+  root_dirichlet_alpha: float
+  num_simulations: int
+  batch_size: int
+  td_steps: int
+  num_actors: int
+  lr_init: float
+  lr_decay_steps: float
+  visit_softmax_temperature_fn: Callable[[int, int], float]
+  known_bounds: Optional[KnownBounds] = None
+  # Root prior exploration noise.
+  root_exploration_fraction: float = 0.25
+  # UCB formula.
+  pb_c_base: float = 19652
+  pb_c_init: float = 1.25
+  # Training.
+  training_steps: int = int(1e6)
+  checkpoint_interval: int = int(1e3)
+  window_size: int = int(1e6)
+  num_unroll_steps: int = 5
+  weight_decay: float = 1e-4
+  momentum: float = 0.9
+  lr_decay_rate: float = 0.1
+  # What the pseudocode leaves to the environment and the network.
+  observation_shape: Tuple[int, ...] = (1,)
+  num_players: int = 1
+  network: NetworkConfig = NetworkConfig()
+  optimizer: str = 'momentum'
+  value_loss_weight: float = 1.0
+  # Prioritised replay (appendix G); alpha = beta = 1 for Atari.
+  prioritized_replay: bool = False
+  priority_alpha: float = 1.0
+  priority_beta: float = 1.0
+
+  def __post_init__(self):
+    def positive_int(name):
+      value = getattr(self, name)
+      _check(isinstance(value, int) and not isinstance(value, bool) and
+             value > 0, name, value, 'a positive integer')
+
+    def positive(name):
+      value = getattr(self, name)
+      _check(isinstance(value, (int, float)) and value > 0, name, value,
+             'a positive number')
+
+    for name in ('action_space_size', 'max_moves', 'num_simulations',
+                 'batch_size', 'td_steps', 'num_actors', 'training_steps',
+                 'checkpoint_interval', 'window_size', 'num_unroll_steps'):
+      positive_int(name)
+    for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
+                 'pb_c_base', 'value_loss_weight'):
+      positive(name)
+    _check(0 < self.discount <= 1, 'discount', self.discount, 'in (0, 1]')
+    _check(callable(self.visit_softmax_temperature_fn),
+           'visit_softmax_temperature_fn', self.visit_softmax_temperature_fn,
+           'a callable (num_moves, training_steps) -> temperature')
+    if self.known_bounds is not None:
+      _check(
+          isinstance(self.known_bounds, KnownBounds) and
+          self.known_bounds.min < self.known_bounds.max, 'known_bounds',
+          self.known_bounds, 'None or KnownBounds(min, max) with min < max')
+    _check(0 <= self.root_exploration_fraction <= 1,
+           'root_exploration_fraction', self.root_exploration_fraction,
+           'in [0, 1]')
+    _check(self.pb_c_init >= 0, 'pb_c_init', self.pb_c_init, '>= 0')
+    _check(self.weight_decay >= 0, 'weight_decay', self.weight_decay, '>= 0')
+    _check(0 <= self.momentum < 1, 'momentum', self.momentum, 'in [0, 1)')
+    _check(0 < self.lr_decay_rate <= 1, 'lr_decay_rate', self.lr_decay_rate,
+           'in (0, 1]')
+    _check_sizes('observation_shape', self.observation_shape,
+                 allow_empty=False)
+    _check(self.num_players in (1, 2), 'num_players', self.num_players,
+           '1 or 2')
+    _check(isinstance(self.network, NetworkConfig), 'network', self.network,
+           'a NetworkConfig')
+    _check(self.optimizer in OPTIMIZERS, 'optimizer', self.optimizer,
+           f'one of {OPTIMIZERS}')
+    _check(self.priority_alpha >= 0, 'priority_alpha', self.priority_alpha,
+           '>= 0')
+    _check(self.priority_beta >= 0, 'priority_beta', self.priority_beta,
+           '>= 0')
+    if self.network.kind == 'residual':
+      _check(len(self.observation_shape) == 3, 'observation_shape',
+             self.observation_shape,
+             '[height, width, planes] for a residual network')
+
+  def replace(self, **changes) -> 'MuZeroConfig':
+    """Returns a copy with `changes` applied (and validated)."""
+    return dataclasses.replace(self, **changes)

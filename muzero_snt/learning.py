@@ -1,0 +1,282 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The MuZero learner: a compiled training step under any tf.distribute strategy.
+
+The `tf.function` step computes the unrolled loss and its gradients on each
+replica (XLA-compiled with `jit_compile=True`), sums the gradients across
+replicas and applies them; the Python `step()` validates the batch, keeps
+the counters and turns the step's outputs into NumPy metrics. `state` is what
+`tf.train.Checkpoint` needs to resume.
+"""
+
+from typing import Any, Dict, Optional
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import config as config_lib
+from muzero_snt import losses
+from muzero_snt import optimizers
+from muzero_snt import types
+from muzero_snt.networks import muzero_network
+
+LOSS_REDUCTIONS = ('mean', 'sum')
+
+
+def learning_rate_schedule(config: config_lib.MuZeroConfig,
+                           step: tf.Tensor) -> tf.Tensor:
+  """The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`."""
+  exponent = tf.cast(step, tf.float32) / float(config.lr_decay_steps)
+  return config.lr_init * tf.pow(float(config.lr_decay_rate), exponent)
+
+
+def make_optimizer(config: config_lib.MuZeroConfig,
+                   learning_rate: optimizers.LearningRate):
+  """Momentum SGD (the pseudocode's) or Adam, as `config.optimizer` says."""
+  if config.optimizer == 'momentum':
+    return optimizers.Momentum(learning_rate, config.momentum)
+  return optimizers.Adam(learning_rate)
+
+
+def _replica_synced_creator(next_creator, **kwargs):
+  """Lets replicas update non-trainable state (batch-norm statistics).
+
+  Such variables are assigned inside the replicated step; under a
+  multi-replica strategy each assignment takes the first replica's value, so
+  every copy stays identical.
+  """
+  if (not kwargs.get('trainable', True) and
+      kwargs.get('aggregation') in (None, tf.VariableAggregation.NONE)):
+    kwargs['aggregation'] = tf.VariableAggregation.ONLY_FIRST_REPLICA
+  return next_creator(**kwargs)
+
+
+def _as_batch_of_tensors(batch: types.Batch) -> types.Batch:
+  return types.Batch(
+      observation=tf.convert_to_tensor(batch.observation),
+      action=tf.cast(batch.action, tf.int32),
+      target_value=tf.cast(batch.target_value, tf.float32),
+      target_reward=tf.cast(batch.target_reward, tf.float32),
+      target_policy=tf.cast(batch.target_policy, tf.float32),
+      policy_mask=tf.cast(batch.policy_mask, tf.float32),
+      weight=tf.cast(batch.weight, tf.float32))
+
+
+def _check_values(batch: types.Batch, num_actions: int) -> None:
+  """Raises a `ValueError` for illegal actions and non-finite numbers."""
+  action = np.asarray(batch.action)
+  bad = action[(action < 0) | (action >= num_actions)]
+  if bad.size:
+    raise ValueError(f'Batch.action holds {int(bad.flat[0])}, outside the '
+                     f'action space [0, {num_actions}).')
+  for field in ('observation', 'target_value', 'target_reward',
+                'target_policy', 'policy_mask', 'weight'):
+    value = np.asarray(getattr(batch, field))
+    if np.issubdtype(value.dtype, np.floating) and not np.all(
+        np.isfinite(value)):
+      index = tuple(int(i) for i in np.argwhere(~np.isfinite(value))[0])
+      raise ValueError(f'Batch.{field}{list(index)} is {value[index]}: '
+                       'expected a finite number.')
+
+
+class Learner:
+  """Trains a `MuZeroNetwork` with the unrolled MuZero loss.
+
+  Usage:
+
+      learner = Learner(network, config)
+      metrics = learner.step(batch)  # a `Batch` of global batch size
+      checkpoint = tf.train.Checkpoint(**learner.state)
+  """
+
+  def __init__(self,
+               network: muzero_network.MuZeroNetwork,
+               config: config_lib.MuZeroConfig,
+               strategy: Optional[tf.distribute.Strategy] = None,
+               jit_compile: bool = False,
+               loss_reduction: str = 'mean',
+               validate_batches: bool = True):
+    """Constructs a `Learner` and creates all its variables.
+
+    Args:
+      network: the model; its variables are created here, inside
+        `strategy.scope()`, so it must not have been called yet when the
+        strategy has several replicas.
+      config: hyperparameters (learning rate and schedule, optimizer,
+        weight decay, K, value loss weight).
+      strategy: a `tf.distribute` strategy; the current one by default.
+      jit_compile: whether to compile the loss and gradients with XLA.
+      loss_reduction: 'mean' over the global batch (the default), or 'sum'
+        over it as the pseudocode's `update_weights` does.
+      validate_batches: whether `step()` checks actions and finiteness of a
+        batch's values in NumPy before running it.
+
+    Raises:
+      ValueError: if `loss_reduction` is unknown.
+    """
+    if loss_reduction not in LOSS_REDUCTIONS:
+      raise ValueError(f'loss_reduction must be one of {LOSS_REDUCTIONS}, '
+                       f'got {loss_reduction!r}.')
+    self._network = network
+    self._config = config
+    self._strategy = strategy or tf.distribute.get_strategy()
+    self._loss_reduction = loss_reduction
+    self._validate_batches = validate_batches
+    with self._strategy.scope(), tf.variable_creator_scope(
+        _replica_synced_creator):
+      network.create_variables()
+      self._variables = list(network.trainable_variables)
+      self._step_counter = tf.Variable(
+          0, dtype=tf.int64, trainable=False, name='learner_step')
+      self._learning_rate = tf.Variable(
+          config.lr_init, dtype=tf.float32, trainable=False,
+          name='learning_rate')
+      self._optimizer = make_optimizer(config, self._learning_rate)
+      self._optimizer.initialize(self._variables)
+    self._gradients = tf.function(self._loss_and_gradients,
+                                  jit_compile=jit_compile)
+    self._compiled_step = tf.function(self._step)
+
+  @property
+  def network(self) -> muzero_network.MuZeroNetwork:
+    return self._network
+
+  @property
+  def optimizer(self):
+    return self._optimizer
+
+  @property
+  def strategy(self) -> tf.distribute.Strategy:
+    return self._strategy
+
+  @property
+  def steps(self) -> int:
+    """Number of applied (finite) updates."""
+    return int(self._step_counter.numpy())
+
+  @property
+  def state(self) -> Dict[str, Any]:
+    """Trackables for `tf.train.Checkpoint(**learner.state)`."""
+    return {
+        'network': self._network,
+        'optimizer': self._optimizer,
+        'step': self._step_counter,
+    }
+
+  def _loss_and_gradients(self, batch: types.Batch):
+    """Loss and gradients of one replica's share of the batch."""
+    num_replicas = self._strategy.num_replicas_in_sync
+    with tf.GradientTape() as tape:
+      loss_output = losses.unrolled_loss(
+          self._network,
+          batch,
+          weight_decay=self._config.weight_decay,
+          value_loss_weight=self._config.value_loss_weight,
+          is_training=True)
+      data_loss = tf.reduce_sum(loss_output.extra.per_example)
+      if self._loss_reduction == 'mean':
+        local_batch = tf.cast(tf.shape(batch.action)[0], tf.float32)
+        data_loss /= local_batch * num_replicas
+      # Every replica adds its share: the summed gradients hold it once.
+      replica_loss = data_loss + (
+          loss_output.extra.regularization / num_replicas)
+    gradients = tape.gradient(replica_loss, self._variables)
+    return loss_output, replica_loss, gradients
+
+  def _replica_step(self, batch: types.Batch):
+    loss_output, replica_loss, gradients = self._gradients(batch)
+    context = tf.distribute.get_replica_context()
+    gradients = context.all_reduce(tf.distribute.ReduceOp.SUM, gradients)
+    loss = context.all_reduce(tf.distribute.ReduceOp.SUM, replica_loss)
+    gradient_norm = tf.linalg.global_norm(gradients)
+    finite = tf.math.is_finite(loss) & tf.math.is_finite(gradient_norm)
+    self._optimizer.apply(gradients, self._variables, apply_updates=finite)
+    extra = loss_output.extra
+    return {
+        'loss': loss,
+        'gradient_norm': gradient_norm,
+        'finite': tf.cast(finite, tf.int32),
+        'regularization': extra.regularization,
+        'value_loss': extra.value_loss,
+        'reward_loss': extra.reward_loss,
+        'policy_loss': extra.policy_loss,
+    }, extra.priority
+
+  def _step(self, batch: types.Batch):
+    self._learning_rate.assign(
+        learning_rate_schedule(self._config, self._step_counter))
+    metrics, priority = self._strategy.run(self._replica_step, args=(batch,))
+    reduce = self._strategy.reduce
+    mean = tf.distribute.ReduceOp.MEAN
+    metrics = {
+        name: reduce(mean, value, axis=None) for name, value in metrics.items()
+    }
+    metrics['finite'] = tf.cast(metrics['finite'] > 0, tf.int32)
+    self._step_counter.assign_add(tf.cast(metrics['finite'], tf.int64))
+    metrics['learning_rate'] = self._learning_rate.read_value()
+    metrics['priority'] = self._strategy.gather(priority, axis=0)
+    return metrics
+
+  def _distribute(self, batch: types.Batch):
+    """Splits a global batch among the replicas (identity for one)."""
+    num_replicas = self._strategy.num_replicas_in_sync
+    if num_replicas == 1:
+      return batch
+    global_batch = batch.action.shape[0]
+    if global_batch % num_replicas:
+      raise ValueError(f'The global batch size {global_batch} is not '
+                       f'divisible by the {num_replicas} replicas.')
+    local = global_batch // num_replicas
+
+    def value_fn(context):
+      start = context.replica_id_in_sync_group * local
+      return tf.nest.map_structure(lambda x: x[start:start + local], batch)
+
+    return self._strategy.experimental_distribute_values_from_function(
+        value_fn)
+
+  def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
+    """Runs one update on a global batch.
+
+    Args:
+      batch: a `Batch` of NumPy arrays or tensors, global batch size.
+
+    Returns:
+      Metrics as NumPy: 'loss' (data loss + L2), 'gradient_norm',
+      'regularization', 'learning_rate' (the one applied), 'value_loss'
+      `[K+1]`, 'reward_loss' `[K]`, 'policy_loss' `[K+1]` per unroll step,
+      'priority' `[B]` for prioritised replay, 'step' (updates so far).
+
+    Raises:
+      ValueError: if the batch does not fit the config or the network.
+      FloatingPointError: if the loss or gradients are not finite; the update
+        is skipped, so the variables keep their last finite values.
+    """
+    losses.check_batch(batch, self._config.action_space_size,
+                       self._config.num_unroll_steps)
+    if self._validate_batches:
+      _check_values(batch, self._config.action_space_size)
+    batch = self._distribute(_as_batch_of_tensors(batch))
+    metrics = self._compiled_step(batch)
+    metrics = {name: value.numpy() for name, value in metrics.items()}
+    finite = bool(metrics.pop('finite'))
+    metrics['step'] = self.steps
+    if not finite:
+      raise FloatingPointError(
+          f'Non-finite loss {metrics["loss"]} (gradient norm '
+          f'{metrics["gradient_norm"]}) at learner step {metrics["step"]}: '
+          'the update was skipped and the variables keep their last finite '
+          'values.')
+    return metrics

@@ -1,0 +1,233 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""MuZero's losses: scalar_loss, the policy loss and the unrolled loss.
+
+Section 3 and appendix G of arXiv:1911.08265, and the pseudocode's
+`update_weights`, batched: the unroll is over all examples at once instead of
+a Python loop over them (see `reference.py` for the loop, literally).
+"""
+
+from typing import Optional
+
+import sonnet as snt
+import tensorflow as tf
+
+from muzero_snt import types
+from muzero_snt import value_transforms
+from muzero_snt.networks import muzero_network
+
+# The pseudocode's two gradient scales (see docs/pseudocode.md).
+HIDDEN_STATE_GRADIENT_SCALE = 0.5
+
+
+def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
+  """The pseudocode's `scalar_loss`, per example.
+
+  "MSE in board games, cross entropy between categorical values in Atari":
+  for a scalar prediction, the squared error; for logits over a support of
+  S = 2n + 1 atoms, the cross entropy against two_hot(h(target)).
+
+  Args:
+    prediction: `[B]` scalars, or `[B, S]` logits.
+    target: `[B]` scalar targets (untransformed).
+
+  Returns:
+    `[B]` losses.
+
+  Raises:
+    ValueError: if the shapes fit neither case, or S is not odd and >= 3.
+  """
+  prediction = tf.cast(prediction, tf.float32)
+  target = tf.cast(target, tf.float32)
+  if prediction.shape.rank == target.shape.rank:
+    if not prediction.shape.is_compatible_with(target.shape):
+      raise ValueError(f'scalar_loss: prediction shape {prediction.shape} '
+                       f'does not match target shape {target.shape}.')
+    return tf.square(prediction - target)
+  if prediction.shape.rank == target.shape.rank + 1:
+    if not prediction.shape[:-1].is_compatible_with(target.shape):
+      raise ValueError(f'scalar_loss: logits of shape {prediction.shape} do '
+                       f'not fit targets of shape {target.shape}.')
+    target_probs = value_transforms.scalar_to_support(
+        target, prediction.shape[-1])
+    return tf.nn.softmax_cross_entropy_with_logits(
+        labels=target_probs, logits=prediction)
+  raise ValueError(
+      'scalar_loss expects a prediction of the target\'s shape (scalar head) '
+      'or with one more axis of support logits, got prediction shape '
+      f'{prediction.shape} and target shape {target.shape}.')
+
+
+def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
+                mask: tf.Tensor) -> tf.Tensor:
+  """Cross entropy against the search policy, zero where masked.
+
+  Args:
+    policy_logits: `[B, A]` predicted logits.
+    target_policy: `[B, A]` visit distributions.
+    mask: `[B]` 1 inside the game, 0 for absorbing states past its end.
+
+  Returns:
+    `[B]` losses.
+  """
+  loss = tf.nn.softmax_cross_entropy_with_logits(
+      labels=tf.cast(target_policy, tf.float32),
+      logits=tf.cast(policy_logits, tf.float32))
+  return loss * tf.cast(mask, tf.float32)
+
+
+def l2_regularization(network: snt.Module, weight_decay: float) -> tf.Tensor:
+  """`weight_decay * sum(l2_loss(w))` over the trainable variables.
+
+  As the pseudocode's loop over `network.get_weights()`; `tf.nn.l2_loss` is
+  half the squared norm.
+  """
+  return weight_decay * tf.add_n(
+      [tf.nn.l2_loss(tf.cast(w, tf.float32))
+       for w in network.trainable_variables])
+
+
+def _value_prediction(output: types.NetworkOutput) -> tf.Tensor:
+  return output.value if output.value_logits is None else output.value_logits
+
+
+def _reward_prediction(output: types.NetworkOutput) -> tf.Tensor:
+  return (output.reward if output.reward_logits is None
+          else output.reward_logits)
+
+
+def check_batch(batch: types.Batch,
+                num_actions: int,
+                num_unroll_steps: Optional[int] = None) -> None:
+  """Raises a `ValueError` naming the field if `batch` is not a K-step batch.
+
+  Checks static shapes only, so it costs nothing inside a `tf.function`.
+
+  Args:
+    batch: the batch to check.
+    num_actions: the size A of the action space.
+    num_unroll_steps: the expected K, or None to take it from `batch.action`.
+  """
+  action_shape = tf.TensorShape(batch.action.shape)
+  if action_shape.rank != 2:
+    raise ValueError('Batch.action must be [B, K], got shape '
+                     f'{action_shape.as_list()}.')
+  if num_unroll_steps is not None and action_shape[1] != num_unroll_steps:
+    raise ValueError(
+        f'Batch.action must be [B, K] with K = num_unroll_steps = '
+        f'{num_unroll_steps}, got shape {action_shape.as_list()}.')
+  b, k = action_shape
+  expected = {
+      'target_value': [b, k + 1],
+      'target_reward': [b, k],
+      'target_policy': [b, k + 1, num_actions],
+      'policy_mask': [b, k + 1],
+      'weight': [b],
+  }
+  for field, shape in expected.items():
+    actual = tf.TensorShape(getattr(batch, field).shape)
+    if not actual.is_compatible_with(shape):
+      raise ValueError(f'Batch.{field} must have shape {shape} (B = {b}, '
+                       f'K = {k}, A = {num_actions}), got '
+                       f'{actual.as_list()}.')
+
+
+def unrolled_loss(network: muzero_network.MuZeroNetwork,
+                  batch: types.Batch,
+                  weight_decay: float,
+                  value_loss_weight: float = 1.0,
+                  is_training: bool = True) -> types.LossOutput:
+  """The MuZero loss of `update_weights`, over a whole batch at once.
+
+  The network is unrolled K steps from the observation along the batch's
+  actions. As in the pseudocode, the gradient into each next recurrent step
+  is halved (`snt.scale_gradient(hidden_state, 0.5)` after every recurrent
+  step) and each recurrent step's loss is scaled by 1/K
+  (`snt.scale_gradient(l, 1/K)`). `scale_gradient` is the identity forward;
+  only gradients are scaled, so `loss` is the plain sum of the step losses.
+
+  Deviations from the pseudocode, each in docs/pseudocode.md: step 0 has no
+  reward loss (the pseudocode pairs it with the previous reward); policies
+  past the end of the game are masked; each example's loss is multiplied by
+  its importance weight; the loss is the mean over the batch, not the sum.
+
+  Args:
+    network: the model.
+    batch: a `Batch` of B K-step windows.
+    weight_decay: coefficient of the L2 term.
+    value_loss_weight: weight of the value loss (1 in the paper; 0.25 with
+      Reanalyze).
+    is_training: whether batch norm uses and updates batch statistics.
+
+  Returns:
+    `LossOutput`; `extra.per_example` and `extra.regularization` let a
+    distributed learner do its own reduction.
+
+  Raises:
+    ValueError: if the batch's shapes do not fit the network.
+  """
+  check_batch(batch, network.num_actions)
+  action = tf.convert_to_tensor(batch.action)  # [B, K]
+  num_unroll_steps = action.shape[1]
+  target_value = tf.cast(batch.target_value, tf.float32)  # [B, K+1]
+  target_reward = tf.cast(batch.target_reward, tf.float32)  # [B, K]
+  target_policy = tf.cast(batch.target_policy, tf.float32)  # [B, K+1, A]
+  policy_mask = tf.cast(batch.policy_mask, tf.float32)  # [B, K+1]
+
+  # Initial step, from the real observation.
+  output = network.initial_inference(batch.observation, is_training=is_training)
+  root_value = output.value
+  predictions = [(1.0, output)]
+  hidden_state = output.hidden_state
+
+  # Recurrent steps, from action and previous hidden state.
+  for k in range(num_unroll_steps):
+    output = network.recurrent_inference(
+        hidden_state, action[:, k], is_training=is_training)
+    predictions.append((1.0 / num_unroll_steps, output))
+    hidden_state = snt.scale_gradient(output.hidden_state,
+                                      HIDDEN_STATE_GRADIENT_SCALE)
+
+  per_example = 0.
+  value_losses, reward_losses, policy_losses = [], [], []
+  for k, (gradient_scale, prediction) in enumerate(predictions):
+    value_loss = scalar_loss(_value_prediction(prediction),
+                             target_value[:, k])  # [B]
+    step_policy_loss = policy_loss(prediction.policy_logits,
+                                   target_policy[:, k],
+                                   policy_mask[:, k])  # [B]
+    l = value_loss_weight * value_loss + step_policy_loss
+    if k > 0:
+      reward_loss = scalar_loss(_reward_prediction(prediction),
+                                target_reward[:, k - 1])  # [B]
+      l += reward_loss
+      reward_losses.append(tf.reduce_mean(reward_loss))
+    per_example += snt.scale_gradient(l, gradient_scale)
+    value_losses.append(tf.reduce_mean(value_loss))
+    policy_losses.append(tf.reduce_mean(step_policy_loss))
+
+  per_example *= tf.cast(batch.weight, tf.float32)  # [B]
+  regularization = l2_regularization(network, weight_decay)
+  priority = tf.abs(tf.stop_gradient(tf.cast(root_value, tf.float32)) -
+                    target_value[:, 0])  # [B]
+  extra = types.LossExtra(
+      per_example=per_example,
+      regularization=regularization,
+      value_loss=tf.stack(value_losses),
+      reward_loss=tf.stack(reward_losses),
+      policy_loss=tf.stack(policy_losses),
+      priority=priority)
+  return types.LossOutput(
+      loss=tf.reduce_mean(per_example) + regularization, extra=extra)

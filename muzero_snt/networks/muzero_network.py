@@ -1,0 +1,177 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""MuZeroNetwork: representation, dynamics and prediction behind the
+pseudocode's `initial_inference` and `recurrent_inference`."""
+
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+import sonnet as snt
+import tensorflow as tf
+
+from muzero_snt import types
+from muzero_snt import value_transforms
+
+
+class MuZeroNetwork(snt.Module):
+  """The three functions of MuZero as one module.
+
+  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` runs g
+  then f (section 2 of arXiv:1911.08265). Both return `NetworkOutput` with
+  scalar value and reward for the search, and the heads' logits for the loss
+  when the heads are categorical.
+  """
+
+  def __init__(self,
+               representation: snt.Module,
+               dynamics: snt.Module,
+               prediction: snt.Module,
+               observation_shape: Sequence[int],
+               num_actions: int,
+               value_support_size: int = 0,
+               reward_support_size: int = 0,
+               name: Optional[str] = None):
+    """Constructs a `MuZeroNetwork`.
+
+    Args:
+      representation: h, `(observation, is_training) -> hidden_state`.
+      dynamics: g, `(hidden_state, action, is_training) -> (hidden_state,
+        reward)` with the reward a scalar `[B]` or logits `[B, S]`.
+      prediction: f, `(hidden_state, is_training) -> (policy_logits, value)`
+        with the value a scalar `[B]` or logits `[B, S]`.
+      observation_shape: the shape of one observation, without the batch.
+      num_actions: size A of the action space.
+      value_support_size: atoms of the value head, 0 for a scalar head.
+      reward_support_size: atoms of the reward head, 0 for a scalar head.
+      name: name of the module.
+    """
+    super().__init__(name=name)
+    self.representation = representation
+    self.dynamics = dynamics
+    self.prediction = prediction
+    self.observation_shape = tuple(observation_shape)
+    self.num_actions = num_actions
+    self.value_support_size = value_support_size
+    self.reward_support_size = reward_support_size
+
+  def _check_observation(self, observation: tf.Tensor):
+    shape = tuple(observation.shape)
+    if len(shape) != len(self.observation_shape) + 1 or (
+        tuple(shape[1:]) != self.observation_shape):
+      raise ValueError(
+          f'Expected observations of shape [B, {", ".join(map(str, self.observation_shape))}], '
+          f'got shape {list(shape)}.')
+
+  def _check_action(self, action: tf.Tensor):
+    if action.shape.rank != 1:
+      raise ValueError(f'Expected actions of shape [B], got shape '
+                       f'{action.shape.as_list()}.')
+    if not action.dtype.is_integer:
+      raise ValueError(f'Expected integer actions, got dtype {action.dtype.name}.')
+    if tf.executing_eagerly():
+      values = action.numpy()
+      bad = values[(values < 0) | (values >= self.num_actions)]
+      if bad.size:
+        raise ValueError(
+            f'Action {int(bad[0])} is outside the action space '
+            f'[0, {self.num_actions}).')
+
+  def _decode(self, head_output: tf.Tensor,
+              support_size: int) -> Tuple[tf.Tensor, Optional[tf.Tensor]]:
+    """A head's output -> (`[B]` scalar, `[B, S]` logits or None)."""
+    if not support_size:
+      return head_output, None
+    scalar = value_transforms.support_to_scalar(
+        tf.cast(head_output, tf.float32))
+    return tf.cast(scalar, head_output.dtype), head_output
+
+  def initial_inference(self,
+                        observation: tf.Tensor,
+                        is_training: bool = False) -> types.NetworkOutput:
+    """Representation + prediction, from a real observation.
+
+    Args:
+      observation: `[B, *observation_shape]` observations.
+      is_training: whether batch norm uses and updates batch statistics.
+
+    Returns:
+      `NetworkOutput` with reward zero (there is no transition yet).
+
+    Raises:
+      ValueError: if the observation's shape does not fit the network.
+    """
+    observation = tf.convert_to_tensor(observation)
+    self._check_observation(observation)
+    hidden_state = self.representation(observation, is_training=is_training)
+    policy_logits, value_output = self.prediction(
+        hidden_state, is_training=is_training)
+    value, value_logits = self._decode(value_output, self.value_support_size)
+    return types.NetworkOutput(
+        value=value,
+        reward=tf.zeros_like(value),
+        policy_logits=policy_logits,
+        hidden_state=hidden_state,
+        value_logits=value_logits,
+        reward_logits=None)
+
+  def recurrent_inference(self,
+                          hidden_state: tf.Tensor,
+                          action: tf.Tensor,
+                          is_training: bool = False) -> types.NetworkOutput:
+    """Dynamics + prediction, from a hidden state and an action.
+
+    Args:
+      hidden_state: `[B, ...]` hidden states.
+      action: `[B]` integer actions in [0, A).
+      is_training: whether batch norm uses and updates batch statistics.
+
+    Returns:
+      `NetworkOutput` of the next state.
+
+    Raises:
+      ValueError: if the action is not a `[B]` integer tensor, or (when run
+        eagerly) holds a value outside [0, A).
+    """
+    action = tf.convert_to_tensor(action)
+    self._check_action(action)
+    next_state, reward_output = self.dynamics(
+        hidden_state, action, is_training=is_training)
+    policy_logits, value_output = self.prediction(
+        next_state, is_training=is_training)
+    value, value_logits = self._decode(value_output, self.value_support_size)
+    reward, reward_logits = self._decode(reward_output,
+                                         self.reward_support_size)
+    return types.NetworkOutput(
+        value=value,
+        reward=reward,
+        policy_logits=policy_logits,
+        hidden_state=next_state,
+        value_logits=value_logits,
+        reward_logits=reward_logits)
+
+  def get_weights(self) -> Sequence[tf.Variable]:
+    """The pseudocode's `get_weights`: the trainable variables."""
+    return self.trainable_variables
+
+  def create_variables(self, batch_size: int = 1) -> None:
+    """Builds every variable eagerly with a dummy batch.
+
+    Run it before tracing a `tf.function`, so that variables are not created
+    inside one, and so that a checkpoint can be restored into them.
+    """
+    observation = tf.zeros((batch_size,) + self.observation_shape)
+    output = self.initial_inference(observation)
+    self.recurrent_inference(output.hidden_state,
+                             tf.zeros([batch_size], tf.int32))

@@ -1,0 +1,197 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Residual representation, dynamics and prediction networks.
+
+For image and board observations `[B, H, W, C]`: AlphaZero's residual tower
+(3x3 convolutions, batch normalisation, ReLU), as in the appendix "Network
+Architecture" of arXiv:1911.08265, with the paper's Atari down-sampling stem
+as an option. The hidden state is `[B, h, w, channels]`.
+"""
+
+from typing import Optional, Sequence, Tuple
+
+import sonnet as snt
+import tensorflow as tf
+
+from muzero_snt.networks import heads
+from muzero_snt.networks import hidden_state as hidden_state_lib
+from muzero_snt.networks import tower
+
+_ACTION_ENCODINGS = ('one_hot', 'board')
+
+
+class ResidualRepresentation(snt.Module):
+  """h: observation planes -> hidden state planes."""
+
+  def __init__(self,
+               channels: int,
+               num_blocks: int,
+               downsample: bool = False,
+               batch_norm: bool = True,
+               name: Optional[str] = None):
+    """Constructs a `ResidualRepresentation`.
+
+    Args:
+      channels: planes of the tower (256 in the paper).
+      num_blocks: residual blocks after the stem (16 in the paper).
+      downsample: whether to start with the Atari down-sampling stem
+        (96x96 -> 6x6) instead of a single 3x3 convolution.
+      batch_norm: whether to use batch normalisation.
+      name: name of the module.
+    """
+    super().__init__(name=name)
+    if downsample:
+      self._stem = tower.DownsampleStem(channels, batch_norm, name='stem')
+    else:
+      self._stem = tower.ConvBlock(channels, batch_norm, name='stem')
+    self._tower = tower.ResidualTower(
+        channels, num_blocks, batch_norm, name='tower')
+
+  def __call__(self, observation: tf.Tensor,
+               is_training: bool = False) -> tf.Tensor:
+    """`[B, H, W, C]` -> `[B, h, w, channels]` scaled to [0, 1]."""
+    if observation.shape.rank != 4:
+      raise ValueError('ResidualRepresentation expects observations '
+                       f'[B, H, W, C], got shape {observation.shape}.')
+    features = self._tower(self._stem(observation, is_training), is_training)
+    return hidden_state_lib.scale_hidden_state(features)
+
+
+class ResidualDynamics(snt.Module):
+  """g: (hidden state, action) -> (next hidden state, reward)."""
+
+  def __init__(self,
+               num_actions: int,
+               channels: int,
+               num_blocks: int,
+               head_sizes: Sequence[int],
+               reward_support_size: int = 0,
+               action_encoding: str = 'one_hot',
+               batch_norm: bool = True,
+               reward_head_channels: int = 1,
+               name: Optional[str] = None):
+    """Constructs a `ResidualDynamics`.
+
+    Args:
+      num_actions: size A of the action space.
+      channels: planes of the hidden state and the tower.
+      num_blocks: residual blocks (16 in the paper).
+      head_sizes: hidden layers of the reward head after its 1x1 convolution.
+      reward_support_size: 0 for a scalar reward, else its number of atoms.
+      action_encoding: 'one_hot' (A constant planes) or 'board' (the action's
+        square marked on ceil(A / (h w)) planes); see `hidden_state`.
+      batch_norm: whether to use batch normalisation.
+      reward_head_channels: planes of the reward head's 1x1 convolution.
+      name: name of the module.
+
+    Raises:
+      ValueError: if `action_encoding` is unknown.
+    """
+    super().__init__(name=name)
+    if action_encoding not in _ACTION_ENCODINGS:
+      raise ValueError(f'action_encoding must be one of {_ACTION_ENCODINGS}, '
+                       f'got {action_encoding!r}.')
+    self._num_actions = num_actions
+    self._action_encoding = action_encoding
+    self._stem = tower.ConvBlock(channels, batch_norm, name='stem')
+    self._tower = tower.ResidualTower(
+        channels, num_blocks, batch_norm, name='tower')
+    self._reward_features = tower.ConvBlock(
+        reward_head_channels, batch_norm, kernel_shape=1,
+        name='reward_features')
+    self._flatten = snt.Flatten()
+    self._reward_head = heads.ValueHead(
+        head_sizes, reward_support_size, name='reward_head')
+
+  def _encode(self, action: tf.Tensor, hidden_state: tf.Tensor) -> tf.Tensor:
+    _, height, width, _ = hidden_state.shape
+    if self._action_encoding == 'one_hot':
+      encode = hidden_state_lib.one_hot_planes
+    else:
+      encode = hidden_state_lib.board_action_planes
+    return encode(action, self._num_actions, height, width, hidden_state.dtype)
+
+  def __call__(self,
+               hidden_state: tf.Tensor,
+               action: tf.Tensor,
+               is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
+    """Runs one step of the learned model.
+
+    Args:
+      hidden_state: `[B, h, w, channels]` hidden states.
+      action: `[B]` int actions.
+      is_training: whether batch norm uses and updates batch statistics.
+
+    Returns:
+      `[B, h, w, channels]` next hidden states scaled to [0, 1], and the
+      reward: `[B]` scalars or `[B, S]` logits.
+    """
+    inputs = tf.concat([hidden_state, self._encode(action, hidden_state)],
+                       axis=-1)  # [B, h, w, channels + action planes]
+    features = self._tower(self._stem(inputs, is_training), is_training)
+    reward_features = self._reward_features(features, is_training)
+    reward = self._reward_head(self._flatten(reward_features))
+    return hidden_state_lib.scale_hidden_state(features), reward
+
+
+class ResidualPrediction(snt.Module):
+  """f: hidden state -> (policy logits, value), AlphaZero's heads."""
+
+  def __init__(self,
+               num_actions: int,
+               channels: int,
+               num_blocks: int,
+               head_sizes: Sequence[int],
+               value_support_size: int = 0,
+               batch_norm: bool = True,
+               policy_head_channels: int = 2,
+               value_head_channels: int = 1,
+               name: Optional[str] = None):
+    """Constructs a `ResidualPrediction`.
+
+    Args:
+      num_actions: size A of the action space.
+      channels: planes of the hidden state and of the torso.
+      num_blocks: residual blocks before the heads (0 in the paper).
+      head_sizes: hidden layers of the value head after its convolution.
+      value_support_size: 0 for a scalar value, else its number of atoms.
+      batch_norm: whether to use batch normalisation.
+      policy_head_channels: planes of the policy head's 1x1 convolution
+        (2 in AlphaZero).
+      value_head_channels: planes of the value head's 1x1 convolution
+        (1 in AlphaZero).
+      name: name of the module.
+    """
+    super().__init__(name=name)
+    self._tower = tower.ResidualTower(
+        channels, num_blocks, batch_norm, name='tower')
+    self._policy_features = tower.ConvBlock(
+        policy_head_channels, batch_norm, kernel_shape=1,
+        name='policy_features')
+    self._value_features = tower.ConvBlock(
+        value_head_channels, batch_norm, kernel_shape=1, name='value_features')
+    self._flatten = snt.Flatten()
+    self._policy_head = snt.Linear(num_actions, name='policy_head')
+    self._value_head = heads.ValueHead(
+        head_sizes, value_support_size, name='value_head')
+
+  def __call__(self,
+               hidden_state: tf.Tensor,
+               is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
+    """`[B, h, w, C]` -> `[B, A]` policy logits, `[B]` or `[B, S]` values."""
+    features = self._tower(hidden_state, is_training)
+    policy = self._flatten(self._policy_features(features, is_training))
+    value = self._flatten(self._value_features(features, is_training))
+    return self._policy_head(policy), self._value_head(value)

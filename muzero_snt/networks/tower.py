@@ -1,0 +1,145 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Convolutional building blocks: conv-BN-ReLU, residual blocks and towers.
+
+AlphaZero's residual tower (Silver et al. 2018) and the Atari down-sampling
+stem of MuZero's appendix "Network Architecture".
+"""
+
+from typing import Optional
+
+import sonnet as snt
+import tensorflow as tf
+
+# Batch-norm moving averages adapt quickly: self-play data drift.
+_BATCH_NORM_DECAY = 0.99
+
+
+def _batch_norm(name: str) -> snt.BatchNorm:
+  return snt.BatchNorm(
+      create_scale=True, create_offset=True, decay_rate=_BATCH_NORM_DECAY,
+      name=name)
+
+
+def _check_positive(name: str, value: int):
+  if not isinstance(value, int) or value <= 0:
+    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
+
+
+class ConvBlock(snt.Module):
+  """Convolution, batch normalisation (optional) and ReLU."""
+
+  def __init__(self,
+               channels: int,
+               batch_norm: bool = True,
+               kernel_shape: int = 3,
+               stride: int = 1,
+               name: Optional[str] = None):
+    super().__init__(name=name)
+    _check_positive('channels', channels)
+    # Batch norm's offset takes the bias's place.
+    self._conv = snt.Conv2D(
+        channels, kernel_shape, stride=stride, with_bias=not batch_norm,
+        name='conv')
+    self._norm = _batch_norm('batch_norm') if batch_norm else None
+
+  def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
+    outputs = self._conv(inputs)
+    if self._norm is not None:
+      outputs = self._norm(outputs, is_training=is_training)
+    return tf.nn.relu(outputs)
+
+
+class ResidualBlock(snt.Module):
+  """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions."""
+
+  def __init__(self,
+               channels: int,
+               batch_norm: bool = True,
+               name: Optional[str] = None):
+    super().__init__(name=name)
+    _check_positive('channels', channels)
+    self._conv_0 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
+                              name='conv_0')
+    self._conv_1 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
+                              name='conv_1')
+    self._norm_0 = _batch_norm('batch_norm_0') if batch_norm else None
+    self._norm_1 = _batch_norm('batch_norm_1') if batch_norm else None
+
+  def _normalize(self, norm, inputs, is_training):
+    return inputs if norm is None else norm(inputs, is_training=is_training)
+
+  def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
+    if inputs.shape[-1] != self._conv_0.output_channels:
+      raise ValueError(
+          f'ResidualBlock of {self._conv_0.output_channels} channels got '
+          f'inputs with {inputs.shape[-1]} channels (shape {inputs.shape}).')
+    outputs = tf.nn.relu(
+        self._normalize(self._norm_0, self._conv_0(inputs), is_training))
+    outputs = self._normalize(self._norm_1, self._conv_1(outputs), is_training)
+    return tf.nn.relu(inputs + outputs)
+
+
+class ResidualTower(snt.Module):
+  """`num_blocks` residual blocks in sequence (identity when 0)."""
+
+  def __init__(self,
+               channels: int,
+               num_blocks: int,
+               batch_norm: bool = True,
+               name: Optional[str] = None):
+    super().__init__(name=name)
+    if not isinstance(num_blocks, int) or num_blocks < 0:
+      raise ValueError(
+          f'num_blocks must be a non-negative integer, got {num_blocks!r}.')
+    self._blocks = [
+        ResidualBlock(channels, batch_norm, name=f'block_{i}')
+        for i in range(num_blocks)
+    ]
+
+  def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
+    for block in self._blocks:
+      inputs = block(inputs, is_training)
+    return inputs
+
+
+class DownsampleStem(snt.Module):
+  """The paper's Atari stem: 96x96 observations -> 6x6 planes.
+
+  Convolution stride 2 to channels/2 planes (48x48), 2 residual blocks,
+  convolution stride 2 to `channels` planes (24x24), 3 residual blocks,
+  average pooling stride 2 (12x12), 3 residual blocks, average pooling
+  stride 2 (6x6).
+  """
+
+  def __init__(self,
+               channels: int,
+               batch_norm: bool = True,
+               name: Optional[str] = None):
+    super().__init__(name=name)
+    _check_positive('channels', channels)
+    half = max(channels // 2, 1)
+    self._conv_0 = ConvBlock(half, batch_norm, stride=2, name='conv_0')
+    self._tower_0 = ResidualTower(half, 2, batch_norm, name='tower_0')
+    self._conv_1 = ConvBlock(channels, batch_norm, stride=2, name='conv_1')
+    self._tower_1 = ResidualTower(channels, 3, batch_norm, name='tower_1')
+    self._tower_2 = ResidualTower(channels, 3, batch_norm, name='tower_2')
+
+  def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
+    outputs = self._tower_0(self._conv_0(inputs, is_training), is_training)
+    outputs = self._tower_1(self._conv_1(outputs, is_training), is_training)
+    outputs = tf.nn.avg_pool2d(outputs, 3, strides=2, padding='SAME')
+    outputs = self._tower_2(outputs, is_training)
+    return tf.nn.avg_pool2d(outputs, 3, strides=2, padding='SAME')

@@ -1,0 +1,106 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Types that cross module boundaries: network outputs, batches, losses."""
+
+from typing import NamedTuple, Optional, Union
+
+import numpy as np
+import tensorflow as tf
+
+Array = Union[np.ndarray, tf.Tensor]
+
+
+class NetworkOutput(NamedTuple):
+  """What `initial_inference` and `recurrent_inference` return.
+
+  The first four fields are the pseudocode's `NetworkOutput`; the search reads
+  them. The last two keep the heads' logits for the loss when value and reward
+  are categorical over a support (appendix F of the paper); they are `None`
+  for scalar heads, and `reward_logits` is `None` after `initial_inference`,
+  whose reward is zero by definition.
+
+  Attributes:
+    value: `[B]` predicted value as a scalar (decoded from the support).
+    reward: `[B]` predicted reward as a scalar; zeros for the initial step.
+    policy_logits: `[B, A]` unnormalised log-probabilities over actions.
+    hidden_state: `[B, ...]` the next hidden state, min-max normalised.
+    value_logits: `[B, S]` logits over the value support, or `None`.
+    reward_logits: `[B, S]` logits over the reward support, or `None`.
+  """
+  value: tf.Tensor
+  reward: tf.Tensor
+  policy_logits: tf.Tensor
+  hidden_state: tf.Tensor
+  value_logits: Optional[tf.Tensor] = None
+  reward_logits: Optional[tf.Tensor] = None
+
+
+class Batch(NamedTuple):
+  """A batch of K-step training windows, the learner's input.
+
+  Unroll step 0 is the real observation; step k in 1..K follows the k-th
+  action. `target_reward[:, k-1]` is the reward received for the k-th action
+  (the pseudocode pairs step k with the reward before it; see
+  docs/pseudocode.md). There is no reward to predict at step 0.
+
+  Attributes:
+    observation: `[B, *observation_shape]` the observation at step 0.
+    action: `[B, K]` int32 actions taken at steps 0..K-1.
+    target_value: `[B, K+1]` value targets (0 past the end of the game).
+    target_reward: `[B, K]` reward targets (0 past the end of the game).
+    target_policy: `[B, K+1, A]` search visit distributions (0 where masked).
+    policy_mask: `[B, K+1]` 1 where the position lies inside the game and its
+      policy is trained, 0 for absorbing states past the end.
+    weight: `[B]` importance-sampling weights (1 for uniform replay).
+  """
+  observation: Array
+  action: Array
+  target_value: Array
+  target_reward: Array
+  target_policy: Array
+  policy_mask: Array
+  weight: Array
+
+
+class LossExtra(NamedTuple):
+  """Parts of the unrolled loss, for logging and prioritised replay.
+
+  Attributes:
+    per_example: `[B]` each example's data loss (importance-weighted, gradient
+      scales applied), before the reduction over the batch.
+    regularization: `[]` the L2 weight-decay term.
+    value_loss: `[K+1]` batch-mean value loss per unroll step.
+    reward_loss: `[K]` batch-mean reward loss per recurrent step.
+    policy_loss: `[K+1]` batch-mean policy loss per unroll step.
+    priority: `[B]` |predicted root value - value target at step 0|.
+  """
+  per_example: tf.Tensor
+  regularization: tf.Tensor
+  value_loss: tf.Tensor
+  reward_loss: tf.Tensor
+  policy_loss: tf.Tensor
+  priority: tf.Tensor
+
+
+class LossOutput(NamedTuple):
+  """A loss and its parts.
+
+  Attributes:
+    loss: `[]` the batch mean of `extra.per_example` plus
+      `extra.regularization`.
+    extra: the parts of the loss.
+  """
+  loss: tf.Tensor
+  extra: LossExtra

@@ -1,0 +1,60 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Installs muzero_snt: MuZero as Sonnet 2 modules on TensorFlow 2."""
+
+import setuptools
+
+# `tensorflow`, never `tensorflow-cpu`: tensorflow-probability[tf] pulls in
+# tf-keras, which depends on the full `tensorflow` wheel, and the two
+# TensorFlow wheels must not share one environment.
+REQUIRED = [
+    'absl-py>=1.0',
+    'dm-env>=1.6',
+    'dm-sonnet>=2.0.2,<2.1',
+    'dm-tree>=0.1.8',
+    'numpy>=1.23',
+    'tensorboard>=2.16',
+    'tensorflow>=2.16',
+    'tensorflow-probability[tf]>=0.24',
+]
+
+EXTRAS = {
+    'test': [
+        'pytest>=7',
+        'pytest-xdist>=3',
+    ],
+    # Environment adapters (gymnasium, Atari, OpenSpiel) arrive with their
+    # presets; they stay optional so that the core installs anywhere.
+    'envs': [],
+}
+
+setuptools.setup(
+    name='muzero_snt',
+    version='0.1.0',
+    description='MuZero as Sonnet 2 modules on TensorFlow 2.',
+    long_description=open('README.md').read(),
+    long_description_content_type='text/markdown',
+    license='Apache 2.0',
+    packages=setuptools.find_packages(include=['muzero_snt', 'muzero_snt.*']),
+    python_requires='>=3.10',
+    install_requires=REQUIRED,
+    extras_require=EXTRAS,
+    classifiers=[
+        'Intended Audience :: Science/Research',
+        'License :: OSI Approved :: Apache Software License',
+        'Programming Language :: Python :: 3',
+        'Topic :: Scientific/Engineering :: Artificial Intelligence',
+    ],
+)

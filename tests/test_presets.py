@@ -1,0 +1,263 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests that the presets carry the numbers of the MuZero pseudocode."""
+
+import re
+
+import tensorflow as tf
+from absl.testing import parameterized
+
+from muzero_snt import config as config_lib
+from muzero_snt import presets
+from tests import testing
+
+# The numbers every paper preset shares (pseudocode `MuZeroConfig`).
+COMMON = dict(
+    root_exploration_fraction=0.25,
+    pb_c_base=19652,
+    pb_c_init=1.25,
+    training_steps=1_000_000,
+    checkpoint_interval=1_000,
+    window_size=1_000_000,
+    num_unroll_steps=5,
+    weight_decay=1e-4,
+    momentum=0.9,
+    lr_decay_rate=0.1,
+    optimizer='momentum',
+)
+
+# `make_board_game_config`: two players, discount 1, Monte Carlo returns.
+BOARD_GAME = dict(
+    discount=1.0,
+    num_simulations=800,
+    batch_size=2048,
+    num_actors=3000,
+    lr_decay_steps=400_000,
+    known_bounds=(-1, 1),
+    num_players=2,
+    prioritized_replay=False,
+)
+
+# Per game: (preset, alpha, lr_init, action_space_size, max_moves,
+# AlphaZero's input planes).
+BOARD_GAMES = (
+    ('go', presets.make_go_config, 0.03, 0.01, 362, 722, (19, 19, 17)),
+    ('chess', presets.make_chess_config, 0.3, 0.1, 4672, 512, (8, 8, 119)),
+    ('shogi', presets.make_shogi_config, 0.15, 0.1, 11259, 512, (9, 9, 362)),
+)
+
+ATARI = dict(
+    root_dirichlet_alpha=0.25,
+    lr_init=0.05,
+    lr_decay_steps=350_000,
+    action_space_size=18,
+    max_moves=27_000,
+    discount=0.997,
+    num_simulations=50,
+    batch_size=1024,
+    td_steps=10,
+    num_actors=350,
+    known_bounds=None,
+    num_players=1,
+    observation_shape=(96, 96, 128),
+    prioritized_replay=True,
+    priority_alpha=1.0,
+    priority_beta=1.0,
+)
+
+
+class PresetTest(testing.TestCase):
+
+  def assert_fields(self, config, expected):
+    for name, value in expected.items():
+      self.assertEqual(getattr(config, name), value, msg=name)
+
+  def assert_paper_board_network(self, network):
+    self.assertEqual(network.kind, 'residual')
+    self.assertEqual(network.num_blocks, 16)
+    self.assertEqual(network.channels, 256)
+    self.assertEqual(network.prediction_blocks, 0)
+    self.assertFalse(network.downsample)
+    self.assertEqual(network.action_encoding, 'board')
+    # Board games: a scalar value trained with MSE.
+    self.assertEqual(network.value_support_size, 0)
+    self.assertEqual(network.reward_support_size, 0)
+
+  def assert_move_count_temperature(self, fn):
+    # 1.0 for the first 30 moves, then 0, whatever the training step.
+    for training_steps in (0, 600_000, 10**7):
+      self.assertEqual(fn(0, training_steps), 1.0)
+      self.assertEqual(fn(29, training_steps), 1.0)
+      self.assertEqual(fn(30, training_steps), 0.0)
+      self.assertEqual(fn(500, training_steps), 0.0)
+
+  @parameterized.named_parameters(
+      (name, make, alpha, lr_init, actions, max_moves, shape)
+      for name, make, alpha, lr_init, actions, max_moves, shape in BOARD_GAMES)
+  def test_board_game(self, make, alpha, lr_init, actions, max_moves, shape):
+    config = make()
+    self.assertIsInstance(config, config_lib.MuZeroConfig)
+    self.assert_fields(config, COMMON)
+    self.assert_fields(config, BOARD_GAME)
+    self.assert_fields(config, dict(
+        root_dirichlet_alpha=alpha,
+        lr_init=lr_init,
+        action_space_size=actions,
+        max_moves=max_moves,
+        td_steps=max_moves,
+        observation_shape=shape,
+    ))
+    self.assertIsInstance(config.known_bounds, config_lib.KnownBounds)
+    self.assertEqual(config.known_bounds.min, -1)
+    self.assertEqual(config.known_bounds.max, 1)
+    self.assert_move_count_temperature(config.visit_softmax_temperature_fn)
+    self.assert_paper_board_network(config.network)
+
+  def test_board_game_config_with_arbitrary_arguments(self):
+    config = presets.make_board_game_config(
+        action_space_size=7, max_moves=42, dirichlet_alpha=0.5, lr_init=0.2,
+        observation_shape=(6, 7, 3))
+    self.assert_fields(config, COMMON)
+    self.assert_fields(config, BOARD_GAME)
+    self.assert_fields(config, dict(
+        root_dirichlet_alpha=0.5,
+        lr_init=0.2,
+        action_space_size=7,
+        max_moves=42,
+        td_steps=42,
+        observation_shape=(6, 7, 3),
+    ))
+    self.assert_move_count_temperature(config.visit_softmax_temperature_fn)
+    self.assert_paper_board_network(config.network)
+
+  def test_board_game_config_takes_a_network(self):
+    network = config_lib.NetworkConfig(kind='residual', channels=8,
+                                       num_blocks=2, action_encoding='board')
+    config = presets.make_board_game_config(
+        action_space_size=9, max_moves=9, dirichlet_alpha=0.3, lr_init=0.1,
+        observation_shape=(3, 3, 3), network=network)
+    self.assertEqual(config.network.channels, 8)
+    self.assertEqual(config.network.num_blocks, 2)
+    self.assertEqual(config.td_steps, 9)
+
+  def test_atari(self):
+    config = presets.make_atari_config()
+    self.assertIsInstance(config, config_lib.MuZeroConfig)
+    self.assert_fields(config, COMMON)
+    self.assert_fields(config, ATARI)
+    fn = config.visit_softmax_temperature_fn
+    expected = ((0, 1.0), (499_999, 1.0), (500_000, 0.5), (749_999, 0.5),
+                (750_000, 0.25), (10**7, 0.25))
+    for training_steps, temperature in expected:
+      for num_moves in (0, 30, 26_999):
+        self.assertEqual(fn(num_moves, training_steps), temperature,
+                         msg=f'{num_moves} moves, {training_steps} steps')
+
+    network = config.network
+    self.assertEqual(network.kind, 'residual')
+    self.assertEqual(network.num_blocks, 16)
+    self.assertEqual(network.channels, 256)
+    self.assertTrue(network.downsample)
+    self.assertEqual(network.action_encoding, 'one_hot')
+    # 601 atoms over the transformed support -300..300.
+    self.assertEqual(network.value_support_size, 601)
+    self.assertEqual(network.reward_support_size, 601)
+
+  def test_presets_are_fresh_and_equal(self):
+    for name, make in presets.PRESETS.items():
+      self.assertEqual(make(), make(), msg=name)
+
+
+class GetPresetTest(testing.TestCase):
+
+  def test_paper_and_small_presets_are_registered(self):
+    self.assertContainsSubset(
+        ['atari', 'chess', 'go', 'shogi', 'tictactoe', 'cartpole'],
+        list(presets.PRESETS))
+    self.assertIs(presets.PRESETS['go'], presets.make_go_config)
+    self.assertIs(presets.PRESETS['chess'], presets.make_chess_config)
+    self.assertIs(presets.PRESETS['shogi'], presets.make_shogi_config)
+    self.assertIs(presets.PRESETS['atari'], presets.make_atari_config)
+
+  def test_every_preset(self):
+    for name in presets.PRESETS:
+      with self.subTest(name=name):
+        config = presets.get_preset(name)
+        self.assertIsInstance(config, config_lib.MuZeroConfig)
+        self.assertEqual(config, presets.PRESETS[name]())
+
+  def test_get_preset_values(self):
+    self.assertEqual(presets.get_preset('go').action_space_size, 362)
+    self.assertEqual(presets.get_preset('atari').td_steps, 10)
+
+  def test_unknown_name_lists_known_ones(self):
+    with self.assertRaisesRegex(ValueError, re.escape("'pong'")) as raised:
+      presets.get_preset('pong')
+    message = str(raised.exception)
+    for name in presets.PRESETS:
+      self.assertIn(repr(name), message)
+
+
+class SmallPresetTest(testing.TestCase):
+
+  def test_tictactoe(self):
+    config = presets.get_preset('tictactoe')
+    self.assertEqual(config.num_players, 2)
+    self.assertEqual(config.known_bounds, config_lib.KnownBounds(-1, 1))
+    self.assertEqual(config.action_space_size, 9)
+    self.assertEqual(config.max_moves, 9)
+    self.assertEqual(config.discount, 1.0)
+    # Monte Carlo return, as for the paper's board games.
+    self.assertGreaterEqual(config.td_steps, config.max_moves)
+    self.assertEqual(config.observation_shape[:2], (3, 3))
+    network = config.network
+    self.assertEqual(network.kind, 'residual')
+    self.assertEqual(network.action_encoding, 'board')
+    self.assertLessEqual(network.channels, 64)
+    self.assertLessEqual(network.num_blocks, 2)
+    self.assertLessEqual(config.num_simulations, 100)
+    self.assertLessEqual(config.batch_size, 256)
+    self.assertLessEqual(config.training_steps, 100_000)
+    fn = config.visit_softmax_temperature_fn
+    self.assertEqual(fn(0, 0), 1.0)
+    self.assertEqual(fn(9, 0), 0.0)  # Argmax by the end of a game.
+
+  def test_cartpole(self):
+    config = presets.get_preset('cartpole')
+    self.assertEqual(config.num_players, 1)
+    self.assertIsNone(config.known_bounds)
+    self.assertEqual(config.action_space_size, 2)
+    self.assertEqual(config.observation_shape, (4,))
+    self.assertLess(config.discount, 1.0)
+    network = config.network
+    self.assertEqual(network.kind, 'mlp')
+    self.assertLessEqual(network.hidden_size, 128)
+    self.assertTrue(all(size <= 128 for size in network.mlp_layers))
+    self.assertLessEqual(config.num_simulations, 100)
+    self.assertLessEqual(config.batch_size, 256)
+    self.assertLessEqual(config.training_steps, 100_000)
+    # CartPole-v1 ends after 500 steps.
+    self.assertEqual(config.max_moves, 500)
+
+  def test_small_supports_are_valid_odd_sizes(self):
+    for name in ('tictactoe', 'cartpole'):
+      network = presets.get_preset(name).network
+      for size in (network.value_support_size, network.reward_support_size):
+        self.assertTrue(size == 0 or (size >= 3 and size % 2 == 1),
+                        msg=f'{name}: {size}')
+
+
+if __name__ == '__main__':
+  tf.test.main()
