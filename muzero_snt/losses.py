@@ -74,6 +74,11 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
   """Cross entropy against the search policy, zero where masked.
 
+  Written as -sum(target * log_softmax(logits)) rather than with
+  `tf.nn.softmax_cross_entropy_with_logits`, whose gradient
+  softmax(logits) - target assumes the target sums to 1: for the zero target
+  of an absorbing state that op returns a loss of 0 with a non-zero gradient.
+
   Args:
     policy_logits: `[B, A]` predicted logits.
     target_policy: `[B, A]` visit distributions.
@@ -82,9 +87,8 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
   Returns:
     `[B]` losses.
   """
-  loss = tf.nn.softmax_cross_entropy_with_logits(
-      labels=tf.cast(target_policy, tf.float32),
-      logits=tf.cast(policy_logits, tf.float32))
+  log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
+  loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
   return loss * tf.cast(mask, tf.float32)
 
 
