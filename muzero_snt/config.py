@@ -23,6 +23,7 @@ import dataclasses
 from typing import Callable, NamedTuple, Optional, Tuple
 
 MAXIMUM_FLOAT_VALUE = float('inf')
+_INF = float('inf')
 
 NETWORK_KINDS = ('mlp', 'residual')
 ACTION_ENCODINGS = ('one_hot', 'board')
@@ -82,14 +83,31 @@ def _check(condition: bool, name: str, value, expected: str):
     raise ValueError(f'{name} must be {expected}, got {value!r}.')
 
 
+def _is_int(value) -> bool:
+  return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+  return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_range(name: str, value, low: float, high: float,
+                 expected: str, low_open: bool = False,
+                 high_open: bool = False):
+  """Checks that `value` is a number in the interval from `low` to `high`."""
+  ok = _is_number(value) and (value > low if low_open else value >= low) and (
+      value < high if high_open else value <= high)
+  _check(ok, name, value, expected)
+
+
 def _check_support_size(name: str, value: int):
-  _check(isinstance(value, int) and (value == 0 or (value >= 3 and value % 2)),
+  _check(_is_int(value) and (value == 0 or (value >= 3 and value % 2)),
          name, value, '0 (scalar head) or an odd integer >= 3')
 
 
 def _check_sizes(name: str, value, allow_empty: bool = True):
   _check(isinstance(value, tuple) and (allow_empty or value) and
-         all(isinstance(v, int) and v > 0 for v in value), name, value,
+         all(_is_int(v) and v > 0 for v in value), name, value,
          'a tuple of positive integers')
 
 
@@ -136,20 +154,23 @@ class NetworkConfig:
   def __post_init__(self):
     _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
            f'one of {NETWORK_KINDS}')
-    _check(isinstance(self.hidden_size, int) and self.hidden_size > 0,
+    _check(_is_int(self.hidden_size) and self.hidden_size > 0,
            'network.hidden_size', self.hidden_size, 'a positive integer')
     _check_sizes('network.mlp_layers', self.mlp_layers)
     _check_sizes('network.head_layers', self.head_layers)
-    _check(isinstance(self.channels, int) and self.channels > 0,
+    _check(_is_int(self.channels) and self.channels > 0,
            'network.channels', self.channels, 'a positive integer')
-    _check(isinstance(self.num_blocks, int) and self.num_blocks >= 0,
+    _check(_is_int(self.num_blocks) and self.num_blocks >= 0,
            'network.num_blocks', self.num_blocks, 'a non-negative integer')
     _check(
-        isinstance(self.prediction_blocks, int) and self.prediction_blocks >= 0,
+        _is_int(self.prediction_blocks) and self.prediction_blocks >= 0,
         'network.prediction_blocks', self.prediction_blocks,
         'a non-negative integer')
     _check(self.action_encoding in ACTION_ENCODINGS, 'network.action_encoding',
            self.action_encoding, f'one of {ACTION_ENCODINGS}')
+    for name in ('downsample', 'batch_norm'):
+      _check(isinstance(getattr(self, name), bool), f'network.{name}',
+             getattr(self, name), 'True or False')
     _check_support_size('network.value_support_size', self.value_support_size)
     _check_support_size('network.reward_support_size',
                         self.reward_support_size)
@@ -204,13 +225,11 @@ class MuZeroConfig:
   def __post_init__(self):
     def positive_int(name):
       value = getattr(self, name)
-      _check(isinstance(value, int) and not isinstance(value, bool) and
-             value > 0, name, value, 'a positive integer')
+      _check(_is_int(value) and value > 0, name, value, 'a positive integer')
 
     def positive(name):
       value = getattr(self, name)
-      _check(isinstance(value, (int, float)) and value > 0, name, value,
-             'a positive number')
+      _check(_is_number(value) and value > 0, name, value, 'a positive number')
 
     for name in ('action_space_size', 'max_moves', 'num_simulations',
                  'batch_size', 'td_steps', 'num_actors', 'training_steps',
@@ -219,7 +238,7 @@ class MuZeroConfig:
     for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
                  'pb_c_base', 'value_loss_weight'):
       positive(name)
-    _check(0 < self.discount <= 1, 'discount', self.discount, 'in (0, 1]')
+    _check_range('discount', self.discount, 0, 1, 'in (0, 1]', low_open=True)
     _check(callable(self.visit_softmax_temperature_fn),
            'visit_softmax_temperature_fn', self.visit_softmax_temperature_fn,
            'a callable (num_moves, training_steps) -> temperature')
@@ -228,14 +247,13 @@ class MuZeroConfig:
           isinstance(self.known_bounds, KnownBounds) and
           self.known_bounds.min < self.known_bounds.max, 'known_bounds',
           self.known_bounds, 'None or KnownBounds(min, max) with min < max')
-    _check(0 <= self.root_exploration_fraction <= 1,
-           'root_exploration_fraction', self.root_exploration_fraction,
-           'in [0, 1]')
-    _check(self.pb_c_init >= 0, 'pb_c_init', self.pb_c_init, '>= 0')
-    _check(self.weight_decay >= 0, 'weight_decay', self.weight_decay, '>= 0')
-    _check(0 <= self.momentum < 1, 'momentum', self.momentum, 'in [0, 1)')
-    _check(0 < self.lr_decay_rate <= 1, 'lr_decay_rate', self.lr_decay_rate,
-           'in (0, 1]')
+    _check_range('root_exploration_fraction', self.root_exploration_fraction,
+                 0, 1, 'in [0, 1]')
+    _check_range('pb_c_init', self.pb_c_init, 0, _INF, '>= 0')
+    _check_range('weight_decay', self.weight_decay, 0, _INF, '>= 0')
+    _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
+    _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',
+                 low_open=True)
     _check_sizes('observation_shape', self.observation_shape,
                  allow_empty=False)
     _check(self.num_players in (1, 2), 'num_players', self.num_players,
@@ -244,10 +262,10 @@ class MuZeroConfig:
            'a NetworkConfig')
     _check(self.optimizer in OPTIMIZERS, 'optimizer', self.optimizer,
            f'one of {OPTIMIZERS}')
-    _check(self.priority_alpha >= 0, 'priority_alpha', self.priority_alpha,
-           '>= 0')
-    _check(self.priority_beta >= 0, 'priority_beta', self.priority_beta,
-           '>= 0')
+    _check(isinstance(self.prioritized_replay, bool), 'prioritized_replay',
+           self.prioritized_replay, 'True or False')
+    _check_range('priority_alpha', self.priority_alpha, 0, _INF, '>= 0')
+    _check_range('priority_beta', self.priority_beta, 0, _INF, '>= 0')
     if self.network.kind == 'residual':
       _check(len(self.observation_shape) == 3, 'observation_shape',
              self.observation_shape,

@@ -210,6 +210,13 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('optimizer_unknown', 'optimizer', 'sgd'),
       ('priority_alpha_negative', 'priority_alpha', -1.),
       ('priority_beta_negative', 'priority_beta', -0.5),
+      ('priority_beta_string', 'priority_beta', '1'),
+      ('prioritized_replay_int', 'prioritized_replay', 1),
+      ('lr_init_bool', 'lr_init', True),
+      ('momentum_string', 'momentum', '0.9'),
+      ('weight_decay_none', 'weight_decay', None),
+      ('pb_c_init_string', 'pb_c_init', '1.25'),
+      ('lr_decay_rate_string', 'lr_decay_rate', '0.1'),
   )
   def test_bad_field_raises(self, name, value):
     with self.assertRaisesRegex(ValueError, _field_and_value(name, value)):
@@ -232,6 +239,12 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('value_support_size_float', 'value_support_size', 21.),
       ('reward_support_size_even', 'reward_support_size', 600),
       ('reward_support_size_two', 'reward_support_size', 2),
+      ('hidden_size_bool', 'hidden_size', True),
+      ('channels_bool', 'channels', True),
+      ('num_blocks_bool', 'num_blocks', False),
+      ('prediction_blocks_bool', 'prediction_blocks', True),
+      ('downsample_int', 'downsample', 1),
+      ('batch_norm_string', 'batch_norm', 'yes'),
   )
   def test_bad_network_field_raises(self, name, value):
     pattern = _field_and_value('network.' + name, value)

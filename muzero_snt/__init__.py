@@ -1,0 +1,106 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""muzero_snt: MuZero (arXiv:1911.08265) as Sonnet 2 modules on TensorFlow 2.
+
+Names follow the pseudocode: `MuZeroConfig`, `make_atari_config`,
+`NetworkOutput`, `scalar_loss`, `update_weights`, `scale_gradient`, ...
+"""
+
+import sonnet as snt
+
+from muzero_snt import networks
+from muzero_snt.config import KnownBounds
+from muzero_snt.config import MAXIMUM_FLOAT_VALUE
+from muzero_snt.config import MoveCountTemperature
+from muzero_snt.config import MuZeroConfig
+from muzero_snt.config import NetworkConfig
+from muzero_snt.config import TrainingStepTemperature
+from muzero_snt.learning import Learner
+from muzero_snt.learning import learning_rate_schedule
+from muzero_snt.losses import l2_regularization
+from muzero_snt.losses import policy_loss
+from muzero_snt.losses import scalar_loss
+from muzero_snt.losses import unrolled_loss
+from muzero_snt.networks import make_network
+from muzero_snt.networks import MuZeroNetwork
+from muzero_snt.optimizers import Adam
+from muzero_snt.optimizers import Momentum
+from muzero_snt.presets import get_preset
+from muzero_snt.presets import make_atari_config
+from muzero_snt.presets import make_board_game_config
+from muzero_snt.presets import make_cartpole_config
+from muzero_snt.presets import make_chess_config
+from muzero_snt.presets import make_go_config
+from muzero_snt.presets import make_shogi_config
+from muzero_snt.presets import make_tictactoe_config
+from muzero_snt.presets import PRESETS
+from muzero_snt.reference import update_weights
+from muzero_snt.types import Batch
+from muzero_snt.types import LossExtra
+from muzero_snt.types import LossOutput
+from muzero_snt.types import NetworkOutput
+from muzero_snt.value_transforms import scalar_to_support
+from muzero_snt.value_transforms import scalar_to_two_hot
+from muzero_snt.value_transforms import signed_hyperbolic
+from muzero_snt.value_transforms import signed_parabolic
+from muzero_snt.value_transforms import support_to_scalar
+from muzero_snt.value_transforms import two_hot_to_scalar
+
+# The pseudocode's `tf.scale_gradient` is Sonnet's function, not a copy:
+# identity forward, gradient times `scale` backward.
+scale_gradient = snt.scale_gradient
+
+__version__ = '0.1.0'
+
+__all__ = (
+    'Adam',
+    'Batch',
+    'KnownBounds',
+    'Learner',
+    'LossExtra',
+    'LossOutput',
+    'MAXIMUM_FLOAT_VALUE',
+    'Momentum',
+    'MoveCountTemperature',
+    'MuZeroConfig',
+    'MuZeroNetwork',
+    'NetworkConfig',
+    'NetworkOutput',
+    'PRESETS',
+    'TrainingStepTemperature',
+    'get_preset',
+    'l2_regularization',
+    'learning_rate_schedule',
+    'make_atari_config',
+    'make_board_game_config',
+    'make_cartpole_config',
+    'make_chess_config',
+    'make_go_config',
+    'make_network',
+    'make_shogi_config',
+    'make_tictactoe_config',
+    'networks',
+    'policy_loss',
+    'scalar_loss',
+    'scale_gradient',
+    'scalar_to_support',
+    'scalar_to_two_hot',
+    'signed_hyperbolic',
+    'signed_parabolic',
+    'support_to_scalar',
+    'two_hot_to_scalar',
+    'unrolled_loss',
+    'update_weights',
+)
