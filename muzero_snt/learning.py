@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The MuZero learner: a compiled training step under any tf.distribute strategy.
+"""The MuZero learner: a compiled step under any tf.distribute strategy.
 
 The `tf.function` step computes the unrolled loss and its gradients on each
 replica (XLA-compiled with `jit_compile=True`), sums the gradients across

@@ -12,8 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroNetwork: representation, dynamics and prediction behind the
-pseudocode's `initial_inference` and `recurrent_inference`."""
+"""MuZeroNetwork: the pseudocode's initial and recurrent inference."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -70,16 +69,17 @@ class MuZeroNetwork(snt.Module):
     shape = tuple(observation.shape)
     if len(shape) != len(self.observation_shape) + 1 or (
         tuple(shape[1:]) != self.observation_shape):
-      raise ValueError(
-          f'Expected observations of shape [B, {", ".join(map(str, self.observation_shape))}], '
-          f'got shape {list(shape)}.')
+      expected = ', '.join(map(str, self.observation_shape))
+      raise ValueError(f'Expected observations of shape [B, {expected}], '
+                       f'got shape {list(shape)}.')
 
   def _check_action(self, action: tf.Tensor):
     if action.shape.rank != 1:
       raise ValueError(f'Expected actions of shape [B], got shape '
                        f'{action.shape.as_list()}.')
     if not action.dtype.is_integer:
-      raise ValueError(f'Expected integer actions, got dtype {action.dtype.name}.')
+      raise ValueError(
+          f'Expected integer actions, got dtype {action.dtype.name}.')
     if tf.executing_eagerly():
       values = action.numpy()
       bad = values[(values < 0) | (values >= self.num_actions)]
