@@ -50,15 +50,22 @@ def make_optimizer(config: config_lib.MuZeroConfig,
   return optimizers.Adam(learning_rate)
 
 
-def _replica_synced_creator(next_creator, **kwargs):
-  """Lets replicas update non-trainable state (batch-norm statistics).
+def _replica_local_state_creator(next_creator, **kwargs):
+  """Makes a network's non-trainable state (batch-norm statistics) local.
 
-  Such variables are assigned inside the replicated step; under a
-  multi-replica strategy each assignment takes the first replica's value, so
-  every copy stays identical.
+  The replicated step assigns such variables inside each replica, which a
+  mirrored variable allows only through a cross-replica `merge_call` (not
+  possible inside the XLA-compiled gradient function). As in TF-Replicator,
+  each replica keeps and updates its own copy from its share of the batch;
+  reading the variable outside a replica (for inference or a checkpoint)
+  gives the first replica's copy.
   """
-  if (not kwargs.get('trainable', True) and
-      kwargs.get('aggregation') in (None, tf.VariableAggregation.NONE)):
+  # `trainable=None` (unspecified) means trainable.
+  trainable = kwargs.get('trainable')
+  if (trainable is not None and not trainable and
+      kwargs.get('synchronization') in (None,
+                                        tf.VariableSynchronization.AUTO)):
+    kwargs['synchronization'] = tf.VariableSynchronization.ON_READ
     kwargs['aggregation'] = tf.VariableAggregation.ONLY_FIRST_REPLICA
   return next_creator(**kwargs)
 
@@ -117,26 +124,38 @@ class Learner:
       config: hyperparameters (learning rate and schedule, optimizer,
         weight decay, K, value loss weight).
       strategy: a `tf.distribute` strategy; the current one by default.
-      jit_compile: whether to compile the loss and gradients with XLA.
+      jit_compile: whether to compile the loss and gradients with XLA (one
+        replica; a TPU strategy compiles the whole step regardless).
       loss_reduction: 'mean' over the global batch (the default), or 'sum'
         over it as the pseudocode's `update_weights` does.
       validate_batches: whether `step()` checks actions and finiteness of a
         batch's values in NumPy before running it.
 
     Raises:
-      ValueError: if `loss_reduction` is unknown.
+      ValueError: if `loss_reduction` is unknown, or `jit_compile` is asked
+        of a multi-replica strategy other than a TPU's.
     """
     if loss_reduction not in LOSS_REDUCTIONS:
       raise ValueError(f'loss_reduction must be one of {LOSS_REDUCTIONS}, '
                        f'got {loss_reduction!r}.')
+    strategy = strategy or tf.distribute.get_strategy()
+    num_replicas = strategy.num_replicas_in_sync
+    is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
+    if jit_compile and num_replicas > 1 and not is_tpu:
+      # A nested XLA function is traced once and would capture the first
+      # replica's copy of replica-local state (batch-norm statistics).
+      raise ValueError(
+          f'jit_compile=True needs a single-replica strategy (or a TPU, '
+          f'where the whole step is compiled anyway); got '
+          f'{type(strategy).__name__} with {num_replicas} replicas.')
     self._network = network
     self._config = config
-    self._strategy = strategy or tf.distribute.get_strategy()
+    self._strategy = strategy
     self._loss_reduction = loss_reduction
     self._validate_batches = validate_batches
-    with self._strategy.scope(), tf.variable_creator_scope(
-        _replica_synced_creator):
-      network.create_variables()
+    with self._strategy.scope():
+      with tf.variable_creator_scope(_replica_local_state_creator):
+        network.create_variables()
       self._variables = list(network.trainable_variables)
       self._step_counter = tf.Variable(
           0, dtype=tf.int64, trainable=False, name='learner_step')
@@ -145,8 +164,11 @@ class Learner:
           name='learning_rate')
       self._optimizer = make_optimizer(config, self._learning_rate)
       self._optimizer.initialize(self._variables)
-    self._gradients = tf.function(self._loss_and_gradients,
-                                  jit_compile=jit_compile)
+    if num_replicas == 1:
+      self._gradients = tf.function(self._loss_and_gradients,
+                                    jit_compile=jit_compile)
+    else:
+      self._gradients = self._loss_and_gradients
     self._compiled_step = tf.function(self._step)
 
   @property

@@ -48,7 +48,7 @@ class MLPRepresentation(snt.Module):
     """
     super().__init__(name=name)
     _check_positive('hidden_size', hidden_size)
-    self._flatten = snt.Flatten()
+    self._to_vector = snt.Flatten()
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
 
@@ -56,7 +56,7 @@ class MLPRepresentation(snt.Module):
                is_training: bool = False) -> tf.Tensor:
     """`[B, ...]` observations -> `[B, H]` hidden states scaled to [0, 1]."""
     del is_training  # No batch statistics in an MLP.
-    flat = self._flatten(observation)
+    flat = self._to_vector(observation)
     return hidden_state_lib.scale_hidden_state(self._torso(flat))
 
 

@@ -100,6 +100,7 @@ class ResidualDynamics(snt.Module):
       ValueError: if `action_encoding` is unknown.
     """
     super().__init__(name=name)
+    tower.check_positive('num_actions', num_actions)
     if action_encoding not in _ACTION_ENCODINGS:
       raise ValueError(f'action_encoding must be one of {_ACTION_ENCODINGS}, '
                        f'got {action_encoding!r}.')
@@ -111,7 +112,7 @@ class ResidualDynamics(snt.Module):
     self._reward_features = tower.ConvBlock(
         reward_head_channels, batch_norm, kernel_shape=1,
         name='reward_features')
-    self._flatten = snt.Flatten()
+    self._to_vector = snt.Flatten()
     self._reward_head = heads.ValueHead(
         head_sizes, reward_support_size, name='reward_head')
 
@@ -142,7 +143,7 @@ class ResidualDynamics(snt.Module):
                        axis=-1)  # [B, h, w, channels + action planes]
     features = self._tower(self._stem(inputs, is_training), is_training)
     reward_features = self._reward_features(features, is_training)
-    reward = self._reward_head(self._flatten(reward_features))
+    reward = self._reward_head(self._to_vector(reward_features))
     return hidden_state_lib.scale_hidden_state(features), reward
 
 
@@ -175,6 +176,7 @@ class ResidualPrediction(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
+    tower.check_positive('num_actions', num_actions)
     self._tower = tower.ResidualTower(
         channels, num_blocks, batch_norm, name='tower')
     self._policy_features = tower.ConvBlock(
@@ -182,7 +184,7 @@ class ResidualPrediction(snt.Module):
         name='policy_features')
     self._value_features = tower.ConvBlock(
         value_head_channels, batch_norm, kernel_shape=1, name='value_features')
-    self._flatten = snt.Flatten()
+    self._to_vector = snt.Flatten()
     self._policy_head = snt.Linear(num_actions, name='policy_head')
     self._value_head = heads.ValueHead(
         head_sizes, value_support_size, name='value_head')
@@ -192,6 +194,6 @@ class ResidualPrediction(snt.Module):
                is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
     """`[B, h, w, C]` -> `[B, A]` policy logits, `[B]` or `[B, S]` values."""
     features = self._tower(hidden_state, is_training)
-    policy = self._flatten(self._policy_features(features, is_training))
-    value = self._flatten(self._value_features(features, is_training))
+    policy = self._to_vector(self._policy_features(features, is_training))
+    value = self._to_vector(self._value_features(features, is_training))
     return self._policy_head(policy), self._value_head(value)

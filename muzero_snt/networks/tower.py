@@ -27,13 +27,40 @@ import tensorflow as tf
 _BATCH_NORM_DECAY = 0.99
 
 
-def _batch_norm(name: str) -> snt.BatchNorm:
-  return snt.BatchNorm(
-      create_scale=True, create_offset=True, decay_rate=_BATCH_NORM_DECAY,
+class _MovingAverage(snt.ExponentialMovingAverage):
+  """A debiased moving average that reads `initial_value` before any update.
+
+  Sonnet's reads 0 until its first update, so a fresh batch norm in inference
+  mode divides by sqrt(0 + eps) ~ 0.003 and a deep tower overflows. Self-play
+  runs the network in inference mode before the first training step; a
+  moving variance of 1 there makes batch norm the identity instead.
+  """
+
+  def __init__(self, decay: float, initial_value: float, name: str):
+    super().__init__(decay, name=name)
+    self._initial_value = initial_value
+
+  @snt.once
+  def initialize(self, value: tf.Tensor):
+    self._hidden = tf.Variable(
+        tf.zeros_like(value), trainable=False, name='hidden')
+    self.average = tf.Variable(
+        tf.fill(tf.shape(value), tf.cast(self._initial_value, value.dtype)),
+        trainable=False, name='average')
+
+
+def _batch_norm(name: str) -> snt.BaseBatchNorm:
+  return snt.BaseBatchNorm(
+      create_scale=True,
+      create_offset=True,
+      moving_mean=_MovingAverage(_BATCH_NORM_DECAY, 0., name='moving_mean'),
+      moving_variance=_MovingAverage(
+          _BATCH_NORM_DECAY, 1., name='moving_variance'),
       name=name)
 
 
-def _check_positive(name: str, value: int):
+def check_positive(name: str, value: int):
+  """Raises a `ValueError` naming `name` unless `value` is a positive int."""
   if not isinstance(value, int) or value <= 0:
     raise ValueError(f'{name} must be a positive integer, got {value!r}.')
 
@@ -48,7 +75,7 @@ class ConvBlock(snt.Module):
                stride: int = 1,
                name: Optional[str] = None):
     super().__init__(name=name)
-    _check_positive('channels', channels)
+    check_positive('channels', channels)
     # Batch norm's offset takes the bias's place.
     self._conv = snt.Conv2D(
         channels, kernel_shape, stride=stride, with_bias=not batch_norm,
@@ -70,7 +97,7 @@ class ResidualBlock(snt.Module):
                batch_norm: bool = True,
                name: Optional[str] = None):
     super().__init__(name=name)
-    _check_positive('channels', channels)
+    check_positive('channels', channels)
     self._conv_0 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
                               name='conv_0')
     self._conv_1 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
@@ -129,7 +156,7 @@ class DownsampleStem(snt.Module):
                batch_norm: bool = True,
                name: Optional[str] = None):
     super().__init__(name=name)
-    _check_positive('channels', channels)
+    check_positive('channels', channels)
     half = max(channels // 2, 1)
     self._conv_0 = ConvBlock(half, batch_norm, stride=2, name='conv_0')
     self._tower_0 = ResidualTower(half, 2, batch_norm, name='tower_0')

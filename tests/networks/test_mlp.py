@@ -1,0 +1,195 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for muzero_snt.networks.mlp against NumPy forward passes."""
+
+import numpy as np
+import tensorflow as tf
+from absl.testing import parameterized
+
+from muzero_snt.networks import mlp
+from tests import testing
+from tests.networks import numpy_reference
+
+HIDDEN = 8
+ACTIONS = 3
+
+
+def _observation(seed: int = 0) -> np.ndarray:
+  return np.random.default_rng(seed).normal(size=(4, 2, 2)).astype(np.float32)
+
+
+def _state(seed: int = 0) -> np.ndarray:
+  return np.random.default_rng(seed).uniform(
+      size=(4, HIDDEN)).astype(np.float32)
+
+
+class MLPRepresentationTest(testing.TestCase):
+
+  @parameterized.named_parameters(('zero', 0), ('negative', -2),
+                                  ('float', 8.))
+  def test_rejects_bad_hidden_size(self, hidden_size):
+    with self.assertRaisesRegex(
+        ValueError,
+        rf'hidden_size must be a positive integer, got {hidden_size!r}'):
+      mlp.MLPRepresentation(hidden_size, (6,))
+
+  def test_matches_numpy(self):
+    module = mlp.MLPRepresentation(HIDDEN, (6,), name='representation')
+    observation = _observation()
+    state = module(tf.constant(observation)).numpy()
+    params = numpy_reference.variables_of(module)
+    # Flatten [B, 2, 2] -> [B, 4], ReLU MLP 4 -> 6 -> 8 (linear output).
+    self.assertEqual(params['torso/linear_0/w'].shape, (4, 6))
+    self.assertEqual(params['torso/linear_1/w'].shape, (6, HIDDEN))
+    features = numpy_reference.mlp(observation.reshape(4, 4), params,
+                                   'torso', 2)
+    expected = numpy_reference.scale_per_example(features)
+    self.assertAllClose(state, expected, atol=1e-5)
+    self.assertAllClose(state.min(axis=1), np.zeros(4), atol=1e-6)
+    self.assertAllClose(state.max(axis=1), np.ones(4), atol=1e-6)
+
+  def test_is_training_changes_nothing(self):
+    module = mlp.MLPRepresentation(HIDDEN, (6,))
+    observation = tf.constant(_observation())
+    self.assertAllEqual(module(observation, is_training=True),
+                        module(observation, is_training=False))
+
+  def test_variables_property_lists_all_variables(self):
+    # tf.Module's `variables` walks the module with its `_flatten` method; an
+    # attribute of that name must not shadow it.
+    module = mlp.MLPRepresentation(HIDDEN, (6,))
+    module(tf.constant(_observation()))
+    self.assertLen(module.variables, 4)  # Two linear layers, w and b each.
+    self.assertLen(module.trainable_variables, 4)
+
+
+class MLPDynamicsTest(testing.TestCase):
+
+  @parameterized.named_parameters(
+      ('num_actions', dict(num_actions=0), 'num_actions', 0),
+      ('hidden_size', dict(hidden_size=-1), 'hidden_size', -1),
+  )
+  def test_rejects_non_positive_sizes(self, changes, name, value):
+    kwargs = dict(num_actions=ACTIONS, hidden_size=HIDDEN, hidden_sizes=(6,),
+                  head_sizes=(5,))
+    kwargs.update(changes)
+    with self.assertRaisesRegex(
+        ValueError, rf'{name} must be a positive integer, got {value}'):
+      mlp.MLPDynamics(**kwargs)
+
+  def test_rejects_bad_reward_support_size(self):
+    with self.assertRaisesRegex(ValueError, r'support_size .*got 4\.'):
+      mlp.MLPDynamics(ACTIONS, HIDDEN, (6,), (5,), reward_support_size=4)
+
+  @parameterized.named_parameters(('scalar_reward', 0), ('support_reward', 5))
+  def test_matches_numpy(self, support_size):
+    module = mlp.MLPDynamics(ACTIONS, HIDDEN, (6,), (5,), support_size,
+                             name='dynamics')
+    state = _state()
+    action = np.array([0, 2, 1, 2], np.int32)
+    next_state, reward = module(tf.constant(state), tf.constant(action))
+    params = numpy_reference.variables_of(module)
+    # The torso sees [state, one_hot(action)]: H + A = 11 inputs.
+    self.assertEqual(params['torso/linear_0/w'].shape, (HIDDEN + ACTIONS, 6))
+    inputs = np.concatenate([state, np.eye(ACTIONS)[action]], axis=1)
+    unscaled = numpy_reference.mlp(inputs, params, 'torso', 2)  # [B, H]
+    self.assertAllClose(next_state, numpy_reference.scale_per_example(unscaled),
+                        atol=1e-5)
+    # The reward head reads the next state before min-max scaling.
+    expected_reward = numpy_reference.mlp(unscaled, params, 'reward_head/mlp',
+                                          2)
+    from_scaled = numpy_reference.mlp(
+        numpy_reference.scale_per_example(unscaled), params, 'reward_head/mlp',
+        2)
+    if not support_size:
+      expected_reward = expected_reward[:, 0]
+      from_scaled = from_scaled[:, 0]
+    self.assertAllClose(reward, expected_reward, atol=1e-5)
+    # The check above tells the two apart.
+    self.assertGreater(np.abs(from_scaled - expected_reward).max(), 1e-3)
+
+  def test_action_is_one_hot_not_an_index(self):
+    # Zero every torso weight except the rows that read the action: then the
+    # torso's output is the row of the chosen action.
+    module = mlp.MLPDynamics(ACTIONS, HIDDEN, (), (5,), name='dynamics')
+    state = tf.constant(_state()[:3])
+    action = tf.constant([0, 1, 2])
+    module(state, action)
+    params = {v.name: v for v in module.trainable_variables}
+    kernel = params['dynamics/torso/linear_0/w:0']
+    bias = params['dynamics/torso/linear_0/b:0']
+    rows = np.zeros((HIDDEN + ACTIONS, HIDDEN), np.float32)
+    rows[HIDDEN + 0, 0] = 1.  # Action 0 -> unit 0.
+    rows[HIDDEN + 1, 1] = 2.  # Action 1 -> unit 1.
+    rows[HIDDEN + 2, 2] = 4.  # Action 2 -> unit 2.
+    kernel.assign(rows)
+    bias.assign(np.zeros(HIDDEN, np.float32))
+    next_state, _ = module(state, action)
+    # Each example's state is one spike: scaled to exactly one 1.
+    expected = np.zeros((3, HIDDEN), np.float32)
+    expected[0, 0] = expected[1, 1] = expected[2, 2] = 1.
+    self.assertAllClose(next_state, expected)
+
+
+class MLPPredictionTest(testing.TestCase):
+
+  def test_rejects_non_positive_num_actions(self):
+    with self.assertRaisesRegex(
+        ValueError, r'num_actions must be a positive integer, got 0'):
+      mlp.MLPPrediction(0, (6,), (5,))
+
+  def test_rejects_bad_value_support_size(self):
+    with self.assertRaisesRegex(ValueError, r'support_size .*got 2\.'):
+      mlp.MLPPrediction(ACTIONS, (6,), (5,), value_support_size=2)
+
+  @parameterized.named_parameters(('scalar_value', 0), ('support_value', 7))
+  def test_matches_numpy(self, support_size):
+    module = mlp.MLPPrediction(ACTIONS, (6,), (5,), support_size,
+                               name='prediction')
+    state = _state(1)
+    policy, value = module(tf.constant(state))
+    params = numpy_reference.variables_of(module)
+    # The torso's last layer is followed by a ReLU (activate_final).
+    features = numpy_reference.mlp(state, params, 'torso', 1,
+                                   activate_final=True)
+    expected_policy = numpy_reference.mlp(features, params, 'policy_head', 2)
+    expected_value = numpy_reference.mlp(features, params, 'value_head/mlp', 2)
+    self.assertEqual(policy.shape, (4, ACTIONS))
+    self.assertAllClose(policy, expected_policy, atol=1e-5)
+    if not support_size:
+      expected_value = expected_value[:, 0]
+    self.assertAllClose(value, expected_value, atol=1e-5)
+
+  def test_empty_torso_feeds_the_state_to_the_heads(self):
+    module = mlp.MLPPrediction(ACTIONS, (), (5,), name='prediction')
+    state = _state(2)
+    policy, value = module(tf.constant(state))
+    params = numpy_reference.variables_of(module)
+    self.assertAllClose(policy,
+                        numpy_reference.mlp(state, params, 'policy_head', 2),
+                        atol=1e-5)
+    self.assertAllClose(
+        value, numpy_reference.mlp(state, params, 'value_head/mlp', 2)[:, 0],
+        atol=1e-5)
+
+  def test_variables_property_lists_all_variables(self):
+    module = mlp.MLPPrediction(ACTIONS, (6,), (5,))
+    module(tf.constant(_state()))
+    # Torso 1 layer, policy head 2, value head 2: 5 layers, w and b each.
+    self.assertLen(module.variables, 10)
+
+
+if __name__ == '__main__':
+  tf.test.main()

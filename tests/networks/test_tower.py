@@ -1,0 +1,278 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for muzero_snt.networks.tower against NumPy convolutions."""
+
+import numpy as np
+import tensorflow as tf
+from absl.testing import parameterized
+
+from muzero_snt.networks import tower
+from tests import testing
+from tests.networks import numpy_reference as npr
+
+CHANNELS = 4
+# tower.py's batch-norm decay.
+DECAY = 0.99
+
+
+def _planes(shape, seed=0) -> np.ndarray:
+  return np.random.default_rng(seed).normal(size=shape).astype(np.float32)
+
+
+def _variable(module: tf.Module, suffix: str) -> tf.Variable:
+  matches = [v for v in tf.Module._flatten(  # pylint: disable=protected-access
+      module, predicate=lambda v: isinstance(v, tf.Variable))
+             if v.name.endswith(suffix + ':0')]
+  assert len(matches) == 1, (suffix, [v.name for v in matches])
+  return matches[0]
+
+
+class ConvBlockTest(testing.TestCase):
+
+  @parameterized.named_parameters(('zero', 0), ('negative', -4))
+  def test_rejects_non_positive_channels(self, channels):
+    with self.assertRaisesRegex(
+        ValueError, rf'channels must be a positive integer, got {channels}'):
+      tower.ConvBlock(channels)
+
+  @parameterized.named_parameters(
+      ('3x3', 3, 1, (2, 3, 3, 2)),
+      ('1x1', 1, 1, (2, 3, 3, 2)),
+      # TensorFlow's SAME padding with stride 2 on an even size pads one
+      # row and column after, none before.
+      ('3x3_stride_2', 3, 2, (2, 6, 6, 2)),
+  )
+  def test_without_batch_norm_matches_numpy(self, kernel, stride, shape):
+    block = tower.ConvBlock(CHANNELS, batch_norm=False, kernel_shape=kernel,
+                            stride=stride, name='block')
+    x = _planes(shape)
+    out = block(tf.constant(x), is_training=False).numpy()
+    params = npr.variables_of(block)
+    self.assertEqual(params['conv/w'].shape, (kernel, kernel, 2, CHANNELS))
+    expected = npr.relu(
+        npr.conv2d(x, params['conv/w'], params['conv/b'], stride))
+    self.assertEqual(out.shape, expected.shape)
+    self.assertAllClose(out, expected, atol=1e-5, rtol=1e-5)
+
+  def test_batch_norm_has_no_conv_bias(self):
+    block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
+    block(tf.constant(_planes((2, 3, 3, 2))), is_training=True)
+    names = sorted(npr.variables_of(block))
+    self.assertNotIn('conv/b', names)
+    self.assertIn('batch_norm/offset', names)
+    self.assertIn('batch_norm/scale', names)
+
+  def test_training_normalises_over_batch_and_space(self):
+    block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
+    x = _planes((4, 3, 3, 2))
+    block(tf.constant(x), is_training=True)
+    # An offset of 10 keeps every normalised value above the ReLU's kink
+    # (36 samples per channel: |z| <= sqrt(35)), so output - 10 is BN's
+    # normalised value itself.
+    _variable(block, 'batch_norm/offset').assign(10. * np.ones(CHANNELS))
+    out = block(tf.constant(x), is_training=True).numpy() - 10.
+    self.assertAllClose(out.mean(axis=(0, 1, 2)), np.zeros(CHANNELS),
+                        atol=1e-5)
+    self.assertAllClose(out.var(axis=(0, 1, 2)), np.ones(CHANNELS), atol=1e-3)
+    # And the same values from NumPy: (conv(x) - mean) / sqrt(var + eps).
+    conv = npr.conv2d(x, npr.variables_of(block)['conv/w'])
+    mean = conv.mean(axis=(0, 1, 2))
+    var = conv.var(axis=(0, 1, 2))
+    self.assertAllClose(out, (conv - mean) / np.sqrt(var + npr.BATCH_NORM_EPS),
+                        atol=1e-4)
+
+  def test_moving_statistics_follow_training_batches(self):
+    block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
+    x_0 = _planes((3, 3, 3, 2), seed=1)
+    x_1 = _planes((3, 3, 3, 2), seed=2) + 1.
+    block(tf.constant(x_0), is_training=True)
+    w = npr.variables_of(block)['conv/w']
+    conv_0 = npr.conv2d(x_0, w).reshape(-1, CHANNELS)
+    conv_1 = npr.conv2d(x_1, w).reshape(-1, CHANNELS)
+    moving_mean = _variable(block, 'moving_mean/average')
+    moving_variance = _variable(block, 'moving_variance/average')
+    # Sonnet's moving averages are debiased: after one update they hold the
+    # batch's statistics. The fused kernel hands over the unbiased variance.
+    self.assertAllClose(moving_mean.numpy().ravel(), conv_0.mean(axis=0),
+                        atol=1e-5)
+    self.assertAllClose(moving_variance.numpy().ravel(),
+                        conv_0.var(axis=0, ddof=1), atol=1e-4)
+    # A second update: (decay m_0 + m_1) / (1 + decay), the debiased average
+    # with decay 0.99.
+    block(tf.constant(x_1), is_training=True)
+    self.assertAllClose(
+        moving_mean.numpy().ravel(),
+        (DECAY * conv_0.mean(axis=0) + conv_1.mean(axis=0)) / (1. + DECAY),
+        atol=1e-5)
+
+  def test_inference_uses_moving_statistics(self):
+    block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
+    x = _planes((4, 3, 3, 2), seed=3)
+    y = _planes((3, 3, 3, 2), seed=4) * 2.
+    block(tf.constant(x), is_training=True)
+    moving_mean = _variable(block, 'moving_mean/average').numpy()
+    out = block(tf.constant(y), is_training=False).numpy()
+    # Inference does not update the statistics.
+    self.assertAllEqual(_variable(block, 'moving_mean/average'), moving_mean)
+    params = npr.variables_of(block)
+    conv_x = npr.conv2d(x, params['conv/w']).reshape(-1, CHANNELS)
+    mean = conv_x.mean(axis=0)
+    var = conv_x.var(axis=0, ddof=1)
+    expected = npr.relu(
+        params['batch_norm/scale'] *
+        (npr.conv2d(y, params['conv/w']) - mean) /
+        np.sqrt(var + npr.BATCH_NORM_EPS) + params['batch_norm/offset'])
+    self.assertAllClose(out, expected, atol=1e-4)
+
+  def test_inference_does_not_depend_on_batch_composition(self):
+    block = tower.ConvBlock(CHANNELS, batch_norm=True)
+    x = _planes((4, 3, 3, 2), seed=5)
+    block(tf.constant(x), is_training=True)
+    y = _planes((3, 3, 3, 2), seed=6)
+    with_1 = tf.constant(y[[0, 1]])
+    with_2 = tf.constant(y[[0, 2]])
+    self.assertAllClose(block(with_1, is_training=False)[0],
+                        block(with_2, is_training=False)[0], atol=1e-6)
+    # Training mode normalises with the batch's statistics: example 0's
+    # output depends on its companion.
+    diff = (block(with_1, is_training=True)[0] -
+            block(with_2, is_training=True)[0])
+    self.assertGreater(np.abs(diff.numpy()).max(), 1e-2)
+
+
+class ResidualBlockTest(testing.TestCase):
+
+  def test_rejects_non_positive_channels(self):
+    with self.assertRaisesRegex(
+        ValueError, r'channels must be a positive integer, got 0'):
+      tower.ResidualBlock(0)
+
+  def test_rejects_channel_mismatch(self):
+    block = tower.ResidualBlock(CHANNELS)
+    with self.assertRaisesRegex(
+        ValueError,
+        r'ResidualBlock of 4 channels got inputs with 3 channels'):
+      block(tf.zeros([1, 3, 3, 3]), is_training=False)
+
+  def test_without_batch_norm_matches_numpy(self):
+    block = tower.ResidualBlock(CHANNELS, batch_norm=False, name='block')
+    x = _planes((2, 3, 3, CHANNELS))
+    out = block(tf.constant(x), is_training=False).numpy()
+    params = npr.variables_of(block)
+    hidden = npr.relu(npr.conv2d(x, params['conv_0/w'], params['conv_0/b']))
+    expected = npr.relu(
+        x + npr.conv2d(hidden, params['conv_1/w'], params['conv_1/b']))
+    self.assertAllClose(out, expected, atol=1e-5, rtol=1e-5)
+
+  def test_with_batch_norm_in_training_matches_numpy(self):
+    block = tower.ResidualBlock(CHANNELS, batch_norm=True, name='block')
+    x = _planes((3, 3, 3, CHANNELS), seed=1)
+    out = block(tf.constant(x), is_training=True).numpy()
+    params = npr.variables_of(block)
+
+    def normalise(h, i):
+      mean = h.mean(axis=(0, 1, 2))
+      var = h.var(axis=(0, 1, 2))
+      return (params[f'batch_norm_{i}/scale'] * (h - mean) /
+              np.sqrt(var + npr.BATCH_NORM_EPS) +
+              params[f'batch_norm_{i}/offset'])
+
+    hidden = npr.relu(normalise(npr.conv2d(x, params['conv_0/w']), 0))
+    expected = npr.relu(x + normalise(npr.conv2d(hidden, params['conv_1/w']),
+                                      1))
+    self.assertAllClose(out, expected, atol=1e-4)
+
+
+class ResidualTowerTest(testing.TestCase):
+
+  @parameterized.named_parameters(('negative', -1), ('float', 1.5))
+  def test_rejects_bad_num_blocks(self, num_blocks):
+    with self.assertRaisesRegex(
+        ValueError,
+        rf'num_blocks must be a non-negative integer, got {num_blocks}'):
+      tower.ResidualTower(CHANNELS, num_blocks)
+
+  def test_zero_blocks_is_identity(self):
+    x = tf.constant(_planes((2, 3, 3, CHANNELS)) - 5.)
+    self.assertAllEqual(tower.ResidualTower(CHANNELS, 0)(x, True), x)
+
+  def test_without_batch_norm_matches_numpy(self):
+    stack = tower.ResidualTower(CHANNELS, 2, batch_norm=False, name='tower')
+    x = _planes((2, 3, 3, CHANNELS), seed=2)
+    out = stack(tf.constant(x), is_training=False).numpy()
+    params = npr.variables_of(stack)
+    self.assertEqual(
+        sorted({k.split('/')[0] for k in params}), ['block_0', 'block_1'])
+    expected = npr.residual_block(
+        npr.residual_block(x, params, 'block_0'), params, 'block_1')
+    self.assertAllClose(out, expected, atol=1e-4, rtol=1e-4)
+
+  def test_fresh_paper_depth_tower_is_finite_in_inference_mode(self):
+    # Before any training step a network already plays (self-play starts
+    # with it): inference mode must give finite outputs at the paper's
+    # depth of 16 blocks.
+    stack = tower.ResidualTower(CHANNELS, 16, batch_norm=True)
+    x = tf.random.uniform([2, 3, 3, CHANNELS])
+    out = stack(x, is_training=False).numpy()
+    self.assertTrue(
+        np.isfinite(out).all(), f'{np.isnan(out).sum()} NaN and '
+        f'{np.isinf(out).sum()} infinite values of {out.size} outputs')
+
+
+class MovingAverageTest(testing.TestCase):
+  """Batch norm's moving statistics: initial value, then debiased EMA."""
+
+  def test_reads_initial_value_before_any_update(self):
+    average = tower._MovingAverage(0.9, 1., name='variance')  # pylint: disable=protected-access
+    average.initialize(tf.constant([[5., 7.]]))
+    self.assertAllEqual(average.value, [[1., 1.]])
+
+  def test_debiased_average_after_updates(self):
+    decay = 0.9
+    average = tower._MovingAverage(decay, 1., name='variance')  # pylint: disable=protected-access
+    average.update(tf.constant([2.]))
+    # One update: (1 - d) v1 / (1 - d) = v1, whatever the initial value.
+    self.assertAllClose(average.value, [2.])
+    average.update(tf.constant([4.]))
+    # Two: (d (1 - d) v1 + (1 - d) v2) / (1 - d^2) = (0.18 + 0.4) / 0.19.
+    self.assertAllClose(average.value, [(0.18 + 0.4) / 0.19])
+
+
+class DownsampleStemTest(testing.TestCase):
+
+  def test_rejects_non_positive_channels(self):
+    with self.assertRaisesRegex(
+        ValueError, r'channels must be a positive integer, got 0'):
+      tower.DownsampleStem(0)
+
+  def test_paper_input_size_matches_numpy(self):
+    # 96x96 -> conv stride 2 (48x48, C/2 planes) -> 2 blocks -> conv stride 2
+    # (24x24, C planes) -> 3 blocks -> avg pool (12x12) -> 3 blocks -> avg
+    # pool (6x6), with C = 4 instead of 256.
+    stem = tower.DownsampleStem(CHANNELS, batch_norm=False, name='stem')
+    x = np.random.default_rng(0).uniform(size=(1, 96, 96, 3))
+    x = x.astype(np.float32)
+    out = stem(tf.constant(x), is_training=False).numpy()
+    self.assertEqual(out.shape, (1, 6, 6, CHANNELS))
+    params = npr.variables_of(stem)
+    self.assertEqual(params['conv_0/conv/w'].shape, (3, 3, 3, CHANNELS // 2))
+    self.assertEqual(params['conv_1/conv/w'].shape,
+                     (3, 3, CHANNELS // 2, CHANNELS))
+    self.assertAllClose(out, npr.downsample_stem(x, params, ''), atol=1e-4,
+                        rtol=1e-4)
+
+
+if __name__ == '__main__':
+  tf.test.main()
