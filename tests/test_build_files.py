@@ -37,7 +37,8 @@ rewrites the BUILD files:
   python tests/test_build_files.py --write   # all of them; keeps size/tags
 
 Under `bazel test` the check reads the real source tree, found through the
-symlink of this file in the runfiles.
+symlink of this file in the runfiles; its target is tagged "external" so that
+Bazel never takes its result from the cache.
 """
 
 import ast
@@ -77,6 +78,13 @@ MACRO_OF_KIND = {
 # Attributes that --write keeps from the existing target of the same name.
 KEPT_ATTRIBUTES = ('size', 'timeout', 'tags', 'args', 'data', 'shard_count',
                    'flaky', 'env')
+
+# Attributes of particular targets when their BUILD files do not set them.
+DEFAULT_ATTRIBUTES = {
+    # This test reads the source tree, not its runfiles: Bazel cannot see
+    # what it depends on, so it must never pass from the cache.
+    '//tests:test_build_files': {'size': 'small', 'tags': ['external']},
+}
 
 # Import name -> PyPI name, for the `# pip:` comments of the BUILD files.
 PIP_NAMES = {
@@ -167,6 +175,10 @@ def parse_build_file(path: str) -> List[Target]:
     rule = node.value.func.id
     if rule not in PY_RULES:
       continue
+    keywords = [kw.arg for kw in node.value.keywords]
+    if len(set(keywords)) != len(keywords) or None in keywords:
+      raise BuildFileError('%s:%d: a %s with a repeated or ** argument' %
+                           (rel, node.lineno, rule))
     attrs = {kw.arg: _literal(kw.value) for kw in node.value.keywords}
     name = attrs.get('name')
     if not isinstance(name, str):
@@ -446,8 +458,9 @@ def _short_label(label: str, package: str) -> str:
 
 
 def _label_sort_key(label: str):
+  """Buildifier's order: local labels, then by package, then by name."""
   return (0 if label.startswith(':') else 1 if label.startswith('//') else 2,
-          label)
+          label.split(':'))
 
 
 def _format_value(value, indent: str) -> str:
@@ -550,8 +563,9 @@ def generate_build_files(ws: Workspace) -> Dict[str, str]:
         others = sorted(p for p in users[label] if p != d)
         visibility = ['//%s:__pkg__' % p for p in others] or None
       old = ws.targets.get(label)
-      kept = {k: old.attrs.get(k) for k in KEPT_ATTRIBUTES
-              if old is not None and k in old.attrs}
+      kept = dict(DEFAULT_ATTRIBUTES.get(label, {}))
+      kept.update((k, old.attrs.get(k)) for k in KEPT_ATTRIBUTES
+                  if old is not None and k in old.attrs)
       body.append(
           format_target(MACRO_OF_KIND[kind], name, d, os.path.basename(f),
                         deps, pips, visibility, kept))
@@ -570,8 +584,8 @@ def generate_build_files(ws: Workspace) -> Dict[str, str]:
 
 
 def _root_build(header: str, library_labels: List[str]) -> str:
-  deps = ''.join('        "%s",\n' % _short_label(lab, '')
-                 for lab in sorted(library_labels))
+  deps = ''.join('        "%s",\n' % lab for lab in sorted(
+      {_short_label(lab, '') for lab in library_labels}, key=_label_sort_key))
   return header + '''
 # muzero_snt: MuZero as Sonnet 2 modules on TensorFlow 2.
 # Python targets live in the BUILD file of each package; see docs/bazel.md.

@@ -15,5 +15,5 @@
 # ============================================================================
 # Stand-in for Bazel's coverage tools (see BUILD beside this file).
 echo "muzero_snt: 'bazel coverage' is not supported offline; the real" \
-  "@remote_coverage_tools is not available. Use pytest --cov instead." >&2
+  "@remote_coverage_tools is not available; measure coverage outside Bazel." >&2
 exit 1

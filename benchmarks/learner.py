@@ -1,0 +1,462 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Throughput of the learner step: graph, XLA and the literal pseudocode.
+
+Samples per second (batch size * steps / seconds; the first call, which
+traces and compiles, excluded) of three ways to make one MuZero update (K = 5)
+on the same batch:
+
+  * `step`: `Learner(..., jit_compile=False).step`, the `tf.function` step;
+  * `step_xla`: `Learner(..., jit_compile=True).step`;
+  * `reference`: `reference.update_weights`, the pseudocode's eager Python
+    loop over the examples. Its cost is linear in the examples, so it is
+    timed on the first `--reference_examples` examples of the batch only and
+    reported per example.
+
+Each repeat times every measurement once, in a rotated order, together with
+`tf.matmul` of two N x N float32 matrices in a graph and under XLA (the
+machine's practical FLOP ceiling), so that a noisy, shared machine slows them
+alike. Reported: medians over the repeats, and medians of the per-repeat
+ratios. See docs/benchmarks.md.
+
+    python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
+"""
+
+import json
+import os
+import statistics
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from absl import app
+from absl import flags
+from absl import logging
+import numpy as np
+import sonnet as snt
+import tensorflow as tf
+
+from muzero_snt import config as config_lib
+from muzero_snt import learning
+from muzero_snt import losses
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import reference
+from muzero_snt import types
+
+MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual')
+# The paper-sized tower at batch 256 would take minutes per step on 2 cores.
+DEFAULT_BATCH_SIZE = {'cartpole_mlp': 256, 'tictactoe_residual': 256,
+                      'paper_residual': 32}
+DEFAULT_STEPS = {'cartpole_mlp': 20, 'tictactoe_residual': 20,
+                 'paper_residual': 2}
+# Forward + backward: the backward pass computes a gradient for the inputs
+# and one for the weights of every layer, each as costly as its forward.
+TRAIN_FLOPS_PER_FORWARD_FLOP = 3
+# FLOPs of the matmuls in one timing: about three 2048 x 2048 products.
+_MATMUL_FLOPS_PER_TIMING = 3 * 2 * 2048**3
+
+MODELS_FLAG = flags.DEFINE_list('models', list(MODELS),
+                                f'models to benchmark, of {list(MODELS)}.')
+REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
+STEPS = flags.DEFINE_integer(
+    'steps', None, 'learner steps per timing (default: 20; 2 for '
+    'paper_residual).')
+BATCH_SIZE = flags.DEFINE_integer(
+    'batch_size', None, 'batch size of every model (default: 256; 32 for '
+    'paper_residual).')
+REFERENCE_EXAMPLES = flags.DEFINE_integer(
+    'reference_examples', 16, 'examples of the batch that the reference '
+    'loop is timed on.')
+MATMUL_SIZE = flags.DEFINE_integer(
+    'matmul_size', 2048, 'N of the N x N float32 matmul that measures the '
+    'FLOP ceiling.')
+PROFILE_FLOPS = flags.DEFINE_bool(
+    'profile_flops', True, 'also count FLOPs with tf.compat.v1.profiler.')
+INTER_OP_THREADS = flags.DEFINE_integer(
+    'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
+INTRA_OP_THREADS = flags.DEFINE_integer(
+    'intra_op_threads', 0, 'TensorFlow intra-op threads (0: its default).')
+SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results as JSON.')
+
+
+def make_config(model: str) -> config_lib.MuZeroConfig:
+  """The configuration of a benchmarked model (K = 5 in all three)."""
+  if model == 'cartpole_mlp':
+    return presets.make_cartpole_config()
+  if model == 'tictactoe_residual':
+    return presets.make_tictactoe_config()
+  if model == 'paper_residual':
+    # The tic-tac-toe board with the appendix's board-game network: 16
+    # blocks of 256 planes, AlphaZero's heads, scalar value and reward.
+    return presets.make_tictactoe_config().replace(
+        network=presets.PAPER_BOARD_NETWORK)
+  raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
+
+
+def make_batch(config: config_lib.MuZeroConfig, batch_size: int,
+               seed: int = 0) -> types.Batch:
+  """A random `Batch` of NumPy arrays that fits `config`.
+
+  Values and rewards of either sign, policies that sum to one, and absorbing
+  tails: past a random game length the policy is masked and the targets 0.
+  """
+  rng = np.random.default_rng(seed)
+  k, a = config.num_unroll_steps, config.action_space_size
+  target_value = rng.uniform(-3., 3., (batch_size, k + 1))
+  target_reward = rng.uniform(-2., 2., (batch_size, k))
+  target_policy = rng.dirichlet(np.ones(a), (batch_size, k + 1))
+  length = rng.integers(1, k + 2, batch_size)  # [B]
+  inside = np.arange(k + 1)[None] < length[:, None]  # [B, K+1]
+  target_value *= inside
+  target_reward *= inside[:, 1:]
+  target_policy *= inside[..., None]
+  return types.Batch(
+      observation=rng.uniform(0., 1., (batch_size,) +
+                              config.observation_shape).astype(np.float32),
+      action=rng.integers(0, a, (batch_size, k)).astype(np.int32),
+      target_value=target_value.astype(np.float32),
+      target_reward=target_reward.astype(np.float32),
+      target_policy=target_policy.astype(np.float32),
+      policy_mask=inside.astype(np.float32),
+      weight=rng.uniform(0.5, 1.5, batch_size).astype(np.float32))
+
+
+def forward_flops(network: networks.MuZeroNetwork,
+                  config: config_lib.MuZeroConfig) -> int:
+  """FLOPs of the unrolled forward pass of one example, from layer shapes.
+
+  2 * H * W * k * k * C_in * C_out per convolution (stride 1, 'SAME': the
+  output keeps the board's H x W) and 2 * in * out per dense layer. Batch
+  norm, activations, the hidden-state scaling and the losses are not
+  counted. The representation runs once, the dynamics K times and the
+  prediction K + 1 times.
+
+  Args:
+    network: a network whose variables exist.
+    config: its configuration.
+
+  Returns:
+    The FLOP count.
+
+  Raises:
+    ValueError: for the strided Atari stem, which this does not count.
+  """
+  if config.network.downsample:
+    raise ValueError('forward_flops does not count the down-sampling stem.')
+  height, width = 1, 1
+  if config.network.kind == 'residual':
+    height, width = config.observation_shape[:2]
+  k = config.num_unroll_steps
+  calls = {'representation': 1, 'dynamics': k, 'prediction': k + 1}
+  total = 0
+  # By variable name: `representation.trainable_variables` and the like
+  # raise, as those modules' `_flatten` attribute hides `tf.Module._flatten`.
+  for variable in network.trainable_variables:
+    scope, name = variable.name.split('/')[0], variable.name.split('/')[-1]
+    if name != 'w:0':
+      continue  # Biases and batch-norm parameters.
+    if scope not in calls:
+      raise ValueError(f'Variable {variable.name} is in none of {calls}.')
+    if variable.shape.rank == 4:  # A convolution's [k, k, C_in, C_out].
+      total += calls[scope] * 2 * height * width * variable.shape.num_elements()
+    elif variable.shape.rank == 2:  # A dense layer's [in, out].
+      total += calls[scope] * 2 * variable.shape.num_elements()
+  return total
+
+
+def profiled_flops(network: networks.MuZeroNetwork,
+                   config: config_lib.MuZeroConfig,
+                   batch: types.Batch) -> float:
+  """FLOPs per example of the loss and its gradients, by TF's profiler.
+
+  Counts every op of the traced graph that has a registered FLOP count
+  (convolutions and their two gradients, matmuls, element-wise ops); the
+  optimizer update is left out.
+  """
+
+  @tf.function
+  def loss_and_gradients(batch):
+    with tf.GradientTape() as tape:
+      loss = losses.unrolled_loss(network, batch, config.weight_decay).loss
+    return tape.gradient(loss, network.trainable_variables)
+
+  batch = tf.nest.map_structure(tf.convert_to_tensor, batch)
+  graph = loss_and_gradients.get_concrete_function(batch).graph
+  options = tf.compat.v1.profiler.ProfileOptionBuilder.float_operation()
+  options['output'] = 'none'
+  profile = tf.compat.v1.profiler.profile(graph, options=options)
+  return profile.total_float_ops / int(batch.action.shape[0])
+
+
+def make_matmuls(size: int) -> Dict[str, Tuple[Callable[[], Any], int, int]]:
+  """`tf.matmul` of two N x N float32 matrices, in a graph and under XLA.
+
+  Returns:
+    name -> (function, calls per timing, FLOPs per call).
+  """
+  rng = np.random.default_rng(0)
+  a, b = (tf.constant(rng.standard_normal((size, size)), tf.float32)
+          for _ in range(2))
+  flops = 2 * size**3
+  calls = max(1, round(_MATMUL_FLOPS_PER_TIMING / flops))
+  matmuls = {}
+  for name, jit_compile in (('matmul', False), ('matmul_xla', True)):
+    matmul = tf.function(tf.matmul, jit_compile=jit_compile)
+    # Reading one element waits for the product (TF on the CPU is
+    # synchronous already) without copying it.
+    run_once = lambda matmul=matmul: matmul(a, b)[0, 0].numpy()
+    matmuls[name] = (run_once, calls, flops)
+  return matmuls
+
+
+def _seconds(function: Callable[[], Any], calls: int) -> float:
+  start = time.perf_counter()
+  for _ in range(calls):
+    function()
+  return time.perf_counter() - start
+
+
+def benchmark_model(model: str,
+                    batch_size: int,
+                    steps: int,
+                    repeats: int,
+                    reference_examples: int,
+                    matmuls: Dict[str, Tuple[Callable[[], Any], int, int]],
+                    seed: int = 0,
+                    profile_flops: bool = True) -> Dict[str, Any]:
+  """Times the three updates of one model and the matmuls, interleaved.
+
+  Args:
+    model: one of `MODELS`.
+    batch_size: examples per learner step.
+    steps: learner steps per timing.
+    repeats: timings of each measurement.
+    reference_examples: examples of the batch the reference loop runs on.
+    matmuls: from `make_matmuls`.
+    seed: seed of the batch and of the initial weights.
+    profile_flops: whether to count FLOPs with TF's profiler as well.
+
+  Returns:
+    A JSON-serialisable dict: samples/s per update and matmul FLOP/s (each a
+    median and the per-repeat values), ratios, FLOP counts and rates.
+  """
+  config = make_config(model)
+  batch = make_batch(config, batch_size, seed)
+  tf.random.set_seed(seed)
+  learners = {
+      name: learning.Learner(networks.make_network(config), config,
+                             jit_compile=jit_compile)
+      for name, jit_compile in (('step', False), ('step_xla', True))
+  }
+  network = networks.make_network(config)
+  network.create_variables()
+  pseudocode_network = reference.PseudocodeNetwork(network)
+  optimizer = tf.compat.v1.train.MomentumOptimizer(config.lr_init,
+                                                   config.momentum)
+  examples = reference.pseudocode_batch(batch)[:reference_examples]
+
+  def reference_update():
+    loss, _ = reference.update_weights(optimizer, pseudocode_network,
+                                       examples, config.weight_decay)
+    return loss.numpy()
+
+  # name -> (function, calls per timing, work per call: samples or FLOPs).
+  tasks = {
+      'step': (lambda: learners['step'].step(batch), steps, batch_size),
+      'step_xla': (lambda: learners['step_xla'].step(batch), steps,
+                   batch_size),
+      'reference': (reference_update, 1, len(examples)),
+  }
+  tasks.update(matmuls)
+  for name, (function, _, _) in tasks.items():
+    start = time.perf_counter()
+    function()  # Traces and compiles (the reference: creates its slots).
+    logging.info('%s %s: warm-up %.1fs', model, name,
+                 time.perf_counter() - start)
+
+  names = list(tasks)
+  rates = {name: [] for name in names}
+  for repeat in range(repeats):
+    shift = repeat % len(names)
+    for name in names[shift:] + names[:shift]:
+      function, calls, work = tasks[name]
+      rates[name].append(calls * work / _seconds(function, calls))
+    logging.info('%s repeat %d/%d: %s', model, repeat + 1, repeats, ', '.join(
+        f'{name} {rates[name][-1]:.4g}' for name in names))
+
+  flops = TRAIN_FLOPS_PER_FORWARD_FLOP * forward_flops(network, config)
+  ceiling = [max(graph, xla) for graph, xla in
+             zip(rates['matmul'], rates['matmul_xla'])]
+
+  def per_repeat(numerator: List[float], denominator: List[float]):
+    return [n / d for n, d in zip(numerator, denominator)]
+
+  result = {
+      'model': model,
+      'batch_size': batch_size,
+      'num_unroll_steps': config.num_unroll_steps,
+      'steps_per_timing': steps,
+      'reference_examples': len(examples),
+      'repeats': repeats,
+      'samples_per_second': {name: rates[name] for name in names[:3]},
+      'matmul_flops_per_second': {name: rates[name] for name in names[3:]},
+      'ratios': {
+          'step_xla/step': per_repeat(rates['step_xla'], rates['step']),
+          'step/reference': per_repeat(rates['step'], rates['reference']),
+          'step_xla/reference': per_repeat(rates['step_xla'],
+                                           rates['reference']),
+      },
+      'train_flops_per_sample': flops,
+      'flops_per_second': {
+          name: [flops * rate for rate in rates[name]]
+          for name in ('step', 'step_xla')
+      },
+      'fraction_of_matmul': {
+          name: per_repeat([flops * rate for rate in rates[name]], ceiling)
+          for name in ('step', 'step_xla')
+      },
+  }
+  if profile_flops:
+    result['profiled_flops_per_sample'] = profiled_flops(
+        networks.make_network(config), config, batch)
+  return _with_medians(result)
+
+
+def _with_medians(tree: Any) -> Any:
+  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
+  if isinstance(tree, dict):
+    return {key: _with_medians(value) for key, value in tree.items()}
+  if isinstance(tree, list):
+    return {'median': statistics.median(tree), 'values': tree}
+  return tree
+
+
+def environment() -> Dict[str, Any]:
+  """What the numbers depend on: CPU, cores, TensorFlow and its settings."""
+  threading = tf.config.threading
+  cpu = 'unknown'
+  if os.path.exists('/proc/cpuinfo'):
+    with open('/proc/cpuinfo') as f:
+      names = [line.split(':', 1)[1].strip() for line in f
+               if line.startswith('model name')]
+    cpu = names[0] if names else cpu
+  return {
+      'cpu': cpu,
+      'cores': os.cpu_count(),
+      'tensorflow': tf.__version__,
+      'sonnet': snt.__version__,
+      'inter_op_threads': threading.get_inter_op_parallelism_threads(),
+      'intra_op_threads': threading.get_intra_op_parallelism_threads(),
+      'TF_ENABLE_ONEDNN_OPTS': os.environ.get('TF_ENABLE_ONEDNN_OPTS'),
+      'XLA_FLAGS': os.environ.get('XLA_FLAGS'),
+  }
+
+
+def format_table(results: Sequence[Dict[str, Any]]) -> str:
+  """Two readable tables of the medians: throughput and FLOP rates."""
+  lines = [
+      'samples/s (medians) and medians of the per-repeat ratios',
+      f'{"model":<20}{"batch":>6}{"step":>10}{"step_xla":>10}'
+      f'{"reference":>11}{"xla/step":>10}{"step/ref":>10}{"xla/ref":>10}',
+  ]
+  for r in results:
+    rate, ratio = r['samples_per_second'], r['ratios']
+    lines.append(
+        f'{r["model"]:<20}{r["batch_size"]:>6}'
+        f'{rate["step"]["median"]:>10.0f}{rate["step_xla"]["median"]:>10.0f}'
+        f'{rate["reference"]["median"]:>11.1f}'
+        f'{ratio["step_xla/step"]["median"]:>10.2f}'
+        f'{ratio["step/reference"]["median"]:>10.0f}'
+        f'{ratio["step_xla/reference"]["median"]:>10.0f}')
+  lines += [
+      '',
+      f'GFLOP/s: training FLOPs = {TRAIN_FLOPS_PER_FORWARD_FLOP} x forward '
+      '(analytic); % of the faster matmul in the same repeat',
+      f'{"model":<20}{"MFLOP/ex":>10}{"profiler":>10}{"step":>8}{"%":>6}'
+      f'{"xla":>8}{"%":>6}{"matmul":>8}{"mm_xla":>8}',
+  ]
+  for r in results:
+    gflops = {k: v['median'] / 1e9 for k, v in r['flops_per_second'].items()}
+    percent = {k: 100 * v['median'] for k, v in r['fraction_of_matmul'].items()}
+    matmul = {k: v['median'] / 1e9
+              for k, v in r['matmul_flops_per_second'].items()}
+    profiled = r.get('profiled_flops_per_sample')
+    profiled = f'{profiled / 1e6:>10.1f}' if profiled else f'{"-":>10}'
+    lines.append(
+        f'{r["model"]:<20}{r["train_flops_per_sample"] / 1e6:>10.1f}'
+        f'{profiled}{gflops["step"]:>8.1f}{percent["step"]:>6.1f}'
+        f'{gflops["step_xla"]:>8.1f}{percent["step_xla"]:>6.1f}'
+        f'{matmul["matmul"]:>8.1f}{matmul["matmul_xla"]:>8.1f}')
+  return '\n'.join(lines)
+
+
+def run(models: Sequence[str],
+        repeats: int = 5,
+        steps: Optional[int] = None,
+        batch_size: Optional[int] = None,
+        reference_examples: int = 16,
+        matmul_size: int = 2048,
+        seed: int = 0,
+        profile_flops: bool = True) -> Dict[str, Any]:
+  """Benchmarks `models`; returns the environment and one result per model."""
+  matmuls = make_matmuls(matmul_size)
+  results = []
+  for model in models:
+    results.append(benchmark_model(
+        model,
+        batch_size=batch_size or DEFAULT_BATCH_SIZE[model],
+        steps=steps or DEFAULT_STEPS[model],
+        repeats=repeats,
+        reference_examples=reference_examples,
+        matmuls=matmuls,
+        seed=seed,
+        profile_flops=profile_flops))
+    logging.info('\n%s', format_table(results[-1:]))
+  return {'environment': environment(), 'matmul_size': matmul_size,
+          'results': results}
+
+
+def main(argv: Sequence[str]) -> None:
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  unknown = sorted(set(MODELS_FLAG.value) - set(MODELS))
+  if unknown:
+    raise app.UsageError(f'Unknown models {unknown}; expected some of '
+                         f'{list(MODELS)}.')
+  for flag in (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES, MATMUL_SIZE):
+    if flag.value is not None and flag.value <= 0:
+      raise app.UsageError(f'--{flag.name} must be positive, got '
+                           f'{flag.value}.')
+  tf.config.threading.set_inter_op_parallelism_threads(INTER_OP_THREADS.value)
+  tf.config.threading.set_intra_op_parallelism_threads(INTRA_OP_THREADS.value)
+  output = run(MODELS_FLAG.value,
+               repeats=REPEATS.value,
+               steps=STEPS.value,
+               batch_size=BATCH_SIZE.value,
+               reference_examples=REFERENCE_EXAMPLES.value,
+               matmul_size=MATMUL_SIZE.value,
+               seed=SEED.value,
+               profile_flops=PROFILE_FLOPS.value)
+  print(json.dumps(output['environment']))
+  print(format_table(output['results']))
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(output, f, indent=2)
+
+
+if __name__ == '__main__':
+  app.run(main)
