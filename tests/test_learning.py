@@ -20,8 +20,6 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import learning
-from muzero_snt import presets
-from muzero_snt.config import NetworkConfig
 from muzero_snt.networks import make_network
 from tests import testing
 
@@ -31,16 +29,8 @@ BATCH_SIZE = 4
 
 def _config(**changes):
   """CartPole's shapes (4 inputs, 2 actions), a tiny MLP, 21-atom heads."""
-  return presets.make_cartpole_config().replace(
-      num_unroll_steps=NUM_UNROLL_STEPS,
-      network=NetworkConfig(
-          kind='mlp',
-          hidden_size=8,
-          mlp_layers=(16,),
-          head_layers=(8,),
-          value_support_size=21,
-          reward_support_size=21),
-      **changes)
+  return testing.tiny_mlp_config(
+      21, **{'num_unroll_steps': NUM_UNROLL_STEPS, **changes})
 
 
 def _learner(config, **kwargs):

@@ -22,8 +22,6 @@ import tensorflow as tf
 from absl.testing import parameterized
 
 from muzero_snt import losses
-from muzero_snt import presets
-from muzero_snt.config import NetworkConfig
 from muzero_snt.networks import make_network
 from tests import testing
 
@@ -33,16 +31,9 @@ BATCH_SIZE = 6
 
 def _tiny_config(support_size: int = 0, value_loss_weight: float = 1.0):
   """Cartpole-shaped config (4 inputs, 2 actions) with a tiny MLP network."""
-  return presets.make_cartpole_config().replace(
-      num_unroll_steps=NUM_UNROLL_STEPS,
-      value_loss_weight=value_loss_weight,
-      network=NetworkConfig(
-          kind='mlp',
-          hidden_size=8,
-          mlp_layers=(16,),
-          head_layers=(8,),
-          value_support_size=support_size,
-          reward_support_size=support_size))
+  return testing.tiny_mlp_config(
+      support_size, num_unroll_steps=NUM_UNROLL_STEPS,
+      value_loss_weight=value_loss_weight)
 
 
 # NumPy versions of the maths, written from the paper (appendix F), not from

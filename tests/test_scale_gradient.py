@@ -34,8 +34,6 @@ from absl.testing import parameterized
 
 import muzero_snt
 from muzero_snt import losses
-from muzero_snt import presets
-from muzero_snt.config import NetworkConfig
 from muzero_snt.networks import make_network
 from tests import testing
 
@@ -49,15 +47,7 @@ def author_scale_gradient(tensor, scale):
 
 
 def _tiny_config():
-  return presets.make_cartpole_config().replace(
-      num_unroll_steps=NUM_UNROLL_STEPS,
-      network=NetworkConfig(
-          kind='mlp',
-          hidden_size=8,
-          mlp_layers=(16,),
-          head_layers=(8,),
-          value_support_size=0,
-          reward_support_size=0))
+  return testing.tiny_mlp_config(num_unroll_steps=NUM_UNROLL_STEPS)
 
 
 class _Recorder:

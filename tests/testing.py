@@ -19,6 +19,7 @@ import tensorflow as tf
 from absl.testing import parameterized
 
 from muzero_snt import config as config_lib
+from muzero_snt import presets
 from muzero_snt import types
 
 
@@ -28,6 +29,24 @@ class TestCase(tf.test.TestCase, parameterized.TestCase):
   def setUp(self):
     super().setUp()
     tf.random.set_seed(0)
+
+
+def tiny_mlp_config(support_size: int = 0,
+                    **changes) -> config_lib.MuZeroConfig:
+  """CartPole's shapes (4 inputs, 2 actions) with a tiny MLP network.
+
+  Args:
+    support_size: atoms of the value and reward heads (0: scalar heads).
+    **changes: further `MuZeroConfig` fields to replace.
+  """
+  network = config_lib.NetworkConfig(
+      kind='mlp',
+      hidden_size=8,
+      mlp_layers=(16,),
+      head_layers=(8,),
+      value_support_size=support_size,
+      reward_support_size=support_size)
+  return presets.make_cartpole_config().replace(network=network, **changes)
 
 
 def random_batch(config: config_lib.MuZeroConfig,

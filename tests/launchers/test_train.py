@@ -23,21 +23,15 @@ import numpy as np
 
 from launchers import train
 from muzero_snt import config as config_lib
-from muzero_snt import presets
 from tests import testing
 
 FLAGS = flags.FLAGS
 
 
 def _tiny_config(**changes) -> config_lib.MuZeroConfig:
-  config = presets.make_cartpole_config().replace(
-      batch_size=8,
-      num_unroll_steps=3,
-      training_steps=4,
-      checkpoint_interval=2,
-      network=config_lib.NetworkConfig(
-          kind='mlp', hidden_size=8, mlp_layers=(16,), head_layers=(8,),
-          value_support_size=21, reward_support_size=21))
+  config = testing.tiny_mlp_config(
+      21, batch_size=8, num_unroll_steps=3, training_steps=4,
+      checkpoint_interval=2)
   return config.replace(**changes)
 
 
