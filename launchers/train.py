@@ -17,12 +17,18 @@
 The learner runs under `tf.function` (XLA with --jit_compile) on synthetic
 batches with learnable targets: a smoke run and a throughput check of the
 training step. Self-play and replay feed the same learner in the full loop.
+--strategy picks the devices (`distribute.make_strategy`); --batch_size is
+the global batch, split evenly across the replicas. With --logdir the
+metrics go to TensorBoard.
 
     python -m launchers.train --preset=cartpole --training_steps=300
+    python -m launchers.train --strategy=mirrored --nojit_compile \
+        --logdir=/tmp/muzero
+    python -m launchers.train --strategy=tpu --tpu=local
 """
 
 import time
-from typing import Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -31,6 +37,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt import distribute
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import presets
@@ -54,11 +61,54 @@ LOG_EVERY = flags.DEFINE_integer('log_every', 50, 'log every this many steps.')
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 CHECKPOINT_DIR = flags.DEFINE_string(
     'checkpoint_dir', None, 'where to save and resume checkpoints.')
+STRATEGY = flags.DEFINE_enum('strategy', 'default',
+                             list(distribute.STRATEGIES),
+                             'tf.distribute strategy of the learner.')
+TPU = flags.DEFINE_string('tpu', None,
+                          'TPU address or name (with --strategy=tpu).')
+LOGDIR = flags.DEFINE_string('logdir', None,
+                             'where to write TensorBoard summaries.')
 
 
 def _validate_positive(name: str, value: Optional[int]):
   if value is not None and value <= 0:
     raise app.UsageError(f'--{name} must be positive, got {value}.')
+
+
+def validate_flags() -> None:
+  """Checks the flags that need no TensorFlow work; raises `UsageError`."""
+  if STRATEGY.value == 'tpu' and not TPU.value:
+    raise app.UsageError('--strategy=tpu needs --tpu, the TPU\'s address or '
+                         'name (\'local\' on a TPU VM).')
+  if TPU.value and STRATEGY.value != 'tpu':
+    raise app.UsageError(f'--tpu={TPU.value} is only used with '
+                         f'--strategy=tpu, got --strategy={STRATEGY.value}.')
+
+
+def check_strategy(config: config_lib.MuZeroConfig,
+                   strategy: tf.distribute.Strategy,
+                   jit_compile: bool) -> None:
+  """Checks the batch and XLA settings against the strategy's replicas.
+
+  Args:
+    config: the run's configuration; `batch_size` is the global batch.
+    strategy: the learner's strategy.
+    jit_compile: whether the loss and gradients are XLA-compiled.
+
+  Raises:
+    app.UsageError: if the global batch does not split evenly across the
+      replicas, or XLA is asked of several replicas outside a TPU.
+  """
+  num_replicas = strategy.num_replicas_in_sync
+  if config.batch_size % num_replicas:
+    raise app.UsageError(
+        f'--batch_size={config.batch_size} (the global batch) must be '
+        f'divisible by the {num_replicas} replicas of the strategy.')
+  is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
+  if jit_compile and num_replicas > 1 and not is_tpu:
+    raise app.UsageError(
+        f'--jit_compile needs one replica (or a TPU), but the strategy has '
+        f'{num_replicas} replicas: pass --nojit_compile.')
 
 
 def make_config() -> config_lib.MuZeroConfig:
@@ -82,15 +132,63 @@ def make_config() -> config_lib.MuZeroConfig:
     raise app.UsageError(str(e)) from e
 
 
+def write_summaries(writer: tf.summary.SummaryWriter, step: int,
+                    metrics: Dict[str, np.ndarray], steps_per_second: float,
+                    batch_size: int) -> None:
+  """Writes a learner step's metrics as TensorBoard scalars.
+
+  Args:
+    writer: the summary writer.
+    step: the learner step the metrics belong to.
+    metrics: the output of `Learner.step`.
+    steps_per_second: learner steps per second since the last summary.
+    batch_size: the global batch size, for samples per second.
+  """
+  with writer.as_default(step=step):
+    tf.summary.scalar('loss', metrics['loss'])
+    tf.summary.scalar('loss/regularization', metrics['regularization'])
+    # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
+    for name, first_step in (('value', 0), ('reward', 1), ('policy', 0)):
+      per_step = metrics[f'{name}_loss']
+      tf.summary.scalar(f'loss/{name}', np.mean(per_step))
+      for k, value in enumerate(per_step, start=first_step):
+        tf.summary.scalar(f'loss/{name}_step_{k}', value)
+    tf.summary.scalar('learning_rate', metrics['learning_rate'])
+    tf.summary.scalar('gradient_norm', metrics['gradient_norm'])
+    tf.summary.scalar('steps_per_second', steps_per_second)
+    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)
+
+
 def run(config: config_lib.MuZeroConfig,
         jit_compile: bool = True,
         seed: int = 0,
         log_every: int = 50,
-        checkpoint_dir: Optional[str] = None) -> learning.Learner:
-  """Trains for `config.training_steps` steps; returns the learner."""
+        checkpoint_dir: Optional[str] = None,
+        strategy: Optional[tf.distribute.Strategy] = None,
+        logdir: Optional[str] = None) -> learning.Learner:
+  """Trains for `config.training_steps` steps; returns the learner.
+
+  Args:
+    config: the run's configuration; `batch_size` is the global batch.
+    jit_compile: whether to XLA-compile the loss and gradients (one replica).
+    seed: seed of TensorFlow and of the synthetic batches.
+    log_every: log (and write summaries) every this many learner steps.
+    checkpoint_dir: where to save checkpoints and resume from the latest.
+    strategy: the learner's `tf.distribute` strategy (the current one by
+      default).
+    logdir: where to write TensorBoard summaries; none if unset.
+
+  Returns:
+    The trained learner.
+  """
   tf.random.set_seed(seed)
   network = networks.make_network(config)
-  learner = learning.Learner(network, config, jit_compile=jit_compile)
+  learner = learning.Learner(network, config, strategy=strategy,
+                             jit_compile=jit_compile)
+  logging.info('Learner on %s with %d replica(s).',
+               type(learner.strategy).__name__,
+               learner.strategy.num_replicas_in_sync)
+  writer = tf.summary.create_file_writer(logdir) if logdir else None
   manager = None
   if checkpoint_dir:
     checkpoint = tf.train.Checkpoint(**learner.state)
@@ -101,36 +199,47 @@ def run(config: config_lib.MuZeroConfig,
                    learner.steps)
   batches = synthetic.SyntheticBatches(
       config, config.batch_size, seed=seed + learner.steps)
-  start, last_log, last_step = time.time(), time.time(), learner.steps
-  while learner.steps < config.training_steps:
-    metrics = learner.step(next(batches))
-    step = metrics['step']
-    if step % log_every == 0 or step == config.training_steps:
-      now = time.time()
-      rate = (step - last_step) / (now - last_log)
-      logging.info(
-          'step %d/%d  loss %.4f  value %.4f  reward %.4f  policy %.4f  '
-          'lr %.5f  %.1f steps/s  %.0f samples/s  elapsed %.0fs', step,
-          config.training_steps, metrics['loss'],
-          np.mean(metrics['value_loss']), np.mean(metrics['reward_loss']),
-          np.mean(metrics['policy_loss']), metrics['learning_rate'], rate,
-          rate * config.batch_size, now - start)
-      last_log, last_step = now, step
-    if manager and (step % config.checkpoint_interval == 0 or
-                    step == config.training_steps):
-      manager.save(checkpoint_number=step)
+  try:
+    start, last_log, last_step = time.time(), time.time(), learner.steps
+    while learner.steps < config.training_steps:
+      metrics = learner.step(next(batches))
+      step = metrics['step']
+      if step % log_every == 0 or step == config.training_steps:
+        now = time.time()
+        rate = (step - last_step) / (now - last_log)
+        logging.info(
+            'step %d/%d  loss %.4f  value %.4f  reward %.4f  policy %.4f  '
+            'lr %.5f  %.1f steps/s  %.0f samples/s  elapsed %.0fs', step,
+            config.training_steps, metrics['loss'],
+            np.mean(metrics['value_loss']), np.mean(metrics['reward_loss']),
+            np.mean(metrics['policy_loss']), metrics['learning_rate'], rate,
+            rate * config.batch_size, now - start)
+        if writer:
+          write_summaries(writer, step, metrics, rate, config.batch_size)
+        last_log, last_step = now, step
+      if manager and (step % config.checkpoint_interval == 0 or
+                      step == config.training_steps):
+        manager.save(checkpoint_number=step)
+  finally:
+    if writer:
+      writer.close()
   return learner
 
 
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  validate_flags()
   config = make_config()
+  strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
+  check_strategy(config, strategy, JIT_COMPILE.value)
   run(config,
       jit_compile=JIT_COMPILE.value,
       seed=SEED.value,
       log_every=LOG_EVERY.value,
-      checkpoint_dir=CHECKPOINT_DIR.value)
+      checkpoint_dir=CHECKPOINT_DIR.value,
+      strategy=strategy,
+      logdir=LOGDIR.value)
 
 
 if __name__ == '__main__':

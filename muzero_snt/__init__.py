@@ -27,6 +27,8 @@ from muzero_snt.config import MoveCountTemperature
 from muzero_snt.config import MuZeroConfig
 from muzero_snt.config import NetworkConfig
 from muzero_snt.config import TrainingStepTemperature
+from muzero_snt.distribute import make_strategy
+from muzero_snt.distribute import STRATEGIES
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
 from muzero_snt.losses import l2_regularization
@@ -79,6 +81,7 @@ __all__ = (
     'NetworkConfig',
     'NetworkOutput',
     'PRESETS',
+    'STRATEGIES',
     'TrainingStepTemperature',
     'get_preset',
     'l2_regularization',
@@ -90,6 +93,7 @@ __all__ = (
     'make_go_config',
     'make_network',
     'make_shogi_config',
+    'make_strategy',
     'make_tictactoe_config',
     'networks',
     'policy_loss',

@@ -14,15 +14,19 @@
 # ============================================================================
 """Smoke tests of the training launcher through its `run()` and flags."""
 
+import glob
 import os
+import types
 
 from absl import app
 from absl import flags
 from absl.testing import flagsaver
 import numpy as np
+import tensorflow as tf
 
 from launchers import train
 from muzero_snt import config as config_lib
+from muzero_snt import distribute
 from tests import testing
 
 FLAGS = flags.FLAGS
@@ -33,6 +37,22 @@ def _tiny_config(**changes) -> config_lib.MuZeroConfig:
       21, batch_size=8, num_unroll_steps=3, training_steps=4,
       checkpoint_interval=2)
   return config.replace(**changes)
+
+
+def _fake_strategy(num_replicas: int):
+  """Stands in for a strategy of `num_replicas` (not a TPU's)."""
+  return types.SimpleNamespace(num_replicas_in_sync=num_replicas)
+
+
+def _read_scalars(logdir: str):
+  """{tag: [(step, value)]} of every scalar of the events files in logdir."""
+  scalars = {}
+  for path in glob.glob(os.path.join(logdir, 'events.out.tfevents*')):
+    for event in tf.compat.v1.train.summary_iterator(path):
+      for value in event.summary.value:
+        scalars.setdefault(value.tag, []).append(
+            (event.step, float(tf.make_ndarray(value.tensor))))
+  return scalars
 
 
 class TrainTest(testing.TestCase):
@@ -80,6 +100,75 @@ class TrainTest(testing.TestCase):
   def test_unknown_preset_is_rejected_by_the_flag(self):
     with self.assertRaisesRegex(flags.IllegalFlagValueError, 'chequers'):
       FLAGS['preset'].parse('chequers')
+
+  def test_logdir_gets_the_metrics_at_the_logged_steps(self):
+    logdir = self.create_tempdir().full_path
+    strategy = distribute.make_strategy('cpu')
+    learner = train.run(_tiny_config(), jit_compile=False, log_every=3,
+                        strategy=strategy, logdir=logdir)
+    self.assertIs(learner.strategy, strategy)
+    self.assertLen(glob.glob(os.path.join(logdir, 'events.out.tfevents*')),
+                   1)
+    scalars = _read_scalars(logdir)
+    # Every 3 steps, and the last of the 4.
+    loss_steps = [step for step, _ in scalars['loss']]
+    self.assertEqual(loss_steps, [3, 4])
+    self.assertTrue(all(np.isfinite(v) and v > 0 for _, v in scalars['loss']))
+    k = 3
+    expected = {'loss/value', 'loss/reward', 'loss/policy',
+                'loss/regularization', 'learning_rate', 'gradient_norm',
+                'steps_per_second', 'samples_per_second'}
+    expected |= {f'loss/value_step_{i}' for i in range(k + 1)}
+    expected |= {f'loss/policy_step_{i}' for i in range(k + 1)}
+    expected |= {f'loss/reward_step_{i}' for i in range(1, k + 1)}
+    self.assertContainsSubset(expected, set(scalars))
+    self.assertNotIn('loss/reward_step_0', scalars)
+    for tag in expected:
+      self.assertEqual([step for step, _ in scalars[tag]], [3, 4], tag)
+    value_mean = scalars['loss/value'][-1][1]
+    value_steps = [scalars[f'loss/value_step_{i}'][-1][1]
+                   for i in range(k + 1)]
+    self.assertAllClose(value_mean, np.mean(value_steps), rtol=1e-5)
+    steps_per_second = scalars['steps_per_second'][-1][1]
+    samples_per_second = scalars['samples_per_second'][-1][1]
+    self.assertAllClose(samples_per_second, 8 * steps_per_second)
+
+  @flagsaver.flagsaver(strategy='tpu')
+  def test_tpu_strategy_without_tpu_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--tpu'):
+      train.validate_flags()
+
+  @flagsaver.flagsaver(strategy='tpu')
+  def test_main_validates_the_flags_before_any_work(self):
+    # Making the strategy first would raise a ValueError instead.
+    with self.assertRaisesRegex(app.UsageError, '--tpu'):
+      train.main(['train'])
+
+  @flagsaver.flagsaver(strategy='tpu', tpu='local')
+  def test_tpu_strategy_with_tpu_is_valid(self):
+    train.validate_flags()
+
+  @flagsaver.flagsaver(strategy='mirrored', tpu='local')
+  def test_tpu_without_tpu_strategy_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--tpu=local.*mirrored'):
+      train.validate_flags()
+
+  def test_unknown_strategy_is_rejected_by_the_flag(self):
+    with self.assertRaisesRegex(flags.IllegalFlagValueError, 'bogus'):
+      FLAGS['strategy'].parse('bogus')
+
+  def test_batch_not_divisible_by_the_replicas_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                r'--batch_size=8 .*the 3 replicas'):
+      train.check_strategy(_tiny_config(), _fake_strategy(3),
+                           jit_compile=False)
+    train.check_strategy(_tiny_config(), _fake_strategy(4), jit_compile=False)
+
+  def test_jit_compile_on_several_replicas_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--jit_compile.*2 replicas'):
+      train.check_strategy(_tiny_config(), _fake_strategy(2),
+                           jit_compile=True)
+    train.check_strategy(_tiny_config(), _fake_strategy(1), jit_compile=True)
 
   def test_loss_falls_on_synthetic_batches(self):
     config = _tiny_config(training_steps=1, lr_init=0.05)
