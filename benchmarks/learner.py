@@ -56,11 +56,14 @@ from muzero_snt import reference
 from muzero_snt import types
 
 MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual')
-# The paper-sized tower at batch 256 would take minutes per step on 2 cores.
-DEFAULT_BATCH_SIZE = {'cartpole_mlp': 256, 'tictactoe_residual': 256,
-                      'paper_residual': 32}
-DEFAULT_STEPS = {'cartpole_mlp': 20, 'tictactoe_residual': 20,
-                 'paper_residual': 2}
+# Batch size, learner steps per timing and examples of the reference loop.
+# A step of the paper-sized tower costs 6.3 GFLOP per example, seconds per
+# step at batch 32 on 2 cores; its reference loop, seconds per example.
+DEFAULTS = {
+    'cartpole_mlp': (256, 20, 8),
+    'tictactoe_residual': (256, 20, 8),
+    'paper_residual': (32, 1, 1),
+}
 # Forward + backward: the backward pass computes a gradient for the inputs
 # and one for the weights of every layer, each as costly as its forward.
 TRAIN_FLOPS_PER_FORWARD_FLOP = 3
@@ -71,19 +74,20 @@ MODELS_FLAG = flags.DEFINE_list('models', list(MODELS),
                                 f'models to benchmark, of {list(MODELS)}.')
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
 STEPS = flags.DEFINE_integer(
-    'steps', None, 'learner steps per timing (default: 20; 2 for '
+    'steps', None, 'learner steps per timing (default: 20; 1 for '
     'paper_residual).')
 BATCH_SIZE = flags.DEFINE_integer(
     'batch_size', None, 'batch size of every model (default: 256; 32 for '
     'paper_residual).')
 REFERENCE_EXAMPLES = flags.DEFINE_integer(
-    'reference_examples', 16, 'examples of the batch that the reference '
-    'loop is timed on.')
+    'reference_examples', None, 'examples of the batch that the reference '
+    'loop is timed on (default: 8; 1 for paper_residual).')
 MATMUL_SIZE = flags.DEFINE_integer(
     'matmul_size', 2048, 'N of the N x N float32 matmul that measures the '
     'FLOP ceiling.')
 PROFILE_FLOPS = flags.DEFINE_bool(
-    'profile_flops', True, 'also count FLOPs with tf.compat.v1.profiler.')
+    'profile_flops', False, 'also count FLOPs with tf.compat.v1.profiler '
+    '(minutes for paper_residual).')
 INTER_OP_THREADS = flags.DEFINE_integer(
     'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
 INTRA_OP_THREADS = flags.DEFINE_integer(
@@ -163,8 +167,7 @@ def forward_flops(network: networks.MuZeroNetwork,
   k = config.num_unroll_steps
   calls = {'representation': 1, 'dynamics': k, 'prediction': k + 1}
   total = 0
-  # By variable name: `representation.trainable_variables` and the like
-  # raise, as those modules' `_flatten` attribute hides `tf.Module._flatten`.
+  # A layer's function is the first part of its variables' names.
   for variable in network.trainable_variables:
     scope, name = variable.name.split('/')[0], variable.name.split('/')[-1]
     if name != 'w:0':
@@ -237,7 +240,7 @@ def benchmark_model(model: str,
                     reference_examples: int,
                     matmuls: Dict[str, Tuple[Callable[[], Any], int, int]],
                     seed: int = 0,
-                    profile_flops: bool = True) -> Dict[str, Any]:
+                    profile_flops: bool = False) -> Dict[str, Any]:
   """Times the three updates of one model and the matmuls, interleaved.
 
   Args:
@@ -408,20 +411,25 @@ def run(models: Sequence[str],
         repeats: int = 5,
         steps: Optional[int] = None,
         batch_size: Optional[int] = None,
-        reference_examples: int = 16,
+        reference_examples: Optional[int] = None,
         matmul_size: int = 2048,
         seed: int = 0,
-        profile_flops: bool = True) -> Dict[str, Any]:
-  """Benchmarks `models`; returns the environment and one result per model."""
+        profile_flops: bool = False) -> Dict[str, Any]:
+  """Benchmarks `models`; returns the environment and one result per model.
+
+  `steps`, `batch_size` and `reference_examples` override `DEFAULTS` for
+  every model when given.
+  """
   matmuls = make_matmuls(matmul_size)
   results = []
   for model in models:
+    default_batch_size, default_steps, default_examples = DEFAULTS[model]
     results.append(benchmark_model(
         model,
-        batch_size=batch_size or DEFAULT_BATCH_SIZE[model],
-        steps=steps or DEFAULT_STEPS[model],
+        batch_size=batch_size or default_batch_size,
+        steps=steps or default_steps,
         repeats=repeats,
-        reference_examples=reference_examples,
+        reference_examples=reference_examples or default_examples,
         matmuls=matmuls,
         seed=seed,
         profile_flops=profile_flops))
