@@ -53,7 +53,6 @@ setuptools.setup(
     extras_require=EXTRAS,
     classifiers=[
         'Intended Audience :: Science/Research',
-        'License :: OSI Approved :: Apache Software License',
         'Programming Language :: Python :: 3',
         'Topic :: Scientific/Engineering :: Artificial Intelligence',
     ],
