@@ -27,6 +27,7 @@ metrics go to TensorBoard.
     python -m launchers.train --strategy=tpu --tpu=local
 """
 
+import dataclasses
 import time
 from typing import Dict, Optional, Sequence
 
@@ -38,7 +39,10 @@ import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt import distribute
+from muzero_snt import export
+from muzero_snt import datasets
 from muzero_snt import learning
+from muzero_snt import mixed_precision
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import synthetic
@@ -53,6 +57,28 @@ UNROLL_STEPS = flags.DEFINE_integer('num_unroll_steps', None,
                                     'K, the unroll length (default: preset).')
 LR_INIT = flags.DEFINE_float('lr_init', None,
                              'initial learning rate (default: preset).')
+TD_STEPS = flags.DEFINE_integer('td_steps', None,
+                                'n of the n-step value target (default: '
+                                'preset).')
+LR_DECAY_STEPS = flags.DEFINE_float(
+    'lr_decay_steps', None, 'steps per lr_decay_rate factor (default: preset).')
+LR_DECAY_RATE = flags.DEFINE_float(
+    'lr_decay_rate', None, 'learning-rate decay factor in (0, 1] (default: '
+    'preset).')
+WEIGHT_DECAY = flags.DEFINE_float('weight_decay', None,
+                                  'L2 coefficient (default: preset).')
+HIDDEN_SIZE = flags.DEFINE_integer(
+    'hidden_size', None, 'MLP hidden-state size (default: preset).')
+CHANNELS = flags.DEFINE_integer(
+    'channels', None, 'planes of the residual tower (default: preset).')
+NUM_BLOCKS = flags.DEFINE_integer(
+    'num_blocks', None, 'residual blocks of h and g (default: preset).')
+SUPPORT_SIZE = flags.DEFINE_integer(
+    'support_size', None, 'atoms of the value and reward heads, odd >= 3, '
+    'or 0 for scalar heads (default: preset).')
+MIXED_PRECISION = flags.DEFINE_enum(
+    'mixed_precision', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
+    'compute dtype of the learner; variables stay float32.')
 OPTIMIZER = flags.DEFINE_enum('optimizer', None, list(config_lib.OPTIMIZERS),
                               'optimizer (default: preset).')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
@@ -66,6 +92,9 @@ STRATEGY = flags.DEFINE_enum('strategy', 'default',
                              'tf.distribute strategy of the learner.')
 TPU = flags.DEFINE_string('tpu', None,
                           'TPU address or name (with --strategy=tpu).')
+EXPORT_DIR = flags.DEFINE_string(
+    'export_dir', None, 'where to write a SavedModel of the two inference '
+    'functions at the end.')
 LOGDIR = flags.DEFINE_string('logdir', None,
                              'where to write TensorBoard summaries.')
 
@@ -113,23 +142,43 @@ def check_strategy(config: config_lib.MuZeroConfig,
 
 def make_config() -> config_lib.MuZeroConfig:
   """The preset with the flags' overrides, validated."""
-  for flag in (TRAINING_STEPS, BATCH_SIZE, UNROLL_STEPS, LOG_EVERY):
+  for flag in (TRAINING_STEPS, BATCH_SIZE, UNROLL_STEPS, LOG_EVERY, TD_STEPS,
+               HIDDEN_SIZE, CHANNELS, NUM_BLOCKS):
     _validate_positive(flag.name, flag.value)
-  if LR_INIT.value is not None and LR_INIT.value <= 0:
-    raise app.UsageError(f'--lr_init must be positive, got {LR_INIT.value}.')
+  for flag in (LR_INIT, LR_DECAY_STEPS):
+    if flag.value is not None and flag.value <= 0:
+      raise app.UsageError(f'--{flag.name} must be positive, got '
+                           f'{flag.value}.')
   overrides = {
       'batch_size': BATCH_SIZE.value,
       'num_unroll_steps': UNROLL_STEPS.value,
+      'td_steps': TD_STEPS.value,
       'lr_init': LR_INIT.value,
+      'lr_decay_steps': LR_DECAY_STEPS.value,
+      'lr_decay_rate': LR_DECAY_RATE.value,
+      'weight_decay': WEIGHT_DECAY.value,
       'optimizer': OPTIMIZER.value,
       'training_steps': TRAINING_STEPS.value,
   }
+  network_overrides = {
+      'hidden_size': HIDDEN_SIZE.value,
+      'channels': CHANNELS.value,
+      'num_blocks': NUM_BLOCKS.value,
+      'value_support_size': SUPPORT_SIZE.value,
+      'reward_support_size': SUPPORT_SIZE.value,
+  }
   config = presets.get_preset(PRESET.value)
   try:
+    network = dataclasses.replace(
+        config.network,
+        **{k: v for k, v in network_overrides.items() if v is not None})
     return config.replace(
+        network=network,
         **{k: v for k, v in overrides.items() if v is not None})
   except ValueError as e:
-    raise app.UsageError(str(e)) from e
+    # The config names the field; say which flag set it.
+    raise app.UsageError(f'{e} (from the flags of --preset={PRESET.value})'
+                         ) from e
 
 
 def write_summaries(writer: tf.summary.SummaryWriter, step: int,
@@ -165,7 +214,9 @@ def run(config: config_lib.MuZeroConfig,
         log_every: int = 50,
         checkpoint_dir: Optional[str] = None,
         strategy: Optional[tf.distribute.Strategy] = None,
-        logdir: Optional[str] = None) -> learning.Learner:
+        logdir: Optional[str] = None,
+        compute_dtype: str = 'float32',
+        export_dir: Optional[str] = None) -> learning.Learner:
   """Trains for `config.training_steps` steps; returns the learner.
 
   Args:
@@ -177,6 +228,10 @@ def run(config: config_lib.MuZeroConfig,
     strategy: the learner's `tf.distribute` strategy (the current one by
       default).
     logdir: where to write TensorBoard summaries; none if unset.
+    compute_dtype: 'float32', or 'bfloat16' for the learner's matmuls and
+      convolutions (variables stay float32).
+    export_dir: where to export `initial_inference` and
+      `recurrent_inference` as a SavedModel after training; none if unset.
 
   Returns:
     The trained learner.
@@ -184,7 +239,8 @@ def run(config: config_lib.MuZeroConfig,
   tf.random.set_seed(seed)
   network = networks.make_network(config)
   learner = learning.Learner(network, config, strategy=strategy,
-                             jit_compile=jit_compile)
+                             jit_compile=jit_compile,
+                             compute_dtype=compute_dtype)
   logging.info('Learner on %s with %d replica(s).',
                type(learner.strategy).__name__,
                learner.strategy.num_replicas_in_sync)
@@ -197,8 +253,12 @@ def run(config: config_lib.MuZeroConfig,
       checkpoint.restore(manager.latest_checkpoint).assert_consumed()
       logging.info('Resumed from %s at step %d.', manager.latest_checkpoint,
                    learner.steps)
-  batches = synthetic.SyntheticBatches(
-      config, config.batch_size, seed=seed + learner.steps)
+  # Batch i depends on (seed, i) only: a resumed run continues the stream.
+  dataset = datasets.from_batches(
+      lambda: synthetic.SyntheticBatches(
+          config, config.batch_size, seed=seed, start=learner.steps),
+      config, config.batch_size)
+  batches = learner.distribute_dataset(dataset)
   try:
     start, last_log, last_step = time.time(), time.time(), learner.steps
     while learner.steps < config.training_steps:
@@ -223,6 +283,9 @@ def run(config: config_lib.MuZeroConfig,
   finally:
     if writer:
       writer.close()
+  if export_dir:
+    export.export_inference(learner.network, export_dir, config=config)
+    logging.info('Exported the inference functions to %s.', export_dir)
   return learner
 
 
@@ -239,7 +302,9 @@ def main(argv: Sequence[str]) -> None:
       log_every=LOG_EVERY.value,
       checkpoint_dir=CHECKPOINT_DIR.value,
       strategy=strategy,
-      logdir=LOGDIR.value)
+      logdir=LOGDIR.value,
+      compute_dtype=MIXED_PRECISION.value,
+      export_dir=EXPORT_DIR.value)
 
 
 if __name__ == '__main__':

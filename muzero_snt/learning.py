@@ -28,6 +28,7 @@ import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt import losses
+from muzero_snt import mixed_precision
 from muzero_snt import optimizers
 from muzero_snt import types
 from muzero_snt.networks import muzero_network
@@ -114,7 +115,8 @@ class Learner:
                strategy: Optional[tf.distribute.Strategy] = None,
                jit_compile: bool = False,
                loss_reduction: str = 'mean',
-               validate_batches: bool = True):
+               validate_batches: bool = True,
+               compute_dtype: str = 'float32'):
     """Constructs a `Learner` and creates all its variables.
 
     Args:
@@ -130,14 +132,18 @@ class Learner:
         over it as the pseudocode's `update_weights` does.
       validate_batches: whether `step()` checks actions and finiteness of a
         batch's values in NumPy before running it.
+      compute_dtype: 'float32', or 'bfloat16' to run the network's matmuls
+        and convolutions in bfloat16 while variables, optimizer slots, batch
+        norm and the loss stay float32 (`mixed_precision.py`).
 
     Raises:
-      ValueError: if `loss_reduction` is unknown, or `jit_compile` is asked
-        of a multi-replica strategy other than a TPU's.
+      ValueError: if `loss_reduction` or `compute_dtype` is unknown, or
+        `jit_compile` is asked of a multi-replica strategy other than a TPU's.
     """
     if loss_reduction not in LOSS_REDUCTIONS:
       raise ValueError(f'loss_reduction must be one of {LOSS_REDUCTIONS}, '
                        f'got {loss_reduction!r}.')
+    dtype = mixed_precision.get_compute_dtype(compute_dtype)
     strategy = strategy or tf.distribute.get_strategy()
     num_replicas = strategy.num_replicas_in_sync
     is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
@@ -149,6 +155,9 @@ class Learner:
           f'where the whole step is compiled anyway); got '
           f'{type(strategy).__name__} with {num_replicas} replicas.')
     self._network = network
+    self._compute_network = (
+        network if dtype == tf.float32 else
+        mixed_precision.ComputeDtypeNetwork(network, dtype))
     self._config = config
     self._strategy = strategy
     self._loss_reduction = loss_reduction
@@ -202,7 +211,7 @@ class Learner:
     num_replicas = self._strategy.num_replicas_in_sync
     with tf.GradientTape() as tape:
       loss_output = losses.unrolled_loss(
-          self._network,
+          self._compute_network,
           batch,
           weight_decay=self._config.weight_decay,
           value_loss_weight=self._config.value_loss_weight,
@@ -269,11 +278,27 @@ class Learner:
     return self._strategy.experimental_distribute_values_from_function(
         value_fn)
 
+  def distribute_dataset(self, dataset: tf.data.Dataset):
+    """Splits a dataset of global batches among the replicas.
+
+    Args:
+      dataset: yields `Batch`es of the global batch size (for example from
+        `datasets.from_batches`).
+
+    Returns:
+      An iterator whose elements `step()` takes: each replica's slice of a
+      global batch, already on its device.
+    """
+    return iter(self._strategy.experimental_distribute_dataset(dataset))
+
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
     Args:
-      batch: a `Batch` of NumPy arrays or tensors, global batch size.
+      batch: a `Batch` of NumPy arrays or tensors, global batch size; or an
+        element of `distribute_dataset(...)`, already split among the
+        replicas (its values are checked inside the step only: a non-finite
+        loss still skips the update).
 
     Returns:
       Metrics as NumPy: 'loss' (data loss + L2), 'gradient_norm',
@@ -286,11 +311,12 @@ class Learner:
       FloatingPointError: if the loss or gradients are not finite; the update
         is skipped, so the variables keep their last finite values.
     """
-    losses.check_batch(batch, self._config.action_space_size,
-                       self._config.num_unroll_steps)
-    if self._validate_batches:
-      _check_values(batch, self._config.action_space_size)
-    batch = self._distribute(_as_batch_of_tensors(batch))
+    if not isinstance(batch.action, tf.distribute.DistributedValues):
+      losses.check_batch(batch, self._config.action_space_size,
+                         self._config.num_unroll_steps)
+      if self._validate_batches:
+        _check_values(batch, self._config.action_space_size)
+      batch = self._distribute(_as_batch_of_tensors(batch))
     metrics = self._compiled_step(batch)
     metrics = {name: value.numpy() for name, value in metrics.items()}
     finite = bool(metrics.pop('finite'))

@@ -34,6 +34,10 @@ class SyntheticBatches:
   [-1, 1] and scaled by `value_scale`), rewards a fixed function of the
   action, policies a fixed softmax of the observation; a fraction of windows
   runs past the end of a game (absorbing states, policy masked).
+
+  Batch i is drawn from its own seed `(seed, i)`, so a stream started at
+  `start=n` continues exactly where one that produced n batches stopped: a
+  resumed run sees the batches an uninterrupted one would.
   """
 
   def __init__(self,
@@ -41,17 +45,22 @@ class SyntheticBatches:
                batch_size: int,
                seed: int = 0,
                value_scale: float = 3.,
-               terminal_fraction: float = 0.2):
+               terminal_fraction: float = 0.2,
+               start: int = 0):
     if batch_size <= 0:
       raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
+    if start < 0:
+      raise ValueError(f'start must be >= 0, got {start!r}.')
     self._config = config
     self._batch_size = batch_size
-    self._rng = np.random.default_rng(seed)
+    self._seed = seed
+    self._index = start
+    rng = np.random.default_rng(seed)
     size = int(np.prod(config.observation_shape))
     a = config.action_space_size
-    self._value_weights = self._rng.normal(0., 1. / np.sqrt(size), size)
-    self._policy_weights = self._rng.normal(0., 1. / np.sqrt(size), (size, a))
-    self._action_rewards = self._rng.uniform(-1., 1., a)
+    self._value_weights = rng.normal(0., 1. / np.sqrt(size), size)
+    self._policy_weights = rng.normal(0., 1. / np.sqrt(size), (size, a))
+    self._action_rewards = rng.uniform(-1., 1., a)
     self._value_scale = value_scale
     self._terminal_fraction = terminal_fraction
 
@@ -59,7 +68,9 @@ class SyntheticBatches:
     return self
 
   def __next__(self) -> types.Batch:
-    config, rng = self._config, self._rng
+    config = self._config
+    rng = np.random.default_rng([self._seed, self._index])
+    self._index += 1
     b, k, a = self._batch_size, config.num_unroll_steps, (
         config.action_space_size)
     observation = rng.uniform(0., 1., (b,) + config.observation_shape)

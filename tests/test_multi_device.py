@@ -49,6 +49,7 @@ def _max_abs_difference(first, second) -> float:
 def _equivalence(strategy):
   """Steps one learner on one replica and one on `strategy` alike."""
   # pylint: disable=g-import-not-at-top
+  from muzero_snt import datasets
   from muzero_snt import learning
   from muzero_snt import networks
   # pylint: enable=g-import-not-at-top
@@ -56,15 +57,23 @@ def _equivalence(strategy):
   single = learning.Learner(networks.make_network(config), config)
   mirrored = learning.Learner(networks.make_network(config), config,
                               strategy=strategy)
-  for target, source in zip(mirrored.network.variables,
-                            single.network.variables):
-    assert target.shape == source.shape, (target.name, source.name)
-    target.assign(source)
+  # The same, fed through tf.data split among the replicas by the strategy.
+  fed = learning.Learner(networks.make_network(config), config,
+                         strategy=strategy)
+  for learner in (mirrored, fed):
+    for target, source in zip(learner.network.variables,
+                              single.network.variables):
+      assert target.shape == source.shape, (target.name, source.name)
+      target.assign(source)
   batch = testing.random_batch(config, GLOBAL_BATCH, seed=3)
-  single_metrics, mirrored_metrics = [], []
+  dataset = datasets.from_batches(lambda: iter([batch] * NUM_STEPS), config,
+                                  GLOBAL_BATCH)
+  fed_batches = fed.distribute_dataset(dataset)
+  single_metrics, mirrored_metrics, fed_metrics = [], [], []
   for _ in range(NUM_STEPS):
     single_metrics.append(single.step(batch))
     mirrored_metrics.append(mirrored.step(batch))
+    fed_metrics.append(fed.step(next(fed_batches)))
   odd_batch = testing.random_batch(config, 7, seed=4)
   try:
     mirrored.step(odd_batch)
@@ -78,6 +87,9 @@ def _equivalence(strategy):
       'accumulator_diff': _max_abs_difference(mirrored.optimizer.variables,
                                               single.optimizer.variables),
       'num_accumulators': len(single.optimizer.variables),
+      'dataset_variable_diff': _max_abs_difference(fed.network.variables,
+                                                   single.network.variables),
+      'dataset_losses': [float(m['loss']) for m in fed_metrics],
       'single_losses': [float(m['loss']) for m in single_metrics],
       'mirrored_losses': [float(m['loss']) for m in mirrored_metrics],
       'single_value_loss': single_metrics[-1]['value_loss'].tolist(),
@@ -175,6 +187,9 @@ class MultiDeviceTest(testing.TestCase):
     self.assertTrue(np.all(np.isfinite(single)))
     self.assertNotAllClose(single[0], single[-1])
     self.assertAllClose(result['mirrored_losses'], single, rtol=1e-5, atol=0.)
+    # tf.data, split among the replicas by the strategy: the same updates.
+    self.assertLess(result['dataset_variable_diff'], 1e-5)
+    self.assertAllClose(result['dataset_losses'], single, rtol=1e-5, atol=0.)
     self.assertAllClose(result['mirrored_value_loss'],
                         result['single_value_loss'], rtol=1e-5, atol=1e-6)
     # Priorities gathered from the replicas come back in batch order.

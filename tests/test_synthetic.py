@@ -66,6 +66,17 @@ class SyntheticBatchesTest(testing.TestCase):
     for x, y in zip(a, b):
       np.testing.assert_array_equal(x, y)
 
+  def test_stream_started_at_n_continues_an_uninterrupted_one(self):
+    config = presets.make_cartpole_config()
+    stream = synthetic.SyntheticBatches(config, 4, seed=7)
+    uninterrupted = [next(stream) for _ in range(3)]
+    resumed = next(synthetic.SyntheticBatches(config, 4, seed=7, start=2))
+    for x, y in zip(resumed, uninterrupted[2]):
+      np.testing.assert_array_equal(x, y)
+    # Different indices give different batches.
+    self.assertFalse(np.array_equal(uninterrupted[1].observation,
+                                    uninterrupted[2].observation))
+
   def test_non_positive_batch_size_raises(self):
     with self.assertRaisesRegex(ValueError, 'batch_size.*0'):
       synthetic.SyntheticBatches(presets.make_cartpole_config(), 0)

@@ -59,6 +59,19 @@ def _batch_norm(name: str) -> snt.BaseBatchNorm:
       name=name)
 
 
+def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
+              is_training: bool) -> tf.Tensor:
+  """Applies `norm` (if any) in float32 and returns the inputs' dtype.
+
+  Batch statistics of bfloat16 activations lose too many bits, and the
+  moving averages are float32 variables (`mixed_precision.py`).
+  """
+  if norm is None:
+    return inputs
+  outputs = norm(tf.cast(inputs, tf.float32), is_training=is_training)
+  return tf.cast(outputs, inputs.dtype)
+
+
 def check_positive(name: str, value: int):
   """Raises a `ValueError` naming `name` unless `value` is a positive int."""
   if not isinstance(value, int) or value <= 0:
@@ -83,9 +96,7 @@ class ConvBlock(snt.Module):
     self._norm = _batch_norm('batch_norm') if batch_norm else None
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
-    outputs = self._conv(inputs)
-    if self._norm is not None:
-      outputs = self._norm(outputs, is_training=is_training)
+    outputs = normalize(self._norm, self._conv(inputs), is_training)
     return tf.nn.relu(outputs)
 
 
@@ -105,17 +116,14 @@ class ResidualBlock(snt.Module):
     self._norm_0 = _batch_norm('batch_norm_0') if batch_norm else None
     self._norm_1 = _batch_norm('batch_norm_1') if batch_norm else None
 
-  def _normalize(self, norm, inputs, is_training):
-    return inputs if norm is None else norm(inputs, is_training=is_training)
-
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
     if inputs.shape[-1] != self._conv_0.output_channels:
       raise ValueError(
           f'ResidualBlock of {self._conv_0.output_channels} channels got '
           f'inputs with {inputs.shape[-1]} channels (shape {inputs.shape}).')
     outputs = tf.nn.relu(
-        self._normalize(self._norm_0, self._conv_0(inputs), is_training))
-    outputs = self._normalize(self._norm_1, self._conv_1(outputs), is_training)
+        normalize(self._norm_0, self._conv_0(inputs), is_training))
+    outputs = normalize(self._norm_1, self._conv_1(outputs), is_training)
     return tf.nn.relu(inputs + outputs)
 
 

@@ -76,6 +76,83 @@ class TrainTest(testing.TestCase):
                         checkpoint_dir=directory)
     self.assertEqual(resumed.steps, 4)
 
+  def test_resumed_run_equals_an_uninterrupted_one(self):
+    # N steps, stop, N more from the checkpoint == 2N steps in one go:
+    # network variables and optimizer slots to 1e-6.
+    config = _tiny_config(checkpoint_interval=3)
+    directory = self.create_tempdir().full_path
+    train.run(config.replace(training_steps=3), jit_compile=False,
+              checkpoint_dir=directory, seed=5)
+    resumed = train.run(config.replace(training_steps=6), jit_compile=False,
+                        checkpoint_dir=directory, seed=5)
+    uninterrupted = train.run(config.replace(training_steps=6),
+                              jit_compile=False, seed=5)
+    self.assertEqual(resumed.steps, 6)
+    self.assertEqual(uninterrupted.steps, 6)
+    for a, b in zip(resumed.network.variables,
+                    uninterrupted.network.variables):
+      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
+    slots = [v for v in resumed.optimizer.variables if v.dtype.is_floating]
+    self.assertNotEmpty(slots)
+    for a, b in zip(resumed.optimizer.variables,
+                    uninterrupted.optimizer.variables):
+      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
+    # Not trivially equal: training moved the variables.
+    fresh = train.run(config.replace(training_steps=3), jit_compile=False,
+                      seed=5)
+    self.assertNotAllClose(fresh.network.trainable_variables[0],
+                           resumed.network.trainable_variables[0])
+
+  def test_export_dir_gets_a_saved_model_of_the_trained_network(self):
+    export_dir = os.path.join(self.create_tempdir().full_path, 'model')
+    learner = train.run(_tiny_config(), jit_compile=False,
+                        export_dir=export_dir)
+    loaded = tf.saved_model.load(export_dir)
+    observation = np.random.default_rng(0).uniform(
+        size=(3, 4)).astype(np.float32)
+    expected = learner.network.initial_inference(observation)
+    actual = loaded.initial_inference(observation)
+    self.assertAllClose(actual['value'], expected.value, atol=1e-5)
+    self.assertAllClose(actual['policy_logits'], expected.policy_logits,
+                        atol=1e-5)
+
+  def test_bfloat16_run_keeps_float32_variables(self):
+    learner = train.run(_tiny_config(), jit_compile=False,
+                        compute_dtype='bfloat16')
+    self.assertEqual(learner.steps, 4)
+    self.assertEqual({v.dtype for v in learner.network.trainable_variables},
+                     {tf.float32})
+
+  @flagsaver.flagsaver(preset='cartpole', td_steps=7, weight_decay=0.,
+                       lr_decay_steps=100., lr_decay_rate=0.5, hidden_size=12,
+                       num_blocks=2, support_size=0)
+  def test_flags_override_tuned_fields(self):
+    config = train.make_config()
+    self.assertEqual(config.td_steps, 7)
+    self.assertEqual(config.weight_decay, 0.)
+    self.assertEqual(config.lr_decay_steps, 100.)
+    self.assertEqual(config.lr_decay_rate, 0.5)
+    self.assertEqual(config.network.hidden_size, 12)
+    self.assertEqual(config.network.num_blocks, 2)
+    self.assertEqual(config.network.value_support_size, 0)
+    self.assertEqual(config.network.reward_support_size, 0)
+
+  @flagsaver.flagsaver(support_size=4)
+  def test_even_support_size_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                'value_support_size.*odd.*got 4'):
+      train.make_config()
+
+  @flagsaver.flagsaver(td_steps=0)
+  def test_non_positive_td_steps_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--td_steps.*0'):
+      train.make_config()
+
+  @flagsaver.flagsaver(lr_decay_rate=1.5)
+  def test_decay_rate_above_one_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, 'lr_decay_rate.*1.5'):
+      train.make_config()
+
   @flagsaver.flagsaver(preset='tictactoe', batch_size=16, num_unroll_steps=2,
                        lr_init=0.5, training_steps=7, optimizer='adam')
   def test_flags_override_the_preset(self):

@@ -1,0 +1,131 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""bfloat16 compute with float32 variables, for the learner's forward pass.
+
+Sonnet 2 has no Keras-style dtype policy, so the learner gets mixed precision
+from three small rules, all here or marked where they apply:
+
+1. Variables stay float32: the optimizer, its slots and checkpoints never
+   see another dtype.
+2. Inside `compute_dtype_scope(tf.bfloat16)` every float32 variable that an
+   `snt.Linear` or `snt.Conv2D` reads is cast to bfloat16 on read (Sonnet's
+   `custom_variable_getter`). Those two modules hold nearly all the FLOPs.
+   The cast is differentiable, so gradients arrive in float32 at the
+   variables.
+3. Batch norm normalises in float32 (`networks/tower.py`); every output of
+   the network, the hidden state included, leaves it as float32
+   (`ComputeDtypeNetwork`), so the losses, their sum over the unroll and the
+   L2 term are float32, and `snt.scale_gradient` (whose backward multiplies
+   by a float32 scale) sees the dtype it expects. The next recurrent step
+   casts the hidden state back to bfloat16.
+"""
+
+import contextlib
+from typing import Iterator, Sequence
+
+import sonnet as snt
+import tensorflow as tf
+
+from muzero_snt import types
+
+COMPUTE_DTYPES = {'float32': tf.float32, 'bfloat16': tf.bfloat16}
+
+# Modules whose weights are cast: the matmuls and convolutions.
+_CAST_MODULES = (snt.Linear, snt.Conv2D)
+
+
+def get_compute_dtype(name: str) -> tf.DType:
+  """'float32' or 'bfloat16' -> the `tf.DType`; a `ValueError` otherwise."""
+  if name not in COMPUTE_DTYPES:
+    raise ValueError(f'Unknown compute dtype {name!r}; expected one of '
+                     f'{sorted(COMPUTE_DTYPES)}.')
+  return COMPUTE_DTYPES[name]
+
+
+@contextlib.contextmanager
+def compute_dtype_scope(dtype: tf.DType) -> Iterator[None]:
+  """Linear and convolution weights are read as `dtype` inside the scope.
+
+  Args:
+    dtype: the compute dtype; `tf.float32` makes the scope a no-op.
+
+  Yields:
+    Nothing; the cast applies until the scope exits.
+  """
+  if dtype == tf.float32:
+    yield
+    return
+
+  def cast(value):
+    if isinstance(value, tf.Variable) and value.dtype == tf.float32:
+      return tf.cast(value, dtype)
+    return value
+
+  with snt.custom_variable_getter(cast, classes=_CAST_MODULES):
+    yield
+
+
+def _to_float32(value):
+  return None if value is None else tf.cast(value, tf.float32)
+
+
+class ComputeDtypeNetwork:
+  """A `MuZeroNetwork` seen through a compute dtype.
+
+  It has the two inference functions the loss calls: inputs are cast to the
+  compute dtype, the network runs inside `compute_dtype_scope`, and every
+  output comes back as float32. It owns no variables;
+  `trainable_variables` are the wrapped network's float32 ones.
+  """
+
+  def __init__(self, network, dtype: tf.DType):
+    """Wraps `network` (a `MuZeroNetwork`) to compute in `dtype`."""
+    if dtype not in COMPUTE_DTYPES.values():
+      raise ValueError(f'Unsupported compute dtype {dtype!r}; expected one '
+                       f'of {sorted(COMPUTE_DTYPES)}.')
+    self._network = network
+    self._dtype = dtype
+
+  @property
+  def num_actions(self) -> int:
+    return self._network.num_actions
+
+  @property
+  def trainable_variables(self) -> Sequence[tf.Variable]:
+    return self._network.trainable_variables
+
+  def _outputs(self, output: types.NetworkOutput) -> types.NetworkOutput:
+    return output._replace(
+        value=_to_float32(output.value),
+        reward=_to_float32(output.reward),
+        policy_logits=_to_float32(output.policy_logits),
+        hidden_state=_to_float32(output.hidden_state),
+        value_logits=_to_float32(output.value_logits),
+        reward_logits=_to_float32(output.reward_logits))
+
+  def initial_inference(self, observation: tf.Tensor,
+                        is_training: bool = False) -> types.NetworkOutput:
+    observation = tf.cast(observation, self._dtype)
+    with compute_dtype_scope(self._dtype):
+      output = self._network.initial_inference(observation, is_training)
+    return self._outputs(output)
+
+  def recurrent_inference(self, hidden_state: tf.Tensor, action: tf.Tensor,
+                          is_training: bool = False) -> types.NetworkOutput:
+    hidden_state = tf.cast(hidden_state, self._dtype)
+    with compute_dtype_scope(self._dtype):
+      output = self._network.recurrent_inference(hidden_state, action,
+                                                 is_training)
+    return self._outputs(output)
