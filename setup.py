@@ -30,14 +30,22 @@ REQUIRED = [
     'tensorflow-probability[tf]>=0.24',
 ]
 
+# Environment adapters stay optional so that the core installs anywhere:
+# CartPole needs gymnasium (pure Python, no ROMs or downloads).
+ENVS = [
+    'gymnasium>=1.0',
+]
+# Learning curves as PNG (launchers/evaluate.py --curve_png).
+PLOTS = [
+    'matplotlib>=3.5',
+]
 EXTRAS = {
     'test': [
         'pytest>=7',
         'pytest-xdist>=3',
-    ],
-    # Environment adapters (gymnasium, Atari, OpenSpiel) arrive with their
-    # presets; they stay optional so that the core installs anywhere.
-    'envs': [],
+    ] + ENVS,
+    'envs': ENVS,
+    'plots': PLOTS,
 }
 
 setuptools.setup(

@@ -12,24 +12,32 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Trains a MuZero network with the compiled learner.
+"""Trains MuZero: self-play, replay and the compiled learner in one process.
 
-The learner runs under `tf.function` (XLA with --jit_compile) on synthetic
-batches with learnable targets: a smoke run and a throughput check of the
-training step. Self-play and replay feed the same learner in the full loop.
---strategy picks the devices (`distribute.make_strategy`); --batch_size is
-the global batch, split evenly across the replicas. With --logdir the
-metrics go to TensorBoard.
+With --data=selfplay (the default) this is the whole MuZero loop of
+`training_loop.TrainingLoop`: the actor plays --num_envs games at once with
+the search and the learner's current weights, the replay buffer keeps the
+last `window_size` games, and the learner takes --train_ratio steps per
+environment step. With --data=synthetic the learner alone trains on
+synthetic batches with learnable targets fed through tf.data (smoke runs and
+throughput on any --strategy).
 
-    python -m launchers.train --preset=cartpole --training_steps=300
-    python -m launchers.train --strategy=mirrored --nojit_compile \
-        --logdir=/tmp/muzero
-    python -m launchers.train --strategy=tpu --tpu=local
+--strategy picks the learner's devices (`distribute.make_strategy`);
+--batch_size is the global batch, split evenly across the replicas. With
+--logdir the metrics go to TensorBoard; with --checkpoint_dir the run saves
+everything it needs to continue and resumes from there.
+
+    python -m launchers.train --preset=tictactoe
+    python -m launchers.train --preset=cartpole --data=synthetic \
+        --training_steps=300
+    python -m launchers.train --data=synthetic --strategy=mirrored \
+        --nojit_compile --logdir=/tmp/muzero
+    python -m launchers.train --data=synthetic --strategy=tpu --tpu=local
 """
 
 import dataclasses
 import time
-from typing import Dict, Optional, Sequence
+from typing import Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -37,6 +45,7 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
+from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import export
@@ -44,13 +53,33 @@ from muzero_snt import datasets
 from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import networks
+from muzero_snt import environments
 from muzero_snt import presets
+from muzero_snt import search
 from muzero_snt import synthetic
+from muzero_snt import training_loop
 
-PRESET = flags.DEFINE_enum('preset', 'cartpole', sorted(presets.PRESETS),
+# Self-play settings per preset: games played at once, and learner steps
+# per environment step (each step trains on batch_size positions).
+SELF_PLAY_DEFAULTS = {
+    'tictactoe': {'num_envs': 32, 'train_ratio': 0.1},
+    'cartpole': {'num_envs': 8, 'train_ratio': 0.05},
+}
+DATA_SOURCES = ('selfplay', 'synthetic')
+
+PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
                            'configuration preset.')
-TRAINING_STEPS = flags.DEFINE_integer('training_steps', 300,
-                                      'learner steps to run.')
+DATA = flags.DEFINE_enum(
+    'data', 'selfplay', list(DATA_SOURCES),
+    'selfplay: the whole MuZero loop; synthetic: the learner alone on '
+    'synthetic batches.')
+NUM_ENVS = flags.DEFINE_integer(
+    'num_envs', None, 'self-play games played at once (default: preset).')
+TRAIN_RATIO = flags.DEFINE_float(
+    'train_ratio', None, 'learner steps per environment step (default: '
+    'preset).')
+TRAINING_STEPS = flags.DEFINE_integer(
+    'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
                                   'global batch size (default: preset).')
 UNROLL_STEPS = flags.DEFINE_integer('num_unroll_steps', None,
@@ -112,6 +141,15 @@ def validate_flags() -> None:
   if TPU.value and STRATEGY.value != 'tpu':
     raise app.UsageError(f'--tpu={TPU.value} is only used with '
                          f'--strategy=tpu, got --strategy={STRATEGY.value}.')
+  if DATA.value == 'selfplay' and PRESET.value not in SELF_PLAY_DEFAULTS:
+    raise app.UsageError(
+        f'--preset={PRESET.value} has no self-play environment yet; self-play '
+        f'runs on {sorted(SELF_PLAY_DEFAULTS)}. Pass --data=synthetic to '
+        'train its learner on synthetic batches.')
+  _validate_positive(NUM_ENVS.name, NUM_ENVS.value)
+  if TRAIN_RATIO.value is not None and not TRAIN_RATIO.value > 0:
+    raise app.UsageError(
+        f'--train_ratio must be positive, got {TRAIN_RATIO.value}.')
 
 
 def check_strategy(config: config_lib.MuZeroConfig,
@@ -181,43 +219,104 @@ def make_config() -> config_lib.MuZeroConfig:
                          ) from e
 
 
-def write_summaries(writer: tf.summary.SummaryWriter, step: int,
-                    metrics: Dict[str, np.ndarray], steps_per_second: float,
-                    batch_size: int) -> None:
-  """Writes a learner step's metrics as TensorBoard scalars.
+def make_learner(config: config_lib.MuZeroConfig, seed: int,
+                 jit_compile: bool,
+                 strategy: Optional[tf.distribute.Strategy],
+                 compute_dtype: str) -> learning.Learner:
+  """The network and its learner, variables created in the strategy."""
+  tf.random.set_seed(seed)
+  network = networks.make_network(config)
+  learner = learning.Learner(network, config, strategy=strategy,
+                             jit_compile=jit_compile,
+                             compute_dtype=compute_dtype)
+  logging.info('Learner on %s with %d replica(s).',
+               type(learner.strategy).__name__,
+               learner.strategy.num_replicas_in_sync)
+  return learner
+
+
+def make_environment_factory(preset: str, config: config_lib.MuZeroConfig
+                             ) -> acting.EnvironmentFactory:
+  """`(seed) -> environment` for a preset, checked against the config."""
+
+  def make(seed: int) -> environments.Environment:
+    return environments.CheckedEnvironment.from_config(
+        environments.make_environment(preset, seed), config)
+
+  return make
+
+
+def _export(learner: learning.Learner, config: config_lib.MuZeroConfig,
+            export_dir: Optional[str]) -> None:
+  if export_dir:
+    export.export_inference(learner.network, export_dir, config=config)
+    logging.info('Exported the inference functions to %s.', export_dir)
+
+
+def run_selfplay(config: config_lib.MuZeroConfig,
+                 preset: str,
+                 num_envs: Optional[int] = None,
+                 train_ratio: Optional[float] = None,
+                 jit_compile: bool = True,
+                 seed: int = 0,
+                 log_every: int = 50,
+                 checkpoint_dir: Optional[str] = None,
+                 strategy: Optional[tf.distribute.Strategy] = None,
+                 logdir: Optional[str] = None,
+                 compute_dtype: str = 'float32',
+                 export_dir: Optional[str] = None,
+                 on_round=None) -> training_loop.TrainingLoop:
+  """The whole MuZero loop until `config.training_steps` learner steps.
 
   Args:
-    writer: the summary writer.
-    step: the learner step the metrics belong to.
-    metrics: the output of `Learner.step`.
-    steps_per_second: learner steps per second since the last summary.
-    batch_size: the global batch size, for samples per second.
+    config: the run's configuration; `batch_size` is the global batch.
+    preset: names the environment (`SELF_PLAY_DEFAULTS`).
+    num_envs: games played at once (default: the preset's).
+    train_ratio: learner steps per environment step (default: preset's).
+    jit_compile: whether to XLA-compile the loss and gradients (one replica).
+    seed: seed of TensorFlow, self-play and replay.
+    log_every: log (and write summaries) every this many learner steps.
+    checkpoint_dir: where to save checkpoints and resume from the latest.
+    strategy: the learner's `tf.distribute` strategy (the current one by
+      default).
+    logdir: where to write TensorBoard summaries; none if unset.
+    compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
+    export_dir: where to export the inference functions after training.
+    on_round: `(loop) -> bool` after every round; True stops the run.
+
+  Returns:
+    The finished `TrainingLoop` (its learner, replay buffer and counters).
   """
-  with writer.as_default(step=step):
-    tf.summary.scalar('loss', metrics['loss'])
-    tf.summary.scalar('loss/regularization', metrics['regularization'])
-    # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
-    for name, first_step in (('value', 0), ('reward', 1), ('policy', 0)):
-      per_step = metrics[f'{name}_loss']
-      tf.summary.scalar(f'loss/{name}', np.mean(per_step))
-      for k, value in enumerate(per_step, start=first_step):
-        tf.summary.scalar(f'loss/{name}_step_{k}', value)
-    tf.summary.scalar('learning_rate', metrics['learning_rate'])
-    tf.summary.scalar('gradient_norm', metrics['gradient_norm'])
-    tf.summary.scalar('steps_per_second', steps_per_second)
-    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)
+  defaults = SELF_PLAY_DEFAULTS[preset]
+  learner = make_learner(config, seed, jit_compile, strategy, compute_dtype)
+  actor = acting.Actor(
+      config, search.NetworkModel(learner.network),
+      make_environment_factory(preset, config), seed=seed,
+      num_envs=num_envs or defaults['num_envs'])
+  writer = tf.summary.create_file_writer(logdir) if logdir else None
+  try:
+    loop = training_loop.TrainingLoop(
+        config, learner, actor,
+        train_ratio=train_ratio or defaults['train_ratio'], seed=seed,
+        checkpoint_dir=checkpoint_dir, writer=writer, log_every=log_every)
+    loop.run(on_round=on_round)
+  finally:
+    if writer:
+      writer.close()
+  _export(learner, config, export_dir)
+  return loop
 
 
-def run(config: config_lib.MuZeroConfig,
-        jit_compile: bool = True,
-        seed: int = 0,
-        log_every: int = 50,
-        checkpoint_dir: Optional[str] = None,
-        strategy: Optional[tf.distribute.Strategy] = None,
-        logdir: Optional[str] = None,
-        compute_dtype: str = 'float32',
-        export_dir: Optional[str] = None) -> learning.Learner:
-  """Trains for `config.training_steps` steps; returns the learner.
+def run_synthetic(config: config_lib.MuZeroConfig,
+                  jit_compile: bool = True,
+                  seed: int = 0,
+                  log_every: int = 50,
+                  checkpoint_dir: Optional[str] = None,
+                  strategy: Optional[tf.distribute.Strategy] = None,
+                  logdir: Optional[str] = None,
+                  compute_dtype: str = 'float32',
+                  export_dir: Optional[str] = None) -> learning.Learner:
+  """The learner alone on synthetic batches; returns the learner.
 
   Args:
     config: the run's configuration; `batch_size` is the global batch.
@@ -236,14 +335,7 @@ def run(config: config_lib.MuZeroConfig,
   Returns:
     The trained learner.
   """
-  tf.random.set_seed(seed)
-  network = networks.make_network(config)
-  learner = learning.Learner(network, config, strategy=strategy,
-                             jit_compile=jit_compile,
-                             compute_dtype=compute_dtype)
-  logging.info('Learner on %s with %d replica(s).',
-               type(learner.strategy).__name__,
-               learner.strategy.num_replicas_in_sync)
+  learner = make_learner(config, seed, jit_compile, strategy, compute_dtype)
   writer = tf.summary.create_file_writer(logdir) if logdir else None
   manager = None
   if checkpoint_dir:
@@ -275,7 +367,9 @@ def run(config: config_lib.MuZeroConfig,
             np.mean(metrics['policy_loss']), metrics['learning_rate'], rate,
             rate * config.batch_size, now - start)
         if writer:
-          write_summaries(writer, step, metrics, rate, config.batch_size)
+          with writer.as_default(step=step):
+            training_loop.write_learner_summaries(metrics, rate,
+                                                  config.batch_size)
         last_log, last_step = now, step
       if manager and (step % config.checkpoint_interval == 0 or
                       step == config.training_steps):
@@ -283,9 +377,7 @@ def run(config: config_lib.MuZeroConfig,
   finally:
     if writer:
       writer.close()
-  if export_dir:
-    export.export_inference(learner.network, export_dir, config=config)
-    logging.info('Exported the inference functions to %s.', export_dir)
+  _export(learner, config, export_dir)
   return learner
 
 
@@ -296,7 +388,7 @@ def main(argv: Sequence[str]) -> None:
   config = make_config()
   strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
   check_strategy(config, strategy, JIT_COMPILE.value)
-  run(config,
+  common = dict(
       jit_compile=JIT_COMPILE.value,
       seed=SEED.value,
       log_every=LOG_EVERY.value,
@@ -305,6 +397,11 @@ def main(argv: Sequence[str]) -> None:
       logdir=LOGDIR.value,
       compute_dtype=MIXED_PRECISION.value,
       export_dir=EXPORT_DIR.value)
+  if DATA.value == 'synthetic':
+    run_synthetic(config, **common)
+  else:
+    run_selfplay(config, PRESET.value, num_envs=NUM_ENVS.value,
+                 train_ratio=TRAIN_RATIO.value, **common)
 
 
 if __name__ == '__main__':

@@ -20,7 +20,10 @@ Names follow the pseudocode: `MuZeroConfig`, `make_atari_config`,
 
 import sonnet as snt
 
+from muzero_snt import environments
 from muzero_snt import networks
+from muzero_snt import search
+from muzero_snt.acting import Actor
 from muzero_snt.config import KnownBounds
 from muzero_snt.config import MAXIMUM_FLOAT_VALUE
 from muzero_snt.config import MoveCountTemperature
@@ -49,6 +52,19 @@ from muzero_snt.presets import make_shogi_config
 from muzero_snt.presets import make_tictactoe_config
 from muzero_snt.presets import PRESETS
 from muzero_snt.reference import update_weights
+from muzero_snt.replay import ReplayBuffer
+from muzero_snt.search import add_exploration_noise
+from muzero_snt.search import backpropagate
+from muzero_snt.search import expand_node
+from muzero_snt.search import MinMaxStats
+from muzero_snt.search import Node
+from muzero_snt.search import run_mcts
+from muzero_snt.search import select_action
+from muzero_snt.search import select_child
+from muzero_snt.search import ucb_score
+from muzero_snt.training_loop import TrainingLoop
+from muzero_snt.trajectory import Target
+from muzero_snt.trajectory import Trajectory
 from muzero_snt.types import Batch
 from muzero_snt.types import LossExtra
 from muzero_snt.types import LossOutput
@@ -67,6 +83,7 @@ scale_gradient = snt.scale_gradient
 __version__ = '0.1.0'
 
 __all__ = (
+    'Actor',
     'Adam',
     'Batch',
     'KnownBounds',
@@ -74,15 +91,25 @@ __all__ = (
     'LossExtra',
     'LossOutput',
     'MAXIMUM_FLOAT_VALUE',
+    'MinMaxStats',
     'Momentum',
     'MoveCountTemperature',
     'MuZeroConfig',
     'MuZeroNetwork',
     'NetworkConfig',
     'NetworkOutput',
+    'Node',
     'PRESETS',
+    'ReplayBuffer',
     'STRATEGIES',
+    'Target',
+    'TrainingLoop',
     'TrainingStepTemperature',
+    'Trajectory',
+    'add_exploration_noise',
+    'backpropagate',
+    'environments',
+    'expand_node',
     'get_preset',
     'l2_regularization',
     'learning_rate_schedule',
@@ -97,14 +124,19 @@ __all__ = (
     'make_tictactoe_config',
     'networks',
     'policy_loss',
+    'run_mcts',
     'scalar_loss',
-    'scale_gradient',
     'scalar_to_support',
     'scalar_to_two_hot',
+    'scale_gradient',
+    'search',
+    'select_action',
+    'select_child',
     'signed_hyperbolic',
     'signed_parabolic',
     'support_to_scalar',
     'two_hot_to_scalar',
+    'ucb_score',
     'unrolled_loss',
     'update_weights',
 )

@@ -65,11 +65,17 @@ def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
 
   Batch statistics of bfloat16 activations lose too many bits, and the
   moving averages are float32 variables (`mixed_precision.py`).
+
+  `[B, H, W, C]` feature maps are normalised as `[B*H*W, C]` rows, the same
+  statistics over the same axes, because that keeps Sonnet off the fused
+  batch-norm kernel: under XLA, the fused kernel's gradient in training
+  mode came out NaN (tests/networks/test_tower.py reproduces the case).
   """
   if norm is None:
     return inputs
-  outputs = norm(tf.cast(inputs, tf.float32), is_training=is_training)
-  return tf.cast(outputs, inputs.dtype)
+  rows = tf.reshape(tf.cast(inputs, tf.float32), [-1, inputs.shape[-1]])
+  outputs = norm(rows, is_training=is_training)
+  return tf.cast(tf.reshape(outputs, tf.shape(inputs)), inputs.dtype)
 
 
 def check_positive(name: str, value: int):

@@ -63,16 +63,16 @@ class TrainTest(testing.TestCase):
       FLAGS.mark_as_parsed()
 
   def test_run_advances_the_learner(self):
-    learner = train.run(_tiny_config(), jit_compile=False, log_every=2)
+    learner = train.run_synthetic(_tiny_config(), jit_compile=False, log_every=2)
     self.assertEqual(learner.steps, 4)
 
   def test_resume_continues_from_the_checkpoint(self):
     directory = self.create_tempdir().full_path
-    first = train.run(_tiny_config(training_steps=2), jit_compile=False,
+    first = train.run_synthetic(_tiny_config(training_steps=2), jit_compile=False,
                       checkpoint_dir=directory)
     self.assertEqual(first.steps, 2)
     self.assertNotEmpty([f for f in os.listdir(directory) if 'ckpt-2' in f])
-    resumed = train.run(_tiny_config(training_steps=4), jit_compile=False,
+    resumed = train.run_synthetic(_tiny_config(training_steps=4), jit_compile=False,
                         checkpoint_dir=directory)
     self.assertEqual(resumed.steps, 4)
 
@@ -81,11 +81,11 @@ class TrainTest(testing.TestCase):
     # network variables and optimizer slots to 1e-6.
     config = _tiny_config(checkpoint_interval=3)
     directory = self.create_tempdir().full_path
-    train.run(config.replace(training_steps=3), jit_compile=False,
+    train.run_synthetic(config.replace(training_steps=3), jit_compile=False,
               checkpoint_dir=directory, seed=5)
-    resumed = train.run(config.replace(training_steps=6), jit_compile=False,
+    resumed = train.run_synthetic(config.replace(training_steps=6), jit_compile=False,
                         checkpoint_dir=directory, seed=5)
-    uninterrupted = train.run(config.replace(training_steps=6),
+    uninterrupted = train.run_synthetic(config.replace(training_steps=6),
                               jit_compile=False, seed=5)
     self.assertEqual(resumed.steps, 6)
     self.assertEqual(uninterrupted.steps, 6)
@@ -98,14 +98,14 @@ class TrainTest(testing.TestCase):
                     uninterrupted.optimizer.variables):
       self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
     # Not trivially equal: training moved the variables.
-    fresh = train.run(config.replace(training_steps=3), jit_compile=False,
+    fresh = train.run_synthetic(config.replace(training_steps=3), jit_compile=False,
                       seed=5)
     self.assertNotAllClose(fresh.network.trainable_variables[0],
                            resumed.network.trainable_variables[0])
 
   def test_export_dir_gets_a_saved_model_of_the_trained_network(self):
     export_dir = os.path.join(self.create_tempdir().full_path, 'model')
-    learner = train.run(_tiny_config(), jit_compile=False,
+    learner = train.run_synthetic(_tiny_config(), jit_compile=False,
                         export_dir=export_dir)
     loaded = tf.saved_model.load(export_dir)
     observation = np.random.default_rng(0).uniform(
@@ -117,7 +117,7 @@ class TrainTest(testing.TestCase):
                         atol=1e-5)
 
   def test_bfloat16_run_keeps_float32_variables(self):
-    learner = train.run(_tiny_config(), jit_compile=False,
+    learner = train.run_synthetic(_tiny_config(), jit_compile=False,
                         compute_dtype='bfloat16')
     self.assertEqual(learner.steps, 4)
     self.assertEqual({v.dtype for v in learner.network.trainable_variables},
@@ -181,7 +181,7 @@ class TrainTest(testing.TestCase):
   def test_logdir_gets_the_metrics_at_the_logged_steps(self):
     logdir = self.create_tempdir().full_path
     strategy = distribute.make_strategy('cpu')
-    learner = train.run(_tiny_config(), jit_compile=False, log_every=3,
+    learner = train.run_synthetic(_tiny_config(), jit_compile=False, log_every=3,
                         strategy=strategy, logdir=logdir)
     self.assertIs(learner.strategy, strategy)
     self.assertLen(glob.glob(os.path.join(logdir, 'events.out.tfevents*')),
@@ -249,7 +249,7 @@ class TrainTest(testing.TestCase):
 
   def test_loss_falls_on_synthetic_batches(self):
     config = _tiny_config(training_steps=1, lr_init=0.05)
-    learner = train.run(config, jit_compile=False)
+    learner = train.run_synthetic(config, jit_compile=False)
     from muzero_snt import synthetic  # pylint: disable=g-import-not-at-top
     batch = next(synthetic.SyntheticBatches(config, 32, seed=1))
     before = learner.step(batch)['loss']

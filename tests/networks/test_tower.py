@@ -104,11 +104,12 @@ class ConvBlockTest(testing.TestCase):
     moving_mean = _variable(block, 'moving_mean/average')
     moving_variance = _variable(block, 'moving_variance/average')
     # Sonnet's moving averages are debiased: after one update they hold the
-    # batch's statistics. The fused kernel hands over the unbiased variance.
+    # batch's statistics; the variance is tf.nn.moments' (no Bessel
+    # correction: tower.normalize avoids the fused kernel, which applies it).
     self.assertAllClose(moving_mean.numpy().ravel(), conv_0.mean(axis=0),
                         atol=1e-5)
     self.assertAllClose(moving_variance.numpy().ravel(),
-                        conv_0.var(axis=0, ddof=1), atol=1e-4)
+                        conv_0.var(axis=0), atol=1e-4)
     # A second update: (decay m_0 + m_1) / (1 + decay), the debiased average
     # with decay 0.99.
     block(tf.constant(x_1), is_training=True)
@@ -129,7 +130,8 @@ class ConvBlockTest(testing.TestCase):
     params = npr.variables_of(block)
     conv_x = npr.conv2d(x, params['conv/w']).reshape(-1, CHANNELS)
     mean = conv_x.mean(axis=0)
-    var = conv_x.var(axis=0, ddof=1)
+    # The batch variance without Bessel's correction, as tf.nn.moments.
+    var = conv_x.var(axis=0)
     expected = npr.relu(
         params['batch_norm/scale'] *
         (npr.conv2d(y, params['conv/w']) - mean) /
@@ -193,6 +195,47 @@ class ResidualBlockTest(testing.TestCase):
     expected = npr.relu(x + normalise(npr.conv2d(hidden, params['conv_1/w']),
                                       1))
     self.assertAllClose(out, expected, atol=1e-4)
+
+
+  def test_xla_training_gradients_are_finite_and_match_finite_differences(
+      self):
+    # Under XLA, Sonnet's fused batch-norm kernel gave NaN gradients in
+    # training mode; tower.normalize keeps it off that kernel.
+    block = tower.ResidualBlock(CHANNELS, batch_norm=True, name='block')
+    x = tf.constant(_planes((4, 3, 3, CHANNELS), seed=2))
+    weights = tf.constant(_planes((4, 3, 3, CHANNELS), seed=3))
+    block(x, is_training=False)
+    offset = _variable(block, 'batch_norm_0/offset')
+
+    def loss():
+      return tf.reduce_sum(block(x, is_training=True) * weights)
+
+    @tf.function(jit_compile=True)
+    def xla_gradients():
+      with tf.GradientTape() as tape:
+        value = loss()
+      return tape.gradient(value, block.trainable_variables)
+
+    gradients = xla_gradients()
+    for variable, gradient in zip(block.trainable_variables, gradients):
+      self.assertTrue(np.all(np.isfinite(gradient.numpy())), variable.name)
+    # Central differences of the first offset. The loss has ReLU kinks, so
+    # the step must be small (1e-2 crossed a kink here); float32 rounding of
+    # a loss of ~10 then limits the difference quotient to ~1e-2.
+    index = [v.name for v in block.trainable_variables].index(offset.name)
+    eps = 1e-3
+    original = offset.numpy()
+    numeric = []
+    for c in range(CHANNELS):
+      step = np.zeros_like(original)
+      step[c] = eps
+      offset.assign(original + step)
+      plus = float(loss())
+      offset.assign(original - step)
+      minus = float(loss())
+      numeric.append((plus - minus) / (2 * eps))
+    offset.assign(original)
+    self.assertAllClose(gradients[index], numeric, atol=1e-2, rtol=1e-2)
 
 
 class ResidualTowerTest(testing.TestCase):

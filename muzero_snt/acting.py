@@ -1,0 +1,183 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Self-play: games played with the search and the current network.
+
+The pseudocode's `play_game`, for several games at once: every move runs one
+batched search over the games still in progress (`search.search`), picks
+each game's action with the visit-count temperature, steps the environments
+and records the moves in `Trajectory`s for the replay buffer.
+
+Games are played in rounds: each of the `num_envs` environments plays one
+game per round, and a round ends when all of them have finished. Between
+rounds no game is in progress, so a checkpoint there holds everything a run
+needs to continue. Every round draws from its own seeds `(seed, round)`, and
+every game's environment from `(seed, game)`, so a resumed run plays the
+games an uninterrupted one would.
+"""
+
+from typing import Callable, List, NamedTuple, Optional
+
+import numpy as np
+
+from muzero_snt import config as config_lib
+from muzero_snt import search
+from muzero_snt import trajectory as trajectory_lib
+from muzero_snt.environments import base
+
+# (seed) -> a fresh environment; called once per game.
+EnvironmentFactory = Callable[[int], base.Environment]
+
+
+class GameResult(NamedTuple):
+  """A finished self-play game and what the logs report of it."""
+  trajectory: trajectory_lib.Trajectory
+  episode_return: float  # Sum of player 0's rewards (+1/-1/0 in a board game).
+  length: int
+  terminal: bool  # False if truncated (time limit or config.max_moves).
+
+
+def _seed(*parts: int) -> int:
+  return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+class _Game:
+  """One game in progress: its environment, last time step and record."""
+
+  def __init__(self, environment: base.Environment,
+               config: config_lib.MuZeroConfig):
+    self.environment = environment
+    self.time_step = environment.reset()
+    self.trajectory = trajectory_lib.Trajectory(
+        config.action_space_size, num_players=config.num_players,
+        discount=config.discount)
+    self.player_0_return = 0.
+
+  @property
+  def observation(self) -> np.ndarray:
+    return self.time_step.observation
+
+
+class Actor:
+  """Plays rounds of self-play games with the reference search.
+
+  Usage:
+
+      actor = Actor(config, search.NetworkModel(network), make_env, seed=0)
+      for result in actor.play_round(training_steps=learner.steps):
+        replay.save_game(result.trajectory)
+  """
+
+  def __init__(self,
+               config: config_lib.MuZeroConfig,
+               model: search.Model,
+               make_environment: EnvironmentFactory,
+               seed: int = 0,
+               num_envs: int = 1):
+    """Constructs an `Actor`.
+
+    Args:
+      config: the hyperparameters (search, temperature, max_moves).
+      model: the network the search calls; with `search.NetworkModel` it
+        reads the learner's variables at every call, so every move uses the
+        latest weights.
+      make_environment: `(seed) -> Environment`, called once per game.
+      seed: the run's seed.
+      num_envs: games played at once; every move searches them in one batch.
+    """
+    if not isinstance(num_envs, int) or num_envs <= 0:
+      raise ValueError(f'num_envs must be a positive integer, got '
+                       f'{num_envs!r}.')
+    self._config = config
+    self._model = model
+    self._make_environment = make_environment
+    self._seed = seed
+    self._num_envs = num_envs
+
+  @property
+  def num_envs(self) -> int:
+    return self._num_envs
+
+  def play_round(
+      self,
+      round_index: int,
+      training_steps: Callable[[], int] = lambda: 0,
+      on_move: Optional[Callable[[int], None]] = None,
+  ) -> List[GameResult]:
+    """Plays one game in each environment, all to their end.
+
+    Args:
+      round_index: the number of rounds played before (fixes the seeds).
+      training_steps: returns the learner's steps so far, for the
+        temperature schedule.
+      on_move: called with the number of environment steps after every
+        batched move (the training loop runs learner steps from it).
+
+    Returns:
+      The `num_envs` finished games, in environment order.
+    """
+    rng = np.random.default_rng(_seed(self._seed, round_index))
+    first_game = round_index * self._num_envs
+    games = [
+        _Game(self._make_environment(_seed(self._seed, first_game + i, 1)),
+              self._config) for i in range(self._num_envs)
+    ]
+    results: List[Optional[GameResult]] = [None] * self._num_envs
+    while any(result is None for result in results):
+      active = [i for i, result in enumerate(results) if result is None]
+      self._move([games[i] for i in active], rng, training_steps())
+      for i in active:
+        results[i] = self._result_if_over(games[i])
+      if on_move is not None:
+        on_move(len(active))
+    return results
+
+  def _move(self, games: List[_Game], rng: np.random.Generator,
+            training_steps: int) -> None:
+    """One move in each of `games`, chosen by one batched search."""
+    observations = np.stack([game.observation for game in games])
+    to_play = [game.environment.to_play() for game in games]
+    legal = [game.environment.legal_actions() for game in games]
+    output = search.search(self._config, self._model, observations, to_play,
+                           legal, rng, add_noise=True)
+    for i, game in enumerate(games):
+      num_moves = game.trajectory.length
+      action = search.select_action(self._config, num_moves,
+                                    output.roots[i], training_steps, rng)
+      time_step = game.environment.step(action)
+      reward = float(time_step.reward)
+      game.trajectory.append(game.observation, to_play[i], action, reward,
+                             output.policy[i], float(output.root_value[i]))
+      game.player_0_return += reward if to_play[i] == 0 else -reward
+      game.time_step = time_step
+
+  def _result_if_over(self, game: _Game) -> Optional[GameResult]:
+    """Finishes the game's record if the game has ended; None otherwise."""
+    trajectory = game.trajectory
+    time_step = game.time_step
+    over_time = trajectory.length >= self._config.max_moves
+    if not (time_step.last() or over_time):
+      return None
+    terminal = time_step.last() and time_step.discount == 0.
+    bootstrap_value = 0.
+    if not terminal:
+      # Truncated: the value of the position after the last move stands in
+      # for the rewards the time limit cut off.
+      output = self._model.initial_inference(game.observation[None])
+      bootstrap_value = float(np.asarray(output.value)[0])
+    trajectory.finish(terminal=terminal, bootstrap_value=bootstrap_value)
+    return GameResult(trajectory=trajectory,
+                      episode_return=game.player_0_return,
+                      length=trajectory.length,
+                      terminal=bool(terminal))

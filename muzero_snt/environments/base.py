@@ -1,0 +1,100 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The environment interface of muzero_snt: `dm_env` plus legal moves."""
+
+import abc
+
+import dm_env
+from dm_env import specs
+import numpy as np
+
+# Rewards and discounts are float32 scalars, the dtype the learner trains in.
+REWARD_SPEC = specs.Array(shape=(), dtype=np.float32, name='reward')
+DISCOUNT_SPEC = specs.BoundedArray(
+    shape=(), dtype=np.float32, minimum=0., maximum=1., name='discount')
+
+_ZERO = np.float32(0.)
+_ONE = np.float32(1.)
+
+
+class Environment(dm_env.Environment):
+  """A `dm_env.Environment` that also says who moves and which moves are legal.
+
+  The search needs both at the root: the legal actions mask the prior (the
+  pseudocode's `Game.legal_actions`) and the player to move sets the sign of
+  values (`Game.to_play`). Players are 0 and 1; in a one-player environment
+  player 0 is always to play. The reward that follows an action is for the
+  player who took it.
+
+  Rewards and discounts are float32 scalars (`REWARD_SPEC`, `DISCOUNT_SPEC`);
+  subclasses build their time steps with `transition`, `termination` and
+  `truncation` below so that they conform.
+  """
+
+  @abc.abstractmethod
+  def legal_actions(self) -> np.ndarray:
+    """Returns `[L]` int32 indices of the legal actions, in increasing order.
+
+    Meaningful while an episode runs; after a LAST time step the next
+    `step()` ignores its action, and a game may return no actions.
+    """
+
+  @abc.abstractmethod
+  def to_play(self) -> int:
+    """Returns the player about to move (0 or 1)."""
+
+  @property
+  @abc.abstractmethod
+  def num_players(self) -> int:
+    """The number of players: 1 or 2."""
+
+  def reward_spec(self) -> specs.Array:
+    return REWARD_SPEC
+
+  def discount_spec(self) -> specs.BoundedArray:
+    return DISCOUNT_SPEC
+
+
+def transition(reward, observation) -> dm_env.TimeStep:
+  """`dm_env.transition` with a float32 reward and discount 1."""
+  return dm_env.transition(np.float32(reward), observation, discount=_ONE)
+
+
+def termination(reward, observation) -> dm_env.TimeStep:
+  """`dm_env.termination` with a float32 reward and discount 0."""
+  return dm_env.termination(np.float32(reward), observation)._replace(
+      discount=_ZERO)
+
+
+def truncation(reward, observation) -> dm_env.TimeStep:
+  """`dm_env.truncation` with a float32 reward and discount 1."""
+  return dm_env.truncation(np.float32(reward), observation, discount=_ONE)
+
+
+def as_action(action) -> int:
+  """Returns `action` as a Python int if it is an integer scalar, else None.
+
+  Accepts Python ints, NumPy integer scalars and 0-d integer arrays (what
+  `DiscreteArray.generate_value` and most agents produce); rejects bools,
+  floats (even integral ones) and arrays with more than one element.
+  """
+  if isinstance(action, (bool, np.bool_)):
+    return None
+  if isinstance(action, (int, np.integer)):
+    return int(action)
+  if (isinstance(action, np.ndarray) and action.shape == () and
+      np.issubdtype(action.dtype, np.integer)):
+    return int(action)
+  return None

@@ -1,0 +1,155 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A gymnasium environment with discrete actions as a `dm_env` environment."""
+
+from typing import Any, Optional
+
+import dm_env
+from dm_env import specs
+import numpy as np
+
+from muzero_snt.environments import base
+
+_INSTALL_HINT = (
+    "GymnasiumEnvironment needs the optional gymnasium package: "
+    "pip install -e '.[envs]' (or pip install gymnasium).")
+
+
+def _import_gymnasium():
+  try:
+    import gymnasium  # pylint: disable=g-import-not-at-top
+  except ImportError as e:
+    raise ImportError(_INSTALL_HINT) from e
+  return gymnasium
+
+
+class GymnasiumEnvironment(base.Environment):
+  """A one-player gymnasium environment with a `Discrete` action space.
+
+  Observations are cast to float32 with the shape of the (`Box`) observation
+  space. gymnasium's `terminated` becomes `dm_env.termination` (discount 0)
+  and `truncated` (a time limit such as CartPole-v1's 500 steps) becomes
+  `dm_env.truncation` (discount 1: the state after it still has value);
+  when both are set the episode terminated. Player 0 is always to play and
+  every action is legal.
+
+  `seed` goes to the first `reset(seed=...)` only; later resets continue the
+  environment's random stream, so a seeded run reproduces every episode.
+  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
+  step ignores its action and starts a new episode.
+  """
+
+  def __init__(self,
+               env: Any,
+               seed: Optional[int] = 0,
+               **make_kwargs):
+    """Creates or wraps the gymnasium environment.
+
+    Args:
+      env: a gymnasium id (e.g. 'CartPole-v1') or a `gymnasium.Env`.
+      seed: the seed of the first reset, or None for an unseeded one.
+      **make_kwargs: keyword arguments of `gymnasium.make` (with an id only),
+        e.g. `max_episode_steps`.
+
+    Raises:
+      ImportError: if gymnasium is not installed.
+      ValueError: if the action space is not `Discrete`, the observation
+        space is not a `Box`, or `make_kwargs` come with an instance.
+    """
+    gymnasium = _import_gymnasium()
+    if isinstance(env, str):
+      env = gymnasium.make(env, **make_kwargs)
+    elif make_kwargs:
+      raise ValueError(
+          f'Keyword arguments of gymnasium.make need an environment id, got '
+          f'{sorted(make_kwargs)} with the instance {env!r}.')
+    action_space = env.action_space
+    if not isinstance(action_space, gymnasium.spaces.Discrete):
+      raise ValueError(
+          f'GymnasiumEnvironment needs a Discrete action space, got '
+          f'{action_space!r}.')
+    if not isinstance(env.observation_space, gymnasium.spaces.Box):
+      raise ValueError(
+          f'GymnasiumEnvironment needs a Box observation space, got '
+          f'{env.observation_space!r}.')
+    self._env = env
+    self._seed = seed
+    self._num_actions = int(action_space.n)
+    self._action_start = int(action_space.start)
+    self._observation_shape = tuple(env.observation_space.shape)
+    self._seeded = False
+    self._reset_next_step = True
+
+  @property
+  def gymnasium_env(self):
+    """The wrapped `gymnasium.Env`."""
+    return self._env
+
+  # dm_env.Environment.
+
+  def observation_spec(self) -> specs.Array:
+    return specs.Array(shape=self._observation_shape, dtype=np.float32,
+                       name='observation')
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(num_values=self._num_actions, dtype=np.int32,
+                               name='action')
+
+  def reset(self) -> dm_env.TimeStep:
+    if self._seeded:
+      observation, _ = self._env.reset()
+    else:
+      observation, _ = self._env.reset(seed=self._seed)
+      self._seeded = True
+    self._reset_next_step = False
+    return dm_env.restart(self._observation(observation))
+
+  def step(self, action) -> dm_env.TimeStep:
+    if self._reset_next_step:
+      return self.reset()
+    index = base.as_action(action)
+    if index is None or not 0 <= index < self._num_actions:
+      raise ValueError(
+          f'Illegal action {action!r}: expected an integer in '
+          f'0..{self._num_actions - 1}.')
+    observation, reward, terminated, truncated, _ = self._env.step(
+        index + self._action_start)
+    observation = self._observation(observation)
+    if terminated:
+      self._reset_next_step = True
+      return base.termination(reward, observation)
+    if truncated:
+      self._reset_next_step = True
+      return base.truncation(reward, observation)
+    return base.transition(reward, observation)
+
+  def close(self):
+    self._env.close()
+
+  # base.Environment.
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(self._num_actions, dtype=np.int32)
+
+  def to_play(self) -> int:
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return 1
+
+  def _observation(self, observation) -> np.ndarray:
+    return np.asarray(observation, dtype=np.float32).reshape(
+        self._observation_shape)

@@ -1,0 +1,185 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tic-tac-toe opponents for evaluation: a perfect (minimax) and a random one.
+
+The solver is plain minimax over the game tree, memoised on the position:
+fewer than 6,000 positions can arise, so the first query solves the whole
+game in well under a second and later queries are look-ups. Values are for
+the player to move: +1 a win, 0 a draw, -1 a loss, with perfect play from
+both sides (no discount: the game has no intermediate rewards).
+"""
+
+import functools
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from muzero_snt.environments import tictactoe
+
+Board = Tuple[int, ...]
+
+
+def _is_full(board: Board) -> bool:
+  return tictactoe.EMPTY not in board
+
+
+@functools.lru_cache(maxsize=None)
+def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
+  """(action, value for `to_play`) of every legal action of a live game."""
+  values = []
+  for action in range(9):
+    if board[action] != tictactoe.EMPTY:
+      continue
+    child = board[:action] + (to_play + 1,) + board[action + 1:]
+    if tictactoe.line_owners(child):
+      value = 1  # The mover completed a line.
+    elif _is_full(child):
+      value = 0
+    else:
+      # Zero-sum: the opponent's best is the mover's worst.
+      value = -max(v for _, v in _action_values(child, 1 - to_play))
+    values.append((action, value))
+  return tuple(values)
+
+
+def _position(env_or_board, to_play: Optional[int]) -> Tuple[Board, int]:
+  """Reads (board, to_play) from a TicTacToe or checks the given ones."""
+  if hasattr(env_or_board, 'board') and callable(
+      getattr(env_or_board, 'to_play', None)):
+    if to_play is not None:
+      raise ValueError(
+          f'to_play is read from the environment; pass a board to give it, '
+          f'got to_play={to_play!r} with {env_or_board!r}.')
+    board, to_play = env_or_board.board, env_or_board.to_play()
+  elif to_play is None:
+    raise ValueError('A board needs the player to move, got to_play=None.')
+  else:
+    board = env_or_board
+  board = tictactoe.check_position(board, to_play)
+  return tuple(int(v) for v in board), int(to_play)
+
+
+def _is_over(board: Board) -> bool:
+  return bool(tictactoe.line_owners(board)) or _is_full(board)
+
+
+def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
+  """The exact value of each legal action for the player to move.
+
+  Args:
+    board: a `TicTacToe` (its position is read, not changed), or a `[9]` or
+      `[3, 3]` board coded as `TicTacToe.board`.
+    to_play: the player to move (0 or 1) with a board; None with an
+      environment.
+
+  Returns:
+    `{action: value}` over the legal actions, values in {-1, 0, +1} for the
+    player to move; empty when the game is over.
+
+  Raises:
+    ValueError: if the position cannot arise in a game.
+  """
+  board, to_play = _position(board, to_play)
+  if _is_over(board):
+    return {}
+  return dict(_action_values(board, to_play))
+
+
+def game_value(board, to_play: Optional[int] = None) -> int:
+  """The exact value of the position for the player to move (-1, 0 or +1).
+
+  A finished game is worth -1 to the player to move if the other player
+  completed a line, 0 after a draw. Arguments as `minimax_values`.
+  """
+  board, to_play = _position(board, to_play)
+  if tictactoe.line_owners(board):
+    return -1  # Only the player who moved last can own a line.
+  if _is_full(board):
+    return 0
+  return max(v for _, v in _action_values(board, to_play))
+
+
+def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
+  """All actions that keep the game value, in increasing order.
+
+  Arguments as `minimax_values`; empty when the game is over.
+  """
+  values = minimax_values(env_or_board, to_play)
+  if not values:
+    return []
+  best = max(values.values())
+  return sorted(a for a, v in values.items() if v == best)
+
+
+class PerfectPlayer:
+  """Plays an optimal action, uniformly at random among the optimal ones.
+
+  Never loses; randomising among equally good moves lets evaluation games
+  cover many lines of play instead of one.
+  """
+
+  def __init__(self, seed: Optional[int] = None):
+    self._rng = np.random.default_rng(seed)
+
+  def select_action(self, env) -> int:
+    """Returns an optimal action at the position of `env` (a `TicTacToe`).
+
+    Raises:
+      ValueError: if the game is over.
+    """
+    actions = optimal_actions(env)
+    if not actions:
+      raise ValueError(f'The game is over, there is no action to select:\n'
+                       f'{env}')
+    return int(self._rng.choice(actions))
+
+
+class RandomPlayer:
+  """Plays uniformly at random among the legal actions."""
+
+  def __init__(self, seed: Optional[int] = None):
+    self._rng = np.random.default_rng(seed)
+
+  def select_action(self, env) -> int:
+    """Returns a random legal action of `env` (a `TicTacToe`).
+
+    Raises:
+      ValueError: if the game is over.
+    """
+    actions = env.legal_actions()
+    if len(actions) == 0:  # pylint: disable=g-explicit-length-test
+      raise ValueError(f'The game is over, there is no action to select:\n'
+                       f'{env}')
+    return int(self._rng.choice(actions))
+
+
+def play_game(players: Sequence, env: Optional[tictactoe.TicTacToe] = None
+              ) -> int:
+  """Plays one game from a new board; `players[p]` moves for player p.
+
+  Args:
+    players: two objects with `select_action(env) -> int`.
+    env: the environment to play in (reset first); a new one if None.
+
+  Returns:
+    The winner: 0, 1, or -1 (`tictactoe.DRAW`) for a draw.
+  """
+  if len(players) != 2:
+    raise ValueError(f'Tic-tac-toe needs two players, got {len(players)}.')
+  env = tictactoe.TicTacToe() if env is None else env
+  timestep = env.reset()
+  while not timestep.last():
+    timestep = env.step(players[env.to_play()].select_action(env))
+  return env.winner

@@ -1,0 +1,439 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The replay buffer: a window of games, sampled uniformly or by priority."""
+
+import json
+import os
+import tempfile
+from typing import List, Tuple
+
+import numpy as np
+
+from muzero_snt import config as config_lib
+from muzero_snt import trajectory as trajectory_lib
+from muzero_snt import types
+
+# Added to every priority so that no position has probability zero: a search
+# value that matched its target exactly would otherwise never be replayed.
+# Far below any value error that matters (values are O(1) in board games,
+# O(100) in CartPole) yet above float64 underflow for p^alpha with alpha <= 1.
+PRIORITY_EPSILON = 1e-6
+
+# Version of the checkpoint layout written by `ReplayBuffer.save`.
+_FORMAT_VERSION = 1
+
+# Config fields that define the stored data; a restore must match them.
+_DATA_FIELDS = ('action_space_size', 'observation_shape', 'num_players',
+                'discount', 'priority_alpha')
+
+_MOVE_ARRAYS = ('observations', 'to_play', 'actions', 'rewards', 'policies',
+                'root_values')
+
+
+class ReplayBuffer:
+  """The pseudocode's `ReplayBuffer`: the last `window_size` games.
+
+  Fixes of the pseudocode (docs/pseudocode.md, defect 7): `save_game` drops
+  the oldest game exactly when a new one would exceed the window (the
+  pseudocode pops only once it already holds more than `window_size`), and
+  sampling is implemented instead of a stub:
+
+  - Uniform (`config.prioritized_replay=False`): every stored position is
+    equally likely, with weight 1. The pseudocode's `sample_game` then
+    `sample_position` picks a game first, which over-weights the positions
+    of short games (a 10-move game's positions would be drawn 50 times as
+    often as a 500-move game's).
+  - Prioritised (appendix G of the paper): position i is drawn with
+    P(i) = p_i^alpha / sum_j p_j^alpha over all stored positions, and
+    weighted by w_i = (N P(i))^-beta, the paper's (1/N 1/P(i))^beta,
+    divided by the largest w in the batch so that weights only shrink
+    updates (as Schaul et al., 2016). New positions get
+    p = |search value - n-step return| + PRIORITY_EPSILON; the learner's
+    `priority` output replaces it through `update_priorities`.
+
+  The B positions of a batch are drawn independently, with replacement.
+  Positions are addressed by keys (game id, position); game ids count every
+  game ever saved and are never reused, so keys of evicted games are
+  recognised and ignored by `update_priorities`.
+
+  Storage is one flat array of priorities over all stored positions, game by
+  game in id order, so a draw costs one cumulative sum over the N positions
+  (cached until priorities change) and a binary search per example.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, seed: int = 0):
+    """Constructs an empty buffer.
+
+    Args:
+      config: uses window_size (games), batch_size, num_unroll_steps,
+        td_steps, discount, num_players, action_space_size,
+        observation_shape, prioritized_replay, priority_alpha and
+        priority_beta.
+      seed: seeds the generator that draws positions and padding actions.
+    """
+    if not isinstance(config, config_lib.MuZeroConfig):
+      raise TypeError(f'config must be a MuZeroConfig, got {config!r}.')
+    self._config = config
+    self._rng = np.random.default_rng(seed)
+    self._games: List[trajectory_lib.Trajectory] = []
+    self._lengths = np.zeros(0, np.int64)  # [G]
+    self._offsets = np.zeros(1, np.int64)  # [G+1] first flat index per game.
+    self._priorities = np.zeros(0, np.float64)  # [N] p, epsilon included.
+    self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
+    self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
+    self._games_saved = 0
+
+  @property
+  def config(self) -> config_lib.MuZeroConfig:
+    return self._config
+
+  @property
+  def num_games(self) -> int:
+    """Games stored now (at most `window_size`)."""
+    return len(self._games)
+
+  @property
+  def num_positions(self) -> int:
+    """Positions N over all stored games."""
+    return int(self._offsets[-1])
+
+  @property
+  def games_saved(self) -> int:
+    """Games ever saved; the next game gets this id."""
+    return self._games_saved
+
+  @property
+  def game_ids(self) -> List[int]:
+    """Ids of the stored games, oldest first."""
+    first = self._games_saved - len(self._games)
+    return list(range(first, self._games_saved))
+
+  def game(self, game_id: int) -> trajectory_lib.Trajectory:
+    """The stored game with id `game_id`."""
+    first = self._games_saved - len(self._games)
+    if not first <= game_id < self._games_saved:
+      raise ValueError(f'game id {game_id} is not stored; stored ids are '
+                       f'[{first}, {self._games_saved}).')
+    return self._games[game_id - first]
+
+  def _check_trajectory(self, trajectory: trajectory_lib.Trajectory):
+    config = self._config
+    if not isinstance(trajectory, trajectory_lib.Trajectory):
+      raise TypeError(f'save_game expects a Trajectory, got {trajectory!r}.')
+    if not trajectory.finished:
+      raise ValueError(f'save_game needs a finished trajectory; this one has '
+                       f'{trajectory.length} moves and was not finished.')
+    for name in ('action_space_size', 'num_players', 'discount'):
+      if getattr(trajectory, name) != getattr(config, name):
+        raise ValueError(f'Trajectory {name} {getattr(trajectory, name)!r} '
+                         f'does not match the config\'s '
+                         f'{getattr(config, name)!r}.')
+    shape = trajectory.observations.shape[1:]
+    if shape != tuple(config.observation_shape):
+      raise ValueError(f'Trajectory observation shape {list(shape)} does not '
+                       f'match the config\'s observation_shape '
+                       f'{list(config.observation_shape)}.')
+
+  def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
+    """Stores a finished game, evicting the oldest one if the window is full.
+
+    Args:
+      trajectory: a finished `Trajectory` that fits the config.
+
+    Returns:
+      The game's id.
+
+    Raises:
+      ValueError: if the trajectory is not finished or does not fit the
+        config (action space, players, discount, observation shape).
+    """
+    self._check_trajectory(trajectory)
+    values = trajectory.value_targets(self._config.td_steps)
+    priorities = np.abs(trajectory.root_values - values) + PRIORITY_EPSILON
+    if len(self._games) >= self._config.window_size:
+      # Evict before adding: the window never holds more than window_size.
+      drop = int(self._lengths[0])
+      self._games.pop(0)
+      self._lengths = self._lengths[1:]
+      self._priorities = self._priorities[drop:]
+      self._scaled = self._scaled[drop:]
+    self._games.append(trajectory)
+    self._lengths = np.append(self._lengths, trajectory.length)
+    self._offsets = np.concatenate([[0], np.cumsum(self._lengths)])
+    self._priorities = np.concatenate([self._priorities, priorities])
+    self._scaled = np.concatenate(
+        [self._scaled, priorities**self._config.priority_alpha])
+    self._cumulative = None
+    self._games_saved += 1
+    return self._games_saved - 1
+
+  def _draw(self, batch_size: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Flat indices `[B]` of positions and their weights `[B]`."""
+    n = self.num_positions
+    if not self._config.prioritized_replay:
+      return self._rng.integers(0, n, batch_size), np.ones(batch_size)
+    if self._cumulative is None:
+      self._cumulative = np.cumsum(self._scaled)
+    total = self._cumulative[-1]
+    u = self._rng.random(batch_size) * total
+    flat = np.minimum(
+        np.searchsorted(self._cumulative, u, side='right'), n - 1)
+    probability = self._scaled[flat] / total
+    weight = (n * probability)**-self._config.priority_beta
+    return flat, weight / weight.max()
+
+  def sample_batch(self) -> Tuple[types.Batch, np.ndarray]:
+    """Draws `config.batch_size` K-step windows and their targets.
+
+    Returns:
+      A `Batch` of NumPy arrays (float32, actions int32) with
+      K = config.num_unroll_steps, value targets with n = config.td_steps,
+      and keys: `[B, 2]` int64 (game id, position) for `update_priorities`.
+
+    Raises:
+      ValueError: if the buffer is empty.
+    """
+    if not self.num_positions:
+      raise ValueError('sample_batch on an empty replay buffer: save a game '
+                       'first.')
+    config = self._config
+    b, k = config.batch_size, config.num_unroll_steps
+    flat, weight = self._draw(b)
+    game_index = np.searchsorted(self._offsets, flat, side='right') - 1
+    position = flat - self._offsets[game_index]
+    observation = np.empty((b,) + tuple(config.observation_shape), np.float32)
+    action = np.empty((b, k), np.int32)
+    target_value = np.empty((b, k + 1), np.float32)
+    target_reward = np.empty((b, k), np.float32)
+    target_policy = np.empty((b, k + 1, config.action_space_size), np.float32)
+    policy_mask = np.empty((b, k + 1), np.float32)
+    for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
+      game = self._games[g]
+      target = game.make_target(t, k, config.td_steps)
+      observation[i] = game.observations[t]
+      action[i] = game.actions_window(t, k, self._rng)
+      target_value[i] = target.target_value
+      target_reward[i] = target.target_reward
+      target_policy[i] = target.target_policy
+      policy_mask[i] = target.policy_mask
+    batch = types.Batch(
+        observation=observation,
+        action=action,
+        target_value=target_value,
+        target_reward=target_reward,
+        target_policy=target_policy,
+        policy_mask=policy_mask,
+        weight=weight.astype(np.float32))
+    first = self._games_saved - len(self._games)
+    keys = np.stack([game_index + first, position], axis=-1).astype(np.int64)
+    return batch, keys
+
+  def _flat_indices(self, keys) -> Tuple[np.ndarray, np.ndarray]:
+    """Flat indices of the stored keys `[B, 2]` and which keys are stored."""
+    keys = np.asarray(keys)
+    if keys.ndim != 2 or keys.shape[1] != 2 or (
+        keys.size and not np.issubdtype(keys.dtype, np.integer)):
+      raise ValueError(f'keys must be an integer array [B, 2] of (game id, '
+                       f'position), got shape {list(keys.shape)} and dtype '
+                       f'{keys.dtype}.')
+    keys = keys.astype(np.int64)
+    first = self._games_saved - len(self._games)
+    game_id, position = keys[:, 0], keys[:, 1]
+    for i in np.flatnonzero((game_id < 0) | (game_id >= self._games_saved)):
+      raise ValueError(f'key {keys[i].tolist()}: game id {game_id[i]} was '
+                       f'never saved (ids so far: [0, {self._games_saved})).')
+    stored = game_id >= first
+    index = np.where(stored, game_id - first, 0)
+    length = np.where(stored, self._lengths[index] if len(self._games) else 0,
+                      0)
+    for i in np.flatnonzero(stored & ((position < 0) | (position >= length))):
+      raise ValueError(f'key {keys[i].tolist()}: position {position[i]} is '
+                       f'outside game {game_id[i]} of length {length[i]}.')
+    flat = self._offsets[index] + position
+    return flat[stored], stored
+
+  def get_priorities(self, keys) -> np.ndarray:
+    """The priorities p (epsilon included) of stored keys `[B, 2]`.
+
+    Returns:
+      `[B]` float64, NaN for keys of evicted games.
+    """
+    flat, stored = self._flat_indices(keys)
+    out = np.full(stored.shape, np.nan)
+    out[stored] = self._priorities[flat]
+    return out
+
+  def update_priorities(self, keys, priorities) -> None:
+    """Sets the priorities of sampled positions (the learner's output).
+
+    Args:
+      keys: `[B, 2]` (game id, position) from `sample_batch`. Keys of games
+        evicted since then are ignored. If a key appears twice, its last
+        priority wins.
+      priorities: `[B]` finite, non-negative; stored plus PRIORITY_EPSILON.
+
+    Raises:
+      ValueError: naming the key, if a priority is NaN, infinite or
+        negative, or a key was never stored.
+    """
+    keys = np.asarray(keys)
+    priorities = np.asarray(priorities, np.float64)
+    if priorities.shape != keys.shape[:1]:
+      raise ValueError(f'priorities must have shape [B] = '
+                       f'{list(keys.shape[:1])} (one per key), got '
+                       f'{list(priorities.shape)}.')
+    bad = ~np.isfinite(priorities) | (priorities < 0)
+    for i in np.flatnonzero(bad):
+      raise ValueError(f'priority {priorities[i].item()!r} for key '
+                       f'{np.asarray(keys[i]).tolist()} must be finite and '
+                       '>= 0.')
+    flat, stored = self._flat_indices(keys)
+    p = priorities[stored] + PRIORITY_EPSILON
+    self._priorities[flat] = p
+    self._scaled[flat] = p**self._config.priority_alpha
+    self._cumulative = None
+
+  def _config_fields(self):
+    config = self._config
+    return {
+        'action_space_size': config.action_space_size,
+        'observation_shape': list(config.observation_shape),
+        'num_players': config.num_players,
+        'discount': config.discount,
+        'priority_alpha': config.priority_alpha,
+        'window_size': config.window_size,
+    }
+
+  def save(self, path: str) -> None:
+    """Writes the whole buffer to `path` atomically.
+
+    One `.npz` file without pickles: every stored move's arrays
+    (concatenated over games), each game's length, terminal flag and
+    bootstrap value, the priorities, and a JSON string with the counters,
+    the config fields that define the data and the random generator's
+    state. It is written to a temporary file in the same directory and
+    moved over `path` with `os.replace`, so a crash (even kill -9) leaves
+    either the old file or the new one.
+
+    Args:
+      path: the file to write (no suffix is added).
+    """
+    games = self._games
+    arrays = {}
+    for name in _MOVE_ARRAYS:
+      if games:
+        arrays[name] = np.concatenate([getattr(g, name) for g in games])
+    if not games:
+      config = self._config
+      arrays = {
+          'observations': np.zeros((0,) + tuple(config.observation_shape),
+                                   np.float32),
+          'to_play': np.zeros(0, np.int64),
+          'actions': np.zeros(0, np.int64),
+          'rewards': np.zeros(0, np.float64),
+          'policies': np.zeros((0, config.action_space_size), np.float32),
+          'root_values': np.zeros(0, np.float64),
+      }
+    arrays['lengths'] = self._lengths
+    arrays['terminal'] = np.array([g.terminal for g in games], np.bool_)
+    arrays['bootstrap_values'] = np.array(
+        [g.bootstrap_value for g in games], np.float64)
+    arrays['priorities'] = self._priorities
+    meta = {
+        'format_version': _FORMAT_VERSION,
+        'games_saved': self._games_saved,
+        'config': self._config_fields(),
+        'rng_state': self._rng.bit_generator.state,
+    }
+    arrays['meta'] = np.array(json.dumps(meta))
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(
+        dir=directory, prefix=os.path.basename(path) + '.', suffix='.tmp')
+    try:
+      with os.fdopen(fd, 'wb') as f:
+        np.savez(f, allow_pickle=False, **arrays)
+        f.flush()
+        os.fsync(f.fileno())
+      os.replace(temporary, path)
+    except BaseException:
+      if os.path.exists(temporary):
+        os.remove(temporary)
+      raise
+    try:  # Make the rename itself durable, where directories can be synced.
+      directory_fd = os.open(directory, os.O_RDONLY)
+      try:
+        os.fsync(directory_fd)
+      finally:
+        os.close(directory_fd)
+    except OSError:
+      pass
+
+  @classmethod
+  def restore(cls, config: config_lib.MuZeroConfig,
+              path: str) -> 'ReplayBuffer':
+    """Reads a buffer written by `save`; it continues exactly where it was.
+
+    Args:
+      config: the run's config; the fields that define the stored data
+        (action space, observation shape, players, discount, priority
+        alpha) must equal the saved ones, and the window must hold the saved
+        games.
+      path: the file written by `save`.
+
+    Returns:
+      A `ReplayBuffer` with the saved games, priorities, counters and random
+      generator state: its next `sample_batch` is the one the saved buffer
+      would have drawn.
+
+    Raises:
+      ValueError: if the file's format or data do not fit `config`.
+    """
+    buffer = cls(config)
+    with np.load(path, allow_pickle=False) as data:
+      arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays.pop('meta')))
+    if meta.get('format_version') != _FORMAT_VERSION:
+      raise ValueError(f'{path}: replay format version '
+                       f'{meta.get("format_version")!r}, expected '
+                       f'{_FORMAT_VERSION}.')
+    expected = buffer._config_fields()
+    for name in _DATA_FIELDS:
+      if meta['config'][name] != expected[name]:
+        raise ValueError(f'{path} holds data for {name} = '
+                         f'{meta["config"][name]!r}, but the config has '
+                         f'{expected[name]!r}.')
+    lengths = arrays['lengths'].astype(np.int64)
+    if len(lengths) > config.window_size:
+      raise ValueError(f'{path} holds {len(lengths)} games, more than the '
+                       f'config\'s window_size {config.window_size}.')
+    bounds = np.concatenate([[0], np.cumsum(lengths)])
+    for i in range(len(lengths)):
+      moves = {name: arrays[name][bounds[i]:bounds[i + 1]]
+               for name in _MOVE_ARRAYS}
+      buffer._games.append(trajectory_lib.Trajectory.from_arrays(
+          config.action_space_size, config.num_players, config.discount,
+          terminal=bool(arrays['terminal'][i]),
+          bootstrap_value=float(arrays['bootstrap_values'][i]), **moves))
+    priorities = arrays['priorities'].astype(np.float64)
+    if priorities.shape != (bounds[-1],) or not np.all(priorities > 0):
+      raise ValueError(f'{path}: priorities must be {bounds[-1]} positive '
+                       f'numbers, got shape {list(priorities.shape)}.')
+    buffer._lengths = lengths
+    buffer._offsets = bounds.astype(np.int64)
+    buffer._priorities = priorities
+    buffer._scaled = priorities**config.priority_alpha
+    buffer._games_saved = int(meta['games_saved'])
+    buffer._rng.bit_generator.state = meta['rng_state']
+    return buffer

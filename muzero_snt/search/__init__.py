@@ -1,0 +1,49 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The MuZero search: the pseudocode's MCTS in NumPy, fixed and batched."""
+
+from muzero_snt.search.action_selection import select_action
+from muzero_snt.search.action_selection import visit_softmax
+from muzero_snt.search.mcts import add_exploration_noise
+from muzero_snt.search.mcts import backpropagate
+from muzero_snt.search.mcts import expand_node
+from muzero_snt.search.mcts import q_value
+from muzero_snt.search.mcts import run_mcts
+from muzero_snt.search.mcts import select_child
+from muzero_snt.search.mcts import ucb_score
+from muzero_snt.search.min_max_stats import MinMaxStats
+from muzero_snt.search.model import Model
+from muzero_snt.search.model import NetworkModel
+from muzero_snt.search.node import Node
+from muzero_snt.search.policy import search
+from muzero_snt.search.policy import SearchOutput
+
+__all__ = (
+    'MinMaxStats',
+    'Model',
+    'NetworkModel',
+    'Node',
+    'SearchOutput',
+    'add_exploration_noise',
+    'backpropagate',
+    'expand_node',
+    'q_value',
+    'run_mcts',
+    'search',
+    'select_action',
+    'select_child',
+    'ucb_score',
+    'visit_softmax',
+)

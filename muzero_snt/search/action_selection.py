@@ -1,0 +1,106 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Action selection from root visit counts: visit_softmax and select_action."""
+
+import math
+
+import numpy as np
+
+from muzero_snt import config as config_lib
+from muzero_snt.search import node as node_lib
+
+
+def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
+  """Probabilities proportional to `visit_counts ** (1 / temperature)`.
+
+  The distribution of the pseudocode's `softmax_sample`, computed in log
+  space so that large counts and small temperatures neither overflow nor
+  divide by zero: `exp((log N - max log N) / T)`, normalised. Actions with
+  no visits get probability 0.
+
+  Args:
+    visit_counts: `[A]` non-negative visit counts.
+    temperature: T >= 0; 0 means the most visited action (the lowest index
+      among equally visited ones) with probability 1.
+
+  Returns:
+    `[A]` float64 probabilities that sum to 1.
+
+  Raises:
+    ValueError: if `visit_counts` is not a non-empty vector of finite
+      non-negative numbers, if `temperature` is negative or not finite, or
+      if T > 0 and every count is 0.
+  """
+  counts = np.asarray(visit_counts, np.float64)
+  if counts.ndim != 1 or not counts.size:
+    raise ValueError(f'visit_counts must be a non-empty vector [A], got '
+                     f'shape {list(counts.shape)}.')
+  if not np.all(np.isfinite(counts)) or np.any(counts < 0):
+    raise ValueError(f'visit_counts must be finite and >= 0, got '
+                     f'{counts.tolist()}.')
+  if not (isinstance(temperature, (int, float, np.floating)) and
+          math.isfinite(temperature) and temperature >= 0):
+    raise ValueError(f'temperature must be a finite number >= 0, got '
+                     f'{temperature!r}.')
+  if temperature == 0:
+    probs = np.zeros_like(counts)
+    probs[np.argmax(counts)] = 1.  # argmax keeps the first of equal maxima.
+    return probs
+  if not counts.any():
+    raise ValueError(f'visit_counts must have a positive count when '
+                     f'temperature > 0, got {counts.tolist()}.')
+  with np.errstate(divide='ignore'):
+    logits = np.log(counts)  # -inf for unvisited actions.
+  # Subtract the maximum before dividing by T: the largest logit is then 0
+  # and the others are <= 0, so a tiny T cannot overflow.
+  logits = (logits - logits.max()) / temperature
+  probs = np.exp(logits)
+  return probs / probs.sum()
+
+
+def select_action(config: config_lib.MuZeroConfig, num_moves: int,
+                  node: node_lib.Node, training_steps: int,
+                  rng: np.random.Generator) -> int:
+  """Samples the action to play from the root's visit counts.
+
+  The pseudocode's `select_action`: the temperature is
+  `config.visit_softmax_temperature_fn(num_moves, training_steps)`, and the
+  action is drawn from `visit_softmax` over the root's children (in
+  increasing action order). At temperature 0 the most visited action is
+  returned without drawing from `rng`.
+
+  Args:
+    config: supplies `visit_softmax_temperature_fn`.
+    num_moves: moves played so far in the game.
+    node: the searched root.
+    training_steps: the network's training steps so far.
+    rng: the random generator.
+
+  Returns:
+    The action, an int.
+
+  Raises:
+    ValueError: if `node` has no children.
+  """
+  if not node.expanded():
+    raise ValueError('select_action needs an expanded node with children, '
+                     f'got {node!r}.')
+  actions = sorted(node.children)
+  visit_counts = np.array([node.children[a].visit_count for a in actions])
+  temperature = config.visit_softmax_temperature_fn(num_moves, training_steps)
+  probs = visit_softmax(visit_counts, temperature)
+  if temperature == 0:
+    return actions[int(np.argmax(probs))]
+  return actions[int(rng.choice(len(actions), p=probs))]

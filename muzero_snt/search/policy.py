@@ -1,0 +1,151 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""search: one MuZero search for each position of a batch of games."""
+
+from typing import List, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from muzero_snt import config as config_lib
+from muzero_snt import types
+from muzero_snt.search import mcts
+from muzero_snt.search import min_max_stats as min_max_stats_lib
+from muzero_snt.search import model as model_lib
+from muzero_snt.search import node as node_lib
+
+
+class SearchOutput(NamedTuple):
+  """The result of `search` for a batch of B positions.
+
+  Attributes:
+    visit_counts: `[B, A]` int32 visits of each root action (0 for illegal
+      actions).
+    policy: `[B, A]` float32 visit counts normalised per row: the policy
+      target the pseudocode's `store_search_statistics` stores.
+    root_value: `[B]` float32 `root.value()`, for the player to move.
+    roots: the B searched trees.
+  """
+  visit_counts: np.ndarray
+  policy: np.ndarray
+  root_value: np.ndarray
+  roots: List[node_lib.Node]
+
+
+def _check_inputs(config: config_lib.MuZeroConfig, observations: np.ndarray,
+                  to_play: Sequence[int],
+                  legal_actions: Sequence[Sequence[int]]):
+  """Raises ValueError unless the batch fits `config` and itself."""
+  batch_size = len(observations)
+  if len(to_play) != batch_size or len(legal_actions) != batch_size:
+    raise ValueError(
+        f'observations, to_play and legal_actions must have the same batch '
+        f'length, got {batch_size}, {len(to_play)} and {len(legal_actions)}.')
+  num_actions = config.action_space_size
+  for i, (player, actions) in enumerate(zip(to_play, legal_actions)):
+    if player not in range(config.num_players):
+      raise ValueError(f'to_play[{i}] must be a player in '
+                       f'[0, {config.num_players}), got {player!r}.')
+    if not len(actions):
+      raise ValueError(f'legal_actions[{i}] is empty; a searched position '
+                       'needs at least one legal action.')
+    for action in actions:
+      if action not in range(num_actions):
+        raise ValueError(f'legal_actions[{i}] holds action {action!r}, '
+                         f'outside the action space [0, {num_actions}).')
+    if len(set(actions)) != len(actions):
+      raise ValueError(f'legal_actions[{i}] repeats an action: '
+                       f'{list(actions)}.')
+
+
+def search(config: config_lib.MuZeroConfig,
+           model: model_lib.Model,
+           observations: np.ndarray,
+           to_play: Sequence[int],
+           legal_actions: Sequence[Sequence[int]],
+           rng: np.random.Generator,
+           add_noise: bool = True,
+           num_simulations: Optional[int] = None) -> SearchOutput:
+  """Searches from each of B positions, with one batched network per step.
+
+  The search part of the pseudocode's `play_game`, for B games at once: one
+  batched `initial_inference`; each root expanded over its legal actions
+  only (softmax of the logits restricted to them); Dirichlet noise on each
+  root's priors if `add_noise` (one `rng.dirichlet` draw per root, in batch
+  order); then `run_mcts` on all roots in lockstep.
+
+  Args:
+    config: the hyperparameters.
+    model: the network (see `model.Model`).
+    observations: `[B, *observation_shape]` the current observations.
+    to_play: `[B]` the player to move in each position.
+    legal_actions: B non-empty sequences (lists, NumPy arrays) of the legal
+      actions in [0, A).
+    rng: the random generator for the exploration noise.
+    add_noise: whether to add exploration noise (self-play: yes; evaluation:
+      no).
+    num_simulations: overrides `config.num_simulations` if given.
+
+  Returns:
+    `SearchOutput`.
+
+  Raises:
+    ValueError: if the batch lengths differ, a player is out of range, or a
+      list of legal actions is empty, repeats an action or holds one out of
+      range.
+  """
+  _check_inputs(config, observations, to_play, legal_actions)
+  if num_simulations is not None:
+    config = config.replace(num_simulations=num_simulations)
+  batch_size = len(observations)
+
+  # At the root of the search tree we use the representation function to
+  # obtain a hidden state given the current observation.
+  output = model.initial_inference(np.asarray(observations, np.float32))
+  values = np.asarray(output.value).tolist()
+  rewards = np.asarray(output.reward).tolist()
+  policy_logits = np.asarray(output.policy_logits)
+  hidden_states = np.asarray(output.hidden_state)
+  roots = []
+  for i in range(batch_size):
+    root = node_lib.Node(0.)
+    mcts.expand_node(
+        root, int(to_play[i]), [int(a) for a in legal_actions[i]],
+        types.NetworkOutput(
+            value=values[i],
+            reward=rewards[i],
+            policy_logits=policy_logits[i],
+            hidden_state=hidden_states[i]))
+    if add_noise:
+      mcts.add_exploration_noise(config, root, rng)
+    roots.append(root)
+
+  # We then run a Monte Carlo Tree Search using only action sequences and the
+  # model learned by the network.
+  min_max_stats = [
+      min_max_stats_lib.MinMaxStats(config.known_bounds) for _ in roots
+  ]
+  mcts.run_mcts(config, roots, model, min_max_stats)
+
+  visit_counts = np.zeros((batch_size, config.action_space_size), np.int32)
+  for i, root in enumerate(roots):
+    for action, child in root.children.items():
+      visit_counts[i, action] = child.visit_count
+  policy = visit_counts / visit_counts.sum(axis=1, keepdims=True)
+  root_value = np.array([root.value() for root in roots], np.float32)
+  return SearchOutput(
+      visit_counts=visit_counts,
+      policy=policy.astype(np.float32),
+      root_value=root_value,
+      roots=roots)

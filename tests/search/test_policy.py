@@ -1,0 +1,269 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for muzero_snt.search.policy: the search finds the right moves."""
+
+import numpy as np
+from absl.testing import absltest
+from absl.testing import parameterized
+
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import types
+from muzero_snt.search import mcts
+from muzero_snt.search import model as model_lib
+from muzero_snt.search import policy
+from tests import testing
+from tests.search import oracle
+
+TICTACTOE = presets.make_tictactoe_config()  # 25 simulations.
+
+# (position, best move). X moves first; the player to move follows from the
+# stone counts. Each best move is the only one of the highest minimax value.
+WINS = (
+    ('XX.OO....', 2),  # X completes the top row (O threatens 5).
+    ('.OOXX...X', 0),  # O completes the top row.
+    ('XX.OO.X..', 5),  # O completes the middle row (X threatens 2).
+    ('O...O.XX.', 8),  # X completes the bottom row (O threatens 8 too).
+    ('.XO.XOX..', 8),  # O completes the right column (X threatens 7).
+)
+BLOCKS = (
+    ('OO.X....X', 2),  # X blocks the top row.
+    ('XX..O....', 2),  # O blocks the top row.
+    ('OX.XO....', 8),  # X blocks the diagonal.
+    ('X.OO..XX.', 8),  # O blocks the bottom row.
+)
+
+
+def _batch(positions):
+  observations, to_play, legal = zip(
+      *(oracle.observation(p) for p in positions))
+  return np.stack(observations), list(to_play), list(legal)
+
+
+def _occupied(position):
+  return [i for i, c in enumerate(position) if c != '.']
+
+
+class TicTacToeSearchTest(parameterized.TestCase):
+
+  # The oracle gives no prior: inside the tree the opponent's replies
+  # include the occupied squares (an illegal move loses at once), which make
+  # a losing move look better until the opponent's winning reply has been
+  # tried. 25 simulations are not always enough for that ('OX.XO....' needs
+  # 100); from 100 on every position is solved.
+  @parameterized.parameters(100, 200, 400)
+  def test_wins_and_blocks(self, num_simulations):
+    positions, best = zip(*(WINS + BLOCKS))
+    observations, to_play, legal = _batch(positions)
+    self.assertEqual(to_play, [0, 1, 1, 0, 1, 0, 1, 0, 1])
+    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                           to_play, legal, np.random.default_rng(0),
+                           add_noise=False, num_simulations=num_simulations)
+    for i, position in enumerate(positions):
+      visits = output.visit_counts[i]
+      self.assertEqual(int(np.argmax(visits)), best[i],
+                       f'{position}: visits {visits.tolist()}')
+      np.testing.assert_array_equal(visits[_occupied(position)], 0)
+      self.assertEqual(visits.sum(), num_simulations)
+    np.testing.assert_allclose(output.policy,
+                               output.visit_counts / num_simulations,
+                               rtol=1e-6)
+    self.assertEqual(output.policy.dtype, np.float32)
+    self.assertEqual(output.visit_counts.dtype, np.int32)
+
+  @parameterized.parameters(25, 100, 400)
+  def test_corners_lose_after_opposite_corners(self, num_simulations):
+    # X on two opposite corners, O in the centre: a corner loses to a fork,
+    # an edge draws (two plies deeper than a block).
+    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(),
+                           *_batch(['X...O...X']), np.random.default_rng(0),
+                           add_noise=False, num_simulations=num_simulations)
+    self.assertIn(int(np.argmax(output.visit_counts[0])), (1, 3, 5, 7))
+
+  def test_only_the_given_actions_are_searched(self):
+    # The winning square 2 is left out: the best remaining move blocks 5.
+    observations, to_play, _ = _batch(['XX.OO....'])
+    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                           to_play, [np.array([8, 5, 6, 7])],
+                           np.random.default_rng(0), add_noise=False)
+    visits = output.visit_counts[0]
+    np.testing.assert_array_equal(visits[[0, 1, 2, 3, 4]], 0)
+    self.assertEqual(int(np.argmax(visits)), 5)
+    self.assertEqual(list(output.roots[0].children), [5, 6, 7, 8])
+    for action in output.roots[0].children:
+      self.assertIs(type(action), int)  # Not np.int64.
+    for child in output.roots[0].children.values():
+      self.assertAlmostEqual(child.prior, 0.25)  # Uniform over 4 actions.
+
+  @parameterized.named_parameters(
+      # One simulation visits the lowest legal action only; the root value
+      # is then that action's Q for the player to move.
+      # X completes a line at 2: reward 1, terminal value 0.
+      ('x_wins', 'XX.OO....', None, 2, 1.),
+      # O completes a line at 0: reward 1 for O, the player to move.
+      ('o_wins', '.OOXX...X', None, 0, 1.),
+      # O plays 7; X then wins (value +1 for X): 0 + 1 * -1 = -1 for O.
+      ('o_loses', 'XX.OO.X..', [7], 7, -1.))
+  def test_root_value_is_for_the_player_to_move(self, position, legal,
+                                                action, expected):
+    observations, to_play, all_legal = _batch([position])
+    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                           to_play, [legal or all_legal[0]],
+                           np.random.default_rng(0), add_noise=False,
+                           num_simulations=1)
+    expected_visits = np.zeros(9, np.int32)
+    expected_visits[action] = 1
+    np.testing.assert_array_equal(output.visit_counts[0], expected_visits)
+    self.assertEqual(output.root_value.dtype, np.float32)
+    self.assertEqual(output.root_value[0], expected)
+    self.assertEqual(output.root_value[0], output.roots[0].value())
+
+
+class NoiseTest(absltest.TestCase):
+
+  def test_one_dirichlet_draw_per_root_in_batch_order(self):
+    positions = ['XX.OO....', '.........']
+    observations, to_play, legal = _batch(positions)
+    rng = np.random.default_rng(5)
+    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                           to_play, legal, rng, num_simulations=2)
+    # An independent replay of the draws: 5 then 9 components, mixed into
+    # uniform priors with fraction 0.25.
+    replay = np.random.default_rng(5)
+    for root, actions in zip(output.roots, legal):
+      noise = replay.dirichlet([TICTACTOE.root_dirichlet_alpha] *
+                               len(actions))
+      np.testing.assert_allclose(
+          [root.children[a].prior for a in actions],
+          0.75 / len(actions) + 0.25 * noise, rtol=1e-12)
+    # Nothing else was drawn.
+    self.assertEqual(rng.random(), replay.random())
+
+  def test_same_seed_same_search(self):
+    observations, to_play, legal = _batch(['.........', 'X...O...X'])
+
+    def run(seed):
+      return policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                           to_play, legal, np.random.default_rng(seed))
+
+    np.testing.assert_array_equal(run(3).visit_counts, run(3).visit_counts)
+
+
+class _ChainModel:
+  """One player, three arms; the best arm pays the largest discounted sum.
+
+  Hidden state `[B, 2]` (kind, arm). From the root (kind 0) arm a pays
+  REWARD[a] and leads to state (1, a) of value VALUE[a]; from there any
+  action pays VALUE[a] (so the value is exact) and ends the episode
+  (kind 2: reward 0, value 0 for ever).
+  """
+  REWARD = (2., 0., 0.)
+  VALUE = (0., 1., 3.)
+
+  def initial_inference(self, observation):
+    batch_size = len(observation)
+    return types.NetworkOutput(
+        value=np.zeros(batch_size), reward=np.zeros(batch_size),
+        policy_logits=np.zeros((batch_size, 3)),
+        hidden_state=np.zeros((batch_size, 2)))
+
+  def recurrent_inference(self, hidden_state, action):
+    state, reward, value = [], [], []
+    for (kind, arm), a in zip(hidden_state.tolist(), action.tolist()):
+      if kind == 0:
+        state.append((1, a))
+        reward.append(self.REWARD[a])
+        value.append(self.VALUE[a])
+      else:
+        state.append((2, 0))
+        reward.append(self.VALUE[int(arm)] if kind == 1 else 0.)
+        value.append(0.)
+    return types.NetworkOutput(
+        value=np.array(value), reward=np.array(reward),
+        policy_logits=np.zeros((len(state), 3)),
+        hidden_state=np.array(state, np.float64))
+
+
+class OnePlayerSearchTest(absltest.TestCase):
+
+  def test_most_visits_go_to_the_best_discounted_return(self):
+    config = testing.tiny_mlp_config(action_space_size=3, discount=0.5,
+                                     num_simulations=50)
+    output = policy.search(config, _ChainModel(), np.zeros((1, 4)), [0],
+                           [[0, 1, 2]], np.random.default_rng(0),
+                           add_noise=False)
+    # Q = reward + 0.5 * value: arm 0: 2 + 0 = 2, arm 1: 0 + 0.5 = 0.5,
+    # arm 2: 0 + 1.5 = 1.5. The pseudocode's child.value() alone (0, 1, 3)
+    # or an undiscounted Q (2, 1, 3) would prefer arm 2.
+    visits = output.visit_counts[0]
+    self.assertEqual(int(np.argmax(visits)), 0, visits)
+    self.assertGreater(visits[2], visits[1])
+    # Every backed-up return is exact, so each visited arm's Q is too.
+    root = output.roots[0]
+    for arm, expected in enumerate((2., 0.5, 1.5)):
+      self.assertAlmostEqual(mcts.q_value(root, root.children[arm], 0.5),
+                             expected)
+    # The root value is the visit-weighted mean of the arms' Q.
+    self.assertAlmostEqual(
+        output.root_value[0], (visits * [2., 0.5, 1.5]).sum() / 50,
+        places=6)
+
+
+class NetworkModelSearchTest(absltest.TestCase):
+
+  def test_search_with_a_network(self):
+    network = networks.make_network(TICTACTOE)
+    model = model_lib.NetworkModel(network)
+    positions = ['XX.OO....', '.........', 'X...O...X']
+    output = policy.search(TICTACTOE, model, *_batch(positions),
+                           np.random.default_rng(0), num_simulations=10)
+    for i, position in enumerate(positions):
+      self.assertEqual(output.visit_counts[i].sum(), 10)
+      np.testing.assert_array_equal(
+          output.visit_counts[i][_occupied(position)], 0)
+      self.assertEqual(output.roots[i].visit_count, 10)
+    self.assertEqual(model.tracing_counts, (1, 1))
+
+
+class BadInputTest(parameterized.TestCase):
+
+  @parameterized.named_parameters(
+      ('short_to_play', [0], [[2, 5]] * 2,
+       r'same batch length, got 2, 1 and 2'),
+      ('long_legal', [0, 0], [[2]] * 3, r'same batch length, got 2, 2 and 3'),
+      ('empty', [0, 0], [[2], []], r'legal_actions\[1\] is empty'),
+      ('too_large', [0, 0], [[2, 9], [1]],
+       r'legal_actions\[0\] holds action 9, outside the action space '
+       r'\[0, 9\)'),
+      ('negative', [0, 0], [[2], [-1]], r'holds action -1'),
+      ('repeated', [0, 0], [[2], [3, 3]],
+       r'legal_actions\[1\] repeats an action: \[3, 3\]'),
+      ('player', [0, 2], [[2], [3]],
+       r'to_play\[1\] must be a player in \[0, 2\), got 2'))
+  def test_raises(self, to_play, legal, message):
+    observations = np.zeros((2, 3, 3, 3), np.float32)
+    with self.assertRaisesRegex(ValueError, message):
+      policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
+                    to_play, legal, np.random.default_rng(0))
+
+  def test_one_player_games_have_player_zero_only(self):
+    config = testing.tiny_mlp_config(action_space_size=3)
+    with self.assertRaisesRegex(ValueError, r'\[0, 1\), got 1'):
+      policy.search(config, _ChainModel(), np.zeros((1, 4)), [1], [[0]],
+                    np.random.default_rng(0))
+
+
+if __name__ == '__main__':
+  absltest.main()
