@@ -101,6 +101,10 @@ class TrainingLoop:
     self._recent: List[acting.GameResult] = []
 
   @property
+  def learner(self) -> learning.Learner:
+    return self._learner
+
+  @property
   def replay(self) -> replay_lib.ReplayBuffer:
     return self._replay
 

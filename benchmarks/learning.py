@@ -1,0 +1,216 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Learning benchmark: time and environment steps until MuZero solves a task.
+
+Runs the main job (`launchers.train.run_selfplay`) from scratch for each
+seed and evaluates it every --eval_every seconds of training:
+
+- tictactoe: 100 games on each side against the perfect (minimax) player
+  that picks at random among its optimal moves; solved when MuZero loses
+  none of the 200.
+- cartpole: the mean return of 100 episodes (CartPole-v1, capped at 500);
+  solved at a mean >= 475. A 10-episode screen runs first, and the 100
+  episodes only when the screen's mean reaches the goal.
+
+The clock counts training only (self-play and learning): it is paused while
+evaluating. Results (per seed and the median over seeds) print as a table
+and go to --output_json; --curve_png plots the evaluation curve.
+
+    python -m benchmarks.learning --task=tictactoe --seeds=0,1,2 \
+        --time_limit=600 --output_json=/tmp/ttt.json
+"""
+
+import json
+import time
+from typing import Dict, List, Optional, Sequence
+
+from absl import app
+from absl import flags
+from absl import logging
+import numpy as np
+
+from launchers import train
+from muzero_snt import evaluation
+from muzero_snt import presets
+from muzero_snt import search
+
+# launchers.train defines --preset and --training_steps for the main job;
+# the benchmark names its task --task and reads --training_steps from there.
+TASK = flags.DEFINE_enum('task', 'tictactoe', ['tictactoe', 'cartpole'],
+                         'task to learn.')
+SEEDS = flags.DEFINE_list('seeds', ['0', '1', '2'], 'seeds, one run each.')
+TIME_LIMIT = flags.DEFINE_float(
+    'time_limit', 600., 'training seconds per run before giving up.')
+EVAL_EVERY = flags.DEFINE_float('eval_every', 30.,
+                                'training seconds between evaluations.')
+NUM_EVAL = flags.DEFINE_integer('num_eval', 100,
+                                'games per side / episodes per evaluation.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results.')
+CURVE_PNG = flags.DEFINE_string('curve_png', None,
+                                'where to plot the evaluation curves.')
+
+CARTPOLE_GOAL = 475.
+CARTPOLE_SCREEN = 10
+
+
+class _Evaluator:
+  """The `on_round` callback: evaluates on a training-time schedule."""
+
+  def __init__(self, preset: str, config, eval_every: float,
+               time_limit: float, num_eval: int, seed: int):
+    self._preset = preset
+    self._config = config
+    self._eval_every = eval_every
+    self._time_limit = time_limit
+    self._num_eval = num_eval
+    self._seed = seed
+    self._paused = 0.
+    self._start = time.time()
+    self._next_eval = eval_every
+    self.curve: List[Dict[str, float]] = []
+    self.solved_at: Optional[Dict[str, float]] = None
+
+  def training_time(self) -> float:
+    return time.time() - self._start - self._paused
+
+  def _score(self, loop) -> Dict[str, float]:
+    model = search.NetworkModel(loop.learner.network)
+    if self._preset == 'tictactoe':
+      player = evaluation.MuZeroPlayer(self._config, model)
+      results = evaluation.evaluate_tictactoe(
+          player, num_games=self._num_eval, seed=self._seed)
+      by = {(r.opponent, r.side): r for r in results}
+      score = {
+          f'{opponent}_{side}_losses': float(by[(opponent, side)].losses)
+          for opponent in ('perfect', 'random') for side in ('first',
+                                                               'second')
+      }
+      score['solved'] = float(score['perfect_first_losses'] == 0 and
+                              score['perfect_second_losses'] == 0)
+      return score
+    make_env = train.make_environment_factory('cartpole', self._config)
+    screen = evaluation.evaluate_episodes(
+        self._config, model, make_env, CARTPOLE_SCREEN, seed=10**6)
+    score = {'screen_mean_return': screen.mean}
+    if screen.mean >= CARTPOLE_GOAL:
+      full = evaluation.evaluate_episodes(
+          self._config, model, make_env, self._num_eval, seed=2 * 10**6)
+      score['mean_return'] = full.mean
+      score['solved'] = float(full.mean >= CARTPOLE_GOAL)
+    else:
+      score['solved'] = 0.
+    return score
+
+  def __call__(self, loop) -> bool:
+    elapsed = self.training_time()
+    if elapsed < self._next_eval and elapsed < self._time_limit:
+      return False
+    paused_at = time.time()
+    score = self._score(loop)
+    self._paused += time.time() - paused_at
+    point = dict(training_seconds=elapsed, env_steps=loop.env_steps,
+                 learner_steps=loop.learner.steps, games=loop.games,
+                 **score)
+    self.curve.append(point)
+    logging.info('evaluation: %s', point)
+    self._next_eval = elapsed + self._eval_every
+    if score['solved']:
+      self.solved_at = point
+      return True
+    return elapsed >= self._time_limit
+
+
+def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
+             num_eval: int, training_steps: Optional[int]) -> Dict:
+  config = presets.get_preset(preset)
+  if training_steps:
+    config = config.replace(training_steps=training_steps)
+  evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
+                         seed)
+  loop = train.run_selfplay(config, preset, seed=seed, on_round=evaluator)
+  solved = evaluator.solved_at
+  return {
+      'seed': seed,
+      'solved': solved is not None,
+      'training_seconds': solved['training_seconds'] if solved else None,
+      'env_steps': solved['env_steps'] if solved else None,
+      'learner_steps': solved['learner_steps'] if solved else None,
+      'final_env_steps': loop.env_steps,
+      'final_training_seconds': evaluator.training_time(),
+      'curve': evaluator.curve,
+  }
+
+
+def _median(values: Sequence[Optional[float]]) -> Optional[float]:
+  """Median, counting unsolved runs (None) as larger than any time."""
+  ordered = sorted(values, key=lambda v: (v is None, v or 0.))
+  return ordered[len(ordered) // 2]
+
+
+def _plot(runs: List[Dict], preset: str, path: str) -> None:
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  for run in runs:
+    x = [p['training_seconds'] for p in run['curve']]
+    if preset == 'tictactoe':
+      y = [p['perfect_first_losses'] + p['perfect_second_losses']
+           for p in run['curve']]
+      axis.set_ylabel('losses to the perfect player (of 200)')
+    else:
+      y = [p.get('mean_return', p['screen_mean_return'])
+           for p in run['curve']]
+      axis.set_ylabel('mean evaluation return')
+    axis.plot(x, y, marker='o', label=f'seed {run["seed"]}')
+  axis.set_xlabel('training seconds (2-core CPU)')
+  axis.set_title(f'MuZero on {preset}')
+  axis.legend()
+  figure.tight_layout()
+  figure.savefig(path, dpi=100)
+
+
+def main(argv: Sequence[str]) -> None:
+  del argv
+  seeds = [int(s) for s in SEEDS.value]
+  runs = [run_seed(TASK.value, seed, TIME_LIMIT.value, EVAL_EVERY.value,
+                   NUM_EVAL.value, train.TRAINING_STEPS.value) for seed in seeds]
+  print(f'{"seed":>4} {"solved":>6} {"seconds":>8} {"env steps":>10} '
+        f'{"learner steps":>13}')
+  for run in runs:
+    print(f'{run["seed"]:>4} {str(run["solved"]):>6} '
+          f'{run["training_seconds"] or float("nan"):>8.0f} '
+          f'{run["env_steps"] or 0:>10} {run["learner_steps"] or 0:>13}')
+  summary = {
+      'preset': TASK.value,
+      'time_limit': TIME_LIMIT.value,
+      'median_training_seconds': _median(
+          [r['training_seconds'] for r in runs]),
+      'median_env_steps': _median([r['env_steps'] for r in runs]),
+      'runs': runs,
+  }
+  print('median training seconds to solve:',
+        summary['median_training_seconds'], ' median env steps:',
+        summary['median_env_steps'])
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(summary, f, indent=1, default=float)
+  if CURVE_PNG.value:
+    _plot(runs, TASK.value, CURVE_PNG.value)
+
+
+if __name__ == '__main__':
+  app.run(main)

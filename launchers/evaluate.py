@@ -1,0 +1,237 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+r"""Evaluates a trained MuZero network with the search; prints a table.
+
+The network of the latest checkpoint in --checkpoint_dir (or, with
+--random_init, a freshly initialised one as a baseline) plays with the
+noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
+
+* tictactoe: --num_games games against the perfect and the random player,
+  with MuZero moving first and second; wins, draws and losses per row.
+* cartpole: --num_games episodes; the mean, std, min and max return.
+
+--preset, --checkpoint_dir, --seed, --logdir and the network flags
+(--hidden_size, --channels, --num_blocks, --support_size) are the training
+launcher's, so the flags of a training run evaluate it as they are; its other
+flags are accepted and do not matter here. With --logdir (the
+run's TensorBoard directory) the results are added there as `eval/...`
+scalars at the checkpoint's learner step; --curve_png then plots the run's
+'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
+
+    python -m launchers.evaluate --preset=tictactoe --checkpoint_dir=/tmp/ckpt
+    python -m launchers.evaluate --preset=cartpole --random_init \
+        --num_games=20
+    python -m launchers.evaluate --checkpoint_dir=/tmp/ckpt \
+        --logdir=/tmp/logs --curve_png=/tmp/curve.png
+"""
+
+from typing import Dict, NamedTuple, Optional, Sequence, Union
+
+from absl import app
+from absl import flags
+from absl import logging
+import tensorflow as tf
+
+from launchers import train
+from muzero_snt import config as config_lib
+from muzero_snt import environments
+from muzero_snt import evaluation
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import search
+
+PRESETS = ('cartpole', 'tictactoe')
+CURVE_TAGS = ('selfplay/episode_return', 'loss')
+
+# Shared with launchers.train (same flag objects): see the module docstring.
+PRESET = train.PRESET
+CHECKPOINT_DIR = train.CHECKPOINT_DIR
+SEED = train.SEED
+LOGDIR = train.LOGDIR
+for _name in ('preset', 'checkpoint_dir', 'seed', 'logdir', 'hidden_size',
+              'channels', 'num_blocks', 'support_size'):
+  flags.declare_key_flag(_name)
+
+RANDOM_INIT = flags.DEFINE_bool(
+    'random_init', False, 'evaluate a randomly initialised network (a '
+    'baseline) instead of a checkpoint.')
+NUM_GAMES = flags.DEFINE_integer(
+    'num_games', 100, 'tictactoe: games per opponent and side; cartpole: '
+    'episodes.')
+NUM_SIMULATIONS = flags.DEFINE_integer(
+    'num_simulations', None, 'simulations per search (default: preset).')
+CURVE_PNG = flags.DEFINE_string(
+    'curve_png', None, 'where to write a learning curve (PNG) of the '
+    '--logdir scalars.')
+
+Results = Union[Sequence[evaluation.MatchResult], evaluation.EpisodeStats]
+
+
+class Evaluation(NamedTuple):
+  """What `run` measured, and the table it printed."""
+  learner_step: int
+  results: Results
+  table: str
+
+
+def validate_flags() -> None:
+  """Checks the flags before any TensorFlow work; raises `UsageError`."""
+  if PRESET.value not in PRESETS:
+    raise app.UsageError(f'--preset={PRESET.value} cannot be evaluated; '
+                         f'expected one of {list(PRESETS)}.')
+  if not CHECKPOINT_DIR.value and not RANDOM_INIT.value:
+    raise app.UsageError('--checkpoint_dir is required (the training run\'s '
+                         'checkpoints), unless --random_init evaluates an '
+                         'untrained baseline.')
+  if CHECKPOINT_DIR.value and RANDOM_INIT.value:
+    raise app.UsageError(f'--random_init evaluates an untrained network; '
+                         f'drop it or --checkpoint_dir='
+                         f'{CHECKPOINT_DIR.value}.')
+  if NUM_GAMES.value < 1:
+    raise app.UsageError(f'--num_games must be positive, got '
+                         f'{NUM_GAMES.value}.')
+  if NUM_SIMULATIONS.value is not None and NUM_SIMULATIONS.value < 1:
+    raise app.UsageError(f'--num_simulations must be positive, got '
+                         f'{NUM_SIMULATIONS.value}.')
+  if CURVE_PNG.value and not LOGDIR.value:
+    raise app.UsageError(f'--curve_png={CURVE_PNG.value} plots the scalars '
+                         'of --logdir; pass --logdir too.')
+
+
+def tictactoe_table(results: Sequence[evaluation.MatchResult]) -> str:
+  """One row per opponent and MuZero's side: games, wins, draws, losses."""
+  lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
+           f'{"draws":>6}{"losses":>7}']
+  for r in results:
+    lines.append(f'{r.opponent:<10}{r.side:<8}{r.num_games:>6}{r.wins:>6}'
+                 f'{r.draws:>6}{r.losses:>7}')
+  return '\n'.join(lines)
+
+
+def episodes_table(stats: evaluation.EpisodeStats) -> str:
+  """The number of episodes and the mean, std, min and max return."""
+  return (f'{"episodes":>8}{"mean":>9}{"std":>9}{"min":>9}{"max":>9}\n'
+          f'{len(stats.returns):>8}{stats.mean:>9.1f}{stats.std:>9.1f}'
+          f'{stats.min:>9.1f}{stats.max:>9.1f}')
+
+
+def summary_scalars(results: Results) -> Dict[str, float]:
+  """The results as `eval/...` scalars.
+
+  Tic-tac-toe: `eval/<opponent>/{win,draw,loss}_rate` over both sides;
+  episodes: `eval/return_{mean,std,min,max}`.
+  """
+  if isinstance(results, evaluation.EpisodeStats):
+    return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
+            'eval/return_min': results.min, 'eval/return_max': results.max}
+  counts: Dict[str, Sequence[int]] = {}
+  for r in results:
+    wins, draws, losses = counts.get(r.opponent, (0, 0, 0))
+    counts[r.opponent] = (wins + r.wins, draws + r.draws, losses + r.losses)
+  scalars = {}
+  for opponent, outcomes in counts.items():
+    for name, count in zip(('win', 'draw', 'loss'), outcomes):
+      scalars[f'eval/{opponent}/{name}_rate'] = count / sum(outcomes)
+  return scalars
+
+
+def _write_curve(logdir: str, path: str) -> None:
+  available = evaluation.read_scalars(logdir)
+  tags = [t for t in CURVE_TAGS if t in available]
+  missing = sorted(set(CURVE_TAGS) - set(tags))
+  if missing:
+    logging.warning('No %s in %s: the curve leaves them out.', missing,
+                    logdir)
+  tags += sorted(t for t in available if t.startswith('eval/'))
+  evaluation.learning_curve_png(logdir, tags, path)
+  logging.info('Wrote the learning curve of %s to %s.', tags, path)
+
+
+def run(preset: str,
+        config: Optional[config_lib.MuZeroConfig] = None,
+        checkpoint_dir: Optional[str] = None,
+        num_games: int = 100,
+        num_simulations: Optional[int] = None,
+        seed: int = 0,
+        logdir: Optional[str] = None,
+        curve_png: Optional[str] = None) -> Evaluation:
+  """Evaluates a checkpoint (or a random network); prints the table.
+
+  Args:
+    preset: 'tictactoe' or 'cartpole'.
+    config: the run's configuration (default: the preset's); its network
+      must be the checkpoint's.
+    checkpoint_dir: the training run's checkpoints; None evaluates a
+      randomly initialised network (seeded by `seed`).
+    num_games: tic-tac-toe games per opponent and side, or episodes.
+    num_simulations: simulations per search (default: the preset's).
+    seed: seed of the opponents, the environments and a random network.
+    logdir: the run's TensorBoard directory; the results are written there
+      as `eval/...` scalars at the learner step.
+    curve_png: where to plot the learning curve of `logdir`'s scalars.
+
+  Returns:
+    The `Evaluation`.
+  """
+  config = config or presets.get_preset(preset)
+  if checkpoint_dir:
+    network, learner_step = evaluation.load_network(config, checkpoint_dir)
+    logging.info('Loaded the network of learner step %d from %s.',
+                 learner_step, checkpoint_dir)
+  else:
+    tf.random.set_seed(seed)
+    network, learner_step = networks.make_network(config), 0
+  model = search.NetworkModel(network)
+  simulations = num_simulations or config.num_simulations
+  if preset == 'tictactoe':
+    player = evaluation.MuZeroPlayer(config, model, simulations, seed=seed)
+    results = evaluation.evaluate_tictactoe(player, num_games=num_games,
+                                            seed=seed)
+    table = tictactoe_table(results)
+  else:
+    results = evaluation.evaluate_episodes(
+        config, model, lambda s: environments.make_environment(preset, s),
+        num_games, seed=seed, num_simulations=simulations)
+    table = episodes_table(results)
+  source = checkpoint_dir or 'random initialisation'
+  print(f'MuZero {preset}, learner step {learner_step} ({source}), '
+        f'{simulations} simulations per move\n{table}')
+  if logdir:
+    writer = tf.summary.create_file_writer(logdir)
+    with writer.as_default(step=learner_step):
+      for tag, value in summary_scalars(results).items():
+        tf.summary.scalar(tag, value)
+    writer.close()
+  if curve_png:
+    _write_curve(logdir, curve_png)
+  return Evaluation(learner_step, results, table)
+
+
+def main(argv: Sequence[str]) -> None:
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  validate_flags()
+  run(PRESET.value,
+      config=train.make_config(),
+      checkpoint_dir=CHECKPOINT_DIR.value,
+      num_games=NUM_GAMES.value,
+      num_simulations=NUM_SIMULATIONS.value,
+      seed=SEED.value,
+      logdir=LOGDIR.value,
+      curve_png=CURVE_PNG.value)
+
+
+if __name__ == '__main__':
+  app.run(main)

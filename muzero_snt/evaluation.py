@@ -1,0 +1,439 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Evaluation: MuZero's search against fixed opponents, and learning curves.
+
+The evaluated player searches without exploration noise and plays the most
+visited action (the pseudocode's `select_action` at temperature 0), so it is
+deterministic: the variety of an evaluation comes from the opponents (the
+perfect tic-tac-toe player picks uniformly among its optimal moves) and from
+the environments' seeds (CartPole's initial states). Games and episodes are
+played in lockstep, with one batched search per move for all of them.
+"""
+
+import glob
+import os
+from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
+                    Sequence, Tuple)
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import config as config_lib
+from muzero_snt import networks
+from muzero_snt import search
+from muzero_snt.environments import base
+from muzero_snt.environments import tictactoe
+from muzero_snt.environments import tictactoe_players
+
+# (seed) -> an opponent with `select_action(env) -> int`.
+OpponentFactory = Callable[[int], object]
+
+TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
+    'perfect': tictactoe_players.PerfectPlayer,
+    'random': tictactoe_players.RandomPlayer,
+}
+SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
+_PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
+
+
+class MuZeroPlayer:
+  """Plays the most visited action of a noise-free search.
+
+  The player protocol is the opponents' `select_action(env) -> int`: the
+  player to move and the legal actions come from the environment
+  (`base.Environment`), the observation from `env.observation()` when the
+  environment has one (`TicTacToe`). A `dm_env` exposes its observation only
+  in the last `TimeStep`, so for other environments pass it:
+  `select_action(env, time_step.observation)`. `select_actions` searches a
+  batch of positions at once.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, model: search.Model,
+               num_simulations: Optional[int] = None, seed: int = 0):
+    """Constructs the player.
+
+    Args:
+      config: the search's hyperparameters.
+      model: the network the search calls (e.g. `search.NetworkModel`).
+      num_simulations: simulations per search (default:
+        `config.num_simulations`).
+      seed: seed of the generator handed to the search; a search without
+        noise draws nothing from it.
+
+    Raises:
+      TypeError: if `model` is not a `search.Model`.
+      ValueError: if `num_simulations` is not positive.
+    """
+    if not isinstance(model, search.Model):
+      raise TypeError(f'MuZeroPlayer needs a search.Model (initial_inference '
+                      f'and recurrent_inference), got {type(model).__name__}.')
+    if num_simulations is not None and num_simulations < 1:
+      raise ValueError(f'num_simulations must be positive, got '
+                       f'{num_simulations!r}.')
+    self._config = config
+    self._model = model
+    self._num_simulations = num_simulations
+    self._rng = np.random.default_rng(seed)
+
+  def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
+                     legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
+    """The most visited root action of each of B positions.
+
+    Args:
+      observations: `[B, *observation_shape]` current observations.
+      to_play: `[B]` the player to move in each position.
+      legal_actions: B non-empty sequences of legal actions.
+
+    Returns:
+      `[B]` int64 actions; ties go to the lowest action (illegal actions have
+      no visits, and one search of at least one simulation visits a legal
+      action).
+    """
+    output = search.search(
+        self._config, self._model, observations, to_play, legal_actions,
+        self._rng, add_noise=False, num_simulations=self._num_simulations)
+    return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
+
+  def select_action(self, env: base.Environment,
+                    observation: Optional[np.ndarray] = None) -> int:
+    """The action to play in `env`'s current position.
+
+    Args:
+      env: the environment; its `to_play()` and `legal_actions()` are read.
+      observation: the current observation; read from `env.observation()`
+        if None.
+
+    Raises:
+      ValueError: if no observation is given and `env` has no
+        `observation()` method.
+    """
+    if observation is None:
+      if not callable(getattr(env, 'observation', None)):
+        raise ValueError(
+            f'{type(env).__name__} has no observation() method: pass the '
+            'current observation (the last TimeStep\'s) to select_action.')
+      observation = env.observation()
+    action = self.select_actions(observation[None], [env.to_play()],
+                                 [env.legal_actions()])
+    return int(action[0])
+
+
+class MatchResult(NamedTuple):
+  """Tic-tac-toe games of MuZero against one opponent, from one side.
+
+  Wins, draws and losses count from MuZero's perspective.
+  """
+  opponent: str
+  side: str  # 'first' (MuZero is player 0) or 'second'.
+  wins: int
+  draws: int
+  losses: int
+
+  @property
+  def num_games(self) -> int:
+    return self.wins + self.draws + self.losses
+
+
+def play_tictactoe(muzero_player: MuZeroPlayer,
+                   opponents: Sequence[object],
+                   muzero_side: int) -> List[int]:
+  """Plays one tic-tac-toe game against each opponent, all in lockstep.
+
+  The game against `opponents[i]` is the game `tictactoe_players.play_game`
+  would play with MuZero as player `muzero_side`; MuZero's moves of all the
+  games are searched together.
+
+  Args:
+    muzero_player: the MuZero player.
+    opponents: one player per game, with `select_action(env) -> int`.
+    muzero_side: the player MuZero plays, 0 (moves first) or 1.
+
+  Returns:
+    The winner of each game: 0, 1, or -1 (`tictactoe.DRAW`).
+  """
+  if muzero_side not in (0, 1):
+    raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
+  envs = [tictactoe.TicTacToe() for _ in opponents]
+  for env in envs:
+    env.reset()
+  live = list(range(len(envs)))
+  while live:
+    ours = [i for i in live if envs[i].to_play() == muzero_side]
+    if ours:
+      actions = muzero_player.select_actions(
+          np.stack([envs[i].observation() for i in ours]),
+          [muzero_side] * len(ours), [envs[i].legal_actions() for i in ours])
+      for i, action in zip(ours, actions):
+        envs[i].step(int(action))
+    ours = set(ours)
+    for i in live:
+      if i not in ours:
+        envs[i].step(opponents[i].select_action(envs[i]))
+    live = [i for i in live if envs[i].winner is None]
+  return [env.winner for env in envs]
+
+
+def evaluate_tictactoe(
+    muzero_player: MuZeroPlayer,
+    opponents: Optional[Mapping[str, OpponentFactory]] = None,
+    num_games: int = 100,
+    seed: int = 0) -> List[MatchResult]:
+  """Plays `num_games` games per opponent and side; counts the outcomes.
+
+  Game g (0-based) with MuZero as player s faces its own opponent,
+  `factory(seed + s * num_games + g)`, so each game can be replayed alone
+  with `tictactoe_players.play_game`.
+
+  Args:
+    muzero_player: the MuZero player.
+    opponents: `{name: factory}`, factories taking a seed (default:
+      `TICTACTOE_OPPONENTS`, the perfect and the random player).
+    num_games: games per opponent and side.
+    seed: the first opponent seed.
+
+  Returns:
+    One `MatchResult` per opponent (in the mapping's order) and side (first,
+    then second).
+
+  Raises:
+    ValueError: if `num_games` is not positive or `opponents` is empty.
+  """
+  if num_games < 1:
+    raise ValueError(f'num_games must be positive, got {num_games!r}.')
+  opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
+  if not opponents:
+    raise ValueError('opponents is empty; expected {name: factory}.')
+  results = []
+  for name, factory in opponents.items():
+    for side, side_name in enumerate(SIDES):
+      first_seed = seed + side * num_games
+      winners = play_tictactoe(
+          muzero_player,
+          [factory(first_seed + g) for g in range(num_games)], side)
+      results.append(MatchResult(
+          opponent=name, side=side_name,
+          wins=winners.count(side),
+          draws=winners.count(tictactoe.DRAW),
+          losses=winners.count(1 - side)))
+  return results
+
+
+class EpisodeStats(NamedTuple):
+  """Returns of N evaluation episodes; `std` is the population's (ddof 0)."""
+  returns: np.ndarray  # [N] undiscounted returns, in episode order.
+
+  @property
+  def mean(self) -> float:
+    return float(np.mean(self.returns))
+
+  @property
+  def std(self) -> float:
+    return float(np.std(self.returns))
+
+  @property
+  def min(self) -> float:
+    return float(np.min(self.returns))
+
+  @property
+  def max(self) -> float:
+    return float(np.max(self.returns))
+
+
+def evaluate_episodes(config: config_lib.MuZeroConfig,
+                      model: search.Model,
+                      make_environment: Callable[[int], base.Environment],
+                      num_episodes: int,
+                      seed: int = 0,
+                      num_simulations: Optional[int] = None) -> EpisodeStats:
+  """Undiscounted returns of a one-player environment under the search.
+
+  Episode i runs in `make_environment(seed + i)`; all episodes advance in
+  lockstep with one batched search per move over those still running, and
+  each ends at its environment's LAST time step (termination or a time
+  limit such as CartPole's 500 steps).
+
+  Args:
+    config: the search's hyperparameters.
+    model: the network the search calls.
+    make_environment: `(seed) -> environment`, one player.
+    num_episodes: N, the number of episodes.
+    seed: the first environment seed.
+    num_simulations: simulations per search (default: the config's).
+
+  Returns:
+    `EpisodeStats` of the N returns.
+
+  Raises:
+    ValueError: if `num_episodes` is not positive or an environment has
+      two players.
+  """
+  if num_episodes < 1:
+    raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
+  player = MuZeroPlayer(config, model, num_simulations, seed=seed)
+  envs = [make_environment(seed + i) for i in range(num_episodes)]
+  for env in envs:
+    if env.num_players != 1:
+      raise ValueError(
+          f'evaluate_episodes needs one-player environments, got '
+          f'{type(env).__name__} with {env.num_players} players; use '
+          'evaluate_tictactoe for tic-tac-toe.')
+  time_steps = [env.reset() for env in envs]
+  returns = np.zeros(num_episodes)
+  live = list(range(num_episodes))
+  while live:
+    actions = player.select_actions(
+        np.stack([time_steps[i].observation for i in live]),
+        [envs[i].to_play() for i in live],
+        [envs[i].legal_actions() for i in live])
+    for i, action in zip(live, actions):
+      time_steps[i] = envs[i].step(int(action))
+      returns[i] += float(time_steps[i].reward)
+    live = [i for i in live if not time_steps[i].last()]
+  return EpisodeStats(returns)
+
+
+def load_network(config: config_lib.MuZeroConfig,
+                 checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
+  """The network of the latest checkpoint in `checkpoint_dir`.
+
+  Restores only the network and the learner step of a training checkpoint
+  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
+  counters are skipped.
+
+  Args:
+    config: the configuration the network was trained with.
+    checkpoint_dir: the training run's checkpoint directory.
+
+  Returns:
+    `(network, learner_step)`.
+
+  Raises:
+    FileNotFoundError: if the directory holds no checkpoint.
+    ValueError: if the checkpoint's network does not fit `config`'s.
+  """
+  path = tf.train.latest_checkpoint(checkpoint_dir)
+  if path is None:
+    raise FileNotFoundError(
+        f'No TensorFlow checkpoint in {checkpoint_dir!r} (missing, empty, or '
+        'without a "checkpoint" index file).')
+  network = networks.make_network(config)
+  network.create_variables()
+  step = tf.Variable(0, dtype=tf.int64, trainable=False)
+  checkpoint = tf.train.Checkpoint(network=network, step=step)
+  try:
+    # The optimizer and the counters stay unread: expect_partial.
+    checkpoint.restore(path).expect_partial().assert_existing_objects_matched()
+  except (AssertionError, ValueError) as e:
+    raise ValueError(
+        f'Checkpoint {path} does not hold a network and step that fit the '
+        f'config\'s network ({config.network}): {e}') from e
+  return network, int(step.numpy())
+
+
+def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
+  """Every scalar of the TensorBoard event files directly in `logdir`.
+
+  Args:
+    logdir: a directory of `events.out.tfevents*` files (`tf.summary`).
+
+  Returns:
+    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step. A step
+    written twice (a resumed run logs it again) keeps the later value.
+
+  Raises:
+    FileNotFoundError: if `logdir` holds no event file.
+  """
+  paths = sorted(glob.glob(os.path.join(logdir, 'events.out.tfevents*')))
+  if not paths:
+    raise FileNotFoundError(f'No TensorBoard event files in {logdir!r}.')
+  points: Dict[str, Dict[int, Tuple[float, float]]] = {}
+  for path in paths:
+    for event in tf.compat.v1.train.summary_iterator(path):
+      for value in event.summary.value:
+        if value.WhichOneof('value') == 'simple_value':
+          number = value.simple_value
+        elif value.WhichOneof('value') == 'tensor':
+          array = tf.make_ndarray(value.tensor)
+          # Scalars only: histograms and images are not 0-d, text not numeric.
+          if array.shape or not np.issubdtype(array.dtype, np.number):
+            continue
+          number = float(array)
+        else:
+          continue
+        steps = points.setdefault(value.tag, {})
+        previous = steps.get(event.step)
+        if previous is None or event.wall_time >= previous[0]:
+          steps[event.step] = (event.wall_time, number)
+  scalars = {}
+  for tag, steps in points.items():
+    ordered = sorted(steps)
+    scalars[tag] = (np.array(ordered, np.int64),
+                    np.array([steps[s][1] for s in ordered], np.float64))
+  return scalars
+
+
+def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
+  """Plots scalars of a run against the learner step; writes a PNG.
+
+  One panel per tag, stacked, sharing the step axis.
+
+  Args:
+    logdir: the run's TensorBoard directory (see `read_scalars`).
+    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',
+      'loss')`.
+    path: the PNG file to write (its directory is created).
+
+  Returns:
+    `path`.
+
+  Raises:
+    FileNotFoundError: if `logdir` holds no event file.
+    ValueError: if `tags` is empty or a tag is not in the logs; the message
+      lists the tags there are.
+    ImportError: if matplotlib is not installed.
+  """
+  if isinstance(tags, str) or not tags:
+    raise ValueError(f'tags must be a non-empty sequence of tags, got '
+                     f'{tags!r}.')
+  scalars = read_scalars(logdir)
+  for tag in tags:
+    if tag not in scalars:
+      raise ValueError(f'No scalar {tag!r} in the event files of {logdir!r}; '
+                       f'available tags: {sorted(scalars)}.')
+  try:
+    # Imported here: matplotlib is an optional dependency ('plots').
+    # pylint: disable=g-import-not-at-top
+    from matplotlib import figure
+    from matplotlib.backends import backend_agg
+    # pylint: enable=g-import-not-at-top
+  except ImportError as e:
+    raise ImportError(_PNG_HINT) from e
+  # A Figure on its own Agg canvas: no pyplot, no global backend switch.
+  fig = figure.Figure(figsize=(7, 2.4 * len(tags)), dpi=100)
+  backend_agg.FigureCanvasAgg(fig)
+  axes = fig.subplots(len(tags), 1, sharex=True, squeeze=False)[:, 0]
+  for ax, tag in zip(axes, tags):
+    steps, values = scalars[tag]
+    ax.plot(steps, values, marker='.' if len(steps) < 50 else None)
+    ax.set_ylabel(tag)
+    ax.grid(alpha=0.3)
+  axes[-1].set_xlabel('learner step')
+  fig.tight_layout()
+  directory = os.path.dirname(path)
+  if directory:
+    os.makedirs(directory, exist_ok=True)
+  fig.savefig(path, format='png')
+  return path
+

@@ -1,0 +1,220 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Smoke tests of the evaluation launcher through its `run()` and flags."""
+
+import contextlib
+import dataclasses
+import importlib.util
+import io
+import os
+import struct
+import tempfile
+
+from absl import app
+from absl import flags
+from absl.testing import absltest
+from absl.testing import flagsaver
+import numpy as np
+import tensorflow as tf
+
+from launchers import evaluate
+from launchers import train
+from muzero_snt import checkpointing
+from muzero_snt import evaluation
+from muzero_snt import networks
+from muzero_snt import presets
+from tests import testing
+
+FLAGS = flags.FLAGS
+HAS_GYMNASIUM = importlib.util.find_spec('gymnasium') is not None
+HAS_MATPLOTLIB = importlib.util.find_spec('matplotlib') is not None
+
+
+def _new_dir(test: tf.test.TestCase) -> str:
+  return tempfile.mkdtemp(dir=test.get_temp_dir())
+
+
+def _run_main():
+  """Runs `evaluate.main` and returns what it printed."""
+  out = io.StringIO()
+  with contextlib.redirect_stdout(out):
+    evaluate.main(['evaluate'])
+  return out.getvalue()
+
+
+class TablesTest(testing.TestCase):
+
+  RESULTS = (evaluation.MatchResult('perfect', 'first', 0, 3, 1),
+             evaluation.MatchResult('perfect', 'second', 0, 2, 2),
+             evaluation.MatchResult('random', 'first', 4, 0, 0),
+             evaluation.MatchResult('random', 'second', 1, 1, 2))
+
+  def test_tictactoe_table(self):
+    self.assertEqual(
+        evaluate.tictactoe_table(self.RESULTS[:2]).splitlines(),
+        ['opponent  muzero   games  wins draws losses',
+         'perfect   first        4     0     3      1',
+         'perfect   second       4     0     2      2'])
+
+  def test_episodes_table(self):
+    # Mean 22; std sqrt((12^2 + 2^2 + 14^2) / 3) = sqrt(114.67) = 10.71.
+    stats = evaluation.EpisodeStats(np.array([10., 20., 36.]))
+    self.assertEqual(evaluate.episodes_table(stats).splitlines(),
+                     ['episodes     mean      std      min      max',
+                      '       3     22.0     10.7     10.0     36.0'])
+
+  def test_summary_scalars(self):
+    # perfect: 0 wins, 5 draws, 3 losses of 8; random: 5, 1, 2 of 8.
+    self.assertEqual(evaluate.summary_scalars(self.RESULTS), {
+        'eval/perfect/win_rate': 0., 'eval/perfect/draw_rate': 5 / 8,
+        'eval/perfect/loss_rate': 3 / 8, 'eval/random/win_rate': 5 / 8,
+        'eval/random/draw_rate': 1 / 8, 'eval/random/loss_rate': 2 / 8})
+    stats = evaluation.EpisodeStats(np.array([10., 20.]))
+    self.assertEqual(evaluate.summary_scalars(stats), {
+        'eval/return_mean': 15., 'eval/return_std': 5.,
+        'eval/return_min': 10., 'eval/return_max': 20.})
+
+
+class EvaluateTest(testing.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    if not FLAGS.is_parsed():
+      FLAGS.mark_as_parsed()
+
+  def test_shares_the_training_launchers_flags(self):
+    for holder, shared in ((evaluate.PRESET, train.PRESET),
+                           (evaluate.CHECKPOINT_DIR, train.CHECKPOINT_DIR),
+                           (evaluate.SEED, train.SEED),
+                           (evaluate.LOGDIR, train.LOGDIR)):
+      self.assertIs(holder, shared)
+
+  @flagsaver.flagsaver(preset='tictactoe', random_init=True, num_games=2,
+                       num_simulations=3)
+  def test_random_network_plays_tictactoe(self):
+    printed = _run_main()
+    lines = printed.splitlines()
+    self.assertEqual(lines[0], 'MuZero tictactoe, learner step 0 (random '
+                     'initialisation), 3 simulations per move')
+    self.assertEqual(lines[1].split(),
+                     ['opponent', 'muzero', 'games', 'wins', 'draws',
+                      'losses'])
+    rows = [line.split() for line in lines[2:]]
+    self.assertEqual([row[:3] for row in rows],
+                     [['perfect', 'first', '2'], ['perfect', 'second', '2'],
+                      ['random', 'first', '2'], ['random', 'second', '2']])
+    for row in rows:
+      self.assertEqual(sum(int(n) for n in row[3:]), 2, row)
+    for row in rows[:2]:
+      self.assertEqual(row[3], '0')  # Nobody beats the perfect player.
+
+  def test_checkpoint_of_a_network_set_by_flags(self):
+    # A run trained with --channels=8 saves a network of 8 planes.
+    config = presets.get_preset('tictactoe')
+    config = config.replace(
+        network=dataclasses.replace(config.network, channels=8))
+    network = networks.make_network(config)
+    network.create_variables()
+    directory = _new_dir(self)
+    checkpointing.Checkpointer(
+        directory, network=network,
+        step=tf.Variable(42, dtype=tf.int64)).save(3)
+    with flagsaver.flagsaver(preset='tictactoe', checkpoint_dir=directory,
+                             channels=8, num_games=1, num_simulations=2):
+      printed = _run_main()
+    lines = printed.splitlines()
+    self.assertEqual(lines[0], f'MuZero tictactoe, learner step 42 '
+                     f'({directory}), 2 simulations per move')
+    self.assertEqual([line.split()[2] for line in lines[2:]], ['1'] * 4)
+    # The preset's 16 planes do not fit the checkpoint.
+    with flagsaver.flagsaver(preset='tictactoe', checkpoint_dir=directory,
+                             num_games=1):
+      with self.assertRaisesRegex(ValueError, 'channels=16.*incompatible'):
+        _run_main()
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  def test_random_network_plays_cartpole(self):
+    with contextlib.redirect_stdout(io.StringIO()):
+      result = evaluate.run('cartpole', num_games=2, num_simulations=2)
+    returns = result.results.returns
+    self.assertLen(returns, 2)
+    for value in returns:
+      self.assertEqual(value, int(value))
+      self.assertBetween(value, 1, 500)
+    self.assertIn(f'{result.results.mean:.1f}', result.table)
+
+  @absltest.skipUnless(HAS_MATPLOTLIB, 'needs matplotlib')
+  def test_logdir_gets_eval_scalars_and_a_curve(self):
+    logdir = _new_dir(self)
+    writer = tf.summary.create_file_writer(logdir)
+    with writer.as_default():
+      for step in (10, 20):
+        tf.summary.scalar('loss', 1. / step, step=step)
+        tf.summary.scalar('selfplay/episode_return', 0.5, step=step)
+    writer.close()
+    path = os.path.join(_new_dir(self), 'curve.png')
+    with contextlib.redirect_stdout(io.StringIO()):
+      result = evaluate.run('tictactoe', num_games=1, num_simulations=2,
+                            logdir=logdir, curve_png=path)
+    scalars = evaluation.read_scalars(logdir)
+    for tag, value in evaluate.summary_scalars(result.results).items():
+      steps, values = scalars[tag]
+      self.assertEqual(steps.tolist(), [0], tag)  # The learner step.
+      self.assertAllClose(values, [value])
+    with open(path, 'rb') as f:
+      header = f.read(24)
+    self.assertEqual(header[:8], b'\x89PNG\r\n\x1a\n')
+    # 2 training tags and 6 eval tags, 2.4 inches each at 100 dpi.
+    self.assertEqual(struct.unpack('>II', header[16:24]), (700, 1920))
+
+  @flagsaver.flagsaver(random_init=False, checkpoint_dir=None)
+  def test_no_checkpoint_dir_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--checkpoint_dir is required.*random_init'):
+      _run_main()
+
+  @flagsaver.flagsaver(random_init=True, num_games=0)
+  def test_non_positive_num_games_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--num_games.*0'):
+      _run_main()
+
+  @flagsaver.flagsaver(random_init=True, num_simulations=-1)
+  def test_non_positive_num_simulations_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--num_simulations.*-1'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, checkpoint_dir='/tmp/run')
+  def test_checkpoint_dir_and_random_init_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                'random_init.*--checkpoint_dir=/tmp/run'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, preset='atari')
+  def test_preset_without_evaluation_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--preset=atari'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, curve_png='/tmp/c.png', logdir=None)
+  def test_curve_without_logdir_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--curve_png.*--logdir'):
+      evaluate.validate_flags()
+
+  def test_unexpected_arguments_are_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, 'extra'):
+      evaluate.main(['evaluate', 'extra'])
+
+
+if __name__ == '__main__':
+  absltest.main()
