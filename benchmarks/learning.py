@@ -28,7 +28,7 @@ The clock counts training only (self-play and learning): it is paused while
 evaluating. Results (per seed and the median over seeds) print as a table
 and go to --output_json; --curve_png plots the evaluation curve.
 
-    python -m benchmarks.learning --task=tictactoe --seeds=0,1,2 \
+    python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --time_limit=600 --output_json=/tmp/ttt.json
 """
 
@@ -43,13 +43,10 @@ import numpy as np
 
 from launchers import train
 from muzero_snt import evaluation
-from muzero_snt import presets
 from muzero_snt import search
 
-# launchers.train defines --preset and --training_steps for the main job;
-# the benchmark names its task --task and reads --training_steps from there.
-TASK = flags.DEFINE_enum('task', 'tictactoe', ['tictactoe', 'cartpole'],
-                         'task to learn.')
+# The run's config comes from the main job's flags (launchers.train:
+# --preset=tictactoe|cartpole and its overrides, --num_envs, --train_ratio).
 SEEDS = flags.DEFINE_list('seeds', ['0', '1', '2'], 'seeds, one run each.')
 TIME_LIMIT = flags.DEFINE_float(
     'time_limit', 600., 'training seconds per run before giving up.')
@@ -134,13 +131,19 @@ class _Evaluator:
 
 
 def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
-             num_eval: int, training_steps: Optional[int]) -> Dict:
-  config = presets.get_preset(preset)
-  if training_steps:
-    config = config.replace(training_steps=training_steps)
+             num_eval: int) -> Dict:
+  """One run from scratch, evaluated until solved or out of time."""
+  config = train.make_config()
+  if train.TRAINING_STEPS.value is None:
+    # Run until solved or out of time, not until the preset's step count.
+    config = config.replace(training_steps=10**7)
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
                          seed)
-  loop = train.run_selfplay(config, preset, seed=seed, on_round=evaluator)
+  loop = train.run_selfplay(
+      config, preset, num_envs=train.NUM_ENVS.value,
+      train_ratio=train.TRAIN_RATIO.value, seed=seed,
+      jit_compile=train.JIT_COMPILE.value, log_every=train.LOG_EVERY.value,
+      on_round=evaluator)
   solved = evaluator.solved_at
   return {
       'seed': seed,
@@ -186,8 +189,12 @@ def _plot(runs: List[Dict], preset: str, path: str) -> None:
 def main(argv: Sequence[str]) -> None:
   del argv
   seeds = [int(s) for s in SEEDS.value]
-  runs = [run_seed(TASK.value, seed, TIME_LIMIT.value, EVAL_EVERY.value,
-                   NUM_EVAL.value, train.TRAINING_STEPS.value) for seed in seeds]
+  preset = train.PRESET.value
+  if preset not in ('tictactoe', 'cartpole'):
+    raise app.UsageError(f'--preset must be tictactoe or cartpole, got '
+                         f'{preset!r}.')
+  runs = [run_seed(preset, seed, TIME_LIMIT.value, EVAL_EVERY.value,
+                   NUM_EVAL.value) for seed in seeds]
   print(f'{"seed":>4} {"solved":>6} {"seconds":>8} {"env steps":>10} '
         f'{"learner steps":>13}')
   for run in runs:
@@ -195,7 +202,7 @@ def main(argv: Sequence[str]) -> None:
           f'{run["training_seconds"] or float("nan"):>8.0f} '
           f'{run["env_steps"] or 0:>10} {run["learner_steps"] or 0:>13}')
   summary = {
-      'preset': TASK.value,
+      'preset': preset,
       'time_limit': TIME_LIMIT.value,
       'median_training_seconds': _median(
           [r['training_seconds'] for r in runs]),
@@ -209,7 +216,7 @@ def main(argv: Sequence[str]) -> None:
     with open(OUTPUT_JSON.value, 'w') as f:
       json.dump(summary, f, indent=1, default=float)
   if CURVE_PNG.value:
-    _plot(runs, TASK.value, CURVE_PNG.value)
+    _plot(runs, preset, CURVE_PNG.value)
 
 
 if __name__ == '__main__':
