@@ -23,7 +23,7 @@ devices get two logical CPU devices, configured before TensorFlow starts.
 Strategies alternate within each repeat, so a busy machine slows all alike;
 the table reports medians.
 
-    python -m benchmarks.launcher --preset=cartpole --repeats=3
+    python -m benchmarks.launcher --preset=cartpole --batch_size=128 --repeats=3
 """
 
 import json
@@ -37,12 +37,13 @@ from typing import Dict, List, Sequence
 from absl import app
 from absl import flags
 
-PRESET = flags.DEFINE_string('preset', 'cartpole', 'config preset.')
+from launchers import train
+
+# --preset and --batch_size are the training launcher's flags.
 STRATEGIES = flags.DEFINE_list(
     'strategies', ['default', 'cpu', 'mirrored'],
     'strategies to measure (the ones that run on a CPU-only machine).')
 STEPS = flags.DEFINE_integer('steps', 200, 'learner steps per process.')
-BATCH_SIZE = flags.DEFINE_integer('batch_size', 128, 'global batch size.')
 REPEATS = flags.DEFINE_integer('repeats', 3, 'processes per setting.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
@@ -66,7 +67,6 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
     tf.config.set_logical_device_configuration(
         tf.config.list_physical_devices('CPU')[0],
         [tf.config.LogicalDeviceConfiguration()] * 2)
-  from launchers import train
   from muzero_snt import distribute
   from muzero_snt import evaluation
   from muzero_snt import presets
@@ -86,8 +86,8 @@ def _run_child(strategy: str, jit_compile: bool) -> Dict[str, float]:
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='2', CUDA_VISIBLE_DEVICES='')
   code = ('import json; from benchmarks import launcher; '
           f'print({_RESULT!r} + json.dumps(launcher.child('
-          f'{PRESET.value!r}, {strategy!r}, {jit_compile}, {STEPS.value}, '
-          f'{BATCH_SIZE.value})))')
+          f'{train.PRESET.value!r}, {strategy!r}, {jit_compile}, {STEPS.value}, '
+          f'{(train.BATCH_SIZE.value or 128)})))')
   process = subprocess.run([sys.executable, '-c', code], cwd=_ROOT, env=env,
                            capture_output=True, text=True, check=False)
   lines = [l for l in process.stdout.splitlines() if l.startswith(_RESULT)]
@@ -107,7 +107,7 @@ def main(argv: Sequence[str]) -> None:
       result = _run_child(strategy, jit)
       samples.setdefault(key, []).append(result['samples_per_second'])
       replicas[key] = result['replicas']
-  print(f'preset {PRESET.value}, global batch {BATCH_SIZE.value}, '
+  print(f'preset {train.PRESET.value}, global batch {(train.BATCH_SIZE.value or 128)}, '
         f'{STEPS.value} steps per run, median of {REPEATS.value} runs')
   print(f'{"strategy":<18} {"replicas":>8} {"samples/s":>10}  runs')
   summary = {}

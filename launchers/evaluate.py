@@ -60,8 +60,9 @@ PRESET = train.PRESET
 CHECKPOINT_DIR = train.CHECKPOINT_DIR
 SEED = train.SEED
 LOGDIR = train.LOGDIR
+NUM_SIMULATIONS = train.NUM_SIMULATIONS
 for _name in ('preset', 'checkpoint_dir', 'seed', 'logdir', 'hidden_size',
-              'channels', 'num_blocks', 'support_size'):
+              'channels', 'num_blocks', 'support_size', 'num_simulations'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(
@@ -70,8 +71,6 @@ RANDOM_INIT = flags.DEFINE_bool(
 NUM_GAMES = flags.DEFINE_integer(
     'num_games', 100, 'tictactoe: games per opponent and side; cartpole: '
     'episodes.')
-NUM_SIMULATIONS = flags.DEFINE_integer(
-    'num_simulations', None, 'simulations per search (default: preset).')
 CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')

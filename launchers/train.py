@@ -105,6 +105,9 @@ NUM_BLOCKS = flags.DEFINE_integer(
 SUPPORT_SIZE = flags.DEFINE_integer(
     'support_size', None, 'atoms of the value and reward heads, odd >= 3, '
     'or 0 for scalar heads (default: preset).')
+CHECKPOINT_INTERVAL = flags.DEFINE_integer(
+    'checkpoint_interval', None, 'learner steps between checkpoints '
+    '(default: preset).')
 NUM_SIMULATIONS = flags.DEFINE_integer(
     'num_simulations', None, 'search simulations per move (default: preset).')
 MIXED_PRECISION = flags.DEFINE_enum(
@@ -183,7 +186,8 @@ def check_strategy(config: config_lib.MuZeroConfig,
 def make_config() -> config_lib.MuZeroConfig:
   """The preset with the flags' overrides, validated."""
   for flag in (TRAINING_STEPS, BATCH_SIZE, UNROLL_STEPS, LOG_EVERY, TD_STEPS,
-               HIDDEN_SIZE, CHANNELS, NUM_BLOCKS, NUM_SIMULATIONS):
+               HIDDEN_SIZE, CHANNELS, NUM_BLOCKS, NUM_SIMULATIONS,
+               CHECKPOINT_INTERVAL):
     _validate_positive(flag.name, flag.value)
   for flag in (LR_INIT, LR_DECAY_STEPS):
     if flag.value is not None and flag.value <= 0:
@@ -194,6 +198,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'num_unroll_steps': UNROLL_STEPS.value,
       'td_steps': TD_STEPS.value,
       'num_simulations': NUM_SIMULATIONS.value,
+      'checkpoint_interval': CHECKPOINT_INTERVAL.value,
       'lr_init': LR_INIT.value,
       'lr_decay_steps': LR_DECAY_STEPS.value,
       'lr_decay_rate': LR_DECAY_RATE.value,

@@ -23,8 +23,9 @@ Games are played in rounds: each of the `num_envs` environments plays one
 game per round, and a round ends when all of them have finished. Between
 rounds no game is in progress, so a checkpoint there holds everything a run
 needs to continue. Every round draws from its own seeds `(seed, round)`, and
-every game's environment from `(seed, game)`, so a resumed run plays the
-games an uninterrupted one would.
+every game's environment from `(seed, game)`, so a run restarted from a
+checkpoint plays the games an uninterrupted one would (see
+`training_loop.py` for the one condition on extending a finished run).
 """
 
 from typing import Callable, List, NamedTuple, Optional
@@ -96,7 +97,8 @@ class Actor:
       seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
     """
-    if not isinstance(num_envs, int) or num_envs <= 0:
+    if (isinstance(num_envs, bool) or not isinstance(num_envs, int) or
+        num_envs <= 0):
       raise ValueError(f'num_envs must be a positive integer, got '
                        f'{num_envs!r}.')
     self._config = config

@@ -35,6 +35,8 @@ from muzero_snt import replay as replay_lib
 
 _REPLAY_FILE = 'replay-{}.npz'
 _REPLAY_PATTERN = re.compile(r'^replay-(\d+)\.npz$')
+# What a save killed mid-write leaves (`ReplayBuffer.save`'s temporary file).
+_TEMPORARY_PATTERN = re.compile(r'^replay-\d+\.npz\..+\.tmp$')
 
 
 class Checkpointer:
@@ -94,7 +96,8 @@ class Checkpointer:
             for path in self._manager.checkpoints}
     for name in os.listdir(self._directory):
       match = _REPLAY_PATTERN.match(name)
-      if match and int(match.group(1)) not in kept:
+      if (match and int(match.group(1)) not in kept) or (
+          _TEMPORARY_PATTERN.match(name)):
         os.remove(os.path.join(self._directory, name))
 
   def restore(

@@ -15,14 +15,22 @@
 """The whole MuZero loop in one process: self-play, replay and learning.
 
 Self-play and learning are interleaved on the same variables: the actor's
-search reads the network the learner updates. After every batched move the
-loop owes the learner `train_ratio` steps per environment step (once the
-replay buffer holds a batch's worth of positions) and pays them at once, so
-the ratio of learner steps to environment steps is the configured one at
-every moment, not only on average. Checkpoints are written between rounds
-of games (`acting.Actor`), when no game is in progress.
+search reads the network the learner updates. Environment steps count once
+the replay buffer holds a batch's worth of positions; after every batched
+move the learner has taken exactly floor(train_ratio * counted steps) steps
+(the ratio is held as an exact fraction), so the ratio of learner steps to
+environment steps is the configured one at every moment, not only on
+average. Checkpoints are written between rounds of games (`acting.Actor`),
+when no game is in progress.
+
+A run restarted from its last checkpoint continues exactly as if it had
+never stopped. Extending a finished run (a second run with a larger
+`training_steps`) is exact only if the first run's last learner step came
+at the end of a round: otherwise the first run played the rest of that
+round without learning, where the longer run keeps learning.
 """
 
+import fractions
 import time
 from typing import Callable, Dict, List, Optional
 
@@ -35,10 +43,6 @@ from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt import replay as replay_lib
-
-# Fixed-point scale of the learner-step debt (a float would drift and could
-# not be checkpointed as an exact integer).
-_DEBT_SCALE = 1_000_000
 
 
 class TrainingLoop:
@@ -81,11 +85,12 @@ class TrainingLoop:
     self._config = config
     self._learner = learner
     self._actor = actor
-    self._train_ratio = train_ratio
+    # Exact: floor(ratio * steps) with a float ratio can be off by one.
+    self._train_ratio = fractions.Fraction(str(train_ratio))
     self._writer = writer
     self._log_every = log_every
     self._counters = checkpointing.counters(
-        rounds=0, games=0, env_steps=0, learner_debt=0)
+        rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
     self._replay = None
     self._checkpointer = None
     if checkpoint_dir:
@@ -131,16 +136,17 @@ class TrainingLoop:
     self._last_metrics = metrics
 
   def _on_move(self, num_env_steps: int) -> None:
-    """Pays the learner steps that `num_env_steps` new steps are owed."""
+    """Takes the learner steps that `num_env_steps` new steps are owed."""
     self._counters['env_steps'].assign_add(num_env_steps)
     if self._replay.num_positions < self._config.batch_size:
       return
-    debt = self._counters['learner_debt']
-    debt.assign_add(int(round(num_env_steps * self._train_ratio *
-                              _DEBT_SCALE)))
-    while debt.numpy() >= _DEBT_SCALE and not self._done():
+    counted = self._counters['counted_env_steps']
+    paid = self._counters['paid_steps']
+    counted.assign_add(num_env_steps)
+    owed = int(self._train_ratio * int(counted.numpy()))  # floor, exactly.
+    while int(paid.numpy()) < owed and not self._done():
       self._learn()
-      debt.assign_sub(_DEBT_SCALE)
+      paid.assign_add(1)
 
   def run(self,
           on_round: Optional[Callable[['TrainingLoop'], bool]] = None

@@ -228,6 +228,23 @@ def add_exploration_noise(config: config_lib.MuZeroConfig, node: Node,
     child.prior = child.prior * (1 - frac) + n * frac
 
 
+def check_finite(output: types.NetworkOutput, call: str) -> None:
+  """Raises `FloatingPointError` naming the first non-finite model output.
+
+  A diverged network gives NaN priors, and every pUCT score is then NaN:
+  the search would stop with no child to select. Failing here names the
+  cause instead.
+  """
+  for name in ('value', 'reward', 'policy_logits'):
+    array = np.asarray(getattr(output, name))
+    if not np.all(np.isfinite(array)):
+      index = tuple(np.argwhere(~np.isfinite(array))[0].tolist())
+      raise FloatingPointError(
+          f"The model's {call} returned a non-finite {name} "
+          f'({float(array[index])} at index {list(index)}): the network has '
+          'probably diverged.')
+
+
 def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
              model: model_lib.Model,
              min_max_stats: Sequence[MinMaxStats]):
@@ -248,6 +265,7 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
   Raises:
     ValueError: if `roots` and `min_max_stats` differ in length or a root is
       not expanded.
+    FloatingPointError: if the model returns a non-finite output.
   """
   if len(roots) != len(min_max_stats):
     raise ValueError(f'run_mcts needs one MinMaxStats per root, got '
@@ -276,6 +294,7 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
     hidden_states = np.stack([path[-2].hidden_state for path in search_paths])
     output = model.recurrent_inference(hidden_states,
                                        np.asarray(actions, np.int32))
+    check_finite(output, 'recurrent_inference')
     values = np.asarray(output.value).tolist()
     rewards = np.asarray(output.reward).tolist()
     policy_logits = np.asarray(output.policy_logits)

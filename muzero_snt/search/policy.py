@@ -113,6 +113,7 @@ def search(config: config_lib.MuZeroConfig,
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
   output = model.initial_inference(np.asarray(observations, np.float32))
+  mcts.check_finite(output, 'initial_inference')
   values = np.asarray(output.value).tolist()
   rewards = np.asarray(output.reward).tolist()
   policy_logits = np.asarray(output.policy_logits)

@@ -237,6 +237,45 @@ class NetworkModelSearchTest(absltest.TestCase):
     self.assertEqual(model.tracing_counts, (1, 1))
 
 
+class _NonFiniteModel:
+  """Finite at the root; a NaN prior logit after `bad_after` recurrent calls."""
+
+  def __init__(self, bad_after: int):
+    self._calls = 0
+    self._bad_after = bad_after
+
+  def _output(self, batch: int, bad: bool) -> types.NetworkOutput:
+    logits = np.zeros((batch, 9), np.float32)
+    if bad:
+      logits[0, 3] = np.nan
+    return types.NetworkOutput(
+        value=np.zeros(batch, np.float32), reward=np.zeros(batch, np.float32),
+        policy_logits=logits, hidden_state=np.zeros((batch, 1), np.float32))
+
+  def initial_inference(self, observation):
+    return self._output(len(observation), self._bad_after < 0)
+
+  def recurrent_inference(self, hidden_state, action):
+    self._calls += 1
+    return self._output(len(hidden_state), self._calls > self._bad_after)
+
+
+class NonFiniteModelTest(parameterized.TestCase):
+
+  @parameterized.parameters((-1, 'initial_inference'),
+                            (2, 'recurrent_inference'))
+  def test_diverged_model_raises_floating_point_error(self, bad_after, call):
+    config = presets.make_tictactoe_config().replace(num_simulations=5)
+    observation = np.zeros((1, 3, 3, 3), np.float32)
+    with self.assertRaisesRegex(
+        FloatingPointError,
+        rf"{call} returned a non-finite policy_logits \(nan at index "
+        r"\[0, 3\]\)"):
+      policy.search(config, _NonFiniteModel(bad_after), observation, [0],
+                    [list(range(9))], np.random.default_rng(0),
+                    add_noise=False)
+
+
 class BadInputTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
