@@ -43,7 +43,7 @@ EXTRAS = {
     'test': [
         'pytest>=7',
         'pytest-xdist>=3',
-    ] + ENVS,
+    ] + ENVS + PLOTS,
     'envs': ENVS,
     'plots': PLOTS,
 }
