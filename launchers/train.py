@@ -46,6 +46,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import acting
+from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import export
@@ -345,14 +346,11 @@ def run_synthetic(config: config_lib.MuZeroConfig,
   """
   learner = make_learner(config, seed, jit_compile, strategy, compute_dtype)
   writer = tf.summary.create_file_writer(logdir) if logdir else None
-  manager = None
+  checkpointer = None
   if checkpoint_dir:
-    checkpoint = tf.train.Checkpoint(**learner.state)
-    manager = tf.train.CheckpointManager(checkpoint, checkpoint_dir, 3)
-    if manager.latest_checkpoint:
-      checkpoint.restore(manager.latest_checkpoint).assert_consumed()
-      logging.info('Resumed from %s at step %d.', manager.latest_checkpoint,
-                   learner.steps)
+    # The same checkpoints as the self-play loop, without a replay buffer.
+    checkpointer = checkpointing.Checkpointer(checkpoint_dir, **learner.state)
+    checkpointer.restore()
   # Batch i depends on (seed, i) only: a resumed run continues the stream.
   dataset = datasets.from_batches(
       lambda: synthetic.SyntheticBatches(
@@ -379,9 +377,9 @@ def run_synthetic(config: config_lib.MuZeroConfig,
             training_loop.write_learner_summaries(metrics, rate,
                                                   config.batch_size)
         last_log, last_step = now, step
-      if manager and (step % config.checkpoint_interval == 0 or
-                      step == config.training_steps):
-        manager.save(checkpoint_number=step)
+      if checkpointer and (step % config.checkpoint_interval == 0 or
+                           step == config.training_steps):
+        checkpointer.save(step)
   finally:
     if writer:
       writer.close()
