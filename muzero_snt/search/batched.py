@@ -1,0 +1,235 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The MuZero search as batched tensors, inside one compiled function.
+
+`batched_search` runs the same search as the reference (`policy.search` and
+`mcts.run_mcts`): one `initial_inference` for the roots, roots expanded over
+their legal actions, optional Dirichlet noise, then `num_simulations`
+simulations of descent by pUCT, one batched `recurrent_inference`,
+expansion and backup. The trees live in fixed-size tensors (`tree.Tree`), so
+the whole search is one `tf.while_loop` that XLA compiles, with the network
+called inside it: nothing leaves the device until the visit counts.
+
+With noise off and float64 statistics it returns the reference search's
+visit counts and root values (tests/search/batched_test.py); float32
+statistics (the default) agree up to rounding of near-equal pUCT scores.
+
+`BatchedSearch` wraps it for self-play: NumPy in and out, a batch-agnostic
+compiled function (optionally XLA), any `tf.distribute` strategy, and a
+clear error if the network returns a non-finite value.
+"""
+
+from typing import NamedTuple, Optional
+
+import tensorflow as tf
+import tensorflow_probability as tfp
+
+from muzero_snt import config as config_lib
+from muzero_snt import types
+from muzero_snt.search import tree as tree_lib
+
+# The network outputs checked for finiteness, in `BatchedSearchOutput.finite`.
+CHECKED_OUTPUTS = ('value', 'reward', 'policy_logits')
+
+
+class BatchedSearchOutput(NamedTuple):
+  """The result of `batched_search` for B positions.
+
+  Attributes:
+    visit_counts: `[B, A]` int32 visits of each root action.
+    policy: `[B, A]` float32 visit counts normalised per row.
+    root_value: `[B]` float32 the root's mean backed-up value, for the player
+      to move.
+    finite: `[3]` bool whether every `value`, `reward` and `policy_logits`
+      (`CHECKED_OUTPUTS`) the network returned during the search was finite.
+    tree: the searched trees (`tree.Tree`).
+  """
+  visit_counts: tf.Tensor
+  policy: tf.Tensor
+  root_value: tf.Tensor
+  finite: tf.Tensor
+  tree: tree_lib.Tree
+
+
+def _all_finite(output: types.NetworkOutput) -> tf.Tensor:
+  """`[3]` bool: is every entry of each of `CHECKED_OUTPUTS` finite."""
+  return tf.stack([
+      tf.reduce_all(tf.math.is_finite(getattr(output, name)))
+      for name in CHECKED_OUTPUTS
+  ])
+
+
+def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
+                    dtype: tf.DType) -> tf.Tensor:
+  """A Dirichlet(alpha) sample over each row's legal actions, 0 elsewhere.
+
+  `add_exploration_noise` draws Dirichlet(alpha) over the root's children,
+  i.e. over the legal actions, whose number varies by row. A sample of
+  Dirichlet(alpha, ..., alpha) over all A actions, restricted to a subset and
+  renormalised, is Dirichlet(alpha, ...) over that subset (the aggregation
+  property: both are independent Gamma(alpha) draws divided by their sum), so
+  one `tfp.distributions.Dirichlet` draw serves every row. If every legal
+  component underflows to 0 (possible for tiny alpha in float32), the row's
+  noise is uniform over the legal actions instead of 0/0.
+
+  Args:
+    alpha: the concentration, `config.root_dirichlet_alpha`.
+    legal: `[B, A]` bool the legal actions.
+    seed: `[2]` int stateless seed.
+    dtype: the float type of the result.
+
+  Returns:
+    `[B, A]` noise, each row summing to 1 over its legal actions.
+  """
+  concentration = tf.fill(tf.shape(legal), tf.constant(alpha, dtype))
+  sample = tfp.distributions.Dirichlet(concentration).sample(seed=seed)
+  legal_float = tf.cast(legal, dtype)
+  sample = sample * legal_float
+  total = tf.reduce_sum(sample, axis=1, keepdims=True)
+  uniform = legal_float / tf.reduce_sum(legal_float, axis=1, keepdims=True)
+  return tf.where(total > 0, sample / tf.where(total > 0, total, 1), uniform)
+
+
+def add_exploration_noise(config: config_lib.MuZeroConfig,
+                          tree: tree_lib.Tree,
+                          seed: tf.Tensor) -> tree_lib.Tree:
+  """`mcts.add_exploration_noise` on every root: prior*(1-f) + noise*f."""
+  dtype = tree.prior.dtype
+  noise = dirichlet_noise(config.root_dirichlet_alpha, tree.root_legal,
+                          seed, dtype)
+  frac = config.root_exploration_fraction
+  root = tf.zeros_like(tree.root_legal[:, 0], tf.int32)
+  prior = tree_lib.gather_nodes(tree.prior, root)
+  return tree._replace(prior=tree_lib.set_nodes(
+      tree.prior, root, prior * (1 - frac) + noise * frac))
+
+
+def batched_search(config: config_lib.MuZeroConfig,
+                   network,
+                   observation: tf.Tensor,
+                   to_play: tf.Tensor,
+                   legal: tf.Tensor,
+                   seed: Optional[tf.Tensor] = None,
+                   add_noise: bool = True,
+                   num_simulations: Optional[int] = None,
+                   dtype: tf.DType = tf.float32) -> BatchedSearchOutput:
+  """Searches from each of B positions; plain TensorFlow, XLA-compilable.
+
+  Call it inside a `tf.function` (see `BatchedSearch`). The order of work is
+  the reference's (`policy.search`): initial inference; roots expanded over
+  their legal actions; noise; then each simulation descends every tree to a
+  leaf, evaluates all leaves with one `recurrent_inference`, expands them
+  and backs their values up.
+
+  Args:
+    config: the hyperparameters (`num_simulations`, `num_players`,
+      `action_space_size`, `discount`, `pb_c_*`, `known_bounds`, noise).
+    network: has `initial_inference(observation)` and
+      `recurrent_inference(hidden_state, action)` returning
+      `types.NetworkOutput` tensors (e.g. a `MuZeroNetwork`), with
+      `is_training` False by default.
+    observation: `[B, *observation_shape]` the current observations.
+    to_play: `[B]` int the player to move in each position.
+    legal: `[B, A]` bool the legal actions (at least one per row).
+    seed: `[2]` int stateless seed of the noise; needed if `add_noise`.
+    add_noise: whether to mix Dirichlet noise into the root priors.
+    num_simulations: overrides `config.num_simulations` if given.
+    dtype: float type of the tree's statistics: float32, or float64 for
+      results equal to the reference search's.
+
+  Returns:
+    `BatchedSearchOutput`.
+
+  Raises:
+    ValueError: if `add_noise` is set without a `seed`.
+  """
+  if add_noise and seed is None:
+    raise ValueError('batched_search with add_noise=True needs a seed.')
+  if num_simulations is None:
+    num_simulations = config.num_simulations
+  num_actions = config.action_space_size
+  legal = tf.convert_to_tensor(legal, tf.bool)
+
+  # At the root of the search tree we use the representation function to
+  # obtain a hidden state given the current observation.
+  output = network.initial_inference(observation)
+  finite = _all_finite(output)
+  tree = tree_lib.init_tree(num_simulations + 1, num_actions, output.value,
+                            output.policy_logits, output.hidden_state,
+                            to_play, legal, config.known_bounds, dtype)
+  if add_noise:
+    tree = add_exploration_noise(config, tree, seed)
+
+  def simulate(simulation, tree, finite):
+    parent, action = tree_lib.select_leaves(config, tree)
+    # Inside the search tree we use the dynamics function to obtain the next
+    # hidden state given an action and the previous hidden state.
+    output = network.recurrent_inference(
+        tree_lib.gather_nodes(tree.hidden_state, parent), action)
+    tree = tree_lib.expand(tree, simulation, parent, action, output.reward,
+                           output.policy_logits, output.hidden_state,
+                           config.num_players)
+    leaf = tf.fill(tf.shape(parent), simulation)
+    tree = tree_lib.backpropagate(config, tree, leaf, output.value)
+    return simulation + 1, tree, tf.logical_and(finite, _all_finite(output))
+
+  _, tree, finite = tf.while_loop(
+      lambda simulation, tree, finite: simulation <= num_simulations,
+      simulate, (tf.constant(1), tree, finite))
+
+  root = tf.zeros_like(to_play, tf.int32)
+  root_children = tree_lib.gather_nodes(tree.children, root)  # [B, A]
+  visit_counts = tf.where(
+      root_children != tree_lib.UNEXPANDED,
+      tree_lib.gather_nodes(tree.visit_count, tf.maximum(root_children, 0)),
+      0)  # [B, A]
+  counts = tf.cast(visit_counts, tf.float32)
+  policy = counts / tf.reduce_sum(counts, axis=1, keepdims=True)
+  root_visits = tf.cast(tree_lib.gather_nodes(tree.visit_count, root), dtype)
+  root_value = tree_lib.gather_nodes(tree.value_sum, root) / root_visits
+  return BatchedSearchOutput(
+      visit_counts=visit_counts,
+      policy=policy,
+      root_value=tf.cast(root_value, tf.float32),
+      finite=finite,
+      tree=tree)
+
+
+def select_actions(visit_counts: tf.Tensor, temperature: tf.Tensor,
+                   seed: tf.Tensor) -> tf.Tensor:
+  """`select_action` for a batch: a draw from `visit_softmax` of each row.
+
+  Probabilities proportional to `N(a) ** (1 / T)`, as the reference's
+  `visit_softmax` (log space, maximum subtracted); at T = 0 the most visited
+  action, the lowest index among equal counts, without randomness.
+
+  Args:
+    visit_counts: `[B, A]` root visit counts, each row with a positive count.
+    temperature: `[B]` temperatures >= 0.
+    seed: `[2]` int stateless seed.
+
+  Returns:
+    `[B]` int32 actions.
+  """
+  counts = tf.cast(visit_counts, tf.float32)
+  temperature = tf.cast(temperature, tf.float32)[:, None]
+  log_counts = tf.math.log(counts)  # -inf where unvisited.
+  logits = log_counts - tf.reduce_max(log_counts, axis=1, keepdims=True)
+  positive = temperature > 0
+  logits = logits / tf.where(positive, temperature, 1.)
+  sampled = tf.random.stateless_categorical(
+      logits, 1, seed, dtype=tf.int32)[:, 0]
+  greedy = tree_lib.first_argmax(counts)
+  return tf.where(positive[:, 0], sampled, greedy)

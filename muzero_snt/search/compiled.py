@@ -1,0 +1,261 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""BatchedSearch: the batched search compiled once, NumPy in and NumPy out.
+
+Self-play hands it observations, players and legal actions of many games;
+it runs `batched.batched_search` as one `tf.function` (XLA by default) with
+a batch-agnostic signature, optionally split among the replicas of a
+`tf.distribute` strategy, and returns the root statistics as NumPy arrays.
+"""
+
+from typing import NamedTuple, Optional, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import config as config_lib
+from muzero_snt.search import batched
+
+
+class SearchResult(NamedTuple):
+  """Root statistics of B searches, as NumPy arrays.
+
+  Attributes:
+    visit_counts: `[B, A]` int32 visits of each root action (0 if illegal).
+    policy: `[B, A]` float32 visit counts normalised per row.
+    root_value: `[B]` float32 the roots' values, for the player to move.
+  """
+  visit_counts: np.ndarray
+  policy: np.ndarray
+  root_value: np.ndarray
+
+
+def _padded_size(batch_size: int, multiple: int) -> int:
+  """The next power of two >= batch_size, rounded up to a `multiple`.
+
+  XLA compiles one program per batch size; padding to powers of two bounds
+  the programs self-play needs (its batch shrinks as games end) by
+  log2(num_envs) + 1, at most twice the work of the unpadded batch.
+  """
+  size = 1
+  while size < batch_size:
+    size *= 2
+  return -(-size // multiple) * multiple
+
+
+def legal_mask(legal_actions: Sequence[Sequence[int]],
+               num_actions: int) -> np.ndarray:
+  """`[B, A]` bool mask from B lists of legal actions.
+
+  Raises:
+    ValueError: if a list is empty or holds an action outside [0, A).
+  """
+  mask = np.zeros((len(legal_actions), num_actions), bool)
+  for i, actions in enumerate(legal_actions):
+    actions = np.asarray(actions, np.int64).reshape(-1)
+    if not actions.size:
+      raise ValueError(f'legal_actions[{i}] is empty; a searched position '
+                       'needs at least one legal action.')
+    if actions.min() < 0 or actions.max() >= num_actions:
+      raise ValueError(f'legal_actions[{i}] holds an action outside the '
+                       f'action space [0, {num_actions}): '
+                       f'{actions.tolist()}.')
+    mask[i, actions] = True
+  return mask
+
+
+class BatchedSearch:
+  """`batched.batched_search` as a compiled function over NumPy batches.
+
+  The function reads the network's variables, not copies: a learner that
+  updates the same network in this process is seen by the next search.
+
+  Usage:
+
+      search = BatchedSearch(config, network)
+      result = search(observations, to_play, legal_actions, seed=[0, 1])
+  """
+
+  def __init__(self,
+               config: config_lib.MuZeroConfig,
+               network,
+               jit_compile: bool = True,
+               dtype: tf.DType = tf.float32,
+               strategy: Optional[tf.distribute.Strategy] = None,
+               pad_batch: bool = True):
+    """Builds the compiled search (traced on the first call per batch size).
+
+    Args:
+      config: the hyperparameters.
+      network: a `MuZeroNetwork` (or any object with its two inference
+        methods); its variables are created here if they do not exist.
+      jit_compile: compile the whole search with XLA.
+      dtype: float type of the tree statistics (float32 or float64).
+      strategy: if given, each call splits its batch among the strategy's
+        replicas, one search per replica.
+      pad_batch: pad each batch to a power of two (and to a multiple of the
+        replicas), so that XLA compiles few programs; padded rows are
+        searched and dropped.
+
+    Raises:
+      ValueError: if `dtype` is not float32 or float64.
+    """
+    if dtype not in (tf.float32, tf.float64):
+      raise ValueError(f'dtype must be tf.float32 or tf.float64, got {dtype}.')
+    if hasattr(network, 'create_variables'):
+      network.create_variables()
+    self._config = config
+    self._network = network
+    self._dtype = dtype
+    self._strategy = strategy
+    self._pad_batch = pad_batch
+    self._num_replicas = strategy.num_replicas_in_sync if strategy else 1
+    observation_spec = tf.TensorSpec(
+        (None,) + tuple(config.observation_shape), tf.float32)
+    signature = [
+        observation_spec,
+        tf.TensorSpec([None], tf.int32),
+        tf.TensorSpec([None, config.action_space_size], tf.bool),
+        tf.TensorSpec([2], tf.int32),
+    ]
+    self._searches = {}
+    for add_noise in (False, True):
+      search = tf.function(
+          self._search_fn(add_noise), input_signature=signature,
+          jit_compile=jit_compile)
+      if strategy is not None:
+        search = tf.function(self._replicated(search),
+                             input_signature=signature)
+      self._searches[add_noise] = search
+
+  def _search_fn(self, add_noise: bool):
+    def search(observation, to_play, legal, seed):
+      output = batched.batched_search(
+          self._config, self._network, observation, to_play, legal,
+          seed=seed, add_noise=add_noise, dtype=self._dtype)
+      return (output.visit_counts, output.policy, output.root_value,
+              output.finite)
+    return search
+
+  def _replicated(self, search):
+    """`search` split along the batch among the strategy's replicas."""
+    strategy = self._strategy
+
+    def replicated(observation, to_play, legal, seed):
+      per_replica = tf.shape(to_play)[0] // self._num_replicas
+
+      def split(tensor):
+        def part(context):
+          start = context.replica_id_in_sync_group * per_replica
+          return tensor[start:start + per_replica]
+        return strategy.experimental_distribute_values_from_function(part)
+
+      def run(observation, to_play, legal):
+        replica = tf.distribute.get_replica_context().replica_id_in_sync_group
+        replica_seed = tf.random.experimental.stateless_fold_in(seed, replica)
+        return search(observation, to_play, legal, replica_seed)
+
+      outputs = strategy.run(
+          run, args=(split(observation), split(to_play), split(legal)))
+      visit_counts, policy, root_value, finite = outputs
+      finite = strategy.experimental_local_results(finite)
+      return (strategy.gather(visit_counts, axis=0),
+              strategy.gather(policy, axis=0),
+              strategy.gather(root_value, axis=0),
+              tf.reduce_all(tf.stack(finite), axis=0))
+    return replicated
+
+  def __call__(self,
+               observation: np.ndarray,
+               to_play: Sequence[int],
+               legal_actions,
+               seed,
+               add_noise: bool = True) -> SearchResult:
+    """Searches from B positions.
+
+    Args:
+      observation: `[B, *observation_shape]` observations.
+      to_play: `[B]` players to move.
+      legal_actions: `[B, A]` bool mask, or B lists of legal actions.
+      seed: two ints, the stateless seed of the noise.
+      add_noise: mix Dirichlet noise into the root priors.
+
+    Returns:
+      `SearchResult`.
+
+    Raises:
+      ValueError: if the batch's parts disagree with each other or the
+        config, or a position has no legal action.
+      FloatingPointError: if the network returned a non-finite value,
+        reward or policy logit during the search.
+    """
+    config = self._config
+    observation = np.asarray(observation, np.float32)
+    batch_size = observation.shape[0] if observation.ndim else 0
+    expected = (batch_size,) + tuple(config.observation_shape)
+    if observation.shape != expected or not batch_size:
+      raise ValueError(
+          f'observation must have shape [B, '
+          f'{", ".join(map(str, config.observation_shape))}] with B > 0, '
+          f'got {list(observation.shape)}.')
+    to_play = np.asarray(to_play, np.int32).reshape(-1)
+    if to_play.shape != (batch_size,):
+      raise ValueError(f'to_play must have {batch_size} entries, got '
+                       f'{to_play.size}.')
+    bad = to_play[(to_play < 0) | (to_play >= config.num_players)]
+    if bad.size:
+      raise ValueError(f'to_play holds player {int(bad[0])}, outside '
+                       f'[0, {config.num_players}).')
+    if isinstance(legal_actions, np.ndarray) and legal_actions.dtype == bool:
+      legal = legal_actions
+    else:
+      legal = legal_mask(legal_actions, config.action_space_size)
+    if legal.shape != (batch_size, config.action_space_size):
+      raise ValueError(
+          f'legal_actions must be a [{batch_size}, '
+          f'{config.action_space_size}] mask, got {list(legal.shape)}.')
+    empty = np.flatnonzero(~legal.any(axis=1))
+    if empty.size:
+      raise ValueError(f'Position {int(empty[0])} has no legal action.')
+    seed = np.asarray(seed, np.int64).reshape(-1)
+    if seed.shape != (2,):
+      raise ValueError(f'seed must be two integers, got {seed.tolist()}.')
+    seed = (seed % (2**31)).astype(np.int32)
+
+    size = batch_size
+    if self._pad_batch:
+      size = _padded_size(batch_size, self._num_replicas)
+    elif batch_size % self._num_replicas:
+      raise ValueError(f'A batch of {batch_size} does not split among '
+                       f'{self._num_replicas} replicas.')
+    if size > batch_size:
+      pad = size - batch_size
+      observation = np.concatenate(
+          [observation, np.zeros((pad,) + expected[1:], np.float32)])
+      to_play = np.concatenate([to_play, np.zeros(pad, np.int32)])
+      legal = np.concatenate(
+          [legal, np.ones((pad, config.action_space_size), bool)])
+    visit_counts, policy, root_value, finite = self._searches[add_noise](
+        observation, to_play, legal, seed)
+    finite = finite.numpy()
+    if not finite.all():
+      name = batched.CHECKED_OUTPUTS[int(np.argmin(finite))]
+      raise FloatingPointError(
+          f'The network returned a non-finite {name} during the search: '
+          'it has probably diverged.')
+    return SearchResult(
+        visit_counts=visit_counts.numpy()[:batch_size],
+        policy=policy.numpy()[:batch_size],
+        root_value=root_value.numpy()[:batch_size])
