@@ -46,6 +46,8 @@ EXTRAS = {
     ] + ENVS + PLOTS,
     'envs': ENVS,
     'plots': PLOTS,
+    # benchmarks/search.py compares the batched search with mctx (JAX).
+    'bench': ['jax>=0.4.30', 'mctx>=0.0.5'],
 }
 
 setuptools.setup(

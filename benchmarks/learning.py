@@ -78,6 +78,7 @@ class _Evaluator:
     self._start = time.time()
     self._next_eval = eval_every
     self.curve: List[Dict[str, float]] = []
+    self._search = None
     self.solved_at: Optional[Dict[str, float]] = None
 
   def training_time(self) -> float:
@@ -85,8 +86,13 @@ class _Evaluator:
 
   def _score(self, loop) -> Dict[str, float]:
     model = search.NetworkModel(loop.learner.network)
+    if self._search is None and train.SEARCH.value != 'reference':
+      self._search = search.BatchedSearch(
+          self._config, loop.learner.network,
+          jit_compile=train.SEARCH.value == 'xla')
     if self._preset == 'tictactoe':
-      player = evaluation.MuZeroPlayer(self._config, model)
+      player = evaluation.MuZeroPlayer(self._config, model,
+                                       batched_search=self._search)
       results = evaluation.evaluate_tictactoe(
           player, num_games=self._num_eval, seed=self._seed)
       by = {(r.opponent, r.side): r for r in results}
@@ -100,11 +106,13 @@ class _Evaluator:
       return score
     make_env = train.make_environment_factory('cartpole', self._config)
     screen = evaluation.evaluate_episodes(
-        self._config, model, make_env, CARTPOLE_SCREEN, seed=10**6)
+        self._config, model, make_env, CARTPOLE_SCREEN, seed=10**6,
+        batched_search=self._search)
     score = {'screen_mean_return': screen.mean}
     if screen.mean >= CARTPOLE_GOAL:
       full = evaluation.evaluate_episodes(
-          self._config, model, make_env, self._num_eval, seed=2 * 10**6)
+          self._config, model, make_env, self._num_eval, seed=2 * 10**6,
+          batched_search=self._search)
       score['mean_return'] = full.mean
       score['solved'] = float(full.mean >= CARTPOLE_GOAL)
     else:
@@ -143,7 +151,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
       config, preset, num_envs=train.NUM_ENVS.value,
       train_ratio=train.TRAIN_RATIO.value, seed=seed,
       jit_compile=train.JIT_COMPILE.value, log_every=train.LOG_EVERY.value,
-      on_round=evaluator)
+      on_round=evaluator, search_kind=train.SEARCH.value)
   solved = evaluator.solved_at
   return {
       'seed': seed,

@@ -67,6 +67,9 @@ SELF_PLAY_DEFAULTS = {
     'cartpole': {'num_envs': 8, 'train_ratio': 0.05},
 }
 DATA_SOURCES = ('selfplay', 'synthetic')
+# How self-play searches: the batched search compiled with XLA, the same
+# without XLA, or the reference NumPy search.
+SEARCHES = ('xla', 'graph', 'reference')
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
                            'configuration preset.')
@@ -76,6 +79,10 @@ DATA = flags.DEFINE_enum(
     'synthetic batches.')
 NUM_ENVS = flags.DEFINE_integer(
     'num_envs', None, 'self-play games played at once (default: preset).')
+SEARCH = flags.DEFINE_enum(
+    'search', 'xla', list(SEARCHES),
+    'self-play search: xla (batched tensors, XLA-compiled), graph (batched, '
+    'no XLA) or reference (NumPy, one tree per game).')
 TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
@@ -111,6 +118,9 @@ CHECKPOINT_INTERVAL = flags.DEFINE_integer(
     '(default: preset).')
 NUM_SIMULATIONS = flags.DEFINE_integer(
     'num_simulations', None, 'search simulations per move (default: preset).')
+UNVISITED_Q = flags.DEFINE_enum(
+    'unvisited_q', None, list(config_lib.UNVISITED_Q),
+    'Q of unvisited children in pUCT (default: preset).')
 MIXED_PRECISION = flags.DEFINE_enum(
     'mixed_precision', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
     'compute dtype of the learner; variables stay float32.')
@@ -199,6 +209,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'num_unroll_steps': UNROLL_STEPS.value,
       'td_steps': TD_STEPS.value,
       'num_simulations': NUM_SIMULATIONS.value,
+      'unvisited_q': UNVISITED_Q.value,
       'checkpoint_interval': CHECKPOINT_INTERVAL.value,
       'lr_init': LR_INIT.value,
       'lr_decay_steps': LR_DECAY_STEPS.value,
@@ -274,7 +285,8 @@ def run_selfplay(config: config_lib.MuZeroConfig,
                  logdir: Optional[str] = None,
                  compute_dtype: str = 'float32',
                  export_dir: Optional[str] = None,
-                 on_round=None) -> training_loop.TrainingLoop:
+                 on_round=None,
+                 search_kind: str = 'xla') -> training_loop.TrainingLoop:
   """The whole MuZero loop until `config.training_steps` learner steps.
 
   Args:
@@ -292,16 +304,28 @@ def run_selfplay(config: config_lib.MuZeroConfig,
     compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
     export_dir: where to export the inference functions after training.
     on_round: `(loop) -> bool` after every round; True stops the run.
+    search_kind: one of `SEARCHES`.
 
   Returns:
     The finished `TrainingLoop` (its learner, replay buffer and counters).
+
+  Raises:
+    ValueError: if `search_kind` is not one of `SEARCHES`.
   """
+  if search_kind not in SEARCHES:
+    raise ValueError(f'search_kind must be one of {SEARCHES}, got '
+                     f'{search_kind!r}.')
   defaults = SELF_PLAY_DEFAULTS[preset]
   learner = make_learner(config, seed, jit_compile, strategy, compute_dtype)
+  batched_search = None
+  if search_kind != 'reference':
+    batched_search = search.BatchedSearch(
+        config, learner.network, jit_compile=search_kind == 'xla')
   actor = acting.Actor(
       config, search.NetworkModel(learner.network),
       make_environment_factory(preset, config), seed=seed,
-      num_envs=num_envs or defaults['num_envs'])
+      num_envs=num_envs or defaults['num_envs'],
+      batched_search=batched_search)
   writer = tf.summary.create_file_writer(logdir) if logdir else None
   try:
     loop = training_loop.TrainingLoop(
@@ -407,7 +431,8 @@ def main(argv: Sequence[str]) -> None:
     run_synthetic(config, **common)
   else:
     run_selfplay(config, PRESET.value, num_envs=NUM_ENVS.value,
-                 train_ratio=TRAIN_RATIO.value, **common)
+                 train_ratio=TRAIN_RATIO.value, search_kind=SEARCH.value,
+                 **common)
 
 
 if __name__ == '__main__':

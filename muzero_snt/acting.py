@@ -15,7 +15,8 @@
 """Self-play: games played with the search and the current network.
 
 The pseudocode's `play_game`, for several games at once: every move runs one
-batched search over the games still in progress (`search.search`), picks
+batched search over the games still in progress (the compiled
+`search.BatchedSearch` if given, else the reference `search.search`), picks
 each game's action with the visit-count temperature, steps the environments
 and records the moves in `Trajectory`s for the replay buffer.
 
@@ -71,11 +72,12 @@ class _Game:
 
 
 class Actor:
-  """Plays rounds of self-play games with the reference search.
+  """Plays rounds of self-play games with the search.
 
   Usage:
 
-      actor = Actor(config, search.NetworkModel(network), make_env, seed=0)
+      actor = Actor(config, search.NetworkModel(network), make_env, seed=0,
+                    batched_search=search.BatchedSearch(config, network))
       for result in actor.play_round(training_steps=learner.steps):
         replay.save_game(result.trajectory)
   """
@@ -85,7 +87,8 @@ class Actor:
                model: search.Model,
                make_environment: EnvironmentFactory,
                seed: int = 0,
-               num_envs: int = 1):
+               num_envs: int = 1,
+               batched_search: Optional[search.BatchedSearch] = None):
     """Constructs an `Actor`.
 
     Args:
@@ -96,6 +99,9 @@ class Actor:
       make_environment: `(seed) -> Environment`, called once per game.
       seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
+      batched_search: the compiled search over the same network; if None,
+        the reference search runs with `model`. `model` also gives the
+        bootstrap value of a game cut off by a time limit.
     """
     if (isinstance(num_envs, bool) or not isinstance(num_envs, int) or
         num_envs <= 0):
@@ -106,6 +112,7 @@ class Actor:
     self._make_environment = make_environment
     self._seed = seed
     self._num_envs = num_envs
+    self._batched_search = batched_search
 
   @property
   def num_envs(self) -> int:
@@ -151,12 +158,18 @@ class Actor:
     observations = np.stack([game.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
-    output = search.search(self._config, self._model, observations, to_play,
-                           legal, rng, add_noise=True)
+    if self._batched_search is not None:
+      noise_seed = rng.integers(0, 2**31 - 1, size=2)
+      output = self._batched_search(observations, to_play, legal,
+                                    seed=noise_seed, add_noise=True)
+    else:
+      output = search.search(self._config, self._model, observations,
+                             to_play, legal, rng, add_noise=True)
     for i, game in enumerate(games):
       num_moves = game.trajectory.length
-      action = search.select_action(self._config, num_moves,
-                                    output.roots[i], training_steps, rng)
+      temperature = self._config.visit_softmax_temperature_fn(
+          num_moves, training_steps)
+      action = search.sample_action(output.visit_counts[i], temperature, rng)
       time_step = game.environment.step(action)
       reward = float(time_step.reward)
       game.trajectory.append(game.observation, to_play[i], action, reward,

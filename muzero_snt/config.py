@@ -28,6 +28,8 @@ _INF = float('inf')
 NETWORK_KINDS = ('mlp', 'residual')
 ACTION_ENCODINGS = ('one_hot', 'board')
 OPTIMIZERS = ('momentum', 'adam')
+# What Q an unvisited child is given in pUCT (see `MuZeroConfig`).
+UNVISITED_Q = ('zero', 'parent', 'minimum')
 
 
 class KnownBounds(NamedTuple):
@@ -203,6 +205,13 @@ class MuZeroConfig:
   # UCB formula.
   pb_c_base: float = 19652
   pb_c_init: float = 1.25
+  # Q of an unvisited child in pUCT, normalised like any Q: 'zero' is the
+  # pseudocode's `normalize(child.value())` with value() = 0 (a draw in a
+  # board game with known bounds [-1, 1]); 'parent' the parent's mean value
+  # (as EfficientZero); 'minimum' a value part of 0 (the normalised minimum,
+  # as mctx's muzero_policy), which makes the search follow the first child
+  # it visits until the prior part outgrows it.
+  unvisited_q: str = 'zero'
   # Training.
   training_steps: int = int(1e6)
   checkpoint_interval: int = int(1e3)
@@ -250,6 +259,8 @@ class MuZeroConfig:
     _check_range('root_exploration_fraction', self.root_exploration_fraction,
                  0, 1, 'in [0, 1]')
     _check_range('pb_c_init', self.pb_c_init, 0, _INF, '>= 0')
+    _check(self.unvisited_q in UNVISITED_Q, 'unvisited_q', self.unvisited_q,
+           f'one of {UNVISITED_Q}')
     _check_range('weight_decay', self.weight_decay, 0, _INF, '>= 0')
     _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
     _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',

@@ -61,16 +61,20 @@ class MuZeroPlayer:
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, model: search.Model,
-               num_simulations: Optional[int] = None, seed: int = 0):
+               num_simulations: Optional[int] = None, seed: int = 0,
+               batched_search: Optional[search.BatchedSearch] = None):
     """Constructs the player.
 
     Args:
       config: the search's hyperparameters.
       model: the network the search calls (e.g. `search.NetworkModel`).
       num_simulations: simulations per search (default:
-        `config.num_simulations`).
+        `config.num_simulations`); for the reference search only.
       seed: seed of the generator handed to the search; a search without
         noise draws nothing from it.
+      batched_search: the compiled search over the same network, used
+        instead of the reference search if given (its config sets the
+        number of simulations).
 
     Raises:
       TypeError: if `model` is not a `search.Model`.
@@ -86,6 +90,7 @@ class MuZeroPlayer:
     self._model = model
     self._num_simulations = num_simulations
     self._rng = np.random.default_rng(seed)
+    self._batched_search = batched_search
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
@@ -101,9 +106,13 @@ class MuZeroPlayer:
       no visits, and one search of at least one simulation visits a legal
       action).
     """
-    output = search.search(
-        self._config, self._model, observations, to_play, legal_actions,
-        self._rng, add_noise=False, num_simulations=self._num_simulations)
+    if self._batched_search is not None:
+      output = self._batched_search(observations, to_play, legal_actions,
+                                    seed=[0, 0], add_noise=False)
+    else:
+      output = search.search(
+          self._config, self._model, observations, to_play, legal_actions,
+          self._rng, add_noise=False, num_simulations=self._num_simulations)
     return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
 
   def select_action(self, env: base.Environment,
@@ -256,7 +265,9 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
                       seed: int = 0,
-                      num_simulations: Optional[int] = None) -> EpisodeStats:
+                      num_simulations: Optional[int] = None,
+                      batched_search: Optional[search.BatchedSearch] = None
+                      ) -> EpisodeStats:
   """Undiscounted returns of a one-player environment under the search.
 
   Episode i runs in `make_environment(seed + i)`; all episodes advance in
@@ -271,6 +282,7 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
     num_episodes: N, the number of episodes.
     seed: the first environment seed.
     num_simulations: simulations per search (default: the config's).
+    batched_search: the compiled search, instead of the reference one.
 
   Returns:
     `EpisodeStats` of the N returns.
@@ -281,7 +293,8 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
-  player = MuZeroPlayer(config, model, num_simulations, seed=seed)
+  player = MuZeroPlayer(config, model, num_simulations, seed=seed,
+                        batched_search=batched_search)
   envs = [make_environment(seed + i) for i in range(num_episodes)]
   for env in envs:
     if env.num_players != 1:

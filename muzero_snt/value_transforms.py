@@ -44,10 +44,14 @@ def signed_parabolic(x: tf.Tensor, eps: float = EPSILON) -> tf.Tensor:
   """h^-1(x), the inverse of `signed_hyperbolic`, elementwise.
 
   Solving y = sqrt(u + 1) - 1 + eps u for u = |x| >= 0 gives
-  u = ((sqrt(1 + 4 eps (|y| + 1 + eps)) - 1) / (2 eps))^2 - 1.
+  u = z^2 - 1 with z = (sqrt(1 + 4 eps w) - 1) / (2 eps), w = |y| + 1 + eps.
+  Written that way z subtracts two nearly equal numbers and loses about 1e-3
+  in float32 on [-10, 10]; multiplying by the conjugate gives the same z as
+  z = 2 w / (sqrt(1 + 4 eps w) + 1), accurate to a few float32 ulps.
   """
   x = tf.convert_to_tensor(x)
-  z = (tf.sqrt(1. + 4. * eps * (tf.abs(x) + 1. + eps)) - 1.) / (2. * eps)
+  w = tf.abs(x) + 1. + eps
+  z = 2. * w / (tf.sqrt(1. + 4. * eps * w) + 1.)
   return tf.sign(x) * (tf.square(z) - 1.)
 
 

@@ -208,6 +208,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('num_players_three', 'num_players', 3),
       ('network_string', 'network', 'mlp'),
       ('optimizer_unknown', 'optimizer', 'sgd'),
+      ('unvisited_q_unknown', 'unvisited_q', 'mean'),
       ('priority_alpha_negative', 'priority_alpha', -1.),
       ('priority_beta_negative', 'priority_beta', -0.5),
       ('priority_beta_string', 'priority_beta', '1'),

@@ -12,10 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The MuZero search: the pseudocode's MCTS in NumPy, fixed and batched."""
+"""The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors."""
 
+from muzero_snt.search.action_selection import sample_action
 from muzero_snt.search.action_selection import select_action
 from muzero_snt.search.action_selection import visit_softmax
+from muzero_snt.search.compiled import BatchedSearch
+from muzero_snt.search.compiled import SearchResult
 from muzero_snt.search.mcts import add_exploration_noise
 from muzero_snt.search.mcts import backpropagate
 from muzero_snt.search.mcts import expand_node
@@ -31,16 +34,19 @@ from muzero_snt.search.policy import search
 from muzero_snt.search.policy import SearchOutput
 
 __all__ = (
+    'BatchedSearch',
     'MinMaxStats',
     'Model',
     'NetworkModel',
     'Node',
     'SearchOutput',
+    'SearchResult',
     'add_exploration_noise',
     'backpropagate',
     'expand_node',
     'q_value',
     'run_mcts',
+    'sample_action',
     'search',
     'select_action',
     'select_child',

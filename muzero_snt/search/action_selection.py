@@ -70,6 +70,29 @@ def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
   return probs / probs.sum()
 
 
+def sample_action(visit_counts: np.ndarray, temperature: float,
+                  rng: np.random.Generator) -> int:
+  """An action drawn from `visit_softmax(visit_counts, temperature)`.
+
+  `select_action` for root statistics held as a vector (the batched
+  search's): `visit_counts` covers the whole action space, and actions with
+  no visits (illegal ones among them) have probability 0. At temperature 0
+  the most visited action, the lowest among equals, without drawing.
+
+  Args:
+    visit_counts: `[A]` root visit counts.
+    temperature: T >= 0.
+    rng: the random generator.
+
+  Returns:
+    The action, an int.
+  """
+  probs = visit_softmax(visit_counts, temperature)
+  if temperature == 0:
+    return int(np.argmax(probs))
+  return int(rng.choice(len(probs), p=probs))
+
+
 def select_action(config: config_lib.MuZeroConfig, num_moves: int,
                   node: node_lib.Node, training_steps: int,
                   rng: np.random.Generator) -> int:

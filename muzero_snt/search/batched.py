@@ -23,7 +23,7 @@ the whole search is one `tf.while_loop` that XLA compiles, with the network
 called inside it: nothing leaves the device until the visit counts.
 
 With noise off and float64 statistics it returns the reference search's
-visit counts and root values (tests/search/batched_test.py); float32
+visit counts and root values (tests/search/test_batched.py); float32
 statistics (the default) agree up to rounding of near-equal pUCT scores.
 
 `BatchedSearch` wraps it for self-play: NumPy in and out, a batch-agnostic

@@ -61,9 +61,16 @@ def legal_mask(legal_actions: Sequence[Sequence[int]],
 
   Raises:
     ValueError: if a list is empty or holds an action outside [0, A).
+    TypeError: if a list holds booleans (a mask row, not indices).
   """
   mask = np.zeros((len(legal_actions), num_actions), bool)
   for i, actions in enumerate(legal_actions):
+    if np.asarray(actions).dtype == bool:
+      # Read as indices, [True, False, True] would mean actions 1, 0, 1.
+      raise TypeError(f'legal_actions[{i}] holds booleans '
+                      f'{np.asarray(actions).tolist()}; expected action '
+                      f'indices, or a [B, {num_actions}] bool np.ndarray '
+                      'mask for the whole batch.')
     actions = np.asarray(actions, np.int64).reshape(-1)
     if not actions.size:
       raise ValueError(f'legal_actions[{i}] is empty; a searched position '
@@ -110,12 +117,25 @@ class BatchedSearch:
         searched and dropped.
 
     Raises:
-      ValueError: if `dtype` is not float32 or float64.
+      ValueError: if `dtype` is not float32 or float64, or if XLA is asked
+        for on several replicas with variables created outside the
+        strategy's scope.
     """
     if dtype not in (tf.float32, tf.float64):
       raise ValueError(f'dtype must be tf.float32 or tf.float64, got {dtype}.')
     if hasattr(network, 'create_variables'):
       network.create_variables()
+    if jit_compile and strategy and strategy.num_replicas_in_sync > 1:
+      # XLA cannot read a variable placed on another replica's device;
+      # variables created in the strategy's scope have a copy on each.
+      outside = [v.name for v in getattr(network, 'variables', ())
+                 if not strategy.extended.variable_created_in_scope(v)]
+      if outside:
+        raise ValueError(
+            f'jit_compile=True on {strategy.num_replicas_in_sync} replicas '
+            'needs the network built under strategy.scope(); variable '
+            f'{outside[0]} was created outside it. Build the network in '
+            '`with strategy.scope():` or pass jit_compile=False.')
     self._config = config
     self._network = network
     self._dtype = dtype
@@ -198,6 +218,7 @@ class BatchedSearch:
     Raises:
       ValueError: if the batch's parts disagree with each other or the
         config, or a position has no legal action.
+      TypeError: if a list of legal actions holds booleans.
       FloatingPointError: if the network returned a non-finite value,
         reward or policy logit during the search.
     """
@@ -229,10 +250,11 @@ class BatchedSearch:
     empty = np.flatnonzero(~legal.any(axis=1))
     if empty.size:
       raise ValueError(f'Position {int(empty[0])} has no legal action.')
-    seed = np.asarray(seed, np.int64).reshape(-1)
-    if seed.shape != (2,):
-      raise ValueError(f'seed must be two integers, got {seed.tolist()}.')
-    seed = (seed % (2**31)).astype(np.int32)
+    seed_array = np.asarray(seed)
+    if seed_array.shape != (2,) or not np.issubdtype(seed_array.dtype,
+                                                     np.integer):
+      raise ValueError(f'seed must be two integers, got {seed!r}.')
+    seed = (seed_array.astype(np.int64) % (2**31)).astype(np.int32)
 
     size = batch_size
     if self._pad_batch:

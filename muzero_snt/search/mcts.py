@@ -81,14 +81,13 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
   Value part (fix of defect 2): the pseudocode normalises `child.value()`
   alone; here it normalises the paper's Q(s, a) = `child.reward + discount *
   child's value from the parent's player` (`q_value`), the same quantity
-  `backpropagate` feeds to `min_max_stats`. An unvisited child has value part
-  0, not normalised: its Q is unknown, and the pseudocode's
-  `normalize(child.value())` of an unvisited child, `normalize(0)`, would
-  give it a draw's score (0.5) with known bounds [-1, 1]. Unvisited children
-  compete by their prior part alone.
+  `backpropagate` feeds to `min_max_stats`. An unvisited child has no Q; it
+  gets `unvisited_q_value` by `config.unvisited_q`, normalised the same way
+  ('zero', the pseudocode's: normalize(0)), or a value part of 0
+  ('minimum').
 
   Args:
-    config: supplies `pb_c_base`, `pb_c_init` and `discount`.
+    config: supplies `pb_c_base`, `pb_c_init`, `discount`, `unvisited_q`.
     parent: the node whose children are scored.
     child: one of its children.
     min_max_stats: the tree's Q bounds.
@@ -103,9 +102,28 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
   if child.visit_count > 0:
     value_score = min_max_stats.normalize(
         q_value(parent, child, config.discount))
-  else:
+  elif config.unvisited_q == 'minimum':
     value_score = 0.
+  else:
+    value_score = min_max_stats.normalize(unvisited_q_value(config, parent))
   return prior_score + value_score
+
+
+def unvisited_q_value(config: config_lib.MuZeroConfig, parent: Node) -> float:
+  """The Q that pUCT gives an unvisited child of `parent`.
+
+  Args:
+    config: `unvisited_q` is 'zero' (0, the pseudocode's `child.value()` of
+      a child without visits) or 'parent' (`parent.value()`, the parent's
+      mean value, for the parent's player as Q is).
+    parent: the node whose child has not been visited.
+
+  Returns:
+    The Q as a Python float.
+  """
+  if config.unvisited_q == 'parent':
+    return parent.value()
+  return 0.
 
 
 def select_child(config: config_lib.MuZeroConfig, node: Node,

@@ -207,10 +207,11 @@ def ucb_scores(config: config_lib.MuZeroConfig, tree: Tree,
   pUCT of appendix B of arXiv:1911.08265, in the reference's order of
   operations: prior part `(log((N + c2 + 1) / c2) + c1) * (sqrt(N) / (n + 1))
   * P`; value part the normalised Q(s, a) = r + g * (+-v) of a visited
-  child, 0 for an unvisited one. At a root, illegal actions score -inf.
+  child, and for an unvisited one what `config.unvisited_q` says
+  (`mcts.unvisited_q_value`). At a root, illegal actions score -inf.
 
   Args:
-    config: supplies `pb_c_base`, `pb_c_init` and `discount`.
+    config: supplies `pb_c_base`, `pb_c_init`, `discount`, `unvisited_q`.
     tree: the trees.
     nodes: `[B]` int32 one expanded node per tree.
 
@@ -241,7 +242,16 @@ def ucb_scores(config: config_lib.MuZeroConfig, tree: Tree,
   child_value = tf.where(same_player, child_value, -child_value)
   child_reward = gather_nodes(tree.reward, safe_children)
   q = child_reward + config.discount * child_value
-  value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
+  if config.unvisited_q == 'minimum':
+    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
+  else:
+    if config.unvisited_q == 'parent':  # mcts.unvisited_q_value
+      unvisited = gather_nodes(tree.value_sum, nodes) / tf.maximum(
+          parent_visits, 1)
+      unvisited = tf.where(parent_visits > 0, unvisited, 0)[:, None]
+    else:
+      unvisited = tf.zeros([], dtype)
+    value_score = _normalize(tree, tf.where(visited, q, unvisited))
   scores = prior_score + value_score
   at_root = (nodes == 0)[:, None]
   illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
@@ -252,13 +262,16 @@ def first_argmax(scores: tf.Tensor) -> tf.Tensor:
   """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
 
   `tf.argmax` does not promise which of equal maxima it returns; the
-  reference search takes the lowest action.
+  reference search takes the lowest action. A row whose maximum is NaN (a
+  diverged network) has no index equal to it; it gets 0, a valid index, so
+  that the search runs on and reports the non-finite output.
   """
   num_actions = tf.shape(scores)[1]
   best = tf.reduce_max(scores, axis=1, keepdims=True)
   index = tf.range(num_actions, dtype=tf.int32)[None, :]
-  return tf.reduce_min(
+  first = tf.reduce_min(
       tf.where(scores == best, index, num_actions), axis=1)
+  return tf.where(first < num_actions, first, 0)
 
 
 def select_leaves(config: config_lib.MuZeroConfig,

@@ -86,6 +86,32 @@ class VisitSoftmaxTest(parameterized.TestCase):
       action_selection.visit_softmax(np.array(visits), temperature)
 
 
+class SampleActionTest(absltest.TestCase):
+
+  def test_frequencies_follow_the_visit_softmax_over_the_whole_space(self):
+    visits = np.array([0, 10, 0, 30, 60])  # Actions 0 and 2 never visited.
+    rng = np.random.default_rng(1)
+    num_draws = 10000
+    cases = (
+        (1., [0., 0.1, 0., 0.3, 0.6]),
+        # T = 0.5: [100, 900, 3600] / 4600.
+        (0.5, [0., 100 / 4600, 0., 900 / 4600, 3600 / 4600]))
+    for temperature, expected in cases:
+      actions = [action_selection.sample_action(visits, temperature, rng)
+                 for _ in range(num_draws)]
+      frequencies = np.bincount(actions, minlength=5) / num_draws
+      # Binomial standard error <= sqrt(0.25 / 10000) = 0.005: 4 s.e.
+      np.testing.assert_allclose(frequencies, expected, atol=0.02)
+      self.assertEqual(frequencies[0] + frequencies[2], 0.)
+
+  def test_temperature_zero_plays_the_lowest_most_visited_without_drawing(
+      self):
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    self.assertEqual(action_selection.sample_action([2, 8, 3, 8], 0., rng), 1)
+    self.assertEqual(rng.bit_generator.state, state)
+
+
 class SelectActionTest(absltest.TestCase):
 
   def test_sampling_frequencies_follow_the_visits(self):

@@ -103,19 +103,35 @@ class UcbScoreTest(parameterized.TestCase):
     self.assertAlmostEqual(
         mcts.ucb_score(ONE_PLAYER, parent, child, stats), expected)
 
-  def test_unvisited_child_has_no_value_part(self):
-    parent = _node(to_play=0, visit_count=4)
+  # Parent with 4 visits and value sum 1.2 (mean 0.3); known bounds [-1, 1]
+  # normalise Q to (Q + 1) / 2. Prior part: pb_c = log(8 / 3) + 1, times
+  # sqrt(4) / (0 + 1) = 2, times the prior 0.3.
+  @parameterized.named_parameters(
+      ('zero_is_a_draw', 'zero', (0. + 1) / 2),  # The pseudocode's.
+      ('parent_mean_value', 'parent', (0.3 + 1) / 2),
+      ('minimum_has_no_value_part', 'minimum', 0.))
+  def test_unvisited_child_value_part(self, unvisited_q, value_part):
+    config = ONE_PLAYER.replace(unvisited_q=unvisited_q)
+    parent = _node(to_play=0, visit_count=4, value_sum=1.2)
     child = _node(prior=0.3)
-    # Known bounds [-1, 1]: normalize(0) would be 0.5; the value part is 0.
     stats = MinMaxStats(config_lib.KnownBounds(-1, 1))
-    # pb_c = log(8 / 3) + 1, times sqrt(4) / (0 + 1) = 2, times the prior.
-    expected = 0.3 * (math.log(8 / 3) + 1) * 2
+    expected = 0.3 * (math.log(8 / 3) + 1) * 2 + value_part
     self.assertAlmostEqual(
-        mcts.ucb_score(ONE_PLAYER, parent, child, stats), expected)
+        mcts.ucb_score(config, parent, child, stats), expected)
+
+  def test_unvisited_child_without_bounds_keeps_its_q(self):
+    # No bounds yet (max < min): normalize returns Q unchanged, 0.3.
+    config = ONE_PLAYER.replace(unvisited_q='parent')
+    parent = _node(to_play=0, visit_count=4, value_sum=1.2)
+    child = _node(prior=0.3)
+    expected = 0.3 * (math.log(8 / 3) + 1) * 2 + 0.3
+    self.assertAlmostEqual(
+        mcts.ucb_score(config, parent, child, MinMaxStats(None)), expected)
 
   def test_unvisited_parent_has_no_prior_part(self):
     parent = _node(to_play=0, visit_count=0)
     child = _node(prior=0.9)
+    # No bounds: the unvisited child's Q of 0 stays 0 unnormalised.
     self.assertEqual(
         mcts.ucb_score(ONE_PLAYER, parent, child, MinMaxStats(None)), 0.)
 
