@@ -1,0 +1,701 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Search throughput: the batched search, the reference search and mctx.
+
+Part 1, simulations per second (batch x simulations / seconds per search
+call, compilation excluded) on one small MLP model (observation 8, hidden
+state 32, 4 actions, scalar heads), with root noise on, for:
+
+  * `xla`: `BatchedSearch(config, network, jit_compile=True)`;
+  * `graph`: the same with `jit_compile=False`;
+  * `reference`: `policy.search` with `NetworkModel`, the NumPy tree;
+  * `mctx`: `jax.jit` of `mctx.muzero_policy` and the root inference, on a
+    JAX copy of the same network (checked against it at startup).
+
+Each repeat times every measurement once, in a rotated order, so that a
+noisy, shared machine slows them alike; ratios are medians of per-repeat
+ratios. Also timed, to show where the time goes: `xla_bare` (the compiled
+search on tensors, without `BatchedSearch`'s NumPy checks and conversions),
+`xla_root` (the same with 0 simulations: root inference, noise, tree set-up),
+the network alone (`xla_network`, `jax_network`: one initial and
+`num_simulations` recurrent inferences in a compiled loop, no tree) and the
+cost of calling a compiled function (`xla_empty`, `jax_empty`: a sum of the
+inputs).
+
+Part 2, self-play environment steps per second: `acting.Actor` on the
+CartPole and tic-tac-toe presets, with the reference search and (if the
+Actor accepts one) a `BatchedSearch`.
+
+JAX and mctx are optional (`pip install jax mctx`); without them the mctx
+measurements are skipped. See docs/benchmarks.md.
+
+    python -m benchmarks.search --output_json=/tmp/search.json
+"""
+
+import inspect
+import json
+import math
+import os
+import re
+import statistics
+import time
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
+
+from absl import app
+from absl import flags
+from absl import logging
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt import config as config_lib
+from muzero_snt import environments
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import search as search_lib
+from muzero_snt.search import batched
+from muzero_snt.search import compiled
+
+BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
+                                'search batch sizes.')
+NUM_SIMULATIONS = flags.DEFINE_integer('num_simulations', 50,
+                                       'simulations per search.')
+REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
+REFERENCE_REPEATS = flags.DEFINE_integer(
+    'reference_repeats', None, 'timings of the reference search (default: '
+    '--repeats); the first ones of the rotation.')
+MIN_SECONDS = flags.DEFINE_float(
+    'min_seconds', 0.2, 'a timing repeats a call until it has run this long '
+    '(at least once) and reports seconds per call; 0: one call.')
+NUM_ENVS = flags.DEFINE_list('num_envs', ['1', '16', '64'],
+                             'self-play games played at once.')
+SELFPLAY_PRESETS = flags.DEFINE_list('selfplay_presets',
+                                     ['cartpole', 'tictactoe'],
+                                     'presets of the self-play measurement.')
+SELFPLAY_ROUNDS = flags.DEFINE_integer(
+    'selfplay_rounds', 2, 'timed self-play rounds, at least (after one '
+    'warm-up round).')
+SELFPLAY_MIN_STEPS = flags.DEFINE_integer(
+    'selfplay_min_steps', 200, 'more timed rounds until this many '
+    'environment steps.')
+SKIP_MCTX = flags.DEFINE_bool('skip_mctx', False, 'skip the mctx search.')
+SKIP_REFERENCE = flags.DEFINE_bool('skip_reference', False,
+                                   'skip the reference search.')
+SKIP_SELFPLAY = flags.DEFINE_bool('skip_selfplay', False,
+                                  'skip the self-play measurement.')
+SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results as JSON.')
+
+OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
+# The forward pass of the JAX copy may differ from TensorFlow's by rounding.
+_TOLERANCE = 1e-5
+_MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
+                        'xla_empty', 'mctx', 'jax_network', 'jax_empty',
+                        'graph', 'reference')
+_MCTX_MISSING = ('mctx comparison skipped: JAX and mctx are not installed '
+                 '(pip install jax mctx).')
+
+
+def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
+  """The benchmarked model: an MLP with scalar heads, one player."""
+  return presets.make_cartpole_config().replace(
+      action_space_size=NUM_ACTIONS,
+      observation_shape=(OBSERVATION_SIZE,),
+      num_simulations=num_simulations,
+      discount=0.997,
+      known_bounds=None,
+      num_players=1,
+      network=config_lib.NetworkConfig(
+          kind='mlp', hidden_size=HIDDEN_SIZE, mlp_layers=(HIDDEN_SIZE,),
+          head_layers=(HIDDEN_SIZE,), value_support_size=0,
+          reward_support_size=0))
+
+
+def import_mctx():
+  """(jax, mctx), or None with a log line if either is missing."""
+  try:
+    import jax  # pylint: disable=g-import-not-at-top
+    import mctx  # pylint: disable=g-import-not-at-top
+  except ImportError:
+    logging.warning(_MCTX_MISSING)
+    print(_MCTX_MISSING)
+    return None
+  return jax, mctx
+
+
+def mlp_layers(network) -> Dict[str, List[tuple]]:
+  """The `(w, b)` NumPy arrays of each `snt.nets.MLP`, by module path.
+
+  E.g. 'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)], from the variables
+  'dynamics/torso/linear_0/w:0', ...
+  """
+  pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
+  found = {}
+  for variable in network.variables:
+    match = pattern.match(variable.name)
+    if not match:
+      raise ValueError(f'{variable.name} is not a layer of an MLP network.')
+    path, index, kind = match.group(1), int(match.group(2)), match.group(3)
+    found.setdefault(path, {}).setdefault(index, {})[kind] = variable.numpy()
+  return {path: [(layers[i]['w'], layers[i]['b']) for i in sorted(layers)]
+          for path, layers in found.items()}
+
+
+def make_jax_model(jax, network, num_actions: int):
+  """JAX functions that compute the network's two inferences.
+
+  The layer order of `networks/mlp.py`: an `snt.nets.MLP` is Linear layers
+  with a ReLU between them (and after the last only with `activate_final`);
+  the hidden state is min-max scaled per example with a range floor of 1e-5
+  after the representation and after the dynamics torso, whose unscaled
+  output feeds the reward head; the dynamics sees concat(h, one_hot(a)).
+
+  Returns:
+    `(params, initial, recurrent)`: params a dict of `jnp` arrays;
+    `initial(params, observation) -> (policy_logits, value, hidden_state)`;
+    `recurrent(params, hidden_state, action) -> (reward, policy_logits,
+    value, hidden_state)`.
+  """
+  jnp = jax.numpy
+  params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
+
+  def mlp(layers, x, activate_final=False):
+    for i, (w, b) in enumerate(layers):
+      x = x @ w + b
+      if activate_final or i < len(layers) - 1:
+        x = jax.nn.relu(x)
+    return x
+
+  def scale(hidden_state):
+    low = hidden_state.min(axis=-1, keepdims=True)
+    high = hidden_state.max(axis=-1, keepdims=True)
+    return (hidden_state - low) / jnp.maximum(high - low, 1e-5)
+
+  def predict(params, hidden_state):
+    features = mlp(params['prediction/torso'], hidden_state,
+                   activate_final=True)
+    return (mlp(params['prediction/policy_head'], features),
+            mlp(params['prediction/value_head/mlp'], features)[:, 0])
+
+  def initial(params, observation):
+    flat = observation.reshape(observation.shape[0], -1)
+    hidden_state = scale(mlp(params['representation/torso'], flat))
+    policy_logits, value = predict(params, hidden_state)
+    return policy_logits, value, hidden_state
+
+  def recurrent(params, hidden_state, action):
+    inputs = jnp.concatenate(
+        [hidden_state, jax.nn.one_hot(action, num_actions)], axis=-1)
+    next_state = mlp(params['dynamics/torso'], inputs)
+    reward = mlp(params['dynamics/reward_head/mlp'], next_state)[:, 0]
+    next_state = scale(next_state)
+    policy_logits, value = predict(params, next_state)
+    return reward, policy_logits, value, next_state
+
+  return params, initial, recurrent
+
+
+def check_jax_model(jax, network, jax_model, batch_size: int = 64,
+                    seed: int = 0) -> float:
+  """Max |JAX - TF| over both inferences on random inputs; asserts it."""
+  params, initial, recurrent = jax_model
+  rng = np.random.default_rng(seed)
+  observation = rng.standard_normal(
+      (batch_size,) + network.observation_shape).astype(np.float32)
+  action = rng.integers(0, network.num_actions, batch_size).astype(np.int32)
+  tf_initial = network.initial_inference(observation)
+  tf_recurrent = network.recurrent_inference(tf_initial.hidden_state, action)
+  jax_initial = jax.jit(initial)(params, observation)
+  jax_recurrent = jax.jit(recurrent)(
+      params, tf_initial.hidden_state.numpy(), action)
+  pairs = [
+      (tf_initial.policy_logits, jax_initial[0]),
+      (tf_initial.value, jax_initial[1]),
+      (tf_initial.hidden_state, jax_initial[2]),
+      (tf_recurrent.reward, jax_recurrent[0]),
+      (tf_recurrent.policy_logits, jax_recurrent[1]),
+      (tf_recurrent.value, jax_recurrent[2]),
+      (tf_recurrent.hidden_state, jax_recurrent[3]),
+  ]
+  difference = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
+                   for a, b in pairs)
+  if not difference < _TOLERANCE:  # Also under `python -O`.
+    raise AssertionError(f'The JAX model differs from the TF network by '
+                         f'{difference}, more than {_TOLERANCE}.')
+  return difference
+
+
+def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
+                    seed: int) -> Dict[str, Callable[[], Any]]:
+  """`mctx` (the whole policy), `jax_network` (the network alone) and
+  `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
+  jnp = jax.numpy
+  params, initial, recurrent = jax_model
+  num_simulations = config.num_simulations
+
+  def recurrent_fn(params, rng_key, action, embedding):
+    del rng_key
+    reward, policy_logits, value, next_state = recurrent(
+        params, embedding, action)
+    return mctx.RecurrentFnOutput(
+        reward=reward, discount=jnp.full_like(reward, config.discount),
+        prior_logits=policy_logits, value=value), next_state
+
+  @jax.jit
+  def policy(params, rng_key, observation, invalid_actions):
+    policy_logits, value, hidden_state = initial(params, observation)
+    output = mctx.muzero_policy(
+        params, rng_key,
+        root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
+                               embedding=hidden_state),
+        recurrent_fn=recurrent_fn,
+        num_simulations=num_simulations,
+        invalid_actions=invalid_actions,
+        dirichlet_fraction=config.root_exploration_fraction,
+        dirichlet_alpha=config.root_dirichlet_alpha,
+        pb_c_init=config.pb_c_init,
+        pb_c_base=config.pb_c_base)
+    summary = output.search_tree.summary()
+    return summary.visit_counts, output.action_weights, summary.value
+
+  @jax.jit
+  def network_only(params, observation):
+    _, value, hidden_state = initial(params, observation)
+
+    def body(i, carry):
+      hidden_state, total = carry
+      action = jnp.full(hidden_state.shape[:1], i % NUM_ACTIONS, jnp.int32)
+      _, _, value, hidden_state = recurrent(params, hidden_state, action)
+      return hidden_state, total + value
+
+    return jax.lax.fori_loop(0, num_simulations, body, (hidden_state, value))
+
+  invalid_actions = (~legal).astype(np.float32)
+  keys = iter(np.asarray(jax.random.split(jax.random.PRNGKey(seed), 100_000)))
+  empty = jax.jit(lambda observation, invalid_actions, key: (
+      observation.sum() + invalid_actions.sum() + key.sum()))
+  return {
+      'mctx': lambda: jax.tree_util.tree_map(
+          np.asarray, policy(params, next(keys), observation,
+                             invalid_actions)),
+      'jax_network': lambda: np.asarray(network_only(params, observation)[1]),
+      'jax_empty': lambda: np.asarray(
+          empty(observation, invalid_actions, next(keys))),
+  }
+
+
+def make_tf_tasks(config, network, observation, legal, seed: int,
+                  reference: bool) -> Dict[str, Callable[[], Any]]:
+  """Our searches, the reference, and the pieces of the compiled search."""
+  batch_size = observation.shape[0]
+  to_play = np.zeros(batch_size, np.int32)
+  searches = {
+      name: compiled.BatchedSearch(config, network, jit_compile=jit_compile)
+      for name, jit_compile in (('xla', True), ('graph', False))
+  }
+  counter = iter(range(10**9))
+
+  def run(search):
+    return lambda: search(observation, to_play, legal,
+                          seed=[seed, next(counter)], add_noise=True)
+
+  tasks = {name: run(search) for name, search in searches.items()}
+
+  def bare_search(num_simulations):
+    @tf.function(jit_compile=True)
+    def bare(observation, to_play, legal, noise_seed):
+      output = batched.batched_search(
+          config, network, observation, to_play, legal, seed=noise_seed,
+          add_noise=True, num_simulations=num_simulations)
+      return (output.visit_counts, output.policy, output.root_value,
+              output.finite)
+    return lambda: [x.numpy() for x in bare(*tensors, noise_seed)]
+
+  @tf.function(jit_compile=True)
+  def empty(observation, to_play, legal, noise_seed):
+    return (tf.reduce_sum(observation) + tf.cast(
+        tf.reduce_sum(to_play) + tf.reduce_sum(noise_seed) +
+        tf.reduce_sum(tf.cast(legal, tf.int32)), tf.float32))
+
+  tensors = [tf.constant(x) for x in (observation, to_play, legal)]
+  noise_seed = tf.constant([seed, 1], tf.int32)
+  tasks['xla_bare'] = bare_search(config.num_simulations)
+  tasks['xla_root'] = bare_search(0)
+  tasks['xla_empty'] = lambda: empty(*tensors, noise_seed).numpy()
+
+  @tf.function(jit_compile=True)
+  def network_only(observation):
+    output = network.initial_inference(observation)
+
+    def body(i, hidden_state, total):
+      action = tf.fill(tf.shape(hidden_state)[:1], i % NUM_ACTIONS)
+      output = network.recurrent_inference(hidden_state, action)
+      return i + 1, output.hidden_state, total + output.value
+
+    return tf.while_loop(
+        lambda i, *_: i < config.num_simulations, body,
+        (tf.constant(0), output.hidden_state, output.value))[2]
+
+  tasks['xla_network'] = lambda: network_only(tensors[0]).numpy()
+  if reference:
+    model = search_lib.NetworkModel(network)
+    legal_lists = [np.flatnonzero(row).tolist() for row in legal]
+    rng = np.random.default_rng(seed)
+    tasks['reference'] = lambda: search_lib.search(
+        config, model, observation, to_play, legal_lists, rng,
+        add_noise=True)
+  return tasks
+
+
+def _seconds_per_call(function: Callable[[], Any], calls: int) -> float:
+  start = time.perf_counter()
+  for _ in range(calls):
+    function()
+  return (time.perf_counter() - start) / calls
+
+
+def benchmark_batch(batch_size: int, config, network, jax_modules,
+                    jax_model, repeats: int, reference_repeats: int,
+                    min_seconds: float, seed: int = 0) -> Dict[str, Any]:
+  """Times every search at one batch size, interleaved; see module doc."""
+  rng = np.random.default_rng(seed + batch_size)
+  observation = rng.standard_normal(
+      (batch_size, OBSERVATION_SIZE)).astype(np.float32)
+  legal = np.ones((batch_size, NUM_ACTIONS), bool)
+  tasks = make_tf_tasks(config, network, observation, legal, seed,
+                        reference=reference_repeats > 0)
+  if jax_modules is not None:
+    tasks.update(make_mctx_tasks(*jax_modules, config, jax_model,
+                                 observation, legal, seed))
+  calls, compile_seconds = {}, {}
+  for name, function in tasks.items():
+    start = time.perf_counter()
+    function()  # Traces and compiles.
+    compile_seconds[name] = time.perf_counter() - start
+    once = _seconds_per_call(function, 1)
+    calls[name] = max(1, math.ceil(min_seconds / once))
+    logging.info('batch %d %s: first call %.2fs, then %.4fs; %d calls per '
+                 'timing', batch_size, name, compile_seconds[name], once,
+                 calls[name])
+
+  names = list(tasks)
+  seconds = {name: [] for name in names}
+  for repeat in range(repeats):
+    shift = repeat % len(names)
+    for name in names[shift:] + names[:shift]:
+      if name == 'reference' and repeat >= reference_repeats:
+        continue
+      seconds[name].append(_seconds_per_call(tasks[name], calls[name]))
+    logging.info('batch %d repeat %d/%d: %s', batch_size, repeat + 1,
+                 repeats, ', '.join(f'{n} {1e3 * seconds[n][-1]:.2f}ms'
+                                    for n in names if seconds[n]))
+
+  work = batch_size * config.num_simulations
+  rates = {name: [work / s for s in seconds[name]]
+           for name in names if name in ('xla', 'graph', 'reference', 'mctx')}
+  ratios = {}
+  for other in ('mctx', 'reference', 'graph'):
+    if other in rates:
+      ratios[f'xla/{other}'] = [a / b for a, b in
+                                zip(rates['xla'], rates[other])]
+  return {
+      'batch_size': batch_size,
+      'num_simulations': config.num_simulations,
+      'calls_per_timing': calls,
+      'first_call_seconds': compile_seconds,
+      'simulations_per_second': rates,
+      'milliseconds_per_call': {
+          name: [1e3 * s for s in values] for name, values in seconds.items()
+      },
+      'ratios': ratios,
+  }
+
+
+def _search_parameter(actor_class) -> Optional[str]:
+  """The name of the Actor's parameter that takes a compiled search."""
+  for name in inspect.signature(actor_class.__init__).parameters:
+    if 'search' in name:
+      return name
+  return None
+
+
+class SelfPlaySetup(NamedTuple):
+  """A preset's config, fresh network, reference model and compiled search."""
+  preset: str
+  config: config_lib.MuZeroConfig
+  network: Any
+  model: search_lib.NetworkModel
+  batched_search: Optional[compiled.BatchedSearch]
+
+
+def make_selfplay_setup(preset: str, max_envs: int,
+                        batched_search: bool = True) -> SelfPlaySetup:
+  """Builds a preset's network; compiles the search for up to `max_envs`.
+
+  `BatchedSearch` compiles one XLA program per padded batch size (powers of
+  two); all of them are compiled here, so that no timed round compiles.
+  """
+  config = presets.get_preset(preset)
+  network = networks.make_network(config)
+  model = search_lib.NetworkModel(network)
+  compiled_search = None
+  if batched_search:
+    compiled_search = compiled.BatchedSearch(config, network)
+    size = 1
+    while size < 2 * max_envs:  # Every size the padding can produce.
+      compiled_search(
+          np.zeros((size,) + config.observation_shape, np.float32),
+          np.zeros(size, np.int32),
+          np.ones((size, config.action_space_size), bool), seed=[0, 0])
+      size *= 2
+  return SelfPlaySetup(preset, config, network, model, compiled_search)
+
+
+def selfplay_throughput(num_envs: int,
+                        setup: SelfPlaySetup,
+                        use_batched_search: bool,
+                        rounds: int = 2,
+                        min_steps: int = 0,
+                        seed: int = 0) -> Optional[Dict[str, Any]]:
+  """Environment steps per second of `acting.Actor` on a preset.
+
+  One warm-up round, then timed rounds (every game of a round played to its
+  end): at least `rounds` of them, and more until `min_steps` environment
+  steps. The search is the reference one with `setup.model`, or, with
+  `use_batched_search`, `setup.batched_search` handed to the Actor.
+
+  Returns:
+    A JSON-serialisable dict; None if the Actor takes no compiled search.
+  """
+  config = setup.config
+
+  def make_environment(environment_seed: int):
+    return environments.CheckedEnvironment.from_config(
+        environments.make_environment(setup.preset, environment_seed),
+        config)
+
+  kwargs = {}
+  if use_batched_search:
+    parameter = _search_parameter(acting.Actor)
+    if parameter is None or setup.batched_search is None:
+      return None
+    kwargs[parameter] = setup.batched_search
+  actor = acting.Actor(config, setup.model, make_environment, seed=seed,
+                       num_envs=num_envs, **kwargs)
+  actor.play_round(0)  # Warm-up.
+  start = time.perf_counter()
+  steps = played = 0
+  while played < rounds or steps < min_steps:
+    played += 1
+    steps += sum(result.length for result in actor.play_round(played))
+  seconds = time.perf_counter() - start
+  return {
+      'preset': setup.preset,
+      'num_envs': num_envs,
+      'search': 'batched_xla' if use_batched_search else 'reference',
+      'rounds': played,
+      'env_steps': steps,
+      'seconds': seconds,
+      'env_steps_per_second': steps / seconds,
+  }
+
+
+def _with_medians(tree: Any) -> Any:
+  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
+  if isinstance(tree, dict):
+    return {key: _with_medians(value) for key, value in tree.items()}
+  if isinstance(tree, list) and tree:
+    return {'median': statistics.median(tree), 'values': tree}
+  return tree
+
+
+def environment(jax_modules) -> Dict[str, Any]:
+  """CPU, cores and library versions."""
+  cpu = 'unknown'
+  if os.path.exists('/proc/cpuinfo'):
+    with open('/proc/cpuinfo') as f:
+      names = [line.split(':', 1)[1].strip() for line in f
+               if line.startswith('model name')]
+    cpu = names[0] if names else cpu
+  versions = {'cpu': cpu, 'cores': os.cpu_count(),
+              'load_average': os.getloadavg(),
+              'tensorflow': tf.__version__, 'numpy': np.__version__}
+  if jax_modules is not None:
+    jax, mctx = jax_modules
+    versions.update(jax=jax.__version__, mctx=mctx.__version__,
+                    jax_devices=[str(d) for d in jax.devices()])
+  return versions
+
+
+def format_tables(output: Dict[str, Any]) -> str:
+  """Markdown tables of the medians."""
+
+  def median(values, digits=0):
+    return f'{values["median"]:,.{digits}f}' if values else '-'
+
+  lines = [
+      f'Simulations/s ({output["num_simulations"]} simulations per search, '
+      'noise on; medians over repeats, ratios medians of per-repeat ratios)',
+      '',
+      '| batch | xla | graph | reference | mctx | xla / mctx '
+      '| xla / reference |',
+      '|---:|---:|---:|---:|---:|---:|---:|',
+  ]
+  for r in output['search']:
+    rate, ratio = r['simulations_per_second'], r['ratios']
+    lines.append(
+        f'| {r["batch_size"]} | {median(rate.get("xla"))} '
+        f'| {median(rate.get("graph"))} | {median(rate.get("reference"))} '
+        f'| {median(rate.get("mctx"))} '
+        f'| {median(ratio.get("xla/mctx"), 2)} '
+        f'| {median(ratio.get("xla/reference"), 1)} |')
+  lines += [
+      '', 'Milliseconds per call (medians)', '',
+      '| batch | ' + ' | '.join(_MILLISECOND_COLUMNS) + ' |',
+      '|---:|' + '---:|' * len(_MILLISECOND_COLUMNS),
+  ]
+  for r in output['search']:
+    ms = r['milliseconds_per_call']
+    lines.append(f'| {r["batch_size"]} | ' + ' | '.join(
+        median(ms.get(name), 2) for name in _MILLISECOND_COLUMNS) + ' |')
+  if output.get('selfplay'):
+    lines += [
+        '', 'Self-play environment steps/s', '',
+        '| preset | num_envs | search | env steps | seconds | env steps/s |',
+        '|---|---:|---|---:|---:|---:|',
+    ]
+    for r in output['selfplay']:
+      lines.append(
+          f'| {r["preset"]} | {r["num_envs"]} | {r["search"]} '
+          f'| {r["env_steps"]} | {r["seconds"]:.1f} '
+          f'| {r["env_steps_per_second"]:,.0f} |')
+  lines.extend(f'Note: {note}' for note in output['notes'])
+  return '\n'.join(lines)
+
+
+def run(batch_sizes: Sequence[int],
+        num_simulations: int = 50,
+        repeats: int = 5,
+        reference_repeats: Optional[int] = None,
+        min_seconds: float = 0.2,
+        num_envs: Sequence[int] = (1, 16, 64),
+        selfplay_presets: Sequence[str] = ('cartpole', 'tictactoe'),
+        selfplay_rounds: int = 2,
+        selfplay_min_steps: int = 200,
+        skip_mctx: bool = False,
+        skip_reference: bool = False,
+        skip_selfplay: bool = False,
+        seed: int = 0) -> Dict[str, Any]:
+  """Runs both parts; returns a JSON-serialisable dict of the results."""
+  notes = []
+  config = make_config(num_simulations)
+  tf.random.set_seed(seed)
+  network = networks.make_network(config)
+  network.create_variables()
+  jax_modules = jax_model = None
+  if not skip_mctx:
+    jax_modules = import_mctx()
+    if jax_modules is None:
+      notes.append(_MCTX_MISSING)
+  difference = None
+  if jax_modules is not None:
+    jax_model = make_jax_model(jax_modules[0], network, NUM_ACTIONS)
+    difference = check_jax_model(jax_modules[0], network, jax_model,
+                                 seed=seed)
+    print(f'JAX model vs TF network: max |difference| {difference:.3g}')
+  if reference_repeats is None:
+    reference_repeats = repeats
+  if skip_reference:
+    reference_repeats = 0
+  if 0 < reference_repeats < repeats:
+    notes.append(f'reference timed {reference_repeats} times, the others '
+                 f'{repeats} times.')
+  results = []
+  for batch_size in batch_sizes:
+    results.append(_with_medians(benchmark_batch(
+        batch_size, config, network, jax_modules, jax_model, repeats,
+        reference_repeats, min_seconds, seed)))
+  selfplay = []
+  if not skip_selfplay:
+    use_batched = [False, True]
+    if _search_parameter(acting.Actor) is None:
+      use_batched = [False]
+      notes.append('acting.Actor takes no compiled search: self-play '
+                   'measured with the reference search only.')
+    for preset in selfplay_presets:
+      setup = make_selfplay_setup(preset, max(num_envs), len(use_batched) > 1)
+      for envs in num_envs:
+        for batched_search in use_batched:
+          selfplay.append(selfplay_throughput(
+              envs, setup, batched_search, selfplay_rounds,
+              selfplay_min_steps, seed))
+          logging.info('self-play %s', selfplay[-1])
+  return {
+      'environment': environment(jax_modules),
+      'num_simulations': num_simulations,
+      'repeats': repeats,
+      'reference_repeats': reference_repeats,
+      'min_seconds': min_seconds,
+      'jax_max_difference': difference,
+      'search': results,
+      'selfplay': selfplay,
+      'notes': notes,
+  }
+
+
+def _positive_ints(flag) -> List[int]:
+  try:
+    values = [int(value) for value in flag.value]
+  except ValueError:
+    values = []
+  if not values or min(values) <= 0:
+    raise app.UsageError(f'--{flag.name} must be positive integers, got '
+                         f'{flag.value}.')
+  return values
+
+
+def main(argv: Sequence[str]) -> None:
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  for flag in (NUM_SIMULATIONS, REPEATS, SELFPLAY_ROUNDS):
+    if flag.value <= 0:
+      raise app.UsageError(f'--{flag.name} must be positive, got '
+                           f'{flag.value}.')
+  for flag in (REFERENCE_REPEATS, SELFPLAY_MIN_STEPS, MIN_SECONDS):
+    if flag.value is not None and flag.value < 0:
+      raise app.UsageError(f'--{flag.name} must be >= 0, got {flag.value}.')
+  output = run(_positive_ints(BATCH_SIZES),
+               num_simulations=NUM_SIMULATIONS.value,
+               repeats=REPEATS.value,
+               reference_repeats=REFERENCE_REPEATS.value,
+               min_seconds=MIN_SECONDS.value,
+               num_envs=_positive_ints(NUM_ENVS),
+               selfplay_presets=SELFPLAY_PRESETS.value,
+               selfplay_rounds=SELFPLAY_ROUNDS.value,
+               selfplay_min_steps=SELFPLAY_MIN_STEPS.value,
+               skip_mctx=SKIP_MCTX.value,
+               skip_reference=SKIP_REFERENCE.value,
+               skip_selfplay=SKIP_SELFPLAY.value,
+               seed=SEED.value)
+  print(json.dumps(output['environment']))
+  print(format_tables(output))
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(output, f, indent=2)
+
+
+if __name__ == '__main__':
+  app.run(main)
