@@ -54,6 +54,7 @@ from muzero_snt.presets import PRESETS
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
 from muzero_snt.search import add_exploration_noise
+from muzero_snt.search import BatchedSearch
 from muzero_snt.search import backpropagate
 from muzero_snt.search import expand_node
 from muzero_snt.search import MinMaxStats
@@ -107,6 +108,7 @@ __all__ = (
     'TrainingStepTemperature',
     'Trajectory',
     'add_exploration_noise',
+    'BatchedSearch',
     'backpropagate',
     'environments',
     'expand_node',
