@@ -105,15 +105,19 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
 def add_exploration_noise(config: config_lib.MuZeroConfig,
                           tree: tree_lib.Tree,
                           seed: tf.Tensor) -> tree_lib.Tree:
-  """`mcts.add_exploration_noise` on every root: prior*(1-f) + noise*f."""
-  dtype = tree.prior.dtype
+  """`mcts.add_exploration_noise` on every root: prior*(1-f) + noise*f.
+
+  The roots must be fresh (`tree.init_tree`): their rows are rewritten.
+  """
   noise = dirichlet_noise(config.root_dirichlet_alpha, tree.root_legal,
-                          seed, dtype)
+                          seed, tree.edges.dtype)
   frac = config.root_exploration_fraction
-  root = tf.zeros_like(tree.root_legal[:, 0], tf.int32)
-  prior = tree_lib.gather_nodes(tree.prior, root)
-  return tree._replace(prior=tree_lib.set_nodes(
-      tree.prior, root, prior * (1 - frac) + noise * frac))
+  no_parent = tf.fill(tf.shape(tree.root_legal)[:1], tree_lib.NO_PARENT)
+  root_row = tree_lib.node_edges(
+      tree.prior[:, 0] * (1 - frac) + noise * frac, no_parent)
+  return tree._replace(edges=tree_lib.set_rows(
+      tree.edges, tree_lib.node_index(tree, tf.zeros_like(no_parent)),
+      root_row))
 
 
 def batched_search(config: config_lib.MuZeroConfig,
@@ -173,32 +177,27 @@ def batched_search(config: config_lib.MuZeroConfig,
     tree = add_exploration_noise(config, tree, seed)
 
   def simulate(simulation, tree, finite):
-    parent, action = tree_lib.select_leaves(config, tree)
+    leaf_edge = tree_lib.select_leaves(config, tree)
     # Inside the search tree we use the dynamics function to obtain the next
     # hidden state given an action and the previous hidden state.
     output = network.recurrent_inference(
-        tree_lib.gather_nodes(tree.hidden_state, parent), action)
-    tree = tree_lib.expand(tree, simulation, parent, action, output.reward,
-                           output.policy_logits, output.hidden_state,
-                           config.num_players)
-    leaf = tf.fill(tf.shape(parent), simulation)
-    tree = tree_lib.backpropagate(config, tree, leaf, output.value)
+        tree_lib.gather_rows(tree.hidden_state, leaf_edge // num_actions),
+        leaf_edge % num_actions)
+    tree = tree_lib.expand(tree, simulation, leaf_edge, output.policy_logits,
+                           output.hidden_state, config.num_players)
+    tree = tree_lib.backpropagate(config, tree, leaf_edge, simulation,
+                                  output.value, output.reward)
     return simulation + 1, tree, tf.logical_and(finite, _all_finite(output))
 
   _, tree, finite = tf.while_loop(
       lambda simulation, tree, finite: simulation <= num_simulations,
       simulate, (tf.constant(1), tree, finite))
 
-  root = tf.zeros_like(to_play, tf.int32)
-  root_children = tree_lib.gather_nodes(tree.children, root)  # [B, A]
-  visit_counts = tf.where(
-      root_children != tree_lib.UNEXPANDED,
-      tree_lib.gather_nodes(tree.visit_count, tf.maximum(root_children, 0)),
-      0)  # [B, A]
-  counts = tf.cast(visit_counts, tf.float32)
+  counts = tree.edges[:, 0, :, tree_lib.VISIT_COUNT]  # [B, A]
+  visit_counts = tf.cast(counts, tf.int32)
+  counts = tf.cast(counts, tf.float32)
   policy = counts / tf.reduce_sum(counts, axis=1, keepdims=True)
-  root_visits = tf.cast(tree_lib.gather_nodes(tree.visit_count, root), dtype)
-  root_value = tree_lib.gather_nodes(tree.value_sum, root) / root_visits
+  root_value = tree.root_value_sum / tree.root_visit_count
   return BatchedSearchOutput(
       visit_counts=visit_counts,
       policy=policy,

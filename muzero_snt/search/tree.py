@@ -15,10 +15,9 @@
 """The search tree as fixed-size tensors, and the pseudocode's rules on it.
 
 The batched search keeps B trees of N = num_simulations + 1 nodes each in
-tensors: node statistics `[B, N]`, child links and priors `[B, N, A]`, hidden
-states `[B, N, ...]`. Node 0 is the root; simulation s creates node s. The
-rules are those of the reference search (`mcts.py`) with the same fixes of
-the pseudocode's defects, written for a whole batch:
+tensors. Node 0 is the root; simulation s creates node s. The rules are those
+of the reference search (`mcts.py`) with the same fixes of the pseudocode's
+defects, written for a whole batch:
 
 - `ucb_scores` is `mcts.ucb_score` for every child of one node per tree;
 - `select_leaves` is the descent of `run_mcts` (`select_child` until an
@@ -28,10 +27,16 @@ the pseudocode's defects, written for a whole batch:
 - `backpropagate` is `mcts.backpropagate`: leaf to root, Q = r + g * (+-v)
   into the tree's min-max bounds, one sign convention for both players.
 
-Every function here is plain TensorFlow on static shapes, so the whole
-search compiles with XLA (`jit_compile=True`). Conventions as in `mcts.py`:
-`to_play` moves at a node, `reward` belongs to the player who moved into it,
-the value to the node's `to_play`.
+Statistics are kept per edge, as in mctx: `Tree.edges[b, n, a]` holds what
+the search needs of action a at node n and of the child it leads to, so a
+step of the descent reads one row `[A, 6]` and a step of the backup reads
+and rewrites one row `[6]`. Nodes and edges are addressed by flat indices
+(`node_index`, `edge_index`), rows of the tensors with their tree and node
+(and action) axes merged: XLA gathers and scatters by one index more cheaply
+than by tuples. Every function here is plain TensorFlow on static shapes, so
+the whole search compiles with XLA (`jit_compile=True`). Conventions as in
+`mcts.py`: `to_play` moves at a node, `reward` belongs to the player who
+moved into it, the value to the node's `to_play`.
 """
 
 from typing import NamedTuple, Optional, Tuple
@@ -43,72 +48,120 @@ from muzero_snt import config as config_lib
 UNEXPANDED = -1  # `children` entry of an action whose child does not exist.
 NO_PARENT = -1  # `parent` and `action` of the root.
 
+# The last axis of `Tree.edges`: of an edge (node, action), the action's
+# prior; the visit count, value sum and reward of the child it leads to and
+# that child's index (`UNEXPANDED` if none); and the edge into the node
+# itself (parent * A + action, `NO_PARENT` at the root), the same on each of
+# the node's edges. Integers are stored in the float type with the rest, so
+# that a step reads or writes one row; they are exact (below 2**24).
+PRIOR, VISIT_COUNT, VALUE_SUM, REWARD, CHILD, IN_EDGE = range(6)
+NUM_EDGE_STATISTICS = 6
+# The last axis of `Tree.tree_stats`.
+ROOT_VISIT_COUNT, ROOT_VALUE_SUM, MIN_Q, MAX_Q = range(4)
+
 
 class Tree(NamedTuple):
   """B search trees of N nodes over A actions.
 
   Attributes:
-    visit_count: `[B, N]` int32 visits of each node.
-    value_sum: `[B, N]` sum of the values backed up through each node, for
-      the node's `to_play`.
-    reward: `[B, N]` the reward of moving into the node (0 at the root), for
-      the parent's player.
-    to_play: `[B, N]` int32 the player to move at the node.
-    parent: `[B, N]` int32 the parent's index, `NO_PARENT` at the root.
-    action: `[B, N]` int32 the action from the parent, `NO_PARENT` at the
-      root.
-    children: `[B, N, A]` int32 the child reached by each action, or
-      `UNEXPANDED`.
-    prior: `[B, N, A]` the prior of each action at the node (0 at unexpanded
-      nodes, and at the root for illegal actions).
-    hidden_state: `[B, N, ...]` the node's hidden state.
+    edges: `[B, N, A, 6]` the statistics of each action at each node (see
+      `PRIOR`, ...). A node's row is written whole when it is expanded
+      (priors 0 at the root for illegal actions); an edge's child entries
+      on its first visit.
+    to_play: `[B, N]` int32 the player to move at each node.
+    hidden_state: `[B, N, ...]` each node's hidden state.
+    tree_stats: `[B, 4]` of each tree the root's visit count and value sum
+      (for the root's `to_play`; the root has no edge into it) and the
+      smallest and largest Q seen (`MinMaxStats`); see `ROOT_VISIT_COUNT`...
     root_legal: `[B, A]` bool the legal actions at the root.
-    min_q: `[B]` the smallest Q seen in the tree (`MinMaxStats.minimum`).
-    max_q: `[B]` the largest Q seen in the tree (`MinMaxStats.maximum`).
   """
-  visit_count: tf.Tensor
-  value_sum: tf.Tensor
-  reward: tf.Tensor
+  edges: tf.Tensor
   to_play: tf.Tensor
-  parent: tf.Tensor
-  action: tf.Tensor
-  children: tf.Tensor
-  prior: tf.Tensor
   hidden_state: tf.Tensor
+  tree_stats: tf.Tensor
   root_legal: tf.Tensor
-  min_q: tf.Tensor
-  max_q: tf.Tensor
+
+  @property
+  def prior(self) -> tf.Tensor:
+    """`[B, N, A]` the prior of each action."""
+    return self.edges[..., PRIOR]
+
+  @property
+  def children(self) -> tf.Tensor:
+    """`[B, N, A]` int32 the child of each action, or `UNEXPANDED`."""
+    return tf.cast(self.edges[..., CHILD], tf.int32)
+
+  @property
+  def parent(self) -> tf.Tensor:
+    """`[B, N]` int32 each expanded node's parent, `NO_PARENT` at roots."""
+    in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
+    return tf.where(in_edge < 0, NO_PARENT,
+                    in_edge // tf.shape(self.edges)[2])
+
+  @property
+  def action(self) -> tf.Tensor:
+    """`[B, N]` int32 the action into each expanded node (or `NO_PARENT`)."""
+    in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
+    return tf.where(in_edge < 0, NO_PARENT, in_edge % tf.shape(self.edges)[2])
+
+  @property
+  def root_visit_count(self) -> tf.Tensor:
+    """`[B]` the roots' visit counts."""
+    return self.tree_stats[:, ROOT_VISIT_COUNT]
+
+  @property
+  def root_value_sum(self) -> tf.Tensor:
+    """`[B]` the roots' value sums."""
+    return self.tree_stats[:, ROOT_VALUE_SUM]
+
+  @property
+  def min_q(self) -> tf.Tensor:
+    """`[B]` the smallest Q seen in each tree (`MinMaxStats.minimum`)."""
+    return self.tree_stats[:, MIN_Q]
+
+  @property
+  def max_q(self) -> tf.Tensor:
+    """`[B]` the largest Q seen in each tree (`MinMaxStats.maximum`)."""
+    return self.tree_stats[:, MAX_Q]
 
 
-def _rows(nodes: tf.Tensor) -> tf.Tensor:
-  """`[B]` node indices -> `[B, 2]` (tree, node) indices for scatter/gather."""
+def node_index(tree: Tree, nodes: tf.Tensor) -> tf.Tensor:
+  """Flat indices b * N + nodes[b, ...] of `[B]` or `[B, ...]` nodes."""
   batch = tf.range(tf.shape(nodes)[0], dtype=nodes.dtype)
-  return tf.stack([batch, nodes], axis=1)
+  batch = tf.reshape(batch, [-1] + [1] * (nodes.shape.rank - 1))
+  return batch * tf.shape(tree.edges)[1] + nodes
 
 
-def gather_nodes(values: tf.Tensor, nodes: tf.Tensor) -> tf.Tensor:
-  """`values[b, nodes[b, ...], ...]` for each tree b.
-
-  Args:
-    values: `[B, N, ...]` per-node values.
-    nodes: `[B]` or `[B, A]` int32 node indices.
-
-  Returns:
-    `[B, ...]` or `[B, A, ...]`.
-  """
-  return tf.gather(values, nodes, axis=1, batch_dims=1)
+def edge_index(tree: Tree, nodes: tf.Tensor,
+               actions: tf.Tensor) -> tf.Tensor:
+  """Flat indices (b * N + nodes[b]) * A + actions[b] of `[B]` edges."""
+  return node_index(tree, nodes) * tf.shape(tree.edges)[2] + actions
 
 
-def set_nodes(values: tf.Tensor, nodes: tf.Tensor,
-              updates: tf.Tensor) -> tf.Tensor:
-  """`values` with `values[b, nodes[b], ...] = updates[b, ...]` for each b."""
-  return tf.tensor_scatter_nd_update(values, _rows(nodes), updates)
+def edge_parent_action(tree: Tree,
+                       edges: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
+  """`(node, action)` int32 of flat edge indices, the node within its tree."""
+  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
+  return edges // num_actions % num_nodes, edges % num_actions
 
 
-def add_to_nodes(values: tf.Tensor, nodes: tf.Tensor,
-                 updates: tf.Tensor) -> tf.Tensor:
-  """`values` with `values[b, nodes[b], ...] += updates[b, ...]` for each b."""
-  return tf.tensor_scatter_nd_add(values, _rows(nodes), updates)
+def _flatten(values: tf.Tensor, num_axes: int) -> tf.Tensor:
+  """`values` with its first `num_axes` axes merged into one."""
+  return tf.reshape(values,
+                    tf.concat([[-1], tf.shape(values)[num_axes:]], axis=0))
+
+
+def gather_rows(values: tf.Tensor, rows: tf.Tensor) -> tf.Tensor:
+  """`[B, ...]` the flat rows `rows` `[B]` of `values` `[B, N, ...]`."""
+  return tf.gather(_flatten(values, 2), rows)
+
+
+def set_rows(values: tf.Tensor, rows: tf.Tensor,
+             updates: tf.Tensor) -> tf.Tensor:
+  """`values` `[B, N, ...]` with flat rows `rows[b]` set to `updates[b]`."""
+  flat = tf.tensor_scatter_nd_update(_flatten(values, 2), rows[:, None],
+                                     updates)
+  return tf.reshape(flat, tf.shape(values))
 
 
 def softmax_priors(policy_logits: tf.Tensor, dtype: tf.DType,
@@ -131,6 +184,24 @@ def softmax_priors(policy_logits: tf.Tensor, dtype: tf.DType,
     logits = tf.where(legal, logits, tf.constant(-float('inf'), dtype))
   exp = tf.exp(logits - tf.reduce_max(logits, axis=1, keepdims=True))
   return exp / tf.reduce_sum(exp, axis=1, keepdims=True)
+
+
+def node_edges(prior: tf.Tensor, in_edge: tf.Tensor) -> tf.Tensor:
+  """`[B, A, 6]` the row of newly expanded nodes.
+
+  Args:
+    prior: `[B, A]` the nodes' priors.
+    in_edge: `[B]` int32 the edge into each node, parent * A + action within
+      its tree, or `NO_PARENT`.
+
+  Returns:
+    The priors, no visits and no children, and the edge into the node.
+  """
+  zeros = tf.zeros_like(prior)
+  in_edge = tf.broadcast_to(tf.cast(in_edge, prior.dtype)[:, None],
+                            tf.shape(prior))
+  return tf.stack([prior, zeros, zeros, zeros, zeros + UNEXPANDED, in_edge],
+                  axis=-1)
 
 
 def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
@@ -161,43 +232,110 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
   """
   batch_size = tf.shape(value)[0]
   node_shape = tf.stack([batch_size, num_nodes])
-  child_shape = tf.stack([batch_size, num_nodes, num_actions])
-  root = tf.zeros([batch_size], tf.int32)
-  hidden_shape = tf.concat(
-      [node_shape, tf.shape(hidden_state)[1:]], axis=0)
-  hidden = tf.zeros(hidden_shape, hidden_state.dtype)
-  prior = tf.zeros(child_shape, dtype)
+  root_edges = node_edges(softmax_priors(policy_logits, dtype, legal),
+                          tf.fill([batch_size], NO_PARENT))
+  # The other nodes' rows are written when they are expanded.
+  other_edges = tf.broadcast_to(
+      node_edges(tf.zeros([1, num_actions], dtype), [NO_PARENT])[:, None],
+      tf.stack([batch_size, num_nodes - 1, num_actions,
+                NUM_EDGE_STATISTICS]))
+  other_hidden = tf.zeros(
+      tf.concat([[batch_size, num_nodes - 1], tf.shape(hidden_state)[1:]], 0),
+      hidden_state.dtype)
   if known_bounds is not None:
     low, high = float(known_bounds.min), float(known_bounds.max)
   else:
     low = config_lib.MAXIMUM_FLOAT_VALUE
     high = -config_lib.MAXIMUM_FLOAT_VALUE
   return Tree(
-      visit_count=tf.zeros(node_shape, tf.int32),
-      value_sum=tf.zeros(node_shape, dtype),
-      reward=tf.zeros(node_shape, dtype),
-      to_play=set_nodes(tf.zeros(node_shape, tf.int32), root,
-                        tf.cast(to_play, tf.int32)),
-      parent=tf.fill(node_shape, NO_PARENT),
-      action=tf.fill(node_shape, NO_PARENT),
-      children=tf.fill(child_shape, UNEXPANDED),
-      prior=set_nodes(prior, root,
-                      softmax_priors(policy_logits, dtype, legal)),
-      hidden_state=set_nodes(hidden, root, hidden_state),
-      root_legal=legal,
-      min_q=tf.fill([batch_size], tf.constant(low, dtype)),
-      max_q=tf.fill([batch_size], tf.constant(high, dtype)))
+      edges=tf.concat([root_edges[:, None], other_edges], axis=1),
+      to_play=tf.concat([tf.cast(to_play, tf.int32)[:, None],
+                         tf.zeros(node_shape - [0, 1], tf.int32)], axis=1),
+      hidden_state=tf.concat([hidden_state[:, None], other_hidden], axis=1),
+      tree_stats=tf.tile(tf.constant([[0., 0., low, high]], dtype),
+                         [batch_size, 1]),
+      root_legal=legal)
+
+
+def node_statistics(tree: Tree,
+                    nodes: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
+  """`(visit_count, value_sum)`, each `[B]`, of `nodes[b]` of each tree b.
+
+  Those of the edge into the node, or the root's own.
+  """
+  in_edge = tf.cast(
+      gather_rows(tree.edges[:, :, 0, IN_EDGE], node_index(tree, nodes)),
+      tf.int32)
+  edge = tf.gather(_flatten(tree.edges, 3), edge_index(
+      tree, tf.zeros_like(in_edge), tf.maximum(in_edge, 0)))  # [B, 6]
+  is_root = in_edge < 0
+  return (tf.where(is_root, tree.root_visit_count, edge[:, VISIT_COUNT]),
+          tf.where(is_root, tree.root_value_sum, edge[:, VALUE_SUM]))
 
 
 def _normalize(tree: Tree, q: tf.Tensor) -> tf.Tensor:
-  """`MinMaxStats.normalize` of `[B, ...]` Q values with each tree's bounds."""
-  low = tree.min_q
-  high = tree.max_q
-  while low.shape.rank < q.shape.rank:
-    low, high = low[:, None], high[:, None]
+  """`MinMaxStats.normalize` of `[B, A]` Q values with each tree's bounds."""
+  low = tree.min_q[:, None]
+  high = tree.max_q[:, None]
   # The reference returns Q unchanged while max <= min. tf.where evaluates
   # both branches: the division's inf/nan in the unused one is discarded.
   return tf.where(high > low, (q - low) / (high - low), q)
+
+
+def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
+                value_sum: tf.Tensor) -> tf.Tensor:
+  """`[B, 3]` the parts of pUCT at a node that depend on the node alone.
+
+  `(log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q)`, with N the node's
+  visits (`mcts.ucb_score`) and the unvisited Q that `config.unvisited_q`
+  says (`mcts.unvisited_q_value`; 0 for 'minimum', where it is not used).
+  The descent computes them once per node, from the chosen edge: XLA keeps
+  a log or sqrt broadcast over the actions out of the fused scores.
+  """
+  dtype = visit_count.dtype
+  base = tf.constant(config.pb_c_base, dtype)
+  pb_c = tf.math.log((visit_count + base + 1) / base) + config.pb_c_init
+  if config.unvisited_q == 'parent':
+    unvisited = value_sum / tf.maximum(visit_count, 1)
+    unvisited = tf.where(visit_count > 0, unvisited, 0)
+  else:
+    unvisited = tf.zeros_like(visit_count)
+  return tf.stack([pb_c, tf.sqrt(visit_count), unvisited], axis=1)
+
+
+def _scores(config: config_lib.MuZeroConfig, tree: Tree, edges: tf.Tensor,
+            node_terms: tf.Tensor, at_root: tf.Tensor) -> tf.Tensor:
+  """pUCT of every action at one node per tree, from the node's edges.
+
+  Args:
+    config: see `ucb_scores`.
+    tree: the trees (for their Q bounds and root legality).
+    edges: `[B, A, 6]` the node's row of `edges`.
+    node_terms: `[B, 3]` the node's `_node_terms`.
+    at_root: `[B, 1]` bool whether the node is the root.
+
+  Returns:
+    `[B, A]` scores.
+  """
+  dtype = edges.dtype
+  child_visits = edges[:, :, VISIT_COUNT]
+  # The reference's order of operations (mcts.ucb_score).
+  pb_c = node_terms[:, 0:1] * (node_terms[:, 1:2] / (child_visits + 1))
+  prior_score = pb_c * edges[:, :, PRIOR]
+
+  # Q(s, a) of each child, from the parent's player (mcts.q_value).
+  visited = child_visits > 0
+  child_value = edges[:, :, VALUE_SUM] / tf.maximum(child_visits, 1)
+  if config.num_players == 2:
+    child_value = -child_value  # The child's player is the other one.
+  q = edges[:, :, REWARD] + config.discount * child_value
+  if config.unvisited_q == 'minimum':
+    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
+  else:
+    value_score = _normalize(tree, tf.where(visited, q, node_terms[:, 2:3]))
+  scores = prior_score + value_score
+  illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
+  return tf.where(illegal, tf.constant(-float('inf'), dtype), scores)
 
 
 def ucb_scores(config: config_lib.MuZeroConfig, tree: Tree,
@@ -218,183 +356,178 @@ def ucb_scores(config: config_lib.MuZeroConfig, tree: Tree,
   Returns:
     `[B, A]` scores.
   """
-  dtype = tree.value_sum.dtype
-  children = gather_nodes(tree.children, nodes)  # [B, A]
-  visited = children != UNEXPANDED
-  safe_children = tf.maximum(children, 0)  # Any valid index; masked below.
-  parent_visits = tf.cast(gather_nodes(tree.visit_count, nodes), dtype)
-  child_visits = tf.where(
-      visited,
-      tf.cast(gather_nodes(tree.visit_count, safe_children), dtype),
-      tf.zeros([], dtype))  # [B, A]
-  prior = gather_nodes(tree.prior, nodes)  # [B, A]
-  base = tf.constant(config.pb_c_base, dtype)
-  pb_c = tf.math.log((parent_visits + base + 1) / base) + config.pb_c_init
-  pb_c = pb_c[:, None] * (tf.sqrt(parent_visits)[:, None] /
-                          (child_visits + 1))  # [B, A]
-  prior_score = pb_c * prior
-
-  # Q(s, a) of each child, from the parent's player (mcts.q_value).
-  child_value_sum = gather_nodes(tree.value_sum, safe_children)
-  child_value = child_value_sum / tf.maximum(child_visits, 1)
-  same_player = (gather_nodes(tree.to_play, safe_children) ==
-                 gather_nodes(tree.to_play, nodes)[:, None])
-  child_value = tf.where(same_player, child_value, -child_value)
-  child_reward = gather_nodes(tree.reward, safe_children)
-  q = child_reward + config.discount * child_value
-  if config.unvisited_q == 'minimum':
-    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
-  else:
-    if config.unvisited_q == 'parent':  # mcts.unvisited_q_value
-      unvisited = gather_nodes(tree.value_sum, nodes) / tf.maximum(
-          parent_visits, 1)
-      unvisited = tf.where(parent_visits > 0, unvisited, 0)[:, None]
-    else:
-      unvisited = tf.zeros([], dtype)
-    value_score = _normalize(tree, tf.where(visited, q, unvisited))
-  scores = prior_score + value_score
-  at_root = (nodes == 0)[:, None]
-  illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
-  return tf.where(illegal, tf.constant(-float('inf'), dtype), scores)
+  terms = _node_terms(config, *node_statistics(tree, nodes))
+  edges = gather_rows(tree.edges, node_index(tree, nodes))
+  return _scores(config, tree, edges, terms,
+                 at_root=tf.equal(nodes, 0)[:, None])
 
 
 def first_argmax(scores: tf.Tensor) -> tf.Tensor:
   """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
 
-  `tf.argmax` does not promise which of equal maxima it returns; the
-  reference search takes the lowest action. A row whose maximum is NaN (a
-  diverged network) has no index equal to it; it gets 0, a valid index, so
-  that the search runs on and reports the non-finite output.
+  The reference search takes the lowest action among equal scores, and so
+  does `tf.argmax` on CPU and under XLA (tested), in one reduction. A row of
+  NaN (a diverged network) still gets an index in [0, A), so that the search
+  runs on and reports the non-finite output.
   """
-  num_actions = tf.shape(scores)[1]
-  best = tf.reduce_max(scores, axis=1, keepdims=True)
-  index = tf.range(num_actions, dtype=tf.int32)[None, :]
-  first = tf.reduce_min(
-      tf.where(scores == best, index, num_actions), axis=1)
-  return tf.where(first < num_actions, first, 0)
+  return tf.argmax(scores, axis=1, output_type=tf.int32)
 
 
 def select_leaves(config: config_lib.MuZeroConfig,
-                  tree: Tree) -> Tuple[tf.Tensor, tf.Tensor]:
+                  tree: Tree) -> tf.Tensor:
   """Descends each tree from the root by pUCT to an unexpanded child.
 
   `run_mcts`'s `while node.expanded(): select_child(...)` for all trees at
-  once; a tree that has reached its leaf waits for the others.
+  once; a tree that has reached its leaf waits for the others. Each step
+  reads the node's row of `edges`; the next node's statistics are those of
+  the chosen edge.
 
   Args:
     config: see `ucb_scores`.
     tree: the trees.
 
   Returns:
-    `(parent, action)`: `[B]` int32 the last expanded node of each path and
-    the action from it to the new leaf.
+    `[B]` int32 the flat index (`edge_index`) of the edge from the last
+    expanded node of each path to the new leaf.
   """
-  batch_size = tf.shape(tree.visit_count)[0]
-  node = tf.zeros([batch_size], tf.int32)
-  action = tf.zeros([batch_size], tf.int32)
-  done = tf.zeros([batch_size], tf.bool)
+  batch_size = tf.shape(tree.tree_stats)[0]
+  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
+  node_rows = _flatten(tree.edges, 2)  # [B * N, A, 6]
+  edge_rows = _flatten(tree.edges, 3)  # [B * N * A, 6]
 
-  def cond(node, action, done):
-    del node, action
-    return tf.logical_not(tf.reduce_all(done))
+  def cond(node, leaf_edge, node_terms):
+    del node, node_terms
+    return tf.reduce_any(leaf_edge < 0)
 
-  def body(node, action, done):
-    chosen = first_argmax(ucb_scores(config, tree, node))  # [B]
-    child = tf.gather(gather_nodes(tree.children, node), chosen[:, None],
-                      axis=1, batch_dims=1)[:, 0]  # [B]
-    action = tf.where(done, action, chosen)
-    at_leaf = tf.logical_or(done, child == UNEXPANDED)
-    node = tf.where(at_leaf, node, child)
-    return node, action, at_leaf
+  def body(node, leaf_edge, node_terms):
+    # node: [B] flat. A tree that has found its leaf edge stays at its node;
+    # its scores and terms are computed and ignored.
+    edges = tf.gather(node_rows, node)  # [B, A, 6]
+    chosen = first_argmax(_scores(
+        config, tree, edges, node_terms,
+        at_root=tf.equal(node % num_nodes, 0)[:, None]))
+    edge = node * num_actions + chosen
+    stats = tf.gather(edge_rows, edge)  # [B, 6]
+    child = tf.cast(stats[:, CHILD], tf.int32)
+    searching = leaf_edge < 0
+    found = tf.logical_and(searching, tf.equal(child, UNEXPANDED))
+    return (tf.where(searching & ~found, node - node % num_nodes + child,
+                     node),
+            tf.where(found, edge, leaf_edge),
+            _node_terms(config, stats[:, VISIT_COUNT], stats[:, VALUE_SUM]))
 
-  node, action, _ = tf.while_loop(cond, body, (node, action, done))
-  return node, action
+  _, leaf_edge, _ = tf.while_loop(
+      cond, body, (node_index(tree, tf.zeros([batch_size], tf.int32)),
+                   tf.fill([batch_size], -1),
+                   _node_terms(config, tree.root_visit_count,
+                               tree.root_value_sum)))
+  return leaf_edge
 
 
-def expand(tree: Tree, new_node: tf.Tensor, parent: tf.Tensor,
-           action: tf.Tensor, reward: tf.Tensor, policy_logits: tf.Tensor,
-           hidden_state: tf.Tensor, num_players: int) -> Tree:
-  """`expand_node` of node `new_node` in every tree, below `parent`.
+def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
+           policy_logits: tf.Tensor, hidden_state: tf.Tensor,
+           num_players: int) -> Tree:
+  """`expand_node` of node `new_node` in every tree, at the end of an edge.
+
+  The edge itself learns its child and reward on its first visit
+  (`backpropagate`).
 
   Args:
     tree: the trees.
     new_node: scalar int32 the index of the new node (the simulation's).
-    parent: `[B]` int32 the expanded node the new one hangs from.
-    action: `[B]` int32 the action from `parent`.
-    reward: `[B]` the dynamics' reward for that action.
+    leaf_edge: `[B]` int32 the flat index of the edge into the new node
+      (`select_leaves`).
     policy_logits: `[B, A]` the prediction at the new node.
     hidden_state: `[B, ...]` the new node's hidden state.
     num_players: 1 or 2; the new node's player follows its parent's.
 
   Returns:
-    The trees with the new node linked, every action of it a prior.
+    The trees with the new node's row (priors and the edge into it), player
+    and hidden state.
   """
-  dtype = tree.value_sum.dtype
-  batch_size = tf.shape(parent)[0]
-  new = tf.fill([batch_size], new_node)
-  parent_child = tf.stack([tf.range(batch_size), parent, action], axis=1)
-  to_play = (gather_nodes(tree.to_play, parent) + 1) % num_players
+  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
+  new = node_index(tree, tf.fill(tf.shape(leaf_edge), new_node))
+  to_play = (gather_rows(tree.to_play, leaf_edge // num_actions) + 1) % (
+      num_players)
+  row = node_edges(softmax_priors(policy_logits, tree.edges.dtype),
+                   leaf_edge % (num_nodes * num_actions))
   return tree._replace(
-      reward=set_nodes(tree.reward, new, tf.cast(reward, dtype)),
-      to_play=set_nodes(tree.to_play, new, to_play),
-      parent=set_nodes(tree.parent, new, parent),
-      action=set_nodes(tree.action, new, action),
-      children=tf.tensor_scatter_nd_update(tree.children, parent_child, new),
-      prior=set_nodes(tree.prior, new, softmax_priors(policy_logits, dtype)),
-      hidden_state=set_nodes(tree.hidden_state, new,
-                             tf.cast(hidden_state, tree.hidden_state.dtype)))
+      edges=set_rows(tree.edges, new, row),
+      to_play=set_rows(tree.to_play, new, to_play),
+      hidden_state=set_rows(tree.hidden_state, new,
+                            tf.cast(hidden_state, tree.hidden_state.dtype)))
 
 
 def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
-                  leaf: tf.Tensor, value: tf.Tensor) -> Tree:
-  """`mcts.backpropagate` from `leaf[b]` to the root of each tree b.
+                  leaf_edge: tf.Tensor, leaf: tf.Tensor, value: tf.Tensor,
+                  reward: tf.Tensor) -> Tree:
+  """`mcts.backpropagate` from a new leaf to the root of each tree.
 
   G starts as the leaf's value, for the leaf's player. At each node on the
   way up: value_sum += G, visit_count += 1; then, below the root, Q(parent,
   node) = r + g * (+-value) widens the bounds and G becomes r + g * (+-G)
-  for the parent's player (the sign flips when the players differ).
+  for the parent's player (the sign flips when the players differ). A
+  node's statistics are those of the edge into it, and each row knows the
+  edge into its node: each step rewrites one row of `edges` and moves up by
+  it. The edge into the new leaf gets its child and reward with its first
+  visit; the root's own statistics are updated once every walk is done.
 
   Args:
     config: supplies `discount`.
     tree: the trees.
-    leaf: `[B]` int32 the new leaves.
+    leaf_edge: `[B]` int32 the flat index of the edge into each new leaf.
+    leaf: scalar or `[B]` int32 the new leaves' node index.
     value: `[B]` the network's values at the leaves.
+    reward: `[B]` the dynamics' rewards for moving into them.
 
   Returns:
     The updated trees.
   """
-  dtype = tree.value_sum.dtype
+  dtype = tree.edges.dtype
   discount = tf.constant(config.discount, dtype)
-  zero = tf.zeros([], dtype)
-  active = tf.ones_like(leaf, tf.bool)
-  g = tf.cast(value, dtype)
+  # Players alternate at every level of the tree (`expand`), so whether a
+  # value changes sign on its way up is the same at every node.
+  sign = -1. if config.num_players == 2 else 1.
+  tree_size = tf.shape(tree.edges)[1] * tf.shape(tree.edges)[2]
+  first_edge = tf.range(tf.shape(leaf_edge)[0]) * tree_size  # [B]
+  leaf_reward = tf.cast(reward, dtype)
+  leaf_child = tf.cast(leaf, dtype)
 
-  def cond(tree, node, g, active):
-    del tree, node, g
-    return tf.reduce_any(active)
+  def cond(edges, edge, state):
+    del edges, state
+    return tf.reduce_any(edge >= 0)
 
-  def body(tree, node, g, active):
-    safe = tf.maximum(node, 0)
-    value_sum = add_to_nodes(tree.value_sum, safe, tf.where(active, g, zero))
-    visit_count = add_to_nodes(tree.visit_count, safe,
-                               tf.cast(active, tf.int32))
-    parent = gather_nodes(tree.parent, safe)
-    below_root = tf.logical_and(active, parent != NO_PARENT)
-    safe_parent = tf.maximum(parent, 0)
-    same_player = (gather_nodes(tree.to_play, safe) ==
-                   gather_nodes(tree.to_play, safe_parent))
-    reward = gather_nodes(tree.reward, safe)
-    node_value = (gather_nodes(value_sum, safe) /
-                  tf.cast(tf.maximum(gather_nodes(visit_count, safe), 1),
-                          dtype))
-    q = reward + discount * tf.where(same_player, node_value, -node_value)
-    max_q = tf.where(below_root & (q > tree.max_q), q, tree.max_q)
-    min_q = tf.where(below_root & (q < tree.min_q), q, tree.min_q)
-    g = tf.where(below_root,
-                 reward + discount * tf.where(same_player, g, -g), g)
-    tree = tree._replace(value_sum=value_sum, visit_count=visit_count,
-                         min_q=min_q, max_q=max_q)
-    return tree, tf.where(below_root, parent, node), g, below_root
+  def body(edges, edge, state):
+    # edge: [B] the flat edge into the current node, or -1 - e once the walk
+    # has passed the root after edge e, which such a tree rewrites
+    # unchanged. state: [B, 3] (G, min_q, max_q).
+    g, min_q, max_q = tf.unstack(state, axis=1)
+    active = edge >= 0
+    index = tf.where(active, edge, -1 - edge)
+    stats = tf.gather(edges, index)  # [B, 6]
+    first = tf.equal(stats[:, VISIT_COUNT], 0)
+    reward = tf.where(first, leaf_reward, stats[:, REWARD])
+    visit_count = stats[:, VISIT_COUNT] + 1
+    value_sum = stats[:, VALUE_SUM] + g
+    updated = tf.stack([
+        stats[:, PRIOR], visit_count, value_sum, reward,
+        tf.where(first, leaf_child, stats[:, CHILD]), stats[:, IN_EDGE]], 1)
+    edges = tf.tensor_scatter_nd_update(
+        edges, index[:, None], tf.where(active[:, None], updated, stats))
+    q = reward + discount * (sign * (value_sum / visit_count))
+    state = tf.where(active[:, None], tf.stack([
+        reward + discount * (sign * g),
+        tf.where(q < min_q, q, min_q),
+        tf.where(q > max_q, q, max_q)], axis=1), state)
+    up = tf.cast(stats[:, IN_EDGE], tf.int32)  # Within the tree.
+    return (edges, tf.where(active & (up >= 0), first_edge + up, -1 - index),
+            state)
 
-  tree, _, _, _ = tf.while_loop(cond, body, (tree, leaf, g, active))
-  return tree
+  state = tf.stack([tf.cast(value, dtype), tree.min_q, tree.max_q], axis=1)
+  edges, _, state = tf.while_loop(
+      cond, body, (_flatten(tree.edges, 3), leaf_edge, state))
+  return tree._replace(
+      edges=tf.reshape(edges, tf.shape(tree.edges)),
+      tree_stats=tf.stack([tree.root_visit_count + 1,
+                           tree.root_value_sum + state[:, 0],
+                           state[:, 1], state[:, 2]], axis=1))

@@ -34,12 +34,13 @@ INF = float('inf')
 NUM_ACTIONS = 3
 
 
-def _config(unvisited_q: str = 'minimum', discount: float = 0.9):
+def _config(unvisited_q: str = 'minimum', discount: float = 0.9,
+            num_players: int = 1):
   # pb_c_base 3 and pb_c_init 1 make the prior part easy to write down:
   # with N parent visits it is (log((N + 4) / 3) + 1) * sqrt(N) / (n + 1) * P.
   return testing.tiny_mlp_config(
       action_space_size=NUM_ACTIONS, pb_c_base=3, pb_c_init=1.,
-      discount=discount, unvisited_q=unvisited_q)
+      discount=discount, unvisited_q=unvisited_q, num_players=num_players)
 
 
 class _N(NamedTuple):
@@ -54,49 +55,73 @@ class _N(NamedTuple):
 
 
 class _T(NamedTuple):
-  """One hand-built tree: its nodes (node 0 the root) and Q bounds."""
+  """One hand-built tree: its nodes (node 0 the root) and Q bounds.
+
+  In a two-player tree the players alternate at every level, as the search
+  builds them: the sign convention comes from `config.num_players`.
+  """
   nodes: Sequence[_N]
   root_legal: Sequence[bool]
   bounds: Tuple[float, float]  # (min_q, max_q)
+  num_players: int = 1
 
 
 def _make_tree(trees: Sequence[_T], dtype=tf.float64) -> tree_lib.Tree:
-  """A `Tree` batch from hand-built trees; children follow parent/action."""
+  """A `Tree` batch from hand-built trees.
+
+  Every node that hangs from a parent gets its row (priors, the edge into
+  it); a visited one is also linked from its parent's edge, which holds its
+  statistics. An unvisited node is the new leaf of a backup: its edge is
+  linked by `backpropagate`, which gets its reward.
+  """
   batch_size = len(trees)
   num_nodes = max(len(t.nodes) for t in trees)
   shape = (batch_size, num_nodes)
-  visit_count = np.zeros(shape, np.int32)
-  value_sum = np.zeros(shape)
-  reward = np.zeros(shape)
+  edges = np.zeros(shape + (NUM_ACTIONS, tree_lib.NUM_EDGE_STATISTICS))
+  edges[..., tree_lib.CHILD] = UNEXPANDED
+  edges[..., tree_lib.IN_EDGE] = NO_PARENT
   to_play = np.zeros(shape, np.int32)
-  parent = np.full(shape, NO_PARENT, np.int32)
-  action = np.full(shape, NO_PARENT, np.int32)
-  children = np.full(shape + (NUM_ACTIONS,), UNEXPANDED, np.int32)
-  prior = np.zeros(shape + (NUM_ACTIONS,))
+  tree_stats = np.zeros((batch_size, 4))
   for b, t in enumerate(trees):
+    tree_stats[b, tree_lib.MIN_Q], tree_stats[b, tree_lib.MAX_Q] = t.bounds
     for i, n in enumerate(t.nodes):
-      visit_count[b, i] = n.visits
-      value_sum[b, i] = n.value_sum
-      reward[b, i] = n.reward
       to_play[b, i] = n.to_play
-      parent[b, i] = n.parent
-      action[b, i] = n.action
-      prior[b, i] = n.prior
-      if n.parent != NO_PARENT:
-        children[b, n.parent, n.action] = i
+      edges[b, i, :, tree_lib.PRIOR] = n.prior
+      if i == 0:
+        tree_stats[b, tree_lib.ROOT_VISIT_COUNT] = n.visits
+        tree_stats[b, tree_lib.ROOT_VALUE_SUM] = n.value_sum
+      if n.parent == NO_PARENT:
+        continue
+      edges[b, i, :, tree_lib.IN_EDGE] = n.parent * NUM_ACTIONS + n.action
+      if n.visits:
+        edge = edges[b, n.parent, n.action]
+        edge[tree_lib.VISIT_COUNT] = n.visits
+        edge[tree_lib.VALUE_SUM] = n.value_sum
+        edge[tree_lib.REWARD] = n.reward
+        edge[tree_lib.CHILD] = i
   return tree_lib.Tree(
-      visit_count=tf.constant(visit_count),
-      value_sum=tf.constant(value_sum, dtype),
-      reward=tf.constant(reward, dtype),
+      edges=tf.constant(edges, dtype),
       to_play=tf.constant(to_play),
-      parent=tf.constant(parent),
-      action=tf.constant(action),
-      children=tf.constant(children),
-      prior=tf.constant(prior, dtype),
       hidden_state=tf.zeros(shape + (1,)),
-      root_legal=tf.constant([t.root_legal for t in trees]),
-      min_q=tf.constant([t.bounds[0] for t in trees], dtype),
-      max_q=tf.constant([t.bounds[1] for t in trees], dtype))
+      tree_stats=tf.constant(tree_stats, dtype),
+      root_legal=tf.constant([t.root_legal for t in trees]))
+
+
+def _node_statistics(tree: tree_lib.Tree) -> Tuple[np.ndarray, np.ndarray]:
+  """`[B, N]` visit counts and value sums of every node, read where the
+  search keeps them: the root's in `tree_stats`, the others' on the edge
+  into them (0 for a node that hangs nowhere)."""
+  edges = tree.edges.numpy()
+  parent, action = tree.parent.numpy(), tree.action.numpy()
+  visits = np.zeros(parent.shape)
+  value_sum = np.zeros(parent.shape)
+  visits[:, 0] = tree.root_visit_count.numpy()
+  value_sum[:, 0] = tree.root_value_sum.numpy()
+  for b, i in zip(*np.nonzero(parent != NO_PARENT)):
+    edge = edges[b, parent[b, i], action[b, i]]
+    visits[b, i] = edge[tree_lib.VISIT_COUNT]
+    value_sum[b, i] = edge[tree_lib.VALUE_SUM]
+  return visits, value_sum
 
 
 def _reference_tree(t: _T):
@@ -127,6 +152,18 @@ def _reference_tree(t: _T):
   return nodes, stats
 
 
+def _by_players(fn, trees: Sequence[_T], unvisited_q: str = 'minimum',
+                dtype=tf.float64, **changes):
+  """`fn(config, tree)` on the batch of hand-built trees, once per number of
+  players among them; each tree's rows from the run with its own number."""
+  tree = _make_tree(trees, dtype)
+  runs = {p: fn(_config(unvisited_q, num_players=p, **changes), tree)
+          for p in {t.num_players for t in trees}}
+  rows = [tf.nest.map_structure(lambda x, b=b: x[b], runs[t.num_players])
+          for b, t in enumerate(trees)]
+  return tf.nest.map_structure(lambda *x: tf.stack(x), *rows)
+
+
 # Two trees over three actions, for `ucb_scores` and `select_leaves`.
 #
 # Tree 0: two players, known bounds [-1, 1]. The root (player 0, 2 visits,
@@ -138,7 +175,8 @@ TWO_PLAYERS = _T(
            _N(0, 0, 1, 2, -0.6, reward=0., prior=(0.1, 0.7, 0.2)),
            _N(1, 1, 0, 1, 0.4, reward=0.1, prior=(0.4, 0.4, 0.2))),
     root_legal=(True, True, False),
-    bounds=(-1., 1.))
+    bounds=(-1., 1.),
+    num_players=2)
 # Tree 1: one player, no known bounds. The root (1 visit, value 0.5) has
 # visited a0 (node 1, 1 visit, value 0.5, reward 0); a2 is illegal. The only
 # Q seen is Q(root, a0) = 0 + 0.9 * 0.5 = 0.45, so max <= min and Q is not
@@ -170,8 +208,6 @@ class UcbScoresTest(testing.TestCase):
       ('zero', (0.5, 0., 0.5, 0.)),
       ('parent', (0.575, 0.5, 0.35, 0.5)))
   def test_hand_built_scores(self, unvisited_q, unvisited):
-    config = _config(unvisited_q)
-    tree = _make_tree([TWO_PLAYERS, ONE_PLAYER])
     u_root0, u_root1, u_node0, u_node1 = unvisited
     expected_roots = [
         # Tree 0 root, N = 2. a0: prior part C2 / 3 * 0.6 = 0.478898; Q =
@@ -192,13 +228,18 @@ class UcbScoresTest(testing.TestCase):
         # Tree 1 node 1, N = 1: C1 / 3 = 0.503609 for each unvisited child.
         [C1 / 3 + u_node1] * 3,
     ]
-    roots = tree_lib.ucb_scores(config, tree, tf.constant([0, 0]))
-    nodes = tree_lib.ucb_scores(config, tree, tf.constant([1, 1]))
+    trees = [TWO_PLAYERS, ONE_PLAYER]
+    roots, nodes = _by_players(
+        lambda config, tree: (
+            tree_lib.ucb_scores(config, tree, tf.constant([0, 0])),
+            tree_lib.ucb_scores(config, tree, tf.constant([1, 1]))),
+        trees, unvisited_q)
     self.assertAllClose(roots, expected_roots, rtol=0., atol=1e-12)
     self.assertAllClose(nodes, expected_nodes, rtol=0., atol=1e-12)
 
     # The reference's ucb_score on the same trees built from Nodes.
-    for b, t in enumerate([TWO_PLAYERS, ONE_PLAYER]):
+    for b, t in enumerate(trees):
+      config = _config(unvisited_q, num_players=t.num_players)
       reference, stats = _reference_tree(t)
       for scores, node in ((roots, reference[0]), (nodes, reference[1])):
         for a in range(NUM_ACTIONS):
@@ -211,8 +252,10 @@ class UcbScoresTest(testing.TestCase):
               rtol=0., atol=1e-12)
 
   def test_float32_statistics(self):
-    tree = _make_tree([TWO_PLAYERS, ONE_PLAYER], dtype=tf.float32)
-    scores = tree_lib.ucb_scores(_config(), tree, tf.constant([0, 0]))
+    scores = _by_players(
+        lambda config, tree: tree_lib.ucb_scores(config, tree,
+                                                 tf.constant([0, 0])),
+        [TWO_PLAYERS, ONE_PLAYER], dtype=tf.float32)
     self.assertEqual(scores.dtype, tf.float32)
     self.assertAllClose(scores, [[C2 / 3 * 0.6 + 0.635, C2 * 0.4, -INF],
                                  [C1 / 2 * 0.5 + 0.45, C1 * 0.5, -INF]],
@@ -256,7 +299,8 @@ class BackpropagateTest(testing.TestCase):
                _N(2, 1, 1, 0, 0., reward=-1.0),
                _N(0, 1, 1, 1, 0.7, reward=0.2)),
         root_legal=(True, True, True),
-        bounds=(INF, -INF))
+        bounds=(INF, -INF),
+        num_players=2)
     # Tree 1: one player, root -> 1 (reward 0.4), node 1 the new leaf of
     # value 1.0; known bounds [-1, 1].
     short = _T(
@@ -265,8 +309,14 @@ class BackpropagateTest(testing.TestCase):
         root_legal=(True, True, True),
         bounds=(-1., 1.))
     tree = _make_tree([path, short])
-    after = tree_lib.backpropagate(_config(discount=0.5), tree,
-                                   tf.constant([3, 1]), tf.constant([2., 1.]))
+    leaf_edge = tree_lib.edge_index(tree, tf.constant([2, 0]),
+                                    tf.constant([1, 2]))
+    after = _by_players(
+        lambda config, tree: tree_lib.backpropagate(
+            config, tree, leaf_edge, leaf=tf.constant([3, 1]),
+            value=tf.constant([2., 1.], tf.float64),
+            reward=tf.constant([-1.0, 0.4], tf.float64)),
+        [path, short], discount=0.5)
     # Tree 0, G = 2.0 for player 1 at node 3:
     # node 3: value_sum 0 + 2 = 2, visits 1. Its parent plays 0:
     #   Q(2, 3) = -1 + 0.5 * -(2 / 1) = -2; G = -1 + 0.5 * -2 = -2.
@@ -278,24 +328,29 @@ class BackpropagateTest(testing.TestCase):
     # Bounds: min -2, max 0.925. Node 4 is untouched.
     # Tree 1, G = 1.0 at node 1: value_sum 1, visits 1; Q(0, 1) = 0.4 + 0.5 *
     # 1 = 0.9 stays inside [-1, 1]; G = 0.9; root 2.0 + 0.9 = 2.9, visits 5.
-    self.assertAllClose(after.value_sum, [[0.85, 1.1, -1.7, 2.0, 0.7],
-                                          [2.9, 1.0, 0., 0., 0.]],
+    visits, value_sum = _node_statistics(after)
+    self.assertAllClose(value_sum, [[0.85, 1.1, -1.7, 2.0, 0.7],
+                                    [2.9, 1.0, 0., 0., 0.]],
                         rtol=0., atol=1e-12)
-    self.assertAllEqual(after.visit_count, [[4, 3, 2, 1, 1],
-                                            [5, 1, 0, 0, 0]])
+    self.assertAllEqual(visits, [[4, 3, 2, 1, 1], [5, 1, 0, 0, 0]])
     self.assertAllClose(after.min_q, [-2., -1.], rtol=0., atol=1e-12)
     self.assertAllClose(after.max_q, [0.925, 1.], rtol=0., atol=1e-12)
-    for field in ('reward', 'to_play', 'parent', 'children', 'prior'):
+    # The edge into each leaf is linked on this first visit, with its reward.
+    self.assertAllEqual(tree.children[0, 2], [-1, -1, -1])
+    self.assertAllEqual(after.children[0, 2], [-1, 3, -1])
+    self.assertAllEqual(after.children[1, 0], [-1, -1, 1])
+    self.assertAllEqual([after.edges[0, 2, 1, tree_lib.REWARD],
+                         after.edges[1, 0, 2, tree_lib.REWARD]], [-1.0, 0.4])
+    for field in ('to_play', 'parent', 'action', 'prior', 'hidden_state'):
       self.assertAllEqual(getattr(after, field), getattr(tree, field))
 
     # The reference's backpropagate on the same path, from Nodes.
     nodes, stats = _reference_tree(path)
     mcts.backpropagate([nodes[0], nodes[1], nodes[2], nodes[3]], 2.0, 0.5,
                        stats)
-    self.assertAllClose(after.value_sum[0, :4],
-                        [n.value_sum for n in nodes[:4]], rtol=0., atol=1e-12)
-    self.assertAllEqual(after.visit_count[0, :4],
-                        [n.visit_count for n in nodes[:4]])
+    self.assertAllClose(value_sum[0, :4], [n.value_sum for n in nodes[:4]],
+                        rtol=0., atol=1e-12)
+    self.assertAllEqual(visits[0, :4], [n.visit_count for n in nodes[:4]])
     self.assertAllClose([after.min_q[0], after.max_q[0]],
                         [stats.minimum, stats.maximum], rtol=0., atol=1e-12)
 
@@ -325,23 +380,35 @@ class ExpandTest(testing.TestCase):
     logits = tf.constant([[0., math.log(2.), math.log(5.)],
                           [3., 3. + math.log(2.), 3. + math.log(5.)]],
                          tf.float64)
+    leaf_edge = tree_lib.edge_index(tree, tf.constant([0, 1]),
+                                    tf.constant([1, 2]))
+    self.assertAllEqual(tree_lib.edge_parent_action(tree, leaf_edge),
+                        [[0, 1], [1, 2]])
     after = tree_lib.expand(
-        tree, tf.constant(2), parent=tf.constant([0, 1]),
-        action=tf.constant([1, 2]), reward=tf.constant([0.25, -0.5]),
-        policy_logits=logits, hidden_state=hidden, num_players=num_players)
-    self.assertAllEqual(after.children[0, 0], [1, 2, -1])
-    self.assertAllEqual(after.children[1, 1], [-1, -1, 2])
+        tree, tf.constant(2), leaf_edge, policy_logits=logits,
+        hidden_state=hidden, num_players=num_players)
     self.assertAllEqual(after.parent[:, 2], [0, 1])
     self.assertAllEqual(after.action[:, 2], [1, 2])
     self.assertAllEqual(after.to_play[:, 2], new_to_play)
-    self.assertAllClose(after.reward[:, 2], [0.25, -0.5], rtol=0., atol=0.)
     self.assertAllClose(after.prior[:, 2], [[1 / 8, 2 / 8, 5 / 8]] * 2,
                         rtol=0., atol=1e-12)
+    self.assertAllEqual(after.children[:, 2], np.full((2, 3), UNEXPANDED))
     self.assertAllEqual(after.hidden_state[:, 2], [[5.], [6.]])
-    # Nothing else changes; the statistics wait for the backup.
-    self.assertAllEqual(after.visit_count, tree.visit_count)
-    self.assertAllEqual(after.value_sum, tree.value_sum)
-    self.assertAllEqual(after.prior[:, :2], tree.prior[:, :2])
+    # Nothing else changes; the statistics and the link from the parent
+    # wait for the backup.
+    self.assertAllEqual(after.edges[:, :2], tree.edges[:, :2])
+    self.assertAllEqual(after.tree_stats, tree.tree_stats)
+
+    # The backup's first visit links the edge and stores its reward.
+    linked = tree_lib.backpropagate(
+        _config(num_players=num_players), after, leaf_edge,
+        leaf=tf.constant(2),
+        value=tf.zeros([2], tf.float64),
+        reward=tf.constant([0.25, -0.5], tf.float64))
+    self.assertAllEqual(linked.children[0, 0], [1, 2, -1])
+    self.assertAllEqual(linked.children[1, 1], [-1, -1, 2])
+    self.assertAllEqual([linked.edges[0, 0, 1, tree_lib.REWARD],
+                         linked.edges[1, 1, 2, tree_lib.REWARD]], [0.25, -0.5])
 
 
 class SelectLeavesTest(testing.TestCase):
@@ -361,14 +428,16 @@ class SelectLeavesTest(testing.TestCase):
       ('zero', [0, 1], [1, 0]),
       ('parent', [0, 0], [1, 1]))
   def test_descends_to_the_predicted_leaf(self, unvisited_q, parent, action):
-    config = _config(unvisited_q)
-    tree = _make_tree([TWO_PLAYERS, ONE_PLAYER])
-    leaf_parent, leaf_action = tree_lib.select_leaves(config, tree)
+    leaf_parent, leaf_action = _by_players(
+        lambda config, tree: tree_lib.edge_parent_action(
+            tree, tree_lib.select_leaves(config, tree)),
+        [TWO_PLAYERS, ONE_PLAYER], unvisited_q)
     self.assertAllEqual(leaf_parent, parent)
     self.assertAllEqual(leaf_action, action)
 
     # The reference's descent (`select_child` while expanded) agrees.
     for b, t in enumerate([TWO_PLAYERS, ONE_PLAYER]):
+      config = _config(unvisited_q, num_players=t.num_players)
       nodes, stats = _reference_tree(t)
       index = {id(node): i for i, node in enumerate(nodes)}
       node = nodes[0]
@@ -378,11 +447,11 @@ class SelectLeavesTest(testing.TestCase):
       self.assertEqual((index[id(last)], chosen), (parent[b], action[b]))
 
   def test_under_xla(self):
-    tree = _make_tree([TWO_PLAYERS, ONE_PLAYER])
     select = tf.function(
-        lambda tree: tree_lib.select_leaves(_config('minimum'), tree),
+        lambda config, tree: tree_lib.edge_parent_action(
+            tree, tree_lib.select_leaves(config, tree)),
         jit_compile=True)
-    leaf_parent, leaf_action = select(tree)
+    leaf_parent, leaf_action = _by_players(select, [TWO_PLAYERS, ONE_PLAYER])
     self.assertAllEqual(leaf_parent, [2, 1])
     self.assertAllEqual(leaf_action, [0, 0])
 
@@ -405,7 +474,9 @@ class InitTreeTest(testing.TestCase):
     self.assertAllEqual(tree.to_play[:, 0], [1, 0])
     self.assertAllEqual(tree.hidden_state[:, 0], [[1., 2.], [3., 4.]])
     self.assertAllEqual(tree.children, np.full((2, 4, 3), UNEXPANDED))
-    self.assertAllEqual(tree.visit_count, np.zeros((2, 4)))
+    self.assertAllEqual(tree.edges[..., tree_lib.VISIT_COUNT],
+                        np.zeros((2, 4, 3)))
+    self.assertAllEqual(tree.root_visit_count, [0, 0])
     self.assertAllEqual(tree.parent, np.full((2, 4), NO_PARENT))
     # No known bounds: empty (min +inf, max -inf), as a fresh MinMaxStats.
     self.assertAllEqual(tree.min_q, [INF, INF])
