@@ -281,16 +281,20 @@ class ActorWithNetworkTest(parameterized.TestCase):
         self.assertTrue(np.all(policy[game['occupied'][t]] == 0.), t)
         self.assertGreater(policy[trajectory.actions[t]], 0., t)
 
+  # The search function the actor calls: (owner, attribute name).
+  searched = (search, 'search')
+
   def test_trajectories_record_each_search_and_its_action_choice(self):
     outputs = []
-    real_search = search.search
+    owner, name = self.searched
+    real_search = getattr(owner, name)
 
     def recording_search(*args, **kwargs):
       output = real_search(*args, **kwargs)
       outputs.append(output)
       return output
 
-    with mock.patch.object(search, 'search', recording_search):
+    with mock.patch.object(owner, name, recording_search):
       results = self._actor(num_envs=3).play_round(2)
     lengths = [r.length for r in results]
     # Every batched move searches the games still running, in game order.
@@ -303,6 +307,7 @@ class ActorWithNetworkTest(parameterized.TestCase):
       for t in range(result.length):
         row = sum(lengths[j] > t for j in range(i))
         visits = outputs[t].visit_counts[row]
+        self.assertEqual(visits.sum(), self.config.num_simulations)
         np.testing.assert_allclose(trajectory.policies[t],
                                    visits / visits.sum(), atol=1e-7)
         self.assertAlmostEqual(trajectory.root_values[t],
@@ -397,6 +402,8 @@ class ActorWithNetworkTest(parameterized.TestCase):
 class ActorWithBatchedSearchTest(ActorWithNetworkTest):
   """The same games' rules, with the compiled batched search choosing."""
 
+  searched = (search.BatchedSearch, '__call__')
+
   @classmethod
   def setUpClass(cls):
     super().setUpClass()
@@ -410,39 +417,6 @@ class ActorWithBatchedSearchTest(ActorWithNetworkTest):
     return acting.Actor(config, self.model,
                         factory or _checked_factory(config), seed=seed,
                         num_envs=num_envs, batched_search=batched_search)
-
-  def test_trajectories_record_each_search_and_its_action_choice(self):
-    outputs = []
-    real_search = search.BatchedSearch.__call__
-
-    def recording_search(*args, **kwargs):
-      output = real_search(*args, **kwargs)
-      outputs.append(output)
-      return output
-
-    with mock.patch.object(search.BatchedSearch, '__call__',
-                           recording_search):
-      results = self._actor(num_envs=3).play_round(2)
-    lengths = [r.length for r in results]
-    self.assertEqual([len(o.root_value) for o in outputs],
-                     [sum(length > c for length in lengths)
-                      for c in range(max(lengths))])
-    temperature_moves = self.config.visit_softmax_temperature_fn.moves
-    for i, result in enumerate(results):
-      trajectory = result.trajectory
-      for t in range(result.length):
-        row = sum(lengths[j] > t for j in range(i))
-        visits = outputs[t].visit_counts[row]
-        self.assertEqual(visits.sum(), self.config.num_simulations)
-        np.testing.assert_allclose(trajectory.policies[t],
-                                   visits / visits.sum(), atol=1e-7)
-        self.assertAlmostEqual(trajectory.root_values[t],
-                               float(outputs[t].root_value[row]), places=6)
-        action = trajectory.actions[t]
-        if t >= temperature_moves:
-          self.assertEqual(action, int(np.argmax(visits)), (i, t))
-        else:
-          self.assertGreater(visits[action], 0, (i, t))
 
 
 class ActorWithStubModelTest(parameterized.TestCase):
