@@ -48,7 +48,6 @@ import inspect
 import json
 import math
 import os
-import re
 import statistics
 import time
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
@@ -59,6 +58,7 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
+from benchmarks import mctx_baseline
 from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import environments
@@ -100,13 +100,9 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
-# The forward pass of the JAX copy may differ from TensorFlow's by rounding.
-_TOLERANCE = 1e-5
 _MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
                         'xla_empty', 'mctx', 'jax_network', 'jax_empty',
                         'graph', 'reference')
-_MCTX_MISSING = ('mctx comparison skipped: JAX and mctx are not installed '
-                 '(pip install jax mctx).')
 
 
 def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
@@ -122,179 +118,6 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
           kind='mlp', hidden_size=HIDDEN_SIZE, mlp_layers=(HIDDEN_SIZE,),
           head_layers=(HIDDEN_SIZE,), value_support_size=0,
           reward_support_size=0))
-
-
-def import_mctx():
-  """(jax, mctx), or None with a log line if either is missing."""
-  try:
-    import jax  # pylint: disable=g-import-not-at-top
-    import mctx  # pylint: disable=g-import-not-at-top
-  except ImportError:
-    logging.warning(_MCTX_MISSING)
-    print(_MCTX_MISSING)
-    return None
-  return jax, mctx
-
-
-def mlp_layers(network) -> Dict[str, List[tuple]]:
-  """The `(w, b)` NumPy arrays of each `snt.nets.MLP`, by module path.
-
-  E.g. 'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)], from the variables
-  'dynamics/torso/linear_0/w:0', ...
-  """
-  pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
-  found = {}
-  for variable in network.variables:
-    match = pattern.match(variable.name)
-    if not match:
-      raise ValueError(f'{variable.name} is not a layer of an MLP network.')
-    path, index, kind = match.group(1), int(match.group(2)), match.group(3)
-    found.setdefault(path, {}).setdefault(index, {})[kind] = variable.numpy()
-  return {path: [(layers[i]['w'], layers[i]['b']) for i in sorted(layers)]
-          for path, layers in found.items()}
-
-
-def make_jax_model(jax, network, num_actions: int):
-  """JAX functions that compute the network's two inferences.
-
-  The layer order of `networks/mlp.py`: an `snt.nets.MLP` is Linear layers
-  with a ReLU between them (and after the last only with `activate_final`);
-  the hidden state is min-max scaled per example with a range floor of 1e-5
-  after the representation and after the dynamics torso, whose unscaled
-  output feeds the reward head; the dynamics sees concat(h, one_hot(a)).
-
-  Returns:
-    `(params, initial, recurrent)`: params a dict of `jnp` arrays;
-    `initial(params, observation) -> (policy_logits, value, hidden_state)`;
-    `recurrent(params, hidden_state, action) -> (reward, policy_logits,
-    value, hidden_state)`.
-  """
-  jnp = jax.numpy
-  params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
-
-  def mlp(layers, x, activate_final=False):
-    for i, (w, b) in enumerate(layers):
-      x = x @ w + b
-      if activate_final or i < len(layers) - 1:
-        x = jax.nn.relu(x)
-    return x
-
-  def scale(hidden_state):
-    low = hidden_state.min(axis=-1, keepdims=True)
-    high = hidden_state.max(axis=-1, keepdims=True)
-    return (hidden_state - low) / jnp.maximum(high - low, 1e-5)
-
-  def predict(params, hidden_state):
-    features = mlp(params['prediction/torso'], hidden_state,
-                   activate_final=True)
-    return (mlp(params['prediction/policy_head'], features),
-            mlp(params['prediction/value_head/mlp'], features)[:, 0])
-
-  def initial(params, observation):
-    flat = observation.reshape(observation.shape[0], -1)
-    hidden_state = scale(mlp(params['representation/torso'], flat))
-    policy_logits, value = predict(params, hidden_state)
-    return policy_logits, value, hidden_state
-
-  def recurrent(params, hidden_state, action):
-    inputs = jnp.concatenate(
-        [hidden_state, jax.nn.one_hot(action, num_actions)], axis=-1)
-    next_state = mlp(params['dynamics/torso'], inputs)
-    reward = mlp(params['dynamics/reward_head/mlp'], next_state)[:, 0]
-    next_state = scale(next_state)
-    policy_logits, value = predict(params, next_state)
-    return reward, policy_logits, value, next_state
-
-  return params, initial, recurrent
-
-
-def check_jax_model(jax, network, jax_model, batch_size: int = 64,
-                    seed: int = 0) -> float:
-  """Max |JAX - TF| over both inferences on random inputs; asserts it."""
-  params, initial, recurrent = jax_model
-  rng = np.random.default_rng(seed)
-  observation = rng.standard_normal(
-      (batch_size,) + network.observation_shape).astype(np.float32)
-  action = rng.integers(0, network.num_actions, batch_size).astype(np.int32)
-  tf_initial = network.initial_inference(observation)
-  tf_recurrent = network.recurrent_inference(tf_initial.hidden_state, action)
-  jax_initial = jax.jit(initial)(params, observation)
-  jax_recurrent = jax.jit(recurrent)(
-      params, tf_initial.hidden_state.numpy(), action)
-  pairs = [
-      (tf_initial.policy_logits, jax_initial[0]),
-      (tf_initial.value, jax_initial[1]),
-      (tf_initial.hidden_state, jax_initial[2]),
-      (tf_recurrent.reward, jax_recurrent[0]),
-      (tf_recurrent.policy_logits, jax_recurrent[1]),
-      (tf_recurrent.value, jax_recurrent[2]),
-      (tf_recurrent.hidden_state, jax_recurrent[3]),
-  ]
-  difference = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
-                   for a, b in pairs)
-  if not difference < _TOLERANCE:  # Also under `python -O`.
-    raise AssertionError(f'The JAX model differs from the TF network by '
-                         f'{difference}, more than {_TOLERANCE}.')
-  return difference
-
-
-def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
-                    seed: int) -> Dict[str, Callable[[], Any]]:
-  """`mctx` (the whole policy), `jax_network` (the network alone) and
-  `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
-  jnp = jax.numpy
-  params, initial, recurrent = jax_model
-  num_simulations = config.num_simulations
-
-  def recurrent_fn(params, rng_key, action, embedding):
-    del rng_key
-    reward, policy_logits, value, next_state = recurrent(
-        params, embedding, action)
-    return mctx.RecurrentFnOutput(
-        reward=reward, discount=jnp.full_like(reward, config.discount),
-        prior_logits=policy_logits, value=value), next_state
-
-  @jax.jit
-  def policy(params, rng_key, observation, invalid_actions):
-    policy_logits, value, hidden_state = initial(params, observation)
-    output = mctx.muzero_policy(
-        params, rng_key,
-        root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
-                               embedding=hidden_state),
-        recurrent_fn=recurrent_fn,
-        num_simulations=num_simulations,
-        invalid_actions=invalid_actions,
-        dirichlet_fraction=config.root_exploration_fraction,
-        dirichlet_alpha=config.root_dirichlet_alpha,
-        pb_c_init=config.pb_c_init,
-        pb_c_base=config.pb_c_base)
-    summary = output.search_tree.summary()
-    return summary.visit_counts, output.action_weights, summary.value
-
-  @jax.jit
-  def network_only(params, observation):
-    _, value, hidden_state = initial(params, observation)
-
-    def body(i, carry):
-      hidden_state, total = carry
-      action = jnp.full(hidden_state.shape[:1], i % NUM_ACTIONS, jnp.int32)
-      _, _, value, hidden_state = recurrent(params, hidden_state, action)
-      return hidden_state, total + value
-
-    return jax.lax.fori_loop(0, num_simulations, body, (hidden_state, value))
-
-  invalid_actions = (~legal).astype(np.float32)
-  keys = iter(np.asarray(jax.random.split(jax.random.PRNGKey(seed), 100_000)))
-  empty = jax.jit(lambda observation, invalid_actions, key: (
-      observation.sum() + invalid_actions.sum() + key.sum()))
-  return {
-      'mctx': lambda: jax.tree_util.tree_map(
-          np.asarray, policy(params, next(keys), observation,
-                             invalid_actions)),
-      'jax_network': lambda: np.asarray(network_only(params, observation)[1]),
-      'jax_empty': lambda: np.asarray(
-          empty(observation, invalid_actions, next(keys))),
-  }
 
 
 def make_tf_tasks(config, network, observation, legal, seed: int,
@@ -378,8 +201,8 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
   tasks = make_tf_tasks(config, network, observation, legal, seed,
                         reference=reference_repeats > 0)
   if jax_modules is not None:
-    tasks.update(make_mctx_tasks(*jax_modules, config, jax_model,
-                                 observation, legal, seed))
+    tasks.update(mctx_baseline.make_mctx_tasks(
+        *jax_modules, config, jax_model, observation, legal, seed))
   calls, compile_seconds = {}, {}
   for name, function in tasks.items():
     start = time.perf_counter()
@@ -607,14 +430,15 @@ def run(batch_sizes: Sequence[int],
   network.create_variables()
   jax_modules = jax_model = None
   if not skip_mctx:
-    jax_modules = import_mctx()
+    jax_modules = mctx_baseline.import_mctx()
     if jax_modules is None:
-      notes.append(_MCTX_MISSING)
+      notes.append(mctx_baseline.MCTX_MISSING)
   difference = None
   if jax_modules is not None:
-    jax_model = make_jax_model(jax_modules[0], network, NUM_ACTIONS)
-    difference = check_jax_model(jax_modules[0], network, jax_model,
-                                 seed=seed)
+    jax_model = mctx_baseline.make_jax_model(jax_modules[0], network,
+                                             NUM_ACTIONS)
+    difference = mctx_baseline.check_jax_model(jax_modules[0], network,
+                                               jax_model, seed=seed)
     print(f'JAX model vs TF network: max |difference| {difference:.3g}')
   if reference_repeats is None:
     reference_repeats = repeats

@@ -1,0 +1,285 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for compiled.BatchedSearch: NumPy in/out, padding, errors, replicas."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+from absl.testing import absltest
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import networks
+from muzero_snt import types
+from muzero_snt.search import batched
+from muzero_snt.search import compiled
+from tests import testing
+from tests.search import batched_fixtures as fixtures
+
+parameterized = testing.parameterized
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+RESULT_PREFIX = 'BATCHED_SEARCH_RESULT '
+
+
+class _NaNNetwork:
+  """Zero outputs, except one field of one inference that is NaN."""
+
+  def __init__(self, field: str, inference: str):
+    self._field = field
+    self._inference = inference
+
+  def _output(self, hidden_state, inference):
+    batch_size = tf.shape(hidden_state)[0]
+    fields = dict(value=tf.zeros([batch_size]),
+                  reward=tf.zeros([batch_size]),
+                  policy_logits=tf.zeros([batch_size, fixtures.NUM_ACTIONS]),
+                  hidden_state=hidden_state)
+    if inference == self._inference:
+      fields[self._field] += math.nan
+    return types.NetworkOutput(**fields)
+
+  def initial_inference(self, observation):
+    return self._output(observation, 'initial')
+
+  def recurrent_inference(self, hidden_state, action):
+    del action
+    return self._output(hidden_state, 'recurrent')
+
+
+class _CountingNetwork:
+  """A network that counts its traces and records the batch it was given."""
+
+  def __init__(self, network):
+    self._network = network
+    self.traces = 0
+    self.batch_size = tf.Variable(0)
+
+  def create_variables(self):
+    self._network.create_variables()
+
+  def initial_inference(self, observation):
+    self.traces += 1
+    self.batch_size.assign(tf.shape(observation)[0])
+    return self._network.initial_inference(observation)
+
+  def recurrent_inference(self, hidden_state, action):
+    return self._network.recurrent_inference(hidden_state, action)
+
+
+class BatchedSearchTest(testing.TestCase):
+
+  def test_numpy_lists_and_masks_equal_reference(self):
+    setup = fixtures.setup('two_players_support')
+    search = compiled.BatchedSearch(setup.config, setup.network,
+                                    jit_compile=False, dtype=tf.float64)
+    for legal in (setup.legal, fixtures.lists(setup.legal)):
+      result = search(setup.observation, setup.to_play, legal, seed=[1, 2],
+                      add_noise=False)
+      self.assertIsInstance(result.visit_counts, np.ndarray)
+      self.assertAllEqual(result.visit_counts,
+                          setup.tf_reference.visit_counts)
+      self.assertAllClose(result.policy, setup.tf_reference.policy, rtol=0.,
+                          atol=1e-7)
+      self.assertAllClose(result.root_value, setup.tf_reference.root_value,
+                          rtol=0., atol=1e-6)
+
+  def test_padding_leaves_the_real_rows_alone(self):
+    setup = fixtures.setup('one_player_scalar')
+    rows = slice(0, 5)
+    inputs = (setup.observation[rows], setup.to_play[rows],
+              setup.legal[rows])
+    padded = compiled.BatchedSearch(
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64)(
+            *inputs, seed=[0, 0], add_noise=False)
+    unpadded = compiled.BatchedSearch(
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64,
+        pad_batch=False)(*inputs, seed=[0, 0], add_noise=False)
+    self.assertEqual(padded.visit_counts.shape, (5, fixtures.NUM_ACTIONS))
+    self.assertAllEqual(padded.visit_counts, unpadded.visit_counts)
+    self.assertAllClose(padded.root_value, unpadded.root_value, rtol=0.,
+                        atol=1e-6)
+    # Rows are searched independently: the 64-root reference's first rows.
+    self.assertAllEqual(padded.visit_counts,
+                        setup.tf_reference.visit_counts[rows])
+
+  def test_batches_padded_to_one_size_share_one_trace(self):
+    setup = fixtures.setup('one_player_scalar')
+    network = _CountingNetwork(setup.network)
+    search = compiled.BatchedSearch(setup.config, network)
+    for batch_size, padded_size in ((3, 4), (4, 4)):
+      rows = slice(0, batch_size)
+      result = search(setup.observation[rows], setup.to_play[rows],
+                      setup.legal[rows], seed=[0, 0], add_noise=False)
+      self.assertLen(result.visit_counts, batch_size)
+      self.assertEqual(int(network.batch_size.numpy()), padded_size)
+      self.assertEqual(network.traces, 1)
+
+  def test_bad_inputs(self):
+    # 2 players, 5 actions, observations [6].
+    setup = fixtures.setup('two_players_scalar')
+    search = compiled.BatchedSearch(setup.config, setup.network,
+                                    jit_compile=False)
+    observation = setup.observation[:2]
+    to_play = [0, 1]
+    legal = [[0, 1], [2]]
+    cases = [
+        (ValueError, r'observation must have shape \[B, 6\] with B > 0, '
+         r'got \[2, 5\]', (observation[:, :5], to_play, legal, [0, 0])),
+        (ValueError, r'to_play must have 2 entries, got 3',
+         (observation, [0, 1, 0], legal, [0, 0])),
+        (ValueError, r'to_play holds player 2, outside \[0, 2\)',
+         (observation, [0, 2], legal, [0, 0])),
+        (ValueError, r'Position 1 has no legal action',
+         (observation, to_play, np.array([[True] * 5, [False] * 5]),
+          [0, 0])),
+        (ValueError, r'legal_actions\[1\] is empty',
+         (observation, to_play, [[0], []], [0, 0])),
+        (ValueError, r'legal_actions\[0\] holds an action outside the action '
+         r'space \[0, 5\): \[0, 7\]', (observation, to_play, [[0, 7], [1]],
+                                      [0, 0])),
+        (ValueError, r'legal_actions must be a \[2, 5\] mask, got \[2, 4\]',
+         (observation, to_play, np.ones((2, 4), bool), [0, 0])),
+        (TypeError, r'legal_actions\[0\] holds booleans \[True, False, '
+         r'True, False, False\]; expected action indices',
+         (observation, to_play, [[True, False, True, False, False],
+                                 [False, True, False, False, False]],
+          [0, 0])),
+        (ValueError, r'seed must be two integers, got \[1, 2, 3\]',
+         (observation, to_play, legal, [1, 2, 3])),
+        (ValueError, r'seed must be two integers, got None',
+         (observation, to_play, legal, None)),
+        (ValueError, r'seed must be two integers, got \[0.5, 1\]',
+         (observation, to_play, legal, [0.5, 1])),
+    ]
+    for error, message, args in cases:
+      with self.subTest(message), self.assertRaisesRegex(error, message):
+        search(*args, add_noise=False)
+    with self.assertRaisesRegex(ValueError,
+                                r'dtype must be tf.float32 or tf.float64'):
+      compiled.BatchedSearch(setup.config, setup.network, dtype=tf.float16)
+    with self.assertRaisesRegex(ValueError, r'needs a seed'):
+      batched.batched_search(setup.config, setup.network, observation,
+                             to_play, np.ones((2, 5), bool), add_noise=True)
+
+  @parameterized.parameters(
+      ('value', 'recurrent', False), ('reward', 'recurrent', False),
+      ('policy_logits', 'initial', False), ('value', 'initial', False),
+      ('policy_logits', 'recurrent', True))
+  def test_non_finite_network_output(self, field, inference, jit_compile):
+    config = fixtures.config_by_name('two_players_scalar')
+    search = compiled.BatchedSearch(config, _NaNNetwork(field, inference),
+                                    jit_compile=jit_compile)
+    with self.assertRaisesRegex(FloatingPointError,
+                                f'returned a non-finite {field} during'):
+      search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool), seed=[0, 1],
+             add_noise=False)
+
+
+def _multi_device_check():
+  """In the child: BatchedSearch on two replicas against one device."""
+  # pylint: disable=g-import-not-at-top
+  from muzero_snt import distribute
+  # pylint: enable=g-import-not-at-top
+  tf.config.set_logical_device_configuration(
+      tf.config.list_physical_devices('CPU')[0],
+      [tf.config.LogicalDeviceConfiguration()] * 2)
+  strategy = distribute.make_strategy('mirrored')
+  config = fixtures.config_by_name('two_players_scalar')
+  network = fixtures.make_network(config, seed=3)
+  with strategy.scope():
+    mirrored_network = networks.make_network(config)
+    mirrored_network.create_variables()
+  for target, source in zip(mirrored_network.variables, network.variables):
+    target.assign(source)
+  observation, to_play, legal = fixtures.random_roots(config, 8, seed=5)
+
+  def run(search, batch_size=8):
+    result = search(observation[:batch_size], to_play[:batch_size],
+                    legal[:batch_size], seed=[0, 1], add_noise=False)
+    return {'visit_counts': result.visit_counts.tolist(),
+            'root_value': result.root_value.tolist()}
+
+  single = compiled.BatchedSearch(config, network, jit_compile=False)
+  replicated = compiled.BatchedSearch(config, network, jit_compile=False,
+                                      strategy=strategy)
+  output = {
+      'replicas': strategy.num_replicas_in_sync,
+      'single': run(single),
+      'replicated': run(replicated),
+      # 5 rows, padded to 8 and split 4 + 4.
+      'replicated_odd': run(replicated, batch_size=5),
+  }
+  try:
+    compiled.BatchedSearch(config, network, jit_compile=True,
+                           strategy=strategy)
+    output['xla_outside_scope_error'] = None
+  except ValueError as e:
+    output['xla_outside_scope_error'] = str(e)
+  output['replicated_xla'] = run(compiled.BatchedSearch(
+      config, mirrored_network, jit_compile=True, strategy=strategy))
+  return output
+
+
+def child_main() -> None:
+  """The child process: prints one JSON line for the test to read."""
+  result = _multi_device_check()
+  print(RESULT_PREFIX + json.dumps(result), flush=True)
+
+
+class MultiDeviceTest(testing.TestCase):
+
+  def test_two_replicas_match_one_device(self):
+    # Logical devices must be configured before TensorFlow initialises its
+    # runtime, which this process has done: the check runs in a child.
+    env = dict(os.environ)
+    env['PYTHONPATH'] = os.pathsep.join(
+        [ROOT] + [p for p in [env.get('PYTHONPATH')] if p])
+    env['TF_CPP_MIN_LOG_LEVEL'] = '2'
+    env['CUDA_VISIBLE_DEVICES'] = ''
+    script = ('from tests.search import test_compiled; '
+              'test_compiled.child_main()')
+    process = subprocess.run([sys.executable, '-c', script], env=env,
+                             cwd=ROOT, capture_output=True, text=True,
+                             timeout=240, check=False)
+    lines = [line for line in process.stdout.splitlines()
+             if line.startswith(RESULT_PREFIX)]
+    if process.returncode or not lines:
+      self.fail(f'The child exited with {process.returncode}.\nstdout:\n'
+                f'{process.stdout[-5000:]}\nstderr:\n'
+                f'{process.stderr[-10000:]}')
+    result = json.loads(lines[-1][len(RESULT_PREFIX):])
+    self.assertEqual(result['replicas'], 2)
+    single = result['single']
+    for name in ('replicated', 'replicated_xla'):
+      with self.subTest(name):
+        self.assertAllEqual(result[name]['visit_counts'],
+                            single['visit_counts'])
+        self.assertAllClose(result[name]['root_value'], single['root_value'],
+                            rtol=0., atol=1e-5)
+    self.assertAllEqual(result['replicated_odd']['visit_counts'],
+                        single['visit_counts'][:5])
+    self.assertRegex(result['xla_outside_scope_error'] or '',
+                     r'jit_compile=True on 2 replicas needs the network '
+                     r'built under strategy.scope\(\)')
+
+
+if __name__ == '__main__':
+  absltest.main()
+
