@@ -30,11 +30,13 @@ REQUIRED = [
     'tensorflow-probability[tf]>=0.24',
 ]
 
-# Environment adapters stay optional so that the core installs anywhere:
-# CartPole needs gymnasium (pure Python, no ROMs or downloads).
-ENVS = [
-    'gymnasium>=1.0',
-]
+# Environment adapters stay optional so that the core installs anywhere.
+# gymnasium (CartPole) is pure Python; ale-py ships its Atari ROMs inside
+# the wheel and open-spiel its games, so nothing is downloaded at run time.
+GYMNASIUM = ['gymnasium>=1.0']
+ATARI = ['ale-py>=0.9']
+OPENSPIEL = ['open-spiel>=1.4']
+ENVS = GYMNASIUM + ATARI + OPENSPIEL
 # Learning curves as PNG (launchers/evaluate.py --curve_png).
 PLOTS = [
     'matplotlib>=3.5',
@@ -45,6 +47,9 @@ EXTRAS = {
         'pytest-xdist>=3',
     ] + ENVS + PLOTS,
     'envs': ENVS,
+    'gymnasium': GYMNASIUM,
+    'atari': ATARI,
+    'openspiel': OPENSPIEL,
     'plots': PLOTS,
     # benchmarks/search.py compares the batched search with mctx (JAX).
     'bench': ['jax>=0.4.30', 'mctx>=0.0.5'],

@@ -20,7 +20,8 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 
 * tictactoe: --num_games games against the perfect and the random player,
   with MuZero moving first and second; wins, draws and losses per row.
-* cartpole: --num_games episodes; the mean, std, min and max return.
+* cartpole, atari, atari_small (one player; --env picks the game):
+  --num_games episodes; the mean, std, min and max return.
 
 --preset, --checkpoint_dir, --seed, --logdir and the network flags
 (--hidden_size, --channels, --num_blocks, --support_size) are the training
@@ -52,7 +53,7 @@ from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search
 
-PRESETS = ('cartpole', 'tictactoe')
+PRESETS = ('atari', 'atari_small', 'cartpole', 'tictactoe')
 CURVE_TAGS = ('selfplay/episode_return', 'loss')
 
 # Shared with launchers.train (same flag objects): see the module docstring.
@@ -61,7 +62,9 @@ CHECKPOINT_DIR = train.CHECKPOINT_DIR
 SEED = train.SEED
 LOGDIR = train.LOGDIR
 NUM_SIMULATIONS = train.NUM_SIMULATIONS
-for _name in ('preset', 'checkpoint_dir', 'seed', 'logdir', 'hidden_size',
+ENV = train.ENV
+for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir',
+              'hidden_size',
               'channels', 'num_blocks', 'support_size', 'num_simulations'):
   flags.declare_key_flag(_name)
 
@@ -165,11 +168,12 @@ def run(preset: str,
         num_simulations: Optional[int] = None,
         seed: int = 0,
         logdir: Optional[str] = None,
-        curve_png: Optional[str] = None) -> Evaluation:
+        curve_png: Optional[str] = None,
+        title: Optional[str] = None) -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
-    preset: 'tictactoe' or 'cartpole'.
+    preset: one of `PRESETS`.
     config: the run's configuration (default: the preset's); its network
       must be the checkpoint's.
     checkpoint_dir: the training run's checkpoints; None evaluates a
@@ -180,6 +184,8 @@ def run(preset: str,
     logdir: the run's TensorBoard directory; the results are written there
       as `eval/...` scalars at the learner step.
     curve_png: where to plot the learning curve of `logdir`'s scalars.
+    title: the game of a titled preset (Atari title, gymnasium id); None
+      for the preset's default.
 
   Returns:
     The `Evaluation`.
@@ -201,7 +207,7 @@ def run(preset: str,
     table = tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
-        config, model, lambda s: environments.make_environment(preset, s),
+        config, model, train.make_environment_factory(preset, config, title),
         num_games, seed=seed, num_simulations=simulations)
     table = episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
@@ -222,8 +228,11 @@ def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   validate_flags()
+  config = train.make_config()
+  train.check_environment(PRESET.value, config, ENV.value)
   run(PRESET.value,
-      config=train.make_config(),
+      config=config,
+      title=ENV.value,
       checkpoint_dir=CHECKPOINT_DIR.value,
       num_games=NUM_GAMES.value,
       num_simulations=NUM_SIMULATIONS.value,

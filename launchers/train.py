@@ -28,6 +28,8 @@ throughput on any --strategy).
 everything it needs to continue and resumes from there.
 
     python -m launchers.train --preset=tictactoe
+    python -m launchers.train --preset=connect4
+    python -m launchers.train --preset=atari_small --env=Breakout
     python -m launchers.train --preset=cartpole --data=synthetic \
         --training_steps=300
     python -m launchers.train --data=synthetic --strategy=mirrored \
@@ -65,6 +67,15 @@ from muzero_snt import training_loop
 SELF_PLAY_DEFAULTS = {
     'tictactoe': {'num_envs': 32, 'train_ratio': 0.1},
     'cartpole': {'num_envs': 8, 'train_ratio': 0.05},
+    'connect4': {'num_envs': 32, 'train_ratio': 0.05},
+    'go9': {'num_envs': 16, 'train_ratio': 0.02},
+    'atari_small': {'num_envs': 4, 'train_ratio': 0.05},
+    # Paper-sized: they run here, slowly; real runs need accelerators and
+    # many actors.
+    'atari': {'num_envs': 2, 'train_ratio': 0.05},
+    'go': {'num_envs': 2, 'train_ratio': 0.01},
+    'chess': {'num_envs': 2, 'train_ratio': 0.01},
+    'shogi': {'num_envs': 2, 'train_ratio': 0.01},
 }
 DATA_SOURCES = ('selfplay', 'synthetic')
 # How self-play searches: the batched search compiled with XLA, the same
@@ -73,6 +84,10 @@ SEARCHES = ('xla', 'graph', 'reference')
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
                            'configuration preset.')
+ENV = flags.DEFINE_string(
+    'env', None, 'the game of a titled preset: an Atari title for '
+    '--preset=atari/atari_small (default Pong), a gymnasium id for '
+    '--preset=cartpole (default CartPole-v1).')
 DATA = flags.DEFINE_enum(
     'data', 'selfplay', list(DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
@@ -157,11 +172,12 @@ def validate_flags() -> None:
   if TPU.value and STRATEGY.value != 'tpu':
     raise app.UsageError(f'--tpu={TPU.value} is only used with '
                          f'--strategy=tpu, got --strategy={STRATEGY.value}.')
-  if DATA.value == 'selfplay' and PRESET.value not in SELF_PLAY_DEFAULTS:
+  if ENV.value is not None and PRESET.value not in (
+      environments.titled_environments()):
     raise app.UsageError(
-        f'--preset={PRESET.value} has no self-play environment yet; self-play '
-        f'runs on {sorted(SELF_PLAY_DEFAULTS)}. Pass --data=synthetic to '
-        'train its learner on synthetic batches.')
+        f'--env={ENV.value} chooses the game of '
+        f'{sorted(environments.titled_environments())}; --preset='
+        f'{PRESET.value} has no titles.')
   _validate_positive(NUM_ENVS.name, NUM_ENVS.value)
   if TRAIN_RATIO.value is not None and not TRAIN_RATIO.value > 0:
     raise app.UsageError(
@@ -255,15 +271,41 @@ def make_learner(config: config_lib.MuZeroConfig, seed: int,
   return learner
 
 
-def make_environment_factory(preset: str, config: config_lib.MuZeroConfig
+def make_environment_factory(preset: str, config: config_lib.MuZeroConfig,
+                             title: Optional[str] = None
                              ) -> acting.EnvironmentFactory:
-  """`(seed) -> environment` for a preset, checked against the config."""
+  """`(seed) -> environment` for a preset, checked against the config.
+
+  Args:
+    preset: names the environment (`environments.ENVIRONMENTS`).
+    config: the run's configuration; every environment's specs must match.
+    title: the Atari game or gymnasium id of a titled preset (None: the
+      preset's default).
+  """
 
   def make(seed: int) -> environments.Environment:
     return environments.CheckedEnvironment.from_config(
-        environments.make_environment(preset, seed), config)
+        environments.make_environment(preset, seed, title), config)
 
   return make
+
+
+def check_environment(preset: str, config: config_lib.MuZeroConfig,
+                      title: Optional[str] = None) -> None:
+  """Builds one environment before any training; raises `UsageError`.
+
+  Says which `pip install` extra is missing, which title is unknown, or how
+  the environment's specs differ from the preset's, before TensorFlow
+  builds anything.
+  """
+  try:
+    make_environment_factory(preset, config, title)(0).close()
+  except ImportError as e:
+    raise app.UsageError(f'--preset={preset}: {e}') from e
+  except ValueError as e:
+    raise app.UsageError(
+        f'--preset={preset}' + (f' --env={title}' if title else '') +
+        f': {e}') from e
 
 
 def _export(learner: learning.Learner, config: config_lib.MuZeroConfig,
@@ -286,7 +328,8 @@ def run_selfplay(config: config_lib.MuZeroConfig,
                  compute_dtype: str = 'float32',
                  export_dir: Optional[str] = None,
                  on_round=None,
-                 search_kind: str = 'xla') -> training_loop.TrainingLoop:
+                 search_kind: str = 'xla',
+                 title: Optional[str] = None) -> training_loop.TrainingLoop:
   """The whole MuZero loop until `config.training_steps` learner steps.
 
   Args:
@@ -305,6 +348,7 @@ def run_selfplay(config: config_lib.MuZeroConfig,
     export_dir: where to export the inference functions after training.
     on_round: `(loop) -> bool` after every round; True stops the run.
     search_kind: one of `SEARCHES`.
+    title: the game of a titled preset (`--env`), None for its default.
 
   Returns:
     The finished `TrainingLoop` (its learner, replay buffer and counters).
@@ -323,7 +367,7 @@ def run_selfplay(config: config_lib.MuZeroConfig,
         config, learner.network, jit_compile=search_kind == 'xla')
   actor = acting.Actor(
       config, search.NetworkModel(learner.network),
-      make_environment_factory(preset, config), seed=seed,
+      make_environment_factory(preset, config, title), seed=seed,
       num_envs=num_envs or defaults['num_envs'],
       batched_search=batched_search)
   writer = tf.summary.create_file_writer(logdir) if logdir else None
@@ -430,9 +474,10 @@ def main(argv: Sequence[str]) -> None:
   if DATA.value == 'synthetic':
     run_synthetic(config, **common)
   else:
+    check_environment(PRESET.value, config, ENV.value)
     run_selfplay(config, PRESET.value, num_envs=NUM_ENVS.value,
                  train_ratio=TRAIN_RATIO.value, search_kind=SEARCH.value,
-                 **common)
+                 title=ENV.value, **common)
 
 
 if __name__ == '__main__':

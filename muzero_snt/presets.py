@@ -83,24 +83,42 @@ def make_board_game_config(
 
 
 def make_go_config() -> MuZeroConfig:
-  """19x19 Go; AlphaZero's 17 input planes (8 history steps x 2 + colour)."""
+  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers.
+
+  The input is the last 8 positions of OpenSpiel's 4-plane tensor (black,
+  white, empty, side to move) plus a plane for the player to move: 33
+  planes where AlphaZero has 17 (8 x 2 stone planes + colour); the
+  environment is `environments.make_environment('go')`.
+  """
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
-      observation_shape=(19, 19, 17))
+      observation_shape=(19, 19, 8 * 4 + 1))
 
 
 def make_chess_config() -> MuZeroConfig:
-  """Chess; AlphaZero's 8x8x119 input and 8x8x73 move planes (4672)."""
+  """Chess on OpenSpiel's `chess`, the pseudocode's numbers.
+
+  OpenSpiel numbers 4674 moves (AlphaZero's 8x8x73 planes: 4672) and
+  describes a position with 20 planes; the input is the last 8 positions
+  plus a plane for the player to move (161 planes where AlphaZero has 119).
+  Games reaching 512 moves end as draws.
+  """
   return make_board_game_config(
-      action_space_size=4672, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
-      observation_shape=(8, 8, 119))
+      action_space_size=4674, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
+      observation_shape=(8, 8, 8 * 20 + 1))
 
 
 def make_shogi_config() -> MuZeroConfig:
-  """Shogi; AlphaZero's 9x9x362 input and 9x9x139 move planes (11259)."""
+  """Shogi on OpenSpiel's `shogi`, the pseudocode's numbers.
+
+  OpenSpiel numbers 13689 moves (AlphaZero's 9x9x139 planes: 11259) and
+  describes a position with 45 planes; the input is the last 8 positions
+  plus a plane for the player to move (361 planes where AlphaZero has 362).
+  Games reaching 512 moves end as draws.
+  """
   return make_board_game_config(
-      action_space_size=11259, max_moves=512, dirichlet_alpha=0.15,
-      lr_init=0.1, observation_shape=(9, 9, 362))
+      action_space_size=13689, max_moves=512, dirichlet_alpha=0.15,
+      lr_init=0.1, observation_shape=(9, 9, 8 * 45 + 1))
 
 
 def make_atari_config() -> MuZeroConfig:
@@ -210,11 +228,134 @@ def make_cartpole_config() -> MuZeroConfig:
   )
 
 
+def make_connect4_config() -> MuZeroConfig:
+  """Connect four (OpenSpiel's `connect_four`) on a CPU.
+
+  Observations are OpenSpiel's 6x7 planes (the first player's discs, the
+  second's, empty) plus one for the player to move. Two residual blocks of
+  32 planes; a column is drawn on one 'board' plane for the dynamics.
+  """
+  return MuZeroConfig(
+      action_space_size=7,
+      max_moves=42,
+      discount=1.0,
+      # AlphaZero's alpha is about 10 / (typical number of legal moves).
+      root_dirichlet_alpha=1.0,
+      num_simulations=50,
+      batch_size=128,
+      td_steps=42,  # Monte Carlo return.
+      num_actors=1,
+      lr_init=0.02,
+      lr_decay_steps=20e3,
+      visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=8),
+      known_bounds=KnownBounds(-1, 1),
+      training_steps=20_000,
+      checkpoint_interval=500,
+      window_size=2_000,
+      observation_shape=(6, 7, 3 + 1),
+      num_players=2,
+      network=NetworkConfig(
+          kind='residual',
+          channels=32,
+          num_blocks=2,
+          prediction_blocks=1,
+          head_layers=(32,),
+          action_encoding='board',
+          value_support_size=21,
+          reward_support_size=21,
+      ),
+  )
+
+
+def make_go9_config() -> MuZeroConfig:
+  """9x9 Go (OpenSpiel's `go`, komi 7.5) on a CPU.
+
+  The input is the current position only (OpenSpiel's 4 planes plus one for
+  the player to move); 82 moves (81 points and pass) on two 'board' planes.
+  Games end at OpenSpiel's limit of 162 moves and are scored.
+  """
+  return MuZeroConfig(
+      action_space_size=82,
+      max_moves=162,
+      discount=1.0,
+      root_dirichlet_alpha=0.15,
+      num_simulations=50,
+      batch_size=128,
+      td_steps=162,  # Monte Carlo return.
+      num_actors=1,
+      lr_init=0.02,
+      lr_decay_steps=50e3,
+      visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=20),
+      known_bounds=KnownBounds(-1, 1),
+      training_steps=50_000,
+      checkpoint_interval=500,
+      window_size=1_000,
+      observation_shape=(9, 9, 4 + 1),
+      num_players=2,
+      network=NetworkConfig(
+          kind='residual',
+          channels=32,
+          num_blocks=3,
+          prediction_blocks=1,
+          head_layers=(64,),
+          action_encoding='board',
+          value_support_size=21,
+          reward_support_size=21,
+      ),
+  )
+
+
+def make_atari_small_config() -> MuZeroConfig:
+  """An Atari game on a CPU: the paper's protocol, a small network.
+
+  The paper's frames (96x96 RGB, action repeat 4, full 18 actions, no-op
+  starts) but 4 stacked frames and 4 action planes; the paper's
+  down-sampling stem and heads (601 atoms) on a tower of 2 blocks of 32
+  planes; prioritised replay with alpha = beta = 1 as in the paper. A stored
+  position holds its float32 observation (590 KB), hence the small window.
+  """
+  return MuZeroConfig(
+      action_space_size=18,
+      max_moves=27000,
+      discount=0.997,
+      root_dirichlet_alpha=0.25,
+      num_simulations=16,
+      batch_size=32,
+      td_steps=10,
+      num_actors=1,
+      lr_init=0.02,
+      lr_decay_steps=50e3,
+      visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(
+          boundaries=(25e3, 37.5e3), values=(1.0, 0.5, 0.25)),
+      training_steps=50_000,
+      checkpoint_interval=1_000,
+      window_size=8,
+      observation_shape=(96, 96, 4 * 3 + 4),
+      network=NetworkConfig(
+          kind='residual',
+          channels=32,
+          num_blocks=2,
+          prediction_blocks=0,
+          head_layers=(32,),
+          downsample=True,
+          action_encoding='one_hot',
+          value_support_size=601,
+          reward_support_size=601,
+      ),
+      prioritized_replay=True,
+      priority_alpha=1.0,
+      priority_beta=1.0,
+  )
+
+
 PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
     'atari': make_atari_config,
+    'atari_small': make_atari_small_config,
     'cartpole': make_cartpole_config,
     'chess': make_chess_config,
+    'connect4': make_connect4_config,
     'go': make_go_config,
+    'go9': make_go9_config,
     'shogi': make_shogi_config,
     'tictactoe': make_tictactoe_config,
 }

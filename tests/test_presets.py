@@ -50,12 +50,16 @@ BOARD_GAME = dict(
     prioritized_replay=False,
 )
 
-# Per game: (preset, alpha, lr_init, action_space_size, max_moves,
-# AlphaZero's input planes).
+# Per game: (preset, alpha, lr_init, action_space_size, max_moves, input
+# planes). The pseudocode's numbers, with OpenSpiel's move counts (chess
+# 4674 where AlphaZero has 4672, shogi 13689 where it has 11259) and inputs
+# of 8 positions of OpenSpiel's planes (go 4, chess 20, shogi 45) plus one
+# plane for the player to move.
 BOARD_GAMES = (
-    ('go', presets.make_go_config, 0.03, 0.01, 362, 722, (19, 19, 17)),
-    ('chess', presets.make_chess_config, 0.3, 0.1, 4672, 512, (8, 8, 119)),
-    ('shogi', presets.make_shogi_config, 0.15, 0.1, 11259, 512, (9, 9, 362)),
+    ('go', presets.make_go_config, 0.03, 0.01, 362, 722, (19, 19, 33)),
+    ('chess', presets.make_chess_config, 0.3, 0.1, 4674, 512, (8, 8, 161)),
+    ('shogi', presets.make_shogi_config, 0.15, 0.1, 13689, 512,
+     (9, 9, 361)),
 )
 
 ATARI = dict(
@@ -184,8 +188,8 @@ class GetPresetTest(testing.TestCase):
 
   def test_paper_and_small_presets_are_registered(self):
     self.assertContainsSubset(
-        ['atari', 'chess', 'go', 'shogi', 'tictactoe', 'cartpole'],
-        list(presets.PRESETS))
+        ['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go',
+         'go9', 'shogi', 'tictactoe'], list(presets.PRESETS))
     self.assertIs(presets.PRESETS['go'], presets.make_go_config)
     self.assertIs(presets.PRESETS['chess'], presets.make_chess_config)
     self.assertIs(presets.PRESETS['shogi'], presets.make_shogi_config)
@@ -251,8 +255,41 @@ class SmallPresetTest(testing.TestCase):
     # CartPole-v1 ends after 500 steps.
     self.assertEqual(config.max_moves, 500)
 
+  def test_connect4_and_go9_are_two_player_monte_carlo_board_games(self):
+    # (preset, actions, max moves, board, OpenSpiel planes + to-play plane)
+    for name, actions, max_moves, board, planes in (
+        ('connect4', 7, 6 * 7, (6, 7), 3 + 1),
+        # 81 points and pass; OpenSpiel ends 9x9 games at 2 * 81 moves.
+        ('go9', 9 * 9 + 1, 2 * 9 * 9, (9, 9), 4 + 1)):
+      with self.subTest(name):
+        config = presets.get_preset(name)
+        self.assertEqual(config.num_players, 2)
+        self.assertEqual(config.discount, 1.0)
+        self.assertEqual(config.known_bounds, config_lib.KnownBounds(-1, 1))
+        self.assertEqual(config.action_space_size, actions)
+        self.assertEqual(config.max_moves, max_moves)
+        self.assertGreaterEqual(config.td_steps, max_moves)
+        self.assertEqual(config.observation_shape, board + (planes,))
+        self.assertEqual(config.network.action_encoding, 'board')
+        self.assertLessEqual(config.network.channels, 64)
+        self.assertLessEqual(config.batch_size, 256)
+
+  def test_atari_small_keeps_the_paper_protocol_on_a_small_network(self):
+    small, paper = (presets.get_preset('atari_small'),
+                    presets.get_preset('atari'))
+    for field in ('action_space_size', 'max_moves', 'discount', 'td_steps',
+                  'prioritized_replay', 'priority_alpha', 'priority_beta'):
+      self.assertEqual(getattr(small, field), getattr(paper, field),
+                       msg=field)
+    # 96x96 frames; 4 RGB frames and 4 action planes instead of 32 + 32.
+    self.assertEqual(small.observation_shape, (96, 96, 4 * 3 + 4))
+    self.assertTrue(small.network.downsample)
+    self.assertEqual(small.network.value_support_size, 601)
+    self.assertLessEqual(small.network.channels, 64)
+    self.assertLessEqual(small.batch_size, 64)
+
   def test_small_supports_are_valid_odd_sizes(self):
-    for name in ('tictactoe', 'cartpole'):
+    for name in ('tictactoe', 'cartpole', 'connect4', 'go9', 'atari_small'):
       network = presets.get_preset(name).network
       for size in (network.value_support_size, network.reward_support_size):
         self.assertTrue(size == 0 or (size >= 3 and size % 2 == 1),

@@ -14,11 +14,15 @@
 # ============================================================================
 """Environments as `dm_env.Environment`s, and tic-tac-toe opponents."""
 
-from typing import Callable, Dict
-
+from muzero_snt.environments.atari import AtariEnvironment
 from muzero_snt.environments.base import Environment
 from muzero_snt.environments.checks import CheckedEnvironment
 from muzero_snt.environments.gym_adapter import GymnasiumEnvironment
+from muzero_snt.environments.openspiel import OpenSpielEnvironment
+from muzero_snt.environments.registry import ENVIRONMENTS
+from muzero_snt.environments.registry import EnvironmentEntry
+from muzero_snt.environments.registry import make_environment
+from muzero_snt.environments.registry import titled_environments
 from muzero_snt.environments.tictactoe import TicTacToe
 from muzero_snt.environments.tictactoe_players import game_value
 from muzero_snt.environments.tictactoe_players import minimax_values
@@ -27,36 +31,14 @@ from muzero_snt.environments.tictactoe_players import PerfectPlayer
 from muzero_snt.environments.tictactoe_players import play_game
 from muzero_snt.environments.tictactoe_players import RandomPlayer
 
-# Names of `make_environment`, matching the presets of the same name.
-ENVIRONMENTS: Dict[str, Callable[[int], Environment]] = {
-    'cartpole': lambda seed: GymnasiumEnvironment('CartPole-v1', seed=seed),
-    'tictactoe': lambda seed: TicTacToe(seed=seed),
-}
-
-
-def make_environment(name: str, seed: int = 0) -> Environment:
-  """Returns the environment called `name`, e.g. 'tictactoe' or 'cartpole'.
-
-  Args:
-    name: one of `ENVIRONMENTS`.
-    seed: the seed of the environment's first reset (tic-tac-toe is
-      deterministic and ignores it).
-
-  Raises:
-    ValueError: if `name` is unknown; the message lists the known names.
-    ImportError: for 'cartpole' without gymnasium installed.
-  """
-  if name not in ENVIRONMENTS:
-    raise ValueError(f'Unknown environment {name!r}; expected one of '
-                     f'{sorted(ENVIRONMENTS)}.')
-  return ENVIRONMENTS[name](seed)
-
-
 __all__ = (
+    'AtariEnvironment',
     'CheckedEnvironment',
     'ENVIRONMENTS',
     'Environment',
+    'EnvironmentEntry',
     'GymnasiumEnvironment',
+    'OpenSpielEnvironment',
     'PerfectPlayer',
     'RandomPlayer',
     'TicTacToe',
@@ -65,4 +47,5 @@ __all__ = (
     'minimax_values',
     'optimal_actions',
     'play_game',
+    'titled_environments',
 )

@@ -24,6 +24,17 @@ try:
   import gymnasium  # pylint: disable=g-import-not-at-top
 except ImportError:
   gymnasium = None
+try:
+  import ale_py  # pylint: disable=g-import-not-at-top
+except ImportError:
+  ale_py = None
+try:
+  import pyspiel  # pylint: disable=g-import-not-at-top
+except ImportError:
+  pyspiel = None
+
+# The package each environment needs, by its `pip install` extra.
+_PACKAGES = {'envs': gymnasium, 'atari': ale_py, 'openspiel': pyspiel}
 
 
 class MakeEnvironmentTest(absltest.TestCase):
@@ -49,14 +60,43 @@ class MakeEnvironmentTest(absltest.TestCase):
     self.assertEqual(env.gymnasium_env.spec.max_episode_steps,
                      presets.make_cartpole_config().max_moves)
 
-  def test_every_name_has_a_preset(self):
-    self.assertContainsSubset(environments.ENVIRONMENTS, presets.PRESETS)
+  def test_every_preset_has_an_environment(self):
+    self.assertCountEqual(environments.ENVIRONMENTS, presets.PRESETS)
+
+  def test_every_environment_fits_its_preset(self):
+    # The presets write their shapes out (they must import without the
+    # optional packages); the adapters compute them from the games.
+    for name, entry in environments.ENVIRONMENTS.items():
+      with self.subTest(name):
+        if entry.extra and _PACKAGES[entry.extra] is None:
+          self.skipTest(f'{name} needs the {entry.extra!r} extra.')
+        env = environments.make_environment(name, seed=1)
+        config = presets.get_preset(name)
+        checked = environments.CheckedEnvironment.from_config(env, config)
+        self.assertEqual(checked.num_players, config.num_players)
+        self.assertEqual(env.action_spec().num_values,
+                         config.action_space_size)
+        env.close()
+
+  @absltest.skipIf(ale_py is None, 'ale-py is not installed.')
+  def test_a_title_chooses_the_atari_game(self):
+    env = environments.make_environment('atari_small', 3, title='Breakout')
+    self.assertEqual(env.game, 'breakout')
+    self.assertEqual(env.num_stacked_frames, 4)
+    self.assertEqual(environments.make_environment('atari', 3).game, 'pong')
+
+  def test_board_games_take_no_title(self):
+    with self.assertRaisesRegex(
+        ValueError, r"Environment 'connect4' takes no title, got 'Pong'; "
+        r"titles choose the game of \['atari', 'atari_small', 'cartpole'\]"):
+      environments.make_environment('connect4', title='Pong')
 
   def test_an_unknown_name_lists_the_known_ones(self):
     with self.assertRaisesRegex(
-        ValueError, r"Unknown environment 'chess'; expected one of "
-        r"\['cartpole', 'tictactoe'\]"):
-      environments.make_environment('chess')
+        ValueError, r"Unknown environment 'checkers'; expected one of "
+        r"\['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go', "
+        r"'go9', 'shogi', 'tictactoe'\]"):
+      environments.make_environment('checkers')
 
 
 class PublicNamesTest(absltest.TestCase):
@@ -65,8 +105,8 @@ class PublicNamesTest(absltest.TestCase):
     public = {name for name in dir(environments)
               if not name.startswith('_') and name not in (
                   # Submodules and typing helpers, not part of the API.
-                  'base', 'checks', 'gym_adapter', 'tictactoe',
-                  'tictactoe_players', 'Callable', 'Dict')}
+                  'atari', 'base', 'checks', 'gym_adapter', 'openspiel',
+                  'registry', 'tictactoe', 'tictactoe_players')}
     self.assertEqual(set(environments.__all__), public)
     self.assertEqual(list(environments.__all__),
                      sorted(environments.__all__))

@@ -201,9 +201,9 @@ class EvaluateTest(testing.TestCase):
                                 'random_init.*--checkpoint_dir=/tmp/run'):
       evaluate.validate_flags()
 
-  @flagsaver.flagsaver(random_init=True, preset='atari')
+  @flagsaver.flagsaver(random_init=True, preset='connect4')
   def test_preset_without_evaluation_is_a_usage_error(self):
-    with self.assertRaisesRegex(app.UsageError, '--preset=atari'):
+    with self.assertRaisesRegex(app.UsageError, '--preset=connect4'):
       evaluate.validate_flags()
 
   @flagsaver.flagsaver(random_init=True, curve_png='/tmp/c.png', logdir=None)

@@ -15,6 +15,7 @@
 """Tests of the launcher's self-play path: flags, smoke runs, kill -9."""
 
 import glob
+import importlib.util
 import os
 import signal
 import subprocess
@@ -32,6 +33,7 @@ import tensorflow as tf
 
 from launchers import train
 from muzero_snt import environments
+from muzero_snt.environments import atari
 from muzero_snt import presets
 from tests import testing
 
@@ -133,16 +135,43 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual([v for _, v in scalars['selfplay/games']], [2., 4.])
     self.assertEqual(scalars['replay/positions'][-1][1], loop.env_steps)
 
-  @flagsaver.flagsaver(data='selfplay', preset='atari')
-  def test_selfplay_on_a_preset_without_environment_is_a_usage_error(self):
+  def test_every_preset_has_self_play_settings(self):
+    self.assertCountEqual(train.SELF_PLAY_DEFAULTS, presets.PRESETS)
+    for name, defaults in train.SELF_PLAY_DEFAULTS.items():
+      self.assertGreater(defaults['num_envs'], 0, msg=name)
+      self.assertGreater(defaults['train_ratio'], 0, msg=name)
+
+  @flagsaver.flagsaver(data='selfplay', preset='connect4', env='Pong')
+  def test_a_title_for_an_untitled_preset_is_a_usage_error(self):
     with self.assertRaisesRegex(
         app.UsageError,
-        r"--preset=atari has no self-play environment yet; self-play runs on "
-        r"\['cartpole', 'tictactoe'\]\. Pass --data=synthetic"):
+        r"--env=Pong chooses the game of \['atari', 'atari_small', "
+        r"'cartpole'\]; --preset=connect4 has no titles\."):
       train.validate_flags()
-    # main refuses it before building anything.
-    with self.assertRaisesRegex(app.UsageError, '--preset=atari'):
-      train.main(['train'])
+
+  def test_an_unknown_atari_title_is_a_usage_error_naming_it(self):
+    if importlib.util.find_spec('ale_py') is None:
+      self.skipTest('ale-py is not installed.')
+    config = presets.get_preset('atari_small')
+    with self.assertRaisesRegex(
+        app.UsageError, r"--preset=atari_small --env=Pongg: .*'Pongg'.*pong"):
+      train.check_environment('atari_small', config, 'Pongg')
+
+  def test_a_missing_extra_is_a_usage_error_naming_it(self):
+    def missing():
+      raise ImportError(atari._INSTALL_HINT)  # pylint: disable=protected-access
+    with mock.patch.object(atari, '_import_ale', missing):
+      with self.assertRaisesRegex(
+          app.UsageError,
+          r"--preset=atari: .*pip install -e '\.\[atari\]'"):
+        train.check_environment('atari', presets.get_preset('atari'))
+
+  def test_an_observation_unlike_the_preset_is_a_usage_error(self):
+    config = presets.get_preset('tictactoe').replace(
+        observation_shape=(3, 3, 4))
+    with self.assertRaisesRegex(app.UsageError,
+                                r'--preset=tictactoe: .*\(3, 3, 4\)'):
+      train.check_environment('tictactoe', config)
 
   @flagsaver.flagsaver(data='synthetic', preset='atari')
   def test_synthetic_data_on_the_same_preset_is_valid(self):

@@ -1,0 +1,468 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Atari 2600 games through ale-py with the MuZero paper's protocol."""
+
+import difflib
+import re
+from typing import Any, Callable, Optional, Sequence, Tuple
+
+import dm_env
+from dm_env import specs
+import numpy as np
+
+from muzero_snt.environments import base
+
+_INSTALL_HINT = (
+    "AtariEnvironment needs the optional ale-py package (its ROMs ship "
+    "inside it): pip install -e '.[atari]' (or pip install ale-py).")
+
+# ALE's full action set: every joystick direction with and without fire.
+# MuZero plays all 18 in every game (arXiv:1911.08265, appendix "Atari").
+NUM_ACTIONS = 18
+# The paper's observation: the last 32 frames and the last 32 actions.
+PAPER_NUM_STACKED_FRAMES = 32
+# ALE's default; the paper plays without sticky actions.
+STICKY_ACTION_PROBABILITY = 0.25
+# A reset that keeps ending during its no-ops means a broken emulator.
+_MAX_RESET_ATTEMPTS = 100
+# ALE's `random_seed` is an int32.
+_MAX_SEED = 2**31 - 1
+
+
+def _import_ale():
+  try:
+    import ale_py  # pylint: disable=g-import-not-at-top
+  except ImportError as e:
+    raise ImportError(_INSTALL_HINT) from e
+  return ale_py
+
+
+def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
+  """Returns the ROM id in `known` of a title, or None if there is none.
+
+  Titles match ROM ids up to case and underscores, so gymnasium's CamelCase
+  names work: 'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
+  """
+  key = game.replace('_', '').lower()
+  for name in known:
+    if name.replace('_', '') == key:
+      return name
+  return None
+
+
+def _check_int(name: str, value, minimum: int, maximum: Optional[int] = None):
+  """Returns `value` as an int if it lies in `minimum..maximum`, else raises."""
+  if maximum is None:
+    expected = f'an integer >= {minimum}'
+  else:
+    expected = f'an integer in {minimum}..{maximum}'
+  number = base.as_action(value)
+  if (number is None or number < minimum or
+      (maximum is not None and number > maximum)):
+    raise ValueError(f'{name} must be {expected}, got {value!r}.')
+  return number
+
+
+def _check_resolution(resolution,
+                      name: str = 'resolution') -> Tuple[int, int]:
+  if (not isinstance(resolution, (tuple, list)) or len(resolution) != 2 or
+      any(base.as_action(size) is None or base.as_action(size) < 1
+          for size in resolution)):
+    raise ValueError(
+        f'{name} must be (height, width), two integers >= 1, got '
+        f'{resolution!r}.')
+  return int(resolution[0]), int(resolution[1])
+
+
+def paper_observation_shape(
+    num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
+    resolution: Tuple[int, int] = (96, 96)) -> Tuple[int, int, int]:
+  """Returns the observation shape `[H, W, 4 N]`: (96, 96, 128) by default.
+
+  The paper stacks the last 32 RGB frames at 96x96 with one plane per frame
+  for the action that led to it (arXiv:1911.08265, appendix "Network Input").
+
+  Args:
+    num_stacked_frames: frames in the history, `N`.
+    resolution: `(H, W)` of a frame.
+
+  Raises:
+    ValueError: if an argument is not a positive integer (pair).
+  """
+  n = _check_int('num_stacked_frames', num_stacked_frames, 1)
+  height, width = _check_resolution(resolution)
+  return height, width, 3 * n + n
+
+
+def area_weights(size_in: int, size_out: int) -> np.ndarray:
+  """Returns the `[size_out, size_in]` weights of an area (box) resize in 1-D.
+
+  Output pixel i covers the input interval `[i s, (i + 1) s)` with
+  `s = size_in / size_out`; its weight on input pixel j is the length of the
+  overlap of `[j, j + 1)` with that interval divided by `s`, so each row
+  sums to one (the mean of the pixels it covers). 4 -> 2 averages pairs;
+  3 -> 2 gives rows (2/3, 1/3, 0) and (0, 1/3, 2/3).
+
+  Raises:
+    ValueError: if a size is not a positive integer.
+  """
+  size_in = _check_int('size_in', size_in, 1)
+  size_out = _check_int('size_out', size_out, 1)
+  scale = size_in / size_out
+  low = np.arange(size_out)[:, None] * scale  # [size_out, 1]
+  pixel = np.arange(size_in)[None, :]  # [1, size_in]
+  overlap = np.minimum(low + scale, pixel + 1) - np.maximum(low, pixel)
+  return np.clip(overlap, 0., None) / scale
+
+
+def _taps(weights: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+  """Returns the band of `weights` `[out, in]` as `[T, out]` taps.
+
+  Row i of an area weight matrix is nonzero on one run of at most T input
+  pixels; tap t of output i is input `index[t, i]` with weight
+  `weight[t, i]` (zero past the run).
+  """
+  size_out, size_in = weights.shape
+  nonzero = weights > 0.
+  start = nonzero.argmax(axis=1)  # [out]
+  width = int(nonzero.sum(axis=1).max())
+  index = start[None, :] + np.arange(width)[:, None]  # [T, out]
+  inside = index < size_in
+  index = np.minimum(index, size_in - 1)
+  weight = np.where(inside, weights[np.arange(size_out)[None, :], index], 0.)
+  return index, weight.astype(np.float32)
+
+
+class AreaResize:
+  """Resizes `[h, w, C]` images to `[H, W, C]` float32 by area averaging.
+
+  Computes `Wr @ image @ Wc^T` per channel with the weights of
+  `area_weights` for rows and columns, precomputed once; `scale` multiplies
+  the result (1/255 turns bytes into [0, 1]). The products run over the
+  matrices' bands (at most `ceil(h / H) + 1` input pixels per output
+  pixel) as a few gathered, weighted sums: a dense BLAS product is no
+  faster alone and tens of times slower when BLAS threads compete with
+  other processes, as self-play actors do.
+  """
+
+  def __init__(self,
+               input_shape: Tuple[int, int],
+               resolution: Tuple[int, int],
+               scale: float = 1.):
+    """Precomputes the weights.
+
+    Args:
+      input_shape: `(h, w)` of the images.
+      resolution: `(H, W)` of the output.
+      scale: a factor applied to every output pixel.
+    """
+    height_in, width_in = _check_resolution(input_shape, 'input_shape')
+    height, width = _check_resolution(resolution)
+    self._input_shape = (height_in, width_in)
+    # The scale is folded into the row weights: one multiplication fewer.
+    self._row_index, row_weight = _taps(area_weights(height_in, height) *
+                                        scale)
+    self._row_weight = row_weight[:, :, None, None]  # [T, H, 1, 1]
+    self._column_index, column_weight = _taps(area_weights(width_in, width))
+    self._column_weight = column_weight[:, None, :, None]  # [T, 1, W, 1]
+
+  def __call__(self, image: np.ndarray) -> np.ndarray:
+    """Returns `image` `[h, w, C]` resized to float32 `[H, W, C]`."""
+    image = np.asarray(image)
+    if image.ndim != 3 or image.shape[:2] != self._input_shape:
+      raise ValueError(
+          f'AreaResize expects images of shape {self._input_shape + ("C",)}, '
+          f'got {image.shape}.')
+    image = image.astype(np.float32)
+    rows = self._row_weight[0] * image[self._row_index[0]]  # [H, w, C]
+    for index, weight in zip(self._row_index[1:], self._row_weight[1:]):
+      rows += weight * image[index]
+    out = self._column_weight[0] * rows[:, self._column_index[0]]
+    for index, weight in zip(self._column_index[1:], self._column_weight[1:]):
+      out += weight * rows[:, index]
+    return out  # [H, W, C]
+
+
+class AtariEnvironment(base.Environment):
+  """One Atari 2600 game through ALE, with MuZero's Atari protocol.
+
+  The protocol of arXiv:1911.08265 (appendix "Data generation" and
+  "Network Input"):
+
+  * All 18 actions of ALE's full action set in every game; action i is
+    `ale.getLegalActionSet()[i]` (0 is NOOP).
+  * Each `step(a)` plays `a` for `action_repeat` emulator frames and
+    returns the sum of their raw rewards (not clipped: MuZero's value
+    transform handles the scale). It stops early when the game ends or the
+    episode reaches `max_episode_frames`.
+  * Frames are RGB screens resized to `resolution` by area averaging and
+    scaled to [0, 1]; with `max_pool` a frame is the pixel-wise maximum of
+    the last two emulator screens (the DQN convention against flicker; the
+    paper does not say it pools, so it is off by default).
+  * Observations are float32 `[H, W, 3 N + N]`: the last N frames oldest
+    first (planes 3i..3i+2 are frame i), then N constant planes, plane
+    3N + i equal to (the action that led to frame i) / 18. A fresh episode
+    has one frame, reached by action 0: its observation is zeros except the
+    newest frame's three planes (3N - 3..3N - 1); missing frames are zeros
+    and missing actions 0 until N frames have been seen.
+  * `reset()` resets the game and plays a number of no-op agent steps
+    (action 0, `action_repeat` frames each) drawn uniformly from
+    0..`noop_max` with the environment's own `np.random.Generator(seed)`;
+    their frames and rewards are not seen. A game that ends during its
+    no-ops is reset again (with a fresh draw).
+  * The game's end (`game_over()`) is a `dm_env.termination` (discount 0);
+    reaching `max_episode_frames` emulator frames since the reset (no-op
+    frames included; 108,000 frames = 30 minutes at 60 Hz) is a
+    `dm_env.truncation` (discount 1). When both happen, it terminated.
+
+  Sticky actions (ALE's `repeat_action_probability` 0.25) are off unless
+  `sticky_actions`. Player 0 is always to play and every action is legal.
+  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
+  step ignores its action and starts a new episode. The generator of no-op
+  counts continues across resets, so a seeded run reproduces every episode.
+  """
+
+  def __init__(self,
+               game: str,
+               seed: int = 0,
+               *,
+               num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
+               action_repeat: int = 4,
+               resolution: Tuple[int, int] = (96, 96),
+               noop_max: int = 30,
+               max_episode_frames: int = 108_000,
+               sticky_actions: bool = False,
+               max_pool: bool = False,
+               ale_factory: Optional[Callable[[], Any]] = None):
+    """Loads the game's ROM into a fresh emulator.
+
+    Args:
+      game: a title, 'Pong', 'MsPacman' (CamelCase) or ALE's ROM id
+        'ms_pacman'.
+      seed: seeds the no-op counts and ALE's own `random_seed` (sticky
+        actions, games with randomness); in 0..2**31 - 1.
+      num_stacked_frames: frames in the observation, `N` (32 in the paper).
+      action_repeat: emulator frames per agent step (4 in the paper).
+      resolution: `(H, W)` of a frame (96x96 in the paper).
+      noop_max: the most no-op agent steps after a reset (30 in the paper).
+      max_episode_frames: emulator frames after which an episode is
+        truncated (108,000 in the paper); more than `noop_max *
+        action_repeat`.
+      sticky_actions: whether ALE repeats the previous action with
+        probability 0.25 instead of the agent's.
+      max_pool: whether a frame is the maximum of the last two screens.
+      ale_factory: a zero-argument callable returning an `ale_py.ALEInterface`
+        or an object with the methods used here (`setInt`, `setFloat`,
+        `loadROM`, `getLegalActionSet`, `act`, `getScreenRGB`, `game_over`,
+        `reset_game`); None for a new `ale_py.ALEInterface`. The environment
+        configures it and loads the ROM.
+
+    Raises:
+      ImportError: if ale-py is not installed.
+      TypeError: if `game` is not a string or `ale_factory` not callable.
+      ValueError: if the game is unknown (the message suggests close ROM
+        ids), a numeric argument is out of range, or the emulator does not
+        have 18 actions.
+    """
+    ale_py = _import_ale()
+    if not isinstance(game, str):
+      raise TypeError(f'game must be a string such as \'Pong\', got {game!r}.')
+    known = list(ale_py.roms.get_all_rom_ids())
+    name = rom_id(game, known)
+    if name is None:
+      snake_case = re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', game).lower()
+      close = difflib.get_close_matches(snake_case, known, n=3)
+      hint = (f'close ROM ids: {close}' if close else
+              'ale_py.roms.get_all_rom_ids() lists them')
+      raise ValueError(f'Unknown Atari game {game!r}; {hint}.')
+    self._seed = _check_int('seed', seed, 0, _MAX_SEED)
+    self._num_stacked_frames = _check_int(
+        'num_stacked_frames', num_stacked_frames, 1)
+    self._action_repeat = _check_int('action_repeat', action_repeat, 1)
+    self._resolution = _check_resolution(resolution)
+    self._noop_max = _check_int('noop_max', noop_max, 0)
+    self._max_episode_frames = _check_int(
+        'max_episode_frames', max_episode_frames, 1)
+    noop_frames = self._noop_max * self._action_repeat
+    if self._max_episode_frames <= noop_frames:
+      # Otherwise an episode could end before the agent plays.
+      raise ValueError(
+          f'max_episode_frames must exceed the most no-op frames, noop_max * '
+          f'action_repeat = {noop_frames}, got {max_episode_frames!r}.')
+    for flag, value in (('sticky_actions', sticky_actions),
+                        ('max_pool', max_pool)):
+      if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f'{flag} must be a bool, got {value!r}.')
+    if ale_factory is None:
+      ale_factory = ale_py.ALEInterface
+    elif not callable(ale_factory):
+      raise TypeError(
+          f'ale_factory must be a zero-argument callable, got '
+          f'{ale_factory!r}.')
+    self._game = name
+    self._max_pool = bool(max_pool)
+
+    ale = ale_factory()
+    # Options take effect when the ROM loads, so they come first.
+    ale.setInt('random_seed', self._seed)
+    ale.setFloat('repeat_action_probability',
+                 STICKY_ACTION_PROBABILITY if sticky_actions else 0.)
+    ale.loadROM(str(ale_py.roms.get_rom_path(name)))
+    self._ale = ale
+    self._actions = list(ale.getLegalActionSet())
+    if len(self._actions) != NUM_ACTIONS:
+      raise ValueError(
+          f'The emulator must have ALE\'s full set of {NUM_ACTIONS} '
+          f'actions, got {len(self._actions)}: {self._actions!r}.')
+    screen = np.asarray(ale.getScreenRGB())
+    self._resize = AreaResize(screen.shape[:2], self._resolution,
+                              scale=1. / 255.)
+    self._rng = np.random.default_rng(self._seed)
+
+    n = self._num_stacked_frames
+    height, width = self._resolution
+    # Ring buffers of the history: frame slot k is planes 3k..3k+2.
+    self._frames = np.zeros((height, width, 3 * n), np.float32)
+    self._frame_actions = np.zeros(n, np.float32)
+    self._next_slot = 0
+    # The last two raw screens, for max pooling.
+    self._screens = np.zeros((2,) + screen.shape, np.uint8)
+    self._screen_slot = 0
+    self._episode_frames = 0
+    self._reset_next_step = True
+
+  @property
+  def game(self) -> str:
+    """ALE's ROM id of the game, e.g. 'ms_pacman'."""
+    return self._game
+
+  @property
+  def num_stacked_frames(self) -> int:
+    return self._num_stacked_frames
+
+  @property
+  def action_repeat(self) -> int:
+    return self._action_repeat
+
+  # dm_env.Environment.
+
+  def observation_spec(self) -> specs.BoundedArray:
+    shape = paper_observation_shape(self._num_stacked_frames,
+                                    self._resolution)
+    return specs.BoundedArray(shape=shape, dtype=np.float32, minimum=0.,
+                              maximum=1., name='observation')
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(num_values=NUM_ACTIONS, dtype=np.int32,
+                               name='action')
+
+  def reset(self) -> dm_env.TimeStep:
+    for _ in range(_MAX_RESET_ATTEMPTS):
+      self._ale.reset_game()
+      self._episode_frames = 0
+      if self._max_pool:
+        self._screens[:] = self._ale.getScreenRGB()
+      num_noops = int(self._rng.integers(0, self._noop_max + 1))
+      game_over = False
+      for _ in range(num_noops):
+        _, game_over = self._play(0)
+        if game_over:
+          break
+      if not game_over:
+        break
+    else:
+      raise RuntimeError(
+          f'{self._game} ended during its no-ops after each of '
+          f'{_MAX_RESET_ATTEMPTS} resets.')
+    self._frames[:] = 0.
+    self._frame_actions[:] = 0.
+    self._next_slot = 0
+    self._push_frame(0)
+    self._reset_next_step = False
+    return dm_env.restart(self._observation())
+
+  def step(self, action) -> dm_env.TimeStep:
+    if self._reset_next_step:
+      return self.reset()
+    index = base.as_action(action)
+    if index is None or not 0 <= index < NUM_ACTIONS:
+      raise ValueError(
+          f'Illegal action {action!r}: expected an integer in '
+          f'0..{NUM_ACTIONS - 1}.')
+    reward, game_over = self._play(index)
+    self._push_frame(index)
+    observation = self._observation()
+    if game_over:
+      self._reset_next_step = True
+      return base.termination(reward, observation)
+    if self._episode_frames >= self._max_episode_frames:
+      self._reset_next_step = True
+      return base.truncation(reward, observation)
+    return base.transition(reward, observation)
+
+  # base.Environment.
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(NUM_ACTIONS, dtype=np.int32)
+
+  def to_play(self) -> int:
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return 1
+
+  def _play(self, index: int) -> Tuple[float, bool]:
+    """Plays action `index` for up to `action_repeat` frames.
+
+    Returns:
+      The sum of the frames' rewards and whether the game ended.
+    """
+    action = self._actions[index]
+    reward = 0.
+    for _ in range(self._action_repeat):
+      reward += self._ale.act(action)
+      self._episode_frames += 1
+      if self._max_pool:
+        self._screens[self._screen_slot] = self._ale.getScreenRGB()
+        self._screen_slot ^= 1
+      if self._ale.game_over():
+        return reward, True
+      if self._episode_frames >= self._max_episode_frames:
+        break
+    return reward, False
+
+  def _push_frame(self, index: int):
+    """Adds the current screen, reached by action `index`, to the history."""
+    if self._max_pool:
+      screen = np.maximum(self._screens[0], self._screens[1])
+    else:
+      screen = self._ale.getScreenRGB()
+    slot = self._next_slot
+    frame = self._frames[..., 3 * slot:3 * slot + 3]
+    # Rounding can put a 255 byte a hair above 1; the spec promises [0, 1].
+    np.clip(self._resize(screen), 0., 1., out=frame)
+    self._frame_actions[slot] = index / NUM_ACTIONS
+    self._next_slot = (slot + 1) % self._num_stacked_frames
+
+  def _observation(self) -> np.ndarray:
+    """Returns the float32 `[H, W, 4 N]` history, oldest frame first."""
+    k = self._next_slot  # The oldest slot, once the ring is full.
+    height, width = self._resolution
+    actions = np.roll(self._frame_actions, -k)
+    return np.concatenate(
+        [self._frames[..., 3 * k:], self._frames[..., :3 * k],
+         np.broadcast_to(actions, (height, width, self._num_stacked_frames))],
+        axis=-1)

@@ -1,0 +1,382 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Two-player board games from OpenSpiel as `dm_env` environments."""
+
+import collections
+import difflib
+from typing import Any, Dict, Optional, Tuple
+
+import dm_env
+from dm_env import specs
+import numpy as np
+
+from muzero_snt.environments import base
+
+_INSTALL_HINT = (
+    "OpenSpielEnvironment needs the optional open-spiel package: "
+    "pip install -e '.[openspiel]' (or pip install open-spiel).")
+
+# How many legal actions an error message shows.
+_SHOWN_ACTIONS = 10
+
+
+def _import_pyspiel():
+  try:
+    import pyspiel  # pylint: disable=g-import-not-at-top
+  except ImportError as e:
+    raise ImportError(_INSTALL_HINT) from e
+  return pyspiel
+
+
+def _positive_int(value, name: str) -> int:
+  number = base.as_action(value)
+  if number is None or number < 1:
+    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
+  return number
+
+
+def _load_game(pyspiel, game, game_params: Dict[str, Any]):
+  """Returns the `pyspiel.Game` for a name or an instance; checks its type."""
+  if isinstance(game, str):
+    names = pyspiel.registered_names()
+    short_name = game.split('(', 1)[0]
+    if short_name not in names:
+      close = difflib.get_close_matches(short_name, names, n=5)
+      hint = (f'close matches: {close}' if close else
+              'see pyspiel.registered_names()')
+      raise ValueError(f'Unknown OpenSpiel game {game!r}; {hint}.')
+    try:
+      # A name with its parameters inline, 'go(board_size=9)', loads alone.
+      game = (pyspiel.load_game(game, game_params) if game_params else
+              pyspiel.load_game(game))
+    except pyspiel.SpielError as e:
+      raise ValueError(
+          f'OpenSpiel cannot load {game!r} with parameters {game_params}: '
+          f'{str(e).splitlines()[0]}') from e
+  elif isinstance(game, pyspiel.Game):
+    if game_params:
+      raise ValueError(
+          f'Game parameters need a game name, got {sorted(game_params)} '
+          f'with the loaded game {str(game)!r}.')
+  else:
+    raise TypeError(
+        f'game must be an OpenSpiel game name or a pyspiel.Game, got '
+        f'{game!r}.')
+  _check_game_type(pyspiel, game)
+  return game
+
+
+def _check_game_type(pyspiel, game):
+  """Raises a ValueError unless `game` is a two-player board game."""
+  game_type = game.get_type()
+  kinds = pyspiel.GameType
+  # (holds, what the environment needs, what the game is), checked in order.
+  requirements = (
+      (game.num_players() == 2, 'two players',
+       f'a {game.num_players()}-player game'),
+      (game_type.dynamics == kinds.Dynamics.SEQUENTIAL,
+       'sequential moves', f'{game_type.dynamics}'),
+      (game_type.chance_mode == kinds.ChanceMode.DETERMINISTIC,
+       'deterministic moves (no chance nodes)', f'{game_type.chance_mode}'),
+      (game_type.information == kinds.Information.PERFECT_INFORMATION,
+       'perfect information', f'{game_type.information}'),
+      (game_type.utility == kinds.Utility.ZERO_SUM,
+       'zero-sum returns', f'{game_type.utility}'),
+      (game_type.provides_observation_tensor, 'an observation tensor',
+       'without one'),
+  )
+  for holds, needed, actual in requirements:
+    if not holds:
+      raise ValueError(
+          f'OpenSpielEnvironment needs a game with {needed}; '
+          f'{game_type.short_name!r} is {actual}.')
+  shape = tuple(game.observation_tensor_shape())
+  if not 1 <= len(shape) <= 3:
+    raise ValueError(
+        f'OpenSpielEnvironment needs an observation tensor of rank 1 to 3; '
+        f'{game_type.short_name!r} has shape {list(shape)}.')
+
+
+def _planes_shape(game) -> Tuple[int, int, int]:
+  """The game's observation tensor as `[H, W, C]` planes.
+
+  `[C, H, W]` becomes `[H, W, C]`; a vector `[C]` becomes `[1, 1, C]` and a
+  matrix `[H, W]` one plane `[H, W, 1]`.
+  """
+  shape = tuple(game.observation_tensor_shape())
+  if len(shape) == 1:
+    return (1, 1) + shape
+  if len(shape) == 2:
+    return shape + (1,)
+  return shape[1:] + shape[:1]
+
+
+def observation_shape(game, history: int = 1,
+                      **game_params) -> Tuple[int, int, int]:
+  """The observation shape of `OpenSpielEnvironment(game, ...)`, unbuilt.
+
+  Args:
+    game: an OpenSpiel game name or a `pyspiel.Game`, as for the environment.
+    history: the number of positions stacked, as for the environment.
+    **game_params: OpenSpiel game parameters (with a name only).
+
+  Returns:
+    `(H, W, history * C + 1)`.
+
+  Raises:
+    ImportError, TypeError, ValueError: as `OpenSpielEnvironment`.
+  """
+  pyspiel = _import_pyspiel()
+  history = _positive_int(history, 'history')
+  height, width, channels = _planes_shape(
+      _load_game(pyspiel, game, game_params))
+  return (height, width, history * channels + 1)
+
+
+class OpenSpielEnvironment(base.Environment):
+  """A deterministic two-player OpenSpiel game, such as Go or chess.
+
+  Any sequential, deterministic, perfect-information, zero-sum OpenSpiel
+  game for two players with an observation tensor qualifies, and the
+  players must alternate, as the search assumes: in a game where a player
+  may move twice in a row (Amazons, a multiple jump in checkers) that move
+  raises a `ValueError` and abandons the episode. Players keep OpenSpiel's
+  numbers, so the first mover need not be player 0: in chess White, who
+  moves first, is player 1.
+
+  Observations are float32 `[H, W, history * C + 1]`, planes last: the
+  game's observation tensors of the last `history` positions, oldest first
+  (zeros for positions before the start), then one constant plane equal to
+  the player to move. Some tensors do not say who moves, and some (Othello)
+  are egocentric; every stacked tensor is therefore seen by the player to
+  move now, so that a history is consistent. A `[C, H, W]` tensor becomes
+  `[H, W, C]`; a vector `[C]` becomes `[1, 1, C]` and a matrix `[H, W]`
+  becomes `[H, W, 1]`. Each position's tensor is read once per player who
+  may see it, when the position is reached: once with `history` 1, twice
+  otherwise (the state is updated in place and never copied).
+
+  The reward after a move is for the player who made it: at the end of a
+  game its return (+1 win, -1 loss, 0 draw in most games), otherwise
+  OpenSpiel's reward (0 in board games). The game ends as
+  `dm_env.termination` (discount 0), also when `max_moves` moves have been
+  played: the unfinished game is then adjudicated a draw (reward 0), as
+  AlphaZero did at its maximum game length (Silver et al. 2018). After the
+  end the turn still passes: `to_play()` is the player after the last
+  mover, the final observation is the end position seen by that player,
+  and there are no legal actions.
+
+  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
+  step ignores its action and starts a new episode (FIRST). An illegal
+  action raises a `ValueError` and leaves the state unchanged.
+  """
+
+  def __init__(self,
+               game,
+               seed: int = 0,
+               *,
+               history: int = 1,
+               max_moves: Optional[int] = None,
+               **game_params):
+    """Loads the game and sets up its initial position.
+
+    Args:
+      game: an OpenSpiel game name ('connect_four', 'go', 'chess', ...) or a
+        `pyspiel.Game`.
+      seed: unused (the games are deterministic); accepted so that every
+        environment factory takes a seed.
+      history: the number of positions whose tensors are stacked.
+      max_moves: if set, a game still running after this many moves ends
+        as a draw.
+      **game_params: OpenSpiel game parameters, e.g. `board_size=9` for Go;
+        only with a game name.
+
+    Raises:
+      ImportError: if open-spiel is not installed.
+      TypeError: if `game` is neither a name nor a `pyspiel.Game`.
+      ValueError: for an unknown name (the message lists close matches),
+        parameters OpenSpiel rejects or that come with a loaded game, a game
+        of another kind (the message names the property it lacks), or a
+        `history` or `max_moves` that is not a positive integer.
+    """
+    pyspiel = _import_pyspiel()
+    self._history = _positive_int(history, 'history')
+    if max_moves is not None:
+      max_moves = _positive_int(max_moves, 'max_moves')
+    self._max_moves = max_moves
+    self._game = _load_game(pyspiel, game, game_params)
+    self._seed = seed
+    self._name = self._game.get_type().short_name
+    # With terminal rewards OpenSpiel reports the outcome as the returns at
+    # the end; other games reward every step and their returns are sums.
+    self._terminal_rewards = (self._game.get_type().reward_model ==
+                              pyspiel.GameType.RewardModel.TERMINAL)
+    self._tensor_shape = tuple(self._game.observation_tensor_shape())
+    self._planes_shape = _planes_shape(self._game)
+    height, width, channels = self._planes_shape
+    self._observation_shape = (height, width,
+                               self._history * channels + 1)
+    self._new_episode()
+    self._reset_next_step = True
+
+  # Properties.
+
+  @property
+  def game(self):
+    """The `pyspiel.Game`."""
+    return self._game
+
+  @property
+  def state(self):
+    """The current `pyspiel.State`; read it, do not change it."""
+    return self._state
+
+  @property
+  def history(self) -> int:
+    """The number of positions stacked in an observation."""
+    return self._history
+
+  @property
+  def max_moves(self) -> Optional[int]:
+    """The number of moves after which a game is drawn, or None."""
+    return self._max_moves
+
+  @property
+  def seed(self):
+    """The seed given to the constructor (unused: the games are fixed)."""
+    return self._seed
+
+  # dm_env.Environment.
+
+  def observation_spec(self) -> specs.Array:
+    return specs.Array(shape=self._observation_shape, dtype=np.float32,
+                       name='observation')
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(
+        num_values=self._game.num_distinct_actions(), dtype=np.int32,
+        name='action')
+
+  def reset(self) -> dm_env.TimeStep:
+    self._new_episode()
+    self._reset_next_step = False
+    return dm_env.restart(self.observation())
+
+  def step(self, action) -> dm_env.TimeStep:
+    if self._reset_next_step:
+      return self.reset()
+    index = base.as_action(action)
+    legal = self._legal_list()
+    if index is None or index not in legal:
+      shown = legal[:_SHOWN_ACTIONS]
+      more = ', ...' if len(legal) > _SHOWN_ACTIONS else ''
+      raise ValueError(
+          f'Illegal action {action!r} in {self._name!r}: expected an '
+          f'integer among the {len(legal)} legal actions '
+          f'[{", ".join(map(str, shown))}{more}].')
+    state = self._state
+    mover = state.current_player()
+    state.apply_action(index)
+    self._moves += 1
+    self._last_mover = mover
+    if state.is_terminal():
+      self._ended = True
+      outcome = state.returns() if self._terminal_rewards else state.rewards()
+      reward = outcome[mover]
+    elif state.current_player() == mover:
+      # The search gives every move to the other player; a second move in a
+      # row would flip the sign of every value after it.
+      self._ended = True
+      self._reset_next_step = True
+      self._add_position()
+      raise ValueError(
+          f'OpenSpielEnvironment needs players that alternate; in '
+          f'{self._name!r} player {mover} moves again after move '
+          f'{self._moves}. The episode is abandoned.')
+    else:
+      self._ended = (self._max_moves is not None and
+                     self._moves >= self._max_moves)
+      reward = state.rewards()[mover]
+    self._add_position()
+    if self._ended:
+      self._reset_next_step = True
+      return base.termination(reward, self.observation())
+    return base.transition(reward, self.observation())
+
+  # base.Environment.
+
+  def legal_actions(self) -> np.ndarray:
+    return np.asarray(self._legal_list(), np.int32)
+
+  def to_play(self) -> int:
+    if self._ended:
+      return (self._last_mover + 1) % 2
+    return self._state.current_player()
+
+  @property
+  def num_players(self) -> int:
+    return 2
+
+  # Observations.
+
+  def observation(self) -> np.ndarray:
+    """Returns the float32 `[H, W, history * C + 1]` observation now."""
+    player = self.to_play()
+    channels = self._planes_shape[-1]
+    observation = np.zeros(self._observation_shape, np.float32)
+    start = self._history - len(self._views)  # Positions before the game.
+    for i, views in enumerate(self._views, start):
+      observation[..., i * channels:(i + 1) * channels] = views[player]
+    observation[..., -1] = player
+    return observation
+
+  def _new_episode(self):
+    self._state = self._game.new_initial_state()
+    self._moves = 0
+    self._last_mover = None
+    self._ended = False
+    # Per position, its planes seen by each player who may need them.
+    self._views = collections.deque(maxlen=self._history)
+    self._add_position()
+
+  def _add_position(self):
+    """Caches the planes of the current position for later observations.
+
+    A stacked position is seen by the player to move at the newest one. As
+    the state is updated in place, a position keeps its planes for both
+    players when it will be stacked under the other player's move; with
+    `history` 1, or at the end, only the player to move sees it.
+    """
+    player = self.to_play()
+    if self._history > 1 and not self._ended:
+      players = (player, 1 - player)
+    else:
+      players = (player,)
+    self._views.append({p: self._planes(p) for p in players})
+    self._legal = None  # The legal actions of this position, when asked.
+
+  def _planes(self, player: int) -> np.ndarray:
+    tensor = np.asarray(self._state.observation_tensor(player), np.float32)
+    tensor = tensor.reshape(self._tensor_shape)
+    if tensor.ndim == 3:
+      return tensor.transpose(1, 2, 0)  # [C, H, W] -> [H, W, C].
+    return tensor.reshape(self._planes_shape)
+
+  def _legal_list(self):
+    """The sorted legal actions as a list of ints (empty after the end)."""
+    if self._ended:
+      return []
+    if self._legal is None:
+      self._legal = sorted(self._state.legal_actions())
+    return self._legal

@@ -1,0 +1,132 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Environments by name: one per preset, with the title a user may choose.
+
+`make_environment('atari', seed, title='Breakout')` builds the environment of
+the preset of the same name. Titles choose the Atari game or the gymnasium
+id; board games have none. Adapters whose packages are optional import them
+only when built, and say which `pip install` extra they need.
+"""
+
+from typing import Callable, Dict, NamedTuple, Optional
+
+from muzero_snt.environments import atari
+from muzero_snt.environments import base
+from muzero_snt.environments import gym_adapter
+from muzero_snt.environments import openspiel
+from muzero_snt.environments import tictactoe
+
+# Board-game histories: AlphaZero's inputs hold the last 8 positions.
+PAPER_HISTORY = 8
+# AlphaZero's maximum game length for chess and shogi (adjudicated a draw).
+PAPER_MAX_BOARD_MOVES = 512
+# The small Atari preset stacks 4 frames (and 4 action planes) instead of 32.
+SMALL_ATARI_FRAMES = 4
+
+
+class EnvironmentEntry(NamedTuple):
+  """How to build one named environment.
+
+  Attributes:
+    make: `(seed, title) -> Environment`; `title` is never None when the
+      entry has a `default_title`.
+    default_title: the title used when none is given, or None when the
+      environment takes no title.
+    extra: the `pip install -e '.[extra]'` the adapter needs, or None.
+    description: one line for `--help` and error messages.
+  """
+  make: Callable[[int, Optional[str]], base.Environment]
+  default_title: Optional[str]
+  extra: Optional[str]
+  description: str
+
+
+def _atari(num_stacked_frames: int):
+  return lambda seed, title: atari.AtariEnvironment(
+      title, seed, num_stacked_frames=num_stacked_frames)
+
+
+def _board_game(game: str, history: int = 1,
+                max_moves: Optional[int] = None, **params):
+  return lambda seed, title: openspiel.OpenSpielEnvironment(
+      game, seed, history=history, max_moves=max_moves, **params)
+
+
+ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
+    'tictactoe': EnvironmentEntry(
+        lambda seed, title: tictactoe.TicTacToe(seed=seed), None, None,
+        'built-in tic-tac-toe, two players'),
+    'cartpole': EnvironmentEntry(
+        lambda seed, title: gym_adapter.GymnasiumEnvironment(title, seed=seed),
+        'CartPole-v1', 'envs', 'a gymnasium id with discrete actions'),
+    'atari': EnvironmentEntry(
+        _atari(atari.PAPER_NUM_STACKED_FRAMES), 'Pong', 'atari',
+        'an Atari title, the paper protocol (32 frames + 32 action planes)'),
+    'atari_small': EnvironmentEntry(
+        _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
+        'an Atari title, 4 frames + 4 action planes'),
+    'connect4': EnvironmentEntry(
+        _board_game('connect_four'), None, 'openspiel',
+        'OpenSpiel connect_four'),
+    'go9': EnvironmentEntry(
+        _board_game('go', board_size=9, komi=7.5), None, 'openspiel',
+        'OpenSpiel go, 9x9, komi 7.5'),
+    'go': EnvironmentEntry(
+        _board_game('go', history=PAPER_HISTORY, board_size=19, komi=7.5),
+        None, 'openspiel', 'OpenSpiel go, 19x19, komi 7.5, 8 positions'),
+    'chess': EnvironmentEntry(
+        _board_game('chess', history=PAPER_HISTORY,
+                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
+        'OpenSpiel chess, 8 positions, draw at 512 moves'),
+    'shogi': EnvironmentEntry(
+        _board_game('shogi', history=PAPER_HISTORY,
+                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
+        'OpenSpiel shogi, 8 positions, draw at 512 moves'),
+}
+
+
+def make_environment(name: str, seed: int = 0,
+                     title: Optional[str] = None) -> base.Environment:
+  """Returns the environment called `name`, e.g. 'tictactoe' or 'atari'.
+
+  Args:
+    name: one of `ENVIRONMENTS`.
+    seed: the environment's seed (tic-tac-toe and the board games are
+      deterministic and ignore it).
+    title: the Atari game ('Pong', 'MsPacman') or the gymnasium id
+      ('CartPole-v1'); None for the entry's default. Board games take none.
+
+  Raises:
+    ValueError: if `name` is unknown (the message lists the known names), or
+      a title is given to an environment that takes none, or the title is
+      unknown to the adapter.
+    ImportError: if the adapter's optional package is missing; the message
+      names the `pip install` extra.
+  """
+  if name not in ENVIRONMENTS:
+    raise ValueError(f'Unknown environment {name!r}; expected one of '
+                     f'{sorted(ENVIRONMENTS)}.')
+  entry = ENVIRONMENTS[name]
+  if title is not None and entry.default_title is None:
+    raise ValueError(
+        f'Environment {name!r} takes no title, got {title!r}; titles choose '
+        f'the game of {sorted(titled_environments())}.')
+  return entry.make(seed, entry.default_title if title is None else title)
+
+
+def titled_environments():
+  """Names of the environments that take a title (Atari, gymnasium)."""
+  return tuple(name for name, entry in ENVIRONMENTS.items()
+               if entry.default_title is not None)
