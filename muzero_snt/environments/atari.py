@@ -37,8 +37,10 @@ PAPER_NUM_STACKED_FRAMES = 32
 STICKY_ACTION_PROBABILITY = 0.25
 # A reset that keeps ending during its no-ops means a broken emulator.
 _MAX_RESET_ATTEMPTS = 100
-# ALE's `random_seed` is an int32.
-_MAX_SEED = 2**31 - 1
+# ALE's `random_seed` is an int32: larger seeds are folded into its range.
+_ALE_SEEDS = 2**31
+# Seeds are 64-bit integers, like NumPy's.
+_MAX_SEED = 2**64 - 1
 
 
 def _import_ale():
@@ -252,7 +254,8 @@ class AtariEnvironment(base.Environment):
       game: a title, 'Pong', 'MsPacman' (CamelCase) or ALE's ROM id
         'ms_pacman'.
       seed: seeds the no-op counts and ALE's own `random_seed` (sticky
-        actions, games with randomness); in 0..2**31 - 1.
+        actions, games with randomness; ALE gets `seed % 2**31`, its int32
+        range); in 0..2**64 - 1.
       num_stacked_frames: frames in the observation, `N` (32 in the paper).
       action_repeat: emulator frames per agent step (4 in the paper).
       resolution: `(H, W)` of a frame (96x96 in the paper).
@@ -316,7 +319,7 @@ class AtariEnvironment(base.Environment):
 
     ale = ale_factory()
     # Options take effect when the ROM loads, so they come first.
-    ale.setInt('random_seed', self._seed)
+    ale.setInt('random_seed', self._seed % _ALE_SEEDS)
     ale.setFloat('repeat_action_probability',
                  STICKY_ACTION_PROBABILITY if sticky_actions else 0.)
     ale.loadROM(str(ale_py.roms.get_rom_path(name)))

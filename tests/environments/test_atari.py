@@ -259,6 +259,12 @@ class FakeEmulatorTest(parameterized.TestCase):
     self.assertEqual(fake.ints, {'random_seed': 7})
     self.assertEqual(fake.floats, {'repeat_action_probability': probability})
 
+  def test_a_64_bit_seed_is_folded_into_ales_int32_range(self):
+    # Self-play derives 32-bit seeds per game; ALE takes an int32.
+    fake = FakeALE()
+    make_fake(fake, seed=3 * 2**31 + 5)
+    self.assertEqual(fake.ints, {'random_seed': 5})
+
   def test_frame_stacking_by_hand(self):
     fake = FakeALE()
     env = make_fake(fake)
@@ -473,8 +479,8 @@ class BadArgumentTest(parameterized.TestCase):
 
   @parameterized.named_parameters(
       ('negative_seed', 'seed', -1, r'seed must be an integer in '
-       r'0\.\.2147483647, got -1'),
-      ('huge_seed', 'seed', 2**31, r'seed .*got 2147483648'),
+       r'0\.\.18446744073709551615, got -1'),
+      ('huge_seed', 'seed', 2**64, r'seed .*got 18446744073709551616'),
       ('float_seed', 'seed', 1.5, r'seed .*got 1\.5'),
       ('no_frames', 'num_stacked_frames', 0,
        r'num_stacked_frames must be an integer >= 1, got 0'),
