@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What each preset costs on this machine: learner step, self-play, memory.
+r"""What each preset costs on this machine: learner step, self-play, memory.
 
 For every preset of `presets.PRESETS`:
 
