@@ -165,7 +165,10 @@ def make_tictactoe_config() -> MuZeroConfig:
       batch_size=128,
       td_steps=9,  # Monte Carlo return, as for the other board games.
       num_actors=1,
-      lr_init=0.02,
+      # Measured at 3,000 learner steps (one seed each, docs/results.md):
+      # the search's move is optimal in 67% of all positions with 0.02,
+      # 79% with a constant 0.1 and 86-93% with 0.2; 0.3 collapses.
+      lr_init=0.2,
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
       known_bounds=KnownBounds(-1, 1),
