@@ -315,11 +315,13 @@ def make_atari_small_config() -> MuZeroConfig:
   starts) but 4 stacked frames and 4 action planes; the paper's
   down-sampling stem and heads (601 atoms) on a tower of 2 blocks of 32
   planes; prioritised replay with alpha = beta = 1 as in the paper. A stored
-  position holds its float32 observation (590 KB), hence the small window.
+  position holds its float32 observation (590 KB), hence games cut at 1,000
+  moves (4,000 frames, about a minute of play) and a window of 6 games: at
+  most (6 + 4 playing) x 1,000 x 590 KB, about 6 GB.
   """
   return MuZeroConfig(
       action_space_size=18,
-      max_moves=27000,
+      max_moves=1000,
       discount=0.997,
       root_dirichlet_alpha=0.25,
       num_simulations=16,
@@ -332,7 +334,7 @@ def make_atari_small_config() -> MuZeroConfig:
           boundaries=(25e3, 37.5e3), values=(1.0, 0.5, 0.25)),
       training_steps=50_000,
       checkpoint_interval=1_000,
-      window_size=8,
+      window_size=6,
       observation_shape=(96, 96, 4 * 3 + 4),
       network=NetworkConfig(
           kind='residual',

@@ -16,9 +16,11 @@
 
 import re
 
+import numpy as np
 import tensorflow as tf
 from absl.testing import parameterized
 
+from launchers import train as train_defaults
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from tests import testing
@@ -277,10 +279,17 @@ class SmallPresetTest(testing.TestCase):
   def test_atari_small_keeps_the_paper_protocol_on_a_small_network(self):
     small, paper = (presets.get_preset('atari_small'),
                     presets.get_preset('atari'))
-    for field in ('action_space_size', 'max_moves', 'discount', 'td_steps',
+    for field in ('action_space_size', 'discount', 'td_steps',
                   'prioritized_replay', 'priority_alpha', 'priority_beta'):
       self.assertEqual(getattr(small, field), getattr(paper, field),
                        msg=field)
+    # Replay memory on a laptop: every stored position keeps its float32
+    # observation; the window and the games being played stay under 8 GB.
+    position_bytes = 4 * np.prod(small.observation_shape)
+    self.assertEqual(position_bytes, 589_824)
+    games = small.window_size + train_defaults.SELF_PLAY_DEFAULTS[
+        'atari_small']['num_envs']
+    self.assertLess(games * small.max_moves * position_bytes, 8 * 2**30)
     # 96x96 frames; 4 RGB frames and 4 action planes instead of 32 + 32.
     self.assertEqual(small.observation_shape, (96, 96, 4 * 3 + 4))
     self.assertTrue(small.network.downsample)
