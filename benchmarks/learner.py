@@ -36,7 +36,6 @@ ratios. See docs/benchmarks.md.
 
 import json
 import os
-import statistics
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -47,6 +46,7 @@ import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
+from benchmarks import reporting
 from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt import losses
@@ -336,31 +336,14 @@ def benchmark_model(model: str,
   if profile_flops:
     result['profiled_flops_per_sample'] = profiled_flops(
         networks.make_network(config), config, batch)
-  return _with_medians(result)
-
-
-def _with_medians(tree: Any) -> Any:
-  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
-  if isinstance(tree, dict):
-    return {key: _with_medians(value) for key, value in tree.items()}
-  if isinstance(tree, list):
-    return {'median': statistics.median(tree), 'values': tree}
-  return tree
+  return reporting.with_medians(result)
 
 
 def environment() -> Dict[str, Any]:
   """What the numbers depend on: CPU, cores, TensorFlow and its settings."""
   threading = tf.config.threading
-  cpu = 'unknown'
-  if os.path.exists('/proc/cpuinfo'):
-    with open('/proc/cpuinfo') as f:
-      names = [line.split(':', 1)[1].strip() for line in f
-               if line.startswith('model name')]
-    cpu = names[0] if names else cpu
   return {
-      'cpu': cpu,
-      'cores': os.cpu_count(),
-      'tensorflow': tf.__version__,
+      **reporting.machine(),
       'sonnet': snt.__version__,
       'inter_op_threads': threading.get_inter_op_parallelism_threads(),
       'intra_op_threads': threading.get_intra_op_parallelism_threads(),

@@ -52,7 +52,6 @@ docs/benchmarks.md.
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -62,8 +61,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from absl import app
 from absl import flags
 import numpy as np
-import tensorflow as tf
 
+from benchmarks import reporting
 from launchers import train
 from muzero_snt import config as config_lib
 from muzero_snt import presets
@@ -268,16 +267,7 @@ def benchmark_preset(preset: str,
   result['learner'] = time_learner(preset, learner, config, repeats,
                                    steps or DEFAULT_STEPS[paper], seed)
   result['peak_rss_mb'] = peak_rss_mb()
-  return _with_medians(result)
-
-
-def _with_medians(tree: Any) -> Any:
-  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
-  if isinstance(tree, dict):
-    return {key: _with_medians(value) for key, value in tree.items()}
-  if isinstance(tree, list) and tree:
-    return {'median': statistics.median(tree), 'values': tree}
-  return tree
+  return reporting.with_medians(result)
 
 
 def run_isolated(names: Sequence[str],
@@ -306,18 +296,6 @@ def run_isolated(names: Sequence[str],
       with open(path) as f:
         results.extend(json.load(f)['results'])
   return results
-
-
-def environment() -> Dict[str, Any]:
-  """CPU, cores, load and TensorFlow: what the numbers depend on."""
-  cpu = 'unknown'
-  if os.path.exists('/proc/cpuinfo'):
-    with open('/proc/cpuinfo') as f:
-      names = [line.split(':', 1)[1].strip() for line in f
-               if line.startswith('model name')]
-    cpu = names[0] if names else cpu
-  return {'cpu': cpu, 'cores': os.cpu_count(),
-          'load_average': os.getloadavg(), 'tensorflow': tf.__version__}
 
 
 _COLUMNS = ('preset', 'batch', 'data', 'learner ms/step', 'learner first s',
@@ -382,7 +360,7 @@ def main(argv: Sequence[str]) -> None:
                          STEPS.value, ROUNDS.value, SEED.value)
         for name in PRESETS_FLAG.value
     ]
-  output = {'environment': environment(), 'isolated': ISOLATE.value,
+  output = {'environment': reporting.machine(), 'isolated': ISOLATE.value,
             'results': results}
   print(json.dumps(output['environment']))
   print(format_table(results))

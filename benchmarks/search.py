@@ -47,8 +47,6 @@ measurements are skipped. See docs/benchmarks.md.
 import inspect
 import json
 import math
-import os
-import statistics
 import time
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
@@ -59,6 +57,7 @@ import numpy as np
 import tensorflow as tf
 
 from benchmarks import mctx_baseline
+from benchmarks import reporting
 from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import environments
@@ -336,26 +335,9 @@ def selfplay_throughput(num_envs: int,
   }
 
 
-def _with_medians(tree: Any) -> Any:
-  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
-  if isinstance(tree, dict):
-    return {key: _with_medians(value) for key, value in tree.items()}
-  if isinstance(tree, list) and tree:
-    return {'median': statistics.median(tree), 'values': tree}
-  return tree
-
-
 def environment(jax_modules) -> Dict[str, Any]:
   """CPU, cores and library versions."""
-  cpu = 'unknown'
-  if os.path.exists('/proc/cpuinfo'):
-    with open('/proc/cpuinfo') as f:
-      names = [line.split(':', 1)[1].strip() for line in f
-               if line.startswith('model name')]
-    cpu = names[0] if names else cpu
-  versions = {'cpu': cpu, 'cores': os.cpu_count(),
-              'load_average': os.getloadavg(),
-              'tensorflow': tf.__version__, 'numpy': np.__version__}
+  versions = reporting.machine()
   if jax_modules is not None:
     jax, mctx = jax_modules
     versions.update(jax=jax.__version__, mctx=mctx.__version__,
@@ -449,7 +431,7 @@ def run(batch_sizes: Sequence[int],
                  f'{repeats} times.')
   results = []
   for batch_size in batch_sizes:
-    results.append(_with_medians(benchmark_batch(
+    results.append(reporting.with_medians(benchmark_batch(
         batch_size, config, network, jax_modules, jax_model, repeats,
         reference_repeats, min_seconds, seed)))
   selfplay = []

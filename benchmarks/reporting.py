@@ -1,0 +1,44 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""What every benchmark reports besides its numbers: medians and the machine."""
+
+import os
+import statistics
+from typing import Any, Dict
+
+import numpy as np
+import tensorflow as tf
+
+
+def with_medians(tree: Any) -> Any:
+  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
+  if isinstance(tree, dict):
+    return {key: with_medians(value) for key, value in tree.items()}
+  if isinstance(tree, list) and tree:
+    return {'median': statistics.median(tree), 'values': tree}
+  return tree
+
+
+def machine() -> Dict[str, Any]:
+  """CPU, cores, load and library versions: what the numbers depend on."""
+  cpu = 'unknown'
+  if os.path.exists('/proc/cpuinfo'):
+    with open('/proc/cpuinfo') as f:
+      names = [line.split(':', 1)[1].strip() for line in f
+               if line.startswith('model name')]
+    cpu = names[0] if names else cpu
+  return {'cpu': cpu, 'cores': os.cpu_count(),
+          'load_average': os.getloadavg(), 'tensorflow': tf.__version__,
+          'numpy': np.__version__}
