@@ -56,7 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from absl import app
 from absl import flags
@@ -126,6 +126,24 @@ def _first_call_seconds(function: Callable[[], Any]) -> float:
   return time.perf_counter() - start
 
 
+def _timed(preset: str, what: str, function: Callable[[], Any],
+           repeats: int, calls: int) -> Tuple[float, List[float]]:
+  """The first call's seconds (tracing, compilation), then ms per call.
+
+  Returns:
+    The first call's seconds and, per repeat, the milliseconds per call
+    over `calls` calls; each is printed as it comes.
+  """
+  first = _first_call_seconds(function)
+  _say(preset, f'{what} first call (tracing, compilation) {first:.1f}s')
+  milliseconds = []
+  for repeat in range(repeats):
+    milliseconds.append(_milliseconds(function, calls))
+    _say(preset, f'{what} repeat {repeat + 1}/{repeats}: '
+         f'{milliseconds[-1]:.1f} ms per call')
+  return first, milliseconds
+
+
 def peak_rss_mb() -> float:
   """Peak resident memory of this process so far, in MiB."""
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -187,13 +205,8 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
       time_step = environment.step(action)
       time_steps[i] = environment.reset() if time_step.last() else time_step
 
-  first = _first_call_seconds(play_round)
-  _say(preset, f'self-play first round (compilation) {first:.1f}s')
-  ms_per_round = []
-  for repeat in range(repeats):
-    ms_per_round.append(_milliseconds(play_round, rounds))
-    _say(preset, f'self-play repeat {repeat + 1}/{repeats}: '
-         f'{ms_per_round[-1]:.1f} ms/round')
+  first, ms_per_round = _timed(preset, 'self-play round', play_round,
+                               repeats, rounds)
   for environment in environments:
     environment.close()
   return {'first_call_seconds': first, 'ms_per_round': ms_per_round}
@@ -208,14 +221,8 @@ def time_learner(preset: str, learner, config: config_lib.MuZeroConfig,
   """
   batch = next(synthetic.SyntheticBatches(config, config.batch_size,
                                           seed=seed))
-  step = lambda: learner.step(batch)
-  first = _first_call_seconds(step)
-  _say(preset, f'learner first step (tracing, XLA) {first:.1f}s')
-  ms_per_step = []
-  for repeat in range(repeats):
-    ms_per_step.append(_milliseconds(step, steps))
-    _say(preset, f'learner repeat {repeat + 1}/{repeats}: '
-         f'{ms_per_step[-1]:.1f} ms/step')
+  first, ms_per_step = _timed(preset, 'learner step',
+                              lambda: learner.step(batch), repeats, steps)
   return {'first_call_seconds': first, 'ms_per_step': ms_per_step}
 
 
