@@ -14,7 +14,7 @@
 # ============================================================================
 """Learner throughput through the training launcher, per strategy.
 
-Each measurement is a fresh process running `launchers.train.run_synthetic`
+Each measurement is a fresh process running `experiment.run_synthetic`
 (the launcher's learner path: flags' config, strategy, tf.data input split
 among the replicas, TensorBoard logging) for --steps steps; samples per
 second are read back from its TensorBoard scalars, dropping the first
@@ -37,9 +37,11 @@ from typing import Dict, List, Sequence
 from absl import app
 from absl import flags
 
-from launchers import train
+from muzero_snt import presets
 
-# --preset and --batch_size are the training launcher's flags.
+PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
+                           'configuration preset.')
+BATCH_SIZE = flags.DEFINE_integer('batch_size', 128, 'global batch size.')
 STRATEGIES = flags.DEFINE_list(
     'strategies', ['default', 'cpu', 'mirrored'],
     'strategies to measure (the ones that run on a CPU-only machine).')
@@ -69,16 +71,18 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
         [tf.config.LogicalDeviceConfiguration()] * 2)
   from muzero_snt import distribute
   from muzero_snt import evaluation
-  from muzero_snt import presets
+  from muzero_snt import experiment
   # pylint: enable=g-import-not-at-top
   config = presets.get_preset(preset).replace(
       batch_size=batch_size, training_steps=steps)
   strategy = distribute.make_strategy(strategy_name)
   with tempfile.TemporaryDirectory() as logdir:
-    train.run_synthetic(config, jit_compile=jit_compile, strategy=strategy,
-                        log_every=max(1, steps // 10), logdir=logdir)
+    experiment.run_synthetic(config, preset, jit_compile=jit_compile,
+                             strategy=strategy,
+                             log_every=max(1, steps // 10), logdir=logdir)
+    # Rates are measured from the end of the first (compiling) step.
     _, rates = evaluation.read_scalars(logdir)['samples_per_second']
-  return {'samples_per_second': float(statistics.median(rates[1:])),
+  return {'samples_per_second': float(statistics.median(rates)),
           'replicas': strategy.num_replicas_in_sync}
 
 
@@ -86,8 +90,8 @@ def _run_child(strategy: str, jit_compile: bool) -> Dict[str, float]:
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL='2', CUDA_VISIBLE_DEVICES='')
   code = ('import json; from benchmarks import launcher; '
           f'print({_RESULT!r} + json.dumps(launcher.child('
-          f'{train.PRESET.value!r}, {strategy!r}, {jit_compile}, {STEPS.value}, '
-          f'{(train.BATCH_SIZE.value or 128)})))')
+          f'{PRESET.value!r}, {strategy!r}, {jit_compile}, {STEPS.value}, '
+          f'{BATCH_SIZE.value})))')
   process = subprocess.run([sys.executable, '-c', code], cwd=_ROOT, env=env,
                            capture_output=True, text=True, check=False)
   lines = [l for l in process.stdout.splitlines() if l.startswith(_RESULT)]
@@ -107,7 +111,7 @@ def main(argv: Sequence[str]) -> None:
       result = _run_child(strategy, jit)
       samples.setdefault(key, []).append(result['samples_per_second'])
       replicas[key] = result['replicas']
-  print(f'preset {train.PRESET.value}, global batch {(train.BATCH_SIZE.value or 128)}, '
+  print(f'preset {PRESET.value}, global batch {BATCH_SIZE.value}, '
         f'{STEPS.value} steps per run, median of {REPEATS.value} runs')
   print(f'{"strategy":<18} {"replicas":>8} {"samples/s":>10}  runs')
   summary = {}

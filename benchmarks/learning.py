@@ -14,7 +14,7 @@
 # ============================================================================
 """Learning benchmark: time and environment steps until MuZero solves a task.
 
-Runs the main job (`launchers.train.run_selfplay`) from scratch for each
+Runs the main job (`experiment.run_selfplay`) from scratch for each
 seed and evaluates it every --eval_every seconds of training:
 
 - tictactoe: 100 games on each side against the perfect (minimax) player
@@ -41,12 +41,29 @@ from absl import flags
 from absl import logging
 import numpy as np
 
-from launchers import train
+from muzero_snt import builders
 from muzero_snt import evaluation
+from muzero_snt import experiment
+from muzero_snt import presets
+from muzero_snt import run_config
 from muzero_snt import search
 
-# The run's config comes from the main job's flags (launchers.train:
-# --preset=tictactoe|cartpole and its overrides, --num_envs, --train_ratio).
+PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
+                           'the task.')
+CONFIG = flags.DEFINE_list(
+    'config', [], 'changes to the preset, as name=value (run_config.'
+    'apply_overrides names: lr_init=0.1,network.channels=8,...).')
+NUM_ENVS = flags.DEFINE_integer(
+    'num_envs', None, 'self-play games played at once (default: preset).')
+TRAIN_RATIO = flags.DEFINE_float(
+    'train_ratio', None, 'learner steps per environment step (default: '
+    'preset).')
+SEARCH = flags.DEFINE_enum('search', 'xla', list(experiment.SEARCHES),
+                           'how self-play and evaluation search.')
+JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
+                                'compile the loss and gradients with XLA.')
+LOG_EVERY = flags.DEFINE_integer('log_every', 50,
+                                 'log every this many learner steps.')
 SEEDS = flags.DEFINE_list('seeds', ['0', '1', '2'], 'seeds, one run each.')
 TIME_LIMIT = flags.DEFINE_float(
     'time_limit', 600., 'training seconds per run before giving up.')
@@ -86,10 +103,10 @@ class _Evaluator:
 
   def _score(self, loop) -> Dict[str, float]:
     model = search.NetworkModel(loop.learner.network)
-    if self._search is None and train.SEARCH.value != 'reference':
+    if self._search is None and SEARCH.value != 'reference':
       self._search = search.BatchedSearch(
           self._config, loop.learner.network,
-          jit_compile=train.SEARCH.value == 'xla')
+          jit_compile=SEARCH.value == 'xla')
     if self._preset == 'tictactoe':
       player = evaluation.MuZeroPlayer(self._config, model,
                                        batched_search=self._search)
@@ -104,7 +121,7 @@ class _Evaluator:
       score['solved'] = float(score['perfect_first_losses'] == 0 and
                               score['perfect_second_losses'] == 0)
       return score
-    make_env = train.make_environment_factory('cartpole', self._config)
+    make_env = builders.make_environment_factory('cartpole', self._config)
     screen = evaluation.evaluate_episodes(
         self._config, model, make_env, CARTPOLE_SCREEN, seed=10**6,
         batched_search=self._search)
@@ -141,17 +158,17 @@ class _Evaluator:
 def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
              num_eval: int) -> Dict:
   """One run from scratch, evaluated until solved or out of time."""
-  config = train.make_config()
-  if train.TRAINING_STEPS.value is None:
+  config = run_config.apply_overrides(presets.get_preset(preset),
+                                      CONFIG.value)
+  if not any(o.startswith('training_steps=') for o in CONFIG.value):
     # Run until solved or out of time, not until the preset's step count.
     config = config.replace(training_steps=10**7)
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
                          seed)
-  loop = train.run_selfplay(
-      config, preset, num_envs=train.NUM_ENVS.value,
-      train_ratio=train.TRAIN_RATIO.value, seed=seed,
-      jit_compile=train.JIT_COMPILE.value, log_every=train.LOG_EVERY.value,
-      on_round=evaluator, search_kind=train.SEARCH.value)
+  loop = experiment.run_selfplay(
+      config, preset, num_envs=NUM_ENVS.value, train_ratio=TRAIN_RATIO.value,
+      seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
+      on_round=evaluator, search=SEARCH.value)
   solved = evaluator.solved_at
   return {
       'seed': seed,
@@ -197,10 +214,11 @@ def _plot(runs: List[Dict], preset: str, path: str) -> None:
 def main(argv: Sequence[str]) -> None:
   del argv
   seeds = [int(s) for s in SEEDS.value]
-  preset = train.PRESET.value
-  if preset not in ('tictactoe', 'cartpole'):
-    raise app.UsageError(f'--preset must be tictactoe or cartpole, got '
-                         f'{preset!r}.')
+  preset = PRESET.value
+  try:
+    run_config.apply_overrides(presets.get_preset(preset), CONFIG.value)
+  except ValueError as e:
+    raise app.UsageError(f'--config: {e}') from e
   runs = [run_seed(preset, seed, TIME_LIMIT.value, EVAL_EVERY.value,
                    NUM_EVAL.value) for seed in seeds]
   print(f'{"seed":>4} {"solved":>6} {"seconds":>8} {"env steps":>10} '

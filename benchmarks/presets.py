@@ -63,7 +63,7 @@ from absl import flags
 import numpy as np
 
 from benchmarks import reporting
-from launchers import train
+from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import search
@@ -78,10 +78,10 @@ DEFAULT_ROUNDS = (5, 1)
 TIMING_LEARNING_RATE = 1e-6
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# --batch_size (default here: the preset's own, --paper_batch_size for the
-# paper-sized ones) and --seed are the training launcher's flags.
-BATCH_SIZE = train.BATCH_SIZE
-SEED = train.SEED
+BATCH_SIZE = flags.DEFINE_integer(
+    'batch_size', None, 'learner batch of the CPU presets (default: the '
+    'preset\'s own; --paper_batch_size for the paper-sized ones).')
+SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 PRESETS_FLAG = flags.DEFINE_list('presets', sorted(presets.PRESETS),
                                  f'presets to measure, of '
                                  f'{sorted(presets.PRESETS)}.')
@@ -184,7 +184,7 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
   Returns:
     'first_call_seconds' and 'ms_per_round' (one value per repeat).
   """
-  make_environment = train.make_environment_factory(preset, config)
+  make_environment = builders.make_environment_factory(preset, config)
   start = time.perf_counter()
   environments = [make_environment(seed + i) for i in range(num_envs)]
   time_steps = [environment.reset() for environment in environments]
@@ -243,7 +243,7 @@ def benchmark_preset(preset: str,
   config = make_config(preset, batch_size, paper_batch_size,
                        paper_simulations)
   paper = preset in PAPER_PRESETS
-  num_envs = train.SELF_PLAY_DEFAULTS[preset]['num_envs']
+  num_envs = presets.get_self_play(preset).num_envs
   result = {
       'preset': preset,
       'batch_size': config.batch_size,
@@ -253,13 +253,13 @@ def benchmark_preset(preset: str,
   }
   try:
     # The skip costs no network: one environment says what is missing.
-    train.make_environment_factory(preset, config)(seed).close()
+    builders.make_environment_factory(preset, config)(seed).close()
   except ImportError as e:
     _say(preset, f'skipped: {e}')
     return dict(result, skipped=str(e))
   result['data'] = 'synthetic'
   start = time.perf_counter()
-  learner = train.make_learner(config, seed, jit_compile=True, strategy=None,
+  learner = builders.make_learner(config, seed, jit_compile=True, strategy=None,
                                compute_dtype='float32')
   result['parameters'] = int(sum(
       v.shape.num_elements() for v in learner.network.trainable_variables))

@@ -23,10 +23,12 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 * cartpole, atari, atari_small (one player; --env picks the game):
   --num_games episodes; the mean, std, min and max return.
 
---preset, --checkpoint_dir, --seed, --logdir and the network flags
-(--hidden_size, --channels, --num_blocks, --support_size) are the training
-launcher's, so the flags of a training run evaluate it as they are; its other
-flags are accepted and do not matter here. With --logdir (the
+--preset, --env, --checkpoint_dir, --seed, --logdir, the search flags
+(--search, --num_simulations, --unvisited_q) and the network flags
+(--hidden_size, --channels, --num_blocks, --support_size) are shared with the
+training launcher (`launchers/common_flags.py`), so those flags of a
+training run evaluate it as they are. The checkpoint directory's saved
+configuration must have the same preset and network. With --logdir (the
 run's TensorBoard directory) the results are added there as `eval/...`
 scalars at the checkpoint's learner step; --curve_png then plots the run's
 'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
@@ -40,32 +42,41 @@ scalars at the checkpoint's learner step; --curve_png then plots the run's
 
 from typing import Dict, NamedTuple, Optional, Sequence, Union
 
+from launchers import quiet
+
+quiet.start_tensorflow()
+
+# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
 import tensorflow as tf
 
-from launchers import train
+from launchers import common_flags
+from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import evaluation
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt import run_config
 from muzero_snt import search
 
 PRESETS = ('atari', 'atari_small', 'cartpole', 'tictactoe')
 CURVE_TAGS = ('selfplay/episode_return', 'loss')
 
-# Shared with launchers.train (same flag objects): see the module docstring.
-PRESET = train.PRESET
-CHECKPOINT_DIR = train.CHECKPOINT_DIR
-SEED = train.SEED
-LOGDIR = train.LOGDIR
-NUM_SIMULATIONS = train.NUM_SIMULATIONS
-ENV = train.ENV
-for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir',
-              'hidden_size',
-              'channels', 'num_blocks', 'support_size', 'num_simulations'):
+# pylint: enable=g-import-not-at-top,wrong-import-position
+
+# Shared with launchers.train: see the module docstring.
+PRESET = common_flags.PRESET
+CHECKPOINT_DIR = common_flags.CHECKPOINT_DIR
+SEED = common_flags.SEED
+LOGDIR = common_flags.LOGDIR
+NUM_SIMULATIONS = common_flags.NUM_SIMULATIONS
+ENV = common_flags.ENV
+for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
+              'num_simulations', 'unvisited_q', 'hidden_size', 'channels',
+              'num_blocks', 'support_size'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(
@@ -90,6 +101,7 @@ class Evaluation(NamedTuple):
 
 def validate_flags() -> None:
   """Checks the flags before any TensorFlow work; raises `UsageError`."""
+  common_flags.validate()
   if PRESET.value not in PRESETS:
     raise app.UsageError(f'--preset={PRESET.value} cannot be evaluated; '
                          f'expected one of {list(PRESETS)}.')
@@ -207,7 +219,7 @@ def run(preset: str,
     table = tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
-        config, model, train.make_environment_factory(preset, config, title),
+        config, model, builders.make_environment_factory(preset, config, title),
         num_games, seed=seed, num_simulations=simulations)
     table = episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
@@ -228,8 +240,13 @@ def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   validate_flags()
-  config = train.make_config()
-  train.check_environment(PRESET.value, config, ENV.value)
+  config = common_flags.make_config()
+  common_flags.usage_errors(builders.check_environment, PRESET.value, config,
+                            ENV.value)
+  if CHECKPOINT_DIR.value:
+    common_flags.usage_errors(
+        run_config.check_network, CHECKPOINT_DIR.value,
+        run_config.RunConfig(PRESET.value, config))
   run(PRESET.value,
       config=config,
       title=ENV.value,
@@ -242,4 +259,4 @@ def main(argv: Sequence[str]) -> None:
 
 
 if __name__ == '__main__':
-  app.run(main)
+  common_flags.run(main)

@@ -21,6 +21,7 @@ Names follow the pseudocode: `MuZeroConfig`, `make_atari_config`,
 import sonnet as snt
 
 from muzero_snt import environments
+from muzero_snt import experiment
 from muzero_snt import networks
 from muzero_snt import search
 from muzero_snt.acting import Actor
@@ -30,8 +31,11 @@ from muzero_snt.config import MoveCountTemperature
 from muzero_snt.config import MuZeroConfig
 from muzero_snt.config import NetworkConfig
 from muzero_snt.config import TrainingStepTemperature
+from muzero_snt.data_sources import SelfPlay
+from muzero_snt.data_sources import SyntheticBatches
 from muzero_snt.distribute import make_strategy
 from muzero_snt.distribute import STRATEGIES
+from muzero_snt.experiment import RunSettings
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
 from muzero_snt.losses import l2_regularization
@@ -53,6 +57,7 @@ from muzero_snt.presets import make_tictactoe_config
 from muzero_snt.presets import PRESETS
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
+from muzero_snt.run_config import RunConfig
 from muzero_snt.search import add_exploration_noise
 from muzero_snt.search import BatchedSearch
 from muzero_snt.search import backpropagate
@@ -102,7 +107,11 @@ __all__ = (
     'Node',
     'PRESETS',
     'ReplayBuffer',
+    'RunConfig',
+    'RunSettings',
+    'SelfPlay',
     'STRATEGIES',
+    'SyntheticBatches',
     'Target',
     'TrainingLoop',
     'TrainingStepTemperature',
@@ -112,6 +121,7 @@ __all__ = (
     'backpropagate',
     'environments',
     'expand_node',
+    'experiment',
     'get_preset',
     'l2_regularization',
     'learning_rate_schedule',

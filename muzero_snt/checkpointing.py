@@ -78,6 +78,11 @@ class Checkpointer:
     latest = self._manager.latest_checkpoint
     return None if latest is None else int(latest.rsplit('-', 1)[1])
 
+  @property
+  def latest_path(self) -> Optional[str]:
+    """The TensorFlow path of the last complete checkpoint, if any."""
+    return self._manager.latest_checkpoint
+
   def _replay_path(self, number: int) -> str:
     return os.path.join(self._directory, _REPLAY_FILE.format(number))
 

@@ -20,6 +20,7 @@ arXiv:1911.08265 and the network sizes of its appendix; the small ones
 (tic-tac-toe, CartPole) train on a 2-core CPU.
 """
 
+import dataclasses
 from typing import Callable, Dict, Tuple
 
 from muzero_snt import config as config_lib
@@ -366,9 +367,45 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
 }
 
 
+@dataclasses.dataclass(frozen=True)
+class SelfPlaySettings:
+  """How a preset's self-play runs in one process.
+
+  Attributes:
+    num_envs: games played at once (one batched search per move).
+    train_ratio: learner steps per environment step; each step trains on
+      `batch_size` positions.
+  """
+  num_envs: int
+  train_ratio: float
+
+
+SELF_PLAY: Dict[str, SelfPlaySettings] = {
+    'tictactoe': SelfPlaySettings(num_envs=32, train_ratio=0.1),
+    'cartpole': SelfPlaySettings(num_envs=8, train_ratio=0.05),
+    'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
+    'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
+    'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),
+    # Paper-sized: they run here, slowly; real runs need accelerators and
+    # many actors.
+    'atari': SelfPlaySettings(num_envs=2, train_ratio=0.05),
+    'go': SelfPlaySettings(num_envs=2, train_ratio=0.01),
+    'chess': SelfPlaySettings(num_envs=2, train_ratio=0.01),
+    'shogi': SelfPlaySettings(num_envs=2, train_ratio=0.01),
+}
+
+
 def get_preset(name: str) -> MuZeroConfig:
   """Returns the preset called `name`; a `ValueError` lists the known ones."""
   if name not in PRESETS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {sorted(PRESETS)}.')
   return PRESETS[name]()
+
+
+def get_self_play(name: str) -> SelfPlaySettings:
+  """The self-play settings of preset `name`; a `ValueError` lists them."""
+  if name not in SELF_PLAY:
+    raise ValueError(
+        f'Unknown preset {name!r}; expected one of {sorted(SELF_PLAY)}.')
+  return SELF_PLAY[name]

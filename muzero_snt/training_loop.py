@@ -12,55 +12,49 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The whole MuZero loop in one process: self-play, replay and learning.
+"""The training loop: rounds of data, learner steps, logs and checkpoints.
 
-Self-play and learning are interleaved on the same variables: the actor's
-search reads the network the learner updates. Environment steps count once
-the replay buffer holds a batch's worth of positions; after every batched
-move the learner has taken exactly floor(train_ratio * counted steps) steps
-(the ratio is held as an exact fraction), so the ratio of learner steps to
-environment steps is the configured one at every moment, not only on
-average. Checkpoints are written between rounds of games (`acting.Actor`),
-when no game is in progress.
+One loop for every data source (`data_sources.py`): self-play interleaved
+with learning on the same variables (the actor's search reads the network
+the learner updates), or synthetic batches. Between rounds the loop logs
+progress, writes TensorBoard summaries and saves checkpoints, numbered by
+learner step.
 
 A run restarted from its last checkpoint continues exactly as if it had
-never stopped. Extending a finished run (a second run with a larger
-`training_steps`) is exact only if the first run's last learner step came
-at the end of a round: otherwise the first run played the rest of that
+never stopped. Extending a finished self-play run (a second run with a
+larger `training_steps`) is exact only if the first run's last learner step
+came at the end of a round: otherwise the first run played the rest of that
 round without learning, where the longer run keeps learning.
 """
 
-import fractions
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Optional
 
 from absl import logging
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import acting
 from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
+from muzero_snt import data_sources
 from muzero_snt import learning
 from muzero_snt import replay as replay_lib
 
 
 class TrainingLoop:
-  """Interleaves self-play rounds and learner steps until training ends.
+  """Runs rounds of a data source until the learner has trained enough.
 
   Usage:
 
-      loop = TrainingLoop(config, learner, actor, train_ratio=0.5,
-                          checkpoint_dir=directory)
+      source = data_sources.SelfPlay(config, actor, train_ratio=0.5)
+      loop = TrainingLoop(config, learner, source, checkpoint_dir=directory)
       loop.run()
   """
 
   def __init__(self,
                config: config_lib.MuZeroConfig,
                learner: learning.Learner,
-               actor: acting.Actor,
-               train_ratio: float,
-               seed: int = 0,
+               source: data_sources.DataSource,
                checkpoint_dir: Optional[str] = None,
                writer: Optional[tf.summary.SummaryWriter] = None,
                log_every: int = 50):
@@ -68,90 +62,108 @@ class TrainingLoop:
 
     Args:
       config: the run's configuration (training_steps, checkpoint_interval,
-        batch_size and the replay settings).
-      learner: the learner; its network is the one the actor's model reads.
-      actor: plays the self-play games.
-      train_ratio: learner steps per environment step (> 0).
-      seed: seed of the replay buffer's sampling.
+        and the replay settings a restored buffer is read with).
+      learner: the learner; with self-play, its network is the one the
+        actor's search reads.
+      source: where the batches come from.
       checkpoint_dir: where to save and resume checkpoints; none if unset.
       writer: TensorBoard writer; none if unset.
       log_every: log and write summaries every this many learner steps (and
         after the first round).
     """
-    if not train_ratio > 0:
-      raise ValueError(f'train_ratio must be positive, got {train_ratio!r}.')
-    if log_every <= 0:
-      raise ValueError(f'log_every must be positive, got {log_every!r}.')
+    if (isinstance(log_every, bool) or not isinstance(log_every, int) or
+        log_every <= 0):
+      raise ValueError(f'log_every must be a positive integer, got '
+                       f'{log_every!r}.')
     self._config = config
     self._learner = learner
-    self._actor = actor
-    # Exact: floor(ratio * steps) with a float ratio can be off by one.
-    self._train_ratio = fractions.Fraction(str(train_ratio))
+    self._source = source
     self._writer = writer
     self._log_every = log_every
-    self._counters = checkpointing.counters(
-        rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
-    self._replay = None
     self._checkpointer = None
+    self._last_metrics: Optional[Dict[str, np.ndarray]] = None
+    self._last_checkpoint: Optional[str] = None
     if checkpoint_dir:
       self._checkpointer = checkpointing.Checkpointer(
-          checkpoint_dir, **learner.state, **self._counters)
-      self._replay = self._checkpointer.restore(config)
-    if self._replay is None:
-      self._replay = replay_lib.ReplayBuffer(config, seed=seed)
-    else:
-      logging.info('Resumed at learner step %d, %d games, %d environment '
-                   'steps.', learner.steps, self.games, self.env_steps)
-    self._last_metrics: Optional[Dict[str, np.ndarray]] = None
-    self._recent: List[acting.GameResult] = []
+          checkpoint_dir, **learner.state, **source.counters())
+      has_replay = source.replay is not None
+      replay = self._checkpointer.restore(config if has_replay else None)
+      source.restore_replay(replay)
+      if self._checkpointer.latest_number is not None:
+        self._last_checkpoint = self._checkpointer.latest_path
+        logging.info('Resumed from %s at learner step %d.',
+                     self._last_checkpoint, learner.steps)
+    # Wall time and learner steps of this process's first learner step:
+    # the rate (and the time left) is measured from there, after tracing
+    # and compilation.
+    self._first_step: Optional[tuple] = None
+    self._start = None
 
   @property
   def learner(self) -> learning.Learner:
     return self._learner
 
   @property
-  def replay(self) -> replay_lib.ReplayBuffer:
-    return self._replay
+  def source(self) -> data_sources.DataSource:
+    return self._source
+
+  @property
+  def replay(self) -> Optional[replay_lib.ReplayBuffer]:
+    return self._source.replay
 
   @property
   def rounds(self) -> int:
-    return int(self._counters['rounds'].numpy())
+    """Self-play rounds played (0 for a source without games)."""
+    return getattr(self._source, 'rounds', 0)
 
   @property
   def games(self) -> int:
-    return int(self._counters['games'].numpy())
+    """Games played (0 for a source without games)."""
+    return getattr(self._source, 'games', 0)
 
   @property
   def env_steps(self) -> int:
-    return int(self._counters['env_steps'].numpy())
+    """Environment steps taken (0 for a source without games)."""
+    return getattr(self._source, 'env_steps', 0)
+
+  @property
+  def last_checkpoint(self) -> Optional[str]:
+    """The path of the newest checkpoint (written or restored), if any."""
+    return self._last_checkpoint
+
+  @property
+  def elapsed(self) -> float:
+    """Seconds since `run` started in this process (0 before)."""
+    return 0. if self._start is None else time.time() - self._start
 
   def _done(self) -> bool:
     return self._learner.steps >= self._config.training_steps
 
-  def _learn(self) -> None:
-    batch, keys = self._replay.sample_batch()
+  def _learn(self) -> bool:
+    """One learner step on the source's next batch; False once done."""
+    batch, keys = self._source.sample()
     metrics = self._learner.step(batch)
-    if self._config.prioritized_replay:
-      self._replay.update_priorities(keys, metrics['priority'])
+    if keys is not None:
+      self._source.update_priorities(keys, metrics['priority'])
     self._last_metrics = metrics
+    if self._first_step is None:
+      self._first_step = (time.time(), self._learner.steps)
+    return not self._done()
 
-  def _on_move(self, num_env_steps: int) -> None:
-    """Takes the learner steps that `num_env_steps` new steps are owed."""
-    self._counters['env_steps'].assign_add(num_env_steps)
-    if self._replay.num_positions < self._config.batch_size:
-      return
-    counted = self._counters['counted_env_steps']
-    paid = self._counters['paid_steps']
-    counted.assign_add(num_env_steps)
-    owed = int(self._train_ratio * int(counted.numpy()))  # floor, exactly.
-    while int(paid.numpy()) < owed and not self._done():
-      self._learn()
-      paid.assign_add(1)
+  def save(self) -> Optional[str]:
+    """Saves a checkpoint numbered by the learner step; logs its path."""
+    if self._checkpointer is None:
+      return None
+    step = self._learner.steps
+    path = self._checkpointer.save(step, self._source.replay)
+    self._last_checkpoint = path
+    logging.info('Checkpoint at learner step %d: %s', step, path)
+    return path
 
   def run(self,
           on_round: Optional[Callable[['TrainingLoop'], bool]] = None
          ) -> None:
-    """Plays and learns until the learner has `config.training_steps` steps.
+    """Runs rounds until the learner has `config.training_steps` steps.
 
     Args:
       on_round: called after every round (and its checkpoint); returning
@@ -162,74 +174,74 @@ class TrainingLoop:
         is skipped and no checkpoint is written after it, so the last good
         checkpoint stays the one a restart resumes from.
     """
-    start = time.time()
-    start_steps = (self._learner.steps, self.env_steps)
+    self._start = time.time()
     last_checkpoint = self._learner.steps
-    last_log = None
+    last_log, last_log_time = None, self._start
     while not self._done():
-      results = self._actor.play_round(
-          self.rounds, training_steps=lambda: self._learner.steps,
-          on_move=self._on_move)
-      for result in results:
-        self._replay.save_game(result.trajectory)
-      self._recent.extend(results)
-      self._counters['games'].assign_add(len(results))
-      self._counters['rounds'].assign_add(1)
+      self._source.run_round(self._learn, lambda: self._learner.steps)
       steps = self._learner.steps
       if last_log is None or steps // self._log_every > last_log // (
           self._log_every) or self._done():
-        self._log(start, start_steps)
-        last_log = steps
+        now = time.time()
+        self._log(now - last_log_time)
+        last_log, last_log_time = steps, now
       if self._checkpointer and (
           steps - last_checkpoint >= self._config.checkpoint_interval or
           self._done()):
-        self._checkpointer.save(self.rounds, self._replay)
+        self.save()
         last_checkpoint = steps
       if on_round is not None and on_round(self):
         break
 
-  def _log(self, start: float, start_steps) -> None:
-    """Logs progress and writes TensorBoard summaries of recent games."""
-    elapsed = time.time() - start
-    learner_steps = self._learner.steps
-    total = self._config.training_steps
-    steps_per_second = (learner_steps - start_steps[0]) / max(elapsed, 1e-9)
-    env_steps_per_second = (self.env_steps - start_steps[1]) / max(
-        elapsed, 1e-9)
-    remaining = (total - learner_steps) / steps_per_second if (
-        steps_per_second > 0) else float('nan')
-    returns = [r.episode_return for r in self._recent]
-    lengths = [r.length for r in self._recent]
+  def remaining_seconds(self) -> Optional[float]:
+    """Time left at the learner's rate since its first step; None if unknown.
+
+    The rate is measured from the end of this process's first learner step,
+    so tracing and compilation do not count.
+    """
+    if self._first_step is None:
+      return None
+    start_time, start_steps = self._first_step
+    steps = self._learner.steps - start_steps
+    seconds = time.time() - start_time
+    if steps <= 0 or seconds <= 0:
+      return None
+    return (self._config.training_steps - self._learner.steps) * seconds / steps
+
+  def _log(self, since_last: float) -> None:
+    """Logs progress and writes TensorBoard summaries since the last log."""
+    steps, total = self._learner.steps, self._config.training_steps
     metrics = self._last_metrics
     loss = f'{float(metrics["loss"]):.4f}' if metrics else '-'
+    remaining = self.remaining_seconds()
+    rate = None
+    if self._first_step is not None:
+      seconds = time.time() - self._first_step[0]
+      if seconds > 0 and steps > self._first_step[1]:
+        rate = (steps - self._first_step[1]) / seconds
+    source_text, source_scalars = self._source.progress(since_last)
     logging.info(
-        'learner step %d/%d  games %d  env steps %d  return %.2f  length '
-        '%.1f  loss %s  %.2f learner steps/s  %.1f env steps/s  elapsed '
-        '%.0fs  remaining ~%.0fs', learner_steps, total, self.games,
-        self.env_steps, np.mean(returns), np.mean(lengths), loss,
-        steps_per_second, env_steps_per_second, elapsed, remaining)
+        'learner step %d/%d  loss %s  %s%s  elapsed %.0fs  remaining %s',
+        steps, total, loss, source_text + '  ' if source_text else '',
+        '-' if rate is None else f'{rate:.2f} learner steps/s', self.elapsed,
+        'unknown yet' if remaining is None else f'~{remaining:.0f}s')
     if self._writer:
-      with self._writer.as_default(step=learner_steps):
-        tf.summary.scalar('selfplay/episode_return', np.mean(returns))
-        tf.summary.scalar('selfplay/game_length', np.mean(lengths))
-        tf.summary.scalar('selfplay/games', self.games)
-        tf.summary.scalar('selfplay/env_steps', self.env_steps)
-        tf.summary.scalar('selfplay/env_steps_per_second',
-                          env_steps_per_second)
-        tf.summary.scalar('replay/positions', self._replay.num_positions)
+      with self._writer.as_default(step=steps):
+        for tag, value in source_scalars.items():
+          tf.summary.scalar(tag, value)
         if metrics:
-          write_learner_summaries(metrics, steps_per_second,
-                                  self._config.batch_size)
-    self._recent = []
+          write_learner_summaries(metrics, rate, self._config.batch_size)
 
 
 def write_learner_summaries(metrics: Dict[str, np.ndarray],
-                            steps_per_second: float, batch_size: int) -> None:
+                            steps_per_second: Optional[float],
+                            batch_size: int) -> None:
   """Writes a learner step's metrics as scalars to the default writer.
 
   Args:
     metrics: the output of `Learner.step`.
-    steps_per_second: learner steps per second since the last summary.
+    steps_per_second: learner steps per second after the first step (None
+      while unknown: then no rate is written).
     batch_size: the global batch size, for samples per second.
   """
   tf.summary.scalar('loss', metrics['loss'])
@@ -242,5 +254,6 @@ def write_learner_summaries(metrics: Dict[str, np.ndarray],
       tf.summary.scalar(f'loss/{name}_step_{k}', value)
   tf.summary.scalar('learning_rate', metrics['learning_rate'])
   tf.summary.scalar('gradient_norm', metrics['gradient_norm'])
-  tf.summary.scalar('steps_per_second', steps_per_second)
-  tf.summary.scalar('samples_per_second', steps_per_second * batch_size)
+  if steps_per_second is not None:
+    tf.summary.scalar('steps_per_second', steps_per_second)
+    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)

@@ -20,7 +20,6 @@ import numpy as np
 import tensorflow as tf
 from absl.testing import parameterized
 
-from launchers import train as train_defaults
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from tests import testing
@@ -287,8 +286,7 @@ class SmallPresetTest(testing.TestCase):
     # observation; the window and the games being played stay under 8 GB.
     position_bytes = 4 * np.prod(small.observation_shape)
     self.assertEqual(position_bytes, 589_824)
-    games = small.window_size + train_defaults.SELF_PLAY_DEFAULTS[
-        'atari_small']['num_envs']
+    games = small.window_size + presets.SELF_PLAY['atari_small'].num_envs
     self.assertLess(games * small.max_moves * position_bytes, 8 * 2**30)
     # 96x96 frames; 4 RGB frames and 4 action planes instead of 32 + 32.
     self.assertEqual(small.observation_shape, (96, 96, 4 * 3 + 4))

@@ -28,6 +28,7 @@ import tensorflow as tf
 
 from muzero_snt import acting
 from muzero_snt import config as config_lib
+from muzero_snt import data_sources
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import presets
@@ -72,7 +73,8 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
           tictactoe.TicTacToe(s), config),
       seed=seed, num_envs=num_envs)
   loop = training_loop.TrainingLoop(
-      config, learner, actor, train_ratio=train_ratio, seed=seed,
+      config, learner,
+      data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed),
       checkpoint_dir=checkpoint_dir)
   return Run(learner, actor, loop)
 
@@ -132,22 +134,23 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
 
   def test_bad_train_ratio_and_log_every_are_named(self):
     config = _config()
-    for ratio in (0, -0.5, float('nan')):
+    for ratio in (0, -0.5, float('nan'), float('inf')):
       with self.assertRaisesRegex(
-          ValueError, f'train_ratio must be positive, got {ratio!r}'):
-        training_loop.TrainingLoop(config, None, None, train_ratio=ratio)
+          ValueError,
+          f'train_ratio must be a positive finite number, got {ratio!r}'):
+        data_sources.SelfPlay(config, None, train_ratio=ratio)
     with self.assertRaisesRegex(ValueError,
-                                'log_every must be positive, got 0'):
-      training_loop.TrainingLoop(config, None, None, train_ratio=1.,
-                                 log_every=0)
+                                'log_every must be a positive integer, got 0'):
+      training_loop.TrainingLoop(config, None, None, log_every=0)
 
   def test_learner_steps_follow_the_train_ratio_and_stop_at_the_end(self):
     ratio = fractions.Fraction(3, 10)
     config = _config(mlp=True, training_steps=10)
     run = _make_run(config, train_ratio=float(ratio), seed=1)
     counting = CountingActor(run.actor, run.learner, config.batch_size)
-    loop = training_loop.TrainingLoop(config, run.learner, counting,
-                                      train_ratio=float(ratio), seed=1)
+    loop = training_loop.TrainingLoop(
+        config, run.learner,
+        data_sources.SelfPlay(config, counting, float(ratio), seed=1))
     rounds = []
     loop.run(on_round=lambda l: rounds.append(
         (l.rounds, run.learner.steps, l.games, l.env_steps)))
@@ -193,16 +196,16 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
     gaps = []
     for rounds, steps, latest in saved:
       if steps - last >= 3 or steps == 10:
-        self.assertEqual(latest, rounds, saved)
+        self.assertEqual(latest, steps, saved)  # Numbered by learner step.
         gaps.append(steps - last)
         last = steps
       else:
-        self.assertNotEqual(latest, rounds, saved)
+        self.assertEqual(latest, None if last == 0 else last, saved)
     self.assertIn(3, gaps)  # A checkpoint exactly at the interval.
     self.assertLess(len(gaps), len(saved))  # And rounds without one.
     self.assertEqual(saved[-1][1], 10)
     self.assertTrue(os.path.exists(
-        os.path.join(directory, f'replay-{saved[-1][0]}.npz')))
+        os.path.join(directory, f'replay-{saved[-1][1]}.npz')))
 
   def test_learner_error_propagates_and_keeps_the_last_checkpoint(self):
     directory = self._new_directory()
@@ -215,7 +218,7 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
       # After the first checkpoint with trained variables, remember it and
       # make the second learner step after it fail.
       if not state['armed'] and run.learner.steps > 0:
-        self.assertEqual(_latest_number(directory), loop.rounds)
+        self.assertEqual(_latest_number(directory), run.learner.steps)
         state.update(armed=True, rounds=loop.rounds, steps=run.learner.steps,
                      variables=_snapshot(run.learner),
                      files=sorted(os.listdir(directory)))
@@ -232,12 +235,13 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
         run.loop.run(on_round=on_round)
     self.assertEqual(state['calls'], 2)
     self.assertEqual(run.learner.steps, state['steps'] + 1)
-    self.assertEqual(_latest_number(directory), state['rounds'])
+    self.assertEqual(_latest_number(directory), state['steps'])
     self.assertEqual(sorted(os.listdir(directory)), state['files'])
 
     # A restart on the directory comes back to the remembered checkpoint.
     restarted = training_loop.TrainingLoop(
-        config, run.learner, run.actor, train_ratio=0.5, seed=3,
+        config, run.learner,
+        data_sources.SelfPlay(config, run.actor, train_ratio=0.5, seed=3),
         checkpoint_dir=directory)
     self.assertEqual(restarted.rounds, state['rounds'])
     self.assertEqual(run.learner.steps, state['steps'])
@@ -309,7 +313,7 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
                       train_ratio=float(ratio), checkpoint_dir=directory)
     first.loop.run()
     self.assertEqual(first.learner.steps, n)
-    self.assertEqual(_latest_number(directory), first.loop.rounds)
+    self.assertEqual(_latest_number(directory), n)
     # The checkpoint carries part of a learner step: the environment steps
     # of the rounds that began with a batch's worth of positions, times the
     # ratio, exceed N.

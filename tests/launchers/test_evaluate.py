@@ -19,7 +19,9 @@ import dataclasses
 import importlib.util
 import io
 import os
+import sys
 import struct
+import subprocess
 import tempfile
 
 from absl import app
@@ -30,7 +32,7 @@ import numpy as np
 import tensorflow as tf
 
 from launchers import evaluate
-from launchers import train
+from launchers import common_flags
 from muzero_snt import checkpointing
 from muzero_snt import evaluation
 from muzero_snt import networks
@@ -95,11 +97,23 @@ class EvaluateTest(testing.TestCase):
       FLAGS.mark_as_parsed()
 
   def test_shares_the_training_launchers_flags(self):
-    for holder, shared in ((evaluate.PRESET, train.PRESET),
-                           (evaluate.CHECKPOINT_DIR, train.CHECKPOINT_DIR),
-                           (evaluate.SEED, train.SEED),
-                           (evaluate.LOGDIR, train.LOGDIR)):
+    for holder, shared in (
+        (evaluate.PRESET, common_flags.PRESET),
+        (evaluate.CHECKPOINT_DIR, common_flags.CHECKPOINT_DIR),
+        (evaluate.SEED, common_flags.SEED),
+        (evaluate.LOGDIR, common_flags.LOGDIR)):
       self.assertIs(holder, shared)
+
+  def test_does_not_import_the_training_launcher(self):
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    result = subprocess.run(
+        [sys.executable, '-c', 'import sys, launchers.evaluate; '
+         'print(sorted(m for m in sys.modules if m.startswith("launchers")))'],
+        cwd=repo, capture_output=True, text=True, timeout=300, check=True)
+    self.assertEqual(result.stdout.strip(), "['launchers', "
+                     "'launchers.common_flags', 'launchers.evaluate', "
+                     "'launchers.quiet']")
 
   @flagsaver.flagsaver(preset='tictactoe', random_init=True, num_games=2,
                        num_simulations=3)

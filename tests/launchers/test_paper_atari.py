@@ -17,7 +17,7 @@
 from absl.testing import absltest
 import numpy as np
 
-from launchers import train
+from muzero_snt import experiment
 from muzero_snt import presets
 from tests import testing
 
@@ -92,10 +92,10 @@ class PaperAtariTest(testing.TestCase):
 
     # The graph learner: XLA takes over a minute to compile this network's
     # update on 2 cores; the search is XLA-compiled as the launcher does.
-    loop = train.run_selfplay(
+    loop = experiment.run_selfplay(
         config, 'atari', num_envs=_NUM_ENVS, train_ratio=_TRAIN_RATIO,
         jit_compile=False, seed=_SEED, log_every=1, on_round=on_round,
-        search_kind='xla', title='Pong')
+        search='xla', title='Pong')
 
     # Learner.step counts finite updates only (it raises on the others).
     self.assertEqual(loop.learner.steps, _TRAINING_STEPS)

@@ -12,47 +12,21 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Smoke tests of the training launcher through its `run()` and flags."""
+"""Tests of the training launcher: flags, their checks and its output."""
 
-import glob
 import os
-import types
+import subprocess
+import sys
 
 from absl import app
 from absl import flags
 from absl.testing import flagsaver
-import numpy as np
 import tensorflow as tf
 
 from launchers import train
-from muzero_snt import config as config_lib
-from muzero_snt import distribute
 from tests import testing
 
 FLAGS = flags.FLAGS
-
-
-def _tiny_config(**changes) -> config_lib.MuZeroConfig:
-  config = testing.tiny_mlp_config(
-      21, batch_size=8, num_unroll_steps=3, training_steps=4,
-      checkpoint_interval=2)
-  return config.replace(**changes)
-
-
-def _fake_strategy(num_replicas: int):
-  """Stands in for a strategy of `num_replicas` (not a TPU's)."""
-  return types.SimpleNamespace(num_replicas_in_sync=num_replicas)
-
-
-def _read_scalars(logdir: str):
-  """{tag: [(step, value)]} of every scalar of the events files in logdir."""
-  scalars = {}
-  for path in glob.glob(os.path.join(logdir, 'events.out.tfevents*')):
-    for event in tf.compat.v1.train.summary_iterator(path):
-      for value in event.summary.value:
-        scalars.setdefault(value.tag, []).append(
-            (event.step, float(tf.make_ndarray(value.tensor))))
-  return scalars
 
 
 class TrainTest(testing.TestCase):
@@ -62,70 +36,9 @@ class TrainTest(testing.TestCase):
     if not FLAGS.is_parsed():
       FLAGS.mark_as_parsed()
 
-  def test_run_advances_the_learner(self):
-    learner = train.run_synthetic(_tiny_config(), jit_compile=False, log_every=2)
-    self.assertEqual(learner.steps, 4)
-
-  def test_resume_continues_from_the_checkpoint(self):
-    directory = self.create_tempdir().full_path
-    first = train.run_synthetic(_tiny_config(training_steps=2), jit_compile=False,
-                      checkpoint_dir=directory)
-    self.assertEqual(first.steps, 2)
-    self.assertNotEmpty([f for f in os.listdir(directory) if 'ckpt-2' in f])
-    resumed = train.run_synthetic(_tiny_config(training_steps=4), jit_compile=False,
-                        checkpoint_dir=directory)
-    self.assertEqual(resumed.steps, 4)
-
-  def test_resumed_run_equals_an_uninterrupted_one(self):
-    # N steps, stop, N more from the checkpoint == 2N steps in one go:
-    # network variables and optimizer slots to 1e-6.
-    config = _tiny_config(checkpoint_interval=3)
-    directory = self.create_tempdir().full_path
-    train.run_synthetic(config.replace(training_steps=3), jit_compile=False,
-              checkpoint_dir=directory, seed=5)
-    resumed = train.run_synthetic(config.replace(training_steps=6), jit_compile=False,
-                        checkpoint_dir=directory, seed=5)
-    uninterrupted = train.run_synthetic(config.replace(training_steps=6),
-                              jit_compile=False, seed=5)
-    self.assertEqual(resumed.steps, 6)
-    self.assertEqual(uninterrupted.steps, 6)
-    for a, b in zip(resumed.network.variables,
-                    uninterrupted.network.variables):
-      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
-    slots = [v for v in resumed.optimizer.variables if v.dtype.is_floating]
-    self.assertNotEmpty(slots)
-    for a, b in zip(resumed.optimizer.variables,
-                    uninterrupted.optimizer.variables):
-      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
-    # Not trivially equal: training moved the variables.
-    fresh = train.run_synthetic(config.replace(training_steps=3), jit_compile=False,
-                      seed=5)
-    self.assertNotAllClose(fresh.network.trainable_variables[0],
-                           resumed.network.trainable_variables[0])
-
-  def test_export_dir_gets_a_saved_model_of_the_trained_network(self):
-    export_dir = os.path.join(self.create_tempdir().full_path, 'model')
-    learner = train.run_synthetic(_tiny_config(), jit_compile=False,
-                        export_dir=export_dir)
-    loaded = tf.saved_model.load(export_dir)
-    observation = np.random.default_rng(0).uniform(
-        size=(3, 4)).astype(np.float32)
-    expected = learner.network.initial_inference(observation)
-    actual = loaded.initial_inference(observation)
-    self.assertAllClose(actual['value'], expected.value, atol=1e-5)
-    self.assertAllClose(actual['policy_logits'], expected.policy_logits,
-                        atol=1e-5)
-
-  def test_bfloat16_run_keeps_float32_variables(self):
-    learner = train.run_synthetic(_tiny_config(), jit_compile=False,
-                        compute_dtype='bfloat16')
-    self.assertEqual(learner.steps, 4)
-    self.assertEqual({v.dtype for v in learner.network.trainable_variables},
-                     {tf.float32})
-
   @flagsaver.flagsaver(preset='cartpole', td_steps=7, weight_decay=0.,
                        lr_decay_steps=100., lr_decay_rate=0.5, hidden_size=12,
-                       num_blocks=2, support_size=0)
+                       support_size=0)
   def test_flags_override_tuned_fields(self):
     config = train.make_config()
     self.assertEqual(config.td_steps, 7)
@@ -133,7 +46,6 @@ class TrainTest(testing.TestCase):
     self.assertEqual(config.lr_decay_steps, 100.)
     self.assertEqual(config.lr_decay_rate, 0.5)
     self.assertEqual(config.network.hidden_size, 12)
-    self.assertEqual(config.network.num_blocks, 2)
     self.assertEqual(config.network.value_support_size, 0)
     self.assertEqual(config.network.reward_support_size, 0)
 
@@ -178,38 +90,6 @@ class TrainTest(testing.TestCase):
     with self.assertRaisesRegex(flags.IllegalFlagValueError, 'chequers'):
       FLAGS['preset'].parse('chequers')
 
-  def test_logdir_gets_the_metrics_at_the_logged_steps(self):
-    logdir = self.create_tempdir().full_path
-    strategy = distribute.make_strategy('cpu')
-    learner = train.run_synthetic(_tiny_config(), jit_compile=False, log_every=3,
-                        strategy=strategy, logdir=logdir)
-    self.assertIs(learner.strategy, strategy)
-    self.assertLen(glob.glob(os.path.join(logdir, 'events.out.tfevents*')),
-                   1)
-    scalars = _read_scalars(logdir)
-    # Every 3 steps, and the last of the 4.
-    loss_steps = [step for step, _ in scalars['loss']]
-    self.assertEqual(loss_steps, [3, 4])
-    self.assertTrue(all(np.isfinite(v) and v > 0 for _, v in scalars['loss']))
-    k = 3
-    expected = {'loss/value', 'loss/reward', 'loss/policy',
-                'loss/regularization', 'learning_rate', 'gradient_norm',
-                'steps_per_second', 'samples_per_second'}
-    expected |= {f'loss/value_step_{i}' for i in range(k + 1)}
-    expected |= {f'loss/policy_step_{i}' for i in range(k + 1)}
-    expected |= {f'loss/reward_step_{i}' for i in range(1, k + 1)}
-    self.assertContainsSubset(expected, set(scalars))
-    self.assertNotIn('loss/reward_step_0', scalars)
-    for tag in expected:
-      self.assertEqual([step for step, _ in scalars[tag]], [3, 4], tag)
-    value_mean = scalars['loss/value'][-1][1]
-    value_steps = [scalars[f'loss/value_step_{i}'][-1][1]
-                   for i in range(k + 1)]
-    self.assertAllClose(value_mean, np.mean(value_steps), rtol=1e-5)
-    steps_per_second = scalars['steps_per_second'][-1][1]
-    samples_per_second = scalars['samples_per_second'][-1][1]
-    self.assertAllClose(samples_per_second, 8 * steps_per_second)
-
   @flagsaver.flagsaver(strategy='tpu')
   def test_tpu_strategy_without_tpu_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, '--tpu'):
@@ -234,26 +114,54 @@ class TrainTest(testing.TestCase):
     with self.assertRaisesRegex(flags.IllegalFlagValueError, 'bogus'):
       FLAGS['strategy'].parse('bogus')
 
-  def test_batch_not_divisible_by_the_replicas_is_a_usage_error(self):
-    with self.assertRaisesRegex(app.UsageError,
-                                r'--batch_size=8 .*the 3 replicas'):
-      train.check_strategy(_tiny_config(), _fake_strategy(3),
-                           jit_compile=False)
-    train.check_strategy(_tiny_config(), _fake_strategy(4), jit_compile=False)
+  @flagsaver.flagsaver(preset='tictactoe', hidden_size=32)
+  def test_a_network_flag_of_another_network_kind_is_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError, '--hidden_size sizes mlp networks; '
+        '--preset=tictactoe has a residual network'):
+      train.validate_flags()
 
-  def test_jit_compile_on_several_replicas_is_a_usage_error(self):
-    with self.assertRaisesRegex(app.UsageError, '--jit_compile.*2 replicas'):
-      train.check_strategy(_tiny_config(), _fake_strategy(2),
-                           jit_compile=True)
-    train.check_strategy(_tiny_config(), _fake_strategy(1), jit_compile=True)
+  @flagsaver.flagsaver(preset='cartpole', channels=8)
+  def test_channels_on_an_mlp_preset_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--channels sizes residual'):
+      train.validate_flags()
 
-  def test_loss_falls_on_synthetic_batches(self):
-    config = _tiny_config(training_steps=1, lr_init=0.05)
-    learner = train.run_synthetic(config, jit_compile=False)
-    from muzero_snt import synthetic  # pylint: disable=g-import-not-at-top
-    batch = next(synthetic.SyntheticBatches(config, 32, seed=1))
-    before = learner.step(batch)['loss']
-    for _ in range(60):
-      after = learner.step(batch)['loss']
-    self.assertTrue(np.isfinite(after))
-    self.assertLess(after, 0.8 * before)
+  def test_self_play_flags_with_synthetic_data_are_usage_errors(self):
+    for name, value in (('num_envs', 4), ('train_ratio', 0.5),
+                        ('search', 'graph'), ('num_simulations', 3)):
+      with flagsaver.flagsaver(data='synthetic', **{name: value}):
+        with self.assertRaisesRegex(
+            app.UsageError, f'--{name} only apply to --data=selfplay'):
+          train.validate_flags()
+
+  def test_an_infinite_or_nan_train_ratio_is_a_usage_error(self):
+    for ratio in (float('inf'), float('nan')):
+      with flagsaver.flagsaver(train_ratio=ratio):
+        with self.assertRaisesRegex(
+            app.UsageError, '--train_ratio must be a positive finite number'):
+          train.validate_flags()
+
+  @flagsaver.flagsaver(allow_config_changes=['lr_init', 'colour'])
+  def test_unknown_allowed_config_change_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, r"unknown fields \['colour'\]"):
+      train.validate_flags()
+
+  def test_helpfull_examples_keep_their_line_continuations(self):
+    # A raw docstring: '\' + newline stays in the help text.
+    self.assertIn('--data=synthetic \\\n', train.__doc__)
+
+  def test_a_usage_error_prints_its_message_first_and_no_native_noise(self):
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    environment = dict(os.environ)
+    environment.pop('TF_CPP_MIN_LOG_LEVEL', None)
+    result = subprocess.run(
+        [sys.executable, '-m', 'launchers.train', '--batch_size=0'],
+        cwd=repo, env=environment, capture_output=True, text=True,
+        timeout=300, check=False)
+    self.assertEqual(result.returncode, 1, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    self.assertEqual(lines[0],
+                     'train.py: error: --batch_size must be positive, got 0.')
+    self.assertLen(lines, 2, result.stderr)
+    self.assertEqual(result.stdout, '')

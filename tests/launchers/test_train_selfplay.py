@@ -32,6 +32,8 @@ import numpy as np
 import tensorflow as tf
 
 from launchers import train
+from muzero_snt import builders
+from muzero_snt import experiment
 from muzero_snt import environments
 from muzero_snt.environments import atari
 from muzero_snt import presets
@@ -70,24 +72,24 @@ def _player_0_return(trajectory):
 
 
 class Captured:
-  """Wraps the launcher's factories to keep what they build."""
+  """Wraps the library's factories to keep what they build."""
 
   def __init__(self, test):
     self.learners = []
     self.loops = []
-    make_learner, run_selfplay = train.make_learner, train.run_selfplay
+    make_learner, run = builders.make_learner, experiment.run
 
     def capture_learner(*args, **kwargs):
       self.learners.append(make_learner(*args, **kwargs))
       return self.learners[-1]
 
     def capture_loop(*args, **kwargs):
-      self.loops.append(run_selfplay(*args, **kwargs))
+      self.loops.append(run(*args, **kwargs))
       return self.loops[-1]
 
-    test.enter_context(mock.patch.object(train, 'make_learner',
+    test.enter_context(mock.patch.object(builders, 'make_learner',
                                          capture_learner))
-    test.enter_context(mock.patch.object(train, 'run_selfplay', capture_loop))
+    test.enter_context(mock.patch.object(experiment, 'run', capture_loop))
 
 
 class TrainSelfPlayTest(testing.TestCase):
@@ -136,10 +138,10 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual(scalars['replay/positions'][-1][1], loop.env_steps)
 
   def test_every_preset_has_self_play_settings(self):
-    self.assertCountEqual(train.SELF_PLAY_DEFAULTS, presets.PRESETS)
-    for name, defaults in train.SELF_PLAY_DEFAULTS.items():
-      self.assertGreater(defaults['num_envs'], 0, msg=name)
-      self.assertGreater(defaults['train_ratio'], 0, msg=name)
+    self.assertCountEqual(presets.SELF_PLAY, presets.PRESETS)
+    for name, defaults in presets.SELF_PLAY.items():
+      self.assertGreater(defaults.num_envs, 0, msg=name)
+      self.assertGreater(defaults.train_ratio, 0, msg=name)
 
   @flagsaver.flagsaver(data='selfplay', preset='connect4', env='Pong')
   def test_a_title_for_an_untitled_preset_is_a_usage_error(self):
@@ -149,29 +151,37 @@ class TrainSelfPlayTest(testing.TestCase):
         r"'cartpole'\]; --preset=connect4 has no titles\."):
       train.validate_flags()
 
-  def test_an_unknown_atari_title_is_a_usage_error_naming_it(self):
+  def test_an_unknown_atari_title_is_refused_naming_it(self):
     if importlib.util.find_spec('ale_py') is None:
       self.skipTest('ale-py is not installed.')
     config = presets.get_preset('atari_small')
     with self.assertRaisesRegex(
-        app.UsageError, r"--preset=atari_small --env=Pongg: .*'Pongg'.*pong"):
-      train.check_environment('atari_small', config, 'Pongg')
+        ValueError, r"preset 'atari_small' with title 'Pongg': .*'Pongg'.*pong"):
+      builders.check_environment('atari_small', config, 'Pongg')
 
-  def test_a_missing_extra_is_a_usage_error_naming_it(self):
+  def test_a_missing_extra_is_refused_naming_it(self):
     def missing():
       raise ImportError(atari._INSTALL_HINT)  # pylint: disable=protected-access
     with mock.patch.object(atari, '_import_ale', missing):
       with self.assertRaisesRegex(
-          app.UsageError,
-          r"--preset=atari: .*pip install -e '\.\[atari\]'"):
-        train.check_environment('atari', presets.get_preset('atari'))
+          ValueError, r"preset 'atari': .*pip install -e '\.\[atari\]'"):
+        builders.check_environment('atari', presets.get_preset('atari'))
 
-  def test_an_observation_unlike_the_preset_is_a_usage_error(self):
+  def test_an_observation_unlike_the_preset_is_refused(self):
     config = presets.get_preset('tictactoe').replace(
         observation_shape=(3, 3, 4))
-    with self.assertRaisesRegex(app.UsageError,
-                                r'--preset=tictactoe: .*\(3, 3, 4\)'):
-      train.check_environment('tictactoe', config)
+    with self.assertRaisesRegex(ValueError,
+                                r"preset 'tictactoe': .*\(3, 3, 4\)"):
+      builders.check_environment('tictactoe', config)
+
+  @flagsaver.flagsaver(preset='tictactoe', data='selfplay',
+                       channels=8, num_blocks=1)
+  def test_main_turns_a_refused_environment_into_a_usage_error(self):
+    with mock.patch.object(
+        builders, 'check_environment',
+        mock.Mock(side_effect=ValueError("preset 'tictactoe': broken"))):
+      with self.assertRaisesRegex(app.UsageError, "preset 'tictactoe': broken"):
+        train.main(['train'])
 
   @flagsaver.flagsaver(data='synthetic', preset='atari')
   def test_synthetic_data_on_the_same_preset_is_valid(self):
@@ -188,22 +198,23 @@ class TrainSelfPlayTest(testing.TestCase):
     for value in (0., -0.5):
       with flagsaver.flagsaver(train_ratio=value):
         with self.assertRaisesRegex(
-            app.UsageError, f'--train_ratio must be positive, got {value}'):
+            app.UsageError,
+            f'--train_ratio must be a positive finite number, got {value}'):
           train.validate_flags()
 
   def test_tictactoe_factory_checks_the_environment_against_the_config(self):
     config = presets.make_tictactoe_config()
-    environment = train.make_environment_factory('tictactoe', config)(3)
+    environment = builders.make_environment_factory('tictactoe', config)(3)
     self.assertIsInstance(environment, environments.CheckedEnvironment)
     self.assertIsInstance(environment.environment, environments.TicTacToe)
     wrong = config.replace(action_space_size=10)
     with self.assertRaisesRegex(ValueError, 'DiscreteArray of 10 actions'):
-      train.make_environment_factory('tictactoe', wrong)(3)
+      builders.make_environment_factory('tictactoe', wrong)(3)
 
   @absltest.skipIf(gymnasium is None, 'gymnasium is not installed')
   def test_cartpole_factory_is_seeded(self):
     config = presets.make_cartpole_config()
-    make = train.make_environment_factory('cartpole', config)
+    make = builders.make_environment_factory('cartpole', config)
     first = make(7).reset().observation
     np.testing.assert_array_equal(make(7).reset().observation, first)
     self.assertFalse(np.array_equal(make(8).reset().observation, first))
@@ -215,8 +226,9 @@ class TrainSelfPlayTest(testing.TestCase):
         training_steps=3, max_moves=20, window_size=50)
     logdir = self._new_directory()
     captured = Captured(self)
-    loop = train.run_selfplay(config, 'cartpole', num_envs=2, train_ratio=0.5,
-                              jit_compile=False, logdir=logdir)
+    loop = experiment.run_selfplay(config, 'cartpole', num_envs=2,
+                                   train_ratio=0.5, jit_compile=False,
+                                   logdir=logdir)
     learner, = captured.learners
     self.assertEqual(learner.steps, 3)
     self.assertEqual(loop.games, 2 * loop.rounds)
@@ -270,9 +282,11 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual(process.returncode, -signal.SIGKILL, output)
     latest = tf.train.latest_checkpoint(directory)
     self.assertIsNotNone(latest, output)
-    number = int(latest.rsplit('-', 1)[1])
+    number = int(latest.rsplit('-', 1)[1])  # The learner step.
     self.assertTrue(os.path.exists(
         os.path.join(directory, f'replay-{number}.npz')))
+    saved_rounds = int(tf.train.load_checkpoint(latest).get_tensor(
+        'rounds/.ATTRIBUTES/VARIABLE_VALUE'))
 
     # A second run with the same flags continues from that checkpoint to
     # the end.
@@ -283,12 +297,12 @@ class TrainSelfPlayTest(testing.TestCase):
       config = train.make_config()
     self.assertEqual(config.checkpoint_interval, 500)
     self.assertEqual(config.num_simulations, 4)
-    loop = train.run_selfplay(
+    loop = experiment.run_selfplay(
         config, 'tictactoe', num_envs=2, train_ratio=5., jit_compile=False,
         checkpoint_dir=directory,
         on_round=lambda l: rounds.append((l.rounds, l.games)))
     learner, = captured.learners
-    self.assertEqual(rounds[0], (number + 1, 2 * (number + 1)))
+    self.assertEqual(rounds[0], (saved_rounds + 1, 2 * (saved_rounds + 1)))
     self.assertEqual(learner.steps, 700)
     self.assertEqual(loop.games, 2 * loop.rounds)
     replay = loop.replay
@@ -296,7 +310,7 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual(loop.env_steps,
                      sum(replay.game(g).length for g in replay.game_ids))
     self.assertEqual(int(tf.train.latest_checkpoint(directory).rsplit(
-        '-', 1)[1]), loop.rounds)
+        '-', 1)[1]), 700)
 
 
 if __name__ == '__main__':

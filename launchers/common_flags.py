@@ -1,0 +1,182 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Flags shared by the training and evaluation launchers, and their checks.
+
+The preset, its game, the network, the search, the seed and the run's
+directories mean the same in both launchers, so the flags of a training run
+evaluate it as they are. `make_config` turns them (and a launcher's own
+overrides) into a validated `MuZeroConfig`; `run` starts a launcher so that
+a usage error prints its message first.
+"""
+
+import dataclasses
+import sys
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from absl import app
+from absl import flags
+
+from muzero_snt import config as config_lib
+from muzero_snt import environments
+from muzero_snt import experiment
+from muzero_snt import presets
+
+FLAGS = flags.FLAGS
+
+PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
+                           'configuration preset.')
+ENV = flags.DEFINE_string(
+    'env', None, 'the game of a titled preset: an Atari title for '
+    '--preset=atari/atari_small (default Pong), a gymnasium id for '
+    '--preset=cartpole (default CartPole-v1).')
+CHECKPOINT_DIR = flags.DEFINE_string(
+    'checkpoint_dir', None, 'the run\'s checkpoints (train: saved and '
+    'resumed; evaluate: loaded).')
+LOGDIR = flags.DEFINE_string('logdir', None,
+                             'the run\'s TensorBoard directory.')
+SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
+SEARCH = flags.DEFINE_enum(
+    'search', 'xla', list(experiment.SEARCHES),
+    'xla (batched tensors, XLA-compiled), graph (batched, no XLA) or '
+    'reference (NumPy, one tree per game).')
+NUM_SIMULATIONS = flags.DEFINE_integer(
+    'num_simulations', None, 'search simulations per move (default: preset).')
+UNVISITED_Q = flags.DEFINE_enum(
+    'unvisited_q', None, list(config_lib.UNVISITED_Q),
+    'Q of unvisited children in pUCT (default: preset).')
+HIDDEN_SIZE = flags.DEFINE_integer(
+    'hidden_size', None, 'MLP hidden-state size (MLP presets; default: '
+    'preset).')
+CHANNELS = flags.DEFINE_integer(
+    'channels', None, 'planes of the residual tower (residual presets; '
+    'default: preset).')
+NUM_BLOCKS = flags.DEFINE_integer(
+    'num_blocks', None, 'residual blocks of h and g (residual presets; '
+    'default: preset).')
+SUPPORT_SIZE = flags.DEFINE_integer(
+    'support_size', None, 'atoms of the value and reward heads, odd >= 3, '
+    'or 0 for scalar heads (default: preset).')
+
+# Flags that size the network, by the network kind they apply to.
+_NETWORK_FLAGS = {
+    'hidden_size': ('mlp',),
+    'channels': ('residual',),
+    'num_blocks': ('residual',),
+}
+
+
+def passed(name: str) -> bool:
+  """Whether flag `name` was given (on the command line, or set to a value
+  other than its default by code)."""
+  flag = FLAGS[name]
+  return bool(flag.present) or flag.value != flag.default
+
+
+def refuse(names: Sequence[str], reason: str) -> None:
+  """Raises `UsageError` if any of the flags `names` was given."""
+  given = [f'--{name}' for name in names if passed(name)]
+  if given:
+    raise app.UsageError(f'{", ".join(given)} {reason}; drop '
+                         f'{"it" if len(given) == 1 else "them"}.')
+
+
+def check_positive(name: str) -> None:
+  value = FLAGS[name].value
+  if value is not None and not value > 0:
+    raise app.UsageError(f'--{name} must be positive, got {value}.')
+
+
+def validate() -> None:
+  """Checks the shared flags that need no TensorFlow; raises `UsageError`."""
+  if ENV.value is not None and PRESET.value not in (
+      environments.titled_environments()):
+    raise app.UsageError(
+        f'--env={ENV.value} chooses the game of '
+        f'{sorted(environments.titled_environments())}; --preset='
+        f'{PRESET.value} has no titles.')
+  for name in ('num_simulations', 'hidden_size', 'channels', 'num_blocks'):
+    check_positive(name)
+  kind = presets.get_preset(PRESET.value).network.kind
+  for name, kinds in _NETWORK_FLAGS.items():
+    if passed(name) and kind not in kinds:
+      raise app.UsageError(
+          f'--{name} sizes {" or ".join(kinds)} networks; --preset='
+          f'{PRESET.value} has a {kind} network. Drop --{name}.')
+
+
+def make_config(overrides: Optional[Mapping[str, Any]] = None
+               ) -> config_lib.MuZeroConfig:
+  """The preset with the shared flags' and `overrides`' values, validated.
+
+  Args:
+    overrides: `MuZeroConfig` fields set by a launcher's own flags; None
+      values keep the preset's.
+
+  Raises:
+    app.UsageError: naming the field and the preset if a value is invalid.
+  """
+  top = {'num_simulations': NUM_SIMULATIONS.value,
+         'unvisited_q': UNVISITED_Q.value, **(overrides or {})}
+  network_overrides = {
+      'hidden_size': HIDDEN_SIZE.value,
+      'channels': CHANNELS.value,
+      'num_blocks': NUM_BLOCKS.value,
+      'value_support_size': SUPPORT_SIZE.value,
+      'reward_support_size': SUPPORT_SIZE.value,
+  }
+  config = presets.get_preset(PRESET.value)
+  try:
+    network = dataclasses.replace(
+        config.network,
+        **{k: v for k, v in network_overrides.items() if v is not None})
+    return config.replace(
+        network=network, **{k: v for k, v in top.items() if v is not None})
+  except ValueError as e:
+    # The config names the field; say which flags set it.
+    raise app.UsageError(
+        f'{e} (from the flags of --preset={PRESET.value})') from e
+
+
+def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
+  """Calls `function`; a `ValueError` or `ImportError` becomes `UsageError`.
+
+  For the library's checks of what the flags asked for (an environment, a
+  strategy, a checkpoint directory) before any training work.
+  """
+  try:
+    return function(*args, **kwargs)
+  except (ValueError, ImportError) as e:
+    raise app.UsageError(str(e)) from e
+
+
+def run(main: Callable[[Sequence[str]], None]) -> None:
+  """`app.run(main)`, printing a usage error's message instead of the help.
+
+  absl prints the whole module docstring and every flag before the message
+  of a `UsageError`; here the message comes alone, with a pointer to
+  `--helpfull`.
+  """
+
+  def main_with_short_errors(argv: Sequence[str]) -> None:
+    try:
+      main(argv)
+    except app.UsageError as e:
+      program = sys.argv[0].rsplit('/', 1)[-1]
+      sys.stderr.write(f'{program}: error: {e}\n'
+                       f'See --helpfull for every flag.\n')
+      sys.stderr.flush()
+      sys.exit(e.exitcode)
+
+  app.run(main_with_short_errors)

@@ -1,0 +1,242 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Where a training loop's batches come from: self-play or synthetic data.
+
+`training_loop.TrainingLoop` runs rounds of a `DataSource`; in each round
+the source produces data and calls back for the learner steps it is owed,
+and between rounds the loop logs and checkpoints. A source keeps its
+counters as `tf.Variable`s (checkpointed with the learner) and, if it has
+one, its replay buffer (checkpointed beside them).
+
+* `SelfPlay`: the MuZero loop. A round is one game per environment;
+  learner steps follow the environment steps at an exact ratio.
+* `SyntheticBatches`: learnable synthetic batches through `tf.data`
+  (`synthetic.py`); a round is one learner step. Smoke runs and throughput.
+"""
+
+import fractions
+from typing import Callable, Dict, List, Optional, Protocol, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt import datasets
+from muzero_snt import learning
+from muzero_snt import replay as replay_lib
+from muzero_snt import synthetic
+from muzero_snt import types
+
+# Takes one learner step; returns False once training is over.
+Learn = Callable[[], bool]
+
+
+class DataSource(Protocol):
+  """What a training loop needs of its data."""
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    """Counters to checkpoint with the learner (names unique to the source)."""
+
+  @property
+  def replay(self) -> Optional[replay_lib.ReplayBuffer]:
+    """The replay buffer to checkpoint, None if the source has none."""
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    """Takes the replay buffer of a restored checkpoint (None: start anew)."""
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    """The next batch, and its replay keys if priorities are to be updated."""
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    """Takes the new priorities of a sampled batch."""
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
+    """Produces one round of data, calling `learn` for each step owed."""
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    """A log-line fragment and summary scalars of the rounds since last call."""
+
+  def totals(self) -> str:
+    """What the source produced over the whole run, for the final summary."""
+
+
+class SelfPlay:
+  """Self-play rounds with learner steps at an exact train ratio.
+
+  Environment steps count once the replay buffer holds a batch's worth of
+  positions; after every batched move the learner has taken exactly
+  floor(train_ratio * counted steps) steps (the ratio is held as an exact
+  fraction), so the ratio of learner steps to environment steps is the
+  configured one at every moment, not only on average. Rounds end with no
+  game in progress, so a checkpoint between rounds holds everything a run
+  needs to continue exactly.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
+               train_ratio: float, seed: int = 0):
+    """Constructs the source.
+
+    Args:
+      config: the run's configuration (batch size and replay settings).
+      actor: plays the games.
+      train_ratio: learner steps per environment step (> 0).
+      seed: seed of the replay buffer's sampling.
+    """
+    if not (isinstance(train_ratio, (int, float)) and
+            np.isfinite(train_ratio) and train_ratio > 0):
+      raise ValueError(f'train_ratio must be a positive finite number, got '
+                       f'{train_ratio!r}.')
+    self._config = config
+    self._actor = actor
+    self._seed = seed
+    # Exact: floor(ratio * steps) with a float ratio can be off by one.
+    self._train_ratio = fractions.Fraction(str(train_ratio))
+    self._counters = checkpointing.counters(
+        rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
+    self._replay = replay_lib.ReplayBuffer(config, seed=seed)
+    self._recent: List[acting.GameResult] = []
+    self._last_env_steps = 0
+
+  @property
+  def actor(self) -> acting.Actor:
+    return self._actor
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return dict(self._counters)
+
+  @property
+  def replay(self) -> replay_lib.ReplayBuffer:
+    return self._replay
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    if replay is not None:
+      self._replay = replay
+    self._last_env_steps = self.env_steps
+
+  @property
+  def rounds(self) -> int:
+    return int(self._counters['rounds'].numpy())
+
+  @property
+  def games(self) -> int:
+    return int(self._counters['games'].numpy())
+
+  @property
+  def env_steps(self) -> int:
+    return int(self._counters['env_steps'].numpy())
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    batch, keys = self._replay.sample_batch()
+    return batch, keys if self._config.prioritized_replay else None
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    self._replay.update_priorities(keys, priorities)
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
+    counted = self._counters['counted_env_steps']
+    paid = self._counters['paid_steps']
+    state = {'training': True}
+
+    def on_move(num_env_steps: int) -> None:
+      """Takes the learner steps that `num_env_steps` new steps are owed."""
+      self._counters['env_steps'].assign_add(num_env_steps)
+      if self._replay.num_positions < self._config.batch_size:
+        return
+      counted.assign_add(num_env_steps)
+      owed = int(self._train_ratio * int(counted.numpy()))  # floor, exactly.
+      while state['training'] and int(paid.numpy()) < owed:
+        state['training'] = learn()
+        paid.assign_add(1)
+
+    results = self._actor.play_round(self.rounds, training_steps=learner_steps,
+                                     on_move=on_move)
+    for result in results:
+      self._replay.save_game(result.trajectory)
+    self._recent.extend(results)
+    self._counters['games'].assign_add(len(results))
+    self._counters['rounds'].assign_add(1)
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    returns = [r.episode_return for r in self._recent]
+    lengths = [r.length for r in self._recent]
+    rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
+    self._recent, self._last_env_steps = [], self.env_steps
+    text = (f'games {self.games}  env steps {self.env_steps}  return '
+            f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}  '
+            f'{rate:.1f} env steps/s')
+    return text, {
+        'selfplay/episode_return': float(np.mean(returns)),
+        'selfplay/game_length': float(np.mean(lengths)),
+        'selfplay/games': self.games,
+        'selfplay/env_steps': self.env_steps,
+        'selfplay/env_steps_per_second': rate,
+        'replay/positions': self._replay.num_positions,
+    }
+
+  def totals(self) -> str:
+    return (f'{self.games} games, {self.env_steps} environment steps, '
+            f'{self._replay.num_positions} positions in replay')
+
+
+class SyntheticBatches:
+  """Synthetic batches with learnable targets, through `tf.data`.
+
+  Batch i depends on (seed, i) only, and the stream starts at the learner's
+  step count when first sampled, so a resumed run continues the stream. A
+  round is one learner step.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig,
+               learner: learning.Learner, seed: int = 0):
+    self._config = config
+    self._learner = learner
+    self._seed = seed
+    self._batches = None
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return {}
+
+  @property
+  def replay(self) -> None:
+    return None
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    del replay  # Synthetic batches keep no replay.
+
+  def sample(self) -> Tuple[types.Batch, None]:
+    if self._batches is None:
+      config, start = self._config, self._learner.steps
+      dataset = datasets.from_batches(
+          lambda: synthetic.SyntheticBatches(
+              config, config.batch_size, seed=self._seed, start=start),
+          config, config.batch_size)
+      self._batches = self._learner.distribute_dataset(dataset)
+    return next(self._batches), None
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    raise ValueError('Synthetic batches have no priorities to update.')
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
+    del learner_steps  # One step per round, whatever the count.
+    learn()
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    del elapsed  # The learner's rate is the loop's.
+    return '', {}
+
+  def totals(self) -> str:
+    return 'synthetic batches'

@@ -1,0 +1,267 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A whole training run from a config: what the launchers call.
+
+`run(config, settings)` builds the learner, the data source (self-play with
+the search and the preset's environments, or synthetic batches), the
+TensorBoard writer and the checkpoints, checks that a checkpoint directory
+holds this run (`run_config.py`), trains with `training_loop.TrainingLoop`,
+exports the network if asked and logs a summary. A pip-installed
+`muzero_snt` runs it without the repository's launchers:
+
+    from muzero_snt import experiment, presets
+    experiment.run(presets.get_preset('tictactoe'),
+                   experiment.RunSettings(preset='tictactoe',
+                                          checkpoint_dir='/tmp/ttt'))
+"""
+
+import dataclasses
+from typing import Callable, Optional, Tuple
+
+from absl import logging
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt import builders
+from muzero_snt import config as config_lib
+from muzero_snt import data_sources
+from muzero_snt import export
+from muzero_snt import learning
+from muzero_snt import mixed_precision
+from muzero_snt import presets
+from muzero_snt import run_config
+from muzero_snt import search
+from muzero_snt import training_loop
+
+DATA_SOURCES = ('selfplay', 'synthetic')
+# How self-play searches: the batched search compiled with XLA, the same
+# without XLA, or the reference NumPy search.
+SEARCHES = ('xla', 'graph', 'reference')
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSettings:
+  """A run's choices besides its hyperparameters.
+
+  Attributes:
+    preset: names the environment and the self-play defaults
+      (`presets.PRESETS`).
+    title: the game of a titled preset (an Atari title, a gymnasium id);
+      None for the preset's default.
+    data: 'selfplay' (the MuZero loop) or 'synthetic' (the learner alone).
+    num_envs: self-play games played at once (None: the preset's).
+    train_ratio: learner steps per environment step (None: the preset's).
+    search: one of `SEARCHES`.
+    seed: seed of TensorFlow, self-play, replay and synthetic batches.
+    jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
+    compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
+    log_every: log and write summaries every this many learner steps.
+    checkpoint_dir: where to save checkpoints and resume from the newest.
+    logdir: where to write TensorBoard summaries.
+    export_dir: where to export the inference functions after training.
+    allow_config_changes: configuration fields a resumed run may change
+      besides `run_config.CHANGEABLE`.
+  """
+  preset: str = 'tictactoe'
+  title: Optional[str] = None
+  data: str = 'selfplay'
+  num_envs: Optional[int] = None
+  train_ratio: Optional[float] = None
+  search: str = 'xla'
+  seed: int = 0
+  jit_compile: bool = True
+  compute_dtype: str = 'float32'
+  log_every: int = 50
+  checkpoint_dir: Optional[str] = None
+  logdir: Optional[str] = None
+  export_dir: Optional[str] = None
+  allow_config_changes: Tuple[str, ...] = ()
+
+  def __post_init__(self):
+    def fail(name, expected):
+      raise ValueError(f'{name} must be {expected}, got '
+                       f'{getattr(self, name)!r}.')
+    if self.preset not in presets.PRESETS:
+      fail('preset', f'one of {sorted(presets.PRESETS)}')
+    if self.data not in DATA_SOURCES:
+      fail('data', f'one of {DATA_SOURCES}')
+    if self.search not in SEARCHES:
+      fail('search', f'one of {SEARCHES}')
+    if self.compute_dtype not in mixed_precision.COMPUTE_DTYPES:
+      fail('compute_dtype', f'one of {sorted(mixed_precision.COMPUTE_DTYPES)}')
+    if self.num_envs is not None and (
+        isinstance(self.num_envs, bool) or not isinstance(self.num_envs, int)
+        or self.num_envs <= 0):
+      fail('num_envs', 'None or a positive integer')
+    if self.train_ratio is not None and not (
+        isinstance(self.train_ratio, (int, float)) and
+        0 < self.train_ratio < float('inf')):
+      fail('train_ratio', 'None or a positive finite number')
+    if (isinstance(self.log_every, bool) or
+        not isinstance(self.log_every, int) or self.log_every <= 0):
+      fail('log_every', 'a positive integer')
+
+  @property
+  def self_play(self) -> presets.SelfPlaySettings:
+    """The preset's self-play settings with this run's overrides."""
+    defaults = presets.get_self_play(self.preset)
+    return presets.SelfPlaySettings(
+        num_envs=self.num_envs or defaults.num_envs,
+        train_ratio=self.train_ratio or defaults.train_ratio)
+
+  def run_config(self, config: config_lib.MuZeroConfig
+                ) -> run_config.RunConfig:
+    """What defines the run, as saved beside its checkpoints."""
+    values = {'data': self.data, 'seed': self.seed}
+    if self.data == 'selfplay':
+      self_play = self.self_play
+      values.update(env=self.title, num_envs=self_play.num_envs,
+                    train_ratio=self_play.train_ratio, search=self.search)
+    return run_config.RunConfig(self.preset, config, values)
+
+
+def make_source(config: config_lib.MuZeroConfig, settings: RunSettings,
+                learner: learning.Learner) -> data_sources.DataSource:
+  """The run's data: self-play on the learner's network, or synthetic."""
+  if settings.data == 'synthetic':
+    return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
+  batched_search = None
+  if settings.search != 'reference':
+    batched_search = search.BatchedSearch(
+        config, learner.network, jit_compile=settings.search == 'xla')
+  self_play = settings.self_play
+  actor = acting.Actor(
+      config, search.NetworkModel(learner.network),
+      builders.make_environment_factory(settings.preset, config,
+                                        settings.title),
+      seed=settings.seed, num_envs=self_play.num_envs,
+      batched_search=batched_search)
+  return data_sources.SelfPlay(config, actor, self_play.train_ratio,
+                               seed=settings.seed)
+
+
+def describe_config(settings: RunSettings,
+                    config: config_lib.MuZeroConfig) -> str:
+  """The run in one paragraph: preset, what differs from it, settings."""
+  preset = run_config.RunConfig(
+      settings.preset, presets.get_preset(settings.preset),
+      settings.run_config(config).settings)
+  diffs = run_config.differences(preset, settings.run_config(config))
+  changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
+  values = settings.run_config(config).settings
+  return (f'preset {settings.preset}' +
+          (f' ({changed})' if changed else ' (as shipped)') + '; ' +
+          ', '.join(f'{k}={v!r}' for k, v in values.items()) +
+          f'; {config.training_steps} learner steps of batch '
+          f'{config.batch_size}')
+
+
+def check_checkpoint_dir(config: config_lib.MuZeroConfig,
+                         settings: RunSettings) -> None:
+  """Raises `run_config.RunConfigError` unless the directory holds this run.
+
+  A directory with another run's configuration is refused before anything
+  is written to it; a new or matching one gets this run's configuration.
+  """
+  directory = settings.checkpoint_dir
+  if not directory:
+    return
+  current = settings.run_config(config)
+  saved = run_config.check_resume(directory, current,
+                                  settings.allow_config_changes)
+  if saved is None and tf.train.latest_checkpoint(directory):
+    logging.warning('%s has checkpoints but no %s (an older run): resuming '
+                    'without checking its configuration.', directory,
+                    run_config.RUN_CONFIG_FILE)
+  run_config.save(directory, current)
+
+
+def run(config: config_lib.MuZeroConfig,
+        settings: RunSettings,
+        strategy: Optional[tf.distribute.Strategy] = None,
+        on_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None
+       ) -> training_loop.TrainingLoop:
+  """Trains until `config.training_steps` learner steps; returns the loop.
+
+  Args:
+    config: the run's configuration; `batch_size` is the global batch.
+    settings: everything else about the run.
+    strategy: the learner's `tf.distribute` strategy (default: the current).
+    on_round: `(loop) -> bool` after every round; True stops the run.
+
+  Raises:
+    ValueError: if the strategy cannot run the batch or XLA as asked, or
+      the checkpoint directory holds another run (`RunConfigError`).
+    FloatingPointError: if a learner step's loss is not finite (the last
+      good checkpoint stays).
+  """
+  logging.info('Run: %s.', describe_config(settings, config))
+  logging.info('Checkpoints: %s. TensorBoard: %s.',
+               settings.checkpoint_dir or 'none (no --checkpoint_dir)',
+               settings.logdir or 'none (no --logdir)')
+  strategy = strategy or tf.distribute.get_strategy()
+  builders.check_strategy(config, strategy, settings.jit_compile)
+  check_checkpoint_dir(config, settings)
+  learner = builders.make_learner(config, settings.seed, settings.jit_compile,
+                                  strategy, settings.compute_dtype)
+  source = make_source(config, settings, learner)
+  writer = (tf.summary.create_file_writer(settings.logdir)
+            if settings.logdir else None)
+  try:
+    loop = training_loop.TrainingLoop(
+        config, learner, source, checkpoint_dir=settings.checkpoint_dir,
+        writer=writer, log_every=settings.log_every)
+    loop.run(on_round=on_round)
+  finally:
+    if writer:
+      writer.close()
+  if settings.export_dir:
+    export.export_inference(learner.network, settings.export_dir,
+                            config=config)
+    logging.info('Exported the inference functions to %s.',
+                 settings.export_dir)
+  logging.info('%s', summary(loop, settings))
+  return loop
+
+
+def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
+  """What a finished run did and where its results are."""
+  lines = [f'Done: {loop.learner.steps} learner steps, '
+           f'{loop.source.totals()}, in {loop.elapsed:.0f} s.']
+  if loop.last_checkpoint:
+    lines.append(f'  checkpoint: {loop.last_checkpoint}')
+  if settings.logdir:
+    lines.append(f'  TensorBoard: tensorboard --logdir={settings.logdir} '
+                 '--host=127.0.0.1')
+  if settings.export_dir:
+    lines.append(f'  SavedModel: {settings.export_dir}')
+  return '\n'.join(lines)
+
+
+def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
+                 strategy: Optional[tf.distribute.Strategy] = None,
+                 on_round=None, **settings) -> training_loop.TrainingLoop:
+  """`run` with self-play data; `settings` are `RunSettings` fields."""
+  return run(config, RunSettings(preset=preset, data='selfplay', **settings),
+             strategy=strategy, on_round=on_round)
+
+
+def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',
+                  strategy: Optional[tf.distribute.Strategy] = None,
+                  **settings) -> learning.Learner:
+  """`run` on synthetic batches; returns the trained learner."""
+  return run(config, RunSettings(preset=preset, data='synthetic', **settings),
+             strategy=strategy).learner
+

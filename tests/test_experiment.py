@@ -1,0 +1,198 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of a whole run through the library: `experiment.run` and friends."""
+
+import glob
+import os
+
+from absl import flags
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import config as config_lib
+from muzero_snt import distribute
+from muzero_snt import experiment
+from muzero_snt import run_config
+from muzero_snt import synthetic
+from tests import testing
+
+
+def _tiny_config(**changes) -> config_lib.MuZeroConfig:
+  config = testing.tiny_mlp_config(
+      21, batch_size=8, num_unroll_steps=3, training_steps=4,
+      checkpoint_interval=2)
+  return config.replace(**changes)
+
+
+def _read_scalars(logdir: str):
+  """{tag: [(step, value)]} of every scalar of the events files in logdir."""
+  scalars = {}
+  for path in glob.glob(os.path.join(logdir, 'events.out.tfevents*')):
+    for event in tf.compat.v1.train.summary_iterator(path):
+      for value in event.summary.value:
+        scalars.setdefault(value.tag, []).append(
+            (event.step, float(tf.make_ndarray(value.tensor))))
+  return scalars
+
+
+class SyntheticRunTest(testing.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    if not flags.FLAGS.is_parsed():
+      flags.FLAGS.mark_as_parsed()  # create_tempdir reads --test_tmpdir.
+
+  def test_run_advances_the_learner(self):
+    learner = experiment.run_synthetic(_tiny_config(), jit_compile=False, log_every=2)
+    self.assertEqual(learner.steps, 4)
+
+  def test_resume_continues_from_the_checkpoint(self):
+    directory = self.create_tempdir().full_path
+    first = experiment.run_synthetic(_tiny_config(training_steps=2), jit_compile=False,
+                      checkpoint_dir=directory)
+    self.assertEqual(first.steps, 2)
+    self.assertNotEmpty([f for f in os.listdir(directory) if 'ckpt-2' in f])
+    resumed = experiment.run_synthetic(_tiny_config(training_steps=4), jit_compile=False,
+                        checkpoint_dir=directory)
+    self.assertEqual(resumed.steps, 4)
+
+  def test_resumed_run_equals_an_uninterrupted_one(self):
+    # N steps, stop, N more from the checkpoint == 2N steps in one go:
+    # network variables and optimizer slots to 1e-6.
+    config = _tiny_config(checkpoint_interval=3)
+    directory = self.create_tempdir().full_path
+    experiment.run_synthetic(config.replace(training_steps=3), jit_compile=False,
+              checkpoint_dir=directory, seed=5)
+    resumed = experiment.run_synthetic(config.replace(training_steps=6), jit_compile=False,
+                        checkpoint_dir=directory, seed=5)
+    uninterrupted = experiment.run_synthetic(config.replace(training_steps=6),
+                              jit_compile=False, seed=5)
+    self.assertEqual(resumed.steps, 6)
+    self.assertEqual(uninterrupted.steps, 6)
+    for a, b in zip(resumed.network.variables,
+                    uninterrupted.network.variables):
+      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
+    slots = [v for v in resumed.optimizer.variables if v.dtype.is_floating]
+    self.assertNotEmpty(slots)
+    for a, b in zip(resumed.optimizer.variables,
+                    uninterrupted.optimizer.variables):
+      self.assertAllClose(a, b, atol=1e-6, rtol=0., msg=a.name)
+    # Not trivially equal: training moved the variables.
+    fresh = experiment.run_synthetic(config.replace(training_steps=3), jit_compile=False,
+                      seed=5)
+    self.assertNotAllClose(fresh.network.trainable_variables[0],
+                           resumed.network.trainable_variables[0])
+
+  def test_export_dir_gets_a_saved_model_of_the_trained_network(self):
+    export_dir = os.path.join(self.create_tempdir().full_path, 'model')
+    learner = experiment.run_synthetic(_tiny_config(), jit_compile=False,
+                        export_dir=export_dir)
+    loaded = tf.saved_model.load(export_dir)
+    observation = np.random.default_rng(0).uniform(
+        size=(3, 4)).astype(np.float32)
+    expected = learner.network.initial_inference(observation)
+    actual = loaded.initial_inference(observation)
+    self.assertAllClose(actual['value'], expected.value, atol=1e-5)
+    self.assertAllClose(actual['policy_logits'], expected.policy_logits,
+                        atol=1e-5)
+
+  def test_bfloat16_run_keeps_float32_variables(self):
+    learner = experiment.run_synthetic(_tiny_config(), jit_compile=False,
+                        compute_dtype='bfloat16')
+    self.assertEqual(learner.steps, 4)
+    self.assertEqual({v.dtype for v in learner.network.trainable_variables},
+                     {tf.float32})
+
+  def test_logdir_gets_the_metrics_at_the_logged_steps(self):
+    logdir = self.create_tempdir().full_path
+    strategy = distribute.make_strategy('cpu')
+    learner = experiment.run_synthetic(_tiny_config(), jit_compile=False, log_every=3,
+                        strategy=strategy, logdir=logdir)
+    self.assertIs(learner.strategy, strategy)
+    self.assertLen(glob.glob(os.path.join(logdir, 'events.out.tfevents*')),
+                   1)
+    scalars = _read_scalars(logdir)
+    # After the first round (one step), every 3 steps, and the last of 4.
+    loss_steps = [step for step, _ in scalars['loss']]
+    self.assertEqual(loss_steps, [1, 3, 4])
+    self.assertTrue(all(np.isfinite(v) and v > 0 for _, v in scalars['loss']))
+    k = 3
+    expected = {'loss/value', 'loss/reward', 'loss/policy',
+                'loss/regularization', 'learning_rate', 'gradient_norm',
+                'steps_per_second', 'samples_per_second'}
+    expected |= {f'loss/value_step_{i}' for i in range(k + 1)}
+    expected |= {f'loss/policy_step_{i}' for i in range(k + 1)}
+    expected |= {f'loss/reward_step_{i}' for i in range(1, k + 1)}
+    self.assertContainsSubset(expected, set(scalars))
+    self.assertNotIn('loss/reward_step_0', scalars)
+    for tag in expected - {'steps_per_second', 'samples_per_second'}:
+      self.assertEqual([step for step, _ in scalars[tag]], [1, 3, 4], tag)
+    # Rates are measured from the end of the first step (after tracing),
+    # so the first summary has none.
+    for tag in ('steps_per_second', 'samples_per_second'):
+      self.assertEqual([step for step, _ in scalars[tag]], [3, 4], tag)
+    value_mean = scalars['loss/value'][-1][1]
+    value_steps = [scalars[f'loss/value_step_{i}'][-1][1]
+                   for i in range(k + 1)]
+    self.assertAllClose(value_mean, np.mean(value_steps), rtol=1e-5)
+    steps_per_second = scalars['steps_per_second'][-1][1]
+    samples_per_second = scalars['samples_per_second'][-1][1]
+    self.assertAllClose(samples_per_second, 8 * steps_per_second)
+
+  def test_loss_falls_on_synthetic_batches(self):
+    config = _tiny_config(training_steps=1, lr_init=0.05)
+    learner = experiment.run_synthetic(config, jit_compile=False)
+    batch = next(synthetic.SyntheticBatches(config, 32, seed=1))
+    before = learner.step(batch)['loss']
+    for _ in range(60):
+      after = learner.step(batch)['loss']
+    self.assertTrue(np.isfinite(after))
+    self.assertLess(after, 0.8 * before)
+
+
+  def test_a_changed_resume_is_refused_before_anything_is_written(self):
+    directory = self.create_tempdir().full_path
+    experiment.run_synthetic(_tiny_config(training_steps=2), jit_compile=False,
+                             checkpoint_dir=directory, seed=5)
+    before = {name: os.path.getmtime(os.path.join(directory, name))
+              for name in os.listdir(directory)}
+    with self.assertRaisesRegex(run_config.RunConfigError,
+                                r'lr_init: saved 0\.02, now 0\.5; seed: '
+                                r'saved 5, now 6'):
+      experiment.run_synthetic(_tiny_config(training_steps=4, lr_init=0.5),
+                               jit_compile=False, checkpoint_dir=directory,
+                               seed=6)
+    self.assertEqual(
+        {name: os.path.getmtime(os.path.join(directory, name))
+         for name in os.listdir(directory)}, before)
+    # Asked for, the change is taken, and the run goes on from step 2.
+    learner = experiment.run_synthetic(
+        _tiny_config(training_steps=4, lr_init=0.5), jit_compile=False,
+        checkpoint_dir=directory, seed=5, allow_config_changes=('lr_init',))
+    self.assertEqual(learner.steps, 4)
+    self.assertEqual(run_config.load(directory).config.lr_init, 0.5)
+
+  def test_checkpoints_are_numbered_by_learner_step(self):
+    directory = self.create_tempdir().full_path
+    experiment.run_synthetic(_tiny_config(training_steps=5,
+                                          checkpoint_interval=2),
+                             jit_compile=False, checkpoint_dir=directory)
+    self.assertEqual(tf.train.get_checkpoint_state(
+        directory).all_model_checkpoint_paths,
+                     [os.path.join(directory, f'ckpt-{n}') for n in (2, 4, 5)])
+
+
+if __name__ == '__main__':
+  tf.test.main()
