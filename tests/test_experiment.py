@@ -16,6 +16,8 @@
 
 import glob
 import os
+import subprocess
+import sys
 
 from absl import flags
 import numpy as np
@@ -192,6 +194,38 @@ class SyntheticRunTest(testing.TestCase):
     self.assertEqual(tf.train.get_checkpoint_state(
         directory).all_model_checkpoint_paths,
                      [os.path.join(directory, f'ckpt-{n}') for n in (2, 4, 5)])
+
+
+
+_OUTSIDE_SCRIPT = """
+import dataclasses
+import sys
+from muzero_snt import experiment, presets
+config = presets.make_tictactoe_config()
+config = config.replace(
+    num_simulations=2, batch_size=8, num_unroll_steps=2, training_steps=2,
+    network=dataclasses.replace(config.network, channels=4,
+                                prediction_blocks=0))
+loop = experiment.run_selfplay(config, 'tictactoe', num_envs=2,
+                               train_ratio=1.0, jit_compile=False,
+                               search='graph')
+print(loop.learner.steps, loop.games > 0,
+      sorted(m for m in sys.modules if m.split('.')[0] == 'launchers'))
+"""
+
+
+class OutsideTheRepositoryTest(testing.TestCase):
+
+  def test_self_play_runs_without_the_launchers(self):
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    environment = dict(os.environ, PYTHONPATH=repo, TF_CPP_MIN_LOG_LEVEL='2',
+                       CUDA_VISIBLE_DEVICES='')
+    result = subprocess.run(
+        [sys.executable, '-c', _OUTSIDE_SCRIPT], cwd=self.get_temp_dir(),
+        env=environment, capture_output=True, text=True, timeout=600,
+        check=False)
+    self.assertEqual(result.returncode, 0, result.stderr[-3000:])
+    self.assertEqual(result.stdout.strip().splitlines()[-1], '2 True []')
 
 
 if __name__ == '__main__':
