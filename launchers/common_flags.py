@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from absl import app
 from absl import flags
 
+from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import experiment
@@ -170,13 +171,19 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
   """
 
   def main_with_short_errors(argv: Sequence[str]) -> None:
+    program = sys.argv[0].rsplit('/', 1)[-1]
     try:
       main(argv)
     except app.UsageError as e:
-      program = sys.argv[0].rsplit('/', 1)[-1]
       sys.stderr.write(f'{program}: error: {e}\n'
                        f'See --helpfull for every flag.\n')
       sys.stderr.flush()
       sys.exit(e.exitcode)
+    except checkpointing.CheckpointError as e:
+      # A directory the run cannot continue from: the message says why and
+      # what to do; a traceback would add nothing.
+      sys.stderr.write(f'{program}: error: {e}\n')
+      sys.stderr.flush()
+      sys.exit(1)
 
   app.run(main_with_short_errors)

@@ -14,18 +14,31 @@
 # ============================================================================
 """Checkpoints of a whole run: learner, counters and replay buffer.
 
-A checkpoint numbered n is two files written in this order: the replay
-buffer (`replay-n.npz`, atomic through `os.replace`), then the TensorFlow
-checkpoint of the network, the optimizer slots and the counters, whose
-`CheckpointManager` index is the commit point. A run killed at any moment,
-even with SIGKILL, restarts from the last checkpoint the index names, and
-that checkpoint's replay file always exists: older replay files are deleted
-only after the index has moved past them.
+A checkpoint numbered n is written in this order: the replay buffer
+(`replay-n.npz`, atomic through `os.replace`), the TensorFlow checkpoint of
+the network, the optimizer slots and the counters (`ckpt-n.*`, its index
+file last), then the `checkpoint` index file (atomic) naming it. A run
+killed at any moment, even with SIGKILL, leaves complete checkpoints behind.
+
+Restoring verifies before it trusts: every tensor of the newest checkpoint
+is read back against TensorFlow's checksums, and its replay file is read
+whole (zip CRCs, format, config). A damaged newest checkpoint (a truncated
+or bit-flipped data or index file, a missing or unreadable replay file) is
+moved into `damaged/` with a warning that names what was wrong, and the
+newest intact one is restored. The `checkpoint` index file is a convenience:
+checkpoints are also found by their files, so a garbled index file loses
+nothing. If checkpoints exist but none is intact, restoring raises
+`CheckpointError` and touches nothing.
+
+Retention keeps the `max_to_keep` newest checkpoints, and deletes older
+ones only after the new one has been read back intact, so the last intact
+checkpoint is never deleted.
 """
 
 import os
 import re
-from typing import Any, Dict, Optional
+import shutil
+from typing import Any, Dict, List, Optional, Tuple
 
 from absl import logging
 import tensorflow as tf
@@ -33,21 +46,31 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt import replay as replay_lib
 
+_PREFIX = 'ckpt'
 _REPLAY_FILE = 'replay-{}.npz'
 _REPLAY_PATTERN = re.compile(r'^replay-(\d+)\.npz$')
-# What a save killed mid-write leaves (`ReplayBuffer.save`'s temporary file).
+_INDEX_PATTERN = re.compile(r'^ckpt-(\d+)\.index$')
 _TEMPORARY_PATTERN = re.compile(r'^replay-\d+\.npz\..+\.tmp$')
+DAMAGED_DIRECTORY = 'damaged'
+
+
+class CheckpointError(RuntimeError):
+  """A checkpoint directory that cannot be resumed from as it is."""
+
+
+def _number(path: str) -> int:
+  return int(path.rsplit('-', 1)[1])
 
 
 class Checkpointer:
-  """Saves and restores everything a run needs to continue.
+  """Saves, verifies and restores everything a run needs to continue.
 
   Usage:
 
       checkpointer = Checkpointer(directory, network=..., optimizer=..., ...)
       replay = checkpointer.restore(config) or ReplayBuffer(config, seed)
       ...
-      checkpointer.save(number, replay)
+      checkpointer.save(learner_step, replay)
   """
 
   def __init__(self, directory: str, max_to_keep: int = 3,
@@ -56,17 +79,24 @@ class Checkpointer:
 
     Args:
       directory: where the checkpoints live.
-      max_to_keep: checkpoints kept (older ones are deleted).
+      max_to_keep: checkpoints kept (older ones are deleted), >= 1.
       **trackables: what `tf.train.Checkpoint` saves: the learner's `state`
         and the run's counters as `tf.Variable`s.
     """
     if not directory:
       raise ValueError(f'directory must be a non-empty path, got '
                        f'{directory!r}.')
+    if (isinstance(max_to_keep, bool) or not isinstance(max_to_keep, int) or
+        max_to_keep < 1):
+      raise ValueError(f'max_to_keep must be a positive integer, got '
+                       f'{max_to_keep!r}.')
     self._directory = directory
+    self._max_to_keep = max_to_keep
     self._checkpoint = tf.train.Checkpoint(**trackables)
-    self._manager = tf.train.CheckpointManager(
-        self._checkpoint, directory, max_to_keep=max_to_keep)
+    self._latest: Optional[int] = None
+    numbers, _ = self._candidates()
+    if numbers:
+      self._latest = numbers[0]
 
   @property
   def directory(self) -> str:
@@ -74,66 +104,215 @@ class Checkpointer:
 
   @property
   def latest_number(self) -> Optional[int]:
-    """The number of the last complete checkpoint, None if there is none."""
-    latest = self._manager.latest_checkpoint
-    return None if latest is None else int(latest.rsplit('-', 1)[1])
+    """The newest checkpoint's number (the restored or saved one, once
+    `restore` or `save` ran); None if there is none."""
+    return self._latest
 
   @property
   def latest_path(self) -> Optional[str]:
-    """The TensorFlow path of the last complete checkpoint, if any."""
-    return self._manager.latest_checkpoint
+    """The TensorFlow path of `latest_number`'s checkpoint, if any."""
+    return None if self._latest is None else self._prefix(self._latest)
+
+  def _prefix(self, number: int) -> str:
+    return os.path.join(self._directory, f'{_PREFIX}-{number}')
 
   def _replay_path(self, number: int) -> str:
     return os.path.join(self._directory, _REPLAY_FILE.format(number))
 
+  def _candidates(self) -> Tuple[List[int], Optional[str]]:
+    """Checkpoint numbers, newest first, and a problem with the index file.
+
+    The numbers are those the `checkpoint` index file names and those whose
+    `ckpt-n.index` file exists, so an unreadable index file hides nothing.
+    """
+    numbers = set()
+    problem = None
+    if not os.path.isdir(self._directory):
+      return [], None
+    index = os.path.join(self._directory, 'checkpoint')
+    try:
+      # TensorFlow logs a parse error and returns None for a garbled file.
+      state = tf.train.get_checkpoint_state(self._directory)
+      if state is None and os.path.exists(index):
+        raise ValueError('not a CheckpointState text proto')
+      if state is not None:
+        numbers.update(_number(p) for p in state.all_model_checkpoint_paths)
+        if state.model_checkpoint_path:
+          numbers.add(_number(state.model_checkpoint_path))
+    except Exception as e:  # pylint: disable=broad-except
+      problem = f'the index file {index} is unreadable ({e})'
+    for name in os.listdir(self._directory):
+      match = _INDEX_PATTERN.match(name)
+      if match:
+        numbers.add(int(match.group(1)))
+    return sorted(numbers, reverse=True), problem
+
+  def verify(self, number: int,
+             config: Optional[config_lib.MuZeroConfig] = None
+            ) -> Tuple[Optional[str], Optional[replay_lib.ReplayBuffer]]:
+    """Reads checkpoint `number` back; returns (problem or None, replay).
+
+    Every tensor is read, so TensorFlow checks its checksum; with `config`
+    the replay file is read whole too (and returned).
+    """
+    prefix = self._prefix(number)
+    try:
+      reader = tf.train.load_checkpoint(prefix)
+      for name in reader.get_variable_to_shape_map():
+        reader.get_tensor(name)
+    except Exception as e:  # pylint: disable=broad-except
+      return (f'{prefix}: {type(e).__name__}: '
+              f'{str(e).strip().splitlines()[0] if str(e).strip() else ""}'
+              ), None
+    if config is None:
+      return None, None
+    path = self._replay_path(number)
+    if not os.path.exists(path):
+      return f'{path} is missing', None
+    try:
+      return None, replay_lib.ReplayBuffer.restore(config, path)
+    except Exception as e:  # pylint: disable=broad-except
+      return f'{path}: {type(e).__name__}: {e}', None
+
+  def _move_aside(self, number: int) -> str:
+    """Moves checkpoint `number`'s files into `damaged/`; returns where."""
+    target = os.path.join(self._directory, DAMAGED_DIRECTORY)
+    os.makedirs(target, exist_ok=True)
+    stem = f'{_PREFIX}-{number}.'
+    for name in os.listdir(self._directory):
+      if name.startswith(stem) or name == _REPLAY_FILE.format(number):
+        shutil.move(os.path.join(self._directory, name),
+                    os.path.join(target, name))
+    return target
+
+  def _write_index(self, numbers: List[int]) -> None:
+    """Points the `checkpoint` index file at `numbers` (newest first)."""
+    if not numbers:
+      return
+    tf.compat.v1.train.update_checkpoint_state(
+        self._directory, self._prefix(numbers[0]),
+        all_model_checkpoint_paths=[self._prefix(n) for n in reversed(numbers)])
+
   def save(self, number: int,
            replay: Optional[replay_lib.ReplayBuffer] = None) -> str:
-    """Writes checkpoint `number`; returns the TensorFlow checkpoint's path."""
+    """Writes checkpoint `number`; returns the TensorFlow checkpoint's path.
+
+    Raises:
+      CheckpointError: if the written checkpoint does not read back intact
+        (nothing older is deleted then).
+    """
     os.makedirs(self._directory, exist_ok=True)
     if replay is not None:
       replay.save(self._replay_path(number))
-    path = self._manager.save(checkpoint_number=number)
-    self._delete_stale_replay_files()
+    path = self._checkpoint.write(self._prefix(number))
+    problem, _ = self.verify(number)
+    if problem:
+      raise CheckpointError(
+          f'Checkpoint {number} did not read back intact ({problem}); the '
+          'older checkpoints are kept. Check the disk holding '
+          f'{self._directory}.')
+    numbers, _ = self._candidates()
+    kept = [n for n in numbers if n <= number][:self._max_to_keep]
+    for old in numbers:
+      if old < kept[-1]:
+        self._delete(old)
+    self._write_index(kept)
+    self._latest = number
+    self._delete_stale_replay_files(kept)
     return path
 
-  def _delete_stale_replay_files(self):
-    kept = {int(path.rsplit('-', 1)[1])
-            for path in self._manager.checkpoints}
+  def _delete(self, number: int) -> None:
+    stem = f'{_PREFIX}-{number}.'
     for name in os.listdir(self._directory):
+      if name.startswith(stem):
+        os.remove(os.path.join(self._directory, name))
+
+  def _delete_stale_replay_files(self, kept: List[int]) -> None:
+    """Removes replay files of no kept checkpoint that are older than the
+    newest kept one or have no checkpoint at all (a save that died before
+    its TensorFlow checkpoint), and temporary files of interrupted saves."""
+    names = os.listdir(self._directory)
+    for name in names:
       match = _REPLAY_PATTERN.match(name)
-      if (match and int(match.group(1)) not in kept) or (
-          _TEMPORARY_PATTERN.match(name)):
+      number = int(match.group(1)) if match else None
+      stale = match and number not in kept and (
+          number < kept[0] or f'{_PREFIX}-{number}.index' not in names)
+      if stale or _TEMPORARY_PATTERN.match(name):
         os.remove(os.path.join(self._directory, name))
 
   def restore(
-      self, config: Optional[config_lib.MuZeroConfig] = None
+      self, config: Optional[config_lib.MuZeroConfig] = None,
+      read_only: bool = False,
   ) -> Optional[replay_lib.ReplayBuffer]:
-    """Restores the last complete checkpoint into the trackables.
+    """Restores the newest intact checkpoint into the trackables.
 
     Args:
-      config: the run's config, to read the replay buffer back with; no
-        replay buffer is read without it.
+      config: the run's config, to read (and verify) the replay buffer
+        with; without it only the TensorFlow checkpoint is verified and
+        restored (evaluation).
+      read_only: change nothing in the directory (evaluation, possibly
+        beside a running training): damaged checkpoints are skipped with a
+        warning, not moved, and the trackables may be a part of what the
+        checkpoint holds (e.g. the network alone).
 
     Returns:
       The replay buffer saved with the checkpoint, or None if there is no
       checkpoint (or no config).
 
     Raises:
-      FileNotFoundError: if the checkpoint's replay file is missing.
+      CheckpointError: if checkpoints exist and none is intact (nothing is
+        moved or deleted then), or the intact one does not fit the
+        trackables (another run's checkpoint).
     """
-    number = self.latest_number
-    if number is None:
+    numbers, index_problem = self._candidates()
+    if index_problem:
+      logging.warning('%s; the checkpoints are found by their files.',
+                      index_problem)
+    if not numbers:
       return None
-    self._checkpoint.restore(self._manager.latest_checkpoint).assert_consumed()
-    logging.info('Restored %s.', self._manager.latest_checkpoint)
-    if config is None:
-      return None
-    path = self._replay_path(number)
-    if not os.path.exists(path):
-      raise FileNotFoundError(
-          f'Checkpoint {self._manager.latest_checkpoint} has no replay file '
-          f'{path}: the run cannot continue exactly.')
-    return replay_lib.ReplayBuffer.restore(config, path)
+    problems: Dict[int, str] = {}
+    chosen, replay = None, None
+    for number in numbers:
+      problem, replay = self.verify(number, config)
+      if problem is None:
+        chosen = number
+        break
+      problems[number] = problem
+    if chosen is None:
+      raise CheckpointError(
+          f'No intact checkpoint in {self._directory}: ' + '; '.join(
+              f'checkpoint {n}: {p}' for n, p in problems.items()) +
+          '. Nothing was moved or deleted. Restore the files from a backup, '
+          'or start a new run in another directory.')
+    if problems and read_only:
+      logging.warning(
+          'Checkpoint(s) %s in %s are damaged (%s); using checkpoint %d.',
+          sorted(problems), self._directory, '; '.join(problems.values()),
+          chosen)
+    elif problems:
+      for number in problems:
+        damaged = self._move_aside(number)
+      logging.warning(
+          'Checkpoint(s) %s in %s are damaged (%s); moved them to %s and '
+          'resuming from checkpoint %d.', sorted(problems), self._directory,
+          '; '.join(problems.values()), damaged, chosen)
+    if (problems or index_problem) and not read_only:
+      self._write_index([n for n in numbers if n not in problems])
+    try:
+      status = self._checkpoint.read(self._prefix(chosen))
+      if read_only:
+        status.expect_partial().assert_existing_objects_matched()
+      else:
+        status.assert_consumed()
+    except (AssertionError, ValueError, tf.errors.OpError) as e:
+      raise CheckpointError(
+          f'Checkpoint {self._prefix(chosen)} does not fit this run\'s '
+          f'network, optimizer or counters ({type(e).__name__}: '
+          f'{str(e)[:500]}). Is {self._directory} another run\'s directory?'
+      ) from e
+    self._latest = chosen
+    logging.info('Restored %s.', self._prefix(chosen))
+    return replay
 
 
 def counters(**initial: int) -> Dict[str, tf.Variable]:

@@ -179,14 +179,16 @@ class CheckpointerTest(tf.test.TestCase):
     self.assertAllEqual(self.weights, [4., 4., 4.])
     self.assertEqual(restored.game_ids, [0, 1])
 
-  def test_missing_replay_file_is_named(self):
+  def test_missing_replay_file_falls_back_naming_it(self):
     checkpointer = self._checkpointer()
-    checkpointer.save(1, _replay(self.config))
+    checkpointer.save(1, _replay(self.config, _GAMES[:1]))
     checkpointer.save(2, _replay(self.config))
     path = os.path.join(self.directory, 'replay-2.npz')
     os.remove(path)
-    with self.assertRaisesRegex(FileNotFoundError, re.escape(path)):
-      self._checkpointer().restore(self.config)
+    with self.assertLogs(level='WARNING') as logs:
+      restored = self._checkpointer().restore(self.config)
+    self.assertIn(f'{path} is missing', '\n'.join(logs.output))
+    self.assertEqual(restored.game_ids, [0])
 
   def test_save_without_replay_writes_no_replay_file(self):
     checkpointer = self._checkpointer()
