@@ -52,6 +52,8 @@ from muzero_snt.presets import make_board_game_config
 from muzero_snt.presets import make_cartpole_config
 from muzero_snt.presets import make_chess_config
 from muzero_snt.presets import make_go_config
+from muzero_snt.presets import make_openspiel_chess_config
+from muzero_snt.presets import make_openspiel_shogi_config
 from muzero_snt.presets import make_shogi_config
 from muzero_snt.presets import make_tictactoe_config
 from muzero_snt.presets import PRESETS
@@ -131,6 +133,8 @@ __all__ = (
     'make_chess_config',
     'make_go_config',
     'make_network',
+    'make_openspiel_chess_config',
+    'make_openspiel_shogi_config',
     'make_shogi_config',
     'make_strategy',
     'make_tictactoe_config',

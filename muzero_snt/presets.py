@@ -16,8 +16,10 @@
 
 Each preset is one function that returns a frozen `MuZeroConfig` with every
 number in place. The paper-sized ones reproduce the pseudocode of
-arXiv:1911.08265 and the network sizes of its appendix; the small ones
-(tic-tac-toe, CartPole) train on a 2-core CPU.
+arXiv:1911.08265 and the network sizes of its appendix; the OpenSpiel ones
+adapt chess and shogi to OpenSpiel's move numbering and planes; the small ones
+(tic-tac-toe, CartPole) train on a 2-core CPU. `PRESETS` names the ones the
+environments of `environments.make_environment` fit.
 """
 
 import dataclasses
@@ -96,30 +98,71 @@ def make_go_config() -> MuZeroConfig:
       observation_shape=(19, 19, 8 * 4 + 1))
 
 
-def make_chess_config() -> MuZeroConfig:
-  """Chess on OpenSpiel's `chess`, the pseudocode's numbers.
+# AlphaZero's inputs (Silver et al. 2018, table S1), which the MuZero
+# appendix reuses: per position, chess has 14 planes (6 + 6 pieces, 2
+# repetition counts) and shogi 45 (14 + 14 pieces, 3 repetition counts, 7 + 7
+# prisoner counts); then constant planes, chess 7 (colour, move count, 2 + 2
+# castling rights, no-progress count) and shogi 2 (colour, move count).
+CHESS_POSITION_PLANES, CHESS_CONSTANT_PLANES = 14, 7
+SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
+# MuZero appendix, "Network Input": shogi keeps AlphaZero's last 8 positions;
+# chess keeps the last 100 "to allow correct prediction of draws".
+CHESS_HISTORY, SHOGI_HISTORY = 100, 8
+# OpenSpiel's games as `environments.make_environment` builds them: the last
+# 8 positions of OpenSpiel's planes plus one plane for the player to move.
+OPENSPIEL_HISTORY = 8
 
-  OpenSpiel numbers 4674 moves (AlphaZero's 8x8x73 planes: 4672) and
-  describes a position with 20 planes; the input is the last 8 positions
-  plus a plane for the player to move (161 planes where AlphaZero has 119).
-  Games reaching 512 moves end as draws.
+
+def make_chess_config() -> MuZeroConfig:
+  """Chess, the pseudocode's numbers: 4,672 moves (AlphaZero's 8x8x73).
+
+  The input is the paper's: the last 100 positions of AlphaZero's 14 planes
+  plus its 7 constant planes, 1,407 planes. No environment here produces
+  it; `make_openspiel_chess_config` is the preset for OpenSpiel's chess.
   """
   return make_board_game_config(
-      action_space_size=4674, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
-      observation_shape=(8, 8, 8 * 20 + 1))
+      action_space_size=4672, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
+      observation_shape=(
+          8, 8, CHESS_HISTORY * CHESS_POSITION_PLANES + CHESS_CONSTANT_PLANES))
 
 
 def make_shogi_config() -> MuZeroConfig:
-  """Shogi on OpenSpiel's `shogi`, the pseudocode's numbers.
+  """Shogi, the pseudocode's numbers: 11,259 moves (AlphaZero's 9x9x139).
 
-  OpenSpiel numbers 13689 moves (AlphaZero's 9x9x139 planes: 11259) and
-  describes a position with 45 planes; the input is the last 8 positions
-  plus a plane for the player to move (361 planes where AlphaZero has 362).
-  Games reaching 512 moves end as draws.
+  The input is the paper's: the last 8 positions of AlphaZero's 45 planes
+  plus its 2 constant planes, 362 planes. No environment here produces it;
+  `make_openspiel_shogi_config` is the preset for OpenSpiel's shogi.
   """
   return make_board_game_config(
-      action_space_size=13689, max_moves=512, dirichlet_alpha=0.15,
-      lr_init=0.1, observation_shape=(9, 9, 8 * 45 + 1))
+      action_space_size=11259, max_moves=512, dirichlet_alpha=0.15,
+      lr_init=0.1, observation_shape=(
+          9, 9, SHOGI_HISTORY * SHOGI_POSITION_PLANES + SHOGI_CONSTANT_PLANES))
+
+
+def make_openspiel_chess_config() -> MuZeroConfig:
+  """`make_chess_config` adapted to OpenSpiel's `chess` (the 'chess' preset).
+
+  OpenSpiel numbers 4,674 moves, not the pseudocode's 4,672, and describes a
+  position with 20 planes; the input is the last 8 positions (the paper
+  has 100) plus a plane for the player to move, 161 planes. Every other
+  number is the pseudocode's; games reaching 512 moves end as draws.
+  """
+  return dataclasses.replace(
+      make_chess_config(), action_space_size=4674,
+      observation_shape=(8, 8, OPENSPIEL_HISTORY * 20 + 1))
+
+
+def make_openspiel_shogi_config() -> MuZeroConfig:
+  """`make_shogi_config` adapted to OpenSpiel's `shogi` (the 'shogi' preset).
+
+  OpenSpiel numbers 13,689 moves, not the pseudocode's 11,259, and
+  describes a position with 45 planes; the input is the last 8 positions
+  plus a plane for the player to move, 361 planes. Every other number is
+  the pseudocode's; games reaching 512 moves end as draws.
+  """
+  return dataclasses.replace(
+      make_shogi_config(), action_space_size=13689,
+      observation_shape=(9, 9, OPENSPIEL_HISTORY * 45 + 1))
 
 
 def make_atari_config() -> MuZeroConfig:
@@ -358,11 +401,11 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
     'atari': make_atari_config,
     'atari_small': make_atari_small_config,
     'cartpole': make_cartpole_config,
-    'chess': make_chess_config,
+    'chess': make_openspiel_chess_config,
     'connect4': make_connect4_config,
     'go': make_go_config,
     'go9': make_go9_config,
-    'shogi': make_shogi_config,
+    'shogi': make_openspiel_shogi_config,
     'tictactoe': make_tictactoe_config,
 }
 

@@ -14,6 +14,7 @@
 # ============================================================================
 """Tests that the presets carry the numbers of the MuZero pseudocode."""
 
+import dataclasses
 import re
 
 import numpy as np
@@ -23,6 +24,11 @@ from absl.testing import parameterized
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from tests import testing
+
+try:
+  import pyspiel  # pylint: disable=g-import-not-at-top
+except ImportError:
+  pyspiel = None
 
 # The numbers every paper preset shares (pseudocode `MuZeroConfig`).
 COMMON = dict(
@@ -52,15 +58,16 @@ BOARD_GAME = dict(
 )
 
 # Per game: (preset, alpha, lr_init, action_space_size, max_moves, input
-# planes). The pseudocode's numbers, with OpenSpiel's move counts (chess
-# 4674 where AlphaZero has 4672, shogi 13689 where it has 11259) and inputs
-# of 8 positions of OpenSpiel's planes (go 4, chess 20, shogi 45) plus one
-# plane for the player to move.
+# planes). The pseudocode's numbers; the inputs are the paper's: Go and shogi
+# 8 positions, chess 100 (MuZero appendix), of AlphaZero's planes per
+# position (Go 2, chess 14, shogi 45) plus constant planes (1, 7, 2; table S1
+# of the AlphaZero paper). Go's input is OpenSpiel's (8 x 4 + 1 planes).
 BOARD_GAMES = (
     ('go', presets.make_go_config, 0.03, 0.01, 362, 722, (19, 19, 33)),
-    ('chess', presets.make_chess_config, 0.3, 0.1, 4674, 512, (8, 8, 161)),
-    ('shogi', presets.make_shogi_config, 0.15, 0.1, 13689, 512,
-     (9, 9, 361)),
+    ('chess', presets.make_chess_config, 0.3, 0.1, 4672, 512,
+     (8, 8, 100 * 14 + 7)),
+    ('shogi', presets.make_shogi_config, 0.15, 0.1, 11259, 512,
+     (9, 9, 8 * 45 + 2)),
 )
 
 ATARI = dict(
@@ -185,6 +192,45 @@ class PresetTest(testing.TestCase):
       self.assertEqual(make(), make(), msg=name)
 
 
+class OpenSpielPresetTest(testing.TestCase):
+
+  def test_literal_action_spaces_are_alphazero_move_planes(self):
+    # AlphaZero's policy: 73 planes on 8x8 for chess, 139 on 9x9 for shogi;
+    # the dynamics' 'board' encoding needs exactly that many planes.
+    self.assertEqual(presets.make_chess_config().action_space_size, 8 * 8 * 73)
+    self.assertEqual(presets.make_shogi_config().action_space_size,
+                     9 * 9 * 139)
+
+  @parameterized.named_parameters(
+      ('chess', presets.make_chess_config,
+       presets.make_openspiel_chess_config),
+      ('shogi', presets.make_shogi_config,
+       presets.make_openspiel_shogi_config))
+  def test_only_actions_and_input_differ_from_the_literal_config(
+      self, make_literal, make_openspiel):
+    literal, wired = make_literal(), make_openspiel()
+    self.assertNotEqual(wired.action_space_size, literal.action_space_size)
+    self.assertNotEqual(wired.observation_shape, literal.observation_shape)
+    self.assertEqual(
+        dataclasses.replace(
+            wired, action_space_size=literal.action_space_size,
+            observation_shape=literal.observation_shape), literal)
+
+  @parameterized.named_parameters(
+      ('chess', 'chess', presets.make_openspiel_chess_config),
+      ('shogi', 'shogi', presets.make_openspiel_shogi_config))
+  def test_wired_configs_match_openspiel(self, game_name, make):
+    if pyspiel is None:
+      self.skipTest('open-spiel is not installed.')
+    game = pyspiel.load_game(game_name)
+    config = make()
+    self.assertEqual(config.action_space_size, game.num_distinct_actions())
+    planes, height, width = game.observation_tensor_shape()
+    # The last 8 positions plus a plane for the player to move.
+    self.assertEqual(config.observation_shape,
+                     (height, width, 8 * planes + 1))
+
+
 class GetPresetTest(testing.TestCase):
 
   def test_paper_and_small_presets_are_registered(self):
@@ -192,8 +238,11 @@ class GetPresetTest(testing.TestCase):
         ['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go',
          'go9', 'shogi', 'tictactoe'], list(presets.PRESETS))
     self.assertIs(presets.PRESETS['go'], presets.make_go_config)
-    self.assertIs(presets.PRESETS['chess'], presets.make_chess_config)
-    self.assertIs(presets.PRESETS['shogi'], presets.make_shogi_config)
+    # The environments build OpenSpiel's chess and shogi.
+    self.assertIs(presets.PRESETS['chess'],
+                  presets.make_openspiel_chess_config)
+    self.assertIs(presets.PRESETS['shogi'],
+                  presets.make_openspiel_shogi_config)
     self.assertIs(presets.PRESETS['atari'], presets.make_atari_config)
 
   def test_every_preset(self):

@@ -34,7 +34,6 @@ clear error if the network returns a non-finite value.
 from typing import NamedTuple, Optional
 
 import tensorflow as tf
-import tensorflow_probability as tfp
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
@@ -93,6 +92,10 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   Returns:
     `[B, A]` noise, each row summing to 1 over its legal actions.
   """
+  # Only this draw needs tensorflow-probability, whose import costs about a
+  # quarter of `import muzero_snt` (docs/benchmarks.md, "Import time"): it
+  # is imported when a search with noise is first traced.
+  import tensorflow_probability as tfp  # pylint: disable=g-import-not-at-top
   concentration = tf.fill(tf.shape(legal), tf.constant(alpha, dtype))
   sample = tfp.distributions.Dirichlet(concentration).sample(seed=seed)
   legal_float = tf.cast(legal, dtype)

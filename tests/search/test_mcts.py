@@ -384,6 +384,29 @@ class RunMctsTest(absltest.TestCase):
     self.assertAlmostEqual(stats.maximum, 0.75)
     self.assertFalse(node_6.expanded())
 
+  def test_root_value_is_inside_the_bounds(self):
+    # The root is never fed to MinMaxStats (docs/pseudocode.md, N): its
+    # value is the visit-weighted mean of its children's Q, which the bounds
+    # have seen, so feeding it too could not widen them.
+    rng = np.random.default_rng(7)
+    reward = dict(enumerate(rng.uniform(-1., 1., 2**12)))
+    value = dict(enumerate(rng.uniform(-2., 2., 2**12)))
+    for players in (1, 2):
+      with self.subTest(players=players):
+        config = presets.make_tictactoe_config().replace(
+            action_space_size=2, known_bounds=None, num_simulations=40,
+            num_players=players, discount=0.9)
+        root = _root()
+        stats = MinMaxStats(None)
+        mcts.run_mcts(config, [root], _TreeModel(reward, value), [stats])
+        children = root.children.values()
+        mean_q = sum(child.visit_count * mcts.q_value(root, child, 0.9)
+                     for child in children) / sum(
+                         child.visit_count for child in children)
+        self.assertAlmostEqual(root.value(), mean_q)
+        self.assertLess(stats.minimum, stats.maximum)
+        self.assertBetween(root.value(), stats.minimum, stats.maximum)
+
   def test_one_batched_call_per_simulation(self):
     config = presets.make_tictactoe_config().replace(num_simulations=7)
     model = oracle.TicTacToeOracle()
