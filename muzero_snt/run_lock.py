@@ -1,0 +1,304 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""RunLock: one writing run per directory, through a lock file.
+
+The lock is a file `LOCK` created with `O_CREAT | O_EXCL`, so of several runs
+starting at once exactly one creates it. It holds JSON naming its owner:
+
+    {"host": "node-7", "pid": 4242, "started": "2026-01-05T10:00:00+00:00",
+     "command": ["train.py", "--preset=atari"], "token": "<random hex>"}
+
+A run killed without cleaning up (kill -9, a lost machine) leaves its lock
+behind. On the same host a dead owner is recognised (`os.kill(pid, 0)` finds
+no such process, or only its zombie) and the lock is reclaimed with a
+warning. A lock from another host is never reclaimed: whether that process
+lives cannot be checked from here.
+
+Reclaiming is race-free. Removing someone else's lock file happens only while
+holding an `fcntl.flock` on the side file `LOCK.reclaim`, after reading and
+judging the lock again under that guard; a new lock is then made by the same
+`O_EXCL` creation as always. Of several processes reclaiming one stale lock,
+one removes it and one creates the next (not necessarily the same process);
+the others find a live lock. The kernel drops a `flock` when its process
+dies, so the guard itself cannot go stale. The guard file stays in the
+directory.
+"""
+
+import contextlib
+import datetime
+import fcntl
+import json
+import os
+import socket
+import sys
+import time
+from typing import Any, Dict, Optional, Set
+
+from absl import logging
+
+LOCK_FILE = 'LOCK'
+GUARD_SUFFIX = '.reclaim'
+# A lock file without a complete owner record is younger than this while its
+# creator is still writing it; older, its creator died in between.
+GARBLED_GRACE_SECONDS = 10.
+# Create-or-judge rounds before giving up on a lock file that keeps changing.
+_MAX_ATTEMPTS = 20
+
+# Tokens of the locks this process holds: a lock naming our own PID but a
+# token not in here was left by an earlier process that had the same PID
+# (a restarted container numbers its processes from 1 again).
+_HELD_TOKENS: Set[str] = set()
+
+
+class RunLockError(RuntimeError):
+  """The directory is locked by another run, or the lock cannot be taken."""
+
+
+def _describe(owner: Dict[str, Any]) -> str:
+  command = ' '.join(owner.get('command') or []) or 'unknown'
+  return (f'process {owner["pid"]} on host {owner["host"]!r}, since '
+          f'{owner.get("started", "an unknown time")} (command: {command})')
+
+
+def _read_owner(path: str) -> Optional[Dict[str, Any]]:
+  """The owner record in `path`, or None if it is empty or garbled.
+
+  Raises:
+    FileNotFoundError: if `path` does not exist.
+  """
+  with open(path, 'rb') as f:
+    data = f.read()
+  try:
+    owner = json.loads(data.decode('utf-8'))
+  except (UnicodeDecodeError, ValueError):
+    return None
+  if not isinstance(owner, dict):
+    return None
+  pid, host = owner.get('pid'), owner.get('host')
+  # pid <= 0 would make os.kill signal a process group.
+  if (not isinstance(pid, int) or isinstance(pid, bool) or pid <= 0 or
+      not isinstance(host, str) or not isinstance(owner.get('token'), str)):
+    return None
+  return owner
+
+
+def _is_zombie(pid: int) -> bool:
+  """Whether `pid` has exited and waits for its parent (Linux /proc)."""
+  try:
+    with open(f'/proc/{pid}/stat', 'rb') as f:
+      stat = f.read()
+  except OSError:
+    return False
+  # The state follows the command name, which is in parentheses and may
+  # itself hold spaces or parentheses.
+  return stat[stat.rfind(b')') + 2:].startswith(b'Z')
+
+
+def _is_alive(pid: int) -> bool:
+  try:
+    os.kill(pid, 0)
+  except ProcessLookupError:
+    return False
+  except PermissionError:
+    return True  # It exists, under another user.
+  return not _is_zombie(pid)
+
+
+class RunLock:
+  """An exclusive lock on a directory, held by one process at a time.
+
+  Usage:
+
+      with RunLock(checkpoint_dir):
+        ...  # the only run writing checkpoint_dir
+
+  or `lock.acquire()` ... `lock.release()`. The directory is created if
+  missing.
+  """
+
+  def __init__(self, directory: str, lock_file: str = LOCK_FILE):
+    """Constructs a `RunLock` (nothing is locked until `acquire`).
+
+    Args:
+      directory: the directory to lock.
+      lock_file: name of the lock file in it.
+
+    Raises:
+      ValueError: if `directory` or `lock_file` is empty, or `lock_file`
+        holds a path separator.
+    """
+    if not directory:
+      raise ValueError(f'RunLock needs a directory, got {directory!r}.')
+    if not lock_file or os.sep in lock_file:
+      raise ValueError(f'lock_file must be a plain file name, got '
+                       f'{lock_file!r}.')
+    self._directory = directory
+    self._path = os.path.join(directory, lock_file)
+    self._token: Optional[str] = None
+
+  @property
+  def path(self) -> str:
+    """The lock file."""
+    return self._path
+
+  @property
+  def held(self) -> bool:
+    """Whether this object holds the lock."""
+    return self._token is not None
+
+  def __enter__(self) -> 'RunLock':
+    return self.acquire()
+
+  def __exit__(self, *unused_exc_info) -> None:
+    self.release()
+
+  def _record(self, token: str) -> Dict[str, Any]:
+    return {
+        'host': socket.gethostname(),
+        'pid': os.getpid(),
+        'started': datetime.datetime.now().astimezone().isoformat(
+            timespec='seconds'),
+        'command': list(sys.argv),
+        'token': token,
+    }
+
+  def _try_create(self, token: str) -> bool:
+    """Creates the lock file with our record; False if it exists."""
+    try:
+      fd = os.open(self._path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    except FileExistsError:
+      return False
+    try:
+      with os.fdopen(fd, 'w') as f:
+        json.dump(self._record(token), f)
+        f.flush()
+        os.fsync(f.fileno())
+    except BaseException:
+      os.unlink(self._path)
+      raise
+    return True
+
+  @contextlib.contextmanager
+  def _reclaim_guard(self):
+    fd = os.open(self._path + GUARD_SUFFIX, os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+      fcntl.flock(fd, fcntl.LOCK_EX)
+      yield
+    finally:
+      os.close(fd)  # Closing drops the flock.
+
+  def _reclaim_or_raise(self) -> None:
+    """Judges the existing lock file; removes it if stale, else raises.
+
+    Call under `_reclaim_guard`: nobody else removes the file meanwhile.
+    """
+    try:
+      owner = _read_owner(self._path)
+      age = time.time() - os.stat(self._path).st_mtime
+    except FileNotFoundError:
+      return  # Released meanwhile: try creating again.
+    if owner is None:
+      if age < GARBLED_GRACE_SECONDS:
+        raise RunLockError(
+            f'{self._directory} is locked by {self._path}, which holds no '
+            f'complete owner record yet (written {age:.1f} s ago): another '
+            f'run is probably starting there now. Wait for it, or use '
+            f'another directory; if no run is starting, remove '
+            f'{self._path} by hand.')
+      logging.warning(
+          'Removing the lock file %s: it holds no complete owner record and '
+          'is %.0f s old, so the run that created it died while writing it.',
+          self._path, age)
+      os.unlink(self._path)
+      return
+    host = socket.gethostname()
+    if owner['host'] != host:
+      raise RunLockError(
+          f'{self._directory} is locked by {_describe(owner)}, another host '
+          f'than this one ({host!r}). Whether that process still runs '
+          f'cannot be checked from here, so the lock is never reclaimed '
+          f'automatically. Two runs writing one directory would overwrite '
+          f'each other\'s checkpoints: use another directory, or, if that '
+          f'run is gone, remove {self._path} by hand.')
+    pid = owner['pid']
+    ours = pid == os.getpid()
+    if ours and owner['token'] in _HELD_TOKENS:
+      raise RunLockError(
+          f'{self._directory} is already locked by this process (another '
+          f'RunLock, {_describe(owner)}): release that one first.')
+    if not ours and _is_alive(pid):
+      raise RunLockError(
+          f'{self._directory} is in use by another run: {_describe(owner)}. '
+          f'Two runs writing one directory would overwrite each other\'s '
+          f'checkpoints: stop that run or wait for it to end, or use '
+          f'another directory. If process {pid} is not that run (its PID '
+          f'was reused), remove {self._path} by hand.')
+    logging.warning(
+        'Reclaiming the stale lock %s of %s: process %d is no longer running '
+        '(killed without releasing its lock?)%s.', self._path,
+        _describe(owner), pid,
+        '; this process has its PID now' if ours else '')
+    os.unlink(self._path)
+
+  def acquire(self) -> 'RunLock':
+    """Takes the lock, reclaiming a stale one; creates the directory.
+
+    Returns:
+      self, so that `lock = RunLock(d).acquire()` works.
+
+    Raises:
+      RunLockError: if another live run holds the lock, a host other than
+        this one does, the lock file is being written right now, or this
+        object already holds the lock. The message names the owner and what
+        to do.
+    """
+    if self.held:
+      raise RunLockError(f'This RunLock already holds {self._path}.')
+    os.makedirs(self._directory, exist_ok=True)
+    token = os.urandom(16).hex()
+    for _ in range(_MAX_ATTEMPTS):
+      if self._try_create(token):
+        self._token = token
+        _HELD_TOKENS.add(token)
+        return self
+      with self._reclaim_guard():
+        self._reclaim_or_raise()
+    raise RunLockError(
+        f'Could not take {self._path} in {_MAX_ATTEMPTS} attempts: it kept '
+        f'appearing and disappearing. Is a script deleting it?')
+
+  def release(self) -> None:
+    """Removes the lock file if it is still ours; a no-op if not held.
+
+    A lock file that now names another owner (ours was removed by hand and
+    another run took the directory) is left in place, with a warning.
+    """
+    if not self.held:
+      return
+    token, self._token = self._token, None
+    _HELD_TOKENS.discard(token)
+    try:
+      owner = _read_owner(self._path)
+    except FileNotFoundError:
+      logging.warning('The lock file %s was removed while this run held it.',
+                      self._path)
+      return
+    if owner is None or owner['token'] != token:
+      logging.warning(
+          'Not removing the lock file %s: it no longer names this process '
+          '(it names %s).', self._path,
+          _describe(owner) if owner else 'no complete owner')
+      return
+    os.unlink(self._path)
