@@ -198,17 +198,18 @@ def run(preset: str,
   else:
     tf.random.set_seed(seed)
     network, learner_step = networks.make_network(config), 0
-  model = search.NetworkModel(network)
   simulations = num_simulations or config.num_simulations
+  player_search = search.make_search(config, network, 'reference',
+                                     simulations)
   if preset == 'tictactoe':
-    player = evaluation.MuZeroPlayer(config, model, simulations, seed=seed)
+    player = evaluation.MuZeroPlayer(player_search, seed=seed)
     results = evaluation.evaluate_tictactoe(player, num_games=num_games,
                                             seed=seed)
     table = tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
-        config, model, train.make_environment_factory(preset, config, title),
-        num_games, seed=seed, num_simulations=simulations)
+        player_search, train.make_environment_factory(preset, config, title),
+        num_games, seed=seed)
     table = episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '

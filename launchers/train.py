@@ -361,15 +361,11 @@ def run_selfplay(config: config_lib.MuZeroConfig,
                      f'{search_kind!r}.')
   defaults = SELF_PLAY_DEFAULTS[preset]
   learner = make_learner(config, seed, jit_compile, strategy, compute_dtype)
-  batched_search = None
-  if search_kind != 'reference':
-    batched_search = search.BatchedSearch(
-        config, learner.network, jit_compile=search_kind == 'xla')
   actor = acting.Actor(
-      config, search.NetworkModel(learner.network),
+      config, search.make_search(config, learner.network, search_kind),
+      search.NetworkModel(learner.network),
       make_environment_factory(preset, config, title), seed=seed,
-      num_envs=num_envs or defaults['num_envs'],
-      batched_search=batched_search)
+      num_envs=num_envs or defaults['num_envs'])
   writer = tf.summary.create_file_writer(logdir) if logdir else None
   try:
     loop = training_loop.TrainingLoop(

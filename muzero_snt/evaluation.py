@@ -32,7 +32,7 @@ import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt import networks
-from muzero_snt import search
+from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
@@ -60,37 +60,25 @@ class MuZeroPlayer:
   batch of positions at once.
   """
 
-  def __init__(self, config: config_lib.MuZeroConfig, model: search.Model,
-               num_simulations: Optional[int] = None, seed: int = 0,
-               batched_search: Optional[search.BatchedSearch] = None):
+  def __init__(self, search: search_lib.Search, seed: int = 0):
     """Constructs the player.
 
     Args:
-      config: the search's hyperparameters.
-      model: the network the search calls (e.g. `search.NetworkModel`).
-      num_simulations: simulations per search (default:
-        `config.num_simulations`); for the reference search only.
+      search: the search, run without noise (e.g. `search.make_search(
+        config, network, num_simulations=...)`); it sets the number of
+        simulations.
       seed: seed of the generator handed to the search; a search without
         noise draws nothing from it.
-      batched_search: the compiled search over the same network, used
-        instead of the reference search if given (its config sets the
-        number of simulations).
 
     Raises:
-      TypeError: if `model` is not a `search.Model`.
-      ValueError: if `num_simulations` is not positive.
+      TypeError: if `search` is not a `search.Search`.
     """
-    if not isinstance(model, search.Model):
-      raise TypeError(f'MuZeroPlayer needs a search.Model (initial_inference '
-                      f'and recurrent_inference), got {type(model).__name__}.')
-    if num_simulations is not None and num_simulations < 1:
-      raise ValueError(f'num_simulations must be positive, got '
-                       f'{num_simulations!r}.')
-    self._config = config
-    self._model = model
-    self._num_simulations = num_simulations
+    if not isinstance(search, search_lib.Search):
+      raise TypeError(f'MuZeroPlayer needs a search.Search (e.g. '
+                      f'search.make_search(config, network)), got '
+                      f'{type(search).__name__}.')
+    self._search = search
     self._rng = np.random.default_rng(seed)
-    self._batched_search = batched_search
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
@@ -106,13 +94,8 @@ class MuZeroPlayer:
       no visits, and one search of at least one simulation visits a legal
       action).
     """
-    if self._batched_search is not None:
-      output = self._batched_search(observations, to_play, legal_actions,
-                                    seed=[0, 0], add_noise=False)
-    else:
-      output = search.search(
-          self._config, self._model, observations, to_play, legal_actions,
-          self._rng, add_noise=False, num_simulations=self._num_simulations)
+    output = self._search(observations, to_play, legal_actions, self._rng,
+                          add_noise=False)
     return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
 
   def select_action(self, env: base.Environment,
@@ -260,14 +243,10 @@ class EpisodeStats(NamedTuple):
     return float(np.max(self.returns))
 
 
-def evaluate_episodes(config: config_lib.MuZeroConfig,
-                      model: search.Model,
+def evaluate_episodes(search: search_lib.Search,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
-                      seed: int = 0,
-                      num_simulations: Optional[int] = None,
-                      batched_search: Optional[search.BatchedSearch] = None
-                      ) -> EpisodeStats:
+                      seed: int = 0) -> EpisodeStats:
   """Undiscounted returns of a one-player environment under the search.
 
   Episode i runs in `make_environment(seed + i)`; all episodes advance in
@@ -276,25 +255,22 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
   limit such as CartPole's 500 steps).
 
   Args:
-    config: the search's hyperparameters.
-    model: the network the search calls.
+    search: the search of the `MuZeroPlayer` that plays the episodes.
     make_environment: `(seed) -> environment`, one player.
     num_episodes: N, the number of episodes.
-    seed: the first environment seed.
-    num_simulations: simulations per search (default: the config's).
-    batched_search: the compiled search, instead of the reference one.
+    seed: the first environment seed (and the player's seed).
 
   Returns:
     `EpisodeStats` of the N returns.
 
   Raises:
+    TypeError: if `search` is not a `search.Search`.
     ValueError: if `num_episodes` is not positive or an environment has
       two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
-  player = MuZeroPlayer(config, model, num_simulations, seed=seed,
-                        batched_search=batched_search)
+  player = MuZeroPlayer(search, seed=seed)
   envs = [make_environment(seed + i) for i in range(num_episodes)]
   for env in envs:
     if env.num_players != 1:

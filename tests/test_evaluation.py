@@ -31,6 +31,7 @@ from muzero_snt import checkpointing
 from muzero_snt import evaluation
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt import search
 from muzero_snt import types
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
@@ -86,6 +87,12 @@ class LeanModel(FixedModel):
     return output._replace(policy_logits=logits)
 
 
+def _player(config, model, num_simulations=None):
+  """A MuZeroPlayer of the reference search with `model`."""
+  return evaluation.MuZeroPlayer(
+      search.ReferenceSearch(config, model, num_simulations))
+
+
 def _lean_action(observation) -> int:
   return 1 if observation[2] > 0 else 0
 
@@ -116,8 +123,7 @@ def _png_size(path):
 class MuZeroPlayerTest(testing.TestCase):
 
   def test_plays_the_win_and_the_block_with_the_oracle(self):
-    player = evaluation.MuZeroPlayer(TICTACTOE, oracle.TicTacToeOracle(),
-                                     num_simulations=100)
+    player = _player(TICTACTOE, oracle.TicTacToeOracle(), num_simulations=100)
     env = tictactoe.TicTacToe()
     env.set_state([1, 1, 0, 2, 2, 0, 0, 0, 0], to_play=0)  # XX.OO....
     self.assertEqual(player.select_action(env), 2)  # X completes the row.
@@ -130,15 +136,13 @@ class MuZeroPlayerTest(testing.TestCase):
     # unvisited child (prior part c/3 against c/6), the third to the last
     # unvisited one: one visit each, and the tie goes to action 3.
     config = TICTACTOE.replace(known_bounds=None)
-    player = evaluation.MuZeroPlayer(config, FixedModel(np.zeros(9)),
-                                     num_simulations=3)
+    player = _player(config, FixedModel(np.zeros(9)), num_simulations=3)
     actions = player.select_actions(np.zeros((2, 3, 3, 3)), [0, 1],
                                     [[7, 3, 5], [8, 6]])
     self.assertEqual(actions.tolist(), [3, 6])
 
   def test_an_environment_without_observation_needs_one(self):
-    player = evaluation.MuZeroPlayer(TICTACTOE, FixedModel(np.zeros(9)),
-                                     num_simulations=2)
+    player = _player(TICTACTOE, FixedModel(np.zeros(9)), num_simulations=2)
     env = mock.Mock(spec=['to_play', 'legal_actions'])
     env.to_play.return_value = 0
     env.legal_actions.return_value = np.array([4, 6])
@@ -147,17 +151,18 @@ class MuZeroPlayerTest(testing.TestCase):
     self.assertEqual(player.select_action(env, np.zeros((3, 3, 3))), 4)
 
   def test_bad_arguments(self):
-    with self.assertRaisesRegex(TypeError, 'search.Model.*str'):
-      evaluation.MuZeroPlayer(TICTACTOE, 'network')
-    with self.assertRaisesRegex(ValueError, 'num_simulations.*0'):
-      evaluation.MuZeroPlayer(TICTACTOE, FixedModel(np.zeros(9)), 0)
+    with self.assertRaisesRegex(TypeError,
+                                'MuZeroPlayer needs a search.Search.*got str'):
+      evaluation.MuZeroPlayer('network')
+    # A model is what a search calls, not a search.
+    with self.assertRaisesRegex(TypeError, 'search.Search.*got FixedModel'):
+      evaluation.MuZeroPlayer(FixedModel(np.zeros(9)))
 
 
 class TicTacToeEvaluationTest(testing.TestCase):
 
   def test_perfect_model_never_loses(self):
-    player = evaluation.MuZeroPlayer(TICTACTOE, oracle.TicTacToeOracle(),
-                                     num_simulations=200)
+    player = _player(TICTACTOE, oracle.TicTacToeOracle(), num_simulations=200)
     results = evaluation.evaluate_tictactoe(player, num_games=8, seed=3)
     self.assertEqual([(r.opponent, r.side) for r in results],
                      [('perfect', 'first'), ('perfect', 'second'),
@@ -180,8 +185,8 @@ class TicTacToeEvaluationTest(testing.TestCase):
     # empty square: MuZero fills the squares in order. Moving first it
     # loses every game by hand: X0, O4 (the only drawing reply), X1, O2
     # (forced block), X3 (threatens 6), O6 completes 2-4-6.
-    player = evaluation.MuZeroPlayer(
-        TICTACTOE, FixedModel(-3. * np.arange(9)), num_simulations=2)
+    player = _player(TICTACTOE, FixedModel(-3. * np.arange(9)),
+                     num_simulations=2)
     results = evaluation.evaluate_tictactoe(player, num_games=10, seed=0)
     self.assertEqual(results[0], evaluation.MatchResult(
         'perfect', 'first', wins=0, draws=0, losses=10))
@@ -194,7 +199,7 @@ class TicTacToeEvaluationTest(testing.TestCase):
                        _replay_counts(player, factory, side, 10, seed=0), r)
 
   def test_bad_arguments(self):
-    player = evaluation.MuZeroPlayer(TICTACTOE, FixedModel(np.zeros(9)), 1)
+    player = _player(TICTACTOE, FixedModel(np.zeros(9)), 1)
     with self.assertRaisesRegex(ValueError, 'num_games.*0'):
       evaluation.evaluate_tictactoe(player, num_games=0)
     with self.assertRaisesRegex(ValueError, 'opponents is empty'):
@@ -219,9 +224,9 @@ class EpisodeEvaluationTest(testing.TestCase):
     # 4 simulations: the first goes to action 0 (all scores 0), the others to
     # the favoured action (prior 0.98 against 0.02, Q = 0 everywhere).
     stats = evaluation.evaluate_episodes(
-        config, LeanModel(),
+        search.ReferenceSearch(config, LeanModel(), num_simulations=4),
         lambda s: environments.make_environment('cartpole', s),
-        num_episodes=6, seed=11, num_simulations=4)
+        num_episodes=6, seed=11)
     expected = []
     for i in range(6):
       env = gymnasium.make('CartPole-v1')
@@ -243,12 +248,13 @@ class EpisodeEvaluationTest(testing.TestCase):
     self.assertGreater(len(set(expected)), 1)  # Lockstep of unequal lengths.
 
   def test_two_player_environments_are_rejected(self):
+    reference = search.ReferenceSearch(TICTACTOE, FixedModel(np.zeros(9)))
     with self.assertRaisesRegex(ValueError, 'one-player.*TicTacToe.*2'):
-      evaluation.evaluate_episodes(TICTACTOE, FixedModel(np.zeros(9)),
-                                   tictactoe.TicTacToe, num_episodes=1)
+      evaluation.evaluate_episodes(reference, tictactoe.TicTacToe,
+                                   num_episodes=1)
     with self.assertRaisesRegex(ValueError, 'num_episodes.*0'):
-      evaluation.evaluate_episodes(TICTACTOE, FixedModel(np.zeros(9)),
-                                   tictactoe.TicTacToe, num_episodes=0)
+      evaluation.evaluate_episodes(reference, tictactoe.TicTacToe,
+                                   num_episodes=0)
 
 
 class LoadNetworkTest(testing.TestCase):
