@@ -67,8 +67,8 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
     tf.config.set_logical_device_configuration(
         tf.config.list_physical_devices('CPU')[0],
         [tf.config.LogicalDeviceConfiguration()] * 2)
+  from muzero_snt import curves
   from muzero_snt import distribute
-  from muzero_snt import evaluation
   from muzero_snt import presets
   # pylint: enable=g-import-not-at-top
   config = presets.get_preset(preset).replace(
@@ -77,7 +77,7 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
   with tempfile.TemporaryDirectory() as logdir:
     train.run_synthetic(config, jit_compile=jit_compile, strategy=strategy,
                         log_every=max(1, steps // 10), logdir=logdir)
-    _, rates = evaluation.read_scalars(logdir)['samples_per_second']
+    _, rates = curves.read_scalars(logdir)['samples_per_second']
   return {'samples_per_second': float(statistics.median(rates[1:])),
           'replicas': strategy.num_replicas_in_sync}
 

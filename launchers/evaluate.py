@@ -38,7 +38,7 @@ scalars at the checkpoint's learner step; --curve_png then plots the run's
         --logdir=/tmp/logs --curve_png=/tmp/curve.png
 """
 
-from typing import Dict, NamedTuple, Optional, Sequence, Union
+from typing import NamedTuple, Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -47,8 +47,11 @@ import tensorflow as tf
 
 from launchers import train
 from muzero_snt import config as config_lib
+from muzero_snt import curves
 from muzero_snt import environments
 from muzero_snt import evaluation
+from muzero_snt import evaluation_report
+from muzero_snt import loading
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search
@@ -78,7 +81,7 @@ CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
 
-Results = Union[Sequence[evaluation.MatchResult], evaluation.EpisodeStats]
+Results = evaluation_report.Results
 
 
 class Evaluation(NamedTuple):
@@ -112,52 +115,15 @@ def validate_flags() -> None:
                          'of --logdir; pass --logdir too.')
 
 
-def tictactoe_table(results: Sequence[evaluation.MatchResult]) -> str:
-  """One row per opponent and MuZero's side: games, wins, draws, losses."""
-  lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
-           f'{"draws":>6}{"losses":>7}']
-  for r in results:
-    lines.append(f'{r.opponent:<10}{r.side:<8}{r.num_games:>6}{r.wins:>6}'
-                 f'{r.draws:>6}{r.losses:>7}')
-  return '\n'.join(lines)
-
-
-def episodes_table(stats: evaluation.EpisodeStats) -> str:
-  """The number of episodes and the mean, std, min and max return."""
-  return (f'{"episodes":>8}{"mean":>9}{"std":>9}{"min":>9}{"max":>9}\n'
-          f'{len(stats.returns):>8}{stats.mean:>9.1f}{stats.std:>9.1f}'
-          f'{stats.min:>9.1f}{stats.max:>9.1f}')
-
-
-def summary_scalars(results: Results) -> Dict[str, float]:
-  """The results as `eval/...` scalars.
-
-  Tic-tac-toe: `eval/<opponent>/{win,draw,loss}_rate` over both sides;
-  episodes: `eval/return_{mean,std,min,max}`.
-  """
-  if isinstance(results, evaluation.EpisodeStats):
-    return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
-            'eval/return_min': results.min, 'eval/return_max': results.max}
-  counts: Dict[str, Sequence[int]] = {}
-  for r in results:
-    wins, draws, losses = counts.get(r.opponent, (0, 0, 0))
-    counts[r.opponent] = (wins + r.wins, draws + r.draws, losses + r.losses)
-  scalars = {}
-  for opponent, outcomes in counts.items():
-    for name, count in zip(('win', 'draw', 'loss'), outcomes):
-      scalars[f'eval/{opponent}/{name}_rate'] = count / sum(outcomes)
-  return scalars
-
-
 def _write_curve(logdir: str, path: str) -> None:
-  available = evaluation.read_scalars(logdir)
+  available = curves.read_scalars(logdir)
   tags = [t for t in CURVE_TAGS if t in available]
   missing = sorted(set(CURVE_TAGS) - set(tags))
   if missing:
     logging.warning('No %s in %s: the curve leaves them out.', missing,
                     logdir)
   tags += sorted(t for t in available if t.startswith('eval/'))
-  evaluation.learning_curve_png(logdir, tags, path)
+  curves.learning_curve_png(logdir, tags, path)
   logging.info('Wrote the learning curve of %s to %s.', tags, path)
 
 
@@ -192,7 +158,7 @@ def run(preset: str,
   """
   config = config or presets.get_preset(preset)
   if checkpoint_dir:
-    network, learner_step = evaluation.load_network(config, checkpoint_dir)
+    network, learner_step = loading.load_network(config, checkpoint_dir)
     logging.info('Loaded the network of learner step %d from %s.',
                  learner_step, checkpoint_dir)
   else:
@@ -205,19 +171,19 @@ def run(preset: str,
     player = evaluation.MuZeroPlayer(player_search, seed=seed)
     results = evaluation.evaluate_tictactoe(player, num_games=num_games,
                                             seed=seed)
-    table = tictactoe_table(results)
+    table = evaluation_report.tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
         player_search, train.make_environment_factory(preset, config, title),
         num_games, seed=seed)
-    table = episodes_table(results)
+    table = evaluation_report.episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
         f'{simulations} simulations per move\n{table}')
   if logdir:
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=learner_step):
-      for tag, value in summary_scalars(results).items():
+      for tag, value in evaluation_report.summary_scalars(results).items():
         tf.summary.scalar(tag, value)
     writer.close()
   if curve_png:

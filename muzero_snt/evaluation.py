@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Evaluation: MuZero's search against fixed opponents, and learning curves.
+"""Evaluation: MuZero's search against fixed opponents.
 
 The evaluated player searches without exploration noise and plays the most
 visited action (the pseudocode's `select_action` at temperature 0), so it is
@@ -22,16 +22,10 @@ the environments' seeds (CartPole's initial states). Games and episodes are
 played in lockstep, with one batched search per move for all of them.
 """
 
-import glob
-import os
-from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
-                    Sequence, Tuple)
+from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
 
 import numpy as np
-import tensorflow as tf
 
-from muzero_snt import config as config_lib
-from muzero_snt import networks
 from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import tictactoe
@@ -45,7 +39,6 @@ TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
     'random': tictactoe_players.RandomPlayer,
 }
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
-_PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
 
 
 class MuZeroPlayer:
@@ -291,138 +284,3 @@ def evaluate_episodes(search: search_lib.Search,
       returns[i] += float(time_steps[i].reward)
     live = [i for i in live if not time_steps[i].last()]
   return EpisodeStats(returns)
-
-
-def load_network(config: config_lib.MuZeroConfig,
-                 checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """The network of the latest checkpoint in `checkpoint_dir`.
-
-  Restores only the network and the learner step of a training checkpoint
-  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
-  counters are skipped.
-
-  Args:
-    config: the configuration the network was trained with.
-    checkpoint_dir: the training run's checkpoint directory.
-
-  Returns:
-    `(network, learner_step)`.
-
-  Raises:
-    FileNotFoundError: if the directory holds no checkpoint.
-    ValueError: if the checkpoint's network does not fit `config`'s.
-  """
-  path = tf.train.latest_checkpoint(checkpoint_dir)
-  if path is None:
-    raise FileNotFoundError(
-        f'No TensorFlow checkpoint in {checkpoint_dir!r} (missing, empty, or '
-        'without a "checkpoint" index file).')
-  network = networks.make_network(config)
-  network.create_variables()
-  step = tf.Variable(0, dtype=tf.int64, trainable=False)
-  checkpoint = tf.train.Checkpoint(network=network, step=step)
-  try:
-    # The optimizer and the counters stay unread: expect_partial.
-    checkpoint.restore(path).expect_partial().assert_existing_objects_matched()
-  except (AssertionError, ValueError) as e:
-    raise ValueError(
-        f'Checkpoint {path} does not hold a network and step that fit the '
-        f'config\'s network ({config.network}): {e}') from e
-  return network, int(step.numpy())
-
-
-def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
-  """Every scalar of the TensorBoard event files directly in `logdir`.
-
-  Args:
-    logdir: a directory of `events.out.tfevents*` files (`tf.summary`).
-
-  Returns:
-    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step. A step
-    written twice (a resumed run logs it again) keeps the later value.
-
-  Raises:
-    FileNotFoundError: if `logdir` holds no event file.
-  """
-  paths = sorted(glob.glob(os.path.join(logdir, 'events.out.tfevents*')))
-  if not paths:
-    raise FileNotFoundError(f'No TensorBoard event files in {logdir!r}.')
-  points: Dict[str, Dict[int, Tuple[float, float]]] = {}
-  for path in paths:
-    for event in tf.compat.v1.train.summary_iterator(path):
-      for value in event.summary.value:
-        if value.WhichOneof('value') == 'simple_value':
-          number = value.simple_value
-        elif value.WhichOneof('value') == 'tensor':
-          array = tf.make_ndarray(value.tensor)
-          # Scalars only: histograms and images are not 0-d, text not numeric.
-          if array.shape or not np.issubdtype(array.dtype, np.number):
-            continue
-          number = float(array)
-        else:
-          continue
-        steps = points.setdefault(value.tag, {})
-        previous = steps.get(event.step)
-        if previous is None or event.wall_time >= previous[0]:
-          steps[event.step] = (event.wall_time, number)
-  scalars = {}
-  for tag, steps in points.items():
-    ordered = sorted(steps)
-    scalars[tag] = (np.array(ordered, np.int64),
-                    np.array([steps[s][1] for s in ordered], np.float64))
-  return scalars
-
-
-def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step; writes a PNG.
-
-  One panel per tag, stacked, sharing the step axis.
-
-  Args:
-    logdir: the run's TensorBoard directory (see `read_scalars`).
-    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',
-      'loss')`.
-    path: the PNG file to write (its directory is created).
-
-  Returns:
-    `path`.
-
-  Raises:
-    FileNotFoundError: if `logdir` holds no event file.
-    ValueError: if `tags` is empty or a tag is not in the logs; the message
-      lists the tags there are.
-    ImportError: if matplotlib is not installed.
-  """
-  if isinstance(tags, str) or not tags:
-    raise ValueError(f'tags must be a non-empty sequence of tags, got '
-                     f'{tags!r}.')
-  scalars = read_scalars(logdir)
-  for tag in tags:
-    if tag not in scalars:
-      raise ValueError(f'No scalar {tag!r} in the event files of {logdir!r}; '
-                       f'available tags: {sorted(scalars)}.')
-  try:
-    # Imported here: matplotlib is an optional dependency ('plots').
-    # pylint: disable=g-import-not-at-top
-    from matplotlib import figure
-    from matplotlib.backends import backend_agg
-    # pylint: enable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_PNG_HINT) from e
-  # A Figure on its own Agg canvas: no pyplot, no global backend switch.
-  fig = figure.Figure(figsize=(7, 2.4 * len(tags)), dpi=100)
-  backend_agg.FigureCanvasAgg(fig)
-  axes = fig.subplots(len(tags), 1, sharex=True, squeeze=False)[:, 0]
-  for ax, tag in zip(axes, tags):
-    steps, values = scalars[tag]
-    ax.plot(steps, values, marker='.' if len(steps) < 50 else None)
-    ax.set_ylabel(tag)
-    ax.grid(alpha=0.3)
-  axes[-1].set_xlabel('learner step')
-  fig.tight_layout()
-  directory = os.path.dirname(path)
-  if directory:
-    os.makedirs(directory, exist_ok=True)
-  fig.savefig(path, format='png')
-  return path
-
