@@ -69,8 +69,8 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
     tf.config.set_logical_device_configuration(
         tf.config.list_physical_devices('CPU')[0],
         [tf.config.LogicalDeviceConfiguration()] * 2)
+  from muzero_snt import curves
   from muzero_snt import distribute
-  from muzero_snt import evaluation
   from muzero_snt import experiment
   # pylint: enable=g-import-not-at-top
   config = presets.get_preset(preset).replace(
@@ -81,7 +81,7 @@ def child(preset: str, strategy_name: str, jit_compile: bool, steps: int,
                              strategy=strategy,
                              log_every=max(1, steps // 10), logdir=logdir)
     # Rates are measured from the end of the first (compiling) step.
-    _, rates = evaluation.read_scalars(logdir)['samples_per_second']
+    _, rates = curves.read_scalars(logdir)['samples_per_second']
   return {'samples_per_second': float(statistics.median(rates)),
           'replicas': strategy.num_replicas_in_sync}
 

@@ -102,14 +102,11 @@ class _Evaluator:
     return time.time() - self._start - self._paused
 
   def _score(self, loop) -> Dict[str, float]:
-    model = search.NetworkModel(loop.learner.network)
-    if self._search is None and SEARCH.value != 'reference':
-      self._search = search.BatchedSearch(
-          self._config, loop.learner.network,
-          jit_compile=SEARCH.value == 'xla')
+    if self._search is None:
+      self._search = search.make_search(self._config, loop.learner.network,
+                                        SEARCH.value)
     if self._preset == 'tictactoe':
-      player = evaluation.MuZeroPlayer(self._config, model,
-                                       batched_search=self._search)
+      player = evaluation.MuZeroPlayer(self._search)
       results = evaluation.evaluate_tictactoe(
           player, num_games=self._num_eval, seed=self._seed)
       by = {(r.opponent, r.side): r for r in results}
@@ -123,13 +120,11 @@ class _Evaluator:
       return score
     make_env = builders.make_environment_factory('cartpole', self._config)
     screen = evaluation.evaluate_episodes(
-        self._config, model, make_env, CARTPOLE_SCREEN, seed=10**6,
-        batched_search=self._search)
+        self._search, make_env, CARTPOLE_SCREEN, seed=10**6)
     score = {'screen_mean_return': screen.mean}
     if screen.mean >= CARTPOLE_GOAL:
       full = evaluation.evaluate_episodes(
-          self._config, model, make_env, self._num_eval, seed=2 * 10**6,
-          batched_search=self._search)
+          self._search, make_env, self._num_eval, seed=2 * 10**6)
       score['mean_return'] = full.mean
       score['solved'] = float(full.mean >= CARTPOLE_GOAL)
     else:

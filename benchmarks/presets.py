@@ -25,7 +25,7 @@ For every preset of `presets.PRESETS`:
      and again, and a step costs the same at any rate.
   2. Self-play: the preset's real environments, built as the launcher
      builds them (`make_environment_factory`), `num_envs` of them as in
-     `SELF_PLAY_DEFAULTS`; a round is one `BatchedSearch` (XLA, the preset's
+     `SELF_PLAY_DEFAULTS`; a round is one `CompiledSearch` (XLA, the preset's
      simulations) over all games and one step of each (a finished game is
      reset at once, so the batch never shrinks). Milliseconds per round and
      per move of one game (round / num_envs), median over repeats; the first
@@ -190,15 +190,14 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
   time_steps = [environment.reset() for environment in environments]
   _say(preset, f'{num_envs} environments built in '
        f'{time.perf_counter() - start:.1f}s')
-  batched_search = search.BatchedSearch(config, network)
+  compiled = search.CompiledSearch(config, network)
   rng = np.random.default_rng(seed)
 
   def play_round():
     observation = np.stack([t.observation for t in time_steps])
     to_play = [environment.to_play() for environment in environments]
     legal = [environment.legal_actions() for environment in environments]
-    result = batched_search(observation, to_play, legal,
-                            seed=rng.integers(0, 2**31 - 1, size=2))
+    result = compiled(observation, to_play, legal, rng)
     for i, environment in enumerate(environments):
       # Temperature 1, as in the early moves or early training.
       action = search.sample_action(result.visit_counts[i], 1., rng)

@@ -18,16 +18,17 @@ Part 1, simulations per second (batch x simulations / seconds per search
 call, compilation excluded) on one small MLP model (observation 8, hidden
 state 32, 4 actions, scalar heads), with root noise on, for:
 
-  * `xla`: `BatchedSearch(config, network, jit_compile=True)`;
+  * `xla`: `CompiledSearch(config, network, jit_compile=True)`;
   * `graph`: the same with `jit_compile=False`;
-  * `reference`: `policy.search` with `NetworkModel`, the NumPy tree;
+  * `reference`: `reference_search.search` with `NetworkModel`, the NumPy
+    tree;
   * `mctx`: `jax.jit` of `mctx.muzero_policy` and the root inference, on a
     JAX copy of the same network (checked against it at startup).
 
 Each repeat times every measurement once, in a rotated order, so that a
 noisy, shared machine slows them alike; ratios are medians of per-repeat
 ratios. Also timed, to show where the time goes: `xla_bare` (the compiled
-search on tensors, without `BatchedSearch`'s NumPy checks and conversions),
+search on tensors, without `CompiledSearch`'s NumPy checks and conversions),
 `xla_root` (the same with 0 simulations: root inference, noise, tree set-up),
 the network alone (`xla_network`, `jax_network`: one initial and
 `num_simulations` recurrent inferences in a compiled loop, no tree) and the
@@ -35,8 +36,8 @@ cost of calling a compiled function (`xla_empty`, `jax_empty`: a sum of the
 inputs).
 
 Part 2, self-play environment steps per second: `acting.Actor` on the
-CartPole and tic-tac-toe presets, with the reference search and (if the
-Actor accepts one) a `BatchedSearch`.
+CartPole and tic-tac-toe presets, with the reference search and the
+`CompiledSearch` (XLA).
 
 JAX and mctx are optional (`pip install jax mctx`); without them the mctx
 measurements are skipped. See docs/benchmarks.md.
@@ -44,7 +45,6 @@ measurements are skipped. See docs/benchmarks.md.
     python -m benchmarks.search --output_json=/tmp/search.json
 """
 
-import inspect
 import json
 import math
 import time
@@ -65,7 +65,7 @@ from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib
 from muzero_snt.search import batched
-from muzero_snt.search import compiled
+from muzero_snt.search import compiled_search
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -125,14 +125,15 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
   batch_size = observation.shape[0]
   to_play = np.zeros(batch_size, np.int32)
   searches = {
-      name: compiled.BatchedSearch(config, network, jit_compile=jit_compile)
+      name: compiled_search.CompiledSearch(config, network,
+                                           jit_compile=jit_compile)
       for name, jit_compile in (('xla', True), ('graph', False))
   }
   counter = iter(range(10**9))
 
   def run(search):
-    return lambda: search(observation, to_play, legal,
-                          seed=[seed, next(counter)], add_noise=True)
+    return lambda: search.search_with_seed(
+        observation, to_play, legal, [seed, next(counter)], add_noise=True)
 
   tasks = {name: run(search) for name, search in searches.items()}
 
@@ -246,61 +247,50 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
   }
 
 
-def _search_parameter(actor_class) -> Optional[str]:
-  """The name of the Actor's parameter that takes a compiled search."""
-  for name in inspect.signature(actor_class.__init__).parameters:
-    if 'search' in name:
-      return name
-  return None
-
-
 class SelfPlaySetup(NamedTuple):
   """A preset's config, fresh network, reference model and compiled search."""
   preset: str
   config: config_lib.MuZeroConfig
   network: Any
   model: search_lib.NetworkModel
-  batched_search: Optional[compiled.BatchedSearch]
+  compiled: compiled_search.CompiledSearch
 
 
-def make_selfplay_setup(preset: str, max_envs: int,
-                        batched_search: bool = True) -> SelfPlaySetup:
+def make_selfplay_setup(preset: str, max_envs: int) -> SelfPlaySetup:
   """Builds a preset's network; compiles the search for up to `max_envs`.
 
-  `BatchedSearch` compiles one XLA program per padded batch size (powers of
+  `CompiledSearch` compiles one XLA program per padded batch size (powers of
   two); all of them are compiled here, so that no timed round compiles.
   """
   config = presets.get_preset(preset)
   network = networks.make_network(config)
   model = search_lib.NetworkModel(network)
-  compiled_search = None
-  if batched_search:
-    compiled_search = compiled.BatchedSearch(config, network)
-    size = 1
-    while size < 2 * max_envs:  # Every size the padding can produce.
-      compiled_search(
-          np.zeros((size,) + config.observation_shape, np.float32),
-          np.zeros(size, np.int32),
-          np.ones((size, config.action_space_size), bool), seed=[0, 0])
-      size *= 2
-  return SelfPlaySetup(preset, config, network, model, compiled_search)
+  compiled = compiled_search.CompiledSearch(config, network)
+  size = 1
+  while size < 2 * max_envs:  # Every size the padding can produce.
+    compiled.search_with_seed(
+        np.zeros((size,) + config.observation_shape, np.float32),
+        np.zeros(size, np.int32),
+        np.ones((size, config.action_space_size), bool), seed=[0, 0])
+    size *= 2
+  return SelfPlaySetup(preset, config, network, model, compiled)
 
 
 def selfplay_throughput(num_envs: int,
                         setup: SelfPlaySetup,
-                        use_batched_search: bool,
+                        use_compiled_search: bool,
                         rounds: int = 2,
                         min_steps: int = 0,
-                        seed: int = 0) -> Optional[Dict[str, Any]]:
+                        seed: int = 0) -> Dict[str, Any]:
   """Environment steps per second of `acting.Actor` on a preset.
 
   One warm-up round, then timed rounds (every game of a round played to its
   end): at least `rounds` of them, and more until `min_steps` environment
   steps. The search is the reference one with `setup.model`, or, with
-  `use_batched_search`, `setup.batched_search` handed to the Actor.
+  `use_compiled_search`, `setup.compiled`.
 
   Returns:
-    A JSON-serialisable dict; None if the Actor takes no compiled search.
+    A JSON-serialisable dict.
   """
   config = setup.config
 
@@ -309,14 +299,12 @@ def selfplay_throughput(num_envs: int,
         environments.make_environment(setup.preset, environment_seed),
         config)
 
-  kwargs = {}
-  if use_batched_search:
-    parameter = _search_parameter(acting.Actor)
-    if parameter is None or setup.batched_search is None:
-      return None
-    kwargs[parameter] = setup.batched_search
-  actor = acting.Actor(config, setup.model, make_environment, seed=seed,
-                       num_envs=num_envs, **kwargs)
+  if use_compiled_search:
+    search = setup.compiled
+  else:
+    search = search_lib.ReferenceSearch(config, setup.model)
+  actor = acting.Actor(config, search, setup.model, make_environment,
+                       seed=seed, num_envs=num_envs)
   actor.play_round(0)  # Warm-up.
   start = time.perf_counter()
   steps = played = 0
@@ -327,7 +315,7 @@ def selfplay_throughput(num_envs: int,
   return {
       'preset': setup.preset,
       'num_envs': num_envs,
-      'search': 'batched_xla' if use_batched_search else 'reference',
+      'search': 'batched_xla' if use_compiled_search else 'reference',
       'rounds': played,
       'env_steps': steps,
       'seconds': seconds,
@@ -436,17 +424,12 @@ def run(batch_sizes: Sequence[int],
         reference_repeats, min_seconds, seed)))
   selfplay = []
   if not skip_selfplay:
-    use_batched = [False, True]
-    if _search_parameter(acting.Actor) is None:
-      use_batched = [False]
-      notes.append('acting.Actor takes no compiled search: self-play '
-                   'measured with the reference search only.')
     for preset in selfplay_presets:
-      setup = make_selfplay_setup(preset, max(num_envs), len(use_batched) > 1)
+      setup = make_selfplay_setup(preset, max(num_envs))
       for envs in num_envs:
-        for batched_search in use_batched:
+        for use_compiled_search in (False, True):
           selfplay.append(selfplay_throughput(
-              envs, setup, batched_search, selfplay_rounds,
+              envs, setup, use_compiled_search, selfplay_rounds,
               selfplay_min_steps, seed))
           logging.info('self-play %s', selfplay[-1])
   return {

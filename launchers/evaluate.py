@@ -40,7 +40,7 @@ scalars at the checkpoint's learner step; --curve_png then plots the run's
         --logdir=/tmp/logs --curve_png=/tmp/curve.png
 """
 
-from typing import Dict, NamedTuple, Optional, Sequence, Union
+from typing import NamedTuple, Optional, Sequence
 
 from launchers import quiet
 
@@ -55,8 +55,11 @@ import tensorflow as tf
 from launchers import common_flags
 from muzero_snt import builders
 from muzero_snt import config as config_lib
+from muzero_snt import curves
 from muzero_snt import environments
 from muzero_snt import evaluation
+from muzero_snt import evaluation_report
+from muzero_snt import loading
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import run_config
@@ -89,7 +92,7 @@ CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
 
-Results = Union[Sequence[evaluation.MatchResult], evaluation.EpisodeStats]
+Results = evaluation_report.Results
 
 
 class Evaluation(NamedTuple):
@@ -124,52 +127,15 @@ def validate_flags() -> None:
                          'of --logdir; pass --logdir too.')
 
 
-def tictactoe_table(results: Sequence[evaluation.MatchResult]) -> str:
-  """One row per opponent and MuZero's side: games, wins, draws, losses."""
-  lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
-           f'{"draws":>6}{"losses":>7}']
-  for r in results:
-    lines.append(f'{r.opponent:<10}{r.side:<8}{r.num_games:>6}{r.wins:>6}'
-                 f'{r.draws:>6}{r.losses:>7}')
-  return '\n'.join(lines)
-
-
-def episodes_table(stats: evaluation.EpisodeStats) -> str:
-  """The number of episodes and the mean, std, min and max return."""
-  return (f'{"episodes":>8}{"mean":>9}{"std":>9}{"min":>9}{"max":>9}\n'
-          f'{len(stats.returns):>8}{stats.mean:>9.1f}{stats.std:>9.1f}'
-          f'{stats.min:>9.1f}{stats.max:>9.1f}')
-
-
-def summary_scalars(results: Results) -> Dict[str, float]:
-  """The results as `eval/...` scalars.
-
-  Tic-tac-toe: `eval/<opponent>/{win,draw,loss}_rate` over both sides;
-  episodes: `eval/return_{mean,std,min,max}`.
-  """
-  if isinstance(results, evaluation.EpisodeStats):
-    return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
-            'eval/return_min': results.min, 'eval/return_max': results.max}
-  counts: Dict[str, Sequence[int]] = {}
-  for r in results:
-    wins, draws, losses = counts.get(r.opponent, (0, 0, 0))
-    counts[r.opponent] = (wins + r.wins, draws + r.draws, losses + r.losses)
-  scalars = {}
-  for opponent, outcomes in counts.items():
-    for name, count in zip(('win', 'draw', 'loss'), outcomes):
-      scalars[f'eval/{opponent}/{name}_rate'] = count / sum(outcomes)
-  return scalars
-
-
 def _write_curve(logdir: str, path: str) -> None:
-  available = evaluation.read_scalars(logdir)
+  available = curves.read_scalars(logdir)
   tags = [t for t in CURVE_TAGS if t in available]
   missing = sorted(set(CURVE_TAGS) - set(tags))
   if missing:
     logging.warning('No %s in %s: the curve leaves them out.', missing,
                     logdir)
   tags += sorted(t for t in available if t.startswith('eval/'))
-  evaluation.learning_curve_png(logdir, tags, path)
+  curves.learning_curve_png(logdir, tags, path)
   logging.info('Wrote the learning curve of %s to %s.', tags, path)
 
 
@@ -181,7 +147,8 @@ def run(preset: str,
         seed: int = 0,
         logdir: Optional[str] = None,
         curve_png: Optional[str] = None,
-        title: Optional[str] = None) -> Evaluation:
+        title: Optional[str] = None,
+        search_kind: str = 'xla') -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
@@ -198,37 +165,39 @@ def run(preset: str,
     curve_png: where to plot the learning curve of `logdir`'s scalars.
     title: the game of a titled preset (Atari title, gymnasium id); None
       for the preset's default.
+    search_kind: how MuZero searches (`search.SEARCH_KINDS`).
 
   Returns:
     The `Evaluation`.
   """
   config = config or presets.get_preset(preset)
   if checkpoint_dir:
-    network, learner_step = evaluation.load_network(config, checkpoint_dir)
+    network, learner_step = loading.load_network(config, checkpoint_dir)
     logging.info('Loaded the network of learner step %d from %s.',
                  learner_step, checkpoint_dir)
   else:
     tf.random.set_seed(seed)
     network, learner_step = networks.make_network(config), 0
-  model = search.NetworkModel(network)
   simulations = num_simulations or config.num_simulations
+  player_search = search.make_search(config, network, search_kind,
+                                     simulations)
   if preset == 'tictactoe':
-    player = evaluation.MuZeroPlayer(config, model, simulations, seed=seed)
+    player = evaluation.MuZeroPlayer(player_search, seed=seed)
     results = evaluation.evaluate_tictactoe(player, num_games=num_games,
                                             seed=seed)
-    table = tictactoe_table(results)
+    table = evaluation_report.tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
-        config, model, builders.make_environment_factory(preset, config, title),
-        num_games, seed=seed, num_simulations=simulations)
-    table = episodes_table(results)
+        player_search, builders.make_environment_factory(preset, config, title),
+        num_games, seed=seed)
+    table = evaluation_report.episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
         f'{simulations} simulations per move\n{table}')
   if logdir:
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=learner_step):
-      for tag, value in summary_scalars(results).items():
+      for tag, value in evaluation_report.summary_scalars(results).items():
         tf.summary.scalar(tag, value)
     writer.close()
   if curve_png:
@@ -255,7 +224,8 @@ def main(argv: Sequence[str]) -> None:
       num_simulations=NUM_SIMULATIONS.value,
       seed=SEED.value,
       logdir=LOGDIR.value,
-      curve_png=CURVE_PNG.value)
+      curve_png=CURVE_PNG.value,
+      search_kind=common_flags.SEARCH.value)
 
 
 if __name__ == '__main__':

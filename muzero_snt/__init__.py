@@ -61,12 +61,17 @@ from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
 from muzero_snt.run_config import RunConfig
 from muzero_snt.search import add_exploration_noise
-from muzero_snt.search import BatchedSearch
 from muzero_snt.search import backpropagate
+from muzero_snt.search import CompiledSearch
 from muzero_snt.search import expand_node
+from muzero_snt.search import make_search
 from muzero_snt.search import MinMaxStats
 from muzero_snt.search import Node
+from muzero_snt.search import ReferenceSearch
 from muzero_snt.search import run_mcts
+from muzero_snt.search import Search
+from muzero_snt.search import SEARCH_KINDS
+from muzero_snt.search import SearchOutput
 from muzero_snt.search import select_action
 from muzero_snt.search import select_child
 from muzero_snt.search import ucb_score
@@ -94,6 +99,7 @@ __all__ = (
     'Actor',
     'Adam',
     'Batch',
+    'CompiledSearch',
     'KnownBounds',
     'Learner',
     'LossExtra',
@@ -108,18 +114,21 @@ __all__ = (
     'NetworkOutput',
     'Node',
     'PRESETS',
+    'ReferenceSearch',
     'ReplayBuffer',
     'RunConfig',
     'RunSettings',
-    'SelfPlay',
+    'SEARCH_KINDS',
     'STRATEGIES',
+    'SelfPlay',
     'SyntheticBatches',
+    'Search',
+    'SearchOutput',
     'Target',
     'TrainingLoop',
     'TrainingStepTemperature',
     'Trajectory',
     'add_exploration_noise',
-    'BatchedSearch',
     'backpropagate',
     'environments',
     'expand_node',
@@ -135,6 +144,7 @@ __all__ = (
     'make_network',
     'make_openspiel_chess_config',
     'make_openspiel_shogi_config',
+    'make_search',
     'make_shogi_config',
     'make_strategy',
     'make_tictactoe_config',

@@ -15,8 +15,7 @@
 """Self-play: games played with the search and the current network.
 
 The pseudocode's `play_game`, for several games at once: every move runs one
-batched search over the games still in progress (the compiled
-`search.BatchedSearch` if given, else the reference `search.search`), picks
+batched search (a `search.Search`) over the games still in progress, picks
 each game's action with the visit-count temperature, steps the environments
 and records the moves in `Trajectory`s for the replay buffer.
 
@@ -34,7 +33,7 @@ from typing import Callable, List, NamedTuple, Optional
 import numpy as np
 
 from muzero_snt import config as config_lib
-from muzero_snt import search
+from muzero_snt import search as search_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.environments import base
 
@@ -76,33 +75,46 @@ class Actor:
 
   Usage:
 
-      actor = Actor(config, search.NetworkModel(network), make_env, seed=0,
-                    batched_search=search.BatchedSearch(config, network))
+      actor = Actor(config, search.make_search(config, network),
+                    search.NetworkModel(network), make_env, seed=0)
       for result in actor.play_round(training_steps=learner.steps):
         replay.save_game(result.trajectory)
   """
 
   def __init__(self,
                config: config_lib.MuZeroConfig,
-               model: search.Model,
+               search: search_lib.Search,
+               model: search_lib.Model,
                make_environment: EnvironmentFactory,
                seed: int = 0,
-               num_envs: int = 1,
-               batched_search: Optional[search.BatchedSearch] = None):
+               num_envs: int = 1):
     """Constructs an `Actor`.
 
     Args:
-      config: the hyperparameters (search, temperature, max_moves).
-      model: the network the search calls; with `search.NetworkModel` it
-        reads the learner's variables at every call, so every move uses the
-        latest weights.
+      config: the hyperparameters (temperature, max_moves).
+      search: the search that picks every move, with exploration noise (e.g.
+        `search.make_search(config, network)`); built on the learner's
+        network, it reads its variables at every call, so every move uses
+        the latest weights.
+      model: the same network as a `search.Model` (e.g.
+        `search.NetworkModel`): its value of the last position is the
+        bootstrap value of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
       seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
-      batched_search: the compiled search over the same network; if None,
-        the reference search runs with `model`. `model` also gives the
-        bootstrap value of a game cut off by a time limit.
+
+    Raises:
+      TypeError: if `search` is not a `search.Search` or `model` not a
+        `search.Model`.
+      ValueError: if `num_envs` is not a positive integer.
     """
+    if not isinstance(search, search_lib.Search):
+      raise TypeError(f'Actor needs a search.Search (e.g. search.make_search'
+                      f'(config, network)), got {type(search).__name__}.')
+    if not isinstance(model, search_lib.Model):
+      raise TypeError(f'Actor needs a search.Model (initial_inference and '
+                      f'recurrent_inference) for bootstrap values, got '
+                      f'{type(model).__name__}.')
     if (isinstance(num_envs, bool) or not isinstance(num_envs, int) or
         num_envs <= 0):
       raise ValueError(f'num_envs must be a positive integer, got '
@@ -112,7 +124,7 @@ class Actor:
     self._make_environment = make_environment
     self._seed = seed
     self._num_envs = num_envs
-    self._batched_search = batched_search
+    self._search = search
 
   @property
   def num_envs(self) -> int:
@@ -158,18 +170,13 @@ class Actor:
     observations = np.stack([game.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
-    if self._batched_search is not None:
-      noise_seed = rng.integers(0, 2**31 - 1, size=2)
-      output = self._batched_search(observations, to_play, legal,
-                                    seed=noise_seed, add_noise=True)
-    else:
-      output = search.search(self._config, self._model, observations,
-                             to_play, legal, rng, add_noise=True)
+    output = self._search(observations, to_play, legal, rng, add_noise=True)
     for i, game in enumerate(games):
       num_moves = game.trajectory.length
       temperature = self._config.visit_softmax_temperature_fn(
           num_moves, training_steps)
-      action = search.sample_action(output.visit_counts[i], temperature, rng)
+      action = search_lib.sample_action(output.visit_counts[i], temperature,
+                                        rng)
       time_step = game.environment.step(action)
       reward = float(time_step.reward)
       game.trajectory.append(game.observation, to_play[i], action, reward,

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Evaluation: MuZero's search against fixed opponents, and learning curves.
+"""Evaluation: MuZero's search against fixed opponents.
 
 The evaluated player searches without exploration noise and plays the most
 visited action (the pseudocode's `select_action` at temperature 0), so it is
@@ -22,17 +22,12 @@ the environments' seeds (CartPole's initial states). Games and episodes are
 played in lockstep, with one batched search per move for all of them.
 """
 
-import glob
-import os
-from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
-                    Sequence, Tuple)
+from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
 
+from absl import logging
 import numpy as np
-import tensorflow as tf
 
-from muzero_snt import config as config_lib
-from muzero_snt import networks
-from muzero_snt import search
+from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
@@ -45,7 +40,6 @@ TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
     'random': tictactoe_players.RandomPlayer,
 }
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
-_PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
 
 
 class MuZeroPlayer:
@@ -60,37 +54,25 @@ class MuZeroPlayer:
   batch of positions at once.
   """
 
-  def __init__(self, config: config_lib.MuZeroConfig, model: search.Model,
-               num_simulations: Optional[int] = None, seed: int = 0,
-               batched_search: Optional[search.BatchedSearch] = None):
+  def __init__(self, search: search_lib.Search, seed: int = 0):
     """Constructs the player.
 
     Args:
-      config: the search's hyperparameters.
-      model: the network the search calls (e.g. `search.NetworkModel`).
-      num_simulations: simulations per search (default:
-        `config.num_simulations`); for the reference search only.
+      search: the search, run without noise (e.g. `search.make_search(
+        config, network, num_simulations=...)`); it sets the number of
+        simulations.
       seed: seed of the generator handed to the search; a search without
         noise draws nothing from it.
-      batched_search: the compiled search over the same network, used
-        instead of the reference search if given (its config sets the
-        number of simulations).
 
     Raises:
-      TypeError: if `model` is not a `search.Model`.
-      ValueError: if `num_simulations` is not positive.
+      TypeError: if `search` is not a `search.Search`.
     """
-    if not isinstance(model, search.Model):
-      raise TypeError(f'MuZeroPlayer needs a search.Model (initial_inference '
-                      f'and recurrent_inference), got {type(model).__name__}.')
-    if num_simulations is not None and num_simulations < 1:
-      raise ValueError(f'num_simulations must be positive, got '
-                       f'{num_simulations!r}.')
-    self._config = config
-    self._model = model
-    self._num_simulations = num_simulations
+    if not isinstance(search, search_lib.Search):
+      raise TypeError(f'MuZeroPlayer needs a search.Search (e.g. '
+                      f'search.make_search(config, network)), got '
+                      f'{type(search).__name__}.')
+    self._search = search
     self._rng = np.random.default_rng(seed)
-    self._batched_search = batched_search
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
@@ -106,13 +88,8 @@ class MuZeroPlayer:
       no visits, and one search of at least one simulation visits a legal
       action).
     """
-    if self._batched_search is not None:
-      output = self._batched_search(observations, to_play, legal_actions,
-                                    seed=[0, 0], add_noise=False)
-    else:
-      output = search.search(
-          self._config, self._model, observations, to_play, legal_actions,
-          self._rng, add_noise=False, num_simulations=self._num_simulations)
+    output = self._search(observations, to_play, legal_actions, self._rng,
+                          add_noise=False)
     return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
 
   def select_action(self, env: base.Environment,
@@ -236,6 +213,11 @@ def evaluate_tictactoe(
           wins=winners.count(side),
           draws=winners.count(tictactoe.DRAW),
           losses=winners.count(1 - side)))
+      logging.info('%d games against the %s player, MuZero %s: %d wins, %d '
+                   'draws, %d losses (%d of %d matches).', num_games, name,
+                   side_name, results[-1].wins, results[-1].draws,
+                   results[-1].losses, len(results),
+                   2 * len(opponents))
   return results
 
 
@@ -260,14 +242,10 @@ class EpisodeStats(NamedTuple):
     return float(np.max(self.returns))
 
 
-def evaluate_episodes(config: config_lib.MuZeroConfig,
-                      model: search.Model,
+def evaluate_episodes(search: search_lib.Search,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
-                      seed: int = 0,
-                      num_simulations: Optional[int] = None,
-                      batched_search: Optional[search.BatchedSearch] = None
-                      ) -> EpisodeStats:
+                      seed: int = 0) -> EpisodeStats:
   """Undiscounted returns of a one-player environment under the search.
 
   Episode i runs in `make_environment(seed + i)`; all episodes advance in
@@ -276,25 +254,22 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
   limit such as CartPole's 500 steps).
 
   Args:
-    config: the search's hyperparameters.
-    model: the network the search calls.
+    search: the search of the `MuZeroPlayer` that plays the episodes.
     make_environment: `(seed) -> environment`, one player.
     num_episodes: N, the number of episodes.
-    seed: the first environment seed.
-    num_simulations: simulations per search (default: the config's).
-    batched_search: the compiled search, instead of the reference one.
+    seed: the first environment seed (and the player's seed).
 
   Returns:
     `EpisodeStats` of the N returns.
 
   Raises:
+    TypeError: if `search` is not a `search.Search`.
     ValueError: if `num_episodes` is not positive or an environment has
       two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
-  player = MuZeroPlayer(config, model, num_simulations, seed=seed,
-                        batched_search=batched_search)
+  player = MuZeroPlayer(search, seed=seed)
   envs = [make_environment(seed + i) for i in range(num_episodes)]
   for env in envs:
     if env.num_players != 1:
@@ -305,7 +280,12 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
   time_steps = [env.reset() for env in envs]
   returns = np.zeros(num_episodes)
   live = list(range(num_episodes))
+  moves = 0
   while live:
+    moves += 1
+    if moves % 100 == 0:
+      logging.info('Evaluation move %d: %d of %d episodes still running.',
+                   moves, len(live), num_episodes)
     actions = player.select_actions(
         np.stack([time_steps[i].observation for i in live]),
         [envs[i].to_play() for i in live],
@@ -314,139 +294,6 @@ def evaluate_episodes(config: config_lib.MuZeroConfig,
       time_steps[i] = envs[i].step(int(action))
       returns[i] += float(time_steps[i].reward)
     live = [i for i in live if not time_steps[i].last()]
+  logging.info('%d episodes in %d moves: mean return %.1f.', num_episodes,
+               moves, float(np.mean(returns)))
   return EpisodeStats(returns)
-
-
-def load_network(config: config_lib.MuZeroConfig,
-                 checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """The network of the latest checkpoint in `checkpoint_dir`.
-
-  Restores only the network and the learner step of a training checkpoint
-  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
-  counters are skipped.
-
-  Args:
-    config: the configuration the network was trained with.
-    checkpoint_dir: the training run's checkpoint directory.
-
-  Returns:
-    `(network, learner_step)`.
-
-  Raises:
-    FileNotFoundError: if the directory holds no checkpoint.
-    ValueError: if the checkpoint's network does not fit `config`'s.
-  """
-  path = tf.train.latest_checkpoint(checkpoint_dir)
-  if path is None:
-    raise FileNotFoundError(
-        f'No TensorFlow checkpoint in {checkpoint_dir!r} (missing, empty, or '
-        'without a "checkpoint" index file).')
-  network = networks.make_network(config)
-  network.create_variables()
-  step = tf.Variable(0, dtype=tf.int64, trainable=False)
-  checkpoint = tf.train.Checkpoint(network=network, step=step)
-  try:
-    # The optimizer and the counters stay unread: expect_partial.
-    checkpoint.restore(path).expect_partial().assert_existing_objects_matched()
-  except (AssertionError, ValueError) as e:
-    raise ValueError(
-        f'Checkpoint {path} does not hold a network and step that fit the '
-        f'config\'s network ({config.network}): {e}') from e
-  return network, int(step.numpy())
-
-
-def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
-  """Every scalar of the TensorBoard event files directly in `logdir`.
-
-  Args:
-    logdir: a directory of `events.out.tfevents*` files (`tf.summary`).
-
-  Returns:
-    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step. A step
-    written twice (a resumed run logs it again) keeps the later value.
-
-  Raises:
-    FileNotFoundError: if `logdir` holds no event file.
-  """
-  paths = sorted(glob.glob(os.path.join(logdir, 'events.out.tfevents*')))
-  if not paths:
-    raise FileNotFoundError(f'No TensorBoard event files in {logdir!r}.')
-  points: Dict[str, Dict[int, Tuple[float, float]]] = {}
-  for path in paths:
-    for event in tf.compat.v1.train.summary_iterator(path):
-      for value in event.summary.value:
-        if value.WhichOneof('value') == 'simple_value':
-          number = value.simple_value
-        elif value.WhichOneof('value') == 'tensor':
-          array = tf.make_ndarray(value.tensor)
-          # Scalars only: histograms and images are not 0-d, text not numeric.
-          if array.shape or not np.issubdtype(array.dtype, np.number):
-            continue
-          number = float(array)
-        else:
-          continue
-        steps = points.setdefault(value.tag, {})
-        previous = steps.get(event.step)
-        if previous is None or event.wall_time >= previous[0]:
-          steps[event.step] = (event.wall_time, number)
-  scalars = {}
-  for tag, steps in points.items():
-    ordered = sorted(steps)
-    scalars[tag] = (np.array(ordered, np.int64),
-                    np.array([steps[s][1] for s in ordered], np.float64))
-  return scalars
-
-
-def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step; writes a PNG.
-
-  One panel per tag, stacked, sharing the step axis.
-
-  Args:
-    logdir: the run's TensorBoard directory (see `read_scalars`).
-    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',
-      'loss')`.
-    path: the PNG file to write (its directory is created).
-
-  Returns:
-    `path`.
-
-  Raises:
-    FileNotFoundError: if `logdir` holds no event file.
-    ValueError: if `tags` is empty or a tag is not in the logs; the message
-      lists the tags there are.
-    ImportError: if matplotlib is not installed.
-  """
-  if isinstance(tags, str) or not tags:
-    raise ValueError(f'tags must be a non-empty sequence of tags, got '
-                     f'{tags!r}.')
-  scalars = read_scalars(logdir)
-  for tag in tags:
-    if tag not in scalars:
-      raise ValueError(f'No scalar {tag!r} in the event files of {logdir!r}; '
-                       f'available tags: {sorted(scalars)}.')
-  try:
-    # Imported here: matplotlib is an optional dependency ('plots').
-    # pylint: disable=g-import-not-at-top
-    from matplotlib import figure
-    from matplotlib.backends import backend_agg
-    # pylint: enable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_PNG_HINT) from e
-  # A Figure on its own Agg canvas: no pyplot, no global backend switch.
-  fig = figure.Figure(figsize=(7, 2.4 * len(tags)), dpi=100)
-  backend_agg.FigureCanvasAgg(fig)
-  axes = fig.subplots(len(tags), 1, sharex=True, squeeze=False)[:, 0]
-  for ax, tag in zip(axes, tags):
-    steps, values = scalars[tag]
-    ax.plot(steps, values, marker='.' if len(steps) < 50 else None)
-    ax.set_ylabel(tag)
-    ax.grid(alpha=0.3)
-  axes[-1].set_xlabel('learner step')
-  fig.tight_layout()
-  directory = os.path.dirname(path)
-  if directory:
-    os.makedirs(directory, exist_ok=True)
-  fig.savefig(path, format='png')
-  return path
-

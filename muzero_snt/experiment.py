@@ -46,9 +46,8 @@ from muzero_snt import search
 from muzero_snt import training_loop
 
 DATA_SOURCES = ('selfplay', 'synthetic')
-# How self-play searches: the batched search compiled with XLA, the same
-# without XLA, or the reference NumPy search.
-SEARCHES = ('xla', 'graph', 'reference')
+# How self-play searches (`search.make_search`).
+SEARCHES = search.SEARCH_KINDS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,17 +136,13 @@ def make_source(config: config_lib.MuZeroConfig, settings: RunSettings,
   """The run's data: self-play on the learner's network, or synthetic."""
   if settings.data == 'synthetic':
     return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
-  batched_search = None
-  if settings.search != 'reference':
-    batched_search = search.BatchedSearch(
-        config, learner.network, jit_compile=settings.search == 'xla')
   self_play = settings.self_play
   actor = acting.Actor(
-      config, search.NetworkModel(learner.network),
+      config, search.make_search(config, learner.network, settings.search),
+      search.NetworkModel(learner.network),
       builders.make_environment_factory(settings.preset, config,
                                         settings.title),
-      seed=settings.seed, num_envs=self_play.num_envs,
-      batched_search=batched_search)
+      seed=settings.seed, num_envs=self_play.num_envs)
   return data_sources.SelfPlay(config, actor, self_play.train_ratio,
                                seed=settings.seed)
 

@@ -16,7 +16,6 @@
 
 import dataclasses
 import functools
-from unittest import mock
 
 from absl.testing import absltest
 from absl.testing import parameterized
@@ -221,8 +220,23 @@ class RecordingTemperature:
     return 0.
 
 
+class RecordingSearch:
+  """A `search.Search` that keeps the outputs of the search it calls."""
+
+  def __init__(self, inner):
+    self._inner = inner
+    self.outputs = []
+
+  def __call__(self, observations, to_play, legal_actions, rng,
+               add_noise=True):
+    output = self._inner(observations, to_play, legal_actions, rng,
+                         add_noise)
+    self.outputs.append(output)
+    return output
+
+
 class ActorWithNetworkTest(parameterized.TestCase):
-  """Games played with the search and a small real network."""
+  """Games played with the reference search and a small real network."""
 
   @classmethod
   def setUpClass(cls):
@@ -232,9 +246,13 @@ class ActorWithNetworkTest(parameterized.TestCase):
     cls.network = networks.make_network(cls.config)
     cls.model = search.NetworkModel(cls.network)
 
-  def _actor(self, config=None, seed=0, num_envs=3, factory=None):
+  def _search(self, config):
+    return search.ReferenceSearch(config, self.model)
+
+  def _actor(self, config=None, seed=0, num_envs=3, factory=None,
+             searcher=None):
     config = config or self.config
-    return acting.Actor(config, self.model,
+    return acting.Actor(config, searcher or self._search(config), self.model,
                         factory or _checked_factory(config), seed=seed,
                         num_envs=num_envs)
 
@@ -281,21 +299,10 @@ class ActorWithNetworkTest(parameterized.TestCase):
         self.assertTrue(np.all(policy[game['occupied'][t]] == 0.), t)
         self.assertGreater(policy[trajectory.actions[t]], 0., t)
 
-  # The search function the actor calls: (owner, attribute name).
-  searched = (search, 'search')
-
   def test_trajectories_record_each_search_and_its_action_choice(self):
-    outputs = []
-    owner, name = self.searched
-    real_search = getattr(owner, name)
-
-    def recording_search(*args, **kwargs):
-      output = real_search(*args, **kwargs)
-      outputs.append(output)
-      return output
-
-    with mock.patch.object(owner, name, recording_search):
-      results = self._actor(num_envs=3).play_round(2)
+    recording = RecordingSearch(self._search(self.config))
+    results = self._actor(num_envs=3, searcher=recording).play_round(2)
+    outputs = recording.outputs
     lengths = [r.length for r in results]
     # Every batched move searches the games still running, in game order.
     self.assertEqual([len(o.root_value) for o in outputs],
@@ -399,31 +406,26 @@ class ActorWithNetworkTest(parameterized.TestCase):
       self.assertNotEqual(trajectory.bootstrap_value, 0.)
 
 
-class ActorWithBatchedSearchTest(ActorWithNetworkTest):
-  """The same games' rules, with the compiled batched search choosing."""
-
-  searched = (search.BatchedSearch, '__call__')
+class ActorWithCompiledSearchTest(ActorWithNetworkTest):
+  """The same games' rules, with the compiled search (XLA) choosing."""
 
   @classmethod
   def setUpClass(cls):
     super().setUpClass()
-    cls.batched_search = search.BatchedSearch(cls.config, cls.network)
+    cls.compiled_search = search.CompiledSearch(cls.config, cls.network)
 
-  def _actor(self, config=None, seed=0, num_envs=3, factory=None):
-    config = config or self.config
-    batched_search = self.batched_search
-    if config is not self.config:
-      batched_search = search.BatchedSearch(config, self.network)
-    return acting.Actor(config, self.model,
-                        factory or _checked_factory(config), seed=seed,
-                        num_envs=num_envs, batched_search=batched_search)
+  def _search(self, config):
+    if config is self.config:
+      return self.compiled_search
+    return search.CompiledSearch(config, self.network)
 
 
 class ActorWithStubModelTest(parameterized.TestCase):
   """Games whose searches can be worked out by hand."""
 
   def _actor(self, config, factory=None, num_envs=2, model=None):
-    return acting.Actor(config, model or SquareModel(),
+    model = model or SquareModel()
+    return acting.Actor(config, search.ReferenceSearch(config, model), model,
                         factory or _checked_factory(config), seed=0,
                         num_envs=num_envs)
 
@@ -489,8 +491,21 @@ class ActorWithStubModelTest(parameterized.TestCase):
     for bad in (0, -2, 1.5, '2'):
       with self.assertRaisesRegex(
           ValueError, f'num_envs must be a positive integer, got {bad!r}'):
-        acting.Actor(config, SquareModel(), _checked_factory(config),
-                     num_envs=bad)
+        acting.Actor(config, search.ReferenceSearch(config, SquareModel()),
+                     SquareModel(), _checked_factory(config), num_envs=bad)
+
+  def test_search_and_model_must_be_what_they_say(self):
+    config = _config()
+    model = SquareModel()
+    reference = search.ReferenceSearch(config, model)
+    with self.assertRaisesRegex(TypeError,
+                                'Actor needs a search.Search .*got '
+                                'SquareModel'):
+      acting.Actor(config, model, model, _checked_factory(config))
+    with self.assertRaisesRegex(TypeError,
+                                'Actor needs a search.Model .*got '
+                                'ReferenceSearch'):
+      acting.Actor(config, reference, reference, _checked_factory(config))
 
   def test_nan_reward_is_named_by_the_checked_environment(self):
     config = _config()

@@ -67,8 +67,9 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
   tf.random.set_seed(init_seed)
   network = networks.make_network(config)
   learner = learning.Learner(network, config, jit_compile=False)
+  model = search.NetworkModel(network)
   actor = acting.Actor(
-      config, search.NetworkModel(network),
+      config, search.ReferenceSearch(config, model), model,
       lambda s: checks.CheckedEnvironment.from_config(
           tictactoe.TicTacToe(s), config),
       seed=seed, num_envs=num_envs)

@@ -12,13 +12,19 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors."""
+"""The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors.
+
+Both implement `Search` and return `SearchOutput`; `make_search` builds one.
+"""
 
 from muzero_snt.search.action_selection import sample_action
 from muzero_snt.search.action_selection import select_action
 from muzero_snt.search.action_selection import visit_softmax
-from muzero_snt.search.compiled import BatchedSearch
-from muzero_snt.search.compiled import SearchResult
+from muzero_snt.search.base import Search
+from muzero_snt.search.base import SearchOutput
+from muzero_snt.search.compiled_search import CompiledSearch
+from muzero_snt.search.factory import make_search
+from muzero_snt.search.factory import SEARCH_KINDS
 from muzero_snt.search.mcts import add_exploration_noise
 from muzero_snt.search.mcts import backpropagate
 from muzero_snt.search.mcts import expand_node
@@ -30,24 +36,31 @@ from muzero_snt.search.min_max_stats import MinMaxStats
 from muzero_snt.search.model import Model
 from muzero_snt.search.model import NetworkModel
 from muzero_snt.search.node import Node
-from muzero_snt.search.policy import search
-from muzero_snt.search.policy import SearchOutput
+from muzero_snt.search.reference_search import ReferenceSearch
+from muzero_snt.search.reference_search import root_statistics
+from muzero_snt.search.reference_search import search
+from muzero_snt.search.reference_search import search_trees
 
 __all__ = (
-    'BatchedSearch',
+    'CompiledSearch',
     'MinMaxStats',
     'Model',
     'NetworkModel',
     'Node',
+    'ReferenceSearch',
+    'SEARCH_KINDS',
+    'Search',
     'SearchOutput',
-    'SearchResult',
     'add_exploration_noise',
     'backpropagate',
     'expand_node',
+    'make_search',
     'q_value',
+    'root_statistics',
     'run_mcts',
     'sample_action',
     'search',
+    'search_trees',
     'select_action',
     'select_child',
     'ucb_score',

@@ -14,21 +14,22 @@
 # ============================================================================
 """The MuZero search as batched tensors, inside one compiled function.
 
-`batched_search` runs the same search as the reference (`policy.search` and
-`mcts.run_mcts`): one `initial_inference` for the roots, roots expanded over
-their legal actions, optional Dirichlet noise, then `num_simulations`
-simulations of descent by pUCT, one batched `recurrent_inference`,
-expansion and backup. The trees live in fixed-size tensors (`tree.Tree`), so
-the whole search is one `tf.while_loop` that XLA compiles, with the network
-called inside it: nothing leaves the device until the visit counts.
+`batched_search` runs the same search as the reference
+(`reference_search.search_trees` and `mcts.run_mcts`): one
+`initial_inference` for the roots, roots expanded over their legal actions,
+optional Dirichlet noise, then `num_simulations` simulations of descent by
+pUCT, one batched `recurrent_inference`, expansion and backup. The trees
+live in fixed-size tensors (`tree.Tree`), so the whole search is one
+`tf.while_loop` that XLA compiles, with the network called inside it:
+nothing leaves the device until the visit counts.
 
 With noise off and float64 statistics it returns the reference search's
 visit counts and root values (tests/search/test_batched.py); float32
 statistics (the default) agree up to rounding of near-equal pUCT scores.
 
-`BatchedSearch` wraps it for self-play: NumPy in and out, a batch-agnostic
-compiled function (optionally XLA), any `tf.distribute` strategy, and a
-clear error if the network returns a non-finite value.
+`compiled_search.CompiledSearch` wraps it for self-play: NumPy in and out,
+a batch-agnostic compiled function (optionally XLA), any `tf.distribute`
+strategy, and a clear error if the network returns a non-finite value.
 """
 
 from typing import NamedTuple, Optional
@@ -134,11 +135,11 @@ def batched_search(config: config_lib.MuZeroConfig,
                    dtype: tf.DType = tf.float32) -> BatchedSearchOutput:
   """Searches from each of B positions; plain TensorFlow, XLA-compilable.
 
-  Call it inside a `tf.function` (see `BatchedSearch`). The order of work is
-  the reference's (`policy.search`): initial inference; roots expanded over
-  their legal actions; noise; then each simulation descends every tree to a
-  leaf, evaluates all leaves with one `recurrent_inference`, expands them
-  and backs their values up.
+  Call it inside a `tf.function` (see `CompiledSearch`). The order of work is
+  the reference's (`reference_search.search_trees`): initial inference;
+  roots expanded over their legal actions; noise; then each simulation
+  descends every tree to a leaf, evaluates all leaves with one
+  `recurrent_inference`, expands them and backs their values up.
 
   Args:
     config: the hyperparameters (`num_simulations`, `num_players`,

@@ -276,7 +276,7 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
   Args:
     config: the search's hyperparameters (`num_simulations`, `num_players`,
       `action_space_size`, `discount`, `pb_c_*`).
-    roots: expanded roots, e.g. by `policy.search`.
+    roots: expanded roots, e.g. by `reference_search.search_trees`.
     model: the network (see `model.Model`).
     min_max_stats: one `MinMaxStats` per root, updated in place.
 

@@ -211,10 +211,10 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
               dtype: tf.DType) -> Tree:
   """B trees whose root (node 0) is expanded over its legal actions.
 
-  The root is expanded as `policy.search` expands it: priors softmax of the
-  logits restricted to the legal actions, no visits yet. `value` is not
-  stored: as in the pseudocode the root's value comes from the simulations
-  alone.
+  The root is expanded as `reference_search.search_trees` expands it:
+  priors softmax of the logits restricted to the legal actions, no visits
+  yet. `value` is not stored: as in the pseudocode the root's value comes
+  from the simulations alone.
 
   Args:
     num_nodes: N = num_simulations + 1.

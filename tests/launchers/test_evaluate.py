@@ -28,13 +28,13 @@ from absl import app
 from absl import flags
 from absl.testing import absltest
 from absl.testing import flagsaver
-import numpy as np
 import tensorflow as tf
 
 from launchers import evaluate
 from launchers import common_flags
 from muzero_snt import checkpointing
-from muzero_snt import evaluation
+from muzero_snt import curves
+from muzero_snt import evaluation_report
 from muzero_snt import networks
 from muzero_snt import presets
 from tests import testing
@@ -54,39 +54,6 @@ def _run_main():
   with contextlib.redirect_stdout(out):
     evaluate.main(['evaluate'])
   return out.getvalue()
-
-
-class TablesTest(testing.TestCase):
-
-  RESULTS = (evaluation.MatchResult('perfect', 'first', 0, 3, 1),
-             evaluation.MatchResult('perfect', 'second', 0, 2, 2),
-             evaluation.MatchResult('random', 'first', 4, 0, 0),
-             evaluation.MatchResult('random', 'second', 1, 1, 2))
-
-  def test_tictactoe_table(self):
-    self.assertEqual(
-        evaluate.tictactoe_table(self.RESULTS[:2]).splitlines(),
-        ['opponent  muzero   games  wins draws losses',
-         'perfect   first        4     0     3      1',
-         'perfect   second       4     0     2      2'])
-
-  def test_episodes_table(self):
-    # Mean 22; std sqrt((12^2 + 2^2 + 14^2) / 3) = sqrt(114.67) = 10.71.
-    stats = evaluation.EpisodeStats(np.array([10., 20., 36.]))
-    self.assertEqual(evaluate.episodes_table(stats).splitlines(),
-                     ['episodes     mean      std      min      max',
-                      '       3     22.0     10.7     10.0     36.0'])
-
-  def test_summary_scalars(self):
-    # perfect: 0 wins, 5 draws, 3 losses of 8; random: 5, 1, 2 of 8.
-    self.assertEqual(evaluate.summary_scalars(self.RESULTS), {
-        'eval/perfect/win_rate': 0., 'eval/perfect/draw_rate': 5 / 8,
-        'eval/perfect/loss_rate': 3 / 8, 'eval/random/win_rate': 5 / 8,
-        'eval/random/draw_rate': 1 / 8, 'eval/random/loss_rate': 2 / 8})
-    stats = evaluation.EpisodeStats(np.array([10., 20.]))
-    self.assertEqual(evaluate.summary_scalars(stats), {
-        'eval/return_mean': 15., 'eval/return_std': 5.,
-        'eval/return_min': 10., 'eval/return_max': 20.})
 
 
 class EvaluateTest(testing.TestCase):
@@ -182,8 +149,9 @@ class EvaluateTest(testing.TestCase):
     with contextlib.redirect_stdout(io.StringIO()):
       result = evaluate.run('tictactoe', num_games=1, num_simulations=2,
                             logdir=logdir, curve_png=path)
-    scalars = evaluation.read_scalars(logdir)
-    for tag, value in evaluate.summary_scalars(result.results).items():
+    scalars = curves.read_scalars(logdir)
+    for tag, value in evaluation_report.summary_scalars(
+        result.results).items():
       steps, values = scalars[tag]
       self.assertEqual(steps.tolist(), [0], tag)  # The learner step.
       self.assertAllClose(values, [value])

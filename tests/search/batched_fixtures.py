@@ -24,7 +24,7 @@ from muzero_snt import networks
 from muzero_snt import types
 from muzero_snt.search import batched
 from muzero_snt.search import model as model_lib
-from muzero_snt.search import policy
+from muzero_snt.search import reference_search
 from tests import testing
 
 NUM_ROOTS = 64
@@ -107,9 +107,9 @@ class Setup:
         self.config, NUM_ROOTS, seed)
 
   def reference(self, model):
-    return policy.search(self.config, model, self.observation, self.to_play,
-                         lists(self.legal), np.random.default_rng(0),
-                         add_noise=False)
+    return reference_search.search(
+        self.config, model, self.observation, self.to_play,
+        lists(self.legal), np.random.default_rng(0), add_noise=False)
 
   @functools.cached_property
   def tf_reference(self):

@@ -12,15 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for the batched search (tree.py, batched.py) against policy.py.
+"""Tests for the batched search (tree.py, batched.py) against the reference.
 
-The reference is `policy.search`, the pseudocode's search on `Node`s. With
-noise off the batched search must visit exactly the same actions. Two
-routes to the network's numbers are compared: TensorFlow's kernels (the
-reference's `NetworkModel`) and XLA (`jit_compile=True`). They differ in the
-last bits of float32, which the value decoding h^-1 of a categorical head
-amplifies; so the root values of an XLA search are compared with a
-reference whose network runs under XLA too (`fixtures.XlaModel`).
+The reference is `reference_search.search`, the pseudocode's search on
+`Node`s. With noise off the batched search must visit exactly the same
+actions. Two routes to the network's numbers are compared: TensorFlow's
+kernels (the reference's `NetworkModel`) and XLA (`jit_compile=True`).
+They differ in the last bits of float32, which the value decoding h^-1 of a
+categorical head amplifies; so the root values of an XLA search are compared
+with a reference whose network runs under XLA too (`fixtures.XlaModel`).
 """
 
 import math
@@ -35,7 +35,7 @@ from muzero_snt.environments import tictactoe
 from muzero_snt.search import action_selection
 from muzero_snt.search import batched
 from muzero_snt.search import model as model_lib
-from muzero_snt.search import policy
+from muzero_snt.search import reference_search
 from muzero_snt.search import tree as tree_lib
 from tests import testing
 from tests.search import batched_fixtures as fixtures
@@ -130,9 +130,9 @@ class TicTacToeTest(testing.TestCase):
      cls.mask) = _tictactoe_positions(16, seed=0)
 
   def _reference(self, model):
-    return policy.search(self.config, model, self.observation, self.to_play,
-                         self.legal, np.random.default_rng(0),
-                         add_noise=False)
+    return reference_search.search(
+        self.config, model, self.observation, self.to_play, self.legal,
+        np.random.default_rng(0), add_noise=False)
 
   def _batched(self, network, dtype, jit_compile):
     search = tf.function(

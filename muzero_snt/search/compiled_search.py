@@ -12,34 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""BatchedSearch: the batched search compiled once, NumPy in and NumPy out.
+"""CompiledSearch: the batched search compiled once, NumPy in and NumPy out.
 
 Self-play hands it observations, players and legal actions of many games;
 it runs `batched.batched_search` as one `tf.function` (XLA by default) with
 a batch-agnostic signature, optionally split among the replicas of a
-`tf.distribute` strategy, and returns the root statistics as NumPy arrays.
+`tf.distribute` strategy, and returns the root statistics as NumPy arrays:
+a `base.Search`, like the reference `ReferenceSearch` it is tested against.
 """
 
-from typing import NamedTuple, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt.search import base
 from muzero_snt.search import batched
-
-
-class SearchResult(NamedTuple):
-  """Root statistics of B searches, as NumPy arrays.
-
-  Attributes:
-    visit_counts: `[B, A]` int32 visits of each root action (0 if illegal).
-    policy: `[B, A]` float32 visit counts normalised per row.
-    root_value: `[B]` float32 the roots' values, for the player to move.
-  """
-  visit_counts: np.ndarray
-  policy: np.ndarray
-  root_value: np.ndarray
 
 
 def _padded_size(batch_size: int, multiple: int) -> int:
@@ -83,7 +72,7 @@ def legal_mask(legal_actions: Sequence[Sequence[int]],
   return mask
 
 
-class BatchedSearch:
+class CompiledSearch:
   """`batched.batched_search` as a compiled function over NumPy batches.
 
   The function reads the network's variables, not copies: a learner that
@@ -91,8 +80,8 @@ class BatchedSearch:
 
   Usage:
 
-      search = BatchedSearch(config, network)
-      result = search(observations, to_play, legal_actions, seed=[0, 1])
+      search = CompiledSearch(config, network)
+      output = search(observations, to_play, legal_actions, rng)
   """
 
   def __init__(self,
@@ -101,7 +90,8 @@ class BatchedSearch:
                jit_compile: bool = True,
                dtype: tf.DType = tf.float32,
                strategy: Optional[tf.distribute.Strategy] = None,
-               pad_batch: bool = True):
+               pad_batch: bool = True,
+               num_simulations: Optional[int] = None):
     """Builds the compiled search (traced on the first call per batch size).
 
     Args:
@@ -115,12 +105,17 @@ class BatchedSearch:
       pad_batch: pad each batch to a power of two (and to a multiple of the
         replicas), so that XLA compiles few programs; padded rows are
         searched and dropped.
+      num_simulations: simulations per search (default:
+        `config.num_simulations`).
 
     Raises:
-      ValueError: if `dtype` is not float32 or float64, or if XLA is asked
-        for on several replicas with variables created outside the
-        strategy's scope.
+      ValueError: if `dtype` is not float32 or float64, if
+        `num_simulations` is not a positive integer, or if XLA is asked for
+        on several replicas with variables created outside the strategy's
+        scope.
     """
+    if num_simulations is not None:
+      config = config.replace(num_simulations=num_simulations)
     if dtype not in (tf.float32, tf.float64):
       raise ValueError(f'dtype must be tf.float32 or tf.float64, got {dtype}.')
     if hasattr(network, 'create_variables'):
@@ -202,22 +197,52 @@ class BatchedSearch:
     return replicated
 
   def __call__(self,
-               observation: np.ndarray,
+               observations: np.ndarray,
                to_play: Sequence[int],
                legal_actions,
-               seed,
-               add_noise: bool = True) -> SearchResult:
-    """Searches from B positions.
+               rng: np.random.Generator,
+               add_noise: bool = True) -> base.SearchOutput:
+    """Searches from B positions; see `base.Search`.
+
+    With `add_noise` the noise's stateless seed is drawn from `rng` as
+    `rng.integers(0, 2**31 - 1, size=2)`; without noise nothing is drawn.
 
     Args:
-      observation: `[B, *observation_shape]` observations.
+      observations: `[B, *observation_shape]` observations.
+      to_play: `[B]` players to move.
+      legal_actions: `[B, A]` bool mask, or B lists of legal actions.
+      rng: the generator the noise's seed is drawn from.
+      add_noise: mix Dirichlet noise into the root priors.
+
+    Returns:
+      `base.SearchOutput`.
+
+    Raises:
+      As `search_with_seed`, and TypeError if `rng` is not a
+      `np.random.Generator`.
+    """
+    base.check_rng(rng)
+    seed = rng.integers(0, 2**31 - 1, size=2) if add_noise else [0, 0]
+    return self.search_with_seed(observations, to_play, legal_actions, seed,
+                                 add_noise)
+
+  def search_with_seed(self,
+                       observations: np.ndarray,
+                       to_play: Sequence[int],
+                       legal_actions,
+                       seed,
+                       add_noise: bool = True) -> base.SearchOutput:
+    """Searches from B positions with the noise's stateless seed given.
+
+    Args:
+      observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B lists of legal actions.
       seed: two ints, the stateless seed of the noise.
       add_noise: mix Dirichlet noise into the root priors.
 
     Returns:
-      `SearchResult`.
+      `base.SearchOutput`.
 
     Raises:
       ValueError: if the batch's parts disagree with each other or the
@@ -227,12 +252,12 @@ class BatchedSearch:
         reward or policy logit during the search.
     """
     config = self._config
-    observation = np.asarray(observation, np.float32)
+    observation = np.asarray(observations, np.float32)
     batch_size = observation.shape[0] if observation.ndim else 0
     expected = (batch_size,) + tuple(config.observation_shape)
     if observation.shape != expected or not batch_size:
       raise ValueError(
-          f'observation must have shape [B, '
+          f'observations must have shape [B, '
           f'{", ".join(map(str, config.observation_shape))}] with B > 0, '
           f'got {list(observation.shape)}.')
     to_play = np.asarray(to_play, np.int32).reshape(-1)
@@ -285,7 +310,7 @@ class BatchedSearch:
       raise FloatingPointError(
           f'The network returned a non-finite {name} during the search: '
           'it has probably diverged.')
-    return SearchResult(
+    return base.SearchOutput(
         visit_counts=visit_counts.numpy()[:batch_size],
         policy=policy.numpy()[:batch_size],
         root_value=root_value.numpy()[:batch_size])

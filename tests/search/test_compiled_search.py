@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for compiled.BatchedSearch: NumPy in/out, padding, errors, replicas."""
+"""Tests for CompiledSearch: NumPy in/out, seeds, padding, errors, replicas."""
 
 import json
 import math
@@ -27,7 +27,7 @@ import tensorflow as tf
 from muzero_snt import networks
 from muzero_snt import types
 from muzero_snt.search import batched
-from muzero_snt.search import compiled
+from muzero_snt.search import compiled_search
 from tests import testing
 from tests.search import batched_fixtures as fixtures
 
@@ -83,15 +83,15 @@ class _CountingNetwork:
     return self._network.recurrent_inference(hidden_state, action)
 
 
-class BatchedSearchTest(testing.TestCase):
+class CompiledSearchTest(testing.TestCase):
 
   def test_numpy_lists_and_masks_equal_reference(self):
     setup = fixtures.setup('two_players_support')
-    search = compiled.BatchedSearch(setup.config, setup.network,
-                                    jit_compile=False, dtype=tf.float64)
+    search = compiled_search.CompiledSearch(
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64)
     for legal in (setup.legal, fixtures.lists(setup.legal)):
-      result = search(setup.observation, setup.to_play, legal, seed=[1, 2],
-                      add_noise=False)
+      result = search(setup.observation, setup.to_play, legal,
+                      np.random.default_rng(0), add_noise=False)
       self.assertIsInstance(result.visit_counts, np.ndarray)
       self.assertAllEqual(result.visit_counts,
                           setup.tf_reference.visit_counts)
@@ -105,12 +105,12 @@ class BatchedSearchTest(testing.TestCase):
     rows = slice(0, 5)
     inputs = (setup.observation[rows], setup.to_play[rows],
               setup.legal[rows])
-    padded = compiled.BatchedSearch(
+    padded = compiled_search.CompiledSearch(
         setup.config, setup.network, jit_compile=False, dtype=tf.float64)(
-            *inputs, seed=[0, 0], add_noise=False)
-    unpadded = compiled.BatchedSearch(
+            *inputs, np.random.default_rng(0), add_noise=False)
+    unpadded = compiled_search.CompiledSearch(
         setup.config, setup.network, jit_compile=False, dtype=tf.float64,
-        pad_batch=False)(*inputs, seed=[0, 0], add_noise=False)
+        pad_batch=False)(*inputs, np.random.default_rng(0), add_noise=False)
     self.assertEqual(padded.visit_counts.shape, (5, fixtures.NUM_ACTIONS))
     self.assertAllEqual(padded.visit_counts, unpadded.visit_counts)
     self.assertAllClose(padded.root_value, unpadded.root_value, rtol=0.,
@@ -122,11 +122,12 @@ class BatchedSearchTest(testing.TestCase):
   def test_batches_padded_to_one_size_share_one_trace(self):
     setup = fixtures.setup('one_player_scalar')
     network = _CountingNetwork(setup.network)
-    search = compiled.BatchedSearch(setup.config, network)
+    search = compiled_search.CompiledSearch(setup.config, network)
     for batch_size, padded_size in ((3, 4), (4, 4)):
       rows = slice(0, batch_size)
       result = search(setup.observation[rows], setup.to_play[rows],
-                      setup.legal[rows], seed=[0, 0], add_noise=False)
+                      setup.legal[rows], np.random.default_rng(0),
+                      add_noise=False)
       self.assertLen(result.visit_counts, batch_size)
       self.assertEqual(int(network.batch_size.numpy()), padded_size)
       self.assertEqual(network.traces, 1)
@@ -134,13 +135,13 @@ class BatchedSearchTest(testing.TestCase):
   def test_bad_inputs(self):
     # 2 players, 5 actions, observations [6].
     setup = fixtures.setup('two_players_scalar')
-    search = compiled.BatchedSearch(setup.config, setup.network,
-                                    jit_compile=False)
+    search = compiled_search.CompiledSearch(setup.config, setup.network,
+                                            jit_compile=False)
     observation = setup.observation[:2]
     to_play = [0, 1]
     legal = [[0, 1], [2]]
     cases = [
-        (ValueError, r'observation must have shape \[B, 6\] with B > 0, '
+        (ValueError, r'observations must have shape \[B, 6\] with B > 0, '
          r'got \[2, 5\]', (observation[:, :5], to_play, legal, [0, 0])),
         (ValueError, r'to_play must have 2 entries, got 3',
          (observation, [0, 1, 0], legal, [0, 0])),
@@ -170,10 +171,18 @@ class BatchedSearchTest(testing.TestCase):
     ]
     for error, message, args in cases:
       with self.subTest(message), self.assertRaisesRegex(error, message):
-        search(*args, add_noise=False)
+        search.search_with_seed(*args, add_noise=False)
+    with self.assertRaisesRegex(TypeError, r'rng must be a np.random.Generator'
+                                r' \(e.g. .*\), got list'):
+      search(observation, to_play, legal, [0, 0], add_noise=False)
     with self.assertRaisesRegex(ValueError,
                                 r'dtype must be tf.float32 or tf.float64'):
-      compiled.BatchedSearch(setup.config, setup.network, dtype=tf.float16)
+      compiled_search.CompiledSearch(setup.config, setup.network,
+                                     dtype=tf.float16)
+    with self.assertRaisesRegex(ValueError, r'num_simulations must be a '
+                                r'positive integer, got 0'):
+      compiled_search.CompiledSearch(setup.config, setup.network,
+                                     num_simulations=0)
     with self.assertRaisesRegex(ValueError, r'needs a seed'):
       batched.batched_search(setup.config, setup.network, observation,
                              to_play, np.ones((2, 5), bool), add_noise=True)
@@ -184,16 +193,52 @@ class BatchedSearchTest(testing.TestCase):
       ('policy_logits', 'recurrent', True))
   def test_non_finite_network_output(self, field, inference, jit_compile):
     config = fixtures.config_by_name('two_players_scalar')
-    search = compiled.BatchedSearch(config, _NaNNetwork(field, inference),
-                                    jit_compile=jit_compile)
+    search = compiled_search.CompiledSearch(
+        config, _NaNNetwork(field, inference), jit_compile=jit_compile)
     with self.assertRaisesRegex(FloatingPointError,
                                 f'returned a non-finite {field} during'):
-      search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool), seed=[0, 1],
-             add_noise=False)
+      search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool),
+             np.random.default_rng(0), add_noise=False)
+
+  def test_noise_seed_is_drawn_from_the_rng(self):
+    setup = fixtures.setup('two_players_scalar')
+    search = compiled_search.CompiledSearch(setup.config, setup.network,
+                                            jit_compile=False)
+    inputs = (setup.observation, setup.to_play, setup.legal)
+    rng = np.random.default_rng(7)
+    noisy = search(*inputs, rng, add_noise=True)
+    # The actor's draw before the search took a generator: two ints below
+    # 2**31 - 1, and nothing else.
+    replay = np.random.default_rng(7)
+    seed = replay.integers(0, 2**31 - 1, size=2)
+    self.assertEqual(rng.random(), replay.random())
+    self.assertAllEqual(
+        noisy.visit_counts,
+        search.search_with_seed(*inputs, seed, add_noise=True).visit_counts)
+    # The noise shows: another seed gives other visits.
+    self.assertNotAllEqual(
+        noisy.visit_counts,
+        search.search_with_seed(*inputs, seed + 1,
+                                add_noise=True).visit_counts)
+    # Without noise nothing is drawn.
+    rng = np.random.default_rng(7)
+    search(*inputs, rng, add_noise=False)
+    self.assertEqual(rng.random(), np.random.default_rng(7).random())
+
+  def test_num_simulations_overrides_the_config(self):
+    setup = fixtures.setup('one_player_scalar')
+    self.assertNotEqual(setup.config.num_simulations, 3)
+    search = compiled_search.CompiledSearch(setup.config, setup.network,
+                                            jit_compile=False,
+                                            num_simulations=3)
+    result = search(setup.observation, setup.to_play, setup.legal,
+                    np.random.default_rng(0), add_noise=False)
+    self.assertAllEqual(result.visit_counts.sum(axis=1),
+                        [3] * fixtures.NUM_ROOTS)
 
 
 def _multi_device_check():
-  """In the child: BatchedSearch on two replicas against one device."""
+  """In the child: CompiledSearch on two replicas against one device."""
   # pylint: disable=g-import-not-at-top
   from muzero_snt import distribute
   # pylint: enable=g-import-not-at-top
@@ -212,13 +257,14 @@ def _multi_device_check():
 
   def run(search, batch_size=8):
     result = search(observation[:batch_size], to_play[:batch_size],
-                    legal[:batch_size], seed=[0, 1], add_noise=False)
+                    legal[:batch_size], np.random.default_rng(0),
+                    add_noise=False)
     return {'visit_counts': result.visit_counts.tolist(),
             'root_value': result.root_value.tolist()}
 
-  single = compiled.BatchedSearch(config, network, jit_compile=False)
-  replicated = compiled.BatchedSearch(config, network, jit_compile=False,
-                                      strategy=strategy)
+  single = compiled_search.CompiledSearch(config, network, jit_compile=False)
+  replicated = compiled_search.CompiledSearch(
+      config, network, jit_compile=False, strategy=strategy)
   output = {
       'replicas': strategy.num_replicas_in_sync,
       'single': run(single),
@@ -227,12 +273,12 @@ def _multi_device_check():
       'replicated_odd': run(replicated, batch_size=5),
   }
   try:
-    compiled.BatchedSearch(config, network, jit_compile=True,
-                           strategy=strategy)
+    compiled_search.CompiledSearch(config, network, jit_compile=True,
+                                   strategy=strategy)
     output['xla_outside_scope_error'] = None
   except ValueError as e:
     output['xla_outside_scope_error'] = str(e)
-  output['replicated_xla'] = run(compiled.BatchedSearch(
+  output['replicated_xla'] = run(compiled_search.CompiledSearch(
       config, mirrored_network, jit_compile=True, strategy=strategy))
   return output
 
@@ -253,8 +299,8 @@ class MultiDeviceTest(testing.TestCase):
         [ROOT] + [p for p in [env.get('PYTHONPATH')] if p])
     env['TF_CPP_MIN_LOG_LEVEL'] = '2'
     env['CUDA_VISIBLE_DEVICES'] = ''
-    script = ('from tests.search import test_compiled; '
-              'test_compiled.child_main()')
+    script = ('from tests.search import test_compiled_search; '
+              'test_compiled_search.child_main()')
     process = subprocess.run([sys.executable, '-c', script], env=env,
                              cwd=ROOT, capture_output=True, text=True,
                              timeout=240, check=False)

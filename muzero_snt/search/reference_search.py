@@ -12,35 +12,25 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""search: one MuZero search for each position of a batch of games."""
+"""ReferenceSearch: the pseudocode's MCTS on `Node`s, for a batch of games.
 
-from typing import List, NamedTuple, Optional, Sequence
+`search_trees` is the search part of the pseudocode's `play_game`, written
+to be read beside it; `search` returns its root statistics, and
+`ReferenceSearch` is the `base.Search` that calls it. The compiled search
+(`compiled_search.py`) is tested against it (tests/search/test_batched.py).
+"""
+
+from typing import List, Optional, Sequence
 
 import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
+from muzero_snt.search import base
 from muzero_snt.search import mcts
 from muzero_snt.search import min_max_stats as min_max_stats_lib
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import node as node_lib
-
-
-class SearchOutput(NamedTuple):
-  """The result of `search` for a batch of B positions.
-
-  Attributes:
-    visit_counts: `[B, A]` int32 visits of each root action (0 for illegal
-      actions).
-    policy: `[B, A]` float32 visit counts normalised per row: the policy
-      target the pseudocode's `store_search_statistics` stores.
-    root_value: `[B]` float32 `root.value()`, for the player to move.
-    roots: the B searched trees.
-  """
-  visit_counts: np.ndarray
-  policy: np.ndarray
-  root_value: np.ndarray
-  roots: List[node_lib.Node]
 
 
 def _check_inputs(config: config_lib.MuZeroConfig, observations: np.ndarray,
@@ -69,14 +59,14 @@ def _check_inputs(config: config_lib.MuZeroConfig, observations: np.ndarray,
                        f'{list(actions)}.')
 
 
-def search(config: config_lib.MuZeroConfig,
-           model: model_lib.Model,
-           observations: np.ndarray,
-           to_play: Sequence[int],
-           legal_actions: Sequence[Sequence[int]],
-           rng: np.random.Generator,
-           add_noise: bool = True,
-           num_simulations: Optional[int] = None) -> SearchOutput:
+def search_trees(config: config_lib.MuZeroConfig,
+                 model: model_lib.Model,
+                 observations: np.ndarray,
+                 to_play: Sequence[int],
+                 legal_actions: Sequence[Sequence[int]],
+                 rng: np.random.Generator,
+                 add_noise: bool = True,
+                 num_simulations: Optional[int] = None) -> List[node_lib.Node]:
   """Searches from each of B positions, with one batched network per step.
 
   The search part of the pseudocode's `play_game`, for B games at once: one
@@ -98,7 +88,7 @@ def search(config: config_lib.MuZeroConfig,
     num_simulations: overrides `config.num_simulations` if given.
 
   Returns:
-    `SearchOutput`.
+    The B searched roots, in batch order.
 
   Raises:
     ValueError: if the batch lengths differ, a player is out of range, or a
@@ -138,15 +128,88 @@ def search(config: config_lib.MuZeroConfig,
       min_max_stats_lib.MinMaxStats(config.known_bounds) for _ in roots
   ]
   mcts.run_mcts(config, roots, model, min_max_stats)
+  return roots
 
-  visit_counts = np.zeros((batch_size, config.action_space_size), np.int32)
+
+def root_statistics(roots: Sequence[node_lib.Node],
+                    num_actions: int) -> base.SearchOutput:
+  """The visit counts, policy targets and values of B searched roots.
+
+  Args:
+    roots: B expanded roots with at least one visit among their children.
+    num_actions: A, the size of the action space.
+
+  Returns:
+    `base.SearchOutput`: `[B, A]` visit counts, their per-row normalisation
+    (the pseudocode's `store_search_statistics`) and `[B]` `root.value()`.
+  """
+  visit_counts = np.zeros((len(roots), num_actions), np.int32)
   for i, root in enumerate(roots):
     for action, child in root.children.items():
       visit_counts[i, action] = child.visit_count
   policy = visit_counts / visit_counts.sum(axis=1, keepdims=True)
   root_value = np.array([root.value() for root in roots], np.float32)
-  return SearchOutput(
+  return base.SearchOutput(
       visit_counts=visit_counts,
       policy=policy.astype(np.float32),
-      root_value=root_value,
-      roots=roots)
+      root_value=root_value)
+
+
+def search(config: config_lib.MuZeroConfig,
+           model: model_lib.Model,
+           observations: np.ndarray,
+           to_play: Sequence[int],
+           legal_actions: Sequence[Sequence[int]],
+           rng: np.random.Generator,
+           add_noise: bool = True,
+           num_simulations: Optional[int] = None) -> base.SearchOutput:
+  """The root statistics of `search_trees` (same arguments and errors)."""
+  roots = search_trees(config, model, observations, to_play, legal_actions,
+                       rng, add_noise, num_simulations)
+  return root_statistics(roots, config.action_space_size)
+
+
+class ReferenceSearch:
+  """`search` as a `base.Search`: the NumPy trees, one network call a step.
+
+  Usage:
+
+      search = ReferenceSearch(config, NetworkModel(network))
+      output = search(observations, to_play, legal_actions, rng)
+  """
+
+  def __init__(self,
+               config: config_lib.MuZeroConfig,
+               model: model_lib.Model,
+               num_simulations: Optional[int] = None):
+    """Constructs the search.
+
+    Args:
+      config: the hyperparameters.
+      model: the network the search calls (e.g. `NetworkModel`).
+      num_simulations: simulations per search (default:
+        `config.num_simulations`).
+
+    Raises:
+      TypeError: if `model` is not a `model.Model`.
+      ValueError: if `num_simulations` is not a positive integer.
+    """
+    if not isinstance(model, model_lib.Model):
+      raise TypeError(f'ReferenceSearch needs a search.Model '
+                      f'(initial_inference and recurrent_inference), got '
+                      f'{type(model).__name__}.')
+    if num_simulations is not None:
+      config = config.replace(num_simulations=num_simulations)
+    self._config = config
+    self._model = model
+
+  def __call__(self,
+               observations: np.ndarray,
+               to_play: Sequence[int],
+               legal_actions: Sequence[Sequence[int]],
+               rng: np.random.Generator,
+               add_noise: bool = True) -> base.SearchOutput:
+    """Searches from B positions; see `base.Search` and `search_trees`."""
+    base.check_rng(rng)
+    return search(self._config, self._model, observations, to_play,
+                  legal_actions, rng, add_noise)

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for muzero_snt.search.policy: the search finds the right moves."""
+"""Tests for search.reference_search: the search finds the right moves."""
 
 import numpy as np
 from absl.testing import absltest
@@ -23,7 +23,7 @@ from muzero_snt import presets
 from muzero_snt import types
 from muzero_snt.search import mcts
 from muzero_snt.search import model as model_lib
-from muzero_snt.search import policy
+from muzero_snt.search import reference_search
 from tests import testing
 from tests.search import oracle
 
@@ -68,9 +68,10 @@ class TicTacToeSearchTest(parameterized.TestCase):
     positions, best = zip(*(WINS + BLOCKS))
     observations, to_play, legal = _batch(positions)
     self.assertEqual(to_play, [0, 1, 1, 0, 1, 0, 1, 0, 1])
-    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                           to_play, legal, np.random.default_rng(0),
-                           add_noise=False, num_simulations=num_simulations)
+    output = reference_search.search(
+        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play, legal,
+        np.random.default_rng(0), add_noise=False,
+        num_simulations=num_simulations)
     for i, position in enumerate(positions):
       visits = output.visit_counts[i]
       self.assertEqual(int(np.argmax(visits)), best[i],
@@ -87,24 +88,26 @@ class TicTacToeSearchTest(parameterized.TestCase):
   def test_corners_lose_after_opposite_corners(self, num_simulations):
     # X on two opposite corners, O in the centre: a corner loses to a fork,
     # an edge draws (two plies deeper than a block).
-    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(),
-                           *_batch(['X...O...X']), np.random.default_rng(0),
-                           add_noise=False, num_simulations=num_simulations)
+    output = reference_search.search(
+        TICTACTOE, oracle.TicTacToeOracle(), *_batch(['X...O...X']),
+        np.random.default_rng(0), add_noise=False,
+        num_simulations=num_simulations)
     self.assertIn(int(np.argmax(output.visit_counts[0])), (1, 3, 5, 7))
 
   def test_only_the_given_actions_are_searched(self):
     # The winning square 2 is left out: the best remaining move blocks 5.
     observations, to_play, _ = _batch(['XX.OO....'])
-    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                           to_play, [np.array([8, 5, 6, 7])],
-                           np.random.default_rng(0), add_noise=False)
+    roots = reference_search.search_trees(
+        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play,
+        [np.array([8, 5, 6, 7])], np.random.default_rng(0), add_noise=False)
+    output = reference_search.root_statistics(roots, 9)
     visits = output.visit_counts[0]
     np.testing.assert_array_equal(visits[[0, 1, 2, 3, 4]], 0)
     self.assertEqual(int(np.argmax(visits)), 5)
-    self.assertEqual(list(output.roots[0].children), [5, 6, 7, 8])
-    for action in output.roots[0].children:
+    self.assertEqual(list(roots[0].children), [5, 6, 7, 8])
+    for action in roots[0].children:
       self.assertIs(type(action), int)  # Not np.int64.
-    for child in output.roots[0].children.values():
+    for child in roots[0].children.values():
       self.assertAlmostEqual(child.prior, 0.25)  # Uniform over 4 actions.
 
   @parameterized.named_parameters(
@@ -119,16 +122,17 @@ class TicTacToeSearchTest(parameterized.TestCase):
   def test_root_value_is_for_the_player_to_move(self, position, legal,
                                                 action, expected):
     observations, to_play, all_legal = _batch([position])
-    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                           to_play, [legal or all_legal[0]],
-                           np.random.default_rng(0), add_noise=False,
-                           num_simulations=1)
+    roots = reference_search.search_trees(
+        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play,
+        [legal or all_legal[0]], np.random.default_rng(0), add_noise=False,
+        num_simulations=1)
+    output = reference_search.root_statistics(roots, 9)
     expected_visits = np.zeros(9, np.int32)
     expected_visits[action] = 1
     np.testing.assert_array_equal(output.visit_counts[0], expected_visits)
     self.assertEqual(output.root_value.dtype, np.float32)
     self.assertEqual(output.root_value[0], expected)
-    self.assertEqual(output.root_value[0], output.roots[0].value())
+    self.assertEqual(output.root_value[0], roots[0].value())
 
 
 class NoiseTest(absltest.TestCase):
@@ -137,12 +141,13 @@ class NoiseTest(absltest.TestCase):
     positions = ['XX.OO....', '.........']
     observations, to_play, legal = _batch(positions)
     rng = np.random.default_rng(5)
-    output = policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                           to_play, legal, rng, num_simulations=2)
+    roots = reference_search.search_trees(
+        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play, legal,
+        rng, num_simulations=2)
     # An independent replay of the draws: 5 then 9 components, mixed into
     # uniform priors with fraction 0.25.
     replay = np.random.default_rng(5)
-    for root, actions in zip(output.roots, legal):
+    for root, actions in zip(roots, legal):
       noise = replay.dirichlet([TICTACTOE.root_dirichlet_alpha] *
                                len(actions))
       np.testing.assert_allclose(
@@ -155,8 +160,9 @@ class NoiseTest(absltest.TestCase):
     observations, to_play, legal = _batch(['.........', 'X...O...X'])
 
     def run(seed):
-      return policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                           to_play, legal, np.random.default_rng(seed))
+      return reference_search.search(
+          TICTACTOE, oracle.TicTacToeOracle(), observations, to_play, legal,
+          np.random.default_rng(seed))
 
     np.testing.assert_array_equal(run(3).visit_counts, run(3).visit_counts)
 
@@ -201,9 +207,10 @@ class OnePlayerSearchTest(absltest.TestCase):
   def test_most_visits_go_to_the_best_discounted_return(self):
     config = testing.tiny_mlp_config(action_space_size=3, discount=0.5,
                                      num_simulations=50)
-    output = policy.search(config, _ChainModel(), np.zeros((1, 4)), [0],
-                           [[0, 1, 2]], np.random.default_rng(0),
-                           add_noise=False)
+    roots = reference_search.search_trees(
+        config, _ChainModel(), np.zeros((1, 4)), [0], [[0, 1, 2]],
+        np.random.default_rng(0), add_noise=False)
+    output = reference_search.root_statistics(roots, 3)
     # Q = reward + 0.5 * value: arm 0: 2 + 0 = 2, arm 1: 0 + 0.5 = 0.5,
     # arm 2: 0 + 1.5 = 1.5. The pseudocode's child.value() alone (0, 1, 3)
     # or an undiscounted Q (2, 1, 3) would prefer arm 2.
@@ -211,7 +218,7 @@ class OnePlayerSearchTest(absltest.TestCase):
     self.assertEqual(int(np.argmax(visits)), 0, visits)
     self.assertGreater(visits[2], visits[1])
     # Every backed-up return is exact, so each visited arm's Q is too.
-    root = output.roots[0]
+    root = roots[0]
     for arm, expected in enumerate((2., 0.5, 1.5)):
       self.assertAlmostEqual(mcts.q_value(root, root.children[arm], 0.5),
                              expected)
@@ -227,13 +234,15 @@ class NetworkModelSearchTest(absltest.TestCase):
     network = networks.make_network(TICTACTOE)
     model = model_lib.NetworkModel(network)
     positions = ['XX.OO....', '.........', 'X...O...X']
-    output = policy.search(TICTACTOE, model, *_batch(positions),
-                           np.random.default_rng(0), num_simulations=10)
+    roots = reference_search.search_trees(
+        TICTACTOE, model, *_batch(positions), np.random.default_rng(0),
+        num_simulations=10)
+    output = reference_search.root_statistics(roots, 9)
     for i, position in enumerate(positions):
       self.assertEqual(output.visit_counts[i].sum(), 10)
       np.testing.assert_array_equal(
           output.visit_counts[i][_occupied(position)], 0)
-      self.assertEqual(output.roots[i].visit_count, 10)
+      self.assertEqual(roots[i].visit_count, 10)
     self.assertEqual(model.tracing_counts, (1, 1))
 
 
@@ -271,9 +280,9 @@ class NonFiniteModelTest(parameterized.TestCase):
         FloatingPointError,
         rf"{call} returned a non-finite policy_logits \(nan at index "
         r"\[0, 3\]\)"):
-      policy.search(config, _NonFiniteModel(bad_after), observation, [0],
-                    [list(range(9))], np.random.default_rng(0),
-                    add_noise=False)
+      reference_search.search(
+          config, _NonFiniteModel(bad_after), observation, [0],
+          [list(range(9))], np.random.default_rng(0), add_noise=False)
 
 
 class BadInputTest(parameterized.TestCase):
@@ -294,14 +303,56 @@ class BadInputTest(parameterized.TestCase):
   def test_raises(self, to_play, legal, message):
     observations = np.zeros((2, 3, 3, 3), np.float32)
     with self.assertRaisesRegex(ValueError, message):
-      policy.search(TICTACTOE, oracle.TicTacToeOracle(), observations,
-                    to_play, legal, np.random.default_rng(0))
+      reference_search.search(TICTACTOE, oracle.TicTacToeOracle(),
+                              observations, to_play, legal,
+                              np.random.default_rng(0))
 
   def test_one_player_games_have_player_zero_only(self):
     config = testing.tiny_mlp_config(action_space_size=3)
     with self.assertRaisesRegex(ValueError, r'\[0, 1\), got 1'):
-      policy.search(config, _ChainModel(), np.zeros((1, 4)), [1], [[0]],
-                    np.random.default_rng(0))
+      reference_search.search(config, _ChainModel(), np.zeros((1, 4)), [1],
+                              [[0]], np.random.default_rng(0))
+
+
+class ReferenceSearchTest(absltest.TestCase):
+
+  def test_searches_with_its_simulations(self):
+    positions = ['XX.OO....', 'XX..O....']  # X wins at 2; O blocks at 2.
+    search = reference_search.ReferenceSearch(
+        TICTACTOE, oracle.TicTacToeOracle(), num_simulations=100)
+    output = search(*_batch(positions), np.random.default_rng(0),
+                    add_noise=False)
+    self.assertEqual(np.argmax(output.visit_counts, axis=1).tolist(), [2, 2])
+    self.assertEqual(output.visit_counts.sum(axis=1).tolist(), [100, 100])
+
+  def test_draws_the_noise_from_the_callers_generator(self):
+    observations, to_play, legal = _batch(['XX.OO....', '.........'])
+    search = reference_search.ReferenceSearch(
+        TICTACTOE, oracle.TicTacToeOracle(), num_simulations=2)
+    rng = np.random.default_rng(5)
+    search(observations, to_play, legal, rng, add_noise=False)
+    self.assertEqual(rng.random(), np.random.default_rng(5).random())
+    rng = np.random.default_rng(5)
+    search(observations, to_play, legal, rng, add_noise=True)
+    # One Dirichlet draw per root (5 then 9 components), nothing else.
+    replay = np.random.default_rng(5)
+    for actions in legal:
+      replay.dirichlet([TICTACTOE.root_dirichlet_alpha] * len(actions))
+    self.assertEqual(rng.random(), replay.random())
+
+  def test_bad_arguments(self):
+    with self.assertRaisesRegex(TypeError, 'search.Model.*got str'):
+      reference_search.ReferenceSearch(TICTACTOE, 'network')
+    with self.assertRaisesRegex(ValueError,
+                                'num_simulations must be a positive '
+                                'integer, got 0'):
+      reference_search.ReferenceSearch(TICTACTOE, oracle.TicTacToeOracle(),
+                                       num_simulations=0)
+    search = reference_search.ReferenceSearch(TICTACTOE,
+                                              oracle.TicTacToeOracle())
+    with self.assertRaisesRegex(TypeError, 'rng must be a np.random.Generator'
+                                r' \(e.g. .*\), got list'):
+      search(*_batch(['.........']), [0, 1])
 
 
 if __name__ == '__main__':

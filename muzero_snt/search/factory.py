@@ -1,0 +1,63 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""make_search: the reference or the compiled search over a network."""
+
+from typing import Optional
+
+from muzero_snt import config as config_lib
+from muzero_snt.networks import muzero_network
+from muzero_snt.search import base
+from muzero_snt.search import compiled_search
+from muzero_snt.search import model as model_lib
+from muzero_snt.search import reference_search
+
+# xla: the batched search on tensors, compiled with XLA; graph: the same as a
+# TensorFlow graph without XLA; reference: the NumPy trees of the pseudocode.
+SEARCH_KINDS = ('xla', 'graph', 'reference')
+
+
+def make_search(config: config_lib.MuZeroConfig,
+                network: muzero_network.MuZeroNetwork,
+                kind: str = 'xla',
+                num_simulations: Optional[int] = None) -> base.Search:
+  """Builds the search of one of `SEARCH_KINDS` over `network`.
+
+  Every kind reads the network's variables at each call, so a learner
+  training the same network in this process is seen by the next search.
+
+  Args:
+    config: the hyperparameters.
+    network: the network the search runs.
+    kind: 'xla' or 'graph' (`compiled_search.CompiledSearch` with and without
+      XLA), or 'reference' (`reference_search.ReferenceSearch` with a
+      `model.NetworkModel`).
+    num_simulations: simulations per search (default:
+      `config.num_simulations`).
+
+  Returns:
+    The `base.Search`.
+
+  Raises:
+    ValueError: if `kind` is not one of `SEARCH_KINDS` or `num_simulations`
+      is not a positive integer.
+  """
+  if kind not in SEARCH_KINDS:
+    raise ValueError(f'kind must be one of {SEARCH_KINDS}, got {kind!r}.')
+  if kind == 'reference':
+    return reference_search.ReferenceSearch(
+        config, model_lib.NetworkModel(network), num_simulations)
+  return compiled_search.CompiledSearch(
+      config, network, jit_compile=kind == 'xla',
+      num_simulations=num_simulations)
