@@ -33,6 +33,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import experiment
 from muzero_snt import presets
+from muzero_snt import run_lock
 
 FLAGS = flags.FLAGS
 
@@ -179,7 +180,7 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
                        f'See --helpfull for every flag.\n')
       sys.stderr.flush()
       sys.exit(e.exitcode)
-    except checkpointing.CheckpointError as e:
+    except (checkpointing.CheckpointError, run_lock.RunLockError) as e:
       # A directory the run cannot continue from: the message says why and
       # what to do; a traceback would add nothing.
       sys.stderr.write(f'{program}: error: {e}\n')

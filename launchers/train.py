@@ -74,6 +74,8 @@ UNROLL_STEPS = flags.DEFINE_integer('num_unroll_steps', None,
                                     'K, the unroll length (default: preset).')
 TD_STEPS = flags.DEFINE_integer(
     'td_steps', None, 'n of the n-step value target (default: preset).')
+WINDOW_SIZE = flags.DEFINE_integer(
+    'window_size', None, 'games the replay buffer keeps (default: preset).')
 LR_INIT = flags.DEFINE_float('lr_init', None,
                              'initial learning rate (default: preset).')
 LR_DECAY_STEPS = flags.DEFINE_float(
@@ -109,7 +111,7 @@ EXPORT_DIR = flags.DEFINE_string(
 
 # Flags of self-play only, refused with --data=synthetic.
 _SELF_PLAY_FLAGS = ('env', 'num_envs', 'train_ratio', 'search',
-                    'num_simulations', 'unvisited_q')
+                    'num_simulations', 'unvisited_q', 'window_size')
 
 
 def validate_flags() -> None:
@@ -140,7 +142,8 @@ def validate_flags() -> None:
 def make_config() -> config_lib.MuZeroConfig:
   """The preset with every flag's override, validated."""
   for name in ('training_steps', 'batch_size', 'num_unroll_steps', 'td_steps',
-               'checkpoint_interval', 'lr_init', 'lr_decay_steps'):
+               'checkpoint_interval', 'lr_init', 'lr_decay_steps',
+               'window_size'):
     common_flags.check_positive(name)
   return common_flags.make_config({
       'batch_size': BATCH_SIZE.value,
@@ -153,6 +156,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'weight_decay': WEIGHT_DECAY.value,
       'optimizer': OPTIMIZER.value,
       'training_steps': TRAINING_STEPS.value,
+      'window_size': WINDOW_SIZE.value,
   })
 
 
@@ -184,7 +188,7 @@ def main(argv: Sequence[str]) -> None:
   if settings.data == 'selfplay':
     common_flags.usage_errors(builders.check_environment, settings.preset,
                               config, settings.title)
-  common_flags.usage_errors(experiment.check_checkpoint_dir, config, settings)
+  common_flags.usage_errors(experiment.check_run, config, settings)
   strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
   common_flags.usage_errors(builders.check_strategy, config, strategy,
                             JIT_COMPILE.value)

@@ -27,6 +27,7 @@ exports the network if asked and logs a summary. A pip-installed
                                           checkpoint_dir='/tmp/ttt'))
 """
 
+import contextlib
 import dataclasses
 from typing import Callable, Optional, Tuple
 
@@ -41,7 +42,9 @@ from muzero_snt import export
 from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import presets
+from muzero_snt import resources
 from muzero_snt import run_config
+from muzero_snt import run_lock
 from muzero_snt import search
 from muzero_snt import training_loop
 
@@ -183,6 +186,38 @@ def check_checkpoint_dir(config: config_lib.MuZeroConfig,
   run_config.save(directory, current)
 
 
+def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
+              available_memory: Optional[int] = None) -> None:
+  """Checks what a run needs before any work, changing nothing it owns.
+
+  The memory estimate of the network, the batch, the unroll and (with
+  self-play) the full replay window against the memory available; the
+  output directories (a file, read-only, or short of space for two
+  checkpoints); and that the checkpoint directory holds this run.
+
+  Raises:
+    resources.ResourceError: naming the part or the path and what to do.
+    run_config.RunConfigError: if the checkpoint directory holds another
+      run.
+  """
+  self_play = settings.data == 'selfplay'
+  resources.check_memory(
+      config, available_bytes=available_memory, with_replay=self_play,
+      games_in_flight=settings.self_play.num_envs if self_play else 0)
+  if settings.checkpoint_dir:
+    resources.check_output_directory(
+        settings.checkpoint_dir, '--checkpoint_dir',
+        min_free_bytes=2 * resources.checkpoint_bytes(
+            config if self_play else config.replace(window_size=1,
+                                                    max_moves=1)))
+    run_config.check_resume(settings.checkpoint_dir,
+                            settings.run_config(config),
+                            settings.allow_config_changes)
+  for name in ('logdir', 'export_dir'):
+    if getattr(settings, name):
+      resources.check_output_directory(getattr(settings, name), f'--{name}')
+
+
 def run(config: config_lib.MuZeroConfig,
         settings: RunSettings,
         strategy: Optional[tf.distribute.Strategy] = None,
@@ -199,6 +234,10 @@ def run(config: config_lib.MuZeroConfig,
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
       the checkpoint directory holds another run (`RunConfigError`).
+    run_lock.RunLockError: if another live process writes to the
+      checkpoint directory.
+    checkpointing.CheckpointError: if the directory's checkpoints exist
+      but none is intact (nothing is changed then).
     FloatingPointError: if a learner step's loss is not finite (the last
       good checkpoint stays).
   """
@@ -208,20 +247,23 @@ def run(config: config_lib.MuZeroConfig,
                settings.logdir or 'none (no --logdir)')
   strategy = strategy or tf.distribute.get_strategy()
   builders.check_strategy(config, strategy, settings.jit_compile)
-  check_checkpoint_dir(config, settings)
-  learner = builders.make_learner(config, settings.seed, settings.jit_compile,
-                                  strategy, settings.compute_dtype)
-  source = make_source(config, settings, learner)
-  writer = (tf.summary.create_file_writer(settings.logdir)
-            if settings.logdir else None)
-  try:
+  with contextlib.ExitStack() as stack:
+    if settings.checkpoint_dir:
+      # One writer per directory, for the whole run.
+      stack.enter_context(run_lock.RunLock(settings.checkpoint_dir))
+    check_checkpoint_dir(config, settings)
+    learner = builders.make_learner(config, settings.seed,
+                                    settings.jit_compile, strategy,
+                                    settings.compute_dtype)
+    source = make_source(config, settings, learner)
+    writer = (tf.summary.create_file_writer(settings.logdir)
+              if settings.logdir else None)
+    if writer:
+      stack.callback(writer.close)
     loop = training_loop.TrainingLoop(
         config, learner, source, checkpoint_dir=settings.checkpoint_dir,
         writer=writer, log_every=settings.log_every)
     loop.run(on_round=on_round)
-  finally:
-    if writer:
-      writer.close()
   if settings.export_dir:
     export.export_inference(learner.network, settings.export_dir,
                             config=config)

@@ -17,6 +17,7 @@
 import os
 import subprocess
 import sys
+from unittest import mock
 
 from absl import app
 from absl import flags
@@ -24,6 +25,7 @@ from absl.testing import flagsaver
 import tensorflow as tf
 
 from launchers import train
+from muzero_snt import distribute
 from tests import testing
 
 FLAGS = flags.FLAGS
@@ -165,3 +167,25 @@ class TrainTest(testing.TestCase):
                      'train.py: error: --batch_size must be positive, got 0.')
     self.assertLen(lines, 2, result.stderr)
     self.assertEqual(result.stdout, '')
+
+  @flagsaver.flagsaver(preset='tictactoe', batch_size=10**8)
+  def test_a_batch_that_cannot_fit_in_memory_is_refused_before_work(self):
+    with mock.patch.object(distribute, 'make_strategy') as make_strategy:
+      with self.assertRaisesRegex(
+          app.UsageError, r'needs about .* GB of memory.*--batch_size'):
+        train.main(['train'])
+    make_strategy.assert_not_called()
+
+  @flagsaver.flagsaver(preset='tictactoe', channels=100_000)
+  def test_a_network_that_cannot_fit_is_refused(self):
+    with self.assertRaisesRegex(app.UsageError, r'network.*--channels'):
+      train.main(['train'])
+
+  def test_a_checkpoint_dir_that_is_a_file_is_refused(self):
+    path = os.path.join(self.create_tempdir().full_path, 'a_file')
+    with open(path, 'w') as f:
+      f.write('not a directory')
+    with flagsaver.flagsaver(checkpoint_dir=path):
+      with self.assertRaisesRegex(
+          app.UsageError, f'--checkpoint_dir={path} is a file'):
+        train.main(['train'])

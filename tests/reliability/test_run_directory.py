@@ -15,6 +15,8 @@
 """A whole run on a damaged directory: it resumes where it can, or stops."""
 
 import os
+import subprocess
+import sys
 import tempfile
 
 from absl.testing import absltest
@@ -22,6 +24,7 @@ import tensorflow as tf
 
 from muzero_snt import checkpointing
 from muzero_snt import experiment
+from muzero_snt import run_lock
 from tests import testing
 
 
@@ -79,6 +82,36 @@ class RunDirectoryTest(testing.TestCase):
     self.assertEqual(
         {name: os.path.getsize(os.path.join(self.directory, name))
          for name in os.listdir(self.directory)}, before)
+
+
+  def test_a_second_writer_is_refused_naming_the_owner(self):
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    holder = subprocess.Popen(
+        [sys.executable, '-c',
+         'import sys, time\n'
+         'from muzero_snt import run_lock\n'
+         f'run_lock.RunLock({self.directory!r}).acquire()\n'
+         'print("held", flush=True)\n'
+         'time.sleep(120)\n'],
+        cwd=repo, env=dict(os.environ, PYTHONPATH=repo,
+                           TF_CPP_MIN_LOG_LEVEL='3'),
+        stdout=subprocess.PIPE, text=True)
+    try:
+      self.assertEqual(holder.stdout.readline().strip(), 'held')
+      before = sorted(os.listdir(self.directory))
+      with self.assertRaisesRegex(run_lock.RunLockError,
+                                  f'in use by another run: process {holder.pid}'):
+        self._resume(6)
+      # Nothing written (the lock's reclaim guard file aside).
+      self.assertEqual(sorted(set(os.listdir(self.directory)) -
+                              {'LOCK.reclaim'}), before)
+    finally:
+      holder.kill()
+      holder.wait()
+    # The owner died without releasing: the lock is reclaimed.
+    with self.assertLogs(level='WARNING'):
+      self.assertEqual(self._resume(6), [5, 6])
 
 
 if __name__ == '__main__':
