@@ -28,6 +28,8 @@ import contextlib
 import os
 import sys
 
+from absl import logging as absl_logging
+
 
 @contextlib.contextmanager
 def _native_stderr_silenced():
@@ -55,6 +57,14 @@ def start_tensorflow() -> None:
   with _native_stderr_silenced():
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     tf.config.list_physical_devices()
-  # TensorFlow's Python INFO lines (e.g. every checkpoint's sharding time)
-  # would drown the run's own progress lines.
+  # TensorFlow's Python INFO lines would drown the run's own progress
+  # lines: its own logger's, and the checkpoint saver's absl line about
+  # every save's sharding time.
   tf.get_logger().setLevel('WARNING')
+  absl_logging.get_absl_handler().addFilter(_drop_tensorflow_info)
+
+
+def _drop_tensorflow_info(record) -> bool:
+  """False for INFO records logged from inside TensorFlow's package."""
+  return not (record.levelno <= absl_logging.converter.STANDARD_INFO and
+              f'{os.sep}tensorflow{os.sep}' in record.pathname)

@@ -90,6 +90,9 @@ OPTIMIZER = flags.DEFINE_enum('optimizer', None, list(config_lib.OPTIMIZERS),
 CHECKPOINT_INTERVAL = flags.DEFINE_integer(
     'checkpoint_interval', None, 'learner steps between checkpoints '
     '(default: preset).')
+CHECKPOINT_MINUTES = flags.DEFINE_float(
+    'checkpoint_minutes', 10., 'also checkpoint after this many minutes of '
+    'wall time since the last checkpoint (0: by learner steps only).')
 ALLOW_CONFIG_CHANGES = flags.DEFINE_list(
     'allow_config_changes', [], 'fields a resumed run may change from the '
     'configuration saved with its checkpoints (training_steps and '
@@ -127,6 +130,10 @@ def validate_flags() -> None:
     common_flags.refuse(_SELF_PLAY_FLAGS, 'only apply to --data=selfplay')
   for name in ('num_envs', 'log_every'):
     common_flags.check_positive(name)
+  minutes = CHECKPOINT_MINUTES.value
+  if not 0 <= minutes < float('inf'):
+    raise app.UsageError(f'--checkpoint_minutes must be a finite number >= '
+                         f'0, got {minutes}.')
   ratio = TRAIN_RATIO.value
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
@@ -176,7 +183,8 @@ def make_settings() -> experiment.RunSettings:
       checkpoint_dir=common_flags.CHECKPOINT_DIR.value,
       logdir=common_flags.LOGDIR.value,
       export_dir=EXPORT_DIR.value,
-      allow_config_changes=tuple(ALLOW_CONFIG_CHANGES.value))
+      allow_config_changes=tuple(ALLOW_CONFIG_CHANGES.value),
+      checkpoint_minutes=CHECKPOINT_MINUTES.value or None)
 
 
 def main(argv: Sequence[str]) -> None:

@@ -135,6 +135,7 @@ class Actor:
       round_index: int,
       training_steps: Callable[[], int] = lambda: 0,
       on_move: Optional[Callable[[int], None]] = None,
+      should_stop: Optional[Callable[[], bool]] = None,
   ) -> List[GameResult]:
     """Plays one game in each environment, all to their end.
 
@@ -144,9 +145,13 @@ class Actor:
         temperature schedule.
       on_move: called with the number of environment steps after every
         batched move (the training loop runs learner steps from it).
+      should_stop: checked after every batched move; once it returns True
+        the round ends there and the games still in progress are dropped
+        (a run stopping on a signal).
 
     Returns:
-      The `num_envs` finished games, in environment order.
+      The finished games, in environment order: all `num_envs` of them
+      unless `should_stop` ended the round early.
     """
     rng = np.random.default_rng(_seed(self._seed, round_index))
     first_game = round_index * self._num_envs
@@ -162,7 +167,9 @@ class Actor:
         results[i] = self._result_if_over(games[i])
       if on_move is not None:
         on_move(len(active))
-    return results
+      if should_stop is not None and should_stop():
+        break
+    return [result for result in results if result is not None]
 
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:

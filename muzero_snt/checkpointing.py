@@ -38,6 +38,7 @@ checkpoint is never deleted.
 import os
 import re
 import shutil
+import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
 from absl import logging
@@ -186,12 +187,24 @@ class Checkpointer:
     return target
 
   def _write_index(self, numbers: List[int]) -> None:
-    """Points the `checkpoint` index file at `numbers` (newest first)."""
+    """Points the `checkpoint` index file at `numbers` (newest first).
+
+    The file is TensorFlow's `CheckpointState` text format (relative
+    paths, as `tf.train.CheckpointManager` writes them), replaced
+    atomically.
+    """
     if not numbers:
       return
-    tf.compat.v1.train.update_checkpoint_state(
-        self._directory, self._prefix(numbers[0]),
-        all_model_checkpoint_paths=[self._prefix(n) for n in reversed(numbers)])
+    lines = [f'model_checkpoint_path: "{_PREFIX}-{numbers[0]}"']
+    lines += [f'all_model_checkpoint_paths: "{_PREFIX}-{n}"'
+              for n in reversed(numbers)]
+    handle, temporary = tempfile.mkstemp(dir=self._directory,
+                                         prefix='.checkpoint.', suffix='.tmp')
+    with os.fdopen(handle, 'w') as f:
+      f.write('\n'.join(lines) + '\n')
+      f.flush()
+      os.fsync(f.fileno())
+    os.replace(temporary, os.path.join(self._directory, 'checkpoint'))
 
   def save(self, number: int,
            replay: Optional[replay_lib.ReplayBuffer] = None) -> str:

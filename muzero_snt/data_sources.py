@@ -29,6 +29,7 @@ one, its replay buffer (checkpointed beside them).
 import fractions
 from typing import Callable, Dict, List, Optional, Protocol, Tuple
 
+from absl import logging
 import numpy as np
 import tensorflow as tf
 
@@ -64,8 +65,13 @@ class DataSource(Protocol):
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     """Takes the new priorities of a sampled batch."""
 
-  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
-    """Produces one round of data, calling `learn` for each step owed."""
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    """Produces one round of data, calling `learn` for each step owed.
+
+    `should_stop` returning True ends the round early (dropping data in
+    progress, such as unfinished games).
+    """
 
   def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
     """A log-line fragment and summary scalars of the rounds since last call."""
@@ -146,7 +152,8 @@ class SelfPlay:
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     self._replay.update_priorities(keys, priorities)
 
-  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
     counted = self._counters['counted_env_steps']
     paid = self._counters['paid_steps']
     state = {'training': True}
@@ -163,7 +170,10 @@ class SelfPlay:
         paid.assign_add(1)
 
     results = self._actor.play_round(self.rounds, training_steps=learner_steps,
-                                     on_move=on_move)
+                                     on_move=on_move, should_stop=should_stop)
+    if len(results) < self._actor.num_envs:
+      logging.info('Round ended early: %d unfinished games dropped.',
+                   self._actor.num_envs - len(results))
     for result in results:
       self._replay.save_game(result.trajectory)
     self._recent.extend(results)
@@ -230,8 +240,9 @@ class SyntheticBatches:
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     raise ValueError('Synthetic batches have no priorities to update.')
 
-  def run_round(self, learn: Learn, learner_steps: Callable[[], int]) -> None:
-    del learner_steps  # One step per round, whatever the count.
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    del learner_steps, should_stop  # One step per round, whatever happens.
     learn()
 
   def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:

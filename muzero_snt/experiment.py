@@ -75,6 +75,8 @@ class RunSettings:
     export_dir: where to export the inference functions after training.
     allow_config_changes: configuration fields a resumed run may change
       besides `run_config.CHANGEABLE`.
+    checkpoint_minutes: also checkpoint after this much wall time since
+      the last checkpoint (None: by learner steps only).
   """
   preset: str = 'tictactoe'
   title: Optional[str] = None
@@ -90,6 +92,7 @@ class RunSettings:
   logdir: Optional[str] = None
   export_dir: Optional[str] = None
   allow_config_changes: Tuple[str, ...] = ()
+  checkpoint_minutes: Optional[float] = None
 
   def __post_init__(self):
     def fail(name, expected):
@@ -111,6 +114,10 @@ class RunSettings:
         isinstance(self.train_ratio, (int, float)) and
         0 < self.train_ratio < float('inf')):
       fail('train_ratio', 'None or a positive finite number')
+    if self.checkpoint_minutes is not None and not (
+        isinstance(self.checkpoint_minutes, (int, float)) and
+        0 < self.checkpoint_minutes < float('inf')):
+      fail('checkpoint_minutes', 'None or a positive finite number')
     if (isinstance(self.log_every, bool) or
         not isinstance(self.log_every, int) or self.log_every <= 0):
       fail('log_every', 'a positive integer')
@@ -262,7 +269,9 @@ def run(config: config_lib.MuZeroConfig,
       stack.callback(writer.close)
     loop = training_loop.TrainingLoop(
         config, learner, source, checkpoint_dir=settings.checkpoint_dir,
-        writer=writer, log_every=settings.log_every)
+        writer=writer, log_every=settings.log_every,
+        checkpoint_seconds=(None if settings.checkpoint_minutes is None else
+                            60 * settings.checkpoint_minutes))
     loop.run(on_round=on_round)
   if settings.export_dir:
     export.export_inference(learner.network, settings.export_dir,
@@ -275,7 +284,8 @@ def run(config: config_lib.MuZeroConfig,
 
 def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
   """What a finished run did and where its results are."""
-  lines = [f'Done: {loop.learner.steps} learner steps, '
+  how = (f'Stopped by {loop.stopped_by}' if loop.stopped_by else 'Done')
+  lines = [f'{how}: {loop.learner.steps} learner steps, '
            f'{loop.source.totals()}, in {loop.elapsed:.0f} s.']
   if loop.last_checkpoint:
     lines.append(f'  checkpoint: {loop.last_checkpoint}')

@@ -39,6 +39,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import data_sources
 from muzero_snt import learning
 from muzero_snt import replay as replay_lib
+from muzero_snt import stopping
 
 
 class TrainingLoop:
@@ -57,7 +58,8 @@ class TrainingLoop:
                source: data_sources.DataSource,
                checkpoint_dir: Optional[str] = None,
                writer: Optional[tf.summary.SummaryWriter] = None,
-               log_every: int = 50):
+               log_every: int = 50,
+               checkpoint_seconds: Optional[float] = None):
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
@@ -70,14 +72,23 @@ class TrainingLoop:
       writer: TensorBoard writer; none if unset.
       log_every: log and write summaries every this many learner steps (and
         after the first round).
+      checkpoint_seconds: also save a checkpoint when this much wall time
+        has passed since the last one (between rounds, and only if the
+        learner has stepped since), so that a run that is often killed
+        still progresses; None saves by `config.checkpoint_interval` only.
     """
     if (isinstance(log_every, bool) or not isinstance(log_every, int) or
         log_every <= 0):
       raise ValueError(f'log_every must be a positive integer, got '
                        f'{log_every!r}.')
+    if checkpoint_seconds is not None and not checkpoint_seconds > 0:
+      raise ValueError(f'checkpoint_seconds must be positive, got '
+                       f'{checkpoint_seconds!r}.')
     self._config = config
     self._learner = learner
     self._source = source
+    self._checkpoint_seconds = checkpoint_seconds
+    self._stop = stopping.StopOnSignals()
     self._writer = writer
     self._log_every = log_every
     self._checkpointer = None
@@ -139,8 +150,16 @@ class TrainingLoop:
   def _done(self) -> bool:
     return self._learner.steps >= self._config.training_steps
 
+  @property
+  def stopped_by(self) -> Optional[str]:
+    """The signal that stopped the last `run` early, if one did."""
+    return self._stop.signal_name
+
   def _learn(self) -> bool:
-    """One learner step on the source's next batch; False once done."""
+    """One learner step on the source's next batch; False once done (or
+    asked to stop)."""
+    if self._stop.requested:
+      return False
     batch, keys = self._source.sample()
     metrics = self._learner.step(batch)
     if keys is not None:
@@ -148,7 +167,7 @@ class TrainingLoop:
     self._last_metrics = metrics
     if self._first_step is None:
       self._first_step = (time.time(), self._learner.steps)
-    return not self._done()
+    return not (self._done() or self._stop.requested)
 
   def save(self) -> Optional[str]:
     """Saves a checkpoint numbered by the learner step; logs its path."""
@@ -169,29 +188,45 @@ class TrainingLoop:
       on_round: called after every round (and its checkpoint); returning
         True stops the loop there (benchmarks evaluate and stop with it).
 
+    A SIGINT or SIGTERM during the run stops it after the current learner
+    step: the round ends (unfinished games are dropped), a final
+    checkpoint is saved and `stopped_by` names the signal. A second signal
+    raises `KeyboardInterrupt` at once.
+
     Raises:
       FloatingPointError: if a learner step's loss is not finite; the step
         is skipped and no checkpoint is written after it, so the last good
         checkpoint stays the one a restart resumes from.
     """
     self._start = time.time()
-    last_checkpoint = self._learner.steps
+    last_checkpoint, last_save_time = self._learner.steps, time.time()
     last_log, last_log_time = None, self._start
-    while not self._done():
-      self._source.run_round(self._learn, lambda: self._learner.steps)
-      steps = self._learner.steps
-      if last_log is None or steps // self._log_every > last_log // (
-          self._log_every) or self._done():
-        now = time.time()
-        self._log(now - last_log_time)
-        last_log, last_log_time = steps, now
-      if self._checkpointer and (
-          steps - last_checkpoint >= self._config.checkpoint_interval or
-          self._done()):
-        self.save()
-        last_checkpoint = steps
-      if on_round is not None and on_round(self):
-        break
+    with self._stop:
+      while not self._done():
+        self._source.run_round(self._learn, lambda: self._learner.steps,
+                               should_stop=self._stop)
+        steps = self._learner.steps
+        stopping_now = self._stop.requested
+        if last_log is None or steps // self._log_every > last_log // (
+            self._log_every) or self._done() or stopping_now:
+          now = time.time()
+          self._log(now - last_log_time)
+          last_log, last_log_time = steps, now
+        on_time = (self._checkpoint_seconds is not None and
+                   time.time() - last_save_time >= self._checkpoint_seconds)
+        if self._checkpointer and steps > last_checkpoint and (
+            steps - last_checkpoint >= self._config.checkpoint_interval or
+            self._done() or stopping_now or on_time):
+          self.save()
+          last_checkpoint, last_save_time = steps, time.time()
+        if stopping_now:
+          logging.warning('Stopped by %s at learner step %d%s.',
+                          self._stop.signal_name, steps,
+                          f'; checkpoint {self._last_checkpoint}'
+                          if self._last_checkpoint else '')
+          break
+        if on_round is not None and on_round(self):
+          break
 
   def remaining_seconds(self) -> Optional[float]:
     """Time left at the learner's rate since its first step; None if unknown.

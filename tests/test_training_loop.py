@@ -112,7 +112,8 @@ class CountingActor:
   def num_envs(self):
     return self._actor.num_envs
 
-  def play_round(self, round_index, training_steps, on_move):
+  def play_round(self, round_index, training_steps, on_move,
+                 should_stop=None):
 
     def counting_on_move(num_env_steps):
       self.temperature_steps.append((training_steps(), self._learner.steps))
@@ -122,7 +123,7 @@ class CountingActor:
       self.after_moves.append((self.counted, self._learner.steps))
 
     results = self._actor.play_round(round_index, training_steps,
-                                     counting_on_move)
+                                     counting_on_move, should_stop)
     self.positions += sum(r.length for r in results)
     self.after_rounds.append(self.counted)
     return results
