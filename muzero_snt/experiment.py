@@ -38,6 +38,7 @@ from muzero_snt import acting
 from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import data_sources
+from muzero_snt import event_files
 from muzero_snt import export
 from muzero_snt import learning
 from muzero_snt import mixed_precision
@@ -263,15 +264,21 @@ def run(config: config_lib.MuZeroConfig,
                                     settings.jit_compile, strategy,
                                     settings.compute_dtype)
     source = make_source(config, settings, learner)
-    writer = (tf.summary.create_file_writer(settings.logdir)
-              if settings.logdir else None)
-    if writer:
+    writer, earlier_events = None, []
+    if settings.logdir:
+      earlier_events = event_files.event_files(settings.logdir)
+      writer = tf.summary.create_file_writer(settings.logdir)
       stack.callback(writer.close)
     loop = training_loop.TrainingLoop(
         config, learner, source, checkpoint_dir=settings.checkpoint_dir,
         writer=writer, log_every=settings.log_every,
         checkpoint_seconds=(None if settings.checkpoint_minutes is None else
                             60 * settings.checkpoint_minutes))
+    if earlier_events:
+      # What an earlier process logged after the checkpoint resumed from
+      # is logged again by this one: no step twice on TensorBoard.
+      event_files.drop_events_after(settings.logdir, learner.steps,
+                                    earlier_events)
     loop.run(on_round=on_round)
   if settings.export_dir:
     export.export_inference(learner.network, settings.export_dir,
