@@ -65,12 +65,18 @@ class GymnasiumEnvironment(base.Environment):
 
     Raises:
       ImportError: if gymnasium is not installed.
-      ValueError: if the action space is not `Discrete`, the observation
-        space is not a `Box`, or `make_kwargs` come with an instance.
+      ValueError: if gymnasium has no environment `env`, the action space
+        is not `Discrete`, the observation space is not a `Box`, or
+        `make_kwargs` come with an instance.
     """
     gymnasium = _import_gymnasium()
     if isinstance(env, str):
-      env = gymnasium.make(env, **make_kwargs)
+      try:
+        env = gymnasium.make(env, **make_kwargs)
+      except gymnasium.error.Error as e:
+        # Unknown ids, versions and namespaces: gymnasium's own message
+        # names the id and suggests close ones.
+        raise ValueError(f'gymnasium cannot make {env!r}: {e}') from e
     elif make_kwargs:
       raise ValueError(
           f'Keyword arguments of gymnasium.make need an environment id, got '

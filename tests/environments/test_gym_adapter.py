@@ -89,6 +89,11 @@ class ConformanceTest(test_utils.EnvironmentTestMixin, absltest.TestCase):
 @needs_gymnasium
 class CartPoleTest(parameterized.TestCase):
 
+  def test_an_unknown_id_is_a_value_error_naming_it(self):
+    with self.assertRaisesRegex(ValueError,
+                                "gymnasium cannot make 'Foo-v9': .*Foo"):
+      gym_adapter.GymnasiumEnvironment('Foo-v9')
+
   def test_specs_and_players(self):
     env = gym_adapter.GymnasiumEnvironment('CartPole-v1')
     self.assertEqual(env.observation_spec(), specs.Array((4,), np.float32))
