@@ -32,7 +32,8 @@ class CheckedEnvironment(base.Environment):
   `ValueError` naming the value and what was expected when:
 
   * the observation spec, or an observation, has another shape or dtype than
-    the configuration's;
+    the configuration's, or an observation holds a NaN or an infinity (the
+    message names the environment, the step and the first such index);
   * the action spec is not a `DiscreteArray` of `action_space_size` actions;
   * an action outside `legal_actions()` is passed to `step()` (checked before
     it is forwarded, so the environment is untouched);
@@ -171,10 +172,21 @@ class CheckedEnvironment(base.Environment):
     shape = np.shape(observation)
     dtype = getattr(observation, 'dtype', type(observation))
     if shape != self._observation_shape or dtype != self._observation_dtype:
+      fix = ''
+      if dtype != self._observation_dtype:
+        fix = (f' (convert it in the environment: np.asarray(x, '
+               f'np.{self._observation_dtype.name}))')
       raise ValueError(
           f'The observation at {where} has shape {shape} and dtype {dtype}; '
           f'expected shape {self._observation_shape} and dtype '
-          f'{self._observation_dtype.name}.')
+          f'{self._observation_dtype.name}{fix}.')
+    if (np.issubdtype(self._observation_dtype, np.inexact) and
+        not np.all(np.isfinite(observation))):
+      index = np.argwhere(~np.isfinite(observation))[0].tolist()
+      raise ValueError(
+          f'The observation of {type(self._environment).__name__} at '
+          f'{where} is not finite: {observation[tuple(index)]} at index '
+          f'{index}; expected finite values.')
 
     if not timestep.first():
       reward = timestep.reward

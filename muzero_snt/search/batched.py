@@ -124,6 +124,57 @@ def add_exploration_noise(config: config_lib.MuZeroConfig,
       root_row))
 
 
+def _static_size(tensor: tf.Tensor, axis: int) -> Optional[int]:
+  """The size of `tensor`'s `axis` if known when tracing, else None."""
+  return tf.compat.dimension_value(tensor.shape[axis])
+
+
+def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
+                  to_play: tf.Tensor, legal: tf.Tensor) -> None:
+  """Raises ValueError, when tracing, on shapes known to be wrong.
+
+  A `legal` of width 1, or of batch 1, would broadcast against the tree's
+  `[B, A]` rows and silently stand for every row or action.
+  """
+  num_actions = config.action_space_size
+  if legal.shape.rank != 2 or _static_size(legal, 1) not in (None,
+                                                             num_actions):
+    raise ValueError(f'legal must be a [B, {num_actions}] bool mask, got '
+                     f'shape {legal.shape}.')
+  if to_play.shape.rank != 1:
+    raise ValueError(f'to_play must be [B], got shape {to_play.shape}.')
+  sizes = {_static_size(t, 0) for t in (observation, to_play, legal)}
+  sizes.discard(None)
+  if len(sizes) > 1:
+    raise ValueError(
+        f'observation, to_play and legal must have the same batch size, got '
+        f'shapes {observation.shape}, {to_play.shape} and {legal.shape}.')
+
+
+def _input_assertions(config: config_lib.MuZeroConfig,
+                      observation: tf.Tensor, to_play: tf.Tensor,
+                      legal: tf.Tensor) -> list:
+  """Run-time checks of the inputs' sizes and values (not under XLA)."""
+  batch_size = tf.shape(observation)[0]
+  return [
+      tf.debugging.assert_equal(
+          tf.shape(legal), tf.stack([batch_size, config.action_space_size]),
+          message='legal must be a [B, A] mask, B the observations\' batch'),
+      tf.debugging.assert_equal(
+          tf.shape(to_play), batch_size[None],
+          message='to_play must have one player per observation'),
+      tf.debugging.assert_equal(
+          tf.reduce_any(legal, axis=1), True,
+          message='every position needs a legal action (a row of legal '
+          'without one would search action 0)'),
+      tf.debugging.assert_non_negative(
+          to_play, message='to_play must be players in [0, num_players)'),
+      tf.debugging.assert_less(
+          to_play, tf.cast(config.num_players, to_play.dtype),
+          message='to_play must be players in [0, num_players)'),
+  ]
+
+
 def batched_search(config: config_lib.MuZeroConfig,
                    network,
                    observation: tf.Tensor,
@@ -132,7 +183,8 @@ def batched_search(config: config_lib.MuZeroConfig,
                    seed: Optional[tf.Tensor] = None,
                    add_noise: bool = True,
                    num_simulations: Optional[int] = None,
-                   dtype: tf.DType = tf.float32) -> BatchedSearchOutput:
+                   dtype: tf.DType = tf.float32,
+                   check_inputs: bool = True) -> BatchedSearchOutput:
   """Searches from each of B positions; plain TensorFlow, XLA-compilable.
 
   Call it inside a `tf.function` (see `CompiledSearch`). The order of work is
@@ -140,6 +192,16 @@ def batched_search(config: config_lib.MuZeroConfig,
   roots expanded over their legal actions; noise; then each simulation
   descends every tree to a leaf, evaluates all leaves with one
   `recurrent_inference`, expands them and backs their values up.
+
+  Every action the search passes to `recurrent_inference` or gathers is an
+  argmax over A scores, so it lies in [0, A) whatever the inputs. Wrong
+  inputs would still give silent values: a `legal` of width or batch 1
+  broadcasts, a row without a legal action searches action 0. So shapes
+  known when tracing are checked then (ValueError), and with `check_inputs`
+  the sizes, the legal rows and the players are asserted when the search
+  runs (`tf.errors.InvalidArgumentError`). XLA drops assertions: a search
+  compiled with XLA must get checked inputs, as `CompiledSearch` checks its
+  NumPy inputs before calling it.
 
   Args:
     config: the hyperparameters (`num_simulations`, `num_players`,
@@ -156,23 +218,42 @@ def batched_search(config: config_lib.MuZeroConfig,
     num_simulations: overrides `config.num_simulations` if given.
     dtype: float type of the tree's statistics: float32, or float64 for
       results equal to the reference search's.
+    check_inputs: assert the inputs' sizes and values when the search runs
+      (see above; off when the caller has checked them).
 
   Returns:
     `BatchedSearchOutput`.
 
   Raises:
-    ValueError: if `add_noise` is set without a `seed`.
+    ValueError: if `add_noise` is set without a `seed`, or, when tracing,
+      the inputs' static shapes disagree with each other or the config, or
+      the network's policy logits are not `[B, A]`.
+    tf.errors.InvalidArgumentError: with `check_inputs`, outside XLA, if
+      the sizes disagree, a row of `legal` has no legal action or a player
+      is outside [0, num_players).
   """
   if add_noise and seed is None:
     raise ValueError('batched_search with add_noise=True needs a seed.')
   if num_simulations is None:
     num_simulations = config.num_simulations
   num_actions = config.action_space_size
+  observation = tf.convert_to_tensor(observation)
+  to_play = tf.convert_to_tensor(to_play)
   legal = tf.convert_to_tensor(legal, tf.bool)
+  _check_shapes(config, observation, to_play, legal)
+  if check_inputs:
+    with tf.control_dependencies(
+        _input_assertions(config, observation, to_play, legal)):
+      observation = tf.identity(observation)
 
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
   output = network.initial_inference(observation)
+  if _static_size(output.policy_logits, -1) not in (None, num_actions):
+    raise ValueError(
+        f'The network returns policy logits of shape '
+        f'{output.policy_logits.shape}; the config has {num_actions} '
+        'actions. Build the network from the same config.')
   finite = _all_finite(output)
   tree = tree_lib.init_tree(num_simulations + 1, num_actions, output.value,
                             output.policy_logits, output.hidden_state,
@@ -218,14 +299,31 @@ def select_actions(visit_counts: tf.Tensor, temperature: tf.Tensor,
   `visit_softmax` (log space, maximum subtracted); at T = 0 the most visited
   action, the lowest index among equal counts, without randomness.
 
+  A row without a positive count has no distribution to sample: TensorFlow's
+  sampler would return A, out of range. It is asserted against (outside
+  XLA, which drops assertions; a search's counts always have a visit).
+
   Args:
     visit_counts: `[B, A]` root visit counts, each row with a positive count.
     temperature: `[B]` temperatures >= 0.
     seed: `[2]` int stateless seed.
 
   Returns:
-    `[B]` int32 actions.
+    `[B]` int32 actions in [0, A).
+
+  Raises:
+    tf.errors.InvalidArgumentError: outside XLA, if a count is negative or a
+      row has no positive count.
   """
+  checks = [
+      tf.debugging.assert_non_negative(
+          visit_counts, message='visit counts must be >= 0'),
+      tf.debugging.assert_equal(
+          tf.reduce_any(visit_counts > 0, axis=1), True,
+          message='every row of visit counts needs a positive count'),
+  ]
+  with tf.control_dependencies(checks):
+    visit_counts = tf.identity(visit_counts)
   counts = tf.cast(visit_counts, tf.float32)
   temperature = tf.cast(temperature, tf.float32)[:, None]
   log_counts = tf.math.log(counts)  # -inf where unvisited.

@@ -29,6 +29,7 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt.search import base
 from muzero_snt.search import batched
+from muzero_snt.search import inputs as inputs_lib
 
 
 def _padded_size(batch_size: int, multiple: int) -> int:
@@ -44,39 +45,14 @@ def _padded_size(batch_size: int, multiple: int) -> int:
   return -(-size // multiple) * multiple
 
 
-def legal_mask(legal_actions: Sequence[Sequence[int]],
-               num_actions: int) -> np.ndarray:
-  """`[B, A]` bool mask from B lists of legal actions.
-
-  Raises:
-    ValueError: if a list is empty or holds an action outside [0, A).
-    TypeError: if a list holds booleans (a mask row, not indices).
-  """
-  mask = np.zeros((len(legal_actions), num_actions), bool)
-  for i, actions in enumerate(legal_actions):
-    if np.asarray(actions).dtype == bool:
-      # Read as indices, [True, False, True] would mean actions 1, 0, 1.
-      raise TypeError(f'legal_actions[{i}] holds booleans '
-                      f'{np.asarray(actions).tolist()}; expected action '
-                      f'indices, or a [B, {num_actions}] bool np.ndarray '
-                      'mask for the whole batch.')
-    actions = np.asarray(actions, np.int64).reshape(-1)
-    if not actions.size:
-      raise ValueError(f'legal_actions[{i}] is empty; a searched position '
-                       'needs at least one legal action.')
-    if actions.min() < 0 or actions.max() >= num_actions:
-      raise ValueError(f'legal_actions[{i}] holds an action outside the '
-                       f'action space [0, {num_actions}): '
-                       f'{actions.tolist()}.')
-    mask[i, actions] = True
-  return mask
-
-
 class CompiledSearch:
   """`batched.batched_search` as a compiled function over NumPy batches.
 
   The function reads the network's variables, not copies: a learner that
   updates the same network in this process is seen by the next search.
+  Its inputs are checked in NumPy before the compiled function runs, by the
+  rules `ReferenceSearch` shares (`inputs.py`): under XLA, which drops
+  assertions, the compiled function could not refuse them itself.
 
   Usage:
 
@@ -163,7 +139,8 @@ class CompiledSearch:
     def search(observation, to_play, legal, seed):
       output = batched.batched_search(
           self._config, self._network, observation, to_play, legal,
-          seed=seed, add_noise=add_noise, dtype=self._dtype)
+          seed=seed, add_noise=add_noise, dtype=self._dtype,
+          check_inputs=False)  # Checked in NumPy by `search_with_seed`.
       return (output.visit_counts, output.policy, output.root_value,
               output.finite)
     return search
@@ -210,7 +187,7 @@ class CompiledSearch:
     Args:
       observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
-      legal_actions: `[B, A]` bool mask, or B lists of legal actions.
+      legal_actions: `[B, A]` bool mask, or B rows of legal actions.
       rng: the generator the noise's seed is drawn from.
       add_noise: mix Dirichlet noise into the root priors.
 
@@ -234,10 +211,16 @@ class CompiledSearch:
                        add_noise: bool = True) -> base.SearchOutput:
     """Searches from B positions with the noise's stateless seed given.
 
+    The inputs are read and checked by `inputs.check_inputs`, the rules
+    `ReferenceSearch` shares: floating observations (cast to float32),
+    finite; integer players; legal actions as a `[B, A]` bool (or 0/1
+    integer) `np.ndarray` mask or as B rows of distinct action indices, a
+    row that reads both ways refused.
+
     Args:
       observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
-      legal_actions: `[B, A]` bool mask, or B lists of legal actions.
+      legal_actions: `[B, A]` bool mask, or B rows of legal actions.
       seed: two ints, the stateless seed of the noise.
       add_noise: mix Dirichlet noise into the root priors.
 
@@ -245,40 +228,19 @@ class CompiledSearch:
       `base.SearchOutput`.
 
     Raises:
+      TypeError: if the observations are not floating point, or a player or
+        an action is not an integer (floats and bools included).
       ValueError: if the batch's parts disagree with each other or the
-        config, or a position has no legal action.
-      TypeError: if a list of legal actions holds booleans.
+        config, an observation is not finite, a position has no legal
+        action, or a row of legal actions is ambiguous, repeats an action or
+        holds one out of range.
       FloatingPointError: if the network returned a non-finite value,
-        reward or policy logit during the search.
+        reward or policy logit during the search (from finite inputs).
     """
     config = self._config
-    observation = np.asarray(observations, np.float32)
-    batch_size = observation.shape[0] if observation.ndim else 0
-    expected = (batch_size,) + tuple(config.observation_shape)
-    if observation.shape != expected or not batch_size:
-      raise ValueError(
-          f'observations must have shape [B, '
-          f'{", ".join(map(str, config.observation_shape))}] with B > 0, '
-          f'got {list(observation.shape)}.')
-    to_play = np.asarray(to_play, np.int32).reshape(-1)
-    if to_play.shape != (batch_size,):
-      raise ValueError(f'to_play must have {batch_size} entries, got '
-                       f'{to_play.size}.')
-    bad = to_play[(to_play < 0) | (to_play >= config.num_players)]
-    if bad.size:
-      raise ValueError(f'to_play holds player {int(bad[0])}, outside '
-                       f'[0, {config.num_players}).')
-    if isinstance(legal_actions, np.ndarray) and legal_actions.dtype == bool:
-      legal = legal_actions
-    else:
-      legal = legal_mask(legal_actions, config.action_space_size)
-    if legal.shape != (batch_size, config.action_space_size):
-      raise ValueError(
-          f'legal_actions must be a [{batch_size}, '
-          f'{config.action_space_size}] mask, got {list(legal.shape)}.')
-    empty = np.flatnonzero(~legal.any(axis=1))
-    if empty.size:
-      raise ValueError(f'Position {int(empty[0])} has no legal action.')
+    observation, to_play, legal = inputs_lib.check_inputs(
+        config, observations, to_play, legal_actions)
+    batch_size = len(observation)
     seed_array = np.asarray(seed)
     if seed_array.shape != (2,) or not np.issubdtype(seed_array.dtype,
                                                      np.integer):
@@ -294,7 +256,7 @@ class CompiledSearch:
     if size > batch_size:
       pad = size - batch_size
       observation = np.concatenate(
-          [observation, np.zeros((pad,) + expected[1:], np.float32)])
+          [observation, np.zeros((pad,) + observation.shape[1:], np.float32)])
       to_play = np.concatenate([to_play, np.zeros(pad, np.int32)])
       legal = np.concatenate(
           [legal, np.ones((pad, config.action_space_size), bool)])
@@ -307,9 +269,10 @@ class CompiledSearch:
     finite = finite.numpy()
     if not finite.all():
       name = batched.CHECKED_OUTPUTS[int(np.argmin(finite))]
+      # The observations were checked finite: the network made the value.
       raise FloatingPointError(
-          f'The network returned a non-finite {name} during the search: '
-          'it has probably diverged.')
+          f'The network returned a non-finite {name} during the search from '
+          'finite observations: it has probably diverged.')
     return base.SearchOutput(
         visit_counts=visit_counts.numpy()[:batch_size],
         policy=policy.numpy()[:batch_size],

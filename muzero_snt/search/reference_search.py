@@ -27,43 +27,18 @@ import numpy as np
 from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt.search import base
+from muzero_snt.search import inputs as inputs_lib
 from muzero_snt.search import mcts
 from muzero_snt.search import min_max_stats as min_max_stats_lib
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import node as node_lib
 
 
-def _check_inputs(config: config_lib.MuZeroConfig, observations: np.ndarray,
-                  to_play: Sequence[int],
-                  legal_actions: Sequence[Sequence[int]]):
-  """Raises ValueError unless the batch fits `config` and itself."""
-  batch_size = len(observations)
-  if len(to_play) != batch_size or len(legal_actions) != batch_size:
-    raise ValueError(
-        f'observations, to_play and legal_actions must have the same batch '
-        f'length, got {batch_size}, {len(to_play)} and {len(legal_actions)}.')
-  num_actions = config.action_space_size
-  for i, (player, actions) in enumerate(zip(to_play, legal_actions)):
-    if player not in range(config.num_players):
-      raise ValueError(f'to_play[{i}] must be a player in '
-                       f'[0, {config.num_players}), got {player!r}.')
-    if not len(actions):
-      raise ValueError(f'legal_actions[{i}] is empty; a searched position '
-                       'needs at least one legal action.')
-    for action in actions:
-      if action not in range(num_actions):
-        raise ValueError(f'legal_actions[{i}] holds action {action!r}, '
-                         f'outside the action space [0, {num_actions}).')
-    if len(set(actions)) != len(actions):
-      raise ValueError(f'legal_actions[{i}] repeats an action: '
-                       f'{list(actions)}.')
-
-
 def search_trees(config: config_lib.MuZeroConfig,
                  model: model_lib.Model,
                  observations: np.ndarray,
                  to_play: Sequence[int],
-                 legal_actions: Sequence[Sequence[int]],
+                 legal_actions,
                  rng: np.random.Generator,
                  add_noise: bool = True,
                  num_simulations: Optional[int] = None) -> List[node_lib.Node]:
@@ -78,10 +53,12 @@ def search_trees(config: config_lib.MuZeroConfig,
   Args:
     config: the hyperparameters.
     model: the network (see `model.Model`).
-    observations: `[B, *observation_shape]` the current observations.
-    to_play: `[B]` the player to move in each position.
-    legal_actions: B non-empty sequences (lists, NumPy arrays) of the legal
-      actions in [0, A).
+    observations: `[B, *observation_shape]` the current observations,
+      floating point (cast to float32) and finite.
+    to_play: `[B]` the player to move in each position (integers).
+    legal_actions: a `[B, A]` bool `np.ndarray` mask, or B rows of distinct
+      action indices in [0, A); `inputs.py` has the exact rules, which
+      `CompiledSearch` shares.
     rng: the random generator for the exploration noise.
     add_noise: whether to add exploration noise (self-play: yes; evaluation:
       no).
@@ -91,18 +68,22 @@ def search_trees(config: config_lib.MuZeroConfig,
     The B searched roots, in batch order.
 
   Raises:
-    ValueError: if the batch lengths differ, a player is out of range, or a
-      list of legal actions is empty, repeats an action or holds one out of
-      range.
+    TypeError: if observations are not floating point, or a player or an
+      action is not an integer (see `inputs.check_inputs`).
+    ValueError: if the batch lengths differ, an observation is not finite,
+      a player is out of range, or a row of legal actions is empty,
+      ambiguous, repeats an action or holds one out of range.
+    FloatingPointError: if the model returns a non-finite output.
   """
-  _check_inputs(config, observations, to_play, legal_actions)
+  checked = inputs_lib.check_inputs(config, observations, to_play,
+                                    legal_actions)
   if num_simulations is not None:
     config = config.replace(num_simulations=num_simulations)
-  batch_size = len(observations)
+  batch_size = len(checked.observation)
 
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
-  output = model.initial_inference(np.asarray(observations, np.float32))
+  output = model.initial_inference(checked.observation)
   mcts.check_finite(output, 'initial_inference')
   values = np.asarray(output.value).tolist()
   rewards = np.asarray(output.reward).tolist()
@@ -112,7 +93,8 @@ def search_trees(config: config_lib.MuZeroConfig,
   for i in range(batch_size):
     root = node_lib.Node(0.)
     mcts.expand_node(
-        root, int(to_play[i]), [int(a) for a in legal_actions[i]],
+        root, int(checked.to_play[i]),
+        np.flatnonzero(checked.legal[i]).tolist(),
         types.NetworkOutput(
             value=values[i],
             reward=rewards[i],
@@ -159,7 +141,7 @@ def search(config: config_lib.MuZeroConfig,
            model: model_lib.Model,
            observations: np.ndarray,
            to_play: Sequence[int],
-           legal_actions: Sequence[Sequence[int]],
+           legal_actions,
            rng: np.random.Generator,
            add_noise: bool = True,
            num_simulations: Optional[int] = None) -> base.SearchOutput:
@@ -206,10 +188,15 @@ class ReferenceSearch:
   def __call__(self,
                observations: np.ndarray,
                to_play: Sequence[int],
-               legal_actions: Sequence[Sequence[int]],
+               legal_actions,
                rng: np.random.Generator,
                add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions; see `base.Search` and `search_trees`."""
+    """Searches from B positions; see `base.Search` and `search_trees`.
+
+    `legal_actions` is a `[B, A]` bool `np.ndarray` mask or B rows of
+    action indices, read and checked as `CompiledSearch` reads them
+    (`inputs.py`); the errors are those of `search_trees`.
+    """
     base.check_rng(rng)
     return search(self._config, self._model, observations, to_play,
                   legal_actions, rng, add_noise)

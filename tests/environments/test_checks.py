@@ -247,6 +247,31 @@ class CheckedScriptedTest(parameterized.TestCase):
         r'expected shape \(2,\) and dtype float32'):
       env.step(0)
 
+  def test_a_dtype_mismatch_names_the_fix(self):
+    env = checked(ScriptedEnv(observations={0: np.zeros(2, np.uint8)}))
+    with self.assertRaisesRegex(
+        ValueError, r'observation at step 0 of the episode has shape \(2,\) '
+        r'and dtype uint8; expected shape \(2,\) and dtype float32 \(convert '
+        r'it in the environment: np\.asarray\(x, np\.float32\)\)'):
+      env.reset()
+
+  @parameterized.named_parameters(
+      ('nan', np.nan, 'nan'), ('inf', np.inf, 'inf'),
+      ('minus_inf', -np.inf, '-inf'))
+  def test_a_non_finite_observation_names_the_environment_and_step(
+      self, value, shown):
+    observation = np.array([0., value], np.float32)
+    env = checked(ScriptedEnv(observations={0: observation, 2: observation}))
+    with self.assertRaisesRegex(
+        ValueError, rf'observation of ScriptedEnv at step 0 of the episode '
+        rf'is not finite: {shown} at index \[1\]; expected finite values'):
+      env.reset()
+    self.assertTrue(env.step(0).mid())  # Step 1 is clean.
+    with self.assertRaisesRegex(
+        ValueError, rf'observation of ScriptedEnv at step 2 of the episode '
+        rf'is not finite: {shown} at index \[1\]'):
+      env.step(0)
+
   def test_step_on_a_fresh_environment_is_forwarded(self):
     inner = ScriptedEnv()
     env = checked(inner)

@@ -287,7 +287,74 @@ class DirichletNoiseTest(testing.TestCase):
     self.assertAllEqual(visits.sum(axis=1), [config.num_simulations] * 8)
 
 
+class InputChecksTest(testing.TestCase):
+  """Inputs that would broadcast or search an illegal action are errors."""
+
+  @classmethod
+  def setUpClass(cls):
+    super().setUpClass()
+    cls.setup = fixtures.setup('two_players_scalar')  # 5 actions, 2 players.
+    cls.config = cls.setup.config.replace(num_simulations=4)
+
+  def _search(self, legal, to_play=(0, 1, 0, 1), network=None,
+              signature=None):
+    search = tf.function(
+        lambda o, t, l: batched.batched_search(
+            self.config, network or self.setup.network, o, t, l,
+            add_noise=False), input_signature=signature)
+    return search(self.setup.observation[:4],
+                  tf.constant(to_play, tf.int32), tf.constant(legal))
+
+  def test_static_shapes_that_would_broadcast_are_refused(self):
+    # Before the check a [1, A] mask stood for every row, and a [B, 1] mask
+    # for every action.
+    with self.assertRaisesRegex(
+        ValueError, r'same batch size, got shapes \(4, 6\), \(4,\) and '
+        r'\(1, 5\)'):
+      self._search(np.ones((1, 5), bool))
+    with self.assertRaisesRegex(ValueError, r'legal must be a \[B, 5\] bool '
+                                r'mask, got shape \(4, 1\)'):
+      self._search(np.ones((4, 1), bool))
+
+  def test_dynamic_shapes_and_values_are_asserted(self):
+    signature = [tf.TensorSpec([None, 6], tf.float32),
+                 tf.TensorSpec([None], tf.int32),
+                 tf.TensorSpec([None, None], tf.bool)]
+    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                r'legal must be a \[B, A\] mask'):
+      self._search(np.ones((4, 1), bool), signature=signature)
+    legal = np.ones((4, 5), bool)
+    legal[2] = False  # Would search action 0, illegal.
+    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                r'every position needs a legal action'):
+      self._search(legal, signature=signature)
+    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                r'to_play must be players in \[0, '
+                                r'num_players\)'):
+      self._search(np.ones((4, 5), bool), to_play=(0, 1, 2, 0))
+    output = self._search(np.ones((4, 5), bool), signature=signature)
+    self.assertAllEqual(output.visit_counts.numpy().sum(axis=1), [4] * 4)
+
+  def test_a_network_of_another_action_space_is_refused(self):
+    network = fixtures.make_network(
+        self.config.replace(action_space_size=4), seed=0)
+    with self.assertRaisesRegex(ValueError, r'policy logits of shape '
+                                r'\(4, 4\); the config has 5 actions'):
+      self._search(np.ones((4, 5), bool), network=network)
+
+
 class SelectActionsTest(testing.TestCase):
+
+  def test_a_row_without_visits_is_an_error_not_action_a(self):
+    # TensorFlow's sampler returns 3, out of range, for the first row.
+    counts = tf.constant([[0, 0, 0], [1, 2, 0]])
+    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                r'needs a positive count'):
+      batched.select_actions(counts, tf.ones([2]), tf.constant([1, 2]))
+    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
+                                r'visit counts must be >= 0'):
+      batched.select_actions(tf.constant([[-1, 2, 0]]), tf.ones([1]),
+                             tf.constant([1, 2]))
 
   def test_temperature_zero_takes_the_most_visited(self):
     counts = tf.constant([[0, 3, 5, 5], [2, 2, 2, 2], [0, 0, 7, 0],

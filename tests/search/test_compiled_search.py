@@ -143,22 +143,22 @@ class CompiledSearchTest(testing.TestCase):
     cases = [
         (ValueError, r'observations must have shape \[B, 6\] with B > 0, '
          r'got \[2, 5\]', (observation[:, :5], to_play, legal, [0, 0])),
-        (ValueError, r'to_play must have 2 entries, got 3',
+        (ValueError, r'same batch length, got 2, 3 and 2',
          (observation, [0, 1, 0], legal, [0, 0])),
-        (ValueError, r'to_play holds player 2, outside \[0, 2\)',
+        (ValueError, r'to_play\[1\] must be a player in \[0, 2\), got 2',
          (observation, [0, 2], legal, [0, 0])),
-        (ValueError, r'Position 1 has no legal action',
+        (ValueError, r'legal_actions\[1\] has no legal action',
          (observation, to_play, np.array([[True] * 5, [False] * 5]),
           [0, 0])),
         (ValueError, r'legal_actions\[1\] is empty',
          (observation, to_play, [[0], []], [0, 0])),
-        (ValueError, r'legal_actions\[0\] holds an action outside the action '
-         r'space \[0, 5\): \[0, 7\]', (observation, to_play, [[0, 7], [1]],
-                                      [0, 0])),
-        (ValueError, r'legal_actions must be a \[2, 5\] mask, got \[2, 4\]',
-         (observation, to_play, np.ones((2, 4), bool), [0, 0])),
+        (ValueError, r'legal_actions\[0\] holds action 7, outside the '
+         r'action space \[0, 5\)', (observation, to_play, [[0, 7], [1]],
+                                    [0, 0])),
+        (ValueError, r'legal_actions as a bool mask must be \[B, 5\], got '
+         r'\[2, 4\]', (observation, to_play, np.ones((2, 4), bool), [0, 0])),
         (TypeError, r'legal_actions\[0\] holds booleans \[True, False, '
-         r'True, False, False\]; expected action indices',
+         r'True, False, False\]; a mask must be one \[B, 5\] bool',
          (observation, to_play, [[True, False, True, False, False],
                                  [False, True, False, False, False]],
           [0, 0])),
@@ -195,8 +195,9 @@ class CompiledSearchTest(testing.TestCase):
     config = fixtures.config_by_name('two_players_scalar')
     search = compiled_search.CompiledSearch(
         config, _NaNNetwork(field, inference), jit_compile=jit_compile)
-    with self.assertRaisesRegex(FloatingPointError,
-                                f'returned a non-finite {field} during'):
+    with self.assertRaisesRegex(
+        FloatingPointError, f'returned a non-finite {field} during the '
+        'search from finite observations: it has probably diverged'):
       search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool),
              np.random.default_rng(0), add_noise=False)
 
