@@ -60,7 +60,9 @@ class Search(Protocol):
     Args:
       observations: `[B, *observation_shape]` the current observations.
       to_play: `[B]` the player to move in each position.
-      legal_actions: B non-empty sequences of the legal actions in [0, A).
+      legal_actions: B rows of distinct legal actions in [0, A) (lists or
+        integer arrays), or a `[B, A]` bool mask; the exact rules, and the
+        ambiguous forms that are refused, are in `search/inputs.py`.
       rng: the generator the exploration noise is drawn from; a search
         without noise draws nothing from it.
       add_noise: whether to add exploration noise (self-play: yes;

@@ -22,7 +22,8 @@ bit for bit, the final checkpoint of the same job run without
 interruption. tests/reliability/test_kill_resume.py runs it with two kills;
 the long run is a script:
 
-    python -m tests.reliability.kill_resume --kills=20 --seed=0
+    python -m tests.reliability.kill_resume --kills=20 --seed=0 \
+        --training_steps=1500
 """
 
 import os
@@ -44,13 +45,24 @@ FLAGS = ('--preset=tictactoe', '--training_steps=60',
          '--log_every=1000', '--checkpoint_minutes=0')
 
 
-def _command(directory: str) -> List[str]:
+def _command(directory: str, training_steps: int) -> List[str]:
   return [sys.executable, '-m', 'launchers.train',
-          f'--checkpoint_dir={directory}', *FLAGS]
+          f'--checkpoint_dir={directory}', f'--training_steps={training_steps}',
+          *FLAGS]
 
 
 def _environment() -> Dict[str, str]:
   return dict(os.environ, PYTHONPATH=_REPO, CUDA_VISIBLE_DEVICES='')
+
+
+def _newest(directory: str) -> int:
+  """The largest number of a `ckpt-N.index` file, -1 if there is none."""
+  if not os.path.isdir(directory):
+    return -1
+  numbers = [int(name[len('ckpt-'):-len('.index')])
+             for name in os.listdir(directory)
+             if name.startswith('ckpt-') and name.endswith('.index')]
+  return max(numbers, default=-1)
 
 
 def final_tensors(directory: str) -> Dict[str, np.ndarray]:
@@ -61,13 +73,14 @@ def final_tensors(directory: str) -> Dict[str, np.ndarray]:
           for name in reader.get_variable_to_shape_map()}
 
 
-def run_unbroken(directory: str) -> None:
-  subprocess.run(_command(directory), cwd=_REPO, env=_environment(),
-                 check=True, capture_output=True, timeout=1800)
+def run_unbroken(directory: str, training_steps: int) -> None:
+  subprocess.run(_command(directory, training_steps), cwd=_REPO,
+                 env=_environment(), check=True, capture_output=True,
+                 timeout=3600)
 
 
-def run_with_kills(directory: str, kills: int, rng: np.random.Generator,
-                   log=print) -> int:
+def run_with_kills(directory: str, training_steps: int, kills: int,
+                   rng: np.random.Generator, log=print) -> int:
   """Runs to the end, killing the first `kills` attempts; returns restarts.
 
   Each attempt is killed at a uniformly random moment between its first
@@ -77,7 +90,7 @@ def run_with_kills(directory: str, kills: int, rng: np.random.Generator,
   attempts = 0
   while True:
     attempts += 1
-    process = subprocess.Popen(_command(directory), cwd=_REPO,
+    process = subprocess.Popen(_command(directory, training_steps), cwd=_REPO,
                                env=_environment(), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     if attempts > kills:
@@ -86,11 +99,10 @@ def run_with_kills(directory: str, kills: int, rng: np.random.Generator,
         raise RuntimeError(f'The last attempt failed:\n{stderr[-3000:]}')
       return attempts - 1
     start = time.time()
-    known = set(os.listdir(directory)) if os.path.isdir(directory) else set()
+    before = _newest(directory)
     # Wait for this attempt's first save, then kill at a random moment.
-    while process.poll() is None and time.time() - start < 600:
-      names = set(os.listdir(directory)) if os.path.isdir(directory) else set()
-      if any(n.endswith('.index') for n in names - known):
+    while process.poll() is None and time.time() - start < 1200:
+      if _newest(directory) > before:
         break
       time.sleep(0.01)
     delay = float(rng.uniform(0., 3.))
@@ -103,27 +115,32 @@ def run_with_kills(directory: str, kills: int, rng: np.random.Generator,
       return attempts - 1
     process.send_signal(signal.SIGKILL)
     process.wait()
-    log(f'attempt {attempts}: killed {delay:.2f} s after its first save')
+    log(f'attempt {attempts}: killed {delay:.2f} s after its first save '
+        f'(newest checkpoint files then: {_newest(directory)})')
 
 
 def main(argv: Sequence[str]) -> None:
-  kills, seed = 20, 0
+  kills, seed, training_steps = 20, 0, 1500
   for arg in argv[1:]:
     name, _, value = arg.lstrip('-').partition('=')
     if name == 'kills':
       kills = int(value)
     elif name == 'seed':
       seed = int(value)
+    elif name == 'training_steps':
+      training_steps = int(value)
     else:
       raise SystemExit(f'Unknown argument {arg!r}; expected --kills=N, '
-                       '--seed=N.')
+                       '--seed=N, --training_steps=N.')
   with tempfile.TemporaryDirectory() as root:
     unbroken, killed = os.path.join(root, 'unbroken'), os.path.join(
         root, 'killed')
     start = time.time()
-    run_unbroken(unbroken)
-    print(f'unbroken run: {time.time() - start:.0f} s')
-    restarts = run_with_kills(killed, kills, np.random.default_rng(seed))
+    run_unbroken(unbroken, training_steps)
+    print(f'unbroken run: {time.time() - start:.0f} s', flush=True)
+    restarts = run_with_kills(killed, training_steps, kills,
+                              np.random.default_rng(seed),
+                              log=lambda m: print(m, flush=True))
     a, b = final_tensors(unbroken), final_tensors(killed)
     different = [n for n in a if not np.array_equal(a[n], b.get(n))]
     print(f'{restarts} kills; final checkpoints: {len(a)} tensors, '

@@ -33,8 +33,8 @@ class KillResumeTest(absltest.TestCase):
     root = tempfile.mkdtemp()
     unbroken = os.path.join(root, 'unbroken')
     killed = os.path.join(root, 'killed')
-    kill_resume.run_unbroken(unbroken)
-    restarts = kill_resume.run_with_kills(killed, 1,
+    kill_resume.run_unbroken(unbroken, 60)
+    restarts = kill_resume.run_with_kills(killed, 60, 1,
                                           np.random.default_rng(1),
                                           log=lambda message: None)
     self.assertEqual(restarts, 1)
