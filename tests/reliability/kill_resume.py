@@ -38,7 +38,7 @@ import numpy as np
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-FLAGS = ('--preset=tictactoe', '--training_steps=60',
+FLAGS = ('--preset=tictactoe',
          '--checkpoint_interval=10', '--batch_size=8', '--num_unroll_steps=2',
          '--channels=4', '--num_simulations=4', '--nojit_compile',
          '--search=graph', '--num_envs=2', '--train_ratio=1',
