@@ -38,12 +38,12 @@ checkpoint is never deleted.
 import os
 import re
 import shutil
-import tempfile
 from typing import Any, Dict, List, Optional, Tuple
 
 from absl import logging
 import tensorflow as tf
 
+from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
 from muzero_snt import replay as replay_lib
 
@@ -51,7 +51,9 @@ _PREFIX = 'ckpt'
 _REPLAY_FILE = 'replay-{}.npz'
 _REPLAY_PATTERN = re.compile(r'^replay-(\d+)\.npz$')
 _INDEX_PATTERN = re.compile(r'^ckpt-(\d+)\.index$')
-_TEMPORARY_PATTERN = re.compile(r'^replay-\d+\.npz\..+\.tmp$')
+# Left by a write that was interrupted (`atomic_files`).
+_TEMPORARY_PATTERN = re.compile(
+    r'^\.?(replay-\d+\.npz|checkpoint|run_config\.json)\..+\.tmp$')
 DAMAGED_DIRECTORY = 'damaged'
 
 
@@ -198,13 +200,8 @@ class Checkpointer:
     lines = [f'model_checkpoint_path: "{_PREFIX}-{numbers[0]}"']
     lines += [f'all_model_checkpoint_paths: "{_PREFIX}-{n}"'
               for n in reversed(numbers)]
-    handle, temporary = tempfile.mkstemp(dir=self._directory,
-                                         prefix='.checkpoint.', suffix='.tmp')
-    with os.fdopen(handle, 'w') as f:
-      f.write('\n'.join(lines) + '\n')
-      f.flush()
-      os.fsync(f.fileno())
-    os.replace(temporary, os.path.join(self._directory, 'checkpoint'))
+    atomic_files.write_text(os.path.join(self._directory, 'checkpoint'),
+                            '\n'.join(lines) + '\n')
 
   def save(self, number: int,
            replay: Optional[replay_lib.ReplayBuffer] = None) -> str:

@@ -16,11 +16,11 @@
 
 import json
 import os
-import tempfile
 from typing import List, Tuple
 
 import numpy as np
 
+from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
@@ -358,27 +358,8 @@ class ReplayBuffer:
         'rng_state': self._rng.bit_generator.state,
     }
     arrays['meta'] = np.array(json.dumps(meta))
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(
-        dir=directory, prefix=os.path.basename(path) + '.', suffix='.tmp')
-    try:
-      with os.fdopen(fd, 'wb') as f:
-        np.savez(f, allow_pickle=False, **arrays)
-        f.flush()
-        os.fsync(f.fileno())
-      os.replace(temporary, path)
-    except BaseException:
-      if os.path.exists(temporary):
-        os.remove(temporary)
-      raise
-    try:  # Make the rename itself durable, where directories can be synced.
-      directory_fd = os.open(directory, os.O_RDONLY)
-      try:
-        os.fsync(directory_fd)
-      finally:
-        os.close(directory_fd)
-    except OSError:
-      pass
+    atomic_files.write(
+        path, lambda f: np.savez(f, allow_pickle=False, **arrays))
 
   @classmethod
   def restore(cls, config: config_lib.MuZeroConfig,

@@ -26,9 +26,9 @@ error (or, worse, a silently different run).
 import dataclasses
 import json
 import os
-import tempfile
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
+from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
 
 RUN_CONFIG_FILE = 'run_config.json'
@@ -201,18 +201,7 @@ def save(directory: str, run: RunConfig) -> str:
   """Writes `run_config.json` atomically (a reader never sees half a file)."""
   os.makedirs(directory, exist_ok=True)
   target = path(directory)
-  handle, temporary = tempfile.mkstemp(dir=directory, prefix='.run_config.',
-                                       suffix='.tmp')
-  try:
-    with os.fdopen(handle, 'w') as f:
-      f.write(run.to_json() + '\n')
-      f.flush()
-      os.fsync(f.fileno())
-    os.replace(temporary, target)
-  except BaseException:
-    if os.path.exists(temporary):
-      os.remove(temporary)
-    raise
+  atomic_files.write_text(target, run.to_json() + '\n')
   return target
 
 

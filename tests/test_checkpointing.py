@@ -233,5 +233,18 @@ class CheckpointerTest(tf.test.TestCase):
     self.assertEqual(self._replay_files(), ['replay-1.npz', 'replay-2.npz'])
 
 
+  def test_temporary_files_of_interrupted_writes_are_removed(self):
+    checkpointer = self._checkpointer()
+    checkpointer.save(1, _replay(self.config))
+    left = ['.replay-2.npz.x1y2.tmp', '.checkpoint.a1b2.tmp',
+            '.run_config.json.c3d4.tmp']
+    for name in left:
+      with open(os.path.join(self.directory, name), 'w') as f:
+        f.write('half')
+    checkpointer.save(2, _replay(self.config))
+    self.assertEmpty(set(left) & set(os.listdir(self.directory)))
+    self.assertEqual(self._replay_files(), ['replay-1.npz', 'replay-2.npz'])
+
+
 if __name__ == '__main__':
   absltest.main()
