@@ -27,6 +27,7 @@ exports the network if asked and logs a summary. A pip-installed
                                           checkpoint_dir='/tmp/ttt'))
 """
 
+import contextlib
 import dataclasses
 from typing import Callable, Optional, Tuple
 
@@ -72,6 +73,12 @@ class RunSettings:
     export_dir: where to export the inference functions after training.
     allow_config_changes: configuration fields a resumed run may change
       besides `run_config.CHANGEABLE`.
+    num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
+      in the learner's process.
+    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
+      this machine); with num_actors > 0 only.
+    publish_interval: learner steps between weight publications to the
+      actors (num_actors > 0).
   """
   preset: str = 'tictactoe'
   title: Optional[str] = None
@@ -87,6 +94,9 @@ class RunSettings:
   logdir: Optional[str] = None
   export_dir: Optional[str] = None
   allow_config_changes: Tuple[str, ...] = ()
+  num_actors: int = 0
+  ray_address: Optional[str] = None
+  publish_interval: int = 10
 
   def __post_init__(self):
     def fail(name, expected):
@@ -111,6 +121,17 @@ class RunSettings:
     if (isinstance(self.log_every, bool) or
         not isinstance(self.log_every, int) or self.log_every <= 0):
       fail('log_every', 'a positive integer')
+    if (isinstance(self.num_actors, bool) or
+        not isinstance(self.num_actors, int) or self.num_actors < 0):
+      fail('num_actors', 'a non-negative integer')
+    if self.num_actors and self.data != 'selfplay':
+      fail('num_actors', "0 with data='synthetic'")
+    if self.ray_address and not self.num_actors:
+      fail('ray_address', 'None unless num_actors > 0')
+    if (isinstance(self.publish_interval, bool) or
+        not isinstance(self.publish_interval, int) or
+        self.publish_interval <= 0):
+      fail('publish_interval', 'a positive integer')
 
   @property
   def self_play(self) -> presets.SelfPlaySettings:
@@ -163,6 +184,19 @@ def describe_config(settings: RunSettings,
           f'{config.batch_size}')
 
 
+def check_distributed(settings: RunSettings) -> None:
+  """Checks that Ray is installed and `settings.ray_address` answers.
+
+  Raises:
+    ImportError: if Ray is missing (naming what to install).
+    ValueError: if the address is malformed or no cluster answers there.
+  """
+  from muzero_snt.distributed import ray_support  # pylint: disable=g-import-not-at-top
+  ray_support.check_installed()
+  if settings.ray_address:
+    ray_support.check_address(settings.ray_address)
+
+
 def check_checkpoint_dir(config: config_lib.MuZeroConfig,
                          settings: RunSettings) -> None:
   """Raises `run_config.RunConfigError` unless the directory holds this run.
@@ -211,14 +245,19 @@ def run(config: config_lib.MuZeroConfig,
   check_checkpoint_dir(config, settings)
   learner = builders.make_learner(config, settings.seed, settings.jit_compile,
                                   strategy, settings.compute_dtype)
-  source = make_source(config, settings, learner)
+  if settings.num_actors:
+    from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
+    sources = runner.start(config, settings, learner)
+  else:
+    sources = contextlib.nullcontext(make_source(config, settings, learner))
   writer = (tf.summary.create_file_writer(settings.logdir)
             if settings.logdir else None)
   try:
-    loop = training_loop.TrainingLoop(
-        config, learner, source, checkpoint_dir=settings.checkpoint_dir,
-        writer=writer, log_every=settings.log_every)
-    loop.run(on_round=on_round)
+    with sources as source:
+      loop = training_loop.TrainingLoop(
+          config, learner, source, checkpoint_dir=settings.checkpoint_dir,
+          writer=writer, log_every=settings.log_every)
+      loop.run(on_round=on_round)
   finally:
     if writer:
       writer.close()
