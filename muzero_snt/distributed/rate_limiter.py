@@ -158,6 +158,11 @@ class RateLimiter:
     return (len(self._history) - 1) / env_steps if env_steps else None
 
   @property
+  def ratio_window(self) -> int:
+    """The learner steps `observed_ratio` is measured over (<= window)."""
+    return max(len(self._history) - 1, 0)
+
+  @property
   def worst_deviation(self) -> Optional[float]:
     """The largest |observed / r - 1| over every full window so far."""
     return self._worst_deviation

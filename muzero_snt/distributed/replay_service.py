@@ -224,6 +224,7 @@ class ReplayService:
         stored_games=self._buffer.num_games,
         queued_games=len(self._queue),
         observed_ratio=limiter.observed_ratio(),
+        ratio_window=limiter.ratio_window,
         worst_ratio_deviation=limiter.worst_deviation,
         returns=list(self._recent_returns),
         lengths=list(self._recent_lengths),

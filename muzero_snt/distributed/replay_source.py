@@ -204,8 +204,8 @@ class ReplayServiceSource:
     text = (f'games {self.games}  env steps {self.env_steps}  return '
             f'{np.mean(returns) if returns else float("nan"):.2f}  '
             f'{rate:.1f} env steps/s  train ratio '
-            f'{"-" if ratio is None else f"{ratio:.4f}"}  weights '
-            f'v{self._published}')
+            f'{"-" if ratio is None else f"{ratio:.4f}"} over the last '
+            f'{stats["ratio_window"]} steps  weights v{self._published}')
     scalars = {
         'selfplay/games': self.games,
         'selfplay/env_steps': self.env_steps,

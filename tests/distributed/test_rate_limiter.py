@@ -63,6 +63,7 @@ class RateLimiterTest(testing.TestCase):
       limiter.sample()  # E at grants: ..., 6, 8, 10.
     # The last 4 grants took 10 - 4 = 6 environment steps.
     self.assertAlmostEqual(limiter.observed_ratio(), 4 / 6)
+    self.assertEqual(limiter.ratio_window, 4)
     self.assertAlmostEqual(limiter.worst_deviation, abs((4 / 6) / 0.5 - 1))
 
   def test_ratio_within_five_percent_over_any_thousand_steps(self):
