@@ -145,12 +145,13 @@ class ReplayService:
     condition = self._condition()
     async with condition:
       await condition.wait_for(lambda: not self._queued_per_actor[actor])
-    for game in games:
-      self._queue.append(_Queued(actor, game))
-      self._queued_per_actor[actor] += 1
-    admitted = self._admit_queued()
-    if admitted:
-      await self._notify()
+      for game in games:
+        self._queue.append(_Queued(actor, game))
+        self._queued_per_actor[actor] += 1
+      admitted = self._admit_queued()
+      if admitted:
+        # The learner may sample now, and other actors' games be in.
+        condition.notify_all()
     return admitted
 
   async def sample_batch(self, timeout: Optional[float] = None
@@ -165,18 +166,22 @@ class ReplayService:
       `timeout` passed first (the caller may check its actors and ask again).
     """
     condition = self._condition()
-    try:
-      async with condition:
-        await asyncio.wait_for(
-            condition.wait_for(lambda: self._admit_queued() >= 0 and
-                               self._limiter.can_sample()), timeout)
-    except asyncio.TimeoutError:
-      return None
-    self._limiter.sample()
-    batch = self._buffer.sample_batch()
-    # A step taken may let queued games in, and their actors go on.
-    if self._admit_queued() or self._queue:
-      await self._notify()
+    async with condition:
+      # Games are admitted whenever the limiter allows, so none that could
+      # be is left queued while the learner waits: only an admission (in
+      # `insert`, or below after a step) makes `can_sample` true.
+      if self._admit_queued():
+        condition.notify_all()
+      try:
+        await asyncio.wait_for(condition.wait_for(self._limiter.can_sample),
+                               timeout)
+      except asyncio.TimeoutError:
+        return None
+      self._limiter.sample()
+      batch = self._buffer.sample_batch()
+      # The step may let queued games in, and their actors go on.
+      self._admit_queued()
+      condition.notify_all()
     return batch
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray

@@ -110,6 +110,50 @@ class ReplayServiceTest(testing.TestCase):
     self.assertEqual(stats['queued_games'], 1)
     self.assertEqual(stats['returns'], [5.])  # Admitted since last stats.
 
+  def test_actors_and_learner_at_random_speeds_hold_the_ratio(self):
+    # Two actors and the learner interleave at random; games of 1..40
+    # moves at r = 1 are worth at most 40 learner steps (max_ahead).
+    service = replay_service.ReplayService(_config(window_size=100), 1.)
+    limiter = service._limiter
+    env_at_grant = []
+    grant = limiter.sample
+
+    def recorded_sample():
+      env_at_grant.append(limiter.counted_env_steps)
+      grant()
+
+    limiter.sample = recorded_sample
+    rng = np.random.default_rng(0)
+    steps = 3000
+
+    async def actor(index):
+      while True:
+        for _ in range(int(rng.integers(0, 20))):
+          await asyncio.sleep(0)
+        games = [_game(int(rng.integers(1, 41)), seed=int(rng.integers(1e9)))
+                 for _ in range(int(rng.integers(1, 4)))]
+        await service.insert(index, games)
+
+    async def learner():
+      while len(env_at_grant) < steps:
+        for _ in range(int(rng.integers(0, 5))):
+          await asyncio.sleep(0)
+        self.assertIsNotNone(await service.sample_batch(timeout=5.))
+
+    async def scenario():
+      actors = [asyncio.ensure_future(actor(i)) for i in range(2)]
+      await asyncio.wait_for(learner(), 120.)
+      for task in actors:  # Held in `insert` once the learner stops.
+        task.cancel()
+
+    _run(scenario())
+    env = np.array(env_at_grant)
+    deviation = np.abs(1000 / (env[1000:] - env[:-1000]) - 1)
+    self.assertLess(deviation.max(), 0.05)
+    self.assertTrue(np.all(env >= np.arange(1, len(env) + 1)))
+    self.assertAlmostEqual(service.stats()['worst_ratio_deviation'],
+                           deviation.max())
+
   def test_unfinished_games_are_refused(self):
     service = replay_service.ReplayService(_config(), 1.)
     game = trajectory_lib.Trajectory(2, 1, 0.5)
