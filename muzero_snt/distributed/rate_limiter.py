@@ -128,7 +128,10 @@ class RateLimiter:
     self._learner_steps += 1
     self._history.append(self._counted_env_steps)
     if len(self._history) == self._history.maxlen:
-      deviation = abs(self.observed_ratio() / float(self._ratio) - 1.)
+      observed = self.observed_ratio()
+      # No environment step over a whole window: an infinite ratio.
+      deviation = (float('inf') if observed is None else
+                   abs(observed / float(self._ratio) - 1.))
       self._worst_deviation = max(self._worst_deviation or 0., deviation)
 
   def can_admit(self, length: int) -> bool:

@@ -66,6 +66,15 @@ class RateLimiterTest(testing.TestCase):
     self.assertEqual(limiter.ratio_window, 4)
     self.assertAlmostEqual(limiter.worst_deviation, abs((4 / 6) / 0.5 - 1))
 
+  def test_a_window_without_environment_steps_is_an_infinite_ratio(self):
+    # One 10-move game owes 10 steps at r = 1: a window of 3 sees none.
+    limiter = rate_limiter.RateLimiter(1., max_ahead=10, window=3)
+    limiter.admit(10)
+    for _ in range(4):
+      limiter.sample()
+    self.assertIsNone(limiter.observed_ratio())
+    self.assertEqual(limiter.worst_deviation, float('inf'))
+
   def test_ratio_within_five_percent_over_any_thousand_steps(self):
     # Learner and actors at random relative speeds; games of 1..400 moves
     # at r = 0.1 are worth up to 40 learner steps (max_ahead).
