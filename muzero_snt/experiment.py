@@ -45,6 +45,9 @@ from muzero_snt import presets
 from muzero_snt import run_config
 from muzero_snt import search
 from muzero_snt import training_loop
+# Ray itself is imported only when a run has actors (`ray_support`).
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import runner
 
 DATA_SOURCES = ('selfplay', 'synthetic')
 # How self-play searches (`search.make_search`).
@@ -191,7 +194,6 @@ def check_distributed(settings: RunSettings) -> None:
     ImportError: if Ray is missing (naming what to install).
     ValueError: if the address is malformed or no cluster answers there.
   """
-  from muzero_snt.distributed import ray_support  # pylint: disable=g-import-not-at-top
   ray_support.check_installed()
   if settings.ray_address:
     ray_support.check_address(settings.ray_address)
@@ -246,7 +248,6 @@ def run(config: config_lib.MuZeroConfig,
   learner = builders.make_learner(config, settings.seed, settings.jit_compile,
                                   strategy, settings.compute_dtype)
   if settings.num_actors:
-    from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
     sources = runner.start(config, settings, learner)
   else:
     sources = contextlib.nullcontext(make_source(config, settings, learner))

@@ -63,13 +63,13 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
   ray = ray_support.require_ray()
   handles: List[Any] = []
   try:
-    here = ray.get_runtime_context().get_node_id()
-    from ray.util import scheduling_strategies  # pylint: disable=g-import-not-at-top
-    on_learner = scheduling_strategies.NodeAffinitySchedulingStrategy(
-        node_id=here, soft=False)
+    # The learner's machine: checkpoints write the replay to its disk.
+    on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+        node_id=ray.get_runtime_context().get_node_id(), soft=False)
     self_play = settings.self_play
     service = ray.remote(replay_service.ReplayService).options(
-        num_cpus=0, scheduling_strategy=on_learner).remote(config, self_play.train_ratio, settings.seed)
+        num_cpus=0, scheduling_strategy=on_learner).remote(
+            config, self_play.train_ratio, settings.seed)
     weights = ray.remote(weight_store.WeightStore).options(
         num_cpus=0, scheduling_strategy=on_learner).remote()
     handles += [service, weights]

@@ -16,9 +16,9 @@
 
 The driver (`experiment.run` with one actor, in a child process) joins the
 Ray instance this test starts through `ray_address`, so its actors and
-replay service die with it and nothing else needs cleaning up. The second run resumes from the last checkpoint: the
-learner's step and the replay service's games (the file the service wrote)
-carry on.
+replay service die with it and nothing else needs cleaning up. The second
+run resumes from the last checkpoint: the learner's step and the replay
+service's games (the file the service wrote) carry on.
 """
 
 import os

@@ -42,7 +42,7 @@ class WeightArraysTest(testing.TestCase):
         np.float32)
     before = target.initial_inference(observation).value
     arrays = weight_store.network_arrays(source)
-    self.assertTrue(all(type(a) is np.ndarray for a in arrays))  # pylint: disable=unidiomatic-typecheck
+    self.assertTrue(all(isinstance(a, np.ndarray) for a in arrays))
     weight_store.assign_arrays(target, arrays)
     expected = source.initial_inference(observation)
     got = target.initial_inference(observation)
