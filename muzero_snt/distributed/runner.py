@@ -25,6 +25,7 @@ logs and its checkpoints are `experiment.run`'s, as in one process.
 
 import contextlib
 import os
+import uuid
 from typing import Any, Iterator, List
 
 from absl import logging
@@ -67,18 +68,21 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
         node_id=ray.get_runtime_context().get_node_id(), soft=False)
     self_play = settings.self_play
+    # Actors find these by name (unique to this run on a shared cluster).
+    run = uuid.uuid4().hex[:12]
+    names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
     service = ray.remote(replay_service.ReplayService).options(
-        num_cpus=0, scheduling_strategy=on_learner).remote(
+        name=names[0], num_cpus=0, scheduling_strategy=on_learner).remote(
             config, self_play.train_ratio, settings.seed)
     weights = ray.remote(weight_store.WeightStore).options(
-        num_cpus=0, scheduling_strategy=on_learner).remote()
+        name=names[1], num_cpus=0, scheduling_strategy=on_learner).remote()
     handles += [service, weights]
     worker_class = ray.remote(self_play_worker.SelfPlayWorker).options(
         num_cpus=1, max_restarts=-1, max_task_retries=0)
     workers = [
         worker_class.remote(i, config, settings.preset, settings.title,
                             settings.search, self_play.num_envs,
-                            settings.seed, service, weights)
+                            settings.seed, *names)
         for i in range(settings.num_actors)
     ]
     handles += workers

@@ -54,7 +54,7 @@ class SelfPlayWorker:
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
-               num_envs: int, seed: int, service: Any, weights: Any,
+               num_envs: int, seed: int, service: str, weights: str,
                threads: int = 1):
     """Builds the actor and starts its loop.
 
@@ -66,8 +66,9 @@ class SelfPlayWorker:
       search: one of `search.SEARCH_KINDS`.
       num_envs: games played at once.
       seed: the run's seed; each actor and each restart draws its own.
-      service: the `ReplayService` actor's handle.
-      weights: the `WeightStore` actor's handle.
+      service: the `ReplayService` actor's name. Names, not handles: Ray
+        cannot always restart an actor whose constructor took handles.
+      weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
     """
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
@@ -79,8 +80,8 @@ class SelfPlayWorker:
     self._ray = ray_support.require_ray()
     self._index = index
     self._config = config
-    self._service = service
-    self._weights = weights
+    self._service = self._ray.get_actor(service)
+    self._weights = self._ray.get_actor(weights)
     self._network = networks.make_network(config)
     self._network.create_variables()
     self._search = search_lib.make_search(config, self._network, search)
