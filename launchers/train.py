@@ -119,6 +119,10 @@ RAY_ADDRESS = flags.DEFINE_string(
 PUBLISH_INTERVAL = flags.DEFINE_integer(
     'publish_interval', 10, 'learner steps between weight publications to '
     'the actors; with --num_actors.')
+EVAL_INTERVAL = flags.DEFINE_integer(
+    'eval_interval', 0, 'learner steps between evaluations of the published '
+    'weights by an evaluator process, written to --logdir as eval/... '
+    '(0: none); with --num_actors.')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')
@@ -141,11 +145,14 @@ def validate_flags() -> None:
     common_flags.refuse(_SELF_PLAY_FLAGS, 'only apply to --data=selfplay')
   for name in ('num_envs', 'log_every', 'publish_interval'):
     common_flags.check_positive(name)
+  if EVAL_INTERVAL.value < 0:
+    raise app.UsageError(f'--eval_interval must be >= 0, got '
+                         f'{EVAL_INTERVAL.value}.')
   if NUM_ACTORS.value < 0:
     raise app.UsageError(f'--num_actors must be >= 0, got '
                          f'{NUM_ACTORS.value}.')
   if not NUM_ACTORS.value:
-    common_flags.refuse(('ray_address', 'publish_interval'),
+    common_flags.refuse(('ray_address', 'publish_interval', 'eval_interval'),
                         'only apply to --num_actors > 0')
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
@@ -199,7 +206,8 @@ def make_settings() -> experiment.RunSettings:
       allow_config_changes=tuple(ALLOW_CONFIG_CHANGES.value),
       num_actors=NUM_ACTORS.value,
       ray_address=RAY_ADDRESS.value,
-      publish_interval=PUBLISH_INTERVAL.value)
+      publish_interval=PUBLISH_INTERVAL.value,
+      eval_interval=EVAL_INTERVAL.value)
 
 
 def main(argv: Sequence[str]) -> None:

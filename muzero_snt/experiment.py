@@ -82,6 +82,9 @@ class RunSettings:
       this machine); with num_actors > 0 only.
     publish_interval: learner steps between weight publications to the
       actors (num_actors > 0).
+    eval_interval: learner steps between evaluations of the published
+      weights by an evaluator process writing `eval/...` scalars to
+      `logdir` (num_actors > 0; 0: none).
   """
   preset: str = 'tictactoe'
   title: Optional[str] = None
@@ -100,6 +103,7 @@ class RunSettings:
   num_actors: int = 0
   ray_address: Optional[str] = None
   publish_interval: int = 10
+  eval_interval: int = 0
 
   def __post_init__(self):
     def fail(name, expected):
@@ -135,6 +139,11 @@ class RunSettings:
         not isinstance(self.publish_interval, int) or
         self.publish_interval <= 0):
       fail('publish_interval', 'a positive integer')
+    if (isinstance(self.eval_interval, bool) or
+        not isinstance(self.eval_interval, int) or self.eval_interval < 0):
+      fail('eval_interval', 'a non-negative integer')
+    if self.eval_interval and not self.num_actors:
+      fail('eval_interval', '0 unless num_actors > 0')
 
   @property
   def self_play(self) -> presets.SelfPlaySettings:

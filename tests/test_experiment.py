@@ -208,7 +208,11 @@ class RunSettingsTest(testing.TestCase):
         (dict(ray_address='10.0.0.5:6379'), 'ray_address must be None '
          'unless num_actors > 0'),
         (dict(num_actors=1, publish_interval=0), 'publish_interval must be '
-         'a positive integer, got 0')):
+         'a positive integer, got 0'),
+        (dict(eval_interval=10), 'eval_interval must be 0 unless '
+         'num_actors > 0, got 10'),
+        (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
+         'non-negative integer')):
       with self.assertRaisesRegex(ValueError, message):
         experiment.RunSettings(**changes)
     settings = experiment.RunSettings(num_actors=2, ray_address='h:1',

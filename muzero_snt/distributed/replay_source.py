@@ -68,7 +68,8 @@ class ReplayServiceSource:
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, service: Any, weights: Any,
-               publish_interval: int, workers: Sequence[Any] = ()):
+               publish_interval: int, workers: Sequence[Any] = (),
+               evaluator: Optional[Any] = None):
     """Constructs the source.
 
     Args:
@@ -79,6 +80,7 @@ class ReplayServiceSource:
       publish_interval: learner steps between weight publications (>= 1).
       workers: the self-play actors' handles, checked for errors while the
         learner waits for data.
+      evaluator: the `Evaluator` actor's handle, if any (checked too).
     """
     if (isinstance(publish_interval, bool) or
         not isinstance(publish_interval, int) or publish_interval < 1):
@@ -91,6 +93,7 @@ class ReplayServiceSource:
     self._weights = weights
     self._publish_interval = publish_interval
     self._workers = list(workers)
+    self._evaluator = evaluator
     self._counters = checkpointing.counters(
         **{f'distributed_{name}': 0 for name in _COUNTERS})
     self._replay = ReplayHandle(
@@ -127,6 +130,11 @@ class ReplayServiceSource:
     return tuple(self._workers)
 
   @property
+  def evaluator(self) -> Optional[Any]:
+    """The evaluator's handle, if the run has one."""
+    return self._evaluator
+
+  @property
   def env_steps(self) -> int:
     return int(self._stats.get('env_steps', 0))
 
@@ -148,9 +156,11 @@ class ReplayServiceSource:
     self._published = version
 
   def check_workers(self) -> None:
-    """Raises RuntimeError if a self-play actor's loop failed (a crashed
-    process is restarted by Ray instead, and not waited for here)."""
-    calls = [worker.status.remote() for worker in self._workers]
+    """Raises RuntimeError if a self-play actor's or the evaluator's loop
+    failed (a crashed process is restarted by Ray instead, and not waited
+    for here)."""
+    actors = self._workers + ([self._evaluator] if self._evaluator else [])
+    calls = [actor.status.remote() for actor in actors]
     ready, _ = self._ray.wait(calls, num_returns=len(calls), timeout=1.)
     for index, call in enumerate(calls):
       if call not in ready:
@@ -160,8 +170,9 @@ class ReplayServiceSource:
       except Exception:  # pylint: disable=broad-except
         continue  # Dead or restarting: Ray brings it back.
       if status['error']:
-        raise RuntimeError(f'Self-play actor {index} failed:\n'
-                           f'{status["error"]}')
+        name = ('The evaluator' if index == len(self._workers) else
+                f'Self-play actor {index}')
+        raise RuntimeError(f'{name} failed:\n{status["error"]}')
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     if self._pending_update is not None:

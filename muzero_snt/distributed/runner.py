@@ -17,8 +17,9 @@
 `start` connects to Ray (a private instance on this machine, or the
 cluster at `settings.ray_address`), starts the replay service on the
 learner's machine (checkpoints write its buffer to the learner's disk), the
-weight store and `settings.num_actors` self-play actors (restarted by Ray
-whenever their process dies), and yields the learner's data source; on exit
+weight store, `settings.num_actors` self-play actors (restarted by Ray
+whenever their process dies) and, with `settings.eval_interval`, an
+evaluator (`evaluator.py`), and yields the learner's data source; on exit
 it stops them all, and the Ray instance if it started one. The learner, its
 logs and its checkpoints are `experiment.run`'s, as in one process.
 """
@@ -32,11 +33,15 @@ from absl import logging
 
 from muzero_snt import config as config_lib
 from muzero_snt import learning
+from muzero_snt.distributed import evaluator
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
+
+# Tic-tac-toe games per opponent and side, or episodes, of an evaluation.
+EVAL_GAMES = 20
 
 
 @contextlib.contextmanager
@@ -58,6 +63,11 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     ValueError: if `settings.ray_address` is malformed or no cluster
       answers there.
   """
+  if settings.eval_interval and not evaluator.supported(settings.preset,
+                                                         config):
+    raise ValueError(f'eval_interval: the evaluator plays tic-tac-toe or '
+                     f'one-player presets, not {settings.preset!r}; set it '
+                     'to 0 and evaluate checkpoints with launchers/evaluate.')
   started = ray_support.connect(
       settings.ray_address,
       num_cpus=max(os.cpu_count() or 1, settings.num_actors))
@@ -86,6 +96,14 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
         for i in range(settings.num_actors)
     ]
     handles += workers
+    evaluator_handle = None
+    if settings.eval_interval:
+      evaluator_handle = ray.remote(evaluator.Evaluator).options(
+          num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
+      ).remote(config, settings.preset, settings.title, settings.search,
+               names[1], settings.logdir, settings.eval_interval,
+               EVAL_GAMES, settings.seed)
+      handles.append(evaluator_handle)
     logging.info('Ray: %d self-play actor(s) of %d games each, the replay '
                  'service and the weight store%s.', len(workers),
                  self_play.num_envs,
@@ -93,7 +111,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
                  if settings.ray_address else ' on this machine')
     source = replay_source.ReplayServiceSource(
         config, learner, service, weights, settings.publish_interval,
-        workers=workers)
+        workers=workers, evaluator=evaluator_handle)
     yield source
     source.close()
   finally:

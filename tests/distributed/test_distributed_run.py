@@ -26,15 +26,20 @@ os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 import dataclasses
+import glob
+import shutil
 import signal
+import tempfile
 import time
 
 from absl import flags
 import numpy as np
 import pytest
+import tensorflow as tf
 
 from muzero_snt import experiment
 from muzero_snt import presets
+from muzero_snt.distributed import runner
 from muzero_snt.distributed import weight_store
 from tests import testing
 
@@ -45,6 +50,8 @@ ray = pytest.importorskip('ray')
 _KILLED, _KILL_AT = 0, 5
 # Give up (the test fails) after this many learner steps.
 _MAX_STEPS = 3000
+# Learner steps between evaluations; games per opponent and side.
+_EVAL_INTERVAL = 20
 
 
 def tiny_tictactoe_config(**changes):
@@ -68,6 +75,7 @@ class _Observer:
     self.killed_pid = None
     self.registrations = None
     self.stats = None
+    self.evaluations = []
 
   def __call__(self, loop) -> bool:
     source, steps = loop.source, loop.learner.steps
@@ -87,7 +95,8 @@ class _Observer:
     restarted = (self.killed_pid is not None and
                  len(self.registrations[_KILLED]) == 2 and
                  statuses[_KILLED]['rounds'] >= 1)
-    if restarted and steps >= 60:
+    self.evaluations = ray.get(source.evaluator.results.remote())
+    if restarted and steps >= 60 and len(self.evaluations) >= 2:
       self.stats = source.stats()
       return True
     return False
@@ -104,17 +113,19 @@ class DistributedRunTest(testing.TestCase):
              _node_ip_address='127.0.0.1')
     cls.observer = _Observer()
     cls.start = time.time()
+    cls.logdir = tempfile.mkdtemp()
     cls.loop = experiment.run(
         tiny_tictactoe_config(),
         experiment.RunSettings(
             preset='tictactoe', num_actors=2, num_envs=4, train_ratio=0.5,
             search='graph', jit_compile=False, publish_interval=5,
-            log_every=20),
+            log_every=20, logdir=cls.logdir, eval_interval=_EVAL_INTERVAL),
         on_round=cls.observer)
     cls.seconds = time.time() - cls.start
 
   @classmethod
   def tearDownClass(cls):
+    shutil.rmtree(cls.logdir, ignore_errors=True)
     ray.shutdown()
     super().tearDownClass()
 
@@ -150,3 +161,29 @@ class DistributedRunTest(testing.TestCase):
     self.assertNotEqual(pids[1], pids[0])
     # Its replacement registered again: the service saw both processes.
     self.assertLen(self.observer.registrations[1 - _KILLED], 1)
+
+  def test_the_evaluator_writes_eval_scalars_of_published_weights(self):
+    evaluations = self.observer.evaluations
+    self.assertGreaterEqual(len(evaluations), 2)
+    steps = [step for step, _ in evaluations]
+    self.assertEqual(steps, sorted(steps))
+    self.assertTrue(all(b - a >= _EVAL_INTERVAL
+                        for a, b in zip(steps, steps[1:])))
+    games = 2 * runner.EVAL_GAMES  # Per opponent, both sides.
+    for _, scalars in evaluations:
+      for opponent in ('perfect', 'random'):
+        rates = [scalars[f'eval/{opponent}/{name}_rate']
+                 for name in ('win', 'draw', 'loss')]
+        self.assertAlmostEqual(sum(rates), 1.)
+        for rate in rates:  # Whole games out of `games`.
+          self.assertAlmostEqual(rate * games, round(rate * games))
+      # A perfect player is never beaten.
+      self.assertEqual(scalars['eval/perfect/win_rate'], 0.)
+    written = {}
+    for path in glob.glob(os.path.join(self.logdir, 'events.out.*')):
+      for event in tf.compat.v1.train.summary_iterator(path):
+        for value in event.summary.value:
+          if value.tag == 'eval/random/win_rate':
+            written[event.step] = float(tf.make_ndarray(value.tensor))
+    for step, scalars in evaluations:
+      self.assertAlmostEqual(written[step], scalars['eval/random/win_rate'])
