@@ -33,7 +33,6 @@ import tempfile
 import time
 
 from absl import flags
-import numpy as np
 import pytest
 import tensorflow as tf
 
