@@ -41,11 +41,14 @@ ENVS = GYMNASIUM + ATARI + OPENSPIEL
 PLOTS = [
     'matplotlib>=3.5',
 ]
+# Actors, replay service and learner as processes (muzero_snt/distributed).
+DISTRIBUTED = ['ray==2.60.0']
 EXTRAS = {
     'test': [
         'pytest>=7',
         'pytest-xdist>=3',
-    ] + ENVS + PLOTS,
+    ] + ENVS + PLOTS + DISTRIBUTED,
+    'distributed': DISTRIBUTED,
     'envs': ENVS,
     'gymnasium': GYMNASIUM,
     'atari': ATARI,

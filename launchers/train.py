@@ -36,6 +36,13 @@ continue and resumes from there. The work is the library's
     python -m launchers.train --data=synthetic --strategy=mirrored \
         --nojit_compile --logdir=/tmp/muzero
     python -m launchers.train --data=synthetic --strategy=tpu --tpu=local
+    python -m launchers.train --preset=tictactoe --num_actors=2
+    python -m launchers.train --preset=connect4 --num_actors=16 \
+        --ray_address=10.0.0.5:6379
+
+With --num_actors=N the self-play actors run as N Ray processes beside a
+replay service that holds --train_ratio, and the learner publishes its
+weights every --publish_interval steps (docs/distributed.md).
 """
 
 from launchers import quiet
@@ -108,6 +115,19 @@ STRATEGY = flags.DEFINE_enum('strategy', 'default',
                              'tf.distribute strategy of the learner.')
 TPU = flags.DEFINE_string('tpu', None,
                           'TPU address or name (with --strategy=tpu).')
+NUM_ACTORS = flags.DEFINE_integer(
+    'num_actors', 0, 'self-play actor processes on Ray, beside a replay '
+    'service and the learner (0: self-play in the learner\'s process).')
+RAY_ADDRESS = flags.DEFINE_string(
+    'ray_address', None, 'HOST:PORT of a Ray cluster to join (default: '
+    'start Ray on this machine); with --num_actors.')
+PUBLISH_INTERVAL = flags.DEFINE_integer(
+    'publish_interval', 10, 'learner steps between weight publications to '
+    'the actors; with --num_actors.')
+EVAL_INTERVAL = flags.DEFINE_integer(
+    'eval_interval', 0, 'learner steps between evaluations of the published '
+    'weights by an evaluator process, written to --logdir as eval/... '
+    '(0: none); with --num_actors.')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')
@@ -128,12 +148,23 @@ def validate_flags() -> None:
                          f'--strategy=tpu, got --strategy={STRATEGY.value}.')
   if DATA.value == 'synthetic':
     common_flags.refuse(_SELF_PLAY_FLAGS, 'only apply to --data=selfplay')
-  for name in ('num_envs', 'log_every'):
+  for name in ('num_envs', 'log_every', 'publish_interval'):
     common_flags.check_positive(name)
   minutes = CHECKPOINT_MINUTES.value
   if not 0 <= minutes < float('inf'):
     raise app.UsageError(f'--checkpoint_minutes must be a finite number >= '
                          f'0, got {minutes}.')
+  if EVAL_INTERVAL.value < 0:
+    raise app.UsageError(f'--eval_interval must be >= 0, got '
+                         f'{EVAL_INTERVAL.value}.')
+  if NUM_ACTORS.value < 0:
+    raise app.UsageError(f'--num_actors must be >= 0, got '
+                         f'{NUM_ACTORS.value}.')
+  if not NUM_ACTORS.value:
+    common_flags.refuse(('ray_address', 'publish_interval', 'eval_interval'),
+                        'only apply to --num_actors > 0')
+  elif DATA.value == 'synthetic':
+    common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
   ratio = TRAIN_RATIO.value
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
@@ -184,7 +215,11 @@ def make_settings() -> experiment.RunSettings:
       logdir=common_flags.LOGDIR.value,
       export_dir=EXPORT_DIR.value,
       allow_config_changes=tuple(ALLOW_CONFIG_CHANGES.value),
-      checkpoint_minutes=CHECKPOINT_MINUTES.value or None)
+      checkpoint_minutes=CHECKPOINT_MINUTES.value or None,
+      num_actors=NUM_ACTORS.value,
+      ray_address=RAY_ADDRESS.value,
+      publish_interval=PUBLISH_INTERVAL.value,
+      eval_interval=EVAL_INTERVAL.value)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -197,6 +232,8 @@ def main(argv: Sequence[str]) -> None:
     common_flags.usage_errors(builders.check_environment, settings.preset,
                               config, settings.title)
   common_flags.usage_errors(experiment.check_run, config, settings)
+  if settings.num_actors:
+    common_flags.usage_errors(experiment.check_distributed, settings)
   strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
   common_flags.usage_errors(builders.check_strategy, config, strategy,
                             JIT_COMPILE.value)

@@ -48,6 +48,9 @@ from muzero_snt import run_config
 from muzero_snt import run_lock
 from muzero_snt import search
 from muzero_snt import training_loop
+# Ray itself is imported only when a run has actors (`ray_support`).
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import runner
 
 DATA_SOURCES = ('selfplay', 'synthetic')
 # How self-play searches (`search.make_search`).
@@ -78,6 +81,15 @@ class RunSettings:
       besides `run_config.CHANGEABLE`.
     checkpoint_minutes: also checkpoint after this much wall time since
       the last checkpoint (None: by learner steps only).
+    num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
+      in the learner's process.
+    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
+      this machine); with num_actors > 0 only.
+    publish_interval: learner steps between weight publications to the
+      actors (num_actors > 0).
+    eval_interval: learner steps between evaluations of the published
+      weights by an evaluator process writing `eval/...` scalars to
+      `logdir` (num_actors > 0; 0: none).
   """
   preset: str = 'tictactoe'
   title: Optional[str] = None
@@ -94,6 +106,10 @@ class RunSettings:
   export_dir: Optional[str] = None
   allow_config_changes: Tuple[str, ...] = ()
   checkpoint_minutes: Optional[float] = None
+  num_actors: int = 0
+  ray_address: Optional[str] = None
+  publish_interval: int = 10
+  eval_interval: int = 0
 
   def __post_init__(self):
     def fail(name, expected):
@@ -122,6 +138,22 @@ class RunSettings:
     if (isinstance(self.log_every, bool) or
         not isinstance(self.log_every, int) or self.log_every <= 0):
       fail('log_every', 'a positive integer')
+    if (isinstance(self.num_actors, bool) or
+        not isinstance(self.num_actors, int) or self.num_actors < 0):
+      fail('num_actors', 'a non-negative integer')
+    if self.num_actors and self.data != 'selfplay':
+      fail('num_actors', "0 with data='synthetic'")
+    if self.ray_address and not self.num_actors:
+      fail('ray_address', 'None unless num_actors > 0')
+    if (isinstance(self.publish_interval, bool) or
+        not isinstance(self.publish_interval, int) or
+        self.publish_interval <= 0):
+      fail('publish_interval', 'a positive integer')
+    if (isinstance(self.eval_interval, bool) or
+        not isinstance(self.eval_interval, int) or self.eval_interval < 0):
+      fail('eval_interval', 'a non-negative integer')
+    if self.eval_interval and not self.num_actors:
+      fail('eval_interval', '0 unless num_actors > 0')
 
   @property
   def self_play(self) -> presets.SelfPlaySettings:
@@ -172,6 +204,18 @@ def describe_config(settings: RunSettings,
           ', '.join(f'{k}={v!r}' for k, v in values.items()) +
           f'; {config.training_steps} learner steps of batch '
           f'{config.batch_size}')
+
+
+def check_distributed(settings: RunSettings) -> None:
+  """Checks that Ray is installed and `settings.ray_address` answers.
+
+  Raises:
+    ImportError: if Ray is missing (naming what to install).
+    ValueError: if the address is malformed or no cluster answers there.
+  """
+  ray_support.check_installed()
+  if settings.ray_address:
+    ray_support.check_address(settings.ray_address)
 
 
 def check_checkpoint_dir(config: config_lib.MuZeroConfig,
@@ -263,7 +307,10 @@ def run(config: config_lib.MuZeroConfig,
     learner = builders.make_learner(config, settings.seed,
                                     settings.jit_compile, strategy,
                                     settings.compute_dtype)
-    source = make_source(config, settings, learner)
+    if settings.num_actors:
+      source = stack.enter_context(runner.start(config, settings, learner))
+    else:
+      source = make_source(config, settings, learner)
     writer, earlier_events = None, []
     if settings.logdir:
       earlier_events = event_files.event_files(settings.logdir)

@@ -197,6 +197,29 @@ class SyntheticRunTest(testing.TestCase):
 
 
 
+class RunSettingsTest(testing.TestCase):
+
+  def test_distributed_settings_are_checked(self):
+    for changes, message in (
+        (dict(num_actors=-1), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=True), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=2, data='synthetic'), "num_actors must be 0 with "
+         "data='synthetic', got 2"),
+        (dict(ray_address='10.0.0.5:6379'), 'ray_address must be None '
+         'unless num_actors > 0'),
+        (dict(num_actors=1, publish_interval=0), 'publish_interval must be '
+         'a positive integer, got 0'),
+        (dict(eval_interval=10), 'eval_interval must be 0 unless '
+         'num_actors > 0, got 10'),
+        (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
+         'non-negative integer')):
+      with self.assertRaisesRegex(ValueError, message):
+        experiment.RunSettings(**changes)
+    settings = experiment.RunSettings(num_actors=2, ray_address='h:1',
+                                      publish_interval=3)
+    self.assertEqual(settings.num_actors, 2)
+
+
 _OUTSIDE_SCRIPT = """
 import dataclasses
 import sys

@@ -15,6 +15,7 @@
 """Tests of the training launcher: flags, their checks and its output."""
 
 import os
+import socket
 import subprocess
 import sys
 from unittest import mock
@@ -147,6 +148,50 @@ class TrainTest(testing.TestCase):
   def test_unknown_allowed_config_change_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, r"unknown fields \['colour'\]"):
       train.validate_flags()
+
+  def test_distributed_flags_need_actors_and_self_play(self):
+    for name, value in (('ray_address', '127.0.0.1:6379'),
+                        ('publish_interval', 5), ('eval_interval', 100)):
+      with flagsaver.flagsaver(**{name: value}):
+        with self.assertRaisesRegex(
+            app.UsageError, f'--{name} only apply to --num_actors > 0'):
+          train.validate_flags()
+    with flagsaver.flagsaver(data='synthetic', num_actors=2):
+      with self.assertRaisesRegex(
+          app.UsageError, '--num_actors only applies to --data=selfplay'):
+        train.validate_flags()
+    with flagsaver.flagsaver(num_actors=-1):
+      with self.assertRaisesRegex(app.UsageError, '--num_actors must be >= 0'):
+        train.validate_flags()
+
+  def test_flags_reach_the_distributed_settings(self):
+    with flagsaver.flagsaver(num_actors=3, ray_address='10.0.0.5:6379',
+                             publish_interval=7, eval_interval=50):
+      settings = train.make_settings()
+    self.assertEqual((settings.num_actors, settings.ray_address,
+                      settings.publish_interval, settings.eval_interval),
+                     (3, '10.0.0.5:6379', 7, 50))
+    self.assertEqual(train.make_settings().num_actors, 0)  # The default.
+
+  def test_a_bad_ray_address_is_a_usage_error_before_any_work(self):
+    with socket.socket() as probe:  # A loopback port nobody listens on.
+      probe.bind(('127.0.0.1', 0))
+      port = probe.getsockname()[1]
+    with flagsaver.flagsaver(num_actors=1, ray_address=f'127.0.0.1:{port}'):
+      with self.assertRaisesRegex(
+          app.UsageError, f'ray_address=127.0.0.1:{port}: no Ray cluster '
+          'answers there'):
+        train.main(['train'])
+    with flagsaver.flagsaver(num_actors=1, ray_address='nowhere'):
+      with self.assertRaisesRegex(app.UsageError, 'must be HOST:PORT'):
+        train.main(['train'])
+
+  def test_missing_ray_is_a_usage_error_naming_the_extra(self):
+    with mock.patch.dict(sys.modules, {'ray': None}):
+      with flagsaver.flagsaver(num_actors=2):
+        with self.assertRaisesRegex(
+            app.UsageError, r"needs Ray.*pip install -e '\.\[distributed\]'"):
+          train.main(['train'])
 
   def test_helpfull_examples_keep_their_line_continuations(self):
     # A raw docstring: '\' + newline stays in the help text.

@@ -1,0 +1,233 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Costs of the distributed mode on Ray (docs/distributed.md).
+
+Three measurements, on a private Ray instance on this machine:
+
+  * `publication`: for each preset's network, the bytes of one weight
+    publication and its cost in ms: reading the variables as NumPy arrays,
+    `ray.put` and the weight store's call on the learner's side; fetching
+    the arrays in another process and assigning them on the actor's side.
+  * `replay`: the replay service's inserts (games/s and positions/s of
+    whole tic-tac-toe-length games) and `sample_batch` calls per second
+    (the preset's batch, K = 5), called from this process.
+  * `training`: environment steps/s and learner steps/s of a tic-tac-toe
+    run with 0 (one process), 1 and 2 self-play actors, measured over
+    `--window` seconds after the first `--warmup` seconds of learning.
+
+    python -m benchmarks.distributed --output_json=/tmp/distributed.json
+"""
+
+import json
+import os
+import time
+from typing import Any, Dict, List
+
+os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
+
+# pylint: disable=g-import-not-at-top,wrong-import-position
+from absl import app
+from absl import flags
+from absl import logging
+import numpy as np
+
+from benchmarks import reporting
+from muzero_snt import experiment
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import trajectory as trajectory_lib
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import weight_store
+# pylint: enable=g-import-not-at-top,wrong-import-position
+
+PUBLICATION_PRESETS = flags.DEFINE_list(
+    'publication_presets', ['tictactoe', 'cartpole', 'connect4', 'go9',
+                            'atari_small', 'atari', 'go', 'chess'],
+    'presets whose network publication is timed.')
+REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each publication.')
+REPLAY_SECONDS = flags.DEFINE_float('replay_seconds', 5.,
+                                    'seconds of inserts, and of samples.')
+ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
+                           'self-play actor counts of the training runs.')
+WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of learning before the '
+                            'training window.')
+WINDOW = flags.DEFINE_float('window', 40., 'seconds of the training window.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results as JSON.')
+
+
+@flags.multi_flags_validator(['warmup', 'window', 'replay_seconds'],
+                             message='times must be positive.')
+def _positive(values):
+  return all(v > 0 for v in values.values())
+
+
+class _Fetcher:
+  """An actor's side of a publication: fetch the arrays and assign them."""
+
+  def __init__(self, preset: str):
+    self._network = networks.make_network(presets.get_preset(preset))
+    self._network.create_variables()
+
+  def fetch(self, reference: List[Any]) -> Dict[str, float]:
+    start = time.perf_counter()
+    arrays = ray_support.require_ray().get(reference[0])
+    fetched = time.perf_counter()
+    weight_store.assign_arrays(self._network, arrays)
+    return {'fetch_ms': 1e3 * (fetched - start),
+            'assign_ms': 1e3 * (time.perf_counter() - fetched)}
+
+
+def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
+  """Bytes and ms of publishing `preset`'s network to one actor."""
+  network = networks.make_network(presets.get_preset(preset))
+  network.create_variables()
+  store = ray.remote(weight_store.WeightStore).options(num_cpus=0).remote()
+  fetcher = ray.remote(_Fetcher).options(num_cpus=0).remote(preset)
+  # Both actors started (their processes, TensorFlow) before any timing.
+  ray.get([store.version.remote(), fetcher.fetch.remote([ray.put(
+      weight_store.network_arrays(network))])])
+  results = {'bytes': None, 'variables': len(network.variables),
+             'arrays_ms': [], 'put_and_publish_ms': [], 'fetch_ms': [],
+             'assign_ms': []}
+  for version in range(1, repeats + 1):
+    start = time.perf_counter()
+    arrays = weight_store.network_arrays(network)
+    read = time.perf_counter()
+    reference = ray.put(arrays)
+    ray.get(store.publish.remote(version, [reference]))
+    published = time.perf_counter()
+    actor_side = ray.get(fetcher.fetch.remote(
+        ray.get(store.latest.remote())[1]))
+    results['bytes'] = int(sum(a.nbytes for a in arrays))
+    results['arrays_ms'].append(1e3 * (read - start))
+    results['put_and_publish_ms'].append(1e3 * (published - read))
+    for name, value in actor_side.items():
+      results[name].append(value)
+    del reference, arrays
+  ray.kill(fetcher)
+  ray.kill(store)
+  return results
+
+
+def _game(length: int, rng: np.random.Generator
+         ) -> replay_service.Game:
+  """A random finished tic-tac-toe-shaped game of `length` moves."""
+  config = presets.get_preset('tictactoe')
+  game = trajectory_lib.Trajectory(config.action_space_size,
+                                   config.num_players, config.discount)
+  for t in range(length):
+    policy = rng.dirichlet(np.ones(config.action_space_size))
+    game.append(rng.random(config.observation_shape).astype(np.float32),
+                t % 2, int(rng.integers(9)), 0., policy, 0.)
+  game.finish(True)
+  return replay_service.Game(game, 0., 0)
+
+
+def time_replay(ray, seconds: float) -> Dict[str, Any]:
+  """Inserts and samples per second of the replay service."""
+  config = presets.get_preset('tictactoe')
+  rng = np.random.default_rng(0)
+  games = [_game(9, rng) for _ in range(64)]
+  # A ratio so small that every game is admitted at once.
+  service = ray.remote(replay_service.ReplayService).options(
+      num_cpus=0).remote(config, 1e-9)
+  inserted, start = 0, time.perf_counter()
+  while time.perf_counter() - start < seconds:
+    ray.get(service.insert.remote(0, games[:8]))
+    inserted += 8
+  insert_seconds = time.perf_counter() - start
+  ray.kill(service)
+  # A ratio so large that the learner is never held.
+  service = ray.remote(replay_service.ReplayService).options(
+      num_cpus=0).remote(config, 1e6)
+  ray.get(service.insert.remote(0, games[:config.batch_size // 9 + 1]))
+  ray.get(service.insert.remote(0, games[:1]))
+  sampled, start = 0, time.perf_counter()
+  while time.perf_counter() - start < seconds:
+    ray.get(service.sample_batch.remote())
+    sampled += 1
+  sample_seconds = time.perf_counter() - start
+  ray.kill(service)
+  return {'games_per_second': inserted / insert_seconds,
+          'positions_per_second': 9 * inserted / insert_seconds,
+          'batches_per_second': sampled / sample_seconds,
+          'batch_size': config.batch_size,
+          'num_unroll_steps': config.num_unroll_steps}
+
+
+def time_training(num_actors: int, warmup: float, window: float
+                 ) -> Dict[str, float]:
+  """Environment and learner steps/s of tic-tac-toe with `num_actors`."""
+  marks = {}
+
+  def env_steps(loop) -> int:
+    if num_actors:
+      loop.source.stats()
+    return loop.env_steps
+
+  def on_round(loop) -> bool:
+    now = time.time()
+    if 'first' not in marks:
+      marks['first'] = now
+      return False
+    if 'start' not in marks and now - marks['first'] >= warmup:
+      marks['start'] = (now, loop.learner.steps, env_steps(loop))
+    elif 'start' in marks and now - marks['start'][0] >= window:
+      marks['end'] = (now, loop.learner.steps, env_steps(loop))
+      return True
+    return False
+
+  config = presets.get_preset('tictactoe').replace(training_steps=10**7)
+  experiment.run(config, experiment.RunSettings(
+      preset='tictactoe', num_actors=num_actors, log_every=10**6),
+                 on_round=on_round)
+  (t0, l0, e0), (t1, l1, e1) = marks['start'], marks['end']
+  return {'env_steps_per_second': (e1 - e0) / (t1 - t0),
+          'learner_steps_per_second': (l1 - l0) / (t1 - t0),
+          'seconds': t1 - t0}
+
+
+def main(argv):
+  del argv
+  logging.set_verbosity(logging.WARNING)
+  results = {'machine': reporting.machine()}
+  ray_support.connect(None, num_cpus=os.cpu_count())
+  ray = ray_support.require_ray()
+  results['machine']['ray'] = ray.__version__
+  results['publication'] = {
+      preset: time_publication(ray, preset, REPEATS.value)
+      for preset in PUBLICATION_PRESETS.value}
+  print(json.dumps(results['publication']), flush=True)
+  results['replay'] = time_replay(ray, REPLAY_SECONDS.value)
+  print(json.dumps(results['replay']), flush=True)
+  results['training'] = {}
+  for actors in ACTORS.value:
+    results['training'][actors] = time_training(int(actors), WARMUP.value,
+                                                WINDOW.value)
+    print(json.dumps({actors: results['training'][actors]}), flush=True)
+  results['machine']['load_average_after'] = os.getloadavg()
+  results = reporting.with_medians(results)
+  text = json.dumps(results, indent=1, default=float)
+  print(text)
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      f.write(text)
+  ray.shutdown()
+
+
+if __name__ == '__main__':
+  app.run(main)

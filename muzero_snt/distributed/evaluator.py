@@ -1,0 +1,135 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""An evaluator process: the newest published weights against fixed
+opponents, written as `eval/...` scalars.
+
+Run as a Ray actor on the learner's machine (`runner.py`), restarted by Ray
+if its process dies. Its constructor builds a network copy and starts a
+thread that, whenever the published weights are at least `interval` learner
+steps newer than the last evaluated ones, evaluates them as
+`launchers/evaluate.py` does (tic-tac-toe: the perfect and the random
+player, from both sides; one-player presets: episodes' returns) and writes
+`evaluation_report.summary_scalars` to the run's TensorBoard directory at
+the weights' learner step.
+"""
+
+import threading
+import traceback
+from typing import Any, Dict, List, Optional, Tuple
+
+from muzero_snt import builders
+from muzero_snt import config as config_lib
+from muzero_snt import evaluation
+from muzero_snt import evaluation_report
+from muzero_snt import networks
+from muzero_snt import search as search_lib
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import weight_store
+
+# Seconds between looks at the weight store.
+_POLL = 0.5
+
+
+def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
+  """Whether the evaluator can evaluate `preset` (tic-tac-toe, or one
+  player)."""
+  return preset == 'tictactoe' or config.num_players == 1
+
+
+class Evaluator:
+  """Evaluates the newest weights every `interval` learner steps."""
+
+  def __init__(self, config: config_lib.MuZeroConfig, preset: str,
+               title: Optional[str], search: str, weights: str,
+               logdir: Optional[str], interval: int, num_games: int,
+               seed: int = 0):
+    """Builds the network copy and starts the loop.
+
+    Args:
+      config: the run's configuration.
+      preset: the run's preset (`supported`).
+      title: the game of a titled preset, or None.
+      search: one of `search.SEARCH_KINDS`.
+      weights: the `WeightStore` actor's name.
+      logdir: where to write the `eval/...` scalars (None: kept only in
+        `results`).
+      interval: learner steps between evaluations.
+      num_games: tic-tac-toe games per opponent and side, or episodes.
+      seed: seed of the opponents and environments.
+    """
+    if not supported(preset, config):
+      raise ValueError(f'The evaluator plays tic-tac-toe or one-player '
+                       f'presets, got {preset!r}.')
+    import tensorflow as tf  # pylint: disable=g-import-not-at-top
+    self._tf = tf
+    self._ray = ray_support.require_ray()
+    self._weights = self._ray.get_actor(weights)
+    self._network = networks.make_network(config)
+    self._network.create_variables()
+    self._search = search_lib.make_search(config, self._network, search)
+    self._preset = preset
+    self._make_environment = builders.make_environment_factory(
+        preset, config, title)
+    self._writer = tf.summary.create_file_writer(logdir) if logdir else None
+    self._interval = interval
+    self._num_games = num_games
+    self._seed = seed
+    self._results: List[Tuple[int, Dict[str, float]]] = []
+    self._error: Optional[str] = None
+    self._stop = threading.Event()
+    threading.Thread(target=self._loop, daemon=True,
+                     name='evaluator').start()
+
+  def _evaluate(self) -> Dict[str, float]:
+    if self._preset == 'tictactoe':
+      player = evaluation.MuZeroPlayer(self._search, seed=self._seed)
+      results = evaluation.evaluate_tictactoe(
+          player, num_games=self._num_games, seed=self._seed)
+    else:
+      results = evaluation.evaluate_episodes(
+          self._search, self._make_environment, self._num_games,
+          seed=self._seed)
+    return evaluation_report.summary_scalars(results)
+
+  def _loop(self) -> None:
+    evaluated = None
+    try:
+      while not self._stop.is_set():
+        version, (reference,) = self._ray.get(self._weights.latest.remote())
+        if version == weight_store.NO_VERSION or (
+            evaluated is not None and version < evaluated + self._interval):
+          self._stop.wait(_POLL)
+          continue
+        weight_store.assign_arrays(self._network, self._ray.get(reference))
+        scalars = self._evaluate()
+        if self._writer:
+          with self._writer.as_default(step=version):
+            for tag, value in scalars.items():
+              self._tf.summary.scalar(tag, value)
+          self._writer.flush()
+        self._results.append((version, scalars))
+        evaluated = version
+    except Exception:  # pylint: disable=broad-except
+      self._error = traceback.format_exc()
+
+  def results(self) -> List[Tuple[int, Dict[str, float]]]:
+    """(learner step, `eval/...` scalars) of every evaluation so far."""
+    return list(self._results)
+
+  def status(self) -> Dict[str, Any]:
+    return {'evaluations': len(self._results), 'error': self._error}
+
+  def stop(self) -> None:
+    self._stop.set()

@@ -1,0 +1,185 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Learner steps per environment step, held between separate processes.
+
+In the spirit of Reverb's `SampleToInsertRatio`: the replay service asks
+the limiter before it hands the learner a batch (the learner waits for
+data) and before it admits a finished game into the buffer (actors wait
+when they are too far ahead). With E the environment steps admitted since
+the buffer first held a batch's worth of positions, L the learner steps
+granted and r the train ratio, the limiter keeps
+
+    0 <= floor(r E) - L <= max_ahead
+
+before every grant, except that a game is always admitted when the learner
+has taken every step it is owed (floor(r E) = L): a game worth more than
+`max_ahead` learner steps would otherwise never fit. So the learner never
+runs ahead of the data, and over any W learner steps the environment steps
+admitted are W / r to within max_ahead / r: the observed ratio (W over
+those environment steps) is r to within a factor in
+(W / (W + max_ahead), W / (W - max_ahead)), 4.2% for the default
+max_ahead of 40 and W = 1000, as long as no game is worth more than
+max_ahead learner steps (r times its length).
+
+No clock is involved: the bound holds whatever the speeds of the learner
+and the actors.
+"""
+
+import collections
+import fractions
+from typing import Deque, Dict, Optional
+
+# Learner steps that admitted games may run ahead of the learner by.
+DEFAULT_MAX_AHEAD = 40
+# Learner steps over which the observed ratio is reported.
+WINDOW = 1000
+
+
+class RateLimiter:
+  """Decides when the learner may sample and when a game may be admitted.
+
+  Usage (what `ReplayService` does):
+
+      limiter = RateLimiter(train_ratio=0.1)
+      if limiter.can_admit(len(game)):
+        limiter.admit(len(game), counted=buffer_had_a_batch)
+      if limiter.can_sample():
+        limiter.sample()
+  """
+
+  def __init__(self, train_ratio: float, max_ahead: int = DEFAULT_MAX_AHEAD,
+               window: int = WINDOW):
+    """Constructs the limiter.
+
+    Args:
+      train_ratio: r, learner steps per environment step (> 0).
+      max_ahead: learner steps the admitted games may be ahead of the
+        learner (>= 1).
+      window: learner steps over which `observed_ratio` is measured.
+    """
+    if isinstance(train_ratio, bool) or not (
+        isinstance(train_ratio, (int, float)) and
+        0 < train_ratio < float('inf')):
+      raise ValueError(f'train_ratio must be a positive finite number, got '
+                       f'{train_ratio!r}.')
+    for name, value in (('max_ahead', max_ahead), ('window', window)):
+      if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f'{name} must be a positive integer, got '
+                         f'{value!r}.')
+    # Exact: floor(r * E) with a float r can be off by one.
+    self._ratio = fractions.Fraction(str(train_ratio))
+    self._max_ahead = max_ahead
+    self._window = window
+    self._counted_env_steps = 0
+    self._env_steps = 0
+    self._learner_steps = 0
+    # E at each of the last window + 1 grants, for the observed ratio.
+    self._history: Deque[int] = collections.deque(maxlen=window + 1)
+    self._worst_deviation: Optional[float] = None
+
+  @property
+  def train_ratio(self) -> float:
+    return float(self._ratio)
+
+  @property
+  def max_ahead(self) -> int:
+    return self._max_ahead
+
+  @property
+  def env_steps(self) -> int:
+    """Environment steps of every admitted game."""
+    return self._env_steps
+
+  @property
+  def counted_env_steps(self) -> int:
+    """E: environment steps admitted once the buffer held a batch."""
+    return self._counted_env_steps
+
+  @property
+  def learner_steps(self) -> int:
+    """L: learner steps granted."""
+    return self._learner_steps
+
+  def owed(self) -> int:
+    """floor(r E) - L: learner steps the admitted data allows now."""
+    return int(self._ratio * self._counted_env_steps) - self._learner_steps
+
+  def can_sample(self) -> bool:
+    return self.owed() >= 1
+
+  def sample(self) -> None:
+    """Counts one learner step; call only when `can_sample()`."""
+    if not self.can_sample():
+      raise RuntimeError(
+          f'sample() with no learner step owed: floor({self._ratio} * '
+          f'{self._counted_env_steps}) - {self._learner_steps} < 1.')
+    self._learner_steps += 1
+    self._history.append(self._counted_env_steps)
+    if len(self._history) == self._history.maxlen:
+      observed = self.observed_ratio()
+      # No environment step over a whole window: an infinite ratio.
+      deviation = (float('inf') if observed is None else
+                   abs(observed / float(self._ratio) - 1.))
+      self._worst_deviation = max(self._worst_deviation or 0., deviation)
+
+  def can_admit(self, length: int) -> bool:
+    """Whether a game of `length` moves may enter the buffer now."""
+    after = int(self._ratio * (self._counted_env_steps + length))
+    return (self.owed() <= 0 or
+            after - self._learner_steps <= self._max_ahead)
+
+  def admit(self, length: int, counted: bool = True) -> None:
+    """Counts an admitted game of `length` moves.
+
+    Args:
+      length: the game's environment steps.
+      counted: False while the buffer holds less than a batch: such steps
+        owe no learner steps (as in `data_sources.SelfPlay`).
+    """
+    self._env_steps += length
+    if counted:
+      self._counted_env_steps += length
+
+  def observed_ratio(self) -> Optional[float]:
+    """Learner steps per admitted environment step over the last `window`
+    grants (fewer at the start); None before two grants."""
+    if len(self._history) < 2:
+      return None
+    env_steps = self._history[-1] - self._history[0]
+    return (len(self._history) - 1) / env_steps if env_steps else None
+
+  @property
+  def ratio_window(self) -> int:
+    """The learner steps `observed_ratio` is measured over (<= window)."""
+    return max(len(self._history) - 1, 0)
+
+  @property
+  def worst_deviation(self) -> Optional[float]:
+    """The largest |observed / r - 1| over every full window so far."""
+    return self._worst_deviation
+
+  def state(self) -> Dict[str, int]:
+    """The counters to checkpoint."""
+    return {'env_steps': self._env_steps,
+            'counted_env_steps': self._counted_env_steps,
+            'learner_steps': self._learner_steps}
+
+  def restore(self, env_steps: int, counted_env_steps: int,
+              learner_steps: int) -> None:
+    """Continues from checkpointed counters (the ratio's history restarts)."""
+    self._env_steps = int(env_steps)
+    self._counted_env_steps = int(counted_env_steps)
+    self._learner_steps = int(learner_steps)
+    self._history.clear()

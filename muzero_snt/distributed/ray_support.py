@@ -1,0 +1,123 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Ray, imported on demand, and the connection to a local or remote cluster.
+
+Ray is an optional dependency (`pip install -e '.[distributed]'`): only the
+distributed mode imports it, and `check_installed` / `require_ray` say what
+to install when it is missing. `connect` starts a private Ray instance on
+this machine (no dashboard, every server on the loopback interface) or
+joins a running cluster at HOST:PORT, and refuses an address where no
+cluster answers at once instead of letting Ray retry for minutes.
+
+Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` when it is first imported:
+set to 0, a node takes 127.0.0.1 as its address, so its servers listen on
+the loopback interface only. `connect` sets it for a private instance, so
+import Ray through `connect` (not before) in a process that starts one.
+"""
+
+import importlib.util
+import os
+import re
+import socket
+import sys
+from typing import Any, Optional
+
+from absl import logging
+
+INSTALL_HINT = "pip install -e '.[distributed]'"
+# Seconds to wait for a TCP answer from a cluster's address.
+_PROBE_TIMEOUT = 5.
+_ADDRESS = re.compile(r'^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):'
+                      r'(?P<port>\d{1,5})$')
+
+
+_LOCAL_ONLY = 'RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'
+
+
+def _missing(reason: str) -> ImportError:
+  return ImportError(
+      f'The distributed mode (num_actors > 0) needs Ray, which is not '
+      f'installed ({reason}). Install it with: {INSTALL_HINT}')
+
+
+def check_installed() -> None:
+  """Raises ImportError naming the extra if Ray is missing (without
+  importing it)."""
+  if 'ray' in sys.modules and sys.modules['ray'] is None:
+    raise _missing('import of ray is blocked')
+  if 'ray' not in sys.modules and importlib.util.find_spec('ray') is None:
+    raise _missing('no module named ray')
+
+
+def require_ray() -> Any:
+  """Returns the `ray` module; ImportError naming the extra if missing."""
+  check_installed()
+  try:
+    import ray  # pylint: disable=g-import-not-at-top
+  except ImportError as e:
+    raise _missing(str(e)) from e
+  return ray
+
+
+def check_address(address: str) -> None:
+  """Raises ValueError unless a TCP server answers at `address` (HOST:PORT).
+  """
+  match = _ADDRESS.match(address or '')
+  if not match or not 0 < int(match.group('port')) < 65536:
+    raise ValueError(f'ray_address must be HOST:PORT (e.g. 10.0.0.5:6379, '
+                     f'the address `ray start --head` prints), got '
+                     f'{address!r}.')
+  host = match.group('host').strip('[]')
+  port = int(match.group('port'))
+  try:
+    with socket.create_connection((host, port), timeout=_PROBE_TIMEOUT):
+      pass
+  except OSError as e:
+    raise ValueError(
+        f'ray_address={address}: no Ray cluster answers there ({e}). Start '
+        f'one with `ray start --head --port={port}` on {host}, or leave '
+        'ray_address unset to run Ray on this machine.') from e
+
+
+def connect(address: Optional[str] = None,
+            num_cpus: Optional[int] = None) -> bool:
+  """Connects this process to Ray; returns whether it started an instance.
+
+  Args:
+    address: HOST:PORT of a running cluster's head, or None to start a
+      private instance on this machine (loopback only, no dashboard).
+    num_cpus: CPUs of a private instance (default: this machine's).
+
+  Raises:
+    ImportError: if Ray is not installed (naming what to install).
+    ValueError: if `address` is malformed or no cluster answers there.
+  """
+  if not address and 'ray' not in sys.modules:
+    os.environ[_LOCAL_ONLY] = '0'  # Loopback only (see the module doc).
+  ray = require_ray()
+  if ray.is_initialized():
+    return False
+  if address:
+    check_address(address)
+    ray.init(address=address, log_to_driver=True)
+    return False
+  ray.init(num_cpus=num_cpus, include_dashboard=False,
+           _node_ip_address='127.0.0.1', log_to_driver=True)
+  if ray.util.get_node_ip_address() != '127.0.0.1':
+    logging.warning(
+        'Ray was imported before muzero_snt started it, without %s=0: its '
+        'servers listen on %s, not only on the loopback interface.',
+        _LOCAL_ONLY, ray.util.get_node_ip_address())
+  return True

@@ -1,0 +1,244 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The learner's data source in the distributed mode: the replay service.
+
+A `data_sources.DataSource`, so `training_loop.TrainingLoop` runs the
+learner, its logs and its checkpoints as in one process. A round is one
+learner step on a batch from the replay service (which waits until the
+actors' data owes the learner a step); the new priorities go back to the
+service, and every `publish_interval` learner steps the network's weights
+are published to the actors (`weight_store.py`).
+
+Checkpoints: `replay` is a `ReplayHandle` whose `save(path)` makes the
+service write its buffer to `path` and copies the service's counters into
+the source's checkpointed variables, so a checkpoint holds the replay's
+contents and priorities and the rate limiter's counts as they were at one
+moment. A restored buffer goes back to the service with those counters.
+"""
+
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt import data_sources
+from muzero_snt import learning
+from muzero_snt import replay as replay_lib
+from muzero_snt import types
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import weight_store
+
+# Seconds a batch request waits before the actors' health is checked.
+_SAMPLE_TIMEOUT = 2.
+_COUNTERS = ('env_steps', 'counted_env_steps', 'learner_steps', 'games')
+
+
+class ReplayHandle:
+  """What a `checkpointing.Checkpointer` saves as the replay buffer."""
+
+  def __init__(self, service: Any, counters: Dict[str, tf.Variable]):
+    self._ray = ray_support.require_ray()
+    self._service = service
+    self._counters = counters
+
+  def save(self, path: str) -> None:
+    """The service writes its buffer to `path` (on its machine: the
+    learner's, `runner.py`); its counters go to the checkpoint."""
+    counters = self._ray.get(self._service.save.remote(path))
+    for name in _COUNTERS:
+      self._counters[name].assign(counters[name])
+
+
+class ReplayServiceSource:
+  """Batches from the replay service, priorities back, weights out."""
+
+  def __init__(self, config: config_lib.MuZeroConfig,
+               learner: learning.Learner, service: Any, weights: Any,
+               publish_interval: int, workers: Sequence[Any] = (),
+               evaluator: Optional[Any] = None):
+    """Constructs the source.
+
+    Args:
+      config: the run's configuration.
+      learner: the learner whose network is published.
+      service: the `ReplayService` actor's handle.
+      weights: the `WeightStore` actor's handle.
+      publish_interval: learner steps between weight publications (>= 1).
+      workers: the self-play actors' handles, checked for errors while the
+        learner waits for data.
+      evaluator: the `Evaluator` actor's handle, if any (checked too).
+    """
+    if (isinstance(publish_interval, bool) or
+        not isinstance(publish_interval, int) or publish_interval < 1):
+      raise ValueError(f'publish_interval must be a positive integer, got '
+                       f'{publish_interval!r}.')
+    self._ray = ray_support.require_ray()
+    self._config = config
+    self._learner = learner
+    self._service = service
+    self._weights = weights
+    self._publish_interval = publish_interval
+    self._workers = list(workers)
+    self._evaluator = evaluator
+    self._counters = checkpointing.counters(
+        **{f'distributed_{name}': 0 for name in _COUNTERS})
+    self._replay = ReplayHandle(
+        service, {name: self._counters[f'distributed_{name}']
+                  for name in _COUNTERS})
+    self._published: Optional[int] = None
+    self._pending_update = None
+    self._stats: Dict[str, Any] = {}
+    self._last_env_steps = 0
+    self._closed = False
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return dict(self._counters)
+
+  @property
+  def replay(self) -> ReplayHandle:
+    return self._replay
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    if replay is not None:
+      counters = {name: int(self._counters[f'distributed_{name}'].numpy())
+                  for name in _COUNTERS}
+      self._ray.get(self._service.load.remote(replay, counters))
+    self._last_env_steps = self.env_steps
+
+  @property
+  def service(self) -> Any:
+    """The replay service's actor handle."""
+    return self._service
+
+  @property
+  def workers(self) -> Sequence[Any]:
+    """The self-play actors' handles."""
+    return tuple(self._workers)
+
+  @property
+  def evaluator(self) -> Optional[Any]:
+    """The evaluator's handle, if the run has one."""
+    return self._evaluator
+
+  @property
+  def env_steps(self) -> int:
+    return int(self._stats.get('env_steps', 0))
+
+  @property
+  def games(self) -> int:
+    return int(self._stats.get('games', 0))
+
+  @property
+  def published_version(self) -> Optional[int]:
+    """The learner step of the newest published weights, if any."""
+    return self._published
+
+  def publish(self) -> None:
+    """Puts the network's arrays in the object store for the actors."""
+    arrays = weight_store.network_arrays(self._learner.network)
+    version = self._learner.steps
+    reference = self._ray.put(arrays)
+    self._ray.get(self._weights.publish.remote(version, [reference]))
+    self._published = version
+
+  def check_workers(self) -> None:
+    """Raises RuntimeError if a self-play actor's or the evaluator's loop
+    failed (a crashed process is restarted by Ray instead, and not waited
+    for here)."""
+    actors = self._workers + ([self._evaluator] if self._evaluator else [])
+    calls = [actor.status.remote() for actor in actors]
+    ready, _ = self._ray.wait(calls, num_returns=len(calls), timeout=1.)
+    for index, call in enumerate(calls):
+      if call not in ready:
+        continue
+      try:
+        status = self._ray.get(call)
+      except Exception:  # pylint: disable=broad-except
+        continue  # Dead or restarting: Ray brings it back.
+      if status['error']:
+        name = ('The evaluator' if index == len(self._workers) else
+                f'Self-play actor {index}')
+        raise RuntimeError(f'{name} failed:\n{status["error"]}')
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    if self._pending_update is not None:
+      # Surfaces a failed update, and orders it before the next draw.
+      self._ray.get(self._pending_update)
+      self._pending_update = None
+    while True:
+      result = self._ray.get(
+          self._service.sample_batch.remote(_SAMPLE_TIMEOUT))
+      if result is not None:
+        batch, keys = result
+        return batch, keys if self._config.prioritized_replay else None
+      self.check_workers()
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    self._pending_update = self._service.update_priorities.remote(
+        keys, np.asarray(priorities))
+
+  def run_round(self, learn: data_sources.Learn,
+                learner_steps: Callable[[], int]) -> None:
+    if self._published is None:
+      self.publish()
+    learn()
+    if learner_steps() - self._published >= self._publish_interval:
+      self.publish()
+
+  def stats(self) -> Dict[str, Any]:
+    """The service's counters and the games since the last call
+    (`ReplayService.stats`); updates `env_steps` and `games`."""
+    self._stats = self._ray.get(self._service.stats.remote())
+    return self._stats
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    stats = self.stats()
+    returns, lengths = stats['returns'], stats['lengths']
+    rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
+    self._last_env_steps = self.env_steps
+    ratio = stats['observed_ratio']
+    worst = stats['worst_ratio_deviation']
+    text = (f'games {self.games}  env steps {self.env_steps}  return '
+            f'{np.mean(returns) if returns else float("nan"):.2f}  '
+            f'{rate:.1f} env steps/s  train ratio '
+            f'{"-" if ratio is None else f"{ratio:.4f}"} over the last '
+            f'{stats["ratio_window"]} steps  weights v{self._published}')
+    scalars = {
+        'selfplay/games': self.games,
+        'selfplay/env_steps': self.env_steps,
+        'selfplay/env_steps_per_second': rate,
+        'replay/positions': stats['positions'],
+        'replay/queued_games': stats['queued_games'],
+    }
+    if returns:
+      scalars['selfplay/episode_return'] = float(np.mean(returns))
+      scalars['selfplay/game_length'] = float(np.mean(lengths))
+    if ratio is not None:
+      scalars['replay/observed_train_ratio'] = ratio
+    if worst is not None:
+      scalars['replay/worst_train_ratio_deviation'] = worst
+    return text, scalars
+
+  def close(self) -> None:
+    """Keeps the service's last counters for `totals` (the run stops it)."""
+    self.stats()
+    self._closed = True
+
+  def totals(self) -> str:
+    stats = self._stats if self._closed else self.stats()
+    return (f'{stats["games"]} games, {stats["env_steps"]} environment '
+            f'steps, {stats["positions"]} positions in replay')

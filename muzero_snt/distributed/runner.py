@@ -1,0 +1,121 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The distributed run's processes, for `experiment.run` with num_actors > 0.
+
+`start` connects to Ray (a private instance on this machine, or the
+cluster at `settings.ray_address`), starts the replay service on the
+learner's machine (checkpoints write its buffer to the learner's disk), the
+weight store, `settings.num_actors` self-play actors (restarted by Ray
+whenever their process dies) and, with `settings.eval_interval`, an
+evaluator (`evaluator.py`), and yields the learner's data source; on exit
+it stops them all, and the Ray instance if it started one. The learner, its
+logs and its checkpoints are `experiment.run`'s, as in one process.
+"""
+
+import contextlib
+import os
+import uuid
+from typing import Any, Iterator, List
+
+from absl import logging
+
+from muzero_snt import config as config_lib
+from muzero_snt import learning
+from muzero_snt.distributed import evaluator
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import replay_source
+from muzero_snt.distributed import self_play_worker
+from muzero_snt.distributed import weight_store
+
+# Tic-tac-toe games per opponent and side, or episodes, of an evaluation.
+EVAL_GAMES = 20
+
+
+@contextlib.contextmanager
+def start(config: config_lib.MuZeroConfig, settings: Any,
+          learner: learning.Learner
+         ) -> Iterator[replay_source.ReplayServiceSource]:
+  """Starts the replay service, the weight store and the actors.
+
+  Args:
+    config: the run's configuration.
+    settings: the run's `experiment.RunSettings` (num_actors > 0).
+    learner: the learner, in this process.
+
+  Yields:
+    The learner's `replay_source.ReplayServiceSource`.
+
+  Raises:
+    ImportError: if Ray is not installed (naming what to install).
+    ValueError: if `settings.ray_address` is malformed or no cluster
+      answers there.
+  """
+  if settings.eval_interval and not evaluator.supported(settings.preset,
+                                                         config):
+    raise ValueError(f'eval_interval: the evaluator plays tic-tac-toe or '
+                     f'one-player presets, not {settings.preset!r}; set it '
+                     'to 0 and evaluate checkpoints with launchers/evaluate.')
+  started = ray_support.connect(
+      settings.ray_address,
+      num_cpus=max(os.cpu_count() or 1, settings.num_actors))
+  ray = ray_support.require_ray()
+  handles: List[Any] = []
+  try:
+    # The learner's machine: checkpoints write the replay to its disk.
+    on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+        node_id=ray.get_runtime_context().get_node_id(), soft=False)
+    self_play = settings.self_play
+    # Actors find these by name (unique to this run on a shared cluster).
+    run = uuid.uuid4().hex[:12]
+    names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
+    service = ray.remote(replay_service.ReplayService).options(
+        name=names[0], num_cpus=0, scheduling_strategy=on_learner).remote(
+            config, self_play.train_ratio, settings.seed)
+    weights = ray.remote(weight_store.WeightStore).options(
+        name=names[1], num_cpus=0, scheduling_strategy=on_learner).remote()
+    handles += [service, weights]
+    worker_class = ray.remote(self_play_worker.SelfPlayWorker).options(
+        num_cpus=1, max_restarts=-1, max_task_retries=0)
+    workers = [
+        worker_class.remote(i, config, settings.preset, settings.title,
+                            settings.search, self_play.num_envs,
+                            settings.seed, *names)
+        for i in range(settings.num_actors)
+    ]
+    handles += workers
+    evaluator_handle = None
+    if settings.eval_interval:
+      evaluator_handle = ray.remote(evaluator.Evaluator).options(
+          num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
+      ).remote(config, settings.preset, settings.title, settings.search,
+               names[1], settings.logdir, settings.eval_interval,
+               EVAL_GAMES, settings.seed)
+      handles.append(evaluator_handle)
+    logging.info('Ray: %d self-play actor(s) of %d games each, the replay '
+                 'service and the weight store%s.', len(workers),
+                 self_play.num_envs,
+                 f' on the cluster at {settings.ray_address}'
+                 if settings.ray_address else ' on this machine')
+    source = replay_source.ReplayServiceSource(
+        config, learner, service, weights, settings.publish_interval,
+        workers=workers, evaluator=evaluator_handle)
+    yield source
+    source.close()
+  finally:
+    for handle in reversed(handles):
+      ray.kill(handle, no_restart=True)
+    if started:
+      ray.shutdown()

@@ -1,0 +1,142 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A self-play actor process: the library's `acting.Actor` on its own
+network copy, feeding the replay service.
+
+Run as a Ray actor with `max_restarts=-1` (`runner.py`). Its constructor
+builds the network, the search (`search.make_search`) and the environments
+and starts the self-play loop in a thread, so a process that Ray restarts
+(after a crash or kill -9) plays again without being asked; the games it
+had in progress are lost. Every round it checks the weight store's version
+and fetches the newest weights if they are newer than its own, plays one
+game per environment with `Actor.play_round`, and sends the finished games
+to the replay service (which holds it there while it is too far ahead).
+"""
+
+import os
+import threading
+import traceback
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from muzero_snt import acting
+from muzero_snt import builders
+from muzero_snt import config as config_lib
+from muzero_snt import networks
+from muzero_snt import search as search_lib
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import weight_store
+
+# Seconds between looks at the weight store before the first publication.
+_POLL = 0.05
+
+
+def _seed(*parts: int) -> int:
+  return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+class SelfPlayWorker:
+  """Plays self-play rounds in a thread, for as long as the process lives."""
+
+  def __init__(self, index: int, config: config_lib.MuZeroConfig,
+               preset: str, title: Optional[str], search: str,
+               num_envs: int, seed: int, service: str, weights: str,
+               threads: int = 1):
+    """Builds the actor and starts its loop.
+
+    Args:
+      index: this actor's number among the run's actors.
+      config: the run's configuration.
+      preset: names the environment (`presets.PRESETS`).
+      title: the game of a titled preset, or None.
+      search: one of `search.SEARCH_KINDS`.
+      num_envs: games played at once.
+      seed: the run's seed; each actor and each restart draws its own.
+      service: the `ReplayService` actor's name. Names, not handles: Ray
+        cannot always restart an actor whose constructor took handles.
+      weights: the `WeightStore` actor's name.
+      threads: TensorFlow's threads in this process.
+    """
+    import tensorflow as tf  # pylint: disable=g-import-not-at-top
+    try:
+      tf.config.threading.set_intra_op_parallelism_threads(threads)
+      tf.config.threading.set_inter_op_parallelism_threads(threads)
+    except RuntimeError:
+      pass  # TensorFlow already started in this process.
+    self._ray = ray_support.require_ray()
+    self._index = index
+    self._config = config
+    self._service = self._ray.get_actor(service)
+    self._weights = self._ray.get_actor(weights)
+    self._network = networks.make_network(config)
+    self._network.create_variables()
+    self._search = search_lib.make_search(config, self._network, search)
+    self._make_environment = builders.make_environment_factory(
+        preset, config, title)
+    self._num_envs = num_envs
+    self._seed = seed
+    self._version = weight_store.NO_VERSION
+    self._rounds = 0
+    self._error: Optional[str] = None
+    self._stop = threading.Event()
+    self._thread = threading.Thread(target=self._loop, daemon=True,
+                                    name=f'self-play-{index}')
+    self._thread.start()
+
+  def _update_weights(self) -> None:
+    version, (reference,) = self._ray.get(self._weights.latest.remote())
+    if version > self._version:
+      weight_store.assign_arrays(self._network, self._ray.get(reference))
+      self._version = version
+
+  def _loop(self) -> None:
+    try:
+      incarnation = self._ray.get(
+          self._service.register.remote(self._index, os.getpid()))
+      actor = acting.Actor(
+          self._config, self._search, search_lib.NetworkModel(self._network),
+          self._make_environment,
+          seed=_seed(self._seed, self._index, incarnation),
+          num_envs=self._num_envs)
+      while not self._stop.is_set():
+        self._update_weights()
+        if self._version == weight_store.NO_VERSION:
+          self._stop.wait(_POLL)
+          continue
+        version = self._version
+        results = actor.play_round(self._rounds,
+                                   training_steps=lambda: version)
+        games = [replay_service.Game(r.trajectory, r.episode_return, version)
+                 for r in results]
+        self._ray.get(self._service.insert.remote(self._index, games))
+        self._rounds += 1
+    except Exception:  # pylint: disable=broad-except
+      # Reported through `status`: the learner stops the run with it.
+      self._error = traceback.format_exc()
+
+  def pid(self) -> int:
+    """This process's id (tests kill it)."""
+    return os.getpid()
+
+  def status(self) -> Dict[str, Any]:
+    """Rounds played, the weights' version, and the loop's error if any."""
+    return {'rounds': self._rounds, 'version': self._version,
+            'error': self._error}
+
+  def stop(self) -> None:
+    """Ends the loop after the current round."""
+    self._stop.set()

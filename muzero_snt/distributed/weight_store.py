@@ -1,0 +1,79 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Weight publication: the learner's newest weights as NumPy arrays.
+
+The learner puts the network's variables, as a list of NumPy arrays (no
+pickled TensorFlow objects), into Ray's object store and hands the
+reference to a `WeightStore` actor with a version number (the learner step).
+Actors ask the store for the version each round and fetch the arrays only
+when it is newer than theirs. The store keeps only the newest reference, so
+older weights leave the object store once no actor reads them.
+"""
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+# No weights published yet.
+NO_VERSION = -1
+
+
+def network_arrays(network: tf.Module) -> List[np.ndarray]:
+  """Every variable of `network` (trainable and not), in its order, as
+  NumPy arrays."""
+  return [np.array(v.numpy()) for v in network.variables]
+
+
+def assign_arrays(network: tf.Module, arrays: Sequence[np.ndarray]) -> None:
+  """Sets `network`'s variables from `network_arrays` of an equal network.
+
+  Raises:
+    ValueError: if the number or a shape of the arrays does not match.
+  """
+  variables = network.variables
+  if len(arrays) != len(variables):
+    raise ValueError(f'Got {len(arrays)} weight arrays for a network of '
+                     f'{len(variables)} variables: another network config?')
+  for variable, array in zip(variables, arrays):
+    if tuple(variable.shape) != np.shape(array):
+      raise ValueError(f'Weight array of shape {list(np.shape(array))} for '
+                       f'variable {variable.name} of shape '
+                       f'{variable.shape.as_list()}.')
+  for variable, array in zip(variables, arrays):
+    variable.assign(array)
+
+
+class WeightStore:
+  """Holds the newest published weights' reference and version (a Ray
+  actor in `runner.py`)."""
+
+  def __init__(self):
+    self._version = NO_VERSION
+    self._reference: Optional[Any] = None
+
+  def publish(self, version: int, reference: List[Any]) -> None:
+    """Takes `[ObjectRef]` of the arrays (in a list, so that Ray passes the
+    reference, not the arrays); older or equal versions are ignored."""
+    if version > self._version:
+      self._version, self._reference = version, reference[0]
+
+  def version(self) -> int:
+    return self._version
+
+  def latest(self) -> Tuple[int, List[Any]]:
+    """(version, [ObjectRef]) of the newest weights; (NO_VERSION, [None])
+    before the first publication."""
+    return self._version, [self._reference]

@@ -1,0 +1,140 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A distributed run whose driver is killed with kill -9, then resumed.
+
+The driver (`experiment.run` with one actor, in a child process) joins the
+Ray instance this test starts through `ray_address`, so its actors and
+replay service die with it and nothing else needs cleaning up. The second
+run resumes from the last checkpoint: the learner's step and the replay
+service's games (the file the service wrote) carry on.
+"""
+
+import os
+
+# Before Ray is imported: a private instance on the loopback interface.
+os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
+
+# pylint: disable=g-import-not-at-top,wrong-import-position
+import glob
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+from absl import flags
+import numpy as np
+import pytest
+
+from muzero_snt import replay as replay_lib
+from muzero_snt import presets
+from tests import testing
+
+ray = pytest.importorskip('ray')
+# pylint: enable=g-import-not-at-top,wrong-import-position
+
+_REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+_STEPS = 100
+
+# The driver: argv[1] is the Ray address, argv[2] the checkpoint directory.
+_DRIVER = f"""
+import dataclasses
+import sys
+from absl import logging
+from muzero_snt import experiment, presets
+logging.set_verbosity(logging.INFO)
+config = presets.get_preset('tictactoe')
+config = config.replace(
+    batch_size=8, num_unroll_steps=2, num_simulations=4,
+    training_steps={_STEPS}, checkpoint_interval=20,
+    network=dataclasses.replace(config.network, channels=4))
+experiment.run(config, experiment.RunSettings(
+    preset='tictactoe', num_actors=1, ray_address=sys.argv[1],
+    checkpoint_dir=sys.argv[2], num_envs=4, train_ratio=0.5,
+    search='graph', jit_compile=False, log_every=10, publish_interval=5))
+"""
+
+
+def _config():
+  """The configuration the flags below give (to read the replay files)."""
+  return presets.get_preset('tictactoe').replace(batch_size=8,
+                                                  num_unroll_steps=2)
+
+
+class DriverKillTest(testing.TestCase):
+
+  def setUp(self):
+    super().setUp()
+    if not flags.FLAGS.is_parsed():
+      flags.FLAGS.mark_as_parsed()  # create_tempdir reads --test_tmpdir.
+    context = ray.init(num_cpus=2, include_dashboard=False,
+                       _node_ip_address='127.0.0.1')
+    self.address = context.address_info['gcs_address']
+    self.directory = self.create_tempdir().full_path
+
+  def tearDown(self):
+    ray.shutdown()
+    super().tearDown()
+
+  def _command(self):
+    return [sys.executable, '-c', _DRIVER, self.address,
+            os.path.join(self.directory, 'run')]
+
+  def _environment(self):
+    return dict(os.environ, PYTHONPATH=_REPO, TF_CPP_MIN_LOG_LEVEL='2',
+                CUDA_VISIBLE_DEVICES='')
+
+  def test_a_killed_driver_resumes_from_its_last_checkpoint(self):
+    run = os.path.join(self.directory, 'run')
+    first = subprocess.Popen(self._command(), cwd=_REPO,
+                             env=self._environment(),
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    while not glob.glob(os.path.join(run, 'ckpt-*.index')):
+      self.assertIsNone(first.poll(), 'the first run ended early')
+      self.assertLess(time.time(), deadline, 'no checkpoint in 240 s')
+      time.sleep(0.2)
+    time.sleep(0.5)  # Let the index file name it.
+    first.send_signal(signal.SIGKILL)
+    first.communicate(timeout=60)
+    numbers = sorted(int(re.search(r'ckpt-(\d+)\.index', p).group(1))
+                     for p in glob.glob(os.path.join(run, 'ckpt-*.index')))
+    last = numbers[-1]
+    self.assertLess(last, _STEPS)
+    saved = os.path.join(self.directory, 'saved.npz')
+    shutil.copy(os.path.join(run, f'replay-{last}.npz'), saved)
+
+    second = subprocess.run(self._command(), cwd=_REPO,
+                            env=self._environment(), capture_output=True,
+                            text=True, timeout=300, check=False)
+    self.assertEqual(second.returncode, 0, second.stderr[-3000:])
+    self.assertRegex(second.stderr,
+                     rf'Resumed from \S*ckpt-{last} at learner step {last}')
+    self.assertIn(f'Done: {_STEPS} learner steps', second.stderr)
+    before = replay_lib.ReplayBuffer.restore(_config(), saved)
+    after = replay_lib.ReplayBuffer.restore(
+        _config(), os.path.join(run, f'replay-{_STEPS}.npz'))
+    # The service continued from the checkpoint's games: the same first
+    # games, and more of them.
+    self.assertGreater(after.games_saved, before.games_saved)
+    self.assertGreater(before.num_games, 0)
+    for game_id in before.game_ids:
+      np.testing.assert_array_equal(after.game(game_id).observations,
+                                    before.game(game_id).observations)
+      np.testing.assert_array_equal(after.game(game_id).actions,
+                                    before.game(game_id).actions)

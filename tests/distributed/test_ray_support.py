@@ -1,0 +1,60 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of Ray's import and connection checks (no Ray instance started)."""
+
+import socket
+import sys
+from unittest import mock
+
+from muzero_snt.distributed import ray_support
+from tests import testing
+
+
+def _closed_port() -> int:
+  """A loopback port where nothing listens."""
+  with socket.socket() as probe:
+    probe.bind(('127.0.0.1', 0))
+    return probe.getsockname()[1]
+
+
+class RaySupportTest(testing.TestCase):
+
+  def test_malformed_addresses_are_named(self):
+    for address in ('localhost', '10.0.0.5:', 'host:99999', 'a b:1'):
+      with self.assertRaisesRegex(ValueError,
+                                  f'HOST:PORT .* got {address!r}'):
+        ray_support.check_address(address)
+
+  def test_an_address_without_a_cluster_is_a_clear_error(self):
+    port = _closed_port()
+    with self.assertRaisesRegex(
+        ValueError, f'ray_address=127.0.0.1:{port}: no Ray cluster answers '
+        f'there .*ray start --head --port={port}'):
+      ray_support.connect(f'127.0.0.1:{port}')
+
+  def test_a_listening_address_passes_the_check(self):
+    with socket.socket() as server:
+      server.bind(('127.0.0.1', 0))
+      server.listen(1)
+      ray_support.check_address(f'127.0.0.1:{server.getsockname()[1]}')
+
+  def test_missing_ray_names_the_extra_to_install(self):
+    # None in sys.modules makes `import ray` fail as if it were absent.
+    with mock.patch.dict(sys.modules, {'ray': None}):
+      for check in (ray_support.check_installed, ray_support.require_ray,
+                    ray_support.connect):
+        with self.assertRaisesRegex(
+            ImportError, r"needs Ray.*pip install -e '\.\[distributed\]'"):
+          check()

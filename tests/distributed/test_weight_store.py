@@ -1,0 +1,72 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of weight publication's arrays and the weight store."""
+
+import dataclasses
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import networks
+from muzero_snt.distributed import weight_store
+from tests import testing
+
+
+def _network(seed, hidden_size=8):
+  tf.random.set_seed(seed)
+  config = testing.tiny_mlp_config(21)
+  config = config.replace(network=dataclasses.replace(
+      config.network, hidden_size=hidden_size))
+  network = networks.make_network(config)
+  network.create_variables()
+  return network
+
+
+class WeightArraysTest(testing.TestCase):
+
+  def test_assigned_arrays_make_an_equal_network(self):
+    source, target = _network(1), _network(2)
+    observation = np.random.default_rng(0).normal(size=(3, 4)).astype(
+        np.float32)
+    before = target.initial_inference(observation).value
+    arrays = weight_store.network_arrays(source)
+    self.assertTrue(all(isinstance(a, np.ndarray) for a in arrays))
+    weight_store.assign_arrays(target, arrays)
+    expected = source.initial_inference(observation)
+    got = target.initial_inference(observation)
+    self.assertNotAllClose(before, expected.value)
+    self.assertAllClose(got.value, expected.value)
+    self.assertAllClose(got.policy_logits, expected.policy_logits)
+    self.assertAllClose(got.hidden_state, expected.hidden_state)
+
+  def test_arrays_of_another_network_are_refused(self):
+    arrays = weight_store.network_arrays(_network(1))
+    with self.assertRaisesRegex(ValueError, 'Got 1 weight arrays'):
+      weight_store.assign_arrays(_network(1), arrays[:1])
+    with self.assertRaisesRegex(ValueError, 'of shape .* for variable'):
+      weight_store.assign_arrays(_network(1, hidden_size=5), arrays)
+
+
+class WeightStoreTest(testing.TestCase):
+
+  def test_keeps_the_newest_version_only(self):
+    store = weight_store.WeightStore()
+    self.assertEqual(store.latest(), (weight_store.NO_VERSION, [None]))
+    store.publish(10, ['ten'])
+    store.publish(5, ['five'])  # Late and older: ignored.
+    self.assertEqual(store.latest(), (10, ['ten']))
+    store.publish(20, ['twenty'])
+    self.assertEqual(store.version(), 20)
+    self.assertEqual(store.latest(), (20, ['twenty']))
