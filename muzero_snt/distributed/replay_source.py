@@ -192,7 +192,9 @@ class ReplayServiceSource:
         keys, np.asarray(priorities))
 
   def run_round(self, learn: data_sources.Learn,
-                learner_steps: Callable[[], int]) -> None:
+                learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    del should_stop  # One learner step per round: the loop checks it.
     if self._published is None:
       self.publish()
     learn()
