@@ -531,7 +531,11 @@ def generate_build_files(ws: Workspace) -> Dict[str, str]:
       plans[label] = (f, kind, deps, pips)
   users = collections.defaultdict(set)
   for label, (_, _, deps, _) in plans.items():
-    for dep in deps:
+    # A target's kept `data` (e.g. a launcher a test runs in a subprocess)
+    # uses its labels as much as its deps do.
+    old = ws.targets.get(label)
+    data = list(old.attrs.get('data') or []) if old is not None else []
+    for dep in list(deps) + [d for d in data if isinstance(d, str)]:
       users[dep].add(label[2:].split(':', 1)[0])
   header = licence_header()
   out = {}
