@@ -37,8 +37,12 @@ from muzero_snt import run_lock
 
 FLAGS = flags.FLAGS
 
-PRESET = flags.DEFINE_enum('preset', 'tictactoe', sorted(presets.PRESETS),
-                           'configuration preset.')
+# launchers/evaluate.py evaluates these (a fixed opponent or episodes).
+EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'tictactoe')
+PRESET = flags.DEFINE_enum(
+    'preset', 'tictactoe', sorted(presets.PRESETS),
+    'configuration preset (launchers.evaluate takes '
+    f'{", ".join(EVALUATED_PRESETS)}).')
 ENV = flags.DEFINE_string(
     'env', None, 'the game of a titled preset: an Atari title for '
     '--preset=atari/atari_small (default Pong), a gymnasium id for '

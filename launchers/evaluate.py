@@ -65,7 +65,7 @@ from muzero_snt import presets
 from muzero_snt import run_config
 from muzero_snt import search
 
-PRESETS = ('atari', 'atari_small', 'cartpole', 'tictactoe')
+PRESETS = common_flags.EVALUATED_PRESETS
 CURVE_TAGS = ('selfplay/episode_return', 'loss')
 
 # pylint: enable=g-import-not-at-top,wrong-import-position
