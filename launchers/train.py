@@ -61,7 +61,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import experiment
 from muzero_snt import mixed_precision
-from muzero_snt import run_config
+from muzero_snt import presets
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
 DATA = flags.DEFINE_enum(
@@ -169,8 +169,9 @@ def validate_flags() -> None:
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
                          f'got {ratio}.')
-  known = set(run_config.config_to_dict(make_config())) | {
-      'seed', 'data', 'env', 'num_envs', 'train_ratio', 'search', 'preset'}
+  # Every name the saved configuration holds for a run of these flags.
+  known = set(make_settings().run_config(
+      presets.get_preset(common_flags.PRESET.value)).flat())
   unknown = sorted(set(ALLOW_CONFIG_CHANGES.value) - known)
   if unknown:
     raise app.UsageError(f'--allow_config_changes names unknown fields '

@@ -193,12 +193,12 @@ def make_source(config: config_lib.MuZeroConfig, settings: RunSettings,
 def describe_config(settings: RunSettings,
                     config: config_lib.MuZeroConfig) -> str:
   """The run in one paragraph: preset, what differs from it, settings."""
+  current = settings.run_config(config)
   preset = run_config.RunConfig(
-      settings.preset, presets.get_preset(settings.preset),
-      settings.run_config(config).settings)
-  diffs = run_config.differences(preset, settings.run_config(config))
+      settings.preset, presets.get_preset(settings.preset), current.settings)
+  diffs = run_config.differences(preset, current)
   changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
-  values = settings.run_config(config).settings
+  values = current.settings
   return (f'preset {settings.preset}' +
           (f' ({changed})' if changed else ' (as shipped)') + '; ' +
           ', '.join(f'{k}={v!r}' for k, v in values.items()) +

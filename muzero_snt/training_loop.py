@@ -228,32 +228,33 @@ class TrainingLoop:
         if on_round is not None and on_round(self):
           break
 
-  def remaining_seconds(self) -> Optional[float]:
-    """Time left at the learner's rate since its first step; None if unknown.
+  def steps_per_second(self) -> Optional[float]:
+    """The learner's rate since its first step here; None if unknown.
 
-    The rate is measured from the end of this process's first learner step,
-    so tracing and compilation do not count.
+    Measured from the end of this process's first learner step, so tracing
+    and compilation do not count.
     """
     if self._first_step is None:
       return None
     start_time, start_steps = self._first_step
     steps = self._learner.steps - start_steps
     seconds = time.time() - start_time
-    if steps <= 0 or seconds <= 0:
+    return steps / seconds if steps > 0 and seconds > 0 else None
+
+  def remaining_seconds(self) -> Optional[float]:
+    """Time left at `steps_per_second`; None while that is unknown."""
+    rate = self.steps_per_second()
+    if rate is None:
       return None
-    return (self._config.training_steps - self._learner.steps) * seconds / steps
+    return (self._config.training_steps - self._learner.steps) / rate
 
   def _log(self, since_last: float) -> None:
     """Logs progress and writes TensorBoard summaries since the last log."""
     steps, total = self._learner.steps, self._config.training_steps
     metrics = self._last_metrics
     loss = f'{float(metrics["loss"]):.4f}' if metrics else '-'
-    remaining = self.remaining_seconds()
-    rate = None
-    if self._first_step is not None:
-      seconds = time.time() - self._first_step[0]
-      if seconds > 0 and steps > self._first_step[1]:
-        rate = (steps - self._first_step[1]) / seconds
+    rate = self.steps_per_second()
+    remaining = None if rate is None else (total - steps) / rate
     source_text, source_scalars = self._source.progress(since_last)
     logging.info(
         'learner step %d/%d  loss %s  %s%s  elapsed %.0fs  remaining %s',
