@@ -19,7 +19,7 @@ checkpoints; it is killed with SIGKILL at random moments (some during
 saves, which come every few rounds) and restarted with the same flags
 until it finishes. Its final checkpoint must equal, tensor for tensor and
 bit for bit, the final checkpoint of the same job run without
-interruption. tests/reliability/test_kill_resume.py runs it with two kills;
+interruption. tests/reliability/test_kill_resume.py runs it with one kill;
 the long run is a script:
 
     python -m tests.reliability.kill_resume --kills=20 --seed=0 \
@@ -80,12 +80,14 @@ def run_unbroken(directory: str, training_steps: int) -> None:
 
 
 def run_with_kills(directory: str, training_steps: int, kills: int,
-                   rng: np.random.Generator, log=print) -> int:
+                   rng: np.random.Generator, log=print,
+                   max_delay: float = 3.) -> int:
   """Runs to the end, killing the first `kills` attempts; returns restarts.
 
   Each attempt is killed at a uniformly random moment between its first
   checkpoint file appearing (so the kill lands in training and saving, not
-  in TensorFlow's start-up) and a few seconds later.
+  in TensorFlow's start-up) and `max_delay` seconds later. An attempt that
+  finishes inside its delay ends the runs early (fewer restarts).
   """
   attempts = 0
   while True:
@@ -105,7 +107,7 @@ def run_with_kills(directory: str, training_steps: int, kills: int,
       if _newest(directory) > before:
         break
       time.sleep(0.01)
-    delay = float(rng.uniform(0., 3.))
+    delay = float(rng.uniform(0., max_delay))
     time.sleep(delay)
     if process.poll() is not None:
       _, stderr = process.communicate()

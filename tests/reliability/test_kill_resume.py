@@ -26,6 +26,8 @@ import numpy as np
 
 from tests.reliability import kill_resume
 
+_STEPS = 200
+
 
 class KillResumeTest(absltest.TestCase):
 
@@ -33,10 +35,14 @@ class KillResumeTest(absltest.TestCase):
     root = tempfile.mkdtemp()
     unbroken = os.path.join(root, 'unbroken')
     killed = os.path.join(root, 'killed')
-    kill_resume.run_unbroken(unbroken, 60)
-    restarts = kill_resume.run_with_kills(killed, 60, 1,
+    # A tiny learner step takes ~15 ms here: 200 steps leave about 3 s of
+    # training after the first checkpoint, so a kill within 0.5 s of it
+    # lands before the run ends, on a fast machine too.
+    kill_resume.run_unbroken(unbroken, _STEPS)
+    restarts = kill_resume.run_with_kills(killed, _STEPS, 1,
                                           np.random.default_rng(1),
-                                          log=lambda message: None)
+                                          log=lambda message: None,
+                                          max_delay=0.5)
     self.assertEqual(restarts, 1)
     a = kill_resume.final_tensors(unbroken)
     b = kill_resume.final_tensors(killed)
