@@ -108,7 +108,7 @@ class RunSettings:
   checkpoint_minutes: Optional[float] = None
   num_actors: int = 0
   ray_address: Optional[str] = None
-  publish_interval: int = 10
+  publish_interval: int = 1
   eval_interval: int = 0
 
   def __post_init__(self):

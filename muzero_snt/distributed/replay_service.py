@@ -51,7 +51,7 @@ class Game(NamedTuple):
   """A finished self-play game as an actor sends it."""
   trajectory: trajectory_lib.Trajectory
   episode_return: float
-  policy_version: int  # Learner step of the weights that played it.
+  policy_version: int  # Learner step of the newest weights that played it.
 
 
 class _Queued(NamedTuple):

@@ -100,6 +100,7 @@ class ReplayServiceSource:
         service, {name: self._counters[f'distributed_{name}']
                   for name in _COUNTERS})
     self._published: Optional[int] = None
+    self._pending_publish = None
     self._pending_update = None
     self._stats: Dict[str, Any] = {}
     self._last_env_steps = 0
@@ -148,11 +149,18 @@ class ReplayServiceSource:
     return self._published
 
   def publish(self) -> None:
-    """Puts the network's arrays in the object store for the actors."""
+    """Puts the network's arrays in the object store for the actors.
+
+    The store's answer is not waited for here but at the next publication
+    (which surfaces an error of this one), so the learner does not wait a
+    round trip per publication.
+    """
+    if self._pending_publish is not None:
+      self._ray.get(self._pending_publish)
     arrays = weight_store.network_arrays(self._learner.network)
     version = self._learner.steps
     reference = self._ray.put(arrays)
-    self._ray.get(self._weights.publish.remote(version, [reference]))
+    self._pending_publish = self._weights.publish.remote(version, [reference])
     self._published = version
 
   def check_workers(self) -> None:

@@ -51,6 +51,24 @@ class WeightArraysTest(testing.TestCase):
     self.assertAllClose(got.policy_logits, expected.policy_logits)
     self.assertAllClose(got.hidden_state, expected.hidden_state)
 
+  def test_arrays_follow_the_variables_after_updates(self):
+    # The arrays are read by one compiled function per network: it must
+    # read the variables' current values, not those of its first call.
+    network = _network(1)
+    first = weight_store.network_arrays(network)
+    for variable in network.trainable_variables:
+      variable.assign_add(tf.ones_like(variable))
+    second = weight_store.network_arrays(network)
+    expected = [v.numpy() for v in network.variables]
+    self.assertLen(second, len(expected))
+    for got, want in zip(second, expected):
+      np.testing.assert_array_equal(got, want)
+    changed = [not np.array_equal(a, b) for a, b in zip(first, second)]
+    self.assertEqual(sum(changed), len(network.trainable_variables))
+    # Copies: changing an array does not touch the network.
+    second[0][...] = 123.
+    self.assertFalse(np.any(network.variables[0].numpy() == 123.))
+
   def test_arrays_of_another_network_are_refused(self):
     arrays = weight_store.network_arrays(_network(1))
     with self.assertRaisesRegex(ValueError, 'Got 1 weight arrays'):
