@@ -23,6 +23,13 @@ Three measurements, on a private Ray instance on this machine:
   * `replay`: the replay service's inserts (games/s and positions/s of
     whole tic-tac-toe-length games) and `sample_batch` calls per second
     (the preset's batch, K = 5), called from this process.
+  * `actor`: what distribution costs one actor: environment steps/s of a
+    `self_play_worker.SelfPlayWorker` (taking new weights after every move,
+    sending its games to the replay service) against the same
+    `acting.Actor` loop alone in the same kind of process (one TensorFlow
+    thread, the same games and search), while this process publishes new
+    weights every `--publish_seconds` as a learner would. Alternated,
+    `--repeats` times each, over `--window` seconds after `--warmup`.
   * `training`: environment steps/s and learner steps/s of a tic-tac-toe
     run with 0 (one process), 1 and 2 self-play actors, measured over
     `--window` seconds after the first `--warmup` seconds of learning.
@@ -44,12 +51,16 @@ from absl import logging
 import numpy as np
 
 from benchmarks import reporting
+from muzero_snt import acting
+from muzero_snt import builders
 from muzero_snt import experiment
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt import search as search_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
@@ -65,6 +76,11 @@ ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
 WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of learning before the '
                             'training window.')
 WINDOW = flags.DEFINE_float('window', 40., 'seconds of the training window.')
+PUBLISH_SECONDS = flags.DEFINE_float(
+    'publish_seconds', 0.04, 'seconds between the publications the actor '
+    'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
+SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
+                         'publication, replay, actor, training.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
@@ -169,6 +185,88 @@ def time_replay(ray, seconds: float) -> Dict[str, Any]:
           'num_unroll_steps': config.num_unroll_steps}
 
 
+class _PlainSelfPlay:
+  """The actor's loop alone: `acting.Actor` rounds, no Ray calls."""
+
+  def __init__(self, preset: str, num_envs: int, seed: int):
+    import tensorflow as tf  # pylint: disable=g-import-not-at-top
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
+    config = presets.get_preset(preset)
+    network = networks.make_network(config)
+    network.create_variables()
+    self._actor = acting.Actor(
+        config, search_lib.make_search(config, network, 'xla'),
+        search_lib.NetworkModel(network),
+        builders.make_environment_factory(preset, config, None),
+        seed=seed, num_envs=num_envs)
+
+  def env_steps_per_second(self, warmup: float, window: float) -> float:
+    start, rounds, marks = time.perf_counter(), 0, None
+    steps = 0
+    while True:
+      results = self._actor.play_round(rounds)
+      rounds += 1
+      steps += sum(r.length for r in results)
+      now = time.perf_counter()
+      if marks is None and now - start >= warmup:
+        marks = (now, steps)
+      elif marks is not None and now - marks[0] >= window:
+        return (steps - marks[1]) / (now - marks[0])
+
+
+def time_actor(ray, preset: str, warmup: float, window: float,
+               publish_seconds: float, repeats: int) -> Dict[str, Any]:
+  """One actor's environment steps/s with and without distribution."""
+  config = presets.get_preset(preset)
+  num_envs = presets.get_self_play(preset).num_envs
+  network = networks.make_network(config)
+  network.create_variables()
+  results = {'num_envs': num_envs, 'publish_seconds': publish_seconds,
+             'alone': [], 'distributed': [], 'versions_taken': []}
+  for repeat in range(repeats):
+    plain = ray.remote(_PlainSelfPlay).options(num_cpus=1).remote(
+        preset, num_envs, repeat)
+    results['alone'].append(ray.get(
+        plain.env_steps_per_second.remote(warmup, window)))
+    ray.kill(plain)
+
+    names = (f'bench-replay-{repeat}', f'bench-weights-{repeat}')
+    # A tiny ratio: the service admits every game and no learner samples.
+    service = ray.remote(replay_service.ReplayService).options(
+        name=names[0], num_cpus=0).remote(config, 1e-9)
+    store = ray.remote(weight_store.WeightStore).options(
+        name=names[1], num_cpus=0).remote()
+    version = 0
+    ray.get(store.publish.remote(
+        version, [ray.put(weight_store.network_arrays(network))]))
+    worker = ray.remote(self_play_worker.SelfPlayWorker).options(
+        num_cpus=1).remote(0, config, preset, None, 'xla', num_envs, repeat,
+                           *names)
+    start, marks = time.perf_counter(), None
+    while True:
+      time.sleep(publish_seconds)
+      version += 1
+      ray.get(store.publish.remote(
+          version, [ray.put(weight_store.network_arrays(network))]))
+      now = time.perf_counter()
+      if marks is None and now - start >= warmup:
+        marks = (now, ray.get(service.stats.remote())['env_steps'])
+      elif marks is not None and now - marks[0] >= window:
+        steps = ray.get(service.stats.remote())['env_steps']
+        results['distributed'].append((steps - marks[1]) / (now - marks[0]))
+        break
+    status = ray.get(worker.status.remote())
+    if status['error']:
+      raise RuntimeError(status['error'])
+    results['versions_taken'].append(status['version'])
+    for handle in (worker, service, store):
+      ray.kill(handle)
+  results['ratio'] = [d / a for d, a in zip(results['distributed'],
+                                            results['alone'])]
+  return results
+
+
 def time_training(num_actors: int, warmup: float, window: float
                  ) -> Dict[str, float]:
   """Environment and learner steps/s of tic-tac-toe with `num_actors`."""
@@ -208,17 +306,25 @@ def main(argv):
   ray_support.connect(None, num_cpus=os.cpu_count())
   ray = ray_support.require_ray()
   results['machine']['ray'] = ray.__version__
-  results['publication'] = {
-      preset: time_publication(ray, preset, REPEATS.value)
-      for preset in PUBLICATION_PRESETS.value}
-  print(json.dumps(results['publication']), flush=True)
-  results['replay'] = time_replay(ray, REPLAY_SECONDS.value)
-  print(json.dumps(results['replay']), flush=True)
-  results['training'] = {}
-  for actors in ACTORS.value:
-    results['training'][actors] = time_training(int(actors), WARMUP.value,
-                                                WINDOW.value)
-    print(json.dumps({actors: results['training'][actors]}), flush=True)
+  if 'publication' not in SKIP.value:
+    results['publication'] = {
+        preset: time_publication(ray, preset, REPEATS.value)
+        for preset in PUBLICATION_PRESETS.value}
+    print(json.dumps(results['publication']), flush=True)
+  if 'replay' not in SKIP.value:
+    results['replay'] = time_replay(ray, REPLAY_SECONDS.value)
+    print(json.dumps(results['replay']), flush=True)
+  if 'actor' not in SKIP.value:
+    results['actor'] = time_actor(ray, 'tictactoe', WARMUP.value,
+                                  WINDOW.value, PUBLISH_SECONDS.value,
+                                  REPEATS.value)
+    print(json.dumps(results['actor']), flush=True)
+  if 'training' not in SKIP.value:
+    results['training'] = {}
+    for actors in ACTORS.value:
+      results['training'][actors] = time_training(int(actors), WARMUP.value,
+                                                  WINDOW.value)
+      print(json.dumps({actors: results['training'][actors]}), flush=True)
   results['machine']['load_average_after'] = os.getloadavg()
   results = reporting.with_medians(results)
   text = json.dumps(results, indent=1, default=float)
