@@ -202,14 +202,17 @@ class _PlainSelfPlay:
         seed=seed, num_envs=num_envs)
 
   def env_steps_per_second(self, warmup: float, window: float) -> float:
-    start, rounds, marks = time.perf_counter(), 0, None
+    """Measured from `warmup` s after the first round (tracing) ends."""
+    start, rounds, marks = None, 0, None
     steps = 0
     while True:
       results = self._actor.play_round(rounds)
       rounds += 1
       steps += sum(r.length for r in results)
       now = time.perf_counter()
-      if marks is None and now - start >= warmup:
+      if start is None:
+        start = now
+      elif marks is None and now - start >= warmup:
         marks = (now, steps)
       elif marks is not None and now - marks[0] >= window:
         return (steps - marks[1]) / (now - marks[0])
@@ -243,14 +246,18 @@ def time_actor(ray, preset: str, warmup: float, window: float,
     worker = ray.remote(self_play_worker.SelfPlayWorker).options(
         num_cpus=1).remote(0, config, preset, None, 'xla', num_envs, repeat,
                            *names)
-    start, marks = time.perf_counter(), None
+    start, marks = None, None
     while True:
       time.sleep(publish_seconds)
       version += 1
       ray.get(store.publish.remote(
           version, [ray.put(weight_store.network_arrays(network))]))
       now = time.perf_counter()
-      if marks is None and now - start >= warmup:
+      if start is None:
+        # From the end of the worker's first round, as for the loop alone.
+        if ray.get(worker.status.remote())['rounds']:
+          start = now
+      elif marks is None and now - start >= warmup:
         marks = (now, ray.get(service.stats.remote())['env_steps'])
       elif marks is not None and now - marks[0] >= window:
         steps = ray.get(service.stats.remote())['env_steps']
