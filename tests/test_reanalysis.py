@@ -14,10 +14,15 @@
 # ============================================================================
 """Tests for muzero_snt.reanalysis: fresh policy and value targets."""
 
+import dataclasses
+
 import numpy as np
 import tensorflow as tf
 
+from muzero_snt import builders
+from muzero_snt import experiment
 from muzero_snt import networks
+from muzero_snt import presets
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
@@ -217,6 +222,42 @@ class FractionTest(ReanalyserTestCase):
     # The next call draws from (seed, 1): other rows, as a resumed run would.
     c = second.reanalyse(batch, keys, buffer)
     self.assertNotAllEqual(b.target_policy, c.target_policy)
+
+
+class FractionZeroTest(ReanalyserTestCase):
+
+  def test_fraction_zero_is_todays_run(self):
+    config = presets.make_tictactoe_config().replace(
+        num_simulations=2, batch_size=8, num_unroll_steps=2,
+        network=dataclasses.replace(
+            presets.make_tictactoe_config().network, channels=4,
+            prediction_blocks=0))
+    self.assertEqual(config.reanalyze_fraction, 0.)  # The default.
+    settings = experiment.RunSettings(preset='tictactoe', num_envs=2,
+                                      train_ratio=1., search='graph')
+    learner = builders.make_learner(config, jit_compile=False)
+    self.assertIsNone(experiment.make_reanalyser(config, settings, learner))
+    source = experiment.make_source(config, settings, learner)
+    # The checkpoint holds what it held before reanalysis existed.
+    self.assertEqual(sorted(source.counters()), [
+        'counted_env_steps', 'env_steps', 'games', 'paid_steps', 'rounds'])
+    # Batches are the replay buffer's, bit for bit: a buffer of the same
+    # seed and games draws the same ones.
+    source.run_round(lambda: True, lambda: 0)
+    twin = replay_lib.ReplayBuffer(config, seed=settings.seed)
+    for game_id in source.replay.game_ids:
+      twin.save_game(source.replay.game(game_id))
+    for _ in range(3):
+      batch, _ = source.sample()
+      expected, _ = twin.sample_batch()
+      for field, value in expected._asdict().items():
+        self.assertAllEqual(getattr(batch, field), value)
+
+  def test_a_reanalyser_at_fraction_zero_changes_nothing(self):
+    config = _config(reanalyze_fraction=0.)
+    _, buffer, _, reanalyser = self._setup(config)
+    batch, keys = buffer.sample_batch()
+    self.assertIs(reanalyser.reanalyse(batch, keys, buffer), batch)
 
 
 if __name__ == '__main__':
