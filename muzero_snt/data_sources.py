@@ -130,6 +130,10 @@ class SelfPlay:
   def actor(self) -> acting.Actor:
     return self._actor
 
+  @property
+  def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
+    return self._reanalyser
+
   def counters(self) -> Dict[str, tf.Variable]:
     if self._reanalyser is None:
       return dict(self._counters)

@@ -137,6 +137,7 @@ class Reanalyser:
     self._rows = 0
     self._positions = 0
     self._seconds = 0.
+    self._total_seconds = 0.
 
   @property
   def target_network(self):
@@ -165,6 +166,11 @@ class Reanalyser:
                               self._network.variables):
       target.assign(source)
     self._counters['target_network_step'].assign(step)
+
+  @property
+  def total_seconds(self) -> float:
+    """Wall time spent in `reanalyse` by this process."""
+    return self._total_seconds
 
   def take_stats(self) -> Tuple[int, int, float]:
     """(rows, positions searched, seconds) since the last call."""
@@ -230,6 +236,8 @@ class Reanalyser:
         target_value[row, step] = z
     self._rows += len(rows)
     self._positions += len(searched)
-    self._seconds += time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    self._seconds += seconds
+    self._total_seconds += seconds
     return batch._replace(target_policy=target_policy,
                           target_value=target_value)
