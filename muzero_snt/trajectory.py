@@ -62,9 +62,10 @@ class Trajectory:
   action taken, the reward that followed (from the mover's perspective), the
   search's visit distribution over the full action space, the search's
   root value (from the mover's perspective) and the mask of the actions that
-  were legal there (reanalysis searches the position again with them). `finish` closes the record:
-  either the game reached a terminal state, or it was truncated and the value
-  of the position after the last move is estimated by `bootstrap_value`.
+  were legal there (reanalysis searches the position again with them).
+  `finish` closes the record: either the game reached a terminal state, or
+  it was truncated and the value of the position after the last move is
+  estimated by `bootstrap_value`.
 
   `make_target` is the pseudocode's `Game.make_target`, with its defects
   fixed (docs/pseudocode.md, defects 3, 4 and 5): two-player signs, the
