@@ -30,6 +30,13 @@ and go to --output_json; --curve_png plots the evaluation curve.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --time_limit=600 --output_json=/tmp/ttt.json
+
+With --reanalyze_fractions the seeds run once per fraction (MuZero
+Reanalyze, docs/reanalysis.md) and a last table compares the medians, with
+the wall time reanalysis took per learner step:
+
+    python -m benchmarks.learning --preset=cartpole --seeds=0,1,2 \
+        --reanalyze_fractions=0,0.5,0.8 --output_json=/tmp/cartpole_re.json
 """
 
 import json
@@ -75,6 +82,9 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 CURVE_PNG = flags.DEFINE_string('curve_png', None,
                                 'where to plot the evaluation curves.')
+REANALYZE_FRACTIONS = flags.DEFINE_list(
+    'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction '
+    '(e.g. 0,0.5,0.8) and compare them; empty: the config\'s alone.')
 
 CARTPOLE_GOAL = 475.
 CARTPOLE_SCREEN = 10
@@ -151,10 +161,13 @@ class _Evaluator:
 
 
 def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
-             num_eval: int) -> Dict:
+             num_eval: int, reanalyze_fraction: Optional[float] = None
+            ) -> Dict:
   """One run from scratch, evaluated until solved or out of time."""
   config = run_config.apply_overrides(presets.get_preset(preset),
                                       CONFIG.value)
+  if reanalyze_fraction is not None:
+    config = config.replace(reanalyze_fraction=reanalyze_fraction)
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
     # Run until solved or out of time, not until the preset's step count.
     config = config.replace(training_steps=10**7)
@@ -165,8 +178,13 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
       seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
       on_round=evaluator, search=SEARCH.value)
   solved = evaluator.solved_at
+  reanalyser = getattr(loop.source, 'reanalyser', None)
   return {
       'seed': seed,
+      'reanalyze_fraction': config.reanalyze_fraction,
+      'reanalysis_seconds_per_learner_step': (
+          reanalyser.total_seconds / max(loop.learner.steps, 1)
+          if reanalyser else 0.),
       'solved': solved is not None,
       'training_seconds': solved['training_seconds'] if solved else None,
       'env_steps': solved['env_steps'] if solved else None,
@@ -214,8 +232,36 @@ def main(argv: Sequence[str]) -> None:
     run_config.apply_overrides(presets.get_preset(preset), CONFIG.value)
   except ValueError as e:
     raise app.UsageError(f'--config: {e}') from e
-  runs = [run_seed(preset, seed, TIME_LIMIT.value, EVAL_EVERY.value,
-                   NUM_EVAL.value) for seed in seeds]
+  try:
+    fractions = [float(f) for f in REANALYZE_FRACTIONS.value] or [None]
+  except ValueError as e:
+    raise app.UsageError(f'--reanalyze_fractions: {e}') from e
+  summaries = []
+  for fraction in fractions:
+    runs = [run_seed(preset, seed, TIME_LIMIT.value, EVAL_EVERY.value,
+                     NUM_EVAL.value, fraction) for seed in seeds]
+    summaries.append(_summarise(preset, runs))
+  if len(summaries) > 1:
+    print(f'{"fraction":>8} {"solved":>6} {"median s":>9} '
+          f'{"median env steps":>16} {"reanalysis s/step":>17}')
+    for summary in summaries:
+      runs = summary['runs']
+      cost = np.median([r['reanalysis_seconds_per_learner_step']
+                        for r in runs])
+      print(f'{runs[0]["reanalyze_fraction"]:>8} '
+            f'{sum(r["solved"] for r in runs):>3}/{len(runs):<2} '
+            f'{summary["median_training_seconds"] or float("nan"):>9.0f} '
+            f'{summary["median_env_steps"] or 0:>16} {cost:>17.4f}')
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(summaries[0] if len(summaries) == 1 else summaries, f,
+                indent=1, default=float)
+  if CURVE_PNG.value:
+    _plot([r for s in summaries for r in s['runs']], preset, CURVE_PNG.value)
+
+
+def _summarise(preset: str, runs: List[Dict]) -> Dict:
+  """Prints one fraction's runs and medians; returns them as a dict."""
   print(f'{"seed":>4} {"solved":>6} {"seconds":>8} {"env steps":>10} '
         f'{"learner steps":>13}')
   for run in runs:
@@ -233,11 +279,7 @@ def main(argv: Sequence[str]) -> None:
   print('median training seconds to solve:',
         summary['median_training_seconds'], ' median env steps:',
         summary['median_env_steps'])
-  if OUTPUT_JSON.value:
-    with open(OUTPUT_JSON.value, 'w') as f:
-      json.dump(summary, f, indent=1, default=float)
-  if CURVE_PNG.value:
-    _plot(runs, preset, CURVE_PNG.value)
+  return summary
 
 
 if __name__ == '__main__':

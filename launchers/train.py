@@ -20,7 +20,11 @@ weights, the replay buffer keeps the last `window_size` games, and the
 learner takes --train_ratio steps per environment step. With
 --data=synthetic the learner alone trains on synthetic batches with
 learnable targets fed through tf.data (smoke runs and throughput on any
---strategy).
+--strategy). With --data=replay the learner trains on the games of a saved
+replay file (--replay_path) and plays none (MuZero Unplugged);
+--reanalyze_fraction refreshes the targets of that fraction of each batch
+by searching again (docs/reanalysis.md), and --export_replay writes the
+run's replay buffer at the end.
 
 --strategy picks the learner's devices; --batch_size is the global batch,
 split evenly across the replicas. With --logdir the metrics go to
@@ -36,6 +40,10 @@ continue and resumes from there. The work is the library's
     python -m launchers.train --data=synthetic --strategy=mirrored \
         --nojit_compile --logdir=/tmp/muzero
     python -m launchers.train --data=synthetic --strategy=tpu --tpu=local
+    python -m launchers.train --preset=tictactoe --reanalyze_fraction=0.8 \
+        --export_replay=/tmp/ttt_replay.npz
+    python -m launchers.train --preset=tictactoe --data=replay \
+        --replay_path=/tmp/ttt_replay.npz --reanalyze_fraction=1
     python -m launchers.train --preset=tictactoe --num_actors=2
     python -m launchers.train --preset=connect4 --num_actors=16 \
         --ray_address=10.0.0.5:6379
@@ -67,7 +75,20 @@ from muzero_snt import presets
 DATA = flags.DEFINE_enum(
     'data', 'selfplay', list(experiment.DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
-    'synthetic batches.')
+    'synthetic batches; replay: the games of --replay_path only.')
+REPLAY_PATH = flags.DEFINE_string(
+    'replay_path', None, 'the replay file --data=replay trains from (a '
+    'checkpoint\'s replay-N.npz or an --export_replay file).')
+EXPORT_REPLAY = flags.DEFINE_string(
+    'export_replay', None, 'where to write the run\'s replay buffer at the '
+    'end (a file --data=replay reads).')
+REANALYZE_FRACTION = flags.DEFINE_float(
+    'reanalyze_fraction', None, 'fraction of each batch whose targets come '
+    'from a fresh search and a target network (MuZero Reanalyze; 0.8 in '
+    'the paper; default: preset, 0).')
+TARGET_UPDATE_INTERVAL = flags.DEFINE_integer(
+    'target_update_interval', None, 'learner steps between copies of the '
+    'network into the reanalysis target network (default: preset).')
 NUM_ENVS = flags.DEFINE_integer(
     'num_envs', None, 'self-play games played at once (default: preset).')
 TRAIN_RATIO = flags.DEFINE_float(
@@ -135,6 +156,9 @@ EXPORT_DIR = flags.DEFINE_string(
 # Flags of self-play only, refused with --data=synthetic.
 _SELF_PLAY_FLAGS = ('env', 'num_envs', 'train_ratio', 'search',
                     'num_simulations', 'unvisited_q', 'window_size')
+# Flags of playing games, refused with --data=replay (its search and
+# window still apply: reanalysis searches, the file's games need room).
+_PLAYING_FLAGS = ('env', 'num_envs', 'train_ratio')
 
 
 def validate_flags() -> None:
@@ -147,7 +171,20 @@ def validate_flags() -> None:
     raise app.UsageError(f'--tpu={TPU.value} is only used with '
                          f'--strategy=tpu, got --strategy={STRATEGY.value}.')
   if DATA.value == 'synthetic':
-    common_flags.refuse(_SELF_PLAY_FLAGS, 'only apply to --data=selfplay')
+    common_flags.refuse(_SELF_PLAY_FLAGS + ('export_replay',),
+                        'only apply to --data=selfplay or replay')
+  if DATA.value == 'replay':
+    common_flags.refuse(_PLAYING_FLAGS, 'only apply to --data=selfplay')
+    if not REPLAY_PATH.value:
+      raise app.UsageError('--data=replay needs --replay_path, the replay '
+                           'file to train from.')
+  elif REPLAY_PATH.value:
+    raise app.UsageError(f'--replay_path is read by --data=replay only, got '
+                         f'--data={DATA.value}.')
+  if REANALYZE_FRACTION.value is not None and not (
+      0 <= REANALYZE_FRACTION.value <= 1):
+    raise app.UsageError(f'--reanalyze_fraction must be in [0, 1], got '
+                         f'{REANALYZE_FRACTION.value}.')
   for name in ('num_envs', 'log_every', 'publish_interval'):
     common_flags.check_positive(name)
   minutes = CHECKPOINT_MINUTES.value
@@ -182,7 +219,7 @@ def make_config() -> config_lib.MuZeroConfig:
   """The preset with every flag's override, validated."""
   for name in ('training_steps', 'batch_size', 'num_unroll_steps', 'td_steps',
                'checkpoint_interval', 'lr_init', 'lr_decay_steps',
-               'window_size'):
+               'window_size', 'target_update_interval'):
     common_flags.check_positive(name)
   return common_flags.make_config({
       'batch_size': BATCH_SIZE.value,
@@ -196,6 +233,8 @@ def make_config() -> config_lib.MuZeroConfig:
       'optimizer': OPTIMIZER.value,
       'training_steps': TRAINING_STEPS.value,
       'window_size': WINDOW_SIZE.value,
+      'reanalyze_fraction': REANALYZE_FRACTION.value,
+      'target_update_interval': TARGET_UPDATE_INTERVAL.value,
   })
 
 
@@ -220,7 +259,9 @@ def make_settings() -> experiment.RunSettings:
       num_actors=NUM_ACTORS.value,
       ray_address=RAY_ADDRESS.value,
       publish_interval=PUBLISH_INTERVAL.value,
-      eval_interval=EVAL_INTERVAL.value)
+      eval_interval=EVAL_INTERVAL.value,
+      replay_path=REPLAY_PATH.value,
+      export_replay=EXPORT_REPLAY.value)
 
 
 def main(argv: Sequence[str]) -> None:

@@ -36,6 +36,7 @@ from muzero_snt.data_sources import SyntheticBatches
 from muzero_snt.distribute import make_strategy
 from muzero_snt.distribute import STRATEGIES
 from muzero_snt.experiment import RunSettings
+from muzero_snt.fixed_dataset import FixedReplay
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
 from muzero_snt.losses import l2_regularization
@@ -57,6 +58,7 @@ from muzero_snt.presets import make_openspiel_shogi_config
 from muzero_snt.presets import make_shogi_config
 from muzero_snt.presets import make_tictactoe_config
 from muzero_snt.presets import PRESETS
+from muzero_snt.reanalysis import Reanalyser
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
 from muzero_snt.run_config import RunConfig
@@ -100,6 +102,7 @@ __all__ = (
     'Adam',
     'Batch',
     'CompiledSearch',
+    'FixedReplay',
     'KnownBounds',
     'Learner',
     'LossExtra',
@@ -114,6 +117,7 @@ __all__ = (
     'NetworkOutput',
     'Node',
     'PRESETS',
+    'Reanalyser',
     'ReferenceSearch',
     'ReplayBuffer',
     'RunConfig',

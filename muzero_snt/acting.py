@@ -186,8 +186,11 @@ class Actor:
                                         rng)
       time_step = game.environment.step(action)
       reward = float(time_step.reward)
+      legal_mask = np.zeros(self._config.action_space_size, bool)
+      legal_mask[np.asarray(legal[i], np.int64)] = True
       game.trajectory.append(game.observation, to_play[i], action, reward,
-                             output.policy[i], float(output.root_value[i]))
+                             output.policy[i], float(output.root_value[i]),
+                             legal_mask)
       game.player_0_return += reward if to_play[i] == 0 else -reward
       game.time_step = time_step
 

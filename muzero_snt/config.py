@@ -230,6 +230,13 @@ class MuZeroConfig:
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
   priority_beta: float = 1.0
+  # Reanalyse (appendix H of the paper; docs/reanalysis.md): the fraction of
+  # each batch's rows whose policy targets come from a fresh search with the
+  # current network and whose value targets bootstrap from a target
+  # network, refreshed every `target_update_interval` learner steps. The
+  # paper's MuZero Reanalyze uses 0.8; 0 trains on the stored targets.
+  reanalyze_fraction: float = 0.0
+  target_update_interval: int = 100
 
   def __post_init__(self):
     def positive_int(name):
@@ -242,7 +249,8 @@ class MuZeroConfig:
 
     for name in ('action_space_size', 'max_moves', 'num_simulations',
                  'batch_size', 'td_steps', 'num_actors', 'training_steps',
-                 'checkpoint_interval', 'window_size', 'num_unroll_steps'):
+                 'checkpoint_interval', 'window_size', 'num_unroll_steps',
+                 'target_update_interval'):
       positive_int(name)
     for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
                  'pb_c_base', 'value_loss_weight'):
@@ -277,6 +285,8 @@ class MuZeroConfig:
            self.prioritized_replay, 'True or False')
     _check_range('priority_alpha', self.priority_alpha, 0, _INF, '>= 0')
     _check_range('priority_beta', self.priority_beta, 0, _INF, '>= 0')
+    _check_range('reanalyze_fraction', self.reanalyze_fraction, 0, 1,
+                 'a fraction of the batch in [0, 1]')
     if self.network.kind == 'residual':
       _check(len(self.observation_shape) == 3, 'observation_shape',
              self.observation_shape,

@@ -21,7 +21,11 @@ counters as `tf.Variable`s (checkpointed with the learner) and, if it has
 one, its replay buffer (checkpointed beside them).
 
 * `SelfPlay`: the MuZero loop. A round is one game per environment;
-  learner steps follow the environment steps at an exact ratio.
+  learner steps follow the environment steps at an exact ratio. With a
+  `reanalysis.Reanalyser`, a fraction of each batch gets fresh targets
+  (MuZero Reanalyze).
+* `fixed_dataset.FixedReplay` (its own file): a saved replay buffer, no new
+  games (MuZero Unplugged).
 * `SyntheticBatches`: learnable synthetic batches through `tf.data`
   (`synthetic.py`); a round is one learner step. Smoke runs and throughput.
 """
@@ -38,6 +42,7 @@ from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import datasets
 from muzero_snt import learning
+from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import synthetic
 from muzero_snt import types
@@ -93,7 +98,8 @@ class SelfPlay:
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
-               train_ratio: float, seed: int = 0):
+               train_ratio: float, seed: int = 0,
+               reanalyser: Optional[reanalysis.Reanalyser] = None):
     """Constructs the source.
 
     Args:
@@ -101,6 +107,8 @@ class SelfPlay:
       actor: plays the games.
       train_ratio: learner steps per environment step (> 0).
       seed: seed of the replay buffer's sampling.
+      reanalyser: if given, every sampled batch goes through it (its state
+        is checkpointed with the counters).
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -114,6 +122,7 @@ class SelfPlay:
     self._counters = checkpointing.counters(
         rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
     self._replay = replay_lib.ReplayBuffer(config, seed=seed)
+    self._reanalyser = reanalyser
     self._recent: List[acting.GameResult] = []
     self._last_env_steps = 0
 
@@ -121,8 +130,14 @@ class SelfPlay:
   def actor(self) -> acting.Actor:
     return self._actor
 
+  @property
+  def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
+    return self._reanalyser
+
   def counters(self) -> Dict[str, tf.Variable]:
-    return dict(self._counters)
+    if self._reanalyser is None:
+      return dict(self._counters)
+    return {**self._counters, **self._reanalyser.state}
 
   @property
   def replay(self) -> replay_lib.ReplayBuffer:
@@ -147,6 +162,8 @@ class SelfPlay:
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     batch, keys = self._replay.sample_batch()
+    if self._reanalyser is not None:
+      batch = self._reanalyser.reanalyse(batch, keys, self._replay)
     return batch, keys if self._config.prioritized_replay else None
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
@@ -188,7 +205,7 @@ class SelfPlay:
     text = (f'games {self.games}  env steps {self.env_steps}  return '
             f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}  '
             f'{rate:.1f} env steps/s')
-    return text, {
+    scalars = {
         'selfplay/episode_return': float(np.mean(returns)),
         'selfplay/game_length': float(np.mean(lengths)),
         'selfplay/games': self.games,
@@ -196,10 +213,26 @@ class SelfPlay:
         'selfplay/env_steps_per_second': rate,
         'replay/positions': self._replay.num_positions,
     }
+    if self._reanalyser is not None:
+      more_text, more = reanalysis_progress(self._reanalyser)
+      text += more_text
+      scalars.update(more)
+    return text, scalars
 
   def totals(self) -> str:
     return (f'{self.games} games, {self.env_steps} environment steps, '
             f'{self._replay.num_positions} positions in replay')
+
+
+def reanalysis_progress(reanalyser: reanalysis.Reanalyser
+                       ) -> Tuple[str, Dict[str, float]]:
+  """A log fragment and scalars of the reanalysis since the last call."""
+  rows, positions, seconds = reanalyser.take_stats()
+  return (f'  reanalysed {rows} rows ({seconds:.1f} s)', {
+      'reanalyse/rows': rows,
+      'reanalyse/positions': positions,
+      'reanalyse/seconds': seconds,
+  })
 
 
 class SyntheticBatches:

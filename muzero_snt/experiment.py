@@ -29,6 +29,7 @@ exports the network if asked and logs a summary. A pip-installed
 
 import contextlib
 import dataclasses
+import os
 from typing import Callable, Optional, Tuple
 
 from absl import logging
@@ -40,9 +41,11 @@ from muzero_snt import config as config_lib
 from muzero_snt import data_sources
 from muzero_snt import event_files
 from muzero_snt import export
+from muzero_snt import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import presets
+from muzero_snt import reanalysis
 from muzero_snt import resources
 from muzero_snt import run_config
 from muzero_snt import run_lock
@@ -52,7 +55,7 @@ from muzero_snt import training_loop
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import runner
 
-DATA_SOURCES = ('selfplay', 'synthetic')
+DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
 # How self-play searches (`search.make_search`).
 SEARCHES = search.SEARCH_KINDS
 
@@ -66,7 +69,8 @@ class RunSettings:
       (`presets.PRESETS`).
     title: the game of a titled preset (an Atari title, a gymnasium id);
       None for the preset's default.
-    data: 'selfplay' (the MuZero loop) or 'synthetic' (the learner alone).
+    data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
+      or 'replay' (the games of `replay_path` only, no new self-play).
     num_envs: self-play games played at once (None: the preset's).
     train_ratio: learner steps per environment step (None: the preset's).
     search: one of `SEARCHES`.
@@ -90,6 +94,9 @@ class RunSettings:
     eval_interval: learner steps between evaluations of the published
       weights by an evaluator process writing `eval/...` scalars to
       `logdir` (num_actors > 0; 0: none).
+    replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
+    export_replay: where to write the run's replay buffer at the end
+      (data 'selfplay' or 'replay', num_actors 0).
   """
   preset: str = 'tictactoe'
   title: Optional[str] = None
@@ -110,6 +117,8 @@ class RunSettings:
   ray_address: Optional[str] = None
   publish_interval: int = 1
   eval_interval: int = 0
+  replay_path: Optional[str] = None
+  export_replay: Optional[str] = None
 
   def __post_init__(self):
     def fail(name, expected):
@@ -142,7 +151,12 @@ class RunSettings:
         not isinstance(self.num_actors, int) or self.num_actors < 0):
       fail('num_actors', 'a non-negative integer')
     if self.num_actors and self.data != 'selfplay':
-      fail('num_actors', "0 with data='synthetic'")
+      fail('num_actors', f'0 with data={self.data!r}')
+    if (self.data == 'replay') != bool(self.replay_path):
+      fail('replay_path', "a file with data='replay' (only then)")
+    if self.export_replay and (self.data == 'synthetic' or self.num_actors):
+      fail('export_replay', 'None with synthetic data or num_actors > 0 '
+           '(no replay buffer in this process)')
     if self.ray_address and not self.num_actors:
       fail('ray_address', 'None unless num_actors > 0')
     if (isinstance(self.publish_interval, bool) or
@@ -167,6 +181,8 @@ class RunSettings:
                 ) -> run_config.RunConfig:
     """What defines the run, as saved beside its checkpoints."""
     values = {'data': self.data, 'seed': self.seed}
+    if self.data == 'replay':
+      values.update(replay_path=self.replay_path, search=self.search)
     if self.data == 'selfplay':
       self_play = self.self_play
       values.update(env=self.title, num_envs=self_play.num_envs,
@@ -176,18 +192,41 @@ class RunSettings:
 
 def make_source(config: config_lib.MuZeroConfig, settings: RunSettings,
                 learner: learning.Learner) -> data_sources.DataSource:
-  """The run's data: self-play on the learner's network, or synthetic."""
+  """The run's data: self-play on the learner's network, synthetic
+  batches, or a replay file."""
   if settings.data == 'synthetic':
     return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
+  if settings.data == 'replay':
+    return fixed_dataset.FixedReplay(
+        config, settings.replay_path, seed=settings.seed,
+        reanalyser=make_reanalyser(config, settings, learner))
   self_play = settings.self_play
+  searcher = search.make_search(config, learner.network, settings.search)
   actor = acting.Actor(
-      config, search.make_search(config, learner.network, settings.search),
-      search.NetworkModel(learner.network),
+      config, searcher, search.NetworkModel(learner.network),
       builders.make_environment_factory(settings.preset, config,
                                         settings.title),
       seed=settings.seed, num_envs=self_play.num_envs)
-  return data_sources.SelfPlay(config, actor, self_play.train_ratio,
-                               seed=settings.seed)
+  return data_sources.SelfPlay(
+      config, actor, self_play.train_ratio, seed=settings.seed,
+      reanalyser=make_reanalyser(config, settings, learner, searcher))
+
+
+def make_reanalyser(config: config_lib.MuZeroConfig, settings: RunSettings,
+                    learner: learning.Learner,
+                    searcher: Optional[search.Search] = None
+                   ) -> Optional[reanalysis.Reanalyser]:
+  """The run's reanalyser; None with `config.reanalyze_fraction` 0.
+
+  It shares `searcher` (self-play's, whose compiled programs it reuses) or
+  builds a search of `settings.search` on the learner's network.
+  """
+  if not config.reanalyze_fraction:
+    return None
+  searcher = searcher or search.make_search(config, learner.network,
+                                            settings.search)
+  return reanalysis.Reanalyser(config, learner.network, searcher,
+                               lambda: learner.steps, seed=settings.seed)
 
 
 def describe_config(settings: RunSettings,
@@ -204,6 +243,26 @@ def describe_config(settings: RunSettings,
           ', '.join(f'{k}={v!r}' for k, v in values.items()) +
           f'; {config.training_steps} learner steps of batch '
           f'{config.batch_size}')
+
+
+def check_reanalysis(config: config_lib.MuZeroConfig,
+                     settings: RunSettings) -> None:
+  """Raises ValueError if the run asks for reanalysis where there is none.
+
+  Reanalysis runs in the learner's process (`data='selfplay'` with
+  `num_actors=0`, or `data='replay'`); synthetic batches have no games.
+  """
+  if not config.reanalyze_fraction:
+    return
+  where = None
+  if settings.data == 'synthetic':
+    where = "data='synthetic' (no stored games to search again)"
+  elif settings.num_actors:
+    where = (f'num_actors={settings.num_actors} (the Ray mode has no '
+             'reanalysis yet)')
+  if where:
+    raise ValueError(f'reanalyze_fraction={config.reanalyze_fraction} is '
+                     f'not available with {where}; set it to 0.')
 
 
 def check_distributed(settings: RunSettings) -> None:
@@ -252,22 +311,30 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
     run_config.RunConfigError: if the checkpoint directory holds another
       run.
   """
+  check_reanalysis(config, settings)
   self_play = settings.data == 'selfplay'
+  with_replay = settings.data != 'synthetic'
   resources.check_memory(
-      config, available_bytes=available_memory, with_replay=self_play,
+      config, available_bytes=available_memory, with_replay=with_replay,
       games_in_flight=settings.self_play.num_envs if self_play else 0)
   if settings.checkpoint_dir:
     resources.check_output_directory(
         settings.checkpoint_dir, '--checkpoint_dir',
         min_free_bytes=2 * resources.checkpoint_bytes(
-            config if self_play else config.replace(window_size=1,
-                                                    max_moves=1)))
+            config if with_replay else config.replace(window_size=1,
+                                                      max_moves=1)))
     run_config.check_resume(settings.checkpoint_dir,
                             settings.run_config(config),
                             settings.allow_config_changes)
   for name in ('logdir', 'export_dir'):
     if getattr(settings, name):
       resources.check_output_directory(getattr(settings, name), f'--{name}')
+  if settings.export_replay:
+    resources.check_output_directory(
+        os.path.dirname(os.path.abspath(settings.export_replay)),
+        '--export_replay')
+  if settings.data == 'replay':
+    fixed_dataset.load_replay(config, settings.replay_path)
 
 
 def run(config: config_lib.MuZeroConfig,
@@ -299,6 +366,7 @@ def run(config: config_lib.MuZeroConfig,
                settings.logdir or 'none (no --logdir)')
   strategy = strategy or tf.distribute.get_strategy()
   builders.check_strategy(config, strategy, settings.jit_compile)
+  check_reanalysis(config, settings)
   with contextlib.ExitStack() as stack:
     if settings.checkpoint_dir:
       # One writer per directory, for the whole run.
@@ -327,6 +395,10 @@ def run(config: config_lib.MuZeroConfig,
       event_files.drop_events_after(settings.logdir, learner.steps,
                                     earlier_events)
     loop.run(on_round=on_round)
+  if settings.export_replay:
+    loop.replay.save(settings.export_replay)
+    logging.info('Wrote the replay buffer (%d games) to %s.',
+                 loop.replay.num_games, settings.export_replay)
   if settings.export_dir:
     export.export_inference(learner.network, settings.export_dir,
                             config=config)
@@ -348,6 +420,8 @@ def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
                  '--host=127.0.0.1')
   if settings.export_dir:
     lines.append(f'  SavedModel: {settings.export_dir}')
+  if settings.export_replay:
+    lines.append(f'  replay: {settings.export_replay}')
   return '\n'.join(lines)
 
 

@@ -16,7 +16,8 @@
 
 import json
 import os
-from typing import List, Tuple
+import zipfile
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -31,15 +32,17 @@ from muzero_snt import types
 # O(100) in CartPole) yet above float64 underflow for p^alpha with alpha <= 1.
 PRIORITY_EPSILON = 1e-6
 
-# Version of the checkpoint layout written by `ReplayBuffer.save`.
-_FORMAT_VERSION = 1
+# Version of the checkpoint layout written by `ReplayBuffer.save`. Version 2
+# adds the legal-action masks; version 1 files are still read (below).
+_FORMAT_VERSION = 2
+_READABLE_VERSIONS = (1, 2)
 
 # Config fields that define the stored data; a restore must match them.
 _DATA_FIELDS = ('action_space_size', 'observation_shape', 'num_players',
                 'discount', 'priority_alpha')
 
 _MOVE_ARRAYS = ('observations', 'to_play', 'actions', 'rewards', 'policies',
-                'root_values')
+                'root_values', 'legal_actions')
 
 
 class ReplayBuffer:
@@ -345,6 +348,7 @@ class ReplayBuffer:
           'rewards': np.zeros(0, np.float64),
           'policies': np.zeros((0, config.action_space_size), np.float32),
           'root_values': np.zeros(0, np.float64),
+          'legal_actions': np.zeros((0, config.action_space_size), np.bool_),
       }
     arrays['lengths'] = self._lengths
     arrays['terminal'] = np.array([g.terminal for g in games], np.bool_)
@@ -362,9 +366,16 @@ class ReplayBuffer:
         path, lambda f: np.savez(f, allow_pickle=False, **arrays))
 
   @classmethod
-  def restore(cls, config: config_lib.MuZeroConfig,
-              path: str) -> 'ReplayBuffer':
+  def restore(cls, config: config_lib.MuZeroConfig, path: str,
+              seed: Optional[int] = None) -> 'ReplayBuffer':
     """Reads a buffer written by `save`; it continues exactly where it was.
+
+    Files of format 1 hold no legal-action masks: their moves are read with
+    every action legal, which is exact for one-player games (every
+    environment of the library has all actions legal there). For two-player
+    games the masks are unknown, so such a file is refused when the config
+    asks for reanalysis (`reanalyze_fraction > 0`), which searches stored
+    positions with them.
 
     Args:
       config: the run's config; the fields that define the stored data
@@ -372,6 +383,8 @@ class ReplayBuffer:
         alpha) must equal the saved ones, and the window must hold the saved
         games.
       path: the file written by `save`.
+      seed: if given, the sampling generator starts from this seed instead
+        of the saved state (a new run on a fixed dataset).
 
     Returns:
       A `ReplayBuffer` with the saved games, priorities, counters and random
@@ -379,22 +392,33 @@ class ReplayBuffer:
       would have drawn.
 
     Raises:
-      ValueError: if the file's format or data do not fit `config`.
+      ValueError: naming `path`, if the file's format or data do not fit
+        `config`.
     """
     buffer = cls(config)
-    with np.load(path, allow_pickle=False) as data:
-      arrays = {name: data[name] for name in data.files}
-    meta = json.loads(str(arrays.pop('meta')))
-    if meta.get('format_version') != _FORMAT_VERSION:
-      raise ValueError(f'{path}: replay format version '
-                       f'{meta.get("format_version")!r}, expected '
-                       f'{_FORMAT_VERSION}.')
+    arrays, meta = _read(path)
+    version = meta.get('format_version')
+    if version not in _READABLE_VERSIONS:
+      raise ValueError(f'{path}: replay format version {version!r}, expected '
+                       f'one of {_READABLE_VERSIONS}.')
+    if version == 1:
+      if config.num_players > 1 and config.reanalyze_fraction > 0:
+        raise ValueError(
+            f'{path} is a replay file of format 1, without legal-action '
+            'masks: its two-player positions cannot be reanalysed '
+            f'(reanalyze_fraction {config.reanalyze_fraction}). Train from '
+            'it with reanalyze_fraction 0.')
+      arrays['legal_actions'] = np.ones(
+          (len(arrays['actions']), config.action_space_size), np.bool_)
+    elif 'legal_actions' not in arrays:
+      raise ValueError(f'{path}: a replay file of format {version} without '
+                       'its legal_actions array.')
     expected = buffer._config_fields()
     for name in _DATA_FIELDS:
-      if meta['config'][name] != expected[name]:
-        raise ValueError(f'{path} holds data for {name} = '
-                         f'{meta["config"][name]!r}, but the config has '
-                         f'{expected[name]!r}.')
+      saved = meta['config'].get(name)
+      if saved != expected[name]:
+        raise ValueError(f'{path} holds data for {name} = {saved!r}, but '
+                         f'the config has {expected[name]!r}.')
     lengths = arrays['lengths'].astype(np.int64)
     if len(lengths) > config.window_size:
       raise ValueError(f'{path} holds {len(lengths)} games, more than the '
@@ -403,10 +427,14 @@ class ReplayBuffer:
     for i in range(len(lengths)):
       moves = {name: arrays[name][bounds[i]:bounds[i + 1]]
                for name in _MOVE_ARRAYS}
-      buffer._games.append(trajectory_lib.Trajectory.from_arrays(
-          config.action_space_size, config.num_players, config.discount,
-          terminal=bool(arrays['terminal'][i]),
-          bootstrap_value=float(arrays['bootstrap_values'][i]), **moves))
+      try:
+        buffer._games.append(trajectory_lib.Trajectory.from_arrays(
+            config.action_space_size, config.num_players, config.discount,
+            terminal=bool(arrays['terminal'][i]),
+            bootstrap_value=float(arrays['bootstrap_values'][i]), **moves))
+      except (ValueError, IndexError) as e:
+        raise ValueError(f'{path}: game {i} of the file is not valid: '
+                         f'{e}') from e
     priorities = arrays['priorities'].astype(np.float64)
     if priorities.shape != (bounds[-1],) or not np.all(priorities > 0):
       raise ValueError(f'{path}: priorities must be {bounds[-1]} positive '
@@ -416,5 +444,34 @@ class ReplayBuffer:
     buffer._priorities = priorities
     buffer._scaled = priorities**config.priority_alpha
     buffer._games_saved = int(meta['games_saved'])
-    buffer._rng.bit_generator.state = meta['rng_state']
+    if seed is None:
+      buffer._rng.bit_generator.state = meta['rng_state']
+    else:
+      buffer._rng = np.random.default_rng(seed)
     return buffer
+
+
+def _read(path: str):
+  """The arrays and the metadata of a replay file; ValueError naming `path`.
+
+  A file that is missing, not an `.npz` archive, damaged (zip CRC) or
+  without the arrays and metadata `save` writes is refused here, before any
+  of its data is used.
+  """
+  try:
+    with np.load(path, allow_pickle=False) as data:
+      arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays.pop('meta')))
+    if not isinstance(meta, dict):
+      raise ValueError(f'metadata is {type(meta).__name__}, not a dict')
+    missing = [name for name in _MOVE_ARRAYS + (
+        'lengths', 'terminal', 'bootstrap_values', 'priorities')
+               if name not in arrays and name != 'legal_actions']
+    missing += [name for name in ('format_version', 'games_saved', 'config',
+                                  'rng_state') if name not in meta]
+    if missing:
+      raise ValueError(f'it lacks {missing}')
+  except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+    raise ValueError(f'{path} is not a readable replay file '
+                     f'({type(e).__name__}: {e}).') from e
+  return arrays, meta

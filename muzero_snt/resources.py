@@ -63,7 +63,8 @@ def replay_position_bytes(config: config_lib.MuZeroConfig) -> int:
   """Bytes one stored position takes in `ReplayBuffer`.
 
   A `Trajectory` stores per move a float32 observation, a float32 policy
-  `[A]` and int64/float64 to-play, action, reward and root value; it caches
+  `[A]`, a bool legal-action mask `[A]` and int64/float64 to-play, action,
+  reward and root value; it caches
   its float64 value targets; the buffer keeps float64 priorities p and
   p^alpha, and with prioritised replay their float64 cumulative sum.
   """
@@ -77,7 +78,8 @@ def replay_position_bytes(config: config_lib.MuZeroConfig) -> int:
 def _move_bytes(config: config_lib.MuZeroConfig) -> int:
   """Bytes of one move's arrays as a `Trajectory` holds them."""
   observation = math.prod(config.observation_shape) * _FLOAT32
-  return observation + config.action_space_size * _FLOAT32 + 4 * _WIDE
+  mask = config.action_space_size  # One byte per action.
+  return observation + config.action_space_size * _FLOAT32 + mask + 4 * _WIDE
 
 
 def checkpoint_bytes(config: config_lib.MuZeroConfig) -> int:

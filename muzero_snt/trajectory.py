@@ -60,10 +60,12 @@ class Trajectory:
 
   Move t holds the observation at position t, the player to move there, the
   action taken, the reward that followed (from the mover's perspective), the
-  search's visit distribution over the full action space and the search's
-  root value (from the mover's perspective). `finish` closes the record:
-  either the game reached a terminal state, or it was truncated and the value
-  of the position after the last move is estimated by `bootstrap_value`.
+  search's visit distribution over the full action space, the search's
+  root value (from the mover's perspective) and the mask of the actions that
+  were legal there (reanalysis searches the position again with them).
+  `finish` closes the record: either the game reached a terminal state, or
+  it was truncated and the value of the position after the last move is
+  estimated by `bootstrap_value`.
 
   `make_target` is the pseudocode's `Game.make_target`, with its defects
   fixed (docs/pseudocode.md, defects 3, 4 and 5): two-player signs, the
@@ -104,7 +106,7 @@ class Trajectory:
     self._discount = float(discount)
     self._moves = {name: [] for name in (
         'observations', 'to_play', 'actions', 'rewards', 'policies',
-        'root_values')}
+        'root_values', 'legal_actions')}
     self._arrays: Optional[Dict[str, np.ndarray]] = None
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.
@@ -122,21 +124,28 @@ class Trajectory:
                   policies: np.ndarray,
                   root_values: np.ndarray,
                   terminal: bool,
-                  bootstrap_value: float = 0.) -> 'Trajectory':
+                  bootstrap_value: float = 0.,
+                  legal_actions: Optional[np.ndarray] = None
+                 ) -> 'Trajectory':
     """A finished trajectory from whole arrays (e.g. read from a checkpoint).
 
     The arguments are those of the constructor, then the `[T, ...]` arrays
     named as the properties, then those of `finish`; they are validated as
-    `append` and `finish` validate them.
+    `append` and `finish` validate them. `legal_actions` `[T, A]` None marks
+    every action legal at every move.
     """
     trajectory = cls(action_space_size, num_players, discount)
+    if legal_actions is None:
+      legal_actions = np.ones((np.shape(actions)[0], action_space_size), bool)
     trajectory._moves = trajectory._checked_moves(
-        0, observations, to_play, actions, rewards, policies, root_values)
+        0, observations, to_play, actions, rewards, policies, root_values,
+        legal_actions)
     trajectory.finish(terminal, bootstrap_value)
     return trajectory
 
   def _checked_moves(self, first: int, observations, to_play, actions,
-                     rewards, policies, root_values) -> Dict[str, np.ndarray]:
+                     rewards, policies, root_values,
+                     legal_actions) -> Dict[str, np.ndarray]:
     """Validates `[T, ...]` arrays of moves numbered from `first`."""
     num_actions = self._action_space_size
     # A copy: environments may reuse their observation buffer in place.
@@ -200,6 +209,18 @@ class Trajectory:
       raise ValueError(f'policy at move {first + index} must sum to 1 (within '
                        f'{POLICY_SUM_TOLERANCE}), got a sum of '
                        f'{sums[index]!r}.')
+    legal_actions = np.asarray(legal_actions)
+    if legal_actions.shape != (n, num_actions) or (
+        legal_actions.dtype != np.bool_):
+      raise ValueError(f'legal_actions must be a bool mask of shape '
+                       f'[{num_actions}] at every move, got dtype '
+                       f'{legal_actions.dtype} and shape '
+                       f'{list(legal_actions.shape[1:])} at move {first}.')
+    index = _first_bad(~legal_actions[np.arange(n), arrays['actions']])
+    if index is not None:
+      raise ValueError(f'action {arrays["actions"][index].item()} at move '
+                       f'{first + index} is not in its legal_actions mask.')
+    arrays['legal_actions'] = legal_actions
     arrays['observations'] = observations
     arrays['to_play'] = arrays['to_play'].astype(np.int64)
     arrays['actions'] = arrays['actions'].astype(np.int64)
@@ -216,7 +237,8 @@ class Trajectory:
     return None
 
   def append(self, observation: np.ndarray, to_play: int, action: int,
-             reward: float, policy: np.ndarray, root_value: float) -> None:
+             reward: float, policy: np.ndarray, root_value: float,
+             legal_actions: Optional[np.ndarray] = None) -> None:
     """Records one move (the pseudocode's `apply` + `store_search_statistics`).
 
     Args:
@@ -228,6 +250,7 @@ class Trajectory:
         space (0 for actions it did not visit or that are illegal).
       root_value: the search's value of this position, for the player to
         move.
+      legal_actions: `[A]` bool, the actions legal here; None: all of them.
 
     Raises:
       ValueError: after `finish`, or if a value is out of range; the message
@@ -237,10 +260,13 @@ class Trajectory:
       raise ValueError(f'Cannot append move {self.length}: the trajectory is '
                        'finished.')
     first = self.length
+    if legal_actions is None:
+      legal_actions = np.ones(self._action_space_size, bool)
     arrays = self._checked_moves(
         first, np.asarray(observation)[None], np.asarray([to_play]),
         np.asarray([action]), np.asarray([reward], np.float64),
-        np.asarray(policy)[None], np.asarray([root_value], np.float64))
+        np.asarray(policy)[None], np.asarray([root_value], np.float64),
+        np.asarray(legal_actions)[None])
     for name, value in arrays.items():
       self._moves[name].append(value[0])
 
@@ -341,6 +367,11 @@ class Trajectory:
   def root_values(self) -> np.ndarray:
     """`[T]` float64 the search's root values, for the mover."""
     return self._array('root_values')
+
+  @property
+  def legal_actions(self) -> np.ndarray:
+    """`[T, A]` bool the actions legal at each position."""
+    return self._array('legal_actions')
 
   @property
   def terminal(self) -> Optional[bool]:

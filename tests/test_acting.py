@@ -298,6 +298,10 @@ class ActorWithNetworkTest(parameterized.TestCase):
         np.testing.assert_allclose(visits, np.round(visits), atol=1e-5)
         self.assertTrue(np.all(policy[game['occupied'][t]] == 0.), t)
         self.assertGreater(policy[trajectory.actions[t]], 0., t)
+        # The record keeps the empty squares as the legal actions.
+        empty = np.ones(9, bool)
+        empty[game['occupied'][t]] = False
+        np.testing.assert_array_equal(trajectory.legal_actions[t], empty)
 
   def test_trajectories_record_each_search_and_its_action_choice(self):
     recording = RecordingSearch(self._search(self.config))

@@ -15,6 +15,7 @@
 """Tests for muzero_snt.replay: window, sampling, priorities, checkpoints."""
 
 import collections
+import json
 import os
 import re
 import tempfile
@@ -332,7 +333,7 @@ class CheckpointTest(ReplayTestCase):
     for game_id in restored.game_ids:
       old, new = buffer.game(game_id), restored.game(game_id)
       for name in ('observations', 'to_play', 'actions', 'rewards',
-                   'policies', 'root_values'):
+                   'policies', 'root_values', 'legal_actions'):
         self.assertAllEqual(getattr(new, name), getattr(old, name))
         self.assertEqual(getattr(new, name).dtype, getattr(old, name).dtype)
       self.assertEqual(new.terminal, old.terminal)
@@ -376,6 +377,102 @@ class CheckpointTest(ReplayTestCase):
     with self.assertRaisesRegex(ValueError, 'more than the config\'s '
                                 'window_size 2'):
       replay.ReplayBuffer.restore(buffer.config.replace(window_size=2), path)
+
+
+  def _saved_path(self, buffer):
+    path = os.path.join(tempfile.mkdtemp(dir=self.get_temp_dir()),
+                        'replay.npz')
+    buffer.save(path)
+    return path
+
+  def _rewrite(self, path, change):
+    """Rewrites the file at `path` with `change(arrays, meta)` applied."""
+    with np.load(path) as data:
+      arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays.pop('meta')))
+    change(arrays, meta)
+    np.savez(open(path, 'wb'), meta=np.array(json.dumps(meta)), **arrays)
+
+  def test_legal_masks_are_saved(self):
+    buffer = replay.ReplayBuffer(_config())
+    game = trajectory_lib.Trajectory(2, discount=0.5)
+    game.append(np.zeros(4, np.float32), 0, 1, 0., [0., 1.], 0.,
+                np.array([False, True]))
+    game.append(np.zeros(4, np.float32), 0, 0, 0., [1., 0.], 0.)
+    game.finish(terminal=True)
+    buffer.save_game(game)
+    restored = replay.ReplayBuffer.restore(buffer.config,
+                                           self._saved_path(buffer))
+    self.assertAllEqual(restored.game(0).legal_actions,
+                        [[False, True], [True, True]])
+
+  def test_format_1_files_read_with_every_action_legal(self):
+    buffer = self._buffer(True)
+    path = self._saved_path(buffer)
+
+    def to_format_1(arrays, meta):
+      del arrays['legal_actions']
+      meta['format_version'] = 1
+    self._rewrite(path, to_format_1)
+    restored = replay.ReplayBuffer.restore(buffer.config, path)
+    self.assertTrue(restored.game(1).legal_actions.all())
+    self.assertEqual(restored.game(1).legal_actions.shape, (6, 2))
+    two_players = buffer.config.replace(num_players=2,
+                                        reanalyze_fraction=0.5)
+
+    def two_player_data(arrays, meta):
+      del arrays
+      meta['config']['num_players'] = 2
+    self._rewrite(path, two_player_data)
+    with self.assertRaisesRegex(ValueError, re.escape(path) +
+                                ' is a replay file of format 1, without '
+                                'legal-action masks'):
+      replay.ReplayBuffer.restore(two_players, path)
+
+  @parameterized.named_parameters(
+      ('not_a_zip', lambda path: open(path, 'wb').write(b'not a replay'),
+       'is not a readable replay file'),
+      ('truncated', lambda path: open(path, 'r+b').truncate(200),
+       'is not a readable replay file'),
+      ('missing', os.remove, 'is not a readable replay file'),
+  )
+  def test_corrupt_files_name_the_path(self, damage, message):
+    path = self._saved_path(self._buffer(True))
+    damage(path)
+    with self.assertRaisesRegex(ValueError, re.escape(path) + '.*' + message):
+      replay.ReplayBuffer.restore(_config(), path)
+
+  @parameterized.named_parameters(
+      ('no_priorities', lambda arrays, meta: arrays.pop('priorities'),
+       r"is not a readable replay file .*lacks \['priorities'\]"),
+      ('future_version',
+       lambda arrays, meta: meta.update(format_version=7),
+       r'replay format version 7, expected one of \(1, 2\)'),
+      ('no_masks', lambda arrays, meta: arrays.pop('legal_actions'),
+       'format 2 without its legal_actions array'),
+      ('short_policies',
+       lambda arrays, meta: arrays.update(policies=arrays['policies'][:3]),
+       'game 0 of the file is not valid: policy must have shape'),
+  )
+  def test_incompatible_files_name_the_path_and_the_problem(self, change,
+                                                            message):
+    buffer = self._buffer(True)
+    path = self._saved_path(buffer)
+    self._rewrite(path, change)
+    with self.assertRaisesRegex(ValueError, re.escape(path) + '.*' + message):
+      replay.ReplayBuffer.restore(buffer.config, path)
+
+  def test_restore_with_a_seed_draws_anew(self):
+    buffer = self._buffer(False)
+    path = self._saved_path(buffer)
+    a = replay.ReplayBuffer.restore(buffer.config, path, seed=5)
+    b = replay.ReplayBuffer.restore(buffer.config, path, seed=5)
+    c = replay.ReplayBuffer.restore(buffer.config, path)
+    keys_a, keys_b = a.sample_batch()[1], b.sample_batch()[1]
+    self.assertAllEqual(keys_a, keys_b)
+    # The saved state draws what the saved buffer draws next, not seed 5's.
+    self.assertAllEqual(c.sample_batch()[1], buffer.sample_batch()[1])
+    self.assertNotAllEqual(keys_a, c.sample_batch()[1])
 
 
 class LearnerTest(ReplayTestCase):

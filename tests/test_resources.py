@@ -53,44 +53,45 @@ class MemoryTest(testing.TestCase):
     # batch: B=4 x 4 bytes x (4 obs + K 2 actions + 2 rewards + (K+1) x
     #   (2 policy + value + mask) 9 + 1 weight) = 16 x 21 = 336.
     # unroll: 4 x 4 x 131 = 2096.
-    # replay: a position holds 4 x 4 (observation) + 2 x 4 (policy) + 4 x 8
-    #   (to_play, action, reward, root value) = 56 bytes of moves, + 8 (value
-    #   target) + 16 (priorities) = 80; 10 games x 7 moves x 80 = 5600, the
-    #   saved copy 10 x 7 x 56 = 3920, 3 games in flight 3 x 7 x 56 = 1176.
+    # replay: a position holds 4 x 4 (observation) + 2 x 4 (policy) + 2 x 1
+    #   (legal mask) + 4 x 8 (to_play, action, reward, root value) = 58
+    #   bytes of moves, + 8 (value target) + 16 (priorities) = 82; 10 games
+    #   x 7 moves x 82 = 5740, the saved copy 10 x 7 x 58 = 4060, 3 games in
+    #   flight 3 x 7 x 58 = 1218.
     config = _hand_mlp_config()
     estimate = resources.estimate_memory(config, games_in_flight=3)
     self.assertEqual(estimate,
-                     resources.MemoryEstimate(1860, 336, 2096, 10696))
-    self.assertEqual(estimate.total, 14988)
-    self.assertEqual(resources.replay_position_bytes(config), 80)
+                     resources.MemoryEstimate(1860, 336, 2096, 11018))
+    self.assertEqual(estimate.total, 15310)
+    self.assertEqual(resources.replay_position_bytes(config), 82)
     # Adam keeps two slots; prioritised replay a cumulative sum too.
     self.assertEqual(
         resources.estimate_memory(config.replace(optimizer='adam')).network,
         155 * 4 * 4)
     self.assertEqual(resources.replay_position_bytes(
-        config.replace(prioritized_replay=True)), 88)
+        config.replace(prioritized_replay=True)), 90)
     self.assertEqual(resources.estimate_memory(
         config, with_replay=False, replay_save_copy=False).replay, 0)
     # One checkpoint: moves and a priority per position, variables + slot.
     self.assertEqual(resources.checkpoint_bytes(config),
-                     70 * (56 + 8) + 155 * 2 * 4)
+                     70 * (58 + 8) + 155 * 2 * 4)
 
   def test_refused_just_above_the_limit_accepted_at_it(self):
     config = _hand_mlp_config()
-    # 0.9 x 16653 = 14987.7 < 14988 <= 0.9 x 16654 = 14988.6.
+    # 0.9 x 17011 = 15309.9 < 15310 <= 0.9 x 17012 = 15310.8.
     with self.assertRaises(resources.ResourceError) as error:
-      resources.check_memory(config, available_bytes=16653,
+      resources.check_memory(config, available_bytes=17011,
                              games_in_flight=3)
     self.assertIsInstance(error.exception, ValueError)
     message = str(error.exception)
     self.assertIn('needs about 0.00 GB', message)
     self.assertIn('(90% of 0.00 GB available)', message)
     self.assertIn('The largest part is the replay', message)
-    self.assertIn('10 games of up to 7 moves at 80 bytes a position', message)
+    self.assertIn('10 games of up to 7 moves at 82 bytes a position', message)
     self.assertIn('window_size', message)
-    estimate = resources.check_memory(config, available_bytes=16654,
+    estimate = resources.check_memory(config, available_bytes=17012,
                                       games_in_flight=3)
-    self.assertEqual(estimate.total, 14988)
+    self.assertEqual(estimate.total, 15310)
     with self.assertRaisesRegex(ValueError, r'fraction must be in \(0, 1\]'):
       resources.check_memory(config, available_bytes=1, fraction=1.5)
 
@@ -124,19 +125,19 @@ class MemoryTest(testing.TestCase):
                   'available)', message)
 
   def test_gigabytes_in_the_message(self):
-    # Tic-tac-toe positions: (27 + 9) x 4 + 4 x 8 + 8 + 2 x 8 = 200 bytes,
-    # 176 of them moves. 10^6 games x 10^4 moves x (200 + 176 saved) =
-    # 3760 GB; with one example a batch, network, batch and unroll add
+    # Tic-tac-toe positions: (27 + 9) x 4 + 9 + 4 x 8 + 8 + 2 x 8 = 209
+    # bytes, 185 of them moves. 10^6 games x 10^4 moves x (209 + 185 saved)
+    # = 3940 GB; with one example a batch, network, batch and unroll add
     # less than a megabyte.
     config = presets.make_tictactoe_config().replace(
         window_size=10**6, max_moves=10**4, batch_size=1)
-    self.assertEqual(resources.replay_position_bytes(config), 200)
+    self.assertEqual(resources.replay_position_bytes(config), 209)
     with self.assertRaises(resources.ResourceError) as error:
       resources.check_memory(config, available_bytes=10**9)
     message = str(error.exception)
-    self.assertIn('needs about 3760.00 GB of memory, more than the 0.90 GB',
+    self.assertIn('needs about 3940.00 GB of memory, more than the 0.90 GB',
                   message)
-    self.assertIn('replay 3760.00 GB.', message)
+    self.assertIn('replay 3940.00 GB.', message)
 
 
 def _write(path, text):

@@ -32,6 +32,7 @@ from muzero_snt import data_sources
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt import reanalysis
 from muzero_snt import search
 from muzero_snt import training_loop
 from muzero_snt.environments import checks
@@ -68,14 +69,20 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
   network = networks.make_network(config)
   learner = learning.Learner(network, config, jit_compile=False)
   model = search.NetworkModel(network)
+  searcher = search.ReferenceSearch(config, model)
   actor = acting.Actor(
-      config, search.ReferenceSearch(config, model), model,
+      config, searcher, model,
       lambda s: checks.CheckedEnvironment.from_config(
           tictactoe.TicTacToe(s), config),
       seed=seed, num_envs=num_envs)
+  reanalyser = None
+  if config.reanalyze_fraction:
+    reanalyser = reanalysis.Reanalyser(config, network, searcher,
+                                       lambda: learner.steps, seed=seed)
   loop = training_loop.TrainingLoop(
       config, learner,
-      data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed),
+      data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed,
+                            reanalyser=reanalyser),
       checkpoint_dir=checkpoint_dir)
   return Run(learner, actor, loop)
 
@@ -289,17 +296,21 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
 
   # The residual network has batch-norm statistics to restore; the MLP
   # keeps the prioritised variant quick.
+  # With reanalysis, n = 2 < max_moves = 9 makes values bootstrap from the
+  # target network, refreshed every 5 steps: across the resume too.
   @parameterized.named_parameters(
-      ('uniform_residual', False, False),
-      ('prioritized_mlp', True, True),
+      ('uniform_residual', False, False, {}),
+      ('prioritized_mlp', True, True, {}),
+      ('reanalysed_prioritized_mlp', True, True,
+       dict(reanalyze_fraction=0.5, td_steps=2, target_update_interval=5)),
   )
   def test_resume_with_more_steps_equals_an_uninterrupted_run(
-      self, prioritized, mlp):
+      self, prioritized, mlp, changes):
     total = 12
     # 0.3 leaves a fraction of a learner step owed at most round ends.
     ratio = fractions.Fraction(3, 10)
     config = _config(mlp=mlp, prioritized_replay=prioritized,
-                     training_steps=total)
+                     training_steps=total, **changes)
     uninterrupted = _make_run(config, train_ratio=float(ratio))
     ends = []
     uninterrupted.loop.run(
@@ -341,6 +352,19 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
     resumed.loop.run()
     self.assertGreater(resumed.loop.games, first.loop.games)
     self.assertSameRun(uninterrupted, resumed)
+    # The reanalysis state: calls, the target network and its last copy.
+    state_a = uninterrupted.loop.source.counters()
+    state_b = resumed.loop.source.counters()
+    self.assertEqual(sorted(state_a), sorted(state_b))
+    for name, a in state_a.items():
+      b = state_b[name]
+      pairs = (zip(a.variables, b.variables) if isinstance(a, tf.Module)
+               else [(a, b)])
+      for x, y in pairs:
+        self.assertAllClose(x, y, atol=1e-6, rtol=0., msg=name)
+    if changes:
+      self.assertIn('reanalyse_target_network', state_a)
+      self.assertEqual(int(state_a['reanalyse_target_network_step']), 10)
 
 
 if __name__ == '__main__':

@@ -258,6 +258,24 @@ class RecordTest(testing.TestCase):
           3, 1, 0.5, game.observations, game.to_play, game.actions, rewards,
           game.policies, game.root_values, terminal=True)
 
+  def test_legal_masks_are_recorded_and_default_to_all_actions(self):
+    game = Trajectory(3, num_players=2)
+    game.append(np.zeros(2), 0, 2, 0., [0., 0., 1.], 0.,
+                np.array([False, True, True]))
+    game.append(np.zeros(2), 1, 0, 0., [1., 0., 0.], 0.)
+    game.finish(terminal=True)
+    self.assertAllEqual(game.legal_actions,
+                        [[False, True, True], [True, True, True]])
+    copy = Trajectory.from_arrays(
+        3, 2, 1., game.observations, game.to_play, game.actions,
+        game.rewards, game.policies, game.root_values, terminal=True,
+        legal_actions=game.legal_actions)
+    self.assertAllEqual(copy.legal_actions, game.legal_actions)
+    unknown = Trajectory.from_arrays(
+        3, 2, 1., game.observations, game.to_play, game.actions,
+        game.rewards, game.policies, game.root_values, terminal=True)
+    self.assertTrue(unknown.legal_actions.all())
+
   def test_policy_sum_tolerance(self):
     game = Trajectory(3)
     game.append(np.zeros(2), 0, 0, 0., [0.5, 0.5 + 4e-6, 0.], 0.)
@@ -291,6 +309,12 @@ class ErrorTest(testing.TestCase):
        r'observation at move 1 has shape \[3\], expected \[2\]'),
       ('observation_nan', dict(observation=np.array([0., np.nan])),
        'observation at move 1 is not finite'),
+      ('legal_shape', dict(legal_actions=np.ones(2, bool)),
+       r'legal_actions must be a bool mask of shape \[3\].*\[2\] at move 1'),
+      ('legal_int', dict(legal_actions=np.ones(3, int)),
+       'legal_actions must be a bool mask .*int64'),
+      ('illegal_action', dict(legal_actions=np.array([True, False, True])),
+       'action 1 at move 1 is not in its legal_actions mask'),
   )
   def test_append_names_the_value_and_move(self, change, message):
     move = dict(observation=np.zeros(2, np.float32), to_play=1, action=1,

@@ -1,0 +1,243 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Reanalyse: fresh targets for stored positions (MuZero Reanalyze).
+
+Appendix H of the paper (Schrittwieser et al., 2020): stored positions are
+searched again with the latest network, and the fresh visit distributions
+become the policy targets; the n-step value targets bootstrap from a target
+network's value v^-(s_{t+n}) instead of the search value stored at play
+time. The same rules on a fixed dataset are MuZero Unplugged (Schrittwieser
+et al., 2021). The rules and every choice made here are in
+docs/reanalysis.md.
+"""
+
+import time
+from typing import Callable, Dict, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt import networks
+from muzero_snt import replay as replay_lib
+from muzero_snt import search as search_lib
+from muzero_snt import types
+
+
+def num_rows(fraction: float, batch_size: int,
+             rng: np.random.Generator) -> int:
+  """How many of a batch's rows to reanalyse: fraction * B on average.
+
+  floor(f B), plus one with probability f B - floor(f B) (a draw from `rng`
+  only when f B is not a whole number), so every batch holds within one
+  row of the fraction and the mean over batches is exactly f B.
+  """
+  exact = fraction * batch_size
+  count = int(np.floor(exact))
+  if exact > count:
+    count += int(rng.random() < exact - count)
+  return count
+
+
+class Reanalyser:
+  """Recomputes the targets of a random fraction of a sampled batch's rows.
+
+  For each chosen row (a K-step window from position t of a stored game of
+  length T):
+
+  - Policy: the positions t..t+K inside the game are searched again, all
+    rows' positions in ONE batched call of `search`, over their stored
+    observations, players and legal-action masks, without Dirichlet noise;
+    the visit distributions replace the stored ones.
+  - Value: where the n-step bootstrap position b = j + n of unroll position
+    j lies inside the game, the target becomes
+    z_j = sum_{i<n} g^i s(j, j+i) r_{j+i} + g^n s(j, b) v^-(o_b), with the
+    target network's value v^- of the stored observation o_b (one batched
+    inference) instead of the stored search value; s(j, b) is +1 if the
+    same player moves at j and b, else -1, as `Trajectory.value_targets`.
+    Windows whose bootstrap falls at or past the end keep their targets
+    (terminal: 0; truncated: the stored bootstrap value, whose observation
+    is not stored). With td_steps >= max_moves (board games) no target
+    bootstraps inside a game: only the policy targets change, and no target
+    network is built.
+
+  Rewards, masks, actions, weights and keys are unchanged, so prioritised
+  replay updates the same positions. The target network is a copy of
+  `network`, refreshed when the learner has taken
+  `config.target_update_interval` steps since the last copy (the first
+  call copies). Each call draws from its own generator, seeded by
+  (seed, number of calls before), and that number, the target network and
+  the step of its last refresh are `state` for checkpoints, so a resumed
+  run reanalyses as an uninterrupted one.
+
+  Usage:
+
+      reanalyser = Reanalyser(config, learner.network, search,
+                              lambda: learner.steps, seed=0)
+      batch, keys = replay.sample_batch()
+      batch = reanalyser.reanalyse(batch, keys, replay)
+  """
+
+  def __init__(self,
+               config: config_lib.MuZeroConfig,
+               network,
+               search: search_lib.Search,
+               learner_steps: Callable[[], int],
+               seed: int = 0):
+    """Constructs the reanalyser and, if values bootstrap, its target net.
+
+    Args:
+      config: uses reanalyze_fraction, target_update_interval,
+        num_unroll_steps, td_steps, max_moves, discount, num_players.
+      network: the learner's `MuZeroNetwork` (the target network copies it).
+      search: a `search.Search` over `network` (it reads the network's
+        variables at each call), e.g. the actor's.
+      learner_steps: returns the learner's steps so far.
+      seed: seeds the choice of rows.
+
+    Raises:
+      TypeError: if `search` is not a `search.Search`.
+    """
+    if not isinstance(search, search_lib.Search):
+      raise TypeError(f'Reanalyser needs a search.Search (e.g. '
+                      f'search.make_search(config, network)), got '
+                      f'{type(search).__name__}.')
+    self._config = config
+    self._network = network
+    self._search = search
+    self._learner_steps = learner_steps
+    self._seed = seed
+    self._counters = checkpointing.counters(
+        reanalysed_batches=0, target_network_step=-1)
+    self._target_network = None
+    self._target_model = None
+    if config.td_steps < config.max_moves:
+      network.create_variables()
+      self._target_network = networks.make_network(config)
+      self._target_network.create_variables()
+      self._target_model = search_lib.NetworkModel(self._target_network)
+      shapes = [v.shape for v in network.variables]
+      if shapes != [v.shape for v in self._target_network.variables]:
+        raise ValueError(f'The network\'s variables {shapes} are not those '
+                         'of networks.make_network(config): reanalysis '
+                         'copies them into a target network of the config.')
+    self._rows = 0
+    self._positions = 0
+    self._seconds = 0.
+    self._total_seconds = 0.
+
+  @property
+  def target_network(self):
+    """The target network (None when no value target bootstraps)."""
+    return self._target_network
+
+  @property
+  def target_network_step(self) -> int:
+    """The learner step of the target network's last copy (-1: none yet)."""
+    return int(self._counters['target_network_step'].numpy())
+
+  @property
+  def state(self) -> Dict[str, tf.Module]:
+    """Trackables for the run's checkpoint (names unique to reanalysis)."""
+    state = {f'reanalyse_{name}': v for name, v in self._counters.items()}
+    if self._target_network is not None:
+      state['reanalyse_target_network'] = self._target_network
+    return state
+
+  def _refresh_target(self) -> None:
+    step = self._learner_steps()
+    last = self.target_network_step
+    if last >= 0 and step - last < self._config.target_update_interval:
+      return
+    for target, source in zip(self._target_network.variables,
+                              self._network.variables):
+      target.assign(source)
+    self._counters['target_network_step'].assign(step)
+
+  @property
+  def total_seconds(self) -> float:
+    """Wall time spent in `reanalyse` by this process."""
+    return self._total_seconds
+
+  def take_stats(self) -> Tuple[int, int, float]:
+    """(rows, positions searched, seconds) since the last call."""
+    stats = (self._rows, self._positions, self._seconds)
+    self._rows, self._positions, self._seconds = 0, 0, 0.
+    return stats
+
+  def reanalyse(self, batch: types.Batch, keys: np.ndarray,
+                replay: replay_lib.ReplayBuffer) -> types.Batch:
+    """The batch with fresh targets in a random `reanalyze_fraction` of rows.
+
+    Args:
+      batch: a `Batch` of NumPy arrays from `replay.sample_batch()`.
+      keys: its `[B, 2]` (game id, position) keys.
+      replay: the buffer the batch came from (its games are read).
+
+    Returns:
+      The `Batch` with new `target_policy` `[B, K+1, A]` and `target_value`
+      `[B, K+1]` (copies; the input is not changed).
+    """
+    start = time.perf_counter()
+    config = self._config
+    calls = self._counters['reanalysed_batches']
+    rng = np.random.default_rng([self._seed, int(calls.numpy())])
+    calls.assign_add(1)
+    if self._target_network is not None:
+      self._refresh_target()
+    keys = np.asarray(keys)
+    b = len(keys)
+    rows = np.sort(rng.choice(b, num_rows(config.reanalyze_fraction, b, rng),
+                              replace=False))
+    if not len(rows):
+      return batch
+    k, n, g = config.num_unroll_steps, config.td_steps, config.discount
+    searched = []  # (row, unroll step, game, position) searched again.
+    bootstraps = []  # (row, unroll step, game, position j, bootstrap b).
+    for row in rows.tolist():
+      game = replay.game(int(keys[row, 0]))
+      t = int(keys[row, 1])
+      for step in range(min(k + 1, game.length - t)):
+        j = t + step
+        searched.append((row, step, game, j))
+        if j + n < game.length:
+          bootstraps.append((row, step, game, j, j + n))
+    target_policy = np.array(batch.target_policy, np.float32)  # [B, K+1, A]
+    output = self._search(
+        np.stack([game.observations[j] for _, _, game, j in searched]),
+        [int(game.to_play[j]) for _, _, game, j in searched],
+        np.stack([game.legal_actions[j] for _, _, game, j in searched]),
+        rng, add_noise=False)
+    for (row, step, _, _), policy in zip(searched, output.policy):
+      target_policy[row, step] = policy
+    target_value = np.array(batch.target_value, np.float32)  # [B, K+1]
+    if bootstraps:
+      values = self._target_model.initial_inference(
+          np.stack([game.observations[bb] for *_, game, _, bb in bootstraps])
+      ).value.astype(np.float64)  # [P] for the player to move at b.
+      for (row, step, game, j, bb), value in zip(bootstraps, values):
+        sign = 1. if game.to_play[j] == game.to_play[bb] else -1.
+        # The stored target minus its bootstrap term plus the new one.
+        z = game.value_targets(n)[j] + g**n * sign * (
+            value - game.root_values[bb])
+        target_value[row, step] = z
+    self._rows += len(rows)
+    self._positions += len(searched)
+    seconds = time.perf_counter() - start
+    self._seconds += seconds
+    self._total_seconds += seconds
+    return batch._replace(target_policy=target_policy,
+                          target_value=target_value)
