@@ -19,8 +19,9 @@ its tests need no Ray. Self-play actors `insert` whole finished games; the
 learner takes K-step batches with `sample_batch` and sends the new
 priorities back with `update_priorities`. The `rate_limiter.RateLimiter`
 decides when: a game waits in a queue until the limiter admits it into the
-buffer (an actor whose last games still wait is held in `insert`, so it is
-at most one round ahead), and `sample_batch` waits until the admitted data
+buffer (an actor whose last games still wait is held in `insert`; actors
+send a round's games while playing the next, so an actor is at most two
+rounds ahead), and `sample_batch` waits until the admitted data
 owes the learner a step.
 
 `save(path)` writes the buffer (the `ReplayBuffer.save` file a

@@ -21,11 +21,13 @@ and starts the self-play loop in a thread, so a process that Ray restarts
 (after a crash or kill -9) plays again without being asked; the games it
 had in progress are lost. It plays rounds of one game per environment with
 `Actor.play_round` and sends the finished games to the replay service
-(which holds it there while it is too far ahead).
+while it plays the next round; before sending again it waits for that
+call, which the service holds while the actor is too far ahead.
 
 Fresh weights: after every batched move the actor looks, without waiting,
 at the answer to its last question to the weight store, and takes newer
-weights there and then (a new question goes out at once). The games of a
+weights there and then; the next question goes out once 0.05 s have passed
+since the last (about one learner step of the small presets). The games of a
 round are therefore played by weights at most a move's wait behind the
 newest publication, as in one process where the actor and the learner
 share the network. Taking weights only between rounds (a round of 32
@@ -37,6 +39,7 @@ learner steps where one process lost 0 / 12 (docs/distributed.md).
 
 import os
 import threading
+import time
 import traceback
 from typing import Any, Dict, Optional
 
@@ -53,6 +56,10 @@ from muzero_snt.distributed import weight_store
 
 # Seconds between looks at the weight store before the first publication.
 _POLL = 0.05
+# Seconds between questions to the weight store while playing: about one
+# learner step of the small presets (tic-tac-toe takes 20-30 ms a step
+# here), and 20 questions a second per actor at most.
+_ASK_INTERVAL = 0.05
 
 
 def _seed(*parts: int) -> int:
@@ -101,6 +108,7 @@ class SelfPlayWorker:
     self._seed = seed
     self._version = weight_store.NO_VERSION
     self._asked = None  # The pending `WeightStore.latest` call.
+    self._asked_at = -float('inf')  # time.monotonic() of the last one.
     self._rounds = 0
     self._error: Optional[str] = None
     self._stop = threading.Event()
@@ -113,16 +121,20 @@ class SelfPlayWorker:
 
     Args:
       wait: wait for the store's answer; otherwise use it only if it has
-        come (one question is in flight at a time).
+        come, and ask again only `_ASK_INTERVAL` seconds after the last
+        question (one question is in flight at a time).
     """
     if self._asked is None:
+      if not wait and time.monotonic() - self._asked_at < _ASK_INTERVAL:
+        return
       self._asked = self._weights.latest.remote()
+      self._asked_at = time.monotonic()
     if not wait:
       ready, _ = self._ray.wait([self._asked], timeout=0)
       if not ready:
         return
     version, (reference,) = self._ray.get(self._asked)
-    self._asked = self._weights.latest.remote()
+    self._asked = None
     if version > self._version:
       weight_store.assign_arrays(self._network, self._ray.get(reference))
       self._version = version
@@ -136,6 +148,7 @@ class SelfPlayWorker:
           self._make_environment,
           seed=_seed(self._seed, self._index, incarnation),
           num_envs=self._num_envs)
+      inserting = None  # The previous round's `insert` call.
       while not self._stop.is_set():
         self._update_weights()
         if self._version == weight_store.NO_VERSION:
@@ -147,7 +160,11 @@ class SelfPlayWorker:
         # The newest weights that played in these games.
         games = [replay_service.Game(r.trajectory, r.episode_return,
                                      self._version) for r in results]
-        self._ray.get(self._service.insert.remote(self._index, games))
+        if inserting is not None:
+          # Held here while the service still holds the last round's games
+          # back (too far ahead of the learner): at most one round queued.
+          self._ray.get(inserting)
+        inserting = self._service.insert.remote(self._index, games)
         self._rounds += 1
     except Exception:  # pylint: disable=broad-except
       # Reported through `status`: the learner stops the run with it.
