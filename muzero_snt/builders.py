@@ -27,9 +27,13 @@ import tensorflow as tf
 
 from muzero_snt import acting
 from muzero_snt import config as config_lib
+from muzero_snt import data_sources
 from muzero_snt import environments
+from muzero_snt import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import networks
+from muzero_snt import reanalysis
+from muzero_snt import search
 
 
 def make_learner(config: config_lib.MuZeroConfig,
@@ -117,3 +121,42 @@ def check_strategy(config: config_lib.MuZeroConfig,
     raise ValueError(
         f'jit_compile needs one replica (or a TPU), but the strategy has '
         f'{num_replicas} replicas: turn XLA off (--nojit_compile).')
+
+
+def make_source(config: config_lib.MuZeroConfig, settings,
+                learner: learning.Learner) -> data_sources.DataSource:
+  """The run's data: self-play on the learner's network, synthetic
+  batches, or a replay file (`settings`: an `experiment.RunSettings`)."""
+  if settings.data == 'synthetic':
+    return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
+  if settings.data == 'replay':
+    return fixed_dataset.FixedReplay(
+        config, settings.replay_path, seed=settings.seed,
+        reanalyser=make_reanalyser(config, settings, learner))
+  self_play = settings.self_play
+  searcher = search.make_search(config, learner.network, settings.search)
+  actor = acting.Actor(
+      config, searcher, search.NetworkModel(learner.network),
+      make_environment_factory(settings.preset, config,
+                                        settings.title),
+      seed=settings.seed, num_envs=self_play.num_envs)
+  return data_sources.SelfPlay(
+      config, actor, self_play.train_ratio, seed=settings.seed,
+      reanalyser=make_reanalyser(config, settings, learner, searcher))
+
+
+def make_reanalyser(config: config_lib.MuZeroConfig, settings,
+                    learner: learning.Learner,
+                    searcher: Optional[search.Search] = None
+                   ) -> Optional[reanalysis.Reanalyser]:
+  """The run's reanalyser; None with `config.reanalyze_fraction` 0.
+
+  It shares `searcher` (self-play's, whose compiled programs it reuses) or
+  builds a search of `settings.search` on the learner's network.
+  """
+  if not config.reanalyze_fraction:
+    return None
+  searcher = searcher or search.make_search(config, learner.network,
+                                            settings.search)
+  return reanalysis.Reanalyser(config, learner.network, searcher,
+                               lambda: learner.steps, seed=settings.seed)

@@ -35,17 +35,14 @@ from typing import Callable, Optional, Tuple
 from absl import logging
 import tensorflow as tf
 
-from muzero_snt import acting
 from muzero_snt import builders
 from muzero_snt import config as config_lib
-from muzero_snt import data_sources
 from muzero_snt import event_files
 from muzero_snt import export
 from muzero_snt import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import presets
-from muzero_snt import reanalysis
 from muzero_snt import resources
 from muzero_snt import run_config
 from muzero_snt import run_lock
@@ -188,45 +185,6 @@ class RunSettings:
       values.update(env=self.title, num_envs=self_play.num_envs,
                     train_ratio=self_play.train_ratio, search=self.search)
     return run_config.RunConfig(self.preset, config, values)
-
-
-def make_source(config: config_lib.MuZeroConfig, settings: RunSettings,
-                learner: learning.Learner) -> data_sources.DataSource:
-  """The run's data: self-play on the learner's network, synthetic
-  batches, or a replay file."""
-  if settings.data == 'synthetic':
-    return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
-  if settings.data == 'replay':
-    return fixed_dataset.FixedReplay(
-        config, settings.replay_path, seed=settings.seed,
-        reanalyser=make_reanalyser(config, settings, learner))
-  self_play = settings.self_play
-  searcher = search.make_search(config, learner.network, settings.search)
-  actor = acting.Actor(
-      config, searcher, search.NetworkModel(learner.network),
-      builders.make_environment_factory(settings.preset, config,
-                                        settings.title),
-      seed=settings.seed, num_envs=self_play.num_envs)
-  return data_sources.SelfPlay(
-      config, actor, self_play.train_ratio, seed=settings.seed,
-      reanalyser=make_reanalyser(config, settings, learner, searcher))
-
-
-def make_reanalyser(config: config_lib.MuZeroConfig, settings: RunSettings,
-                    learner: learning.Learner,
-                    searcher: Optional[search.Search] = None
-                   ) -> Optional[reanalysis.Reanalyser]:
-  """The run's reanalyser; None with `config.reanalyze_fraction` 0.
-
-  It shares `searcher` (self-play's, whose compiled programs it reuses) or
-  builds a search of `settings.search` on the learner's network.
-  """
-  if not config.reanalyze_fraction:
-    return None
-  searcher = searcher or search.make_search(config, learner.network,
-                                            settings.search)
-  return reanalysis.Reanalyser(config, learner.network, searcher,
-                               lambda: learner.steps, seed=settings.seed)
 
 
 def describe_config(settings: RunSettings,
@@ -378,7 +336,7 @@ def run(config: config_lib.MuZeroConfig,
     if settings.num_actors:
       source = stack.enter_context(runner.start(config, settings, learner))
     else:
-      source = make_source(config, settings, learner)
+      source = builders.make_source(config, settings, learner)
     writer, earlier_events = None, []
     if settings.logdir:
       earlier_events = event_files.event_files(settings.logdir)

@@ -236,8 +236,8 @@ class FractionZeroTest(ReanalyserTestCase):
     settings = experiment.RunSettings(preset='tictactoe', num_envs=2,
                                       train_ratio=1., search='graph')
     learner = builders.make_learner(config, jit_compile=False)
-    self.assertIsNone(experiment.make_reanalyser(config, settings, learner))
-    source = experiment.make_source(config, settings, learner)
+    self.assertIsNone(builders.make_reanalyser(config, settings, learner))
+    source = builders.make_source(config, settings, learner)
     # The checkpoint holds what it held before reanalysis existed.
     self.assertEqual(sorted(source.counters()), [
         'counted_env_steps', 'env_steps', 'games', 'paid_steps', 'rounds'])
