@@ -26,8 +26,9 @@ The target network is the `Reanalyser`'s, with the published weights'
 version (the learner step they come from) as its step count: it copies the
 worker's network when `target_update_interval` learner steps of versions
 have passed since its last copy. It is not checkpointed: a restarted worker
-(or a resumed run) starts it from the newest weights. A worker that dies
-loses the batch it held; the service drops it and the others go on.
+(or a resumed run) starts it from the newest weights. A worker asks for
+its next batch while it computes one, so it holds up to two; one that dies
+loses them, the service drops them and the others go on.
 """
 
 import os
@@ -98,6 +99,11 @@ class ReanalyseWorker:
       weight_store.assign_arrays(self._network, self._ray.get(reference))
       self._version = version
 
+  def _take(self) -> Any:
+    """Asks the service for a batch (an `ObjectRef` of its answer)."""
+    return self._service.take_for_reanalysis.remote(self._index,
+                                                    _TAKE_TIMEOUT)
+
   def _loop(self) -> None:
     try:
       incarnation = self._ray.get(self._service.register_reanalyser.remote(
@@ -107,21 +113,27 @@ class ReanalyseWorker:
       self._reanalyser = reanalysis.Reanalyser(
           self._config, self._network, self._search,
           lambda: self._version, seed=seed)
-      while not self._stop.is_set():
+      while self._version == weight_store.NO_VERSION:
+        if self._stop.wait(_POLL):
+          return
         self._take_newest_weights()
-        if self._version == weight_store.NO_VERSION:
-          self._stop.wait(_POLL)
-          continue
-        taken = self._ray.get(self._service.take_for_reanalysis.remote(
-            self._index, _TAKE_TIMEOUT))
+      # The next batch is asked for while this one is computed, and a
+      # finished batch handed back while the next is: the calls to the
+      # service stay off the computation's path.
+      taking = self._take()
+      putting = None
+      while not self._stop.is_set():
+        taken = self._ray.get(taking)
+        taking = self._take()
         if taken is None:
           continue
         ticket, (batch, keys, inputs) = taken
         # The batch may have waited: the weights newest when it is searched.
         self._take_newest_weights()
         batch = self._reanalyser.reanalyse_gathered(batch, inputs)
-        self._ray.get(self._service.put_reanalysed.remote(ticket, batch,
-                                                          keys))
+        if putting is not None:
+          self._ray.get(putting)
+        putting = self._service.put_reanalysed.remote(ticket, batch, keys)
         self._batches += 1
     except Exception:  # pylint: disable=broad-except
       # Reported through `status`: the learner stops the run with it.
