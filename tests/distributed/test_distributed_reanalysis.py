@@ -134,9 +134,8 @@ class _ReanalysedRunTest(testing.TestCase):
     super().setUpClass()
     if not flags.FLAGS.is_parsed():
       flags.FLAGS.mark_as_parsed()
-    if not ray.is_initialized():
-      ray.init(num_cpus=2, include_dashboard=False,
-               _node_ip_address='127.0.0.1')
+    ray.init(num_cpus=2, include_dashboard=False,
+             _node_ip_address='127.0.0.1')
     cls.directory = tempfile.mkdtemp()
     cls.config = _config()
     cls.recorder = _Recorder(cls.directory,
@@ -152,6 +151,7 @@ class _ReanalysedRunTest(testing.TestCase):
   @classmethod
   def tearDownClass(cls):
     shutil.rmtree(cls.directory, ignore_errors=True)
+    ray.shutdown()
     super().tearDownClass()
 
   def test_half_the_rows_of_every_batch_have_reanalysed_targets(self):
