@@ -125,6 +125,10 @@ class RunSettings:
     def fail(name, expected):
       raise ValueError(f'{name} must be {expected}, got '
                        f'{getattr(self, name)!r}.')
+
+    def check_count(name, minimum):  # An int (not a bool) >= 0 or >= 1.
+      if type(getattr(self, name)) is not int or getattr(self, name) < minimum:
+        fail(name, ('a non-negative', 'a positive')[minimum] + ' integer')
     if self.preset not in presets.PRESETS:
       fail('preset', f'one of {sorted(presets.PRESETS)}')
     if self.data not in DATA_SOURCES:
@@ -145,12 +149,8 @@ class RunSettings:
         isinstance(self.checkpoint_minutes, (int, float)) and
         0 < self.checkpoint_minutes < float('inf')):
       fail('checkpoint_minutes', 'None or a positive finite number')
-    if (isinstance(self.log_every, bool) or
-        not isinstance(self.log_every, int) or self.log_every <= 0):
-      fail('log_every', 'a positive integer')
-    if (isinstance(self.num_actors, bool) or
-        not isinstance(self.num_actors, int) or self.num_actors < 0):
-      fail('num_actors', 'a non-negative integer')
+    check_count('log_every', 1)
+    check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
       fail('num_actors', f'0 with data={self.data!r}')
     if (self.data == 'replay') != bool(self.replay_path):
@@ -160,19 +160,11 @@ class RunSettings:
            '(no replay buffer in this process)')
     if self.ray_address and not self.num_actors:
       fail('ray_address', 'None unless num_actors > 0')
-    if (isinstance(self.publish_interval, bool) or
-        not isinstance(self.publish_interval, int) or
-        self.publish_interval <= 0):
-      fail('publish_interval', 'a positive integer')
-    if (isinstance(self.eval_interval, bool) or
-        not isinstance(self.eval_interval, int) or self.eval_interval < 0):
-      fail('eval_interval', 'a non-negative integer')
+    check_count('publish_interval', 1)
+    check_count('eval_interval', 0)
     if self.eval_interval and not self.num_actors:
       fail('eval_interval', '0 unless num_actors > 0')
-    if (isinstance(self.num_reanalyze_workers, bool) or
-        not isinstance(self.num_reanalyze_workers, int) or
-        self.num_reanalyze_workers < 0):
-      fail('num_reanalyze_workers', 'a non-negative integer')
+    check_count('num_reanalyze_workers', 0)
     if self.num_reanalyze_workers and not self.num_actors:
       fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
            'workers are Ray processes of the distributed mode)')
