@@ -33,6 +33,10 @@ Three measurements, on a private Ray instance on this machine:
   * `training`: environment steps/s and learner steps/s of a tic-tac-toe
     run with 0 (one process), 1 and 2 self-play actors, measured over
     `--window` seconds after the first `--warmup` seconds of learning.
+  * `reanalysis`: the same with one actor and `--reanalyze_fraction`, the
+    batches reanalysed by the learner (0 workers) or by
+    `--reanalyze_workers` reanalyse workers: learner steps/s beside each
+    worker's reanalysed batches per second and seconds per batch.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
 """
@@ -79,8 +83,14 @@ WINDOW = flags.DEFINE_float('window', 40., 'seconds of the training window.')
 PUBLISH_SECONDS = flags.DEFINE_float(
     'publish_seconds', 0.04, 'seconds between the publications the actor '
     'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
+REANALYSE_WORKERS = flags.DEFINE_list(
+    'reanalyze_workers', ['0', '1'], 'reanalyse worker counts of the '
+    'reanalysis runs (one self-play actor each).')
+REANALYZE_FRACTION = flags.DEFINE_float(
+    'reanalyze_fraction', 0.8, 'fraction of the reanalysis runs (the '
+    'paper\'s 80%).')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
-                         'publication, replay, actor, training.')
+                         'publication, replay, actor, training, reanalysis.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
@@ -274,10 +284,25 @@ def time_actor(ray, preset: str, warmup: float, window: float,
   return results
 
 
-def time_training(num_actors: int, warmup: float, window: float
-                 ) -> Dict[str, float]:
-  """Environment and learner steps/s of tic-tac-toe with `num_actors`."""
+def time_training(num_actors: int, warmup: float, window: float,
+                  reanalyze_fraction: float = 0.,
+                  num_reanalyze_workers: int = 0) -> Dict[str, float]:
+  """Environment and learner steps/s of tic-tac-toe with `num_actors`;
+  with a reanalyze_fraction, also the reanalysed batches per second and
+  the seconds per batch of each worker (or of the learner, with none)."""
   marks = {}
+
+  def reanalysed(loop) -> List[Any]:
+    """[(batches, seconds computing)] per worker, or the learner's."""
+    source = loop.source
+    if not reanalyze_fraction:
+      return []
+    if not num_reanalyze_workers:
+      return [(int(source.counters()['reanalyse_reanalysed_batches']),
+               source.reanalyser.total_seconds)]
+    ray = ray_support.require_ray()
+    return [(s['batches'], s['seconds']) for s in ray.get(
+        [w.status.remote() for w in source.reanalyse_workers])]
 
   def env_steps(loop) -> int:
     if num_actors:
@@ -290,20 +315,30 @@ def time_training(num_actors: int, warmup: float, window: float
       marks['first'] = now
       return False
     if 'start' not in marks and now - marks['first'] >= warmup:
-      marks['start'] = (now, loop.learner.steps, env_steps(loop))
+      marks['start'] = (now, loop.learner.steps, env_steps(loop),
+                        reanalysed(loop))
     elif 'start' in marks and now - marks['start'][0] >= window:
-      marks['end'] = (now, loop.learner.steps, env_steps(loop))
+      marks['end'] = (now, loop.learner.steps, env_steps(loop),
+                      reanalysed(loop))
       return True
     return False
 
-  config = presets.get_preset('tictactoe').replace(training_steps=10**7)
+  config = presets.get_preset('tictactoe').replace(
+      training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
   experiment.run(config, experiment.RunSettings(
-      preset='tictactoe', num_actors=num_actors, log_every=10**6),
-                 on_round=on_round)
-  (t0, l0, e0), (t1, l1, e1) = marks['start'], marks['end']
-  return {'env_steps_per_second': (e1 - e0) / (t1 - t0),
-          'learner_steps_per_second': (l1 - l0) / (t1 - t0),
-          'seconds': t1 - t0}
+      preset='tictactoe', num_actors=num_actors, log_every=10**6,
+      num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)
+  (t0, l0, e0, r0), (t1, l1, e1, r1) = marks['start'], marks['end']
+  results = {'env_steps_per_second': (e1 - e0) / (t1 - t0),
+             'learner_steps_per_second': (l1 - l0) / (t1 - t0),
+             'seconds': t1 - t0}
+  if reanalyze_fraction:
+    batches = [b1 - b0 for (b0, _), (b1, _) in zip(r0, r1)]
+    results['reanalysed_batches_per_second'] = [
+        b / (t1 - t0) for b in batches]
+    results['seconds_per_reanalysed_batch'] = [
+        (s1 - s0) / max(b, 1) for (_, s0), (_, s1), b in zip(r0, r1, batches)]
+  return results
 
 
 def main(argv):
@@ -332,6 +367,14 @@ def main(argv):
       results['training'][actors] = time_training(int(actors), WARMUP.value,
                                                   WINDOW.value)
       print(json.dumps({actors: results['training'][actors]}), flush=True)
+  if 'reanalysis' not in SKIP.value:
+    results['reanalysis'] = {}
+    for workers in REANALYSE_WORKERS.value:
+      results['reanalysis'][workers] = time_training(
+          1, WARMUP.value, WINDOW.value, REANALYZE_FRACTION.value,
+          int(workers))
+      print(json.dumps({workers: results['reanalysis'][workers]}),
+            flush=True)
   results['machine']['load_average_after'] = os.getloadavg()
   results = reporting.with_medians(results)
   text = json.dumps(results, indent=1, default=float)

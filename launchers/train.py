@@ -47,10 +47,14 @@ continue and resumes from there. The work is the library's
     python -m launchers.train --preset=tictactoe --num_actors=2
     python -m launchers.train --preset=connect4 --num_actors=16 \
         --ray_address=10.0.0.5:6379
+    python -m launchers.train --preset=cartpole --num_actors=2 \
+        --reanalyze_fraction=0.8 --num_reanalyze_workers=1
 
 With --num_actors=N the self-play actors run as N Ray processes beside a
 replay service that holds --train_ratio, and the learner publishes its
-weights every --publish_interval steps (docs/distributed.md).
+weights every --publish_interval steps (docs/distributed.md). There,
+--reanalyze_fraction reanalyses in the learner's process, or in
+--num_reanalyze_workers=M Ray processes.
 """
 
 from launchers import quiet
@@ -149,6 +153,10 @@ EVAL_INTERVAL = flags.DEFINE_integer(
     'eval_interval', 0, 'learner steps between evaluations of the published '
     'weights by an evaluator process, written to --logdir as eval/... '
     '(0: none); with --num_actors.')
+NUM_REANALYZE_WORKERS = flags.DEFINE_integer(
+    'num_reanalyze_workers', 0, 'reanalyse worker processes on Ray, taking '
+    'batches from the replay service (0: the learner reanalyses); with '
+    '--num_actors and --reanalyze_fraction.')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')
@@ -194,11 +202,13 @@ def validate_flags() -> None:
   if EVAL_INTERVAL.value < 0:
     raise app.UsageError(f'--eval_interval must be >= 0, got '
                          f'{EVAL_INTERVAL.value}.')
-  if NUM_ACTORS.value < 0:
-    raise app.UsageError(f'--num_actors must be >= 0, got '
-                         f'{NUM_ACTORS.value}.')
+  for name in ('num_actors', 'num_reanalyze_workers'):
+    if flags.FLAGS[name].value < 0:
+      raise app.UsageError(f'--{name} must be >= 0, got '
+                           f'{flags.FLAGS[name].value}.')
   if not NUM_ACTORS.value:
-    common_flags.refuse(('ray_address', 'publish_interval', 'eval_interval'),
+    common_flags.refuse(('ray_address', 'publish_interval', 'eval_interval',
+                         'num_reanalyze_workers'),
                         'only apply to --num_actors > 0')
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
@@ -260,6 +270,7 @@ def make_settings() -> experiment.RunSettings:
       ray_address=RAY_ADDRESS.value,
       publish_interval=PUBLISH_INTERVAL.value,
       eval_interval=EVAL_INTERVAL.value,
+      num_reanalyze_workers=NUM_REANALYZE_WORKERS.value,
       replay_path=REPLAY_PATH.value,
       export_replay=EXPORT_REPLAY.value)
 

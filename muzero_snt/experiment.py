@@ -91,6 +91,9 @@ class RunSettings:
     eval_interval: learner steps between evaluations of the published
       weights by an evaluator process writing `eval/...` scalars to
       `logdir` (num_actors > 0; 0: none).
+    num_reanalyze_workers: reanalyse worker processes on Ray
+      (num_actors > 0, reanalyze_fraction > 0); 0 reanalyses in the
+      learner's process.
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
     export_replay: where to write the run's replay buffer at the end
       (data 'selfplay' or 'replay', num_actors 0).
@@ -114,6 +117,7 @@ class RunSettings:
   ray_address: Optional[str] = None
   publish_interval: int = 1
   eval_interval: int = 0
+  num_reanalyze_workers: int = 0
   replay_path: Optional[str] = None
   export_replay: Optional[str] = None
 
@@ -121,6 +125,10 @@ class RunSettings:
     def fail(name, expected):
       raise ValueError(f'{name} must be {expected}, got '
                        f'{getattr(self, name)!r}.')
+
+    def check_count(name, minimum):  # An int (not a bool) >= 0 or >= 1.
+      if type(getattr(self, name)) is not int or getattr(self, name) < minimum:
+        fail(name, ('a non-negative', 'a positive')[minimum] + ' integer')
     if self.preset not in presets.PRESETS:
       fail('preset', f'one of {sorted(presets.PRESETS)}')
     if self.data not in DATA_SOURCES:
@@ -141,12 +149,8 @@ class RunSettings:
         isinstance(self.checkpoint_minutes, (int, float)) and
         0 < self.checkpoint_minutes < float('inf')):
       fail('checkpoint_minutes', 'None or a positive finite number')
-    if (isinstance(self.log_every, bool) or
-        not isinstance(self.log_every, int) or self.log_every <= 0):
-      fail('log_every', 'a positive integer')
-    if (isinstance(self.num_actors, bool) or
-        not isinstance(self.num_actors, int) or self.num_actors < 0):
-      fail('num_actors', 'a non-negative integer')
+    check_count('log_every', 1)
+    check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
       fail('num_actors', f'0 with data={self.data!r}')
     if (self.data == 'replay') != bool(self.replay_path):
@@ -156,15 +160,14 @@ class RunSettings:
            '(no replay buffer in this process)')
     if self.ray_address and not self.num_actors:
       fail('ray_address', 'None unless num_actors > 0')
-    if (isinstance(self.publish_interval, bool) or
-        not isinstance(self.publish_interval, int) or
-        self.publish_interval <= 0):
-      fail('publish_interval', 'a positive integer')
-    if (isinstance(self.eval_interval, bool) or
-        not isinstance(self.eval_interval, int) or self.eval_interval < 0):
-      fail('eval_interval', 'a non-negative integer')
+    check_count('publish_interval', 1)
+    check_count('eval_interval', 0)
     if self.eval_interval and not self.num_actors:
       fail('eval_interval', '0 unless num_actors > 0')
+    check_count('num_reanalyze_workers', 0)
+    if self.num_reanalyze_workers and not self.num_actors:
+      fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
+           'workers are Ray processes of the distributed mode)')
 
   @property
   def self_play(self) -> presets.SelfPlaySettings:
@@ -207,20 +210,17 @@ def check_reanalysis(config: config_lib.MuZeroConfig,
                      settings: RunSettings) -> None:
   """Raises ValueError if the run asks for reanalysis where there is none.
 
-  Reanalysis runs in the learner's process (`data='selfplay'` with
-  `num_actors=0`, or `data='replay'`); synthetic batches have no games.
+  Reanalysis runs in the learner's process or, with num_actors > 0, in
+  reanalyse workers; synthetic batches have no games.
   """
-  if not config.reanalyze_fraction:
-    return
-  where = None
-  if settings.data == 'synthetic':
-    where = "data='synthetic' (no stored games to search again)"
-  elif settings.num_actors:
-    where = (f'num_actors={settings.num_actors} (the Ray mode has no '
-             'reanalysis yet)')
-  if where:
-    raise ValueError(f'reanalyze_fraction={config.reanalyze_fraction} is '
-                     f'not available with {where}; set it to 0.')
+  fraction, workers = config.reanalyze_fraction, settings.num_reanalyze_workers
+  if workers and not fraction:
+    raise ValueError(f'num_reanalyze_workers={workers} needs '
+                     'reanalyze_fraction > 0 (nothing to reanalyse).')
+  if fraction and settings.data == 'synthetic':
+    raise ValueError(f'reanalyze_fraction={fraction} is not available with '
+                     "data='synthetic' (no stored games to search again); "
+                     'set it to 0.')
 
 
 def check_distributed(settings: RunSettings) -> None:

@@ -24,7 +24,7 @@ docs/reanalysis.md.
 """
 
 import time
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, NamedTuple, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -50,6 +50,92 @@ def num_rows(fraction: float, batch_size: int,
   if exact > count:
     count += int(rng.random() < exact - count)
   return count
+
+
+def choose_rows(fraction: float, batch_size: int,
+                rng: np.random.Generator) -> np.ndarray:
+  """`num_rows` distinct rows of a batch, drawn from `rng`, ascending."""
+  return np.sort(rng.choice(batch_size,
+                            num_rows(fraction, batch_size, rng),
+                            replace=False))
+
+
+class Inputs(NamedTuple):
+  """What the new targets of a batch's chosen rows need from the replay.
+
+  P positions are searched again (every position of a chosen row's window
+  inside its game) and Q bootstrap observations evaluated (where the
+  bootstrap position b = j + n of unroll position j lies inside the game).
+  NumPy arrays only, so they travel between processes as they are.
+  """
+  rows: np.ndarray  # [R] int64 the chosen rows, ascending.
+  searched: np.ndarray  # [P, 2] int64 (row, unroll step) searched again.
+  observations: np.ndarray  # [P, *observation_shape] stored observations.
+  to_play: np.ndarray  # [P] int64 the players to move there.
+  legal_actions: np.ndarray  # [P, A] bool their legal actions.
+  bootstraps: np.ndarray  # [Q, 2] int64 (row, unroll step) bootstrapping.
+  bootstrap_observations: np.ndarray  # [Q, *observation_shape] at b.
+  stored_values: np.ndarray  # [Q] float64 the stored value targets z_j.
+  stored_bootstraps: np.ndarray  # [Q] float64 the root values stored at b.
+  signs: np.ndarray  # [Q] float64 s(j, b): +1 if one player moves at both.
+
+
+def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
+                  rows: np.ndarray, replay: replay_lib.ReplayBuffer
+                 ) -> Inputs:
+  """Reads the chosen rows' stored positions from `replay`.
+
+  Args:
+    config: uses num_unroll_steps, td_steps and observation_shape.
+    keys: the batch's `[B, 2]` (game id, position) keys.
+    rows: `[R]` the rows to reanalyse (`choose_rows`).
+    replay: the buffer the batch came from (its games are read).
+
+  Returns:
+    The rows' `Inputs`.
+  """
+  k, n = config.num_unroll_steps, config.td_steps
+  keys = np.asarray(keys)
+  searched = []  # (row, unroll step, game, position) searched again.
+  bootstraps = []  # (row, unroll step, game, position j, bootstrap b).
+  for row in np.asarray(rows).tolist():
+    game = replay.game(int(keys[row, 0]))
+    t = int(keys[row, 1])
+    for step in range(min(k + 1, game.length - t)):
+      j = t + step
+      searched.append((row, step, game, j))
+      if j + n < game.length:
+        bootstraps.append((row, step, game, j, j + n))
+  shape = (0,) + tuple(config.observation_shape)
+
+  def stack(arrays, empty):
+    return np.stack(arrays) if arrays else empty
+
+  return Inputs(
+      rows=np.asarray(rows, np.int64),
+      searched=np.array([(r, s) for r, s, *_ in searched],
+                        np.int64).reshape(-1, 2),
+      observations=stack([game.observations[j]
+                          for *_, game, j in searched],
+                         np.zeros(shape, np.float32)),
+      to_play=np.array([int(game.to_play[j]) for *_, game, j in searched],
+                       np.int64),
+      legal_actions=stack([game.legal_actions[j]
+                           for *_, game, j in searched],
+                          np.zeros((0, config.action_space_size), bool)),
+      bootstraps=np.array([(r, s) for r, s, *_ in bootstraps],
+                          np.int64).reshape(-1, 2),
+      bootstrap_observations=stack(
+          [game.observations[b] for *_, game, _, b in bootstraps],
+          np.zeros(shape, np.float32)),
+      stored_values=np.array(
+          [game.value_targets(n)[j] for *_, game, j, _ in bootstraps],
+          np.float64),
+      stored_bootstraps=np.array(
+          [game.root_values[b] for *_, game, _, b in bootstraps],
+          np.float64),
+      signs=np.array([1. if game.to_play[j] == game.to_play[b] else -1.
+                      for *_, game, j, b in bootstraps], np.float64))
 
 
 class Reanalyser:
@@ -89,6 +175,11 @@ class Reanalyser:
                               lambda: learner.steps, seed=0)
       batch, keys = replay.sample_batch()
       batch = reanalyser.reanalyse(batch, keys, replay)
+
+  Where the replay is in another process (the distributed mode), that
+  process picks the rows and reads their stored positions
+  (`choose_rows`, `gather_inputs`), and `reanalyse_gathered(batch, inputs)`
+  computes the targets by the same rules.
   """
 
   def __init__(self,
@@ -178,6 +269,16 @@ class Reanalyser:
     self._rows, self._positions, self._seconds = 0, 0, 0.
     return stats
 
+  def _next_rng(self) -> np.random.Generator:
+    """This call's generator, seeded by (seed, calls before); refreshes the
+    target network when its interval has passed."""
+    calls = self._counters['reanalysed_batches']
+    rng = np.random.default_rng([self._seed, int(calls.numpy())])
+    calls.assign_add(1)
+    if self._target_network is not None:
+      self._refresh_target()
+    return rng
+
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,
                 replay: replay_lib.ReplayBuffer) -> types.Batch:
     """The batch with fresh targets in a random `reanalyze_fraction` of rows.
@@ -192,50 +293,57 @@ class Reanalyser:
       `[B, K+1]` (copies; the input is not changed).
     """
     start = time.perf_counter()
-    config = self._config
-    calls = self._counters['reanalysed_batches']
-    rng = np.random.default_rng([self._seed, int(calls.numpy())])
-    calls.assign_add(1)
-    if self._target_network is not None:
-      self._refresh_target()
-    keys = np.asarray(keys)
-    b = len(keys)
-    rows = np.sort(rng.choice(b, num_rows(config.reanalyze_fraction, b, rng),
-                              replace=False))
+    rng = self._next_rng()
+    rows = choose_rows(self._config.reanalyze_fraction, len(keys), rng)
     if not len(rows):
       return batch
-    k, n, g = config.num_unroll_steps, config.td_steps, config.discount
-    searched = []  # (row, unroll step, game, position) searched again.
-    bootstraps = []  # (row, unroll step, game, position j, bootstrap b).
-    for row in rows.tolist():
-      game = replay.game(int(keys[row, 0]))
-      t = int(keys[row, 1])
-      for step in range(min(k + 1, game.length - t)):
-        j = t + step
-        searched.append((row, step, game, j))
-        if j + n < game.length:
-          bootstraps.append((row, step, game, j, j + n))
+    inputs = gather_inputs(self._config, keys, rows, replay)
+    return self._new_targets(batch, inputs, rng, start)
+
+  def reanalyse_gathered(self, batch: types.Batch,
+                         inputs: Inputs) -> types.Batch:
+    """The batch with fresh targets in the rows `inputs` were gathered for.
+
+    What `reanalyse` does once the rows are chosen and their inputs read,
+    for a batch whose replay is in another process (the distributed
+    mode's replay service chooses the rows and gathers their inputs).
+
+    Args:
+      batch: a `Batch` of NumPy arrays, as `ReplayBuffer.sample_batch`
+        returns it.
+      inputs: `gather_inputs` of its chosen rows.
+
+    Returns:
+      As `reanalyse`.
+    """
+    start = time.perf_counter()
+    rng = self._next_rng()
+    if not len(inputs.rows):
+      return batch
+    return self._new_targets(batch, inputs, rng, start)
+
+  def _new_targets(self, batch: types.Batch, inputs: Inputs,
+                   rng: np.random.Generator, start: float) -> types.Batch:
+    config = self._config
+    n, g = config.td_steps, config.discount
     target_policy = np.array(batch.target_policy, np.float32)  # [B, K+1, A]
     output = self._search(
-        np.stack([game.observations[j] for _, _, game, j in searched]),
-        [int(game.to_play[j]) for _, _, game, j in searched],
-        np.stack([game.legal_actions[j] for _, _, game, j in searched]),
-        rng, add_noise=False)
-    for (row, step, _, _), policy in zip(searched, output.policy):
+        inputs.observations, [int(p) for p in inputs.to_play],
+        inputs.legal_actions, rng, add_noise=False)
+    for (row, step), policy in zip(inputs.searched.tolist(), output.policy):
       target_policy[row, step] = policy
     target_value = np.array(batch.target_value, np.float32)  # [B, K+1]
-    if bootstraps:
+    if len(inputs.bootstraps):
       values = self._target_model.initial_inference(
-          np.stack([game.observations[bb] for *_, game, _, bb in bootstraps])
-      ).value.astype(np.float64)  # [P] for the player to move at b.
-      for (row, step, game, j, bb), value in zip(bootstraps, values):
-        sign = 1. if game.to_play[j] == game.to_play[bb] else -1.
-        # The stored target minus its bootstrap term plus the new one.
-        z = game.value_targets(n)[j] + g**n * sign * (
-            value - game.root_values[bb])
-        target_value[row, step] = z
-    self._rows += len(rows)
-    self._positions += len(searched)
+          inputs.bootstrap_observations
+      ).value.astype(np.float64)  # [Q] for the player to move at b.
+      # The stored target minus its bootstrap term plus the new one.
+      z = inputs.stored_values + g**n * inputs.signs * (
+          values - inputs.stored_bootstraps)  # [Q]
+      for (row, step), value in zip(inputs.bootstraps.tolist(), z):
+        target_value[row, step] = value
+    self._rows += len(inputs.rows)
+    self._positions += len(inputs.searched)
     seconds = time.perf_counter() - start
     self._seconds += seconds
     self._total_seconds += seconds

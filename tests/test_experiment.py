@@ -26,6 +26,7 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import experiment
+from muzero_snt import presets
 from muzero_snt import run_config
 from muzero_snt import synthetic
 from tests import testing
@@ -212,12 +213,29 @@ class RunSettingsTest(testing.TestCase):
         (dict(eval_interval=10), 'eval_interval must be 0 unless '
          'num_actors > 0, got 10'),
         (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
-         'non-negative integer')):
+         'non-negative integer'),
+        (dict(num_actors=1, num_reanalyze_workers=-1), 'num_reanalyze_workers '
+         'must be a non-negative integer, got -1'),
+        (dict(num_reanalyze_workers=2), r'num_reanalyze_workers must be 0 '
+         r'unless num_actors > 0 \(reanalyse workers are Ray processes')):
       with self.assertRaisesRegex(ValueError, message):
         experiment.RunSettings(**changes)
     settings = experiment.RunSettings(num_actors=2, ray_address='h:1',
                                       publish_interval=3)
     self.assertEqual(settings.num_actors, 2)
+
+  def test_reanalyse_workers_need_a_fraction_to_reanalyse(self):
+    config = presets.get_preset('tictactoe')
+    settings = experiment.RunSettings(num_actors=2, num_reanalyze_workers=1)
+    with self.assertRaisesRegex(ValueError, 'num_reanalyze_workers=1 needs '
+                                r'reanalyze_fraction > 0'):
+      experiment.check_reanalysis(config, settings)
+    # With a fraction, in the Ray mode, with or without workers: accepted.
+    for workers in (0, 1):
+      experiment.check_reanalysis(
+          config.replace(reanalyze_fraction=0.8),
+          experiment.RunSettings(num_actors=2,
+                                 num_reanalyze_workers=workers))
 
 
 _OUTSIDE_SCRIPT = """

@@ -15,6 +15,7 @@
 """Tests for muzero_snt.reanalysis: fresh policy and value targets."""
 
 import dataclasses
+import pickle
 
 import numpy as np
 import tensorflow as tf
@@ -262,3 +263,35 @@ class FractionZeroTest(ReanalyserTestCase):
 
 if __name__ == '__main__':
   tf.test.main()
+
+
+class GatheredInputsTest(ReanalyserTestCase):
+
+  def test_gathered_rows_only_get_a_search_of_each_position(self):
+    # The distributed mode's route: the replay's process picks the rows and
+    # reads their inputs; the reanalysing process has no replay at all.
+    config = _config()
+    network, buffer, _, reanalyser = self._setup(config)
+    reference = search_lib.make_search(config, network, 'reference')
+    batch, keys = buffer.sample_batch()
+    rows = np.array([1, 4])
+    inputs = pickle.loads(pickle.dumps(
+        reanalysis.gather_inputs(config, keys, rows, buffer)))
+    new = reanalyser.reanalyse_gathered(batch, inputs)
+    for row, (game_id, t) in enumerate(keys.tolist()):
+      if row not in rows:
+        self.assertAllEqual(new.target_policy[row], batch.target_policy[row])
+        self.assertAllEqual(new.target_value[row], batch.target_value[row])
+        continue
+      game = buffer.game(game_id)
+      for step in range(min(3, game.length - t)):
+        j = t + step
+        alone = reference(
+            game.observations[j][None], [int(game.to_play[j])],
+            game.legal_actions[j][None], np.random.default_rng(0),
+            add_noise=False)
+        self.assertAllEqual(new.target_policy[row, step], alone.policy[0])
+    self.assertEqual(reanalyser.take_stats()[0], 2)
+    # Nothing chosen: the batch itself.
+    none = reanalysis.gather_inputs(config, keys, np.zeros(0, int), buffer)
+    self.assertIs(reanalyser.reanalyse_gathered(batch, none), batch)

@@ -21,6 +21,7 @@ Ray (`pip install -e '.[distributed]'`) is imported only when a run starts
 from muzero_snt.distributed.rate_limiter import RateLimiter
 from muzero_snt.distributed.ray_support import connect
 from muzero_snt.distributed.ray_support import require_ray
+from muzero_snt.distributed.reanalyse_worker import ReanalyseWorker
 from muzero_snt.distributed.replay_service import Game
 from muzero_snt.distributed.replay_service import ReplayService
 from muzero_snt.distributed.replay_source import ReplayHandle
@@ -34,6 +35,7 @@ from muzero_snt.distributed.weight_store import WeightStore
 __all__ = (
     'Game',
     'RateLimiter',
+    'ReanalyseWorker',
     'ReplayHandle',
     'ReplayService',
     'ReplayServiceSource',

@@ -30,6 +30,20 @@ limiter's counters, which the learner checkpoints beside its variables;
 `restore(path, counters)` and `load(buffer, counters)` continue from them.
 Games still queued are not saved: like games in progress, they are lost
 when the run stops.
+
+Reanalysis (`config.reanalyze_fraction > 0`, docs/reanalysis.md): the
+service picks each batch's rows to reanalyse and reads their stored
+positions (`reanalysis.choose_rows`, `reanalysis.gather_inputs`), since the
+games are here. With no reanalyse workers the learner takes them with the
+batch (`sample_with_inputs`) and reanalyses in its process. With workers,
+a worker takes a batch and its inputs (`take_for_reanalysis`), computes the
+new targets and hands the batch back (`put_reanalysed`) to a small queue
+the learner takes from (`take_reanalysed`). The limiter grants a step when
+the learner takes a batch, as without workers, so its counts stay one
+grant per learner step; a worker takes a batch only while the data owes
+the learner more steps than the batches already taken and not yet learned
+from, and at most `reanalysis_queue` such batches exist. The batches of a
+worker that dies (or of any worker, at `restore`) are dropped.
 """
 
 import asyncio
@@ -39,6 +53,7 @@ from typing import Any, Deque, Dict, List, NamedTuple, Optional, Tuple
 import numpy as np
 
 from muzero_snt import config as config_lib
+from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
@@ -60,21 +75,36 @@ class _Queued(NamedTuple):
   game: Game
 
 
+class Sampled(NamedTuple):
+  """A batch with what its reanalysis needs (`reanalysis.Inputs`)."""
+  batch: types.Batch
+  keys: np.ndarray  # [B, 2] (game id, position).
+  inputs: reanalysis.Inputs
+
+
 class ReplayService:
   """A replay buffer behind a rate limiter, for separate processes."""
 
   def __init__(self, config: config_lib.MuZeroConfig, train_ratio: float,
                seed: int = 0,
-               max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD):
+               max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD,
+               reanalysis_queue: int = 2):
     """Constructs an empty service.
 
     Args:
-      config: the run's configuration (replay settings and batch size).
+      config: the run's configuration (replay settings, batch size and
+        reanalyze_fraction).
       train_ratio: learner steps per environment step.
-      seed: seed of the buffer's sampling.
+      seed: seed of the buffer's sampling and of the rows to reanalyse.
       max_ahead: learner steps the admitted games may be ahead by
         (`rate_limiter.RateLimiter`).
+      reanalysis_queue: batches that reanalyse workers may hold (being
+        reanalysed, or ready for the learner) at a time (>= 1).
     """
+    if (isinstance(reanalysis_queue, bool) or
+        not isinstance(reanalysis_queue, int) or reanalysis_queue < 1):
+      raise ValueError(f'reanalysis_queue must be a positive integer, got '
+                       f'{reanalysis_queue!r}.')
     self._config = config
     self._buffer = replay_lib.ReplayBuffer(config, seed=seed)
     self._limiter = rate_limiter_lib.RateLimiter(train_ratio, max_ahead)
@@ -86,6 +116,14 @@ class ReplayService:
     self._recent_lengths: Deque[int] = collections.deque(maxlen=_RECENT)
     self._policy_versions: List[int] = []
     self._registrations: Dict[int, List[int]] = {}
+    # Reanalysis: the rows' generator; batches out with workers, by ticket.
+    self._rows_rng = np.random.default_rng([seed, 1])
+    self._reanalysis_queue = reanalysis_queue
+    self._tickets = 0
+    self._taken: Dict[int, int] = {}  # {ticket: worker}
+    self._ready: Deque[Tuple[int, types.Batch, np.ndarray]] = (
+        collections.deque())
+    self._reanalysed = 0
 
   def _condition(self) -> asyncio.Condition:
     # Made in the event loop that runs the methods (Ray's, or a test's).
@@ -120,6 +158,18 @@ class ReplayService:
     pids = self._registrations.setdefault(actor, [])
     pids.append(pid)
     return len(pids) - 1
+
+  async def register_reanalyser(self, worker: int, pid: int) -> int:
+    """`register` for reanalyse worker `worker` (keyed apart from the
+    self-play actors); the batches an earlier process of it held are
+    dropped, so the others may take their place."""
+    incarnation = self.register(-1 - worker, pid)
+    dropped = [t for t, w in self._taken.items() if w == worker]
+    for ticket in dropped:
+      del self._taken[ticket]
+    if dropped:
+      await self._notify()
+    return incarnation
 
   def registrations(self) -> Dict[int, List[int]]:
     """{actor: process ids of its incarnations, oldest first}."""
@@ -185,6 +235,83 @@ class ReplayService:
       condition.notify_all()
     return batch
 
+  def _with_inputs(self, batch: types.Batch, keys: np.ndarray) -> Sampled:
+    rows = reanalysis.choose_rows(self._config.reanalyze_fraction, len(keys),
+                                  self._rows_rng)
+    return Sampled(batch, keys, reanalysis.gather_inputs(
+        self._config, keys, rows, self._buffer))
+
+  async def sample_with_inputs(self, timeout: Optional[float] = None
+                              ) -> Optional[Sampled]:
+    """`sample_batch` with the reanalysis inputs of the batch's chosen rows
+    (a `reanalyze_fraction` of them), for a learner that reanalyses."""
+    sampled = await self.sample_batch(timeout)
+    if sampled is None:
+      return None
+    return self._with_inputs(*sampled)
+
+  async def take_for_reanalysis(self, worker: int,
+                                timeout: Optional[float] = None
+                               ) -> Optional[Tuple[int, Sampled]]:
+    """A batch and its reanalysis inputs for reanalyse worker `worker`.
+
+    Waits until the admitted data owes the learner more steps than the
+    batches workers hold, and fewer than `reanalysis_queue` are held.
+
+    Returns:
+      (ticket, `Sampled`), the ticket to hand back with the batch; or None
+      if `timeout` seconds passed first.
+    """
+    condition = self._condition()
+
+    def can_take():
+      held = len(self._taken)
+      return (held < self._reanalysis_queue and
+              self._limiter.owed() > held)
+
+    async with condition:
+      if self._admit_queued():
+        condition.notify_all()
+      try:
+        await asyncio.wait_for(condition.wait_for(can_take), timeout)
+      except asyncio.TimeoutError:
+        return None
+      ticket = self._tickets
+      self._tickets += 1
+      self._taken[ticket] = worker
+      return ticket, self._with_inputs(*self._buffer.sample_batch())
+
+  async def put_reanalysed(self, ticket: int, batch: types.Batch,
+                           keys: np.ndarray) -> bool:
+    """Queues a reanalysed batch for the learner; False if its ticket was
+    dropped meanwhile (a `restore`, or its worker restarted)."""
+    if ticket not in self._taken:
+      return False
+    self._ready.append((ticket, batch, keys))
+    self._reanalysed += 1
+    await self._notify()
+    return True
+
+  async def take_reanalysed(self, timeout: Optional[float] = None
+                           ) -> Optional[Tuple[types.Batch, np.ndarray]]:
+    """The oldest reanalysed batch and its keys, granting a learner step;
+    None if `timeout` seconds passed first."""
+    condition = self._condition()
+    async with condition:
+      try:
+        await asyncio.wait_for(condition.wait_for(
+            lambda: self._ready and self._limiter.can_sample()), timeout)
+      except asyncio.TimeoutError:
+        return None
+      ticket, batch, keys = self._ready.popleft()
+      del self._taken[ticket]
+      self._limiter.sample()
+      # The step may let queued games in, and their actors go on; and a
+      # worker take another batch.
+      self._admit_queued()
+      condition.notify_all()
+    return batch, keys
+
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray
                        ) -> None:
     """`ReplayBuffer.update_priorities` on the service's buffer."""
@@ -216,6 +343,9 @@ class ReplayService:
     if not isinstance(buffer, replay_lib.ReplayBuffer):
       raise TypeError(f'load needs a ReplayBuffer, got {buffer!r}.')
     self._buffer = buffer
+    # Batches drawn from the buffer replaced are dropped.
+    self._taken.clear()
+    self._ready.clear()
     self._limiter.restore(counters['env_steps'],
                           counters['counted_env_steps'],
                           counters['learner_steps'])
@@ -232,6 +362,8 @@ class ReplayService:
         observed_ratio=limiter.observed_ratio(),
         ratio_window=limiter.ratio_window,
         worst_ratio_deviation=limiter.worst_deviation,
+        reanalysed_batches=self._reanalysed,
+        reanalysis_held=len(self._taken),
         returns=list(self._recent_returns),
         lengths=list(self._recent_lengths),
         policy_versions=list(self._policy_versions))

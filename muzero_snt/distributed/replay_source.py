@@ -26,6 +26,12 @@ service write its buffer to `path` and copies the service's counters into
 the source's checkpointed variables, so a checkpoint holds the replay's
 contents and priorities and the rate limiter's counts as they were at one
 moment. A restored buffer goes back to the service with those counters.
+
+Reanalysis (docs/reanalysis.md): with a `reanalysis.Reanalyser` the source
+takes each batch with its reanalysis inputs (the rows the service chose,
+their stored positions) and computes the new targets in the learner's
+process; with reanalyse workers (`reanalyse_worker.py`) it takes batches
+they have reanalysed already.
 """
 
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
@@ -37,6 +43,7 @@ from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import data_sources
 from muzero_snt import learning
+from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import types
 from muzero_snt.distributed import ray_support
@@ -69,7 +76,9 @@ class ReplayServiceSource:
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, service: Any, weights: Any,
                publish_interval: int, workers: Sequence[Any] = (),
-               evaluator: Optional[Any] = None):
+               evaluator: Optional[Any] = None,
+               reanalyser: Optional[reanalysis.Reanalyser] = None,
+               reanalyse_workers: Sequence[Any] = ()):
     """Constructs the source.
 
     Args:
@@ -81,7 +90,14 @@ class ReplayServiceSource:
       workers: the self-play actors' handles, checked for errors while the
         learner waits for data.
       evaluator: the `Evaluator` actor's handle, if any (checked too).
+      reanalyser: reanalyses every batch in this process (its state is
+        checkpointed with the counters); not with `reanalyse_workers`.
+      reanalyse_workers: the `ReanalyseWorker` actors' handles: batches
+        are taken reanalysed from the service (and the workers checked).
     """
+    if reanalyser is not None and reanalyse_workers:
+      raise ValueError('Batches are reanalysed either here (reanalyser) or '
+                       'by reanalyse_workers, not both.')
     if (isinstance(publish_interval, bool) or
         not isinstance(publish_interval, int) or publish_interval < 1):
       raise ValueError(f'publish_interval must be a positive integer, got '
@@ -94,6 +110,9 @@ class ReplayServiceSource:
     self._publish_interval = publish_interval
     self._workers = list(workers)
     self._evaluator = evaluator
+    self._reanalyser = reanalyser
+    self._reanalyse_workers = list(reanalyse_workers)
+    self._last_reanalysed = 0
     self._counters = checkpointing.counters(
         **{f'distributed_{name}': 0 for name in _COUNTERS})
     self._replay = ReplayHandle(
@@ -107,7 +126,9 @@ class ReplayServiceSource:
     self._closed = False
 
   def counters(self) -> Dict[str, tf.Variable]:
-    return dict(self._counters)
+    if self._reanalyser is None:
+      return dict(self._counters)
+    return {**self._counters, **self._reanalyser.state}
 
   @property
   def replay(self) -> ReplayHandle:
@@ -129,6 +150,21 @@ class ReplayServiceSource:
   def workers(self) -> Sequence[Any]:
     """The self-play actors' handles."""
     return tuple(self._workers)
+
+  @property
+  def weight_store(self) -> Any:
+    """The `WeightStore` actor's handle."""
+    return self._weights
+
+  @property
+  def reanalyse_workers(self) -> Sequence[Any]:
+    """The reanalyse workers' handles."""
+    return tuple(self._reanalyse_workers)
+
+  @property
+  def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
+    """The learner's own reanalyser (no reanalyse workers), if any."""
+    return self._reanalyser
 
   @property
   def evaluator(self) -> Optional[Any]:
@@ -168,6 +204,11 @@ class ReplayServiceSource:
     failed (a crashed process is restarted by Ray instead, and not waited
     for here)."""
     actors = self._workers + ([self._evaluator] if self._evaluator else [])
+    names = [f'Self-play actor {i}' for i in range(len(self._workers))]
+    names += ['The evaluator'] if self._evaluator else []
+    actors += self._reanalyse_workers
+    names += [f'Reanalyse worker {i}'
+              for i in range(len(self._reanalyse_workers))]
     calls = [actor.status.remote() for actor in actors]
     ready, _ = self._ray.wait(calls, num_returns=len(calls), timeout=1.)
     for index, call in enumerate(calls):
@@ -178,20 +219,25 @@ class ReplayServiceSource:
       except Exception:  # pylint: disable=broad-except
         continue  # Dead or restarting: Ray brings it back.
       if status['error']:
-        name = ('The evaluator' if index == len(self._workers) else
-                f'Self-play actor {index}')
-        raise RuntimeError(f'{name} failed:\n{status["error"]}')
+        raise RuntimeError(f'{names[index]} failed:\n{status["error"]}')
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     if self._pending_update is not None:
       # Surfaces a failed update, and orders it before the next draw.
       self._ray.get(self._pending_update)
       self._pending_update = None
+    if self._reanalyse_workers:
+      sample = self._service.take_reanalysed
+    elif self._reanalyser is not None:
+      sample = self._service.sample_with_inputs
+    else:
+      sample = self._service.sample_batch
     while True:
-      result = self._ray.get(
-          self._service.sample_batch.remote(_SAMPLE_TIMEOUT))
+      result = self._ray.get(sample.remote(_SAMPLE_TIMEOUT))
       if result is not None:
-        batch, keys = result
+        batch, keys = result[:2]
+        if self._reanalyser is not None:
+          batch = self._reanalyser.reanalyse_gathered(batch, result[2])
         return batch, keys if self._config.prioritized_replay else None
       self.check_workers()
 
@@ -241,6 +287,16 @@ class ReplayServiceSource:
       scalars['replay/observed_train_ratio'] = ratio
     if worst is not None:
       scalars['replay/worst_train_ratio_deviation'] = worst
+    if self._reanalyser is not None:
+      more_text, more = data_sources.reanalysis_progress(self._reanalyser)
+      text += more_text
+      scalars.update(more)
+    elif self._reanalyse_workers:
+      batches = stats['reanalysed_batches'] - self._last_reanalysed
+      self._last_reanalysed = stats['reanalysed_batches']
+      text += (f'  reanalysed {batches} batches by '
+               f'{len(self._reanalyse_workers)} worker(s)')
+      scalars['reanalyse/batches'] = batches
     return text, scalars
 
   def close(self) -> None:

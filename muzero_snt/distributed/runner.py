@@ -17,8 +17,9 @@
 `start` connects to Ray (a private instance on this machine, or the
 cluster at `settings.ray_address`), starts the replay service on the
 learner's machine (checkpoints write its buffer to the learner's disk), the
-weight store, `settings.num_actors` self-play actors (restarted by Ray
-whenever their process dies) and, with `settings.eval_interval`, an
+weight store, `settings.num_actors` self-play actors and
+`settings.num_reanalyze_workers` reanalyse workers (each restarted by Ray
+whenever its process dies) and, with `settings.eval_interval`, an
 evaluator (`evaluator.py`), and yields the learner's data source; on exit
 it stops them all, and the Ray instance if it started one. The learner, its
 logs and its checkpoints are `experiment.run`'s, as in one process.
@@ -31,10 +32,12 @@ from typing import Any, Iterator, List
 
 from absl import logging
 
+from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt.distributed import evaluator
 from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import reanalyse_worker
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import self_play_worker
@@ -42,6 +45,8 @@ from muzero_snt.distributed import weight_store
 
 # Tic-tac-toe games per opponent and side, or episodes, of an evaluation.
 EVAL_GAMES = 20
+# Batches each reanalyse worker may hold (one being reanalysed, one ready).
+BATCHES_PER_REANALYSE_WORKER = 2
 
 
 @contextlib.contextmanager
@@ -70,7 +75,8 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
                      'to 0 and evaluate checkpoints with launchers/evaluate.')
   started = ray_support.connect(
       settings.ray_address,
-      num_cpus=max(os.cpu_count() or 1, settings.num_actors))
+      num_cpus=max(os.cpu_count() or 1,
+                   settings.num_actors + settings.num_reanalyze_workers))
   ray = ray_support.require_ray()
   handles: List[Any] = []
   try:
@@ -83,7 +89,9 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
     service = ray.remote(replay_service.ReplayService).options(
         name=names[0], num_cpus=0, scheduling_strategy=on_learner).remote(
-            config, self_play.train_ratio, settings.seed)
+            config, self_play.train_ratio, settings.seed,
+            reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
+                settings.num_reanalyze_workers, 1))
     weights = ray.remote(weight_store.WeightStore).options(
         name=names[1], num_cpus=0, scheduling_strategy=on_learner).remote()
     handles += [service, weights]
@@ -96,6 +104,14 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
         for i in range(settings.num_actors)
     ]
     handles += workers
+    reanalyse_class = ray.remote(reanalyse_worker.ReanalyseWorker).options(
+        num_cpus=1, max_restarts=-1, max_task_retries=0)
+    reanalysers = [
+        reanalyse_class.remote(i, config, settings.search, settings.seed,
+                               *names)
+        for i in range(settings.num_reanalyze_workers)
+    ]
+    handles += reanalysers
     evaluator_handle = None
     if settings.eval_interval:
       evaluator_handle = ray.remote(evaluator.Evaluator).options(
@@ -104,14 +120,19 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
                names[1], settings.logdir, settings.eval_interval,
                EVAL_GAMES, settings.seed)
       handles.append(evaluator_handle)
-    logging.info('Ray: %d self-play actor(s) of %d games each, the replay '
-                 'service and the weight store%s.', len(workers),
-                 self_play.num_envs,
+    logging.info('Ray: %d self-play actor(s) of %d games each, %d '
+                 'reanalyse worker(s), the replay service and the weight '
+                 'store%s.', len(workers), self_play.num_envs,
+                 len(reanalysers),
                  f' on the cluster at {settings.ray_address}'
                  if settings.ray_address else ' on this machine')
     source = replay_source.ReplayServiceSource(
         config, learner, service, weights, settings.publish_interval,
-        workers=workers, evaluator=evaluator_handle)
+        workers=workers, evaluator=evaluator_handle,
+        # Reanalysis in the learner's process when no worker does it.
+        reanalyser=(None if reanalysers else
+                    builders.make_reanalyser(config, settings, learner)),
+        reanalyse_workers=reanalysers)
     yield source
     source.close()
   finally:

@@ -197,3 +197,71 @@ class ReplayServiceTest(testing.TestCase):
     self.assertEqual(service.register(1, 101), 0)
     self.assertEqual(service.register(0, 102), 1)
     self.assertEqual(service.registrations(), {0: [100, 102], 1: [101]})
+
+
+class ReanalysisTest(testing.TestCase):
+  """The batches and inputs the service hands to reanalysis."""
+
+  def test_the_learner_gets_the_chosen_rows_inputs_with_its_batch(self):
+    # fraction 0.5 of 4 rows: exactly 2 rows, each searched at its K+1 = 3
+    # positions inside the game (games of 4 and 6 moves, from t <= 3).
+    config = _config(reanalyze_fraction=0.5)
+    service = replay_service.ReplayService(config, 0.5)
+
+    async def scenario():
+      await service.insert(0, [_game(4), _game(6, seed=1)])
+      return await service.sample_with_inputs(timeout=0.01)
+
+    batch, keys, inputs = _run(scenario())
+    self.assertLen(inputs.rows, 2)
+    self.assertEqual(service.counters()['learner_steps'], 1)
+    games = {0: _game(4).trajectory, 1: _game(6, seed=1).trajectory}
+    expected = [(row, step) for row in inputs.rows.tolist()
+                for step in range(3)
+                if keys[row, 1] + step < games[keys[row, 0]].length]
+    self.assertEqual([tuple(x) for x in inputs.searched.tolist()], expected)
+    for (row, step), observation in zip(inputs.searched.tolist(),
+                                        inputs.observations):
+      game_id, t = keys[row].tolist()
+      np.testing.assert_array_equal(
+          observation, games[game_id].observations[t + step])
+    # A row's first searched position is the batch's observation.
+    index = {tuple(x): i for i, x in enumerate(inputs.searched.tolist())}
+    for row in inputs.rows.tolist():
+      np.testing.assert_array_equal(batch.observation[row],
+                                    inputs.observations[index[(row, 0)]])
+
+  def test_workers_take_only_owed_batches_and_the_learner_one_a_step(self):
+    config = _config(reanalyze_fraction=1.)
+    service = replay_service.ReplayService(config, 0.5, reanalysis_queue=3)
+
+    async def scenario():
+      # Nothing owed yet: no batch for a worker.
+      await service.insert(0, [_game(4)])
+      self.assertIsNone(await service.take_for_reanalysis(0, timeout=0.01))
+      await service.insert(0, [_game(4, seed=1)])  # floor(4 / 2) = 2 owed.
+      first = await service.take_for_reanalysis(0, timeout=0.01)
+      second = await service.take_for_reanalysis(1, timeout=0.01)
+      # Two held and two owed: a third waits for more data.
+      self.assertIsNone(await service.take_for_reanalysis(0, timeout=0.01))
+      self.assertIsNone(await service.take_reanalysed(timeout=0.01))
+      (ticket, (batch, keys, _)), (ticket_2, sampled_2) = first, second
+      self.assertTrue(await service.put_reanalysed(
+          ticket_2, sampled_2.batch, sampled_2.keys))
+      taken, taken_keys = await service.take_reanalysed(timeout=0.01)
+      np.testing.assert_array_equal(taken_keys, sampled_2.keys)
+      counters = service.counters()
+      # Worker 0 restarts: its batch is dropped, and another may be taken.
+      await service.register_reanalyser(0, 100)
+      self.assertFalse(await service.put_reanalysed(ticket, batch, keys))
+      third = await service.take_for_reanalysis(0, timeout=0.01)
+      self.assertIsNone(await service.take_for_reanalysis(0, timeout=0.01))
+      return counters, third, service.stats()
+
+    counters, third, stats = _run(scenario())
+    # One grant per batch the learner took, none for those workers took.
+    self.assertEqual(counters['learner_steps'], 1)
+    self.assertIsNotNone(third)
+    self.assertEqual(stats['reanalysed_batches'], 1)
+    self.assertEqual(stats['reanalysis_held'], 1)
+    self.assertEqual(service.registrations(), {-1: [100]})
