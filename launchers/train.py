@@ -94,7 +94,8 @@ TARGET_UPDATE_INTERVAL = flags.DEFINE_integer(
     'target_update_interval', None, 'learner steps between copies of the '
     'network into the reanalysis target network (default: preset).')
 NUM_ENVS = flags.DEFINE_integer(
-    'num_envs', None, 'self-play games played at once (default: preset).')
+    'num_envs', None, 'self-play games played at once, per actor with '
+    '--num_actors (default: the preset\'s, shared among the actors).')
 TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')

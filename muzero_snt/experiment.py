@@ -68,7 +68,9 @@ class RunSettings:
       None for the preset's default.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
       or 'replay' (the games of `replay_path` only, no new self-play).
-    num_envs: self-play games played at once (None: the preset's).
+    num_envs: self-play games played at once by each player of games
+      (None: the preset's, split among the actors when num_actors > 0, so
+      that as many games are in flight as in one process).
     train_ratio: learner steps per environment step (None: the preset's).
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
@@ -171,10 +173,18 @@ class RunSettings:
 
   @property
   def self_play(self) -> presets.SelfPlaySettings:
-    """The preset's self-play settings with this run's overrides."""
+    """The preset's self-play settings with this run's overrides.
+
+    `num_envs` is per actor: by default the actors share the preset's
+    games (rounded up), so each game's moves span as many learner steps as
+    in one process and the replay's window covers as many learner steps.
+    """
     defaults = presets.get_self_play(self.preset)
+    num_envs = self.num_envs
+    if num_envs is None:
+      num_envs = -(-defaults.num_envs // max(self.num_actors, 1))
     return presets.SelfPlaySettings(
-        num_envs=self.num_envs or defaults.num_envs,
+        num_envs=num_envs,
         train_ratio=self.train_ratio or defaults.train_ratio)
 
   def run_config(self, config: config_lib.MuZeroConfig

@@ -224,6 +224,18 @@ class RunSettingsTest(testing.TestCase):
                                       publish_interval=3)
     self.assertEqual(settings.num_actors, 2)
 
+  def test_actors_share_the_presets_games_unless_told(self):
+    games = presets.get_self_play('tictactoe').num_envs
+    # 32 games: 1 actor plays all, 2 actors 16 each, 3 actors 11 each
+    # (33 in flight: rounded up), 64 actors 1 each.
+    for actors, each in ((0, games), (1, games), (2, games // 2),
+                         (3, 11), (64, 1)):
+      self.assertEqual(experiment.RunSettings(
+          num_actors=actors).self_play.num_envs, each, actors)
+    # --num_envs is per actor when given.
+    self.assertEqual(experiment.RunSettings(
+        num_actors=2, num_envs=32).self_play.num_envs, 32)
+
   def test_reanalyse_workers_need_a_fraction_to_reanalyse(self):
     config = presets.get_preset('tictactoe')
     settings = experiment.RunSettings(num_actors=2, num_reanalyze_workers=1)
