@@ -33,10 +33,8 @@ from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import evaluation
 from muzero_snt import evaluation_report
-from muzero_snt import networks
-from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store.
 _POLL = 0.5
@@ -74,11 +72,7 @@ class Evaluator:
                        f'presets, got {preset!r}.')
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     self._tf = tf
-    self._ray = ray_support.require_ray()
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
+    self._worker = worker_setup.set_up(config, search, weights)
     self._preset = preset
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
@@ -94,25 +88,26 @@ class Evaluator:
 
   def _evaluate(self) -> Dict[str, float]:
     if self._preset == 'tictactoe':
-      player = evaluation.MuZeroPlayer(self._search, seed=self._seed)
+      player = evaluation.MuZeroPlayer(self._worker.search, seed=self._seed)
       results = evaluation.evaluate_tictactoe(
           player, num_games=self._num_games, seed=self._seed)
     else:
       results = evaluation.evaluate_episodes(
-          self._search, self._make_environment, self._num_games,
+          self._worker.search, self._make_environment, self._num_games,
           seed=self._seed)
     return evaluation_report.summary_scalars(results)
 
   def _loop(self) -> None:
     evaluated = None
+    worker = self._worker
     try:
       while not self._stop.is_set():
-        version, (reference,) = self._ray.get(self._weights.latest.remote())
+        version, (reference,) = worker.ray.get(worker.weights.latest.remote())
         if version == weight_store.NO_VERSION or (
             evaluated is not None and version < evaluated + self._interval):
           self._stop.wait(_POLL)
           continue
-        weight_store.assign_arrays(self._network, self._ray.get(reference))
+        weight_store.assign_arrays(worker.network, worker.ray.get(reference))
         scalars = self._evaluate()
         if self._writer:
           with self._writer.as_default(step=version):

@@ -39,11 +39,9 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from muzero_snt import config as config_lib
-from muzero_snt import networks
 from muzero_snt import reanalysis
-from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store before the first publication,
 # and the longest wait for a batch before the loop looks at its stop flag.
@@ -69,20 +67,11 @@ class ReanalyseWorker:
       weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
     """
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
-    try:
-      tf.config.threading.set_intra_op_parallelism_threads(threads)
-      tf.config.threading.set_inter_op_parallelism_threads(threads)
-    except RuntimeError:
-      pass  # TensorFlow already started in this process.
-    self._ray = ray_support.require_ray()
+    self._worker = worker_setup.set_up(config, search, weights, threads)
+    self._ray = self._worker.ray
     self._index = index
     self._config = config
     self._service = self._ray.get_actor(service)
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
     self._seed = seed
     self._version = weight_store.NO_VERSION
     self._reanalyser: Optional[reanalysis.Reanalyser] = None
@@ -94,10 +83,8 @@ class ReanalyseWorker:
     self._thread.start()
 
   def _take_newest_weights(self) -> None:
-    version, (reference,) = self._ray.get(self._weights.latest.remote())
-    if version > self._version:
-      weight_store.assign_arrays(self._network, self._ray.get(reference))
-      self._version = version
+    self._version = worker_setup.take_newer_weights(
+        self._worker, self._worker.weights.latest.remote(), self._version)
 
   def _take(self) -> Any:
     """Asks the service for a batch (an `ObjectRef` of its answer)."""
@@ -111,7 +98,7 @@ class ReanalyseWorker:
       seed = int(np.random.SeedSequence(
           [self._seed, self._index, incarnation]).generate_state(1)[0])
       self._reanalyser = reanalysis.Reanalyser(
-          self._config, self._network, self._search,
+          self._config, self._worker.network, self._worker.search,
           lambda: self._version, seed=seed)
       while self._version == weight_store.NO_VERSION:
         if self._stop.wait(_POLL):

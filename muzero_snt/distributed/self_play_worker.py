@@ -48,11 +48,10 @@ import numpy as np
 from muzero_snt import acting
 from muzero_snt import builders
 from muzero_snt import config as config_lib
-from muzero_snt import networks
 from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store before the first publication.
 _POLL = 0.05
@@ -88,20 +87,11 @@ class SelfPlayWorker:
       weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
     """
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
-    try:
-      tf.config.threading.set_intra_op_parallelism_threads(threads)
-      tf.config.threading.set_inter_op_parallelism_threads(threads)
-    except RuntimeError:
-      pass  # TensorFlow already started in this process.
-    self._ray = ray_support.require_ray()
+    self._worker = worker_setup.set_up(config, search, weights, threads)
+    self._ray = self._worker.ray
     self._index = index
     self._config = config
     self._service = self._ray.get_actor(service)
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
     self._num_envs = num_envs
@@ -127,24 +117,23 @@ class SelfPlayWorker:
     if self._asked is None:
       if not wait and time.monotonic() - self._asked_at < _ASK_INTERVAL:
         return
-      self._asked = self._weights.latest.remote()
+      self._asked = self._worker.weights.latest.remote()
       self._asked_at = time.monotonic()
     if not wait:
       ready, _ = self._ray.wait([self._asked], timeout=0)
       if not ready:
         return
-    version, (reference,) = self._ray.get(self._asked)
+    self._version = worker_setup.take_newer_weights(
+        self._worker, self._asked, self._version)
     self._asked = None
-    if version > self._version:
-      weight_store.assign_arrays(self._network, self._ray.get(reference))
-      self._version = version
 
   def _loop(self) -> None:
     try:
       incarnation = self._ray.get(
           self._service.register.remote(self._index, os.getpid()))
       actor = acting.Actor(
-          self._config, self._search, search_lib.NetworkModel(self._network),
+          self._config, self._worker.search,
+          search_lib.NetworkModel(self._worker.network),
           self._make_environment,
           seed=_seed(self._seed, self._index, incarnation),
           num_envs=self._num_envs)
