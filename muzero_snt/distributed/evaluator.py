@@ -25,8 +25,6 @@ player, from both sides; one-player presets: episodes' returns) and writes
 the weights' learner step.
 """
 
-import threading
-import traceback
 from typing import Any, Dict, List, Optional, Tuple
 
 from muzero_snt import builders
@@ -46,7 +44,7 @@ def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
   return preset == 'tictactoe' or config.num_players == 1
 
 
-class Evaluator:
+class Evaluator(worker_setup.LoopThread):
   """Evaluates the newest weights every `interval` learner steps."""
 
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
@@ -81,10 +79,7 @@ class Evaluator:
     self._num_games = num_games
     self._seed = seed
     self._results: List[Tuple[int, Dict[str, float]]] = []
-    self._error: Optional[str] = None
-    self._stop = threading.Event()
-    threading.Thread(target=self._loop, daemon=True,
-                     name='evaluator').start()
+    self._start_loop('evaluator')
 
   def _evaluate(self) -> Dict[str, float]:
     if self._preset == 'tictactoe':
@@ -100,24 +95,21 @@ class Evaluator:
   def _loop(self) -> None:
     evaluated = None
     worker = self._worker
-    try:
-      while not self._stop.is_set():
-        version, (reference,) = worker.ray.get(worker.weights.latest.remote())
-        if version == weight_store.NO_VERSION or (
-            evaluated is not None and version < evaluated + self._interval):
-          self._stop.wait(_POLL)
-          continue
-        weight_store.assign_arrays(worker.network, worker.ray.get(reference))
-        scalars = self._evaluate()
-        if self._writer:
-          with self._writer.as_default(step=version):
-            for tag, value in scalars.items():
-              self._tf.summary.scalar(tag, value)
-          self._writer.flush()
-        self._results.append((version, scalars))
-        evaluated = version
-    except Exception:  # pylint: disable=broad-except
-      self._error = traceback.format_exc()
+    while not self._stop.is_set():
+      version, (reference,) = worker.ray.get(worker.weights.latest.remote())
+      if version == weight_store.NO_VERSION or (
+          evaluated is not None and version < evaluated + self._interval):
+        self._stop.wait(_POLL)
+        continue
+      weight_store.assign_arrays(worker.network, worker.ray.get(reference))
+      scalars = self._evaluate()
+      if self._writer:
+        with self._writer.as_default(step=version):
+          for tag, value in scalars.items():
+            self._tf.summary.scalar(tag, value)
+        self._writer.flush()
+      self._results.append((version, scalars))
+      evaluated = version
 
   def results(self) -> List[Tuple[int, Dict[str, float]]]:
     """(learner step, `eval/...` scalars) of every evaluation so far."""
@@ -125,6 +117,3 @@ class Evaluator:
 
   def status(self) -> Dict[str, Any]:
     return {'evaluations': len(self._results), 'error': self._error}
-
-  def stop(self) -> None:
-    self._stop.set()

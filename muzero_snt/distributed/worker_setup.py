@@ -12,13 +12,18 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What every worker process builds first: its network copy and search.
+"""What the worker processes share: their network copy, search and loop.
 
 The self-play actors, the reanalyse workers and the evaluator each run in
 a Ray actor process of their own with a copy of the learner's network that
-follows the weights published to the `WeightStore` (`weight_store.py`).
+follows the weights published to the `WeightStore` (`weight_store.py`),
+and do their work in a thread (`LoopThread`) so that the actor answers
+`status` and `stop` calls meanwhile.
 """
 
+import os
+import threading
+import traceback
 from typing import Any, NamedTuple, Optional
 
 from muzero_snt import config as config_lib
@@ -90,3 +95,39 @@ def take_newer_weights(worker: Worker, answer: Any, version: int) -> int:
     return version
   weight_store.assign_arrays(worker.network, worker.ray.get(reference))
   return newest
+
+
+class LoopThread:
+  """Base of a worker actor whose work runs in a daemon thread.
+
+  A subclass defines `_loop`, which ends when it returns or, at the latest
+  after its current piece of work, once `_stop` is set, and calls
+  `_start_loop` at the end of its constructor. An exception ends the loop
+  and its traceback is kept in `_error` for the subclass's `status`: the
+  learner stops the run with it.
+  """
+
+  def _start_loop(self, name: str) -> None:
+    """Starts `_loop` in a daemon thread called `name`."""
+    self._error: Optional[str] = None
+    self._stop = threading.Event()
+    self._thread = threading.Thread(target=self._run, daemon=True,
+                                    name=name)
+    self._thread.start()
+
+  def _run(self) -> None:
+    try:
+      self._loop()
+    except Exception:  # pylint: disable=broad-except
+      self._error = traceback.format_exc()
+
+  def _loop(self) -> None:
+    raise NotImplementedError
+
+  def pid(self) -> int:
+    """This process's id (tests kill it)."""
+    return os.getpid()
+
+  def stop(self) -> None:
+    """Ends the loop after its current piece of work."""
+    self._stop.set()
