@@ -99,10 +99,7 @@ class FixedReplay:
       self._replay = replay
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
-    batch, keys = self._replay.sample_batch()
-    if self._reanalyser is not None:
-      batch = self._reanalyser.reanalyse(batch, keys, self._replay)
-    return batch, keys if self._config.prioritized_replay else None
+    return reanalysis.sample(self._config, self._replay, self._reanalyser)
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     self._replay.update_priorities(keys, priorities)

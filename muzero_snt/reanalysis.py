@@ -24,7 +24,7 @@ docs/reanalysis.md.
 """
 
 import time
-from typing import Callable, Dict, NamedTuple, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -349,3 +349,26 @@ class Reanalyser:
     self._total_seconds += seconds
     return batch._replace(target_policy=target_policy,
                           target_value=target_value)
+
+
+def sample(config: config_lib.MuZeroConfig, replay: replay_lib.ReplayBuffer,
+           reanalyser: Optional[Reanalyser] = None
+           ) -> Tuple[types.Batch, Optional[np.ndarray]]:
+  """A batch of `replay`, through `reanalyser` if one is given.
+
+  What a data source with a replay buffer in its process returns from
+  `sample` (`data_sources.SelfPlay`, `fixed_dataset.FixedReplay`).
+
+  Args:
+    config: the run's configuration.
+    replay: the buffer to sample.
+    reanalyser: if given, the batch gets its `reanalyse` targets.
+
+  Returns:
+    The `Batch`, and its `[B, 2]` replay keys if `config.prioritized_replay`
+    (their priorities are to be updated), else None.
+  """
+  batch, keys = replay.sample_batch()
+  if reanalyser is not None:
+    batch = reanalyser.reanalyse(batch, keys, replay)
+  return batch, keys if config.prioritized_replay else None

@@ -25,18 +25,14 @@ player, from both sides; one-player presets: episodes' returns) and writes
 the weights' learner step.
 """
 
-import threading
-import traceback
 from typing import Any, Dict, List, Optional, Tuple
 
 from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import evaluation
 from muzero_snt import evaluation_report
-from muzero_snt import networks
-from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store.
 _POLL = 0.5
@@ -48,7 +44,7 @@ def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
   return preset == 'tictactoe' or config.num_players == 1
 
 
-class Evaluator:
+class Evaluator(worker_setup.LoopThread):
   """Evaluates the newest weights every `interval` learner steps."""
 
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
@@ -74,11 +70,7 @@ class Evaluator:
                        f'presets, got {preset!r}.')
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     self._tf = tf
-    self._ray = ray_support.require_ray()
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
+    self._worker = worker_setup.set_up(config, search, weights)
     self._preset = preset
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
@@ -87,42 +79,37 @@ class Evaluator:
     self._num_games = num_games
     self._seed = seed
     self._results: List[Tuple[int, Dict[str, float]]] = []
-    self._error: Optional[str] = None
-    self._stop = threading.Event()
-    threading.Thread(target=self._loop, daemon=True,
-                     name='evaluator').start()
+    self._start_loop('evaluator')
 
   def _evaluate(self) -> Dict[str, float]:
     if self._preset == 'tictactoe':
-      player = evaluation.MuZeroPlayer(self._search, seed=self._seed)
+      player = evaluation.MuZeroPlayer(self._worker.search, seed=self._seed)
       results = evaluation.evaluate_tictactoe(
           player, num_games=self._num_games, seed=self._seed)
     else:
       results = evaluation.evaluate_episodes(
-          self._search, self._make_environment, self._num_games,
+          self._worker.search, self._make_environment, self._num_games,
           seed=self._seed)
     return evaluation_report.summary_scalars(results)
 
   def _loop(self) -> None:
     evaluated = None
-    try:
-      while not self._stop.is_set():
-        version, (reference,) = self._ray.get(self._weights.latest.remote())
-        if version == weight_store.NO_VERSION or (
-            evaluated is not None and version < evaluated + self._interval):
-          self._stop.wait(_POLL)
-          continue
-        weight_store.assign_arrays(self._network, self._ray.get(reference))
-        scalars = self._evaluate()
-        if self._writer:
-          with self._writer.as_default(step=version):
-            for tag, value in scalars.items():
-              self._tf.summary.scalar(tag, value)
-          self._writer.flush()
-        self._results.append((version, scalars))
-        evaluated = version
-    except Exception:  # pylint: disable=broad-except
-      self._error = traceback.format_exc()
+    worker = self._worker
+    while not self._stop.is_set():
+      version, (reference,) = worker.ray.get(worker.weights.latest.remote())
+      if version == weight_store.NO_VERSION or (
+          evaluated is not None and version < evaluated + self._interval):
+        self._stop.wait(_POLL)
+        continue
+      weight_store.assign_arrays(worker.network, worker.ray.get(reference))
+      scalars = self._evaluate()
+      if self._writer:
+        with self._writer.as_default(step=version):
+          for tag, value in scalars.items():
+            self._tf.summary.scalar(tag, value)
+        self._writer.flush()
+      self._results.append((version, scalars))
+      evaluated = version
 
   def results(self) -> List[Tuple[int, Dict[str, float]]]:
     """(learner step, `eval/...` scalars) of every evaluation so far."""
@@ -130,6 +117,3 @@ class Evaluator:
 
   def status(self) -> Dict[str, Any]:
     return {'evaluations': len(self._results), 'error': self._error}
-
-  def stop(self) -> None:
-    self._stop.set()

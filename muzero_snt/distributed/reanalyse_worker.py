@@ -32,18 +32,14 @@ loses them, the service drops them and the others go on.
 """
 
 import os
-import threading
-import traceback
 from typing import Any, Dict, Optional
 
 import numpy as np
 
 from muzero_snt import config as config_lib
-from muzero_snt import networks
 from muzero_snt import reanalysis
-from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store before the first publication,
 # and the longest wait for a batch before the loop looks at its stop flag.
@@ -51,7 +47,7 @@ _POLL = 0.05
 _TAKE_TIMEOUT = 2.
 
 
-class ReanalyseWorker:
+class ReanalyseWorker(worker_setup.LoopThread):
   """Reanalyses the replay service's batches, for as long as it lives."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
@@ -69,35 +65,20 @@ class ReanalyseWorker:
       weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
     """
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
-    try:
-      tf.config.threading.set_intra_op_parallelism_threads(threads)
-      tf.config.threading.set_inter_op_parallelism_threads(threads)
-    except RuntimeError:
-      pass  # TensorFlow already started in this process.
-    self._ray = ray_support.require_ray()
+    self._worker = worker_setup.set_up(config, search, weights, threads)
+    self._ray = self._worker.ray
     self._index = index
     self._config = config
     self._service = self._ray.get_actor(service)
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
     self._seed = seed
     self._version = weight_store.NO_VERSION
     self._reanalyser: Optional[reanalysis.Reanalyser] = None
     self._batches = 0
-    self._error: Optional[str] = None
-    self._stop = threading.Event()
-    self._thread = threading.Thread(target=self._loop, daemon=True,
-                                    name=f'reanalyse-{index}')
-    self._thread.start()
+    self._start_loop(f'reanalyse-{index}')
 
   def _take_newest_weights(self) -> None:
-    version, (reference,) = self._ray.get(self._weights.latest.remote())
-    if version > self._version:
-      weight_store.assign_arrays(self._network, self._ray.get(reference))
-      self._version = version
+    self._version = worker_setup.take_newer_weights(
+        self._worker, self._worker.weights.latest.remote(), self._version)
 
   def _take(self) -> Any:
     """Asks the service for a batch (an `ObjectRef` of its answer)."""
@@ -105,43 +86,35 @@ class ReanalyseWorker:
                                                     _TAKE_TIMEOUT)
 
   def _loop(self) -> None:
-    try:
-      incarnation = self._ray.get(self._service.register_reanalyser.remote(
-          self._index, os.getpid()))
-      seed = int(np.random.SeedSequence(
-          [self._seed, self._index, incarnation]).generate_state(1)[0])
-      self._reanalyser = reanalysis.Reanalyser(
-          self._config, self._network, self._search,
-          lambda: self._version, seed=seed)
-      while self._version == weight_store.NO_VERSION:
-        if self._stop.wait(_POLL):
-          return
-        self._take_newest_weights()
-      # The next batch is asked for while this one is computed, and a
-      # finished batch handed back while the next is: the calls to the
-      # service stay off the computation's path.
+    incarnation = self._ray.get(self._service.register_reanalyser.remote(
+        self._index, os.getpid()))
+    seed = int(np.random.SeedSequence(
+        [self._seed, self._index, incarnation]).generate_state(1)[0])
+    self._reanalyser = reanalysis.Reanalyser(
+        self._config, self._worker.network, self._worker.search,
+        lambda: self._version, seed=seed)
+    while self._version == weight_store.NO_VERSION:
+      if self._stop.wait(_POLL):
+        return
+      self._take_newest_weights()
+    # The next batch is asked for while this one is computed, and a
+    # finished batch handed back while the next is: the calls to the
+    # service stay off the computation's path.
+    taking = self._take()
+    putting = None
+    while not self._stop.is_set():
+      taken = self._ray.get(taking)
       taking = self._take()
-      putting = None
-      while not self._stop.is_set():
-        taken = self._ray.get(taking)
-        taking = self._take()
-        if taken is None:
-          continue
-        ticket, (batch, keys, inputs) = taken
-        # The batch may have waited: the weights newest when it is searched.
-        self._take_newest_weights()
-        batch = self._reanalyser.reanalyse_gathered(batch, inputs)
-        if putting is not None:
-          self._ray.get(putting)
-        putting = self._service.put_reanalysed.remote(ticket, batch, keys)
-        self._batches += 1
-    except Exception:  # pylint: disable=broad-except
-      # Reported through `status`: the learner stops the run with it.
-      self._error = traceback.format_exc()
-
-  def pid(self) -> int:
-    """This process's id (tests kill it)."""
-    return os.getpid()
+      if taken is None:
+        continue
+      ticket, (batch, keys, inputs) = taken
+      # The batch may have waited: the weights newest when it is searched.
+      self._take_newest_weights()
+      batch = self._reanalyser.reanalyse_gathered(batch, inputs)
+      if putting is not None:
+        self._ray.get(putting)
+      putting = self._service.put_reanalysed.remote(ticket, batch, keys)
+      self._batches += 1
 
   def status(self) -> Dict[str, Any]:
     """Batches reanalysed, the seconds spent computing their targets, the
@@ -156,7 +129,3 @@ class ReanalyseWorker:
                            else None),
         'error': self._error,
     }
-
-  def stop(self) -> None:
-    """Ends the loop after the current batch."""
-    self._stop.set()

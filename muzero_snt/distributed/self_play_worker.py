@@ -38,9 +38,7 @@ learner steps where one process lost 0 / 12 (docs/distributed.md).
 """
 
 import os
-import threading
 import time
-import traceback
 from typing import Any, Dict, Optional
 
 import numpy as np
@@ -48,11 +46,10 @@ import numpy as np
 from muzero_snt import acting
 from muzero_snt import builders
 from muzero_snt import config as config_lib
-from muzero_snt import networks
 from muzero_snt import search as search_lib
-from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
 
 # Seconds between looks at the weight store before the first publication.
 _POLL = 0.05
@@ -66,7 +63,7 @@ def _seed(*parts: int) -> int:
   return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
 
 
-class SelfPlayWorker:
+class SelfPlayWorker(worker_setup.LoopThread):
   """Plays self-play rounds in a thread, for as long as the process lives."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
@@ -88,20 +85,11 @@ class SelfPlayWorker:
       weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
     """
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
-    try:
-      tf.config.threading.set_intra_op_parallelism_threads(threads)
-      tf.config.threading.set_inter_op_parallelism_threads(threads)
-    except RuntimeError:
-      pass  # TensorFlow already started in this process.
-    self._ray = ray_support.require_ray()
+    self._worker = worker_setup.set_up(config, search, weights, threads)
+    self._ray = self._worker.ray
     self._index = index
     self._config = config
     self._service = self._ray.get_actor(service)
-    self._weights = self._ray.get_actor(weights)
-    self._network = networks.make_network(config)
-    self._network.create_variables()
-    self._search = search_lib.make_search(config, self._network, search)
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
     self._num_envs = num_envs
@@ -110,11 +98,7 @@ class SelfPlayWorker:
     self._asked = None  # The pending `WeightStore.latest` call.
     self._asked_at = -float('inf')  # time.monotonic() of the last one.
     self._rounds = 0
-    self._error: Optional[str] = None
-    self._stop = threading.Event()
-    self._thread = threading.Thread(target=self._loop, daemon=True,
-                                    name=f'self-play-{index}')
-    self._thread.start()
+    self._start_loop(f'self-play-{index}')
 
   def _update_weights(self, wait: bool = True) -> None:
     """Takes the store's newest weights if they are newer than ours.
@@ -127,58 +111,45 @@ class SelfPlayWorker:
     if self._asked is None:
       if not wait and time.monotonic() - self._asked_at < _ASK_INTERVAL:
         return
-      self._asked = self._weights.latest.remote()
+      self._asked = self._worker.weights.latest.remote()
       self._asked_at = time.monotonic()
     if not wait:
       ready, _ = self._ray.wait([self._asked], timeout=0)
       if not ready:
         return
-    version, (reference,) = self._ray.get(self._asked)
+    self._version = worker_setup.take_newer_weights(
+        self._worker, self._asked, self._version)
     self._asked = None
-    if version > self._version:
-      weight_store.assign_arrays(self._network, self._ray.get(reference))
-      self._version = version
 
   def _loop(self) -> None:
-    try:
-      incarnation = self._ray.get(
-          self._service.register.remote(self._index, os.getpid()))
-      actor = acting.Actor(
-          self._config, self._search, search_lib.NetworkModel(self._network),
-          self._make_environment,
-          seed=_seed(self._seed, self._index, incarnation),
-          num_envs=self._num_envs)
-      inserting = None  # The previous round's `insert` call.
-      while not self._stop.is_set():
-        self._update_weights()
-        if self._version == weight_store.NO_VERSION:
-          self._stop.wait(_POLL)
-          continue
-        results = actor.play_round(
-            self._rounds, training_steps=lambda: self._version,
-            on_move=lambda _: self._update_weights(wait=False))
-        # The newest weights that played in these games.
-        games = [replay_service.Game(r.trajectory, r.episode_return,
-                                     self._version) for r in results]
-        if inserting is not None:
-          # Held here while the service still holds the last round's games
-          # back (too far ahead of the learner): at most one round queued.
-          self._ray.get(inserting)
-        inserting = self._service.insert.remote(self._index, games)
-        self._rounds += 1
-    except Exception:  # pylint: disable=broad-except
-      # Reported through `status`: the learner stops the run with it.
-      self._error = traceback.format_exc()
-
-  def pid(self) -> int:
-    """This process's id (tests kill it)."""
-    return os.getpid()
+    incarnation = self._ray.get(
+        self._service.register.remote(self._index, os.getpid()))
+    actor = acting.Actor(
+        self._config, self._worker.search,
+        search_lib.NetworkModel(self._worker.network),
+        self._make_environment,
+        seed=_seed(self._seed, self._index, incarnation),
+        num_envs=self._num_envs)
+    inserting = None  # The previous round's `insert` call.
+    while not self._stop.is_set():
+      self._update_weights()
+      if self._version == weight_store.NO_VERSION:
+        self._stop.wait(_POLL)
+        continue
+      results = actor.play_round(
+          self._rounds, training_steps=lambda: self._version,
+          on_move=lambda _: self._update_weights(wait=False))
+      # The newest weights that played in these games.
+      games = [replay_service.Game(r.trajectory, r.episode_return,
+                                   self._version) for r in results]
+      if inserting is not None:
+        # Held here while the service still holds the last round's games
+        # back (too far ahead of the learner): at most one round queued.
+        self._ray.get(inserting)
+      inserting = self._service.insert.remote(self._index, games)
+      self._rounds += 1
 
   def status(self) -> Dict[str, Any]:
     """Rounds played, the weights' version, and the loop's error if any."""
     return {'rounds': self._rounds, 'version': self._version,
             'error': self._error}
-
-  def stop(self) -> None:
-    """Ends the loop after the current round."""
-    self._stop.set()

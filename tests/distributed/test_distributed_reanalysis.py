@@ -35,10 +35,8 @@ os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 import shutil
-import signal
 import tempfile
 
-from absl import flags
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -49,6 +47,7 @@ from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
 from muzero_snt.distributed import weight_store
 from tests import testing
+from tests.distributed import ray_testing
 from tests.distributed import test_distributed_run
 
 ray = pytest.importorskip('ray')
@@ -104,17 +103,15 @@ class _Recorder:
       source.sample = recording_sample
     workers = source.reanalyse_workers
     if self.kill and steps == _KILL_AT and self.killed_pid is None:
-      self.killed_pid = ray.get(workers[0].pid.remote())
-      os.kill(self.killed_pid, signal.SIGKILL)
+      self.killed_pid = ray_testing.kill(workers[0])
     if steps < _MIN_STEPS or steps % 5:
       return False
     self.registrations = ray.get(source.service.registrations.remote())
     if self.kill:
-      calls = [worker.status.remote() for worker in workers]
-      ready, _ = ray.wait(calls, num_returns=len(calls), timeout=0.5)
-      if len(ready) < len(calls):
+      statuses = ray_testing.statuses(workers)
+      if statuses is None:
         return False  # Restarting.
-      self.statuses = ray.get(calls)
+      self.statuses = statuses
       if not (len(self.registrations[-1]) == 2 and
               self.statuses[0]['batches'] >= 3):
         return False
@@ -132,10 +129,7 @@ class _ReanalysedRunTest(testing.TestCase):
   @classmethod
   def setUpClass(cls):
     super().setUpClass()
-    if not flags.FLAGS.is_parsed():
-      flags.FLAGS.mark_as_parsed()
-    ray.init(num_cpus=2, include_dashboard=False,
-             _node_ip_address='127.0.0.1')
+    ray_testing.start_ray()
     cls.directory = tempfile.mkdtemp()
     cls.config = _config()
     cls.recorder = _Recorder(cls.directory,

@@ -28,11 +28,9 @@ os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
 import dataclasses
 import glob
 import shutil
-import signal
 import tempfile
 import time
 
-from absl import flags
 import pytest
 import tensorflow as tf
 
@@ -41,6 +39,7 @@ from muzero_snt import presets
 from muzero_snt.distributed import runner
 from muzero_snt.distributed import weight_store
 from tests import testing
+from tests.distributed import ray_testing
 
 ray = pytest.importorskip('ray')
 # pylint: enable=g-import-not-at-top,wrong-import-position
@@ -80,15 +79,12 @@ class _Observer:
     source, steps = loop.source, loop.learner.steps
     workers = source.workers
     if steps == _KILL_AT and self.killed_pid is None:
-      self.killed_pid = ray.get(workers[_KILLED].pid.remote())
-      os.kill(self.killed_pid, signal.SIGKILL)
+      self.killed_pid = ray_testing.kill(workers[_KILLED])
     if steps % 10:
       return False
-    calls = [worker.status.remote() for worker in workers]
-    ready, _ = ray.wait(calls, num_returns=len(calls), timeout=0.5)
-    if len(ready) < len(calls):
+    statuses = ray_testing.statuses(workers)
+    if statuses is None:
       return False  # The killed actor is restarting.
-    statuses = ray.get(calls)
     self.versions.append((steps, [s['version'] for s in statuses]))
     self.registrations = ray.get(source.service.registrations.remote())
     restarted = (self.killed_pid is not None and
@@ -106,10 +102,7 @@ class DistributedRunTest(testing.TestCase):
   @classmethod
   def setUpClass(cls):
     super().setUpClass()
-    if not flags.FLAGS.is_parsed():
-      flags.FLAGS.mark_as_parsed()
-    ray.init(num_cpus=2, include_dashboard=False,
-             _node_ip_address='127.0.0.1')
+    ray_testing.start_ray()
     cls.observer = _Observer()
     cls.start = time.time()
     cls.logdir = tempfile.mkdtemp()

@@ -35,13 +35,13 @@ import subprocess
 import sys
 import time
 
-from absl import flags
 import numpy as np
 import pytest
 
 from muzero_snt import replay as replay_lib
 from muzero_snt import presets
 from tests import testing
+from tests.distributed import ray_testing
 
 ray = pytest.importorskip('ray')
 # pylint: enable=g-import-not-at-top,wrong-import-position
@@ -79,10 +79,7 @@ class DriverKillTest(testing.TestCase):
 
   def setUp(self):
     super().setUp()
-    if not flags.FLAGS.is_parsed():
-      flags.FLAGS.mark_as_parsed()  # create_tempdir reads --test_tmpdir.
-    context = ray.init(num_cpus=2, include_dashboard=False,
-                       _node_ip_address='127.0.0.1')
+    context = ray_testing.start_ray()
     self.address = context.address_info['gcs_address']
     self.directory = self.create_tempdir().full_path
 

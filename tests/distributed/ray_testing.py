@@ -1,0 +1,64 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""What the tests of runs on a local Ray share: starting Ray, killing and
+asking the run's worker processes.
+
+A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
+(which must be set before Ray is imported).
+"""
+
+import os
+import signal
+from typing import Any, Dict, List, Optional, Sequence
+
+from absl import flags
+import pytest
+
+ray = pytest.importorskip('ray')
+
+
+def start_ray() -> Any:
+  """Starts a Ray instance of this process for one test or test class.
+
+  Two CPUs, no dashboard, on the loopback interface. The caller stops it
+  with `ray.shutdown()` when its test (class) ends, so that every Ray test
+  of a process starts its own, whichever runs first. Marks absl's flags
+  parsed too (nothing parses them under pytest): the runs and
+  `create_tempdir` read them.
+
+  Returns:
+    The context `ray.init` returns.
+  """
+  if not flags.FLAGS.is_parsed():
+    flags.FLAGS.mark_as_parsed()
+  return ray.init(num_cpus=2, include_dashboard=False,
+                  _node_ip_address='127.0.0.1')
+
+
+def kill(worker: Any) -> int:
+  """Kills a worker actor's process with kill -9; returns its pid."""
+  pid = ray.get(worker.pid.remote())
+  os.kill(pid, signal.SIGKILL)
+  return pid
+
+
+def statuses(workers: Sequence[Any]) -> Optional[List[Dict[str, Any]]]:
+  """Every worker's `status()`, or None if one has not answered within
+  0.5 s (a killed worker that Ray is restarting)."""
+  calls = [worker.status.remote() for worker in workers]
+  ready, _ = ray.wait(calls, num_returns=len(calls), timeout=0.5)
+  if len(ready) < len(calls):
+    return None
+  return ray.get(calls)
