@@ -25,11 +25,11 @@ cached value targets, the priorities and their cumulative sum. Bytes per
 position are that total over the stored positions. With the analytic
 figure of `resources.replay_position_bytes` beside it.
 
-The script runs against earlier versions of the library too (the "before"
-figures in docs/benchmarks.md), by putting their tree first on the path:
+The script also runs on earlier versions of the library (the "before"
+figures in docs/benchmarks.md): copy it into their tree and run it there.
 
-    python -m benchmarks.replay_memory
-    PYTHONPATH=/tmp/old_tree python -m benchmarks.replay_memory
+    python -m benchmarks.replay_memory --output_json=/tmp/after.json
+    (cd /tmp/old_tree && python -m benchmarks.replay_memory)
 """
 
 import inspect

@@ -232,6 +232,5 @@ def newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
   if stack.frame_dtype == 'float32':
     return planes.astype(np.float32) * np.float32(stack.frame_max)
   values = np.rint(planes.astype(np.float64) * stack.frame_max)
-  info = (np.iinfo(np.uint8) if stack.frame_dtype == 'uint8' else
-          np.iinfo(np.int8))
-  return np.clip(values, 0, info.max).astype(stack.frame_dtype)
+  top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
+  return np.clip(values, 0, top).astype(stack.frame_dtype)

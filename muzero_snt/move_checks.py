@@ -14,6 +14,7 @@
 # ============================================================================
 """Validation of a game's recorded moves, naming the bad value and move."""
 
+import math
 from typing import Dict, Optional, Tuple
 
 import numpy as np
@@ -30,6 +31,28 @@ def is_int(value) -> bool:
 def check_count(name: str, value, minimum: int):
   if not is_int(value) or value < minimum:
     raise ValueError(f'{name} must be an integer >= {minimum}, got {value!r}.')
+
+
+def check_game(action_space_size, num_players, discount) -> None:
+  """A game's settings: A >= 1, 1 or 2 players, a discount in (0, 1]."""
+  check_count('action_space_size', action_space_size, 1)
+  if num_players not in (1, 2):
+    raise ValueError(f'num_players must be 1 or 2, got {num_players!r}.')
+  if (not isinstance(discount, (int, float, np.floating)) or
+      isinstance(discount, bool) or not 0. < discount <= 1.):
+    raise ValueError(f'discount must be in (0, 1], got {discount!r}.')
+
+
+def check_ending(terminal, bootstrap_value) -> None:
+  """A game's end: a bool, and a finite bootstrap value, 0 if terminal."""
+  if not isinstance(terminal, (bool, np.bool_)):
+    raise ValueError(f'terminal must be True or False, got {terminal!r}.')
+  if not math.isfinite(bootstrap_value):
+    raise ValueError(f'bootstrap_value must be finite, got '
+                     f'{bootstrap_value!r}.')
+  if terminal and bootstrap_value != 0:
+    raise ValueError(f'bootstrap_value must be 0 after a terminal state '
+                     f'(its value is 0), got {bootstrap_value!r}.')
 
 
 def _first_bad(bad: np.ndarray) -> Optional[int]:

@@ -14,7 +14,6 @@
 # ============================================================================
 """One game's record and its training targets (the pseudocode's `Game`)."""
 
-import math
 from typing import Dict, Optional, Sequence
 
 import numpy as np
@@ -80,12 +79,7 @@ class Trajectory:
     Raises:
       ValueError: if an argument is out of range.
     """
-    move_checks.check_count('action_space_size', action_space_size, 1)
-    if num_players not in (1, 2):
-      raise ValueError(f'num_players must be 1 or 2, got {num_players!r}.')
-    if (not isinstance(discount, (int, float, np.floating)) or
-        isinstance(discount, bool) or not 0. < discount <= 1.):
-      raise ValueError(f'discount must be in (0, 1], got {discount!r}.')
+    move_checks.check_game(action_space_size, num_players, discount)
     if frame_stack is not None:
       if not isinstance(frame_stack, frames_lib.FrameStack):
         raise TypeError(f'frame_stack must be a frames.FrameStack or None, '
@@ -104,17 +98,11 @@ class Trajectory:
     self._value_targets: Dict[int, np.ndarray] = {}
 
   @classmethod
-  def from_arrays(cls,
-                  action_space_size: int,
-                  num_players: int,
-                  discount: float,
-                  observations: Optional[np.ndarray],
-                  to_play: np.ndarray,
-                  actions: np.ndarray,
-                  rewards: np.ndarray,
-                  policies: np.ndarray,
-                  root_values: np.ndarray,
-                  terminal: bool,
+  def from_arrays(cls, action_space_size: int, num_players: int,
+                  discount: float, observations: Optional[np.ndarray],
+                  to_play: np.ndarray, actions: np.ndarray,
+                  rewards: np.ndarray, policies: np.ndarray,
+                  root_values: np.ndarray, terminal: bool,
                   bootstrap_value: float = 0.,
                   legal_actions: Optional[np.ndarray] = None,
                   frames: Optional[np.ndarray] = None,
@@ -145,7 +133,9 @@ class Trajectory:
     trajectory.finish(terminal, bootstrap_value)
     return trajectory
 
-  def _expected_observation_shape(self):
+  @property
+  def observation_shape(self):
+    """The shape of one observation (None before the first move)."""
     if self._frame_stack is not None:
       return self._frame_stack.observation_shape
     if self._arrays is not None:
@@ -194,7 +184,7 @@ class Trajectory:
       legal_actions = np.ones(self._action_space_size, bool)
     observations = move_checks.check_observations(
         first, np.asarray(observation)[None],
-        self._expected_observation_shape())
+        self.observation_shape)
     arrays = move_checks.check_moves(
         first, 1, self._action_space_size, self._num_players,
         np.asarray([to_play]), np.asarray([action]),
@@ -227,14 +217,7 @@ class Trajectory:
                        'finished.')
     if not len(self._moves['actions']):
       raise ValueError('Cannot finish a trajectory with no moves.')
-    if not isinstance(terminal, (bool, np.bool_)):
-      raise ValueError(f'terminal must be True or False, got {terminal!r}.')
-    if not math.isfinite(bootstrap_value):
-      raise ValueError(f'bootstrap_value must be finite, got '
-                       f'{bootstrap_value!r}.')
-    if terminal and bootstrap_value != 0:
-      raise ValueError(f'bootstrap_value must be 0 after a terminal state '
-                       f'(its value is 0), got {bootstrap_value!r}.')
+    move_checks.check_ending(terminal, bootstrap_value)
     self._arrays = {}
     for name, values in self._moves.items():
       # Lists after `append`; already arrays after `from_arrays`.
@@ -281,11 +264,6 @@ class Trajectory:
       return len(self._arrays['actions'])
     return len(self._moves['actions'])
 
-  @property
-  def observation_shape(self):
-    """The shape of one observation (None before the first move)."""
-    return self._expected_observation_shape()
-
   def observations_at(self, indices: Sequence[int]) -> np.ndarray:
     """`[B, *obs]` the observations of positions `indices` in [0, T).
 
@@ -315,6 +293,8 @@ class Trajectory:
     With a frame stack this builds all T stacked observations (N times the
     frames' memory, as float32): read single positions with `observation`.
     """
+    if self._frame_stack is None:
+      return self._array('observations')
     return self.observations_at(np.arange(self.length))
 
   @property

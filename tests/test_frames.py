@@ -84,6 +84,20 @@ class StackTest(parameterized.TestCase):
     with self.assertRaisesRegex(ValueError, r'at index \[0, 0, 2\]'):
       frames.checked_frame(STACK, observation, [FRAMES[1]], [3, 1], 2)
 
+  def test_binary_planes_store_as_bool(self):
+    # MinAtar-like: one 1x1 frame of 2 binary channels, 3 actions.
+    stack = frames.FrameStack(num_frames=2, frame_shape=(1, 1, 2),
+                              frame_dtype='bool', frame_max=1.,
+                              num_actions=3)
+    game_frames = np.array([[True, False], [False, True]]).reshape(2, 1, 1, 2)
+    out = frames.stack_observations(stack, game_frames, [2], [1])
+    # Frames 0 and 1, then 0 (frame 0) and a_0 / 3 = 2/3.
+    np.testing.assert_array_equal(
+        out.reshape(6), np.array([1., 0., 0., 1., 0., 2. / 3.], np.float32))
+    frame = frames.checked_frame(stack, out[0], [game_frames[0]], [0, 2], 1)
+    self.assertEqual(frame.dtype, np.bool_)
+    np.testing.assert_array_equal(frame, game_frames[1])
+
   @parameterized.named_parameters(
       ('frames', dict(num_frames=0), 'num_frames must be an integer >= 1'),
       ('shape', dict(frame_shape=(2, 3)), 'frame_shape must be'),
