@@ -37,6 +37,7 @@ from muzero_snt.distribute import make_strategy
 from muzero_snt.distribute import STRATEGIES
 from muzero_snt.experiment import RunSettings
 from muzero_snt.fixed_dataset import FixedReplay
+from muzero_snt.frames import FrameStack
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
 from muzero_snt.losses import l2_regularization
@@ -103,6 +104,7 @@ __all__ = (
     'Batch',
     'CompiledSearch',
     'FixedReplay',
+    'FrameStack',
     'KnownBounds',
     'Learner',
     'LossExtra',

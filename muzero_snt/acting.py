@@ -60,9 +60,10 @@ class _Game:
                config: config_lib.MuZeroConfig):
     self.environment = environment
     self.time_step = environment.reset()
+    # A frame-stacking environment's games keep each frame once.
     self.trajectory = trajectory_lib.Trajectory(
         config.action_space_size, num_players=config.num_players,
-        discount=config.discount)
+        discount=config.discount, frame_stack=environment.frame_stack())
     self.player_0_return = 0.
 
   @property

@@ -37,6 +37,7 @@ import tensorflow as tf
 
 from muzero_snt import builders
 from muzero_snt import config as config_lib
+from muzero_snt import environments
 from muzero_snt import event_files
 from muzero_snt import export
 from muzero_snt import fixed_dataset
@@ -282,15 +283,18 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
   check_reanalysis(config, settings)
   self_play = settings.data == 'selfplay'
   with_replay = settings.data != 'synthetic'
+  frame_stack = environments.ENVIRONMENTS[settings.preset].frame_stack
   resources.check_memory(
       config, available_bytes=available_memory, with_replay=with_replay,
-      games_in_flight=settings.self_play.num_envs if self_play else 0)
+      games_in_flight=settings.self_play.num_envs if self_play else 0,
+      frame_stack=frame_stack)
   if settings.checkpoint_dir:
     resources.check_output_directory(
         settings.checkpoint_dir, '--checkpoint_dir',
         min_free_bytes=2 * resources.checkpoint_bytes(
             config if with_replay else config.replace(window_size=1,
-                                                      max_moves=1)))
+                                                      max_moves=1),
+            frame_stack))
     run_config.check_resume(settings.checkpoint_dir,
                             settings.run_config(config),
                             settings.allow_config_changes)

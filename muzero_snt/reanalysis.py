@@ -115,7 +115,7 @@ def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
       rows=np.asarray(rows, np.int64),
       searched=np.array([(r, s) for r, s, *_ in searched],
                         np.int64).reshape(-1, 2),
-      observations=stack([game.observations[j]
+      observations=stack([game.observation(j)
                           for *_, game, j in searched],
                          np.zeros(shape, np.float32)),
       to_play=np.array([int(game.to_play[j]) for *_, game, j in searched],
@@ -126,7 +126,7 @@ def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
       bootstraps=np.array([(r, s) for r, s, *_ in bootstraps],
                           np.int64).reshape(-1, 2),
       bootstrap_observations=stack(
-          [game.observations[b] for *_, game, _, b in bootstraps],
+          [game.observation(b) for *_, game, _, b in bootstraps],
           np.zeros(shape, np.float32)),
       stored_values=np.array(
           [game.value_targets(n)[j] for *_, game, j, _ in bootstraps],

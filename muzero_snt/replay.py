@@ -14,15 +14,13 @@
 # ============================================================================
 """The replay buffer: a window of games, sampled uniformly or by priority."""
 
-import json
-import os
-import zipfile
 from typing import List, Optional, Tuple
 
 import numpy as np
 
-from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
+from muzero_snt import frames as frames_lib
+from muzero_snt import replay_files
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 
@@ -31,19 +29,6 @@ from muzero_snt import types
 # Far below any value error that matters (values are O(1) in board games,
 # O(100) in CartPole) yet above float64 underflow for p^alpha with alpha <= 1.
 PRIORITY_EPSILON = 1e-6
-
-# Version of the checkpoint layout written by `ReplayBuffer.save`. Version 2
-# adds the legal-action masks; version 1 files are still read (below).
-_FORMAT_VERSION = 2
-_READABLE_VERSIONS = (1, 2)
-
-# Config fields that define the stored data; a restore must match them.
-_DATA_FIELDS = ('action_space_size', 'observation_shape', 'num_players',
-                'discount', 'priority_alpha')
-
-_MOVE_ARRAYS = ('observations', 'to_play', 'actions', 'rewards', 'policies',
-                'root_values', 'legal_actions')
-
 
 class ReplayBuffer:
   """The pseudocode's `ReplayBuffer`: the last `window_size` games.
@@ -73,7 +58,10 @@ class ReplayBuffer:
 
   Storage is one flat array of priorities over all stored positions, game by
   game in id order, so a draw costs one cumulative sum over the N positions
-  (cached until priorities change) and a binary search per example.
+  (cached until priorities change) and a binary search per example. Games
+  of a frame-stacking environment keep each frame once
+  (`Trajectory.frame_stack`); their observations are stacked when a batch
+  is drawn. The games of a buffer share one frame layout.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, seed: int = 0):
@@ -97,6 +85,7 @@ class ReplayBuffer:
     self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
     self._games_saved = 0
+    self._frame_stack: Optional[frames_lib.FrameStack] = None
 
   @property
   def config(self) -> config_lib.MuZeroConfig:
@@ -143,11 +132,18 @@ class ReplayBuffer:
         raise ValueError(f'Trajectory {name} {getattr(trajectory, name)!r} '
                          f'does not match the config\'s '
                          f'{getattr(config, name)!r}.')
-    shape = trajectory.observations.shape[1:]
+    shape = tuple(trajectory.observation_shape)
     if shape != tuple(config.observation_shape):
       raise ValueError(f'Trajectory observation shape {list(shape)} does not '
                        f'match the config\'s observation_shape '
                        f'{list(config.observation_shape)}.')
+    if self._games and trajectory.frame_stack != self._frame_stack:
+      raise ValueError(f'Trajectory frame_stack {trajectory.frame_stack} '
+                       f'differs from that of the stored games, '
+                       f'{self._frame_stack}: a buffer\'s games share one '
+                       'layout (a replay file of whole observations, from '
+                       'before frames were stored once, cannot take games '
+                       'of frames; start from an empty replay).')
 
   def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
     """Stores a finished game, evicting the oldest one if the window is full.
@@ -160,7 +156,8 @@ class ReplayBuffer:
 
     Raises:
       ValueError: if the trajectory is not finished or does not fit the
-        config (action space, players, discount, observation shape).
+        config (action space, players, discount, observation shape) or the
+        stored games' frame layout.
     """
     self._check_trajectory(trajectory)
     values = trajectory.value_targets(self._config.td_steps)
@@ -173,6 +170,7 @@ class ReplayBuffer:
       self._priorities = self._priorities[drop:]
       self._scaled = self._scaled[drop:]
     self._games.append(trajectory)
+    self._frame_stack = trajectory.frame_stack
     self._lengths = np.append(self._lengths, trajectory.length)
     self._offsets = np.concatenate([[0], np.cumsum(self._lengths)])
     self._priorities = np.concatenate([self._priorities, priorities])
@@ -225,7 +223,7 @@ class ReplayBuffer:
     for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
       game = self._games[g]
       target = game.make_target(t, k, config.td_steps)
-      observation[i] = game.observations[t]
+      observation[i] = game.observation(t)
       action[i] = game.actions_window(t, k, self._rng)
       target_value[i] = target.target_value
       target_reward[i] = target.target_reward
@@ -308,74 +306,36 @@ class ReplayBuffer:
     self._scaled[flat] = p**self._config.priority_alpha
     self._cumulative = None
 
-  def _config_fields(self):
-    config = self._config
-    return {
-        'action_space_size': config.action_space_size,
-        'observation_shape': list(config.observation_shape),
-        'num_players': config.num_players,
-        'discount': config.discount,
-        'priority_alpha': config.priority_alpha,
-        'window_size': config.window_size,
-    }
+  @property
+  def frame_stack(self) -> Optional[frames_lib.FrameStack]:
+    """The stored games' frame layout (None: whole observations)."""
+    return self._frame_stack
 
   def save(self, path: str) -> None:
-    """Writes the whole buffer to `path` atomically.
+    """Writes the whole buffer to `path` atomically (`replay_files.write`).
 
     One `.npz` file without pickles: every stored move's arrays
-    (concatenated over games), each game's length, terminal flag and
-    bootstrap value, the priorities, and a JSON string with the counters,
-    the config fields that define the data and the random generator's
-    state. It is written to a temporary file in the same directory and
-    moved over `path` with `os.replace`, so a crash (even kill -9) leaves
-    either the old file or the new one.
+    (concatenated over games; frames once per move for frame-stacked
+    games), each game's length, terminal flag and bootstrap value, the
+    priorities, and a JSON string with the counters, the config fields
+    that define the data, the frame layout and the random generator's
+    state. A crash while writing leaves the old file or the new one.
 
     Args:
       path: the file to write (no suffix is added).
     """
-    games = self._games
-    arrays = {}
-    for name in _MOVE_ARRAYS:
-      if games:
-        arrays[name] = np.concatenate([getattr(g, name) for g in games])
-    if not games:
-      config = self._config
-      arrays = {
-          'observations': np.zeros((0,) + tuple(config.observation_shape),
-                                   np.float32),
-          'to_play': np.zeros(0, np.int64),
-          'actions': np.zeros(0, np.int64),
-          'rewards': np.zeros(0, np.float64),
-          'policies': np.zeros((0, config.action_space_size), np.float32),
-          'root_values': np.zeros(0, np.float64),
-          'legal_actions': np.zeros((0, config.action_space_size), np.bool_),
-      }
-    arrays['lengths'] = self._lengths
-    arrays['terminal'] = np.array([g.terminal for g in games], np.bool_)
-    arrays['bootstrap_values'] = np.array(
-        [g.bootstrap_value for g in games], np.float64)
-    arrays['priorities'] = self._priorities
-    meta = {
-        'format_version': _FORMAT_VERSION,
-        'games_saved': self._games_saved,
-        'config': self._config_fields(),
-        'rng_state': self._rng.bit_generator.state,
-    }
-    arrays['meta'] = np.array(json.dumps(meta))
-    atomic_files.write(
-        path, lambda f: np.savez(f, allow_pickle=False, **arrays))
+    replay_files.write(
+        path, self._config, self._games, self._frame_stack, self._priorities,
+        {'games_saved': self._games_saved,
+         'rng_state': self._rng.bit_generator.state})
 
   @classmethod
   def restore(cls, config: config_lib.MuZeroConfig, path: str,
               seed: Optional[int] = None) -> 'ReplayBuffer':
     """Reads a buffer written by `save`; it continues exactly where it was.
 
-    Files of format 1 hold no legal-action masks: their moves are read with
-    every action legal, which is exact for one-player games (every
-    environment of the library has all actions legal there). For two-player
-    games the masks are unknown, so such a file is refused when the config
-    asks for reanalysis (`reanalyze_fraction > 0`), which searches stored
-    positions with them.
+    Files of formats 1 to 3 are read (`replay_files.read`: format 1 has no
+    legal-action masks, formats 1 and 2 whole observations).
 
     Args:
       config: the run's config; the fields that define the stored data
@@ -396,82 +356,17 @@ class ReplayBuffer:
         `config`.
     """
     buffer = cls(config)
-    arrays, meta = _read(path)
-    version = meta.get('format_version')
-    if version not in _READABLE_VERSIONS:
-      raise ValueError(f'{path}: replay format version {version!r}, expected '
-                       f'one of {_READABLE_VERSIONS}.')
-    if version == 1:
-      if config.num_players > 1 and config.reanalyze_fraction > 0:
-        raise ValueError(
-            f'{path} is a replay file of format 1, without legal-action '
-            'masks: its two-player positions cannot be reanalysed '
-            f'(reanalyze_fraction {config.reanalyze_fraction}). Train from '
-            'it with reanalyze_fraction 0.')
-      arrays['legal_actions'] = np.ones(
-          (len(arrays['actions']), config.action_space_size), np.bool_)
-    elif 'legal_actions' not in arrays:
-      raise ValueError(f'{path}: a replay file of format {version} without '
-                       'its legal_actions array.')
-    expected = buffer._config_fields()
-    for name in _DATA_FIELDS:
-      saved = meta['config'].get(name)
-      if saved != expected[name]:
-        raise ValueError(f'{path} holds data for {name} = {saved!r}, but '
-                         f'the config has {expected[name]!r}.')
-    lengths = arrays['lengths'].astype(np.int64)
-    if len(lengths) > config.window_size:
-      raise ValueError(f'{path} holds {len(lengths)} games, more than the '
-                       f'config\'s window_size {config.window_size}.')
-    bounds = np.concatenate([[0], np.cumsum(lengths)])
-    for i in range(len(lengths)):
-      moves = {name: arrays[name][bounds[i]:bounds[i + 1]]
-               for name in _MOVE_ARRAYS}
-      try:
-        buffer._games.append(trajectory_lib.Trajectory.from_arrays(
-            config.action_space_size, config.num_players, config.discount,
-            terminal=bool(arrays['terminal'][i]),
-            bootstrap_value=float(arrays['bootstrap_values'][i]), **moves))
-      except (ValueError, IndexError) as e:
-        raise ValueError(f'{path}: game {i} of the file is not valid: '
-                         f'{e}') from e
-    priorities = arrays['priorities'].astype(np.float64)
-    if priorities.shape != (bounds[-1],) or not np.all(priorities > 0):
-      raise ValueError(f'{path}: priorities must be {bounds[-1]} positive '
-                       f'numbers, got shape {list(priorities.shape)}.')
-    buffer._lengths = lengths
-    buffer._offsets = bounds.astype(np.int64)
-    buffer._priorities = priorities
-    buffer._scaled = priorities**config.priority_alpha
-    buffer._games_saved = int(meta['games_saved'])
+    contents = replay_files.read(path, config)
+    buffer._games = contents.games
+    buffer._frame_stack = contents.frame_stack
+    buffer._lengths = contents.lengths
+    buffer._offsets = np.concatenate(
+        [[0], np.cumsum(contents.lengths)]).astype(np.int64)
+    buffer._priorities = contents.priorities
+    buffer._scaled = contents.priorities**config.priority_alpha
+    buffer._games_saved = int(contents.meta['games_saved'])
     if seed is None:
-      buffer._rng.bit_generator.state = meta['rng_state']
+      buffer._rng.bit_generator.state = contents.meta['rng_state']
     else:
       buffer._rng = np.random.default_rng(seed)
     return buffer
-
-
-def _read(path: str):
-  """The arrays and the metadata of a replay file; ValueError naming `path`.
-
-  A file that is missing, not an `.npz` archive, damaged (zip CRC) or
-  without the arrays and metadata `save` writes is refused here, before any
-  of its data is used.
-  """
-  try:
-    with np.load(path, allow_pickle=False) as data:
-      arrays = {name: data[name] for name in data.files}
-    meta = json.loads(str(arrays.pop('meta')))
-    if not isinstance(meta, dict):
-      raise ValueError(f'metadata is {type(meta).__name__}, not a dict')
-    missing = [name for name in _MOVE_ARRAYS + (
-        'lengths', 'terminal', 'bootstrap_values', 'priorities')
-               if name not in arrays and name != 'legal_actions']
-    missing += [name for name in ('format_version', 'games_saved', 'config',
-                                  'rng_state') if name not in meta]
-    if missing:
-      raise ValueError(f'it lacks {missing}')
-  except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
-    raise ValueError(f'{path} is not a readable replay file '
-                     f'({type(e).__name__}: {e}).') from e
-  return arrays, meta

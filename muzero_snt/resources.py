@@ -25,7 +25,10 @@ import shutil
 import tempfile
 from typing import NamedTuple, Optional
 
+import numpy as np
+
 from muzero_snt import config as config_lib
+from muzero_snt import frames
 from muzero_snt import network_size
 
 _FLOAT32 = 4  # Bytes of float32 and int32.
@@ -59,46 +62,59 @@ class MemoryEstimate(NamedTuple):
     return self.network + self.batch + self.unroll + self.replay
 
 
-def replay_position_bytes(config: config_lib.MuZeroConfig) -> int:
+def replay_position_bytes(
+    config: config_lib.MuZeroConfig,
+    frame_stack: Optional[frames.FrameStack] = None) -> int:
   """Bytes one stored position takes in `ReplayBuffer`.
 
-  A `Trajectory` stores per move a float32 observation, a float32 policy
+  A `Trajectory` stores per move a float32 observation (with a
+  `frame_stack`: one frame in its own dtype), a float32 policy
   `[A]`, a bool legal-action mask `[A]` and int64/float64 to-play, action,
   reward and root value; it caches
   its float64 value targets; the buffer keeps float64 priorities p and
   p^alpha, and with prioritised replay their float64 cumulative sum.
   """
-  position = _move_bytes(config) + _WIDE  # The cached value targets.
+  position = _move_bytes(config, frame_stack) + _WIDE  # Value targets.
   position += 2 * _WIDE  # Priorities and their power alpha.
   if config.prioritized_replay:
     position += _WIDE
   return position
 
 
-def _move_bytes(config: config_lib.MuZeroConfig) -> int:
+def _move_bytes(config: config_lib.MuZeroConfig,
+                frame_stack: Optional[frames.FrameStack] = None) -> int:
   """Bytes of one move's arrays as a `Trajectory` holds them."""
-  observation = math.prod(config.observation_shape) * _FLOAT32
+  if frame_stack is None:
+    observation = math.prod(config.observation_shape) * _FLOAT32
+  else:
+    observation = (math.prod(frame_stack.frame_shape) *
+                   np.dtype(frame_stack.frame_dtype).itemsize)
   mask = config.action_space_size  # One byte per action.
   return observation + config.action_space_size * _FLOAT32 + mask + 4 * _WIDE
 
 
-def checkpoint_bytes(config: config_lib.MuZeroConfig) -> int:
+def checkpoint_bytes(config: config_lib.MuZeroConfig,
+                     frame_stack: Optional[frames.FrameStack] = None) -> int:
   """Disk bytes of one checkpoint with a full replay window.
 
-  The replay file holds every move's arrays and a float64 priority per
-  position; the TensorFlow checkpoint the variables and optimizer slots.
+  The replay file holds every move's arrays (frames once with a
+  `frame_stack`) and a float64 priority per position; the TensorFlow
+  checkpoint the variables and optimizer slots.
   """
   positions = config.window_size * config.max_moves
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
   variables = (count.trainable * (1 + slots) + count.non_trainable)
-  return positions * (_move_bytes(config) + _WIDE) + variables * _FLOAT32
+  return (positions * (_move_bytes(config, frame_stack) + _WIDE) +
+          variables * _FLOAT32)
 
 
 def estimate_memory(config: config_lib.MuZeroConfig,
                     games_in_flight: int = 0,
                     with_replay: bool = True,
-                    replay_save_copy: bool = True) -> MemoryEstimate:
+                    replay_save_copy: bool = True,
+                    frame_stack: Optional[frames.FrameStack] = None
+                   ) -> MemoryEstimate:
   """The memory of a training run at its peak, from the config alone.
 
   - network: 4 bytes per variable element, plus per trainable element one
@@ -117,6 +133,8 @@ def estimate_memory(config: config_lib.MuZeroConfig,
     games_in_flight: games played at once by self-play (--num_envs).
     with_replay: False for a run without replay (synthetic batches).
     replay_save_copy: whether replay is checkpointed (the copy above).
+    frame_stack: the environment's frame layout: stored positions hold one
+      frame each (`frames.FrameStack`); None: whole observations.
 
   Returns:
     A `MemoryEstimate` in bytes.
@@ -132,9 +150,10 @@ def estimate_memory(config: config_lib.MuZeroConfig,
   replay = 0
   if with_replay:
     games, moves = config.window_size, config.max_moves
-    replay = games * moves * replay_position_bytes(config)
+    replay = games * moves * replay_position_bytes(config, frame_stack)
     copies = games if replay_save_copy else 0
-    replay += (copies + games_in_flight) * moves * _move_bytes(config)
+    replay += ((copies + games_in_flight) * moves *
+               _move_bytes(config, frame_stack))
   return MemoryEstimate(network, batch, unroll, replay)
 
 
@@ -142,7 +161,8 @@ def _gb(num_bytes: float) -> str:
   return f'{num_bytes / 1e9:.2f} GB'
 
 
-def _advice(part: str, config: config_lib.MuZeroConfig) -> str:
+def _advice(part: str, config: config_lib.MuZeroConfig,
+            frame_stack: Optional[frames.FrameStack]) -> str:
   """What the part holds and which setting makes it smaller."""
   net = config.network
   b, k = config.batch_size, config.num_unroll_steps
@@ -160,8 +180,8 @@ def _advice(part: str, config: config_lib.MuZeroConfig) -> str:
             f'for the backward pass; lower --num_unroll_steps or '
             f'--batch_size')
   return (f'{config.window_size} games of up to {config.max_moves} moves at '
-          f'{replay_position_bytes(config):,} bytes a position; lower the '
-          f'window_size (games kept) or max_moves')
+          f'{replay_position_bytes(config, frame_stack):,} bytes a position; '
+          f'lower the window_size (games kept) or max_moves')
 
 
 def check_memory(config: config_lib.MuZeroConfig,
@@ -196,11 +216,12 @@ def check_memory(config: config_lib.MuZeroConfig,
     return estimate
   parts = estimate._asdict()
   largest = max(parts, key=parts.get)
+  advice = _advice(largest, config, estimate_kwargs.get('frame_stack'))
   raise ResourceError(
       f'The run needs about {_gb(estimate.total)} of memory, more than the '
       f'{_gb(limit)} it may use ({fraction:.0%} of {_gb(available_bytes)} '
       f'available). The largest part is the {largest}, '
-      f'{_gb(parts[largest])}: {_advice(largest, config)}. All parts: ' +
+      f'{_gb(parts[largest])}: {advice}. All parts: ' +
       ', '.join(f'{name} {_gb(value)}' for name, value in parts.items()) +
       '.')
 

@@ -14,45 +14,19 @@
 # ============================================================================
 """One game's record and its training targets (the pseudocode's `Game`)."""
 
-import math
-from typing import Dict, NamedTuple, Optional
+from typing import Dict, Optional, Sequence
 
 import numpy as np
 
-# Visit distributions must sum to one within this tolerance.
-POLICY_SUM_TOLERANCE = 1e-5
+from muzero_snt import frames as frames_lib
+from muzero_snt import move_checks
+from muzero_snt import targets as targets_lib
 
+Target = targets_lib.Target
+POLICY_SUM_TOLERANCE = move_checks.POLICY_SUM_TOLERANCE
 
-class Target(NamedTuple):
-  """The training targets of one K-step window (one row of a `Batch`).
-
-  Attributes:
-    target_value: `[K+1]` n-step value targets, 0 past the end of the game.
-    target_reward: `[K]` reward of the k-th action at column k-1, 0 past the
-      end of the game.
-    target_policy: `[K+1, A]` search visit distributions, 0 past the end.
-    policy_mask: `[K+1]` 1 for positions inside the game, 0 past its end.
-  """
-  target_value: np.ndarray
-  target_reward: np.ndarray
-  target_policy: np.ndarray
-  policy_mask: np.ndarray
-
-
-def _is_int(value) -> bool:
-  return isinstance(value, (int, np.integer)) and not isinstance(
-      value, (bool, np.bool_))
-
-
-def _check_count(name: str, value, minimum: int):
-  if not _is_int(value) or value < minimum:
-    raise ValueError(f'{name} must be an integer >= {minimum}, got {value!r}.')
-
-
-def _first_bad(bad: np.ndarray) -> Optional[int]:
-  """Index of the first True in a boolean `[T]` array, or None."""
-  indices = np.flatnonzero(bad)
-  return int(indices[0]) if indices.size else None
+_MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
+                'legal_actions')
 
 
 class Trajectory:
@@ -66,6 +40,13 @@ class Trajectory:
   `finish` closes the record: either the game reached a terminal state, or
   it was truncated and the value of the position after the last move is
   estimated by `bootstrap_value`.
+
+  With a `frame_stack` (an environment whose observation is its last N
+  frames and actions, `frames.FrameStack`), move t keeps only its newest
+  frame, in the frame's dtype; `observation(t)` stacks it with the frames
+  and actions before it when asked (the pseudocode's `Game.make_image`).
+  `append` checks that the stack it will give equals the observation it is
+  handed, so the stacked observations are the environment's exactly.
 
   `make_target` is the pseudocode's `Game.make_target`, with its defects
   fixed (docs/pseudocode.md, defects 3, 4 and 5): two-player signs, the
@@ -84,157 +65,95 @@ class Trajectory:
   def __init__(self,
                action_space_size: int,
                num_players: int = 1,
-               discount: float = 1.0):
+               discount: float = 1.0,
+               frame_stack: Optional[frames_lib.FrameStack] = None):
     """Constructs an empty trajectory.
 
     Args:
       action_space_size: the size A of the action space.
       num_players: 1, or 2 for games whose players alternate.
       discount: the discount g in (0, 1].
+      frame_stack: the layout of observations that stack frames (each
+        frame is then stored once); None stores every observation whole.
 
     Raises:
       ValueError: if an argument is out of range.
     """
-    _check_count('action_space_size', action_space_size, 1)
-    if num_players not in (1, 2):
-      raise ValueError(f'num_players must be 1 or 2, got {num_players!r}.')
-    if (not isinstance(discount, (int, float, np.floating)) or
-        isinstance(discount, bool) or not 0. < discount <= 1.):
-      raise ValueError(f'discount must be in (0, 1], got {discount!r}.')
+    move_checks.check_game(action_space_size, num_players, discount)
+    if frame_stack is not None:
+      if not isinstance(frame_stack, frames_lib.FrameStack):
+        raise TypeError(f'frame_stack must be a frames.FrameStack or None, '
+                        f'got {frame_stack!r}.')
+      frame_stack = frames_lib.make_frame_stack(*frame_stack)
     self._action_space_size = int(action_space_size)
     self._num_players = int(num_players)
     self._discount = float(discount)
-    self._moves = {name: [] for name in (
-        'observations', 'to_play', 'actions', 'rewards', 'policies',
-        'root_values', 'legal_actions')}
+    self._frame_stack = frame_stack
+    self._observation_key = 'observations' if frame_stack is None else 'frames'
+    self._moves = {name: [] for name in
+                   (self._observation_key,) + _MOVE_ARRAYS}
     self._arrays: Optional[Dict[str, np.ndarray]] = None
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.
     self._value_targets: Dict[int, np.ndarray] = {}
 
   @classmethod
-  def from_arrays(cls,
-                  action_space_size: int,
-                  num_players: int,
-                  discount: float,
-                  observations: np.ndarray,
-                  to_play: np.ndarray,
-                  actions: np.ndarray,
-                  rewards: np.ndarray,
-                  policies: np.ndarray,
-                  root_values: np.ndarray,
-                  terminal: bool,
+  def from_arrays(cls, action_space_size: int, num_players: int,
+                  discount: float, observations: Optional[np.ndarray],
+                  to_play: np.ndarray, actions: np.ndarray,
+                  rewards: np.ndarray, policies: np.ndarray,
+                  root_values: np.ndarray, terminal: bool,
                   bootstrap_value: float = 0.,
-                  legal_actions: Optional[np.ndarray] = None
+                  legal_actions: Optional[np.ndarray] = None,
+                  frames: Optional[np.ndarray] = None,
+                  frame_stack: Optional[frames_lib.FrameStack] = None
                  ) -> 'Trajectory':
     """A finished trajectory from whole arrays (e.g. read from a checkpoint).
 
     The arguments are those of the constructor, then the `[T, ...]` arrays
     named as the properties, then those of `finish`; they are validated as
     `append` and `finish` validate them. `legal_actions` `[T, A]` None marks
-    every action legal at every move.
+    every action legal at every move. With a `frame_stack`, `frames`
+    `[T, H, W, C]` replace `observations` (which must be None).
     """
-    trajectory = cls(action_space_size, num_players, discount)
+    trajectory = cls(action_space_size, num_players, discount, frame_stack)
     if legal_actions is None:
       legal_actions = np.ones((np.shape(actions)[0], action_space_size), bool)
-    trajectory._moves = trajectory._checked_moves(
-        0, observations, to_play, actions, rewards, policies, root_values,
-        legal_actions)
+    stack = trajectory.frame_stack
+    if (observations is None) == (stack is None) or (
+        frames is None) != (stack is None):
+      raise ValueError('from_arrays takes observations without a '
+                       'frame_stack, frames with one.')
+    stored = (move_checks.check_observations(0, observations, None)
+              if stack is None else frames_lib.check_frames(stack, frames))
+    trajectory._moves = move_checks.check_moves(
+        0, len(stored), action_space_size, num_players, to_play, actions,
+        rewards, policies, root_values, legal_actions)
+    trajectory._moves[trajectory._observation_key] = stored
     trajectory.finish(terminal, bootstrap_value)
     return trajectory
 
-  def _checked_moves(self, first: int, observations, to_play, actions,
-                     rewards, policies, root_values,
-                     legal_actions) -> Dict[str, np.ndarray]:
-    """Validates `[T, ...]` arrays of moves numbered from `first`."""
-    num_actions = self._action_space_size
-    # A copy: environments may reuse their observation buffer in place.
-    observations = np.array(observations)
-    n = observations.shape[0] if observations.ndim else -1
-    arrays = {}
-    for name, value in (('to_play', to_play), ('actions', actions),
-                        ('rewards', rewards), ('root_values', root_values)):
-      value = np.asarray(value)
-      if value.shape != (n,):
-        raise ValueError(f'{name} must have shape [{n}] (one per move), got '
-                         f'{list(value.shape)}.')
-      arrays[name] = value
-    policies = np.asarray(policies)
-    if policies.shape != (n, num_actions):
-      raise ValueError(f'policy must have shape [{num_actions}] (the full '
-                       f'action space) at every move, got '
-                       f'{list(policies.shape[1:])} at move {first}.')
-    if not np.issubdtype(observations.dtype, np.number) and not (
-        observations.dtype == np.bool_):
-      raise ValueError(f'observation must be a numeric array, got dtype '
-                       f'{observations.dtype} at move {first}.')
-    expected = self._observation_shape()
-    if expected is not None and observations.shape[1:] != expected:
-      raise ValueError(f'observation at move {first} has shape '
-                       f'{list(observations.shape[1:])}, expected '
-                       f'{list(expected)} as at move 0.')
-    if np.issubdtype(observations.dtype, np.floating):
-      bad = _first_bad(~np.isfinite(observations.reshape(n, -1)).all(-1))
-      if bad is not None:
-        raise ValueError(f'observation at move {first + bad} is not finite.')
-    for name in ('to_play', 'actions'):
-      value = arrays[name]
-      if n and not np.issubdtype(value.dtype, np.integer):
-        raise ValueError(f'{name} must hold integers, got {value[0]!r} at '
-                         f'move {first}.')
-    checks = (
-        ('to_play',
-         (arrays['to_play'] < 0) | (arrays['to_play'] >= self._num_players),
-         arrays['to_play'], f'a player in [0, {self._num_players})'),
-        ('action', (arrays['actions'] < 0) | (arrays['actions'] >= num_actions),
-         arrays['actions'], f'in [0, {num_actions})'),
-        ('reward', ~np.isfinite(arrays['rewards']), arrays['rewards'],
-         'a finite number'),
-        ('root_value', ~np.isfinite(arrays['root_values']),
-         arrays['root_values'], 'a finite number'),
-    )
-    for name, bad, value, expected in checks:
-      index = _first_bad(bad)
-      if index is not None:
-        raise ValueError(f'{name} at move {first + index} must be {expected}, '
-                         f'got {value[index].item()!r}.')
-    index = _first_bad(~np.isfinite(policies).all(-1) |
-                       (policies < 0).any(-1))
-    if index is not None:
-      raise ValueError(f'policy at move {first + index} must be finite and '
-                       f'non-negative, got {policies[index].tolist()}.')
-    sums = policies.sum(-1, dtype=np.float64)
-    index = _first_bad(np.abs(sums - 1.) > POLICY_SUM_TOLERANCE)
-    if index is not None:
-      raise ValueError(f'policy at move {first + index} must sum to 1 (within '
-                       f'{POLICY_SUM_TOLERANCE}), got a sum of '
-                       f'{sums[index]!r}.')
-    legal_actions = np.asarray(legal_actions)
-    if legal_actions.shape != (n, num_actions) or (
-        legal_actions.dtype != np.bool_):
-      raise ValueError(f'legal_actions must be a bool mask of shape '
-                       f'[{num_actions}] at every move, got dtype '
-                       f'{legal_actions.dtype} and shape '
-                       f'{list(legal_actions.shape[1:])} at move {first}.')
-    index = _first_bad(~legal_actions[np.arange(n), arrays['actions']])
-    if index is not None:
-      raise ValueError(f'action {arrays["actions"][index].item()} at move '
-                       f'{first + index} is not in its legal_actions mask.')
-    arrays['legal_actions'] = legal_actions
-    arrays['observations'] = observations
-    arrays['to_play'] = arrays['to_play'].astype(np.int64)
-    arrays['actions'] = arrays['actions'].astype(np.int64)
-    arrays['rewards'] = arrays['rewards'].astype(np.float64)
-    arrays['root_values'] = arrays['root_values'].astype(np.float64)
-    arrays['policies'] = policies.astype(np.float32)
-    return arrays
-
-  def _observation_shape(self):
+  @property
+  def observation_shape(self):
+    """The shape of one observation (None before the first move)."""
+    if self._frame_stack is not None:
+      return self._frame_stack.observation_shape
     if self._arrays is not None:
       return self._arrays['observations'].shape[1:]
     if len(self._moves['observations']):
       return self._moves['observations'][0].shape
     return None
+
+  def _newest_frame(self, observation: np.ndarray) -> np.ndarray:
+    """The frame of move `length` in `observation` (`frames.checked_frame`)."""
+    t = self.length
+    recent = self._moves['frames'][max(0, t - self._frame_stack.num_frames
+                                       + 1):]
+    actions = self._moves['actions']
+    led = [int(actions[j - 1]) if j >= 1 else 0
+           for j in range(t - len(recent), t + 1)]
+    return frames_lib.checked_frame(self._frame_stack, observation, recent,
+                                    led, t)
 
   def append(self, observation: np.ndarray, to_play: int, action: int,
              reward: float, policy: np.ndarray, root_value: float,
@@ -254,7 +173,8 @@ class Trajectory:
 
     Raises:
       ValueError: after `finish`, or if a value is out of range; the message
-        names the value and the move index.
+        names the value and the move index. With a frame stack, also if the
+        observation is not the stack of the frames and actions before it.
     """
     if self.finished:
       raise ValueError(f'Cannot append move {self.length}: the trajectory is '
@@ -262,11 +182,19 @@ class Trajectory:
     first = self.length
     if legal_actions is None:
       legal_actions = np.ones(self._action_space_size, bool)
-    arrays = self._checked_moves(
-        first, np.asarray(observation)[None], np.asarray([to_play]),
-        np.asarray([action]), np.asarray([reward], np.float64),
-        np.asarray(policy)[None], np.asarray([root_value], np.float64),
+    observations = move_checks.check_observations(
+        first, np.asarray(observation)[None],
+        self.observation_shape)
+    arrays = move_checks.check_moves(
+        first, 1, self._action_space_size, self._num_players,
+        np.asarray([to_play]), np.asarray([action]),
+        np.asarray([reward], np.float64), np.asarray(policy)[None],
+        np.asarray([root_value], np.float64),
         np.asarray(legal_actions)[None])
+    if self._frame_stack is None:
+      arrays['observations'] = observations
+    else:
+      arrays['frames'] = self._newest_frame(observations[0])[None]
     for name, value in arrays.items():
       self._moves[name].append(value[0])
 
@@ -289,14 +217,7 @@ class Trajectory:
                        'finished.')
     if not len(self._moves['actions']):
       raise ValueError('Cannot finish a trajectory with no moves.')
-    if not isinstance(terminal, (bool, np.bool_)):
-      raise ValueError(f'terminal must be True or False, got {terminal!r}.')
-    if not math.isfinite(bootstrap_value):
-      raise ValueError(f'bootstrap_value must be finite, got '
-                       f'{bootstrap_value!r}.')
-    if terminal and bootstrap_value != 0:
-      raise ValueError(f'bootstrap_value must be 0 after a terminal state '
-                       f'(its value is 0), got {bootstrap_value!r}.')
+    move_checks.check_ending(terminal, bootstrap_value)
     self._arrays = {}
     for name, values in self._moves.items():
       # Lists after `append`; already arrays after `from_arrays`.
@@ -328,6 +249,11 @@ class Trajectory:
     return self._discount
 
   @property
+  def frame_stack(self) -> Optional[frames_lib.FrameStack]:
+    """The layout of stacked observations; None if they are stored whole."""
+    return self._frame_stack
+
+  @property
   def finished(self) -> bool:
     return self._arrays is not None
 
@@ -338,10 +264,46 @@ class Trajectory:
       return len(self._arrays['actions'])
     return len(self._moves['actions'])
 
+  def observations_at(self, indices: Sequence[int]) -> np.ndarray:
+    """`[B, *obs]` the observations of positions `indices` in [0, T).
+
+    Without a frame stack, the stored observations; with one, float32
+    stacks of the stored frames and actions (`frames.stack_observations`).
+    """
+    indices = np.asarray(indices, np.int64).reshape(-1)
+    bad = (indices < 0) | (indices >= self.length)
+    if bad.any():
+      raise ValueError(f'index must be a position in [0, {self.length}), got '
+                       f'{indices[bad][0].item()!r}.')
+    if self._frame_stack is None:
+      return self._array('observations')[indices]
+    return frames_lib.stack_observations(
+        self._frame_stack, self._array('frames'), self._array('actions'),
+        indices)
+
+  def observation(self, index: int) -> np.ndarray:
+    """`[*obs]` the observation at position `index` (`observations_at`)."""
+    self._check_index(index)
+    return self.observations_at([index])[0]
+
   @property
   def observations(self) -> np.ndarray:
-    """`[T, *obs]` the observation at each position."""
-    return self._array('observations')
+    """`[T, *obs]` the observation at each position.
+
+    With a frame stack this builds all T stacked observations (N times the
+    frames' memory, as float32): read single positions with `observation`.
+    """
+    if self._frame_stack is None:
+      return self._array('observations')
+    return self.observations_at(np.arange(self.length))
+
+  @property
+  def frames(self) -> np.ndarray:
+    """`[T, H, W, C]` the frame of each move, with a frame stack."""
+    if self._frame_stack is None:
+      raise ValueError('This trajectory stores whole observations, no '
+                       'frames (it has no frame_stack).')
+    return self._array('frames')
 
   @property
   def to_play(self) -> np.ndarray:
@@ -391,19 +353,8 @@ class Trajectory:
   def value_targets(self, td_steps: int) -> np.ndarray:
     """The n-step value target z_t of every position, n = td_steps.
 
-    z_t = sum_{i<n} g^i s(t, t+i) r_{t+i} + g^n s(t, t+n) v_{t+n}, with v the
-    root values and s(t, j) = +1 if the same player moves at t and j, else -1
-    (the pseudocode's `make_target` value, with the two-player signs it
-    leaves out). Rewards at or past the end are 0. The bootstrap term past
-    the end is 0 after a terminal state; for a truncated game, a window that
-    reaches the end bootstraps there instead: g^(T-t) s(t, T) times
-    `bootstrap_value`, with the player to move after the last move,
-    (to_play[T-1] + 1) % num_players.
-
-    Computed once per `td_steps` in O(T) from discounted suffix sums in
-    player 0's frame: with sigma_j = +1 for player 0 and -1 for player 1,
-    s(t, j) = sigma_t sigma_j, and R_t = sigma_t r_t + g R_{t+1} gives
-    sum_{t<=i<b} g^(i-t) sigma_i r_i = R_t - g^(b-t) R_b.
+    `targets.value_targets` of this game (its formula and signs), computed
+    once per `td_steps`.
 
     Args:
       td_steps: n >= 1.
@@ -412,49 +363,24 @@ class Trajectory:
       `[T]` float64 value targets, each for the player to move at t.
     """
     self._check_finished('value_targets')
-    _check_count('td_steps', td_steps, 1)
+    move_checks.check_count('td_steps', td_steps, 1)
     td_steps = int(td_steps)
-    if td_steps in self._value_targets:
-      return self._value_targets[td_steps]
-    t_max = self.length
-    g = self._discount
-    sigma = 1. - 2. * self.to_play  # [T]
-    signed_rewards = (sigma * self.rewards).tolist()
-    suffix = [0.] * (t_max + 1)  # R_t, with R_T = 0.
-    for t in range(t_max - 1, -1, -1):
-      suffix[t] = signed_rewards[t] + g * suffix[t + 1]
-    suffix = np.asarray(suffix)  # [T+1]
-    bootstrap = np.zeros(t_max + 1)  # [T+1] sigma_j v_j, 0 at a terminal end.
-    bootstrap[:t_max] = sigma * self.root_values
-    if not self._terminal:
-      next_player = (int(self.to_play[-1]) + 1) % self._num_players
-      bootstrap[t_max] = (1. - 2. * next_player) * self._bootstrap_value
-    t = np.arange(t_max)
-    end = np.minimum(t + td_steps, t_max)  # [T] the bootstrap index b.
-    scale = g ** (end - t).astype(np.float64)
-    targets = sigma * (suffix[:t_max] - scale * suffix[end] +
-                       scale * bootstrap[end])
-    targets.setflags(write=False)
-    self._value_targets[td_steps] = targets
-    return targets
+    if td_steps not in self._value_targets:
+      targets = targets_lib.value_targets(
+          self.to_play, self.rewards, self.root_values, self._discount,
+          self._num_players, self._terminal, self._bootstrap_value, td_steps)
+      targets.setflags(write=False)
+      self._value_targets[td_steps] = targets
+    return self._value_targets[td_steps]
 
   def make_target(self, index: int, num_unroll_steps: int,
                   td_steps: int) -> Target:
     """The targets of the K-step window starting at position `index`.
 
-    Unroll step k (0..K) is position index + k. Its value target is
-    `value_targets(td_steps)` there and its policy target the stored visit
-    distribution. Fixes of the pseudocode:
-
-    - Reward (defect 4): step k in 1..K predicts the reward of the k-th
-      action, rewards[index + k - 1], stored at column k-1; step 0 has no
-      reward target. The pseudocode pairs step k with rewards[index + k].
-    - Past the end (defect 5): positions index + k >= T are absorbing: value
-      0, policy 0 and policy mask 0; rewards of actions past the last move
-      are 0. Position T itself still gets the real reward of the last move.
-      After a truncation the true continuation is unknown, so treating the
-      positions past the end as absorbing is an approximation there; the
-      bootstrap value enters only the value targets before the end.
+    `targets.window_targets` of this game with `value_targets(td_steps)`:
+    the reward of unroll step k is that of the k-th action (the
+    pseudocode's defect 4) and positions past the end are absorbing and
+    masked (defect 5).
 
     Args:
       index: the window's first position, in [0, T).
@@ -470,52 +396,24 @@ class Trajectory:
     """
     self._check_finished('make_target')
     self._check_index(index)
-    _check_count('num_unroll_steps', num_unroll_steps, 0)
-    values = self.value_targets(td_steps)
-    k = int(num_unroll_steps)
-    t_max = self.length
-    inside = min(index + k + 1, t_max) - index  # Positions inside the game.
-    acted = min(index + k, t_max) - index  # Actions with a real reward.
-    target_value = np.zeros(k + 1, np.float32)
-    target_value[:inside] = values[index:index + inside]
-    target_reward = np.zeros(k, np.float32)
-    target_reward[:acted] = self.rewards[index:index + acted]
-    target_policy = np.zeros((k + 1, self._action_space_size), np.float32)
-    target_policy[:inside] = self.policies[index:index + inside]
-    policy_mask = np.zeros(k + 1, np.float32)
-    policy_mask[:inside] = 1.
-    return Target(target_value, target_reward, target_policy, policy_mask)
+    move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
+    return targets_lib.window_targets(
+        self.value_targets(td_steps), self.rewards, self.policies,
+        int(index), int(num_unroll_steps))
 
   def actions_window(self, index: int, num_unroll_steps: int,
                      rng: np.random.Generator) -> np.ndarray:
-    """The K actions a[index .. index+K-1], padded past the end at random.
+    """`[K]` int32 actions a[index .. index+K-1], padded past the end.
 
-    The dynamics function is unrolled K steps whatever the game's length, so
-    steps past the last move need some action. Their targets are absorbing
-    (value, reward and policy 0, policy masked), so any action is a valid
-    input there; uniformly random actions teach the model that every action
-    leads on from an absorbing state to an absorbing state, rather than one
-    fixed action that the search would never see elsewhere.
-
-    Args:
-      index: the window's first position, in [0, T).
-      num_unroll_steps: K >= 0.
-      rng: draws the padding actions, uniformly over [0, A); it is used
-        only when the window runs past the end.
-
-    Returns:
-      `[K]` int32 actions.
+    See `targets.actions_window`; `rng` draws the padding, only when the
+    window runs past the end.
     """
     self._check_index(index)
-    _check_count('num_unroll_steps', num_unroll_steps, 0)
-    k = int(num_unroll_steps)
-    real = self.actions[index:index + k].astype(np.int32)
-    if len(real) == k:
-      return real  # Inside the game: no draw, the generator is untouched.
-    padding = rng.integers(0, self._action_space_size, k - len(real))
-    return np.concatenate([real, padding.astype(np.int32)])
+    move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
+    return targets_lib.actions_window(self.actions, self._action_space_size,
+                                      int(index), int(num_unroll_steps), rng)
 
   def _check_index(self, index: int):
-    if not _is_int(index) or not 0 <= index < self.length:
+    if not move_checks.is_int(index) or not 0 <= index < self.length:
       raise ValueError(f'index must be a position in [0, {self.length}), got '
                        f'{index!r}.')

@@ -17,13 +17,14 @@
 import dataclasses
 import re
 
-import numpy as np
 import tensorflow as tf
 from absl.testing import parameterized
 
 from muzero_snt import config as config_lib
+from muzero_snt import environments
 from muzero_snt import learning
 from muzero_snt import presets
+from muzero_snt import resources
 from tests import testing
 
 try:
@@ -337,12 +338,21 @@ class SmallPresetTest(testing.TestCase):
                   'prioritized_replay', 'priority_alpha', 'priority_beta'):
       self.assertEqual(getattr(small, field), getattr(paper, field),
                        msg=field)
-    # Replay memory on a laptop: every stored position keeps its float32
-    # observation; the window and the games being played stay under 8 GB.
-    position_bytes = 4 * np.prod(small.observation_shape)
-    self.assertEqual(position_bytes, 589_824)
-    games = small.window_size + presets.SELF_PLAY['atari_small'].num_envs
-    self.assertLess(games * small.max_moves * position_bytes, 8 * 2**30)
+    # Replay memory: a stored position keeps one uint8 frame (96 x 96 x 3
+    # bytes) instead of its float32 stack (96 x 96 x 16 x 4 = 589,824
+    # bytes), so a window of at least 100 games fits in the memory a window
+    # of 6 took with whole observations.
+    stack = environments.ENVIRONMENTS['atari_small'].frame_stack
+    self.assertEqual(resources.replay_position_bytes(small) -
+                     resources.replay_position_bytes(small, stack),
+                     589_824 - 96 * 96 * 3)
+    self.assertGreaterEqual(small.window_size, 100)
+    playing = presets.SELF_PLAY['atari_small'].num_envs
+    before = resources.estimate_memory(small.replace(window_size=6),
+                                       games_in_flight=playing)
+    after = resources.estimate_memory(small, games_in_flight=playing,
+                                      frame_stack=stack)
+    self.assertLess(after.replay, before.replay)
     # 96x96 frames; 4 RGB frames and 4 action planes instead of 32 + 32.
     self.assertEqual(small.observation_shape, (96, 96, 4 * 3 + 4))
     self.assertTrue(small.network.downsample)

@@ -28,6 +28,7 @@ from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
 from muzero_snt import trajectory as trajectory_lib
+from tests import frame_games
 from tests import testing
 
 A = 3  # Actions of the test games.
@@ -295,3 +296,25 @@ class GatheredInputsTest(ReanalyserTestCase):
     # Nothing chosen: the batch itself.
     none = reanalysis.gather_inputs(config, keys, np.zeros(0, int), buffer)
     self.assertIs(reanalyser.reanalyse_gathered(batch, none), batch)
+
+  def test_frame_stacked_games_give_their_stacked_observations(self):
+    # Games storing each frame once: the searched and bootstrap positions'
+    # observations are those the games were handed.
+    config = _config(action_space_size=18, num_players=1,
+                     observation_shape=(2, 3, 8))
+    buffer = replay_lib.ReplayBuffer(config, seed=1)
+    observations = {}
+    for i, length in enumerate([6, 3]):
+      game, game_observations = frame_games.random_game(length, seed=i)
+      observations[buffer.save_game(game)] = game_observations
+    _, keys = buffer.sample_batch()
+    inputs = reanalysis.gather_inputs(config, keys, np.arange(len(keys)),
+                                      buffer)
+    self.assertNotEmpty(inputs.bootstraps)
+    for pairs, gathered, offset in (
+        (inputs.searched, inputs.observations, 0),
+        (inputs.bootstraps, inputs.bootstrap_observations, 2)):
+      for (row, step), observation in zip(pairs.tolist(), gathered):
+        game_id, t = keys[row].tolist()
+        self.assertAllEqual(observation,
+                            observations[game_id][t + step + offset])

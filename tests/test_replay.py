@@ -30,6 +30,7 @@ from muzero_snt import losses
 from muzero_snt import replay
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.networks import make_network
+from tests import frame_games
 from tests import testing
 
 EPSILON = replay.PRIORITY_EPSILON
@@ -447,9 +448,9 @@ class CheckpointTest(ReplayTestCase):
        r"is not a readable replay file .*lacks \['priorities'\]"),
       ('future_version',
        lambda arrays, meta: meta.update(format_version=7),
-       r'replay format version 7, expected one of \(1, 2\)'),
+       r'replay format version 7, expected one of \(1, 2, 3\)'),
       ('no_masks', lambda arrays, meta: arrays.pop('legal_actions'),
-       'format 2 without its legal_actions array'),
+       'format 3 without its legal_actions array'),
       ('short_policies',
        lambda arrays, meta: arrays.update(policies=arrays['policies'][:3]),
        'game 0 of the file is not valid: policy must have shape'),
@@ -473,6 +474,78 @@ class CheckpointTest(ReplayTestCase):
     # The saved state draws what the saved buffer draws next, not seed 5's.
     self.assertAllEqual(c.sample_batch()[1], buffer.sample_batch()[1])
     self.assertNotAllEqual(keys_a, c.sample_batch()[1])
+
+
+class FrameStackTest(ReplayTestCase):
+  """Games that store each frame once (a miniature of Atari's layout)."""
+
+  def _buffer(self, **changes):
+    config = _config(observation_shape=(2, 3, 8), action_space_size=18,
+                     discount=0.9, window_size=3, batch_size=64, **changes)
+    buffer = replay.ReplayBuffer(config, seed=3)
+    observations = {}
+    for i, length in enumerate([4, 7, 1, 5]):  # Game 0 is evicted.
+      game, game_observations = frame_games.random_game(length, seed=i)
+      observations[buffer.save_game(game)] = game_observations
+    return buffer, observations
+
+  def test_sampled_observations_are_those_handed_to_the_games(self):
+    buffer, observations = self._buffer()
+    self.assertEqual(buffer.frame_stack, frame_games.SMALL_STACK)
+    batch, keys = buffer.sample_batch()
+    self.assertEqual(batch.observation.dtype, np.float32)
+    for row, (game_id, t) in enumerate(keys.tolist()):
+      self.assertAllEqual(batch.observation[row], observations[game_id][t])
+    # Every stored position is drawn in 64 rows from 13.
+    self.assertLen(set(map(tuple, keys.tolist())), 13)
+
+  def test_save_and_restore_keep_the_frames_once(self):
+    buffer, observations = self._buffer(prioritized_replay=True)
+    path = os.path.join(self.get_temp_dir(), 'frames.npz')
+    buffer.save(path)
+    with np.load(path) as data:
+      self.assertNotIn('observations', data.files)
+      self.assertEqual(data['frames'].dtype, np.uint8)
+      self.assertEqual(data['frames'].shape, (7 + 1 + 5, 2, 3, 3))
+      meta = json.loads(str(data['meta']))
+    self.assertEqual(meta['format_version'], 3)
+    self.assertEqual(meta['frame_stack']['frame_shape'], [2, 3, 3])
+    restored = replay.ReplayBuffer.restore(buffer.config, path)
+    self.assertEqual(restored.frame_stack, buffer.frame_stack)
+    for _ in range(2):
+      (batch, keys), (batch2, keys2) = (buffer.sample_batch(),
+                                        restored.sample_batch())
+      self.assertAllEqual(keys2, keys)
+      for field, value in batch._asdict().items():
+        self.assertAllEqual(getattr(batch2, field), value)
+    for game_id in restored.game_ids:
+      self.assertAllEqual(restored.game(game_id).observations,
+                          np.stack(observations[game_id]))
+
+  def test_a_file_stacking_another_shape_is_refused(self):
+    buffer, _ = self._buffer()
+    path = os.path.join(self.get_temp_dir(), 'frames.npz')
+    buffer.save(path)
+    with np.load(path) as data:
+      arrays = {name: data[name] for name in data.files}
+    meta = json.loads(str(arrays.pop('meta')))
+    meta['frame_stack']['num_frames'] = 3
+    np.savez(open(path, 'wb'), meta=np.array(json.dumps(meta)), **arrays)
+    with self.assertRaisesRegex(ValueError, re.escape(path) + r' stacks '
+                                r'frames into observations of shape '
+                                r'\[2, 3, 12\], but the config has '
+                                r'\[2, 3, 8\]'):
+      replay.ReplayBuffer.restore(buffer.config, path)
+
+  def test_games_of_whole_observations_do_not_mix_with_frames(self):
+    buffer, observations = self._buffer()
+    game, _ = frame_games.random_game(2, seed=9)
+    whole = trajectory_lib.Trajectory.from_arrays(
+        18, 1, 0.9, game.observations, game.to_play, game.actions,
+        game.rewards, game.policies, game.root_values, terminal=True)
+    with self.assertRaisesRegex(ValueError, 'frame_stack None differs from '
+                                'that of the stored games'):
+      buffer.save_game(whole)
 
 
 class LearnerTest(ReplayTestCase):

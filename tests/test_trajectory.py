@@ -21,6 +21,7 @@ import tensorflow as tf
 from absl.testing import parameterized
 
 from muzero_snt import trajectory as trajectory_lib
+from tests import frame_games
 from tests import testing
 
 Trajectory = trajectory_lib.Trajectory
@@ -367,3 +368,51 @@ class ErrorTest(testing.TestCase):
 
 if __name__ == '__main__':
   tf.test.main()
+
+
+class FrameStackTest(testing.TestCase):
+  """Frames stored once give back the observations they were handed."""
+
+  def test_positions_stack_to_the_observations_handed_to_append(self):
+    game, observations = frame_games.random_game(7, seed=0)
+    self.assertEqual(game.observation_shape, (2, 3, 8))
+    # Each frame once, as bytes: 7 moves of 2x3 RGB.
+    self.assertEqual(game.frames.dtype, np.uint8)
+    self.assertEqual(game.frames.nbytes, 7 * 2 * 3 * 3)
+    self.assertAllEqual(game.observations, np.stack(observations))
+    for t in (0, 1, 6):
+      self.assertAllEqual(game.observation(t), observations[t])
+    self.assertAllEqual(game.observations_at([6, 0, 6]),
+                        np.stack([observations[i] for i in (6, 0, 6)]))
+
+  def test_from_arrays_equals_appending(self):
+    game, observations = frame_games.random_game(5, seed=1)
+    copy = Trajectory.from_arrays(
+        18, 1, 0.9, None, game.to_play, game.actions, game.rewards,
+        game.policies, game.root_values, terminal=True, frames=game.frames,
+        frame_stack=game.frame_stack)
+    self.assertAllEqual(copy.observations, np.stack(observations))
+    with self.assertRaisesRegex(ValueError, 'observations without a '
+                                'frame_stack, frames with one'):
+      Trajectory.from_arrays(
+          18, 1, 0.9, np.stack(observations), game.to_play, game.actions,
+          game.rewards, game.policies, game.root_values, terminal=True,
+          frame_stack=game.frame_stack)
+
+  def test_an_observation_that_is_not_the_stack_is_refused(self):
+    stack = frame_games.SMALL_STACK
+    game = Trajectory(18, frame_stack=stack)
+    frames = np.zeros((3, 2, 3, 3), np.uint8)
+    policy = np.full(18, 1. / 18.)
+    game.append(frame_games.literal_observation(stack, frames, [4], 0), 0,
+                4, 0., policy, 0.)
+    # Move 1 as if move 0 had played action 5: its action plane says 5/18.
+    wrong = frame_games.literal_observation(stack, frames, [5], 1)
+    with self.assertRaisesRegex(ValueError, r'observation at move 1 is not '
+                                r'the stack .* at index \[0, 0, 7\]'):
+      game.append(wrong, 0, 0, 0., policy, 0.)
+    self.assertEqual(game.length, 1)
+
+  def test_whole_observations_have_no_frames(self):
+    with self.assertRaisesRegex(ValueError, 'no frames'):
+      _ = _one_player_game().frames

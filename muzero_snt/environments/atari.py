@@ -22,6 +22,7 @@ import dm_env
 from dm_env import specs
 import numpy as np
 
+from muzero_snt import frames as frames_lib
 from muzero_snt.environments import base
 
 _INSTALL_HINT = (
@@ -106,6 +107,24 @@ def paper_observation_shape(
   n = _check_int('num_stacked_frames', num_stacked_frames, 1)
   height, width = _check_resolution(resolution)
   return height, width, 3 * n + n
+
+
+def frame_stack(num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
+                resolution: Tuple[int, int] = (96, 96)
+               ) -> frames_lib.FrameStack:
+  """The layout of `AtariEnvironment`'s observations: uint8 RGB frames.
+
+  `N` frames of `[H, W, 3]` bytes, scaled by 1/255, and `N` action planes
+  of (action index) / 18; a game stores each frame once (`Trajectory`).
+
+  Raises:
+    ValueError: if an argument is not a positive integer (pair).
+  """
+  n = _check_int('num_stacked_frames', num_stacked_frames, 1)
+  height, width = _check_resolution(resolution)
+  return frames_lib.FrameStack(num_frames=n, frame_shape=(height, width, 3),
+                               frame_dtype='uint8', frame_max=255.,
+                               num_actions=NUM_ACTIONS)
 
 
 def area_weights(size_in: int, size_out: int) -> np.ndarray:
@@ -209,8 +228,9 @@ class AtariEnvironment(base.Environment):
     returns the sum of their raw rewards (not clipped: MuZero's value
     transform handles the scale). It stops early when the game ends or the
     episode reaches `max_episode_frames`.
-  * Frames are RGB screens resized to `resolution` by area averaging and
-    scaled to [0, 1]; with `max_pool` a frame is the pixel-wise maximum of
+  * Frames are RGB screens resized to `resolution` by area averaging,
+    rounded to bytes (as an image resize of bytes gives bytes) and scaled
+    to [0, 1] by 1/255; with `max_pool` a frame is the pixel-wise maximum of
     the last two emulator screens (the DQN convention against flicker; the
     paper does not say it pools, so it is off by default).
   * Observations are float32 `[H, W, 3 N + N]`: the last N frames oldest
@@ -218,7 +238,9 @@ class AtariEnvironment(base.Environment):
     3N + i equal to (the action that led to frame i) / 18. A fresh episode
     has one frame, reached by action 0: its observation is zeros except the
     newest frame's three planes (3N - 3..3N - 1); missing frames are zeros
-    and missing actions 0 until N frames have been seen.
+    and missing actions 0 until N frames have been seen. This is the
+    layout of `frame_stack()` (`frames.FrameStack`): self-play stores each
+    uint8 frame once and stacks them when a position is read.
   * `reset()` resets the game and plays a number of no-op agent steps
     (action 0, `action_repeat` frames each) drawn uniformly from
     0..`noop_max` with the environment's own `np.random.Generator(seed)`;
@@ -330,14 +352,14 @@ class AtariEnvironment(base.Environment):
           f'The emulator must have ALE\'s full set of {NUM_ACTIONS} '
           f'actions, got {len(self._actions)}: {self._actions!r}.')
     screen = np.asarray(ale.getScreenRGB())
-    self._resize = AreaResize(screen.shape[:2], self._resolution,
-                              scale=1. / 255.)
+    self._resize = AreaResize(screen.shape[:2], self._resolution)
     self._rng = np.random.default_rng(self._seed)
 
     n = self._num_stacked_frames
     height, width = self._resolution
+    self._frame_stack = frame_stack(n, self._resolution)
     # Ring buffers of the history: frame slot k is planes 3k..3k+2.
-    self._frames = np.zeros((height, width, 3 * n), np.float32)
+    self._frames = np.zeros((height, width, 3 * n), np.uint8)
     self._frame_actions = np.zeros(n, np.float32)
     self._next_slot = 0
     # The last two raw screens, for max pooling.
@@ -358,6 +380,9 @@ class AtariEnvironment(base.Environment):
   @property
   def action_repeat(self) -> int:
     return self._action_repeat
+
+  def frame_stack(self) -> frames_lib.FrameStack:
+    return self._frame_stack
 
   # dm_env.Environment.
 
@@ -389,7 +414,7 @@ class AtariEnvironment(base.Environment):
       raise RuntimeError(
           f'{self._game} ended during its no-ops after each of '
           f'{_MAX_RESET_ATTEMPTS} resets.')
-    self._frames[:] = 0.
+    self._frames[:] = 0
     self._frame_actions[:] = 0.
     self._next_slot = 0
     self._push_frame(0)
@@ -454,9 +479,9 @@ class AtariEnvironment(base.Environment):
     else:
       screen = self._ale.getScreenRGB()
     slot = self._next_slot
-    frame = self._frames[..., 3 * slot:3 * slot + 3]
-    # Rounding can put a 255 byte a hair above 1; the spec promises [0, 1].
-    np.clip(self._resize(screen), 0., 1., out=frame)
+    # Area means of bytes lie in [0, 255] up to float rounding.
+    self._frames[..., 3 * slot:3 * slot + 3] = np.clip(
+        np.rint(self._resize(screen)), 0., 255.)
     self._frame_actions[slot] = index / NUM_ACTIONS
     self._next_slot = (slot + 1) % self._num_stacked_frames
 
@@ -465,7 +490,8 @@ class AtariEnvironment(base.Environment):
     k = self._next_slot  # The oldest slot, once the ring is full.
     height, width = self._resolution
     actions = np.roll(self._frame_actions, -k)
+    frames = frames_lib.frame_planes(self._frame_stack, self._frames)
     return np.concatenate(
-        [self._frames[..., 3 * k:], self._frames[..., :3 * k],
+        [frames[..., 3 * k:], frames[..., :3 * k],
          np.broadcast_to(actions, (height, width, self._num_stacked_frames))],
         axis=-1)

@@ -15,10 +15,13 @@
 """The environment interface of muzero_snt: `dm_env` plus legal moves."""
 
 import abc
+from typing import Optional
 
 import dm_env
 from dm_env import specs
 import numpy as np
+
+from muzero_snt import frames
 
 # Rewards and discounts are float32 scalars, the dtype the learner trains in.
 REWARD_SPEC = specs.Array(shape=(), dtype=np.float32, name='reward')
@@ -59,6 +62,18 @@ class Environment(dm_env.Environment):
   @abc.abstractmethod
   def num_players(self) -> int:
     """The number of players: 1 or 2."""
+
+  def frame_stack(self) -> Optional[frames.FrameStack]:
+    """The layout of observations that stack the last frames and actions.
+
+    None (the default) for observations that do not: self-play then
+    stores every observation whole. An environment that returns a
+    `frames.FrameStack` must build its observations exactly as
+    `frames.stack_observations` does (frames oldest first, then the action
+    planes; a reset's frame reached by action 0); self-play then stores
+    each frame once and checks every observation against the stack.
+    """
+    return None
 
   def reward_spec(self) -> specs.Array:
     return REWARD_SPEC

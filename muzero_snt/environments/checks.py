@@ -150,6 +150,9 @@ class CheckedEnvironment(base.Environment):
 
   # base.Environment.
 
+  def frame_stack(self):
+    return self._environment.frame_stack()
+
   def legal_actions(self) -> np.ndarray:
     return self._environment.legal_actions()
 

@@ -22,6 +22,7 @@ only when built, and say which `pip install` extra they need.
 
 from typing import Callable, Dict, NamedTuple, Optional
 
+from muzero_snt import frames
 from muzero_snt.environments import atari
 from muzero_snt.environments import base
 from muzero_snt.environments import gym_adapter
@@ -46,11 +47,15 @@ class EnvironmentEntry(NamedTuple):
       environment takes no title.
     extra: the `pip install -e '.[extra]'` the adapter needs, or None.
     description: one line for `--help` and error messages.
+    frame_stack: the environments' `frame_stack()`, known without building
+      one (the memory check before a run counts stored frames with it);
+      None for observations stored whole.
   """
   make: Callable[[int, Optional[str]], base.Environment]
   default_title: Optional[str]
   extra: Optional[str]
   description: str
+  frame_stack: Optional[frames.FrameStack] = None
 
 
 def _atari(num_stacked_frames: int):
@@ -73,10 +78,12 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
         'CartPole-v1', 'envs', 'a gymnasium id with discrete actions'),
     'atari': EnvironmentEntry(
         _atari(atari.PAPER_NUM_STACKED_FRAMES), 'Pong', 'atari',
-        'an Atari title, the paper protocol (32 frames + 32 action planes)'),
+        'an Atari title, the paper protocol (32 frames + 32 action planes)',
+        atari.frame_stack(atari.PAPER_NUM_STACKED_FRAMES)),
     'atari_small': EnvironmentEntry(
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
-        'an Atari title, 4 frames + 4 action planes'),
+        'an Atari title, 4 frames + 4 action planes',
+        atari.frame_stack(SMALL_ATARI_FRAMES)),
     'connect4': EnvironmentEntry(
         _board_game('connect_four'), None, 'openspiel',
         'OpenSpiel connect_four'),

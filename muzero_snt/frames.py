@@ -1,0 +1,236 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Observations that stack the last N frames and actions, stored per frame.
+
+The pseudocode's `Game.make_image(state_index)` builds a position's
+observation from the game's history when it is needed. For environments
+whose observation is the last N frames plus N planes of the actions that
+led to them (Atari in the paper, appendix "Network Input"), a game keeps
+each frame once, in the frame's own dtype (uint8 for screens), and its
+actions; `stack_observations` builds the float32 observations from them.
+
+The layout (`FrameStack`) of the observation of position t, `[H, W, C N +
+N]`:
+
+* planes `C i .. C i + C - 1` (i = 0..N-1, oldest first) are frame
+  j = t - N + 1 + i divided by `frame_max`, zeros when j < 0;
+* plane `C N + i` is constant, (the action that led to frame j) divided by
+  `num_actions`: action a_{j-1} for j >= 1, and 0 for frame 0 (a reset's
+  frame counts as reached by action 0) and for missing frames (j < 0).
+
+A game of T moves stores frames 0..T-1 (the frame of move t is the newest
+frame of its observation) and actions a_0..a_{T-1}.
+"""
+
+from typing import NamedTuple, Sequence, Tuple
+
+import numpy as np
+
+# Frame dtypes a stack may hold; floating frames are kept as they come.
+_FRAME_DTYPES = ('uint8', 'bool', 'float32')
+
+
+class FrameStack(NamedTuple):
+  """How an environment's observation stacks frames and action planes.
+
+  Attributes:
+    num_frames: N, the frames in an observation.
+    frame_shape: `(H, W, C)` of one frame.
+    frame_dtype: how a frame is stored: 'uint8' (screens), 'bool' (binary
+      planes) or 'float32'.
+    frame_max: a frame's planes are its values divided by this (255 for
+      uint8 screens scaled to [0, 1]; 1 for binary planes).
+    num_actions: the action planes are the action divided by this.
+  """
+  num_frames: int
+  frame_shape: Tuple[int, int, int]
+  frame_dtype: str
+  frame_max: float
+  num_actions: int
+
+  @property
+  def observation_shape(self) -> Tuple[int, int, int]:
+    """`(H, W, C N + N)`."""
+    height, width, channels = self.frame_shape
+    n = self.num_frames
+    return height, width, channels * n + n
+
+  def to_json(self) -> dict:
+    return dict(self._asdict(), frame_shape=list(self.frame_shape))
+
+
+def _is_int(value) -> bool:
+  return isinstance(value, (int, np.integer)) and not isinstance(
+      value, (bool, np.bool_))
+
+
+def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
+                     num_actions) -> FrameStack:
+  """A checked `FrameStack` (e.g. from a replay file's JSON).
+
+  Raises:
+    ValueError: naming the field and what was expected.
+  """
+  if not _is_int(num_frames) or num_frames < 1:
+    raise ValueError(f'num_frames must be an integer >= 1, got '
+                     f'{num_frames!r}.')
+  if (not isinstance(frame_shape, (tuple, list)) or len(frame_shape) != 3 or
+      not all(_is_int(size) and size >= 1 for size in frame_shape)):
+    raise ValueError(f'frame_shape must be (H, W, C), three integers >= 1, '
+                     f'got {frame_shape!r}.')
+  if frame_dtype not in _FRAME_DTYPES:
+    raise ValueError(f'frame_dtype must be one of {_FRAME_DTYPES}, got '
+                     f'{frame_dtype!r}.')
+  if (not isinstance(frame_max, (int, float, np.number)) or
+      isinstance(frame_max, bool) or not 0 < frame_max < np.inf):
+    raise ValueError(f'frame_max must be a positive number, got '
+                     f'{frame_max!r}.')
+  if not _is_int(num_actions) or num_actions < 1:
+    raise ValueError(f'num_actions must be an integer >= 1, got '
+                     f'{num_actions!r}.')
+  return FrameStack(int(num_frames), tuple(int(s) for s in frame_shape),
+                    str(frame_dtype), float(frame_max), int(num_actions))
+
+
+def check_frames(stack: FrameStack, frames) -> np.ndarray:
+  """A copy of `[T, H, W, C]` frames of the stack's shape and dtype.
+
+  Raises:
+    ValueError: naming the expected and the given dtype and shape.
+  """
+  frames = np.array(frames)
+  expected = (len(frames),) + stack.frame_shape if frames.ndim else None
+  if frames.shape != expected or frames.dtype != stack.frame_dtype:
+    raise ValueError(f'frames must be {stack.frame_dtype} of shape [T] + '
+                     f'{list(stack.frame_shape)}, got {frames.dtype} of '
+                     f'shape {list(frames.shape)}.')
+  return frames
+
+
+def frame_planes(stack: FrameStack, frames: np.ndarray) -> np.ndarray:
+  """Frames `[..., H, W, C]` as float32 observation planes (/ frame_max)."""
+  return frames.astype(np.float32) / np.float32(stack.frame_max)
+
+
+def action_planes(stack: FrameStack, actions: np.ndarray) -> np.ndarray:
+  """Actions `[...]` as float32 plane values (/ num_actions)."""
+  # Divided in float64, then rounded once: as Python's a / A stored into a
+  # float32 array.
+  return (np.asarray(actions, np.int64) / stack.num_actions).astype(
+      np.float32)
+
+
+def _assemble(stack: FrameStack, picked: np.ndarray, present: np.ndarray,
+              led: np.ndarray) -> np.ndarray:
+  """`[B, H, W, C N + N]` float32 from frames `[B, N, H, W, C]`.
+
+  `present` `[B, N]` marks real frames (the others give zero planes and a
+  zero action plane); `led` `[B, N]` the action that led to each frame.
+  """
+  b, n = present.shape
+  height, width, channels = stack.frame_shape
+  planes = frame_planes(stack, picked)  # [B, N, H, W, C]
+  planes[~present] = 0.
+  out = np.empty((b, height, width, n * channels + n), np.float32)
+  # Frame i's channels at C i .. C i + C - 1.
+  out[..., :n * channels] = planes.transpose(0, 2, 3, 1, 4).reshape(
+      b, height, width, n * channels)
+  values = action_planes(stack, np.where(present, led, 0))  # [B, N]
+  out[..., n * channels:] = values[:, None, None, :]
+  return out
+
+
+def stack_observations(stack: FrameStack, frames: np.ndarray,
+                       actions: np.ndarray, indices) -> np.ndarray:
+  """The float32 observations of positions `indices` of one game.
+
+  Args:
+    stack: the layout.
+    frames: `[T, H, W, C]` the game's frames, frame t at move t.
+    actions: `[T']` the game's actions, T' >= max(indices) (the action of
+      the newest move is not used).
+    indices: `[B]` positions in [0, T).
+
+  Returns:
+    `[B, H, W, C N + N]` float32.
+  """
+  indices = np.asarray(indices, np.int64).reshape(-1)  # [B]
+  n = stack.num_frames
+  j = indices[:, None] - (n - 1) + np.arange(n)[None, :]  # [B, N] frames.
+  actions = np.asarray(actions, np.int64)
+  led = np.where(j >= 1, actions[np.clip(j - 1, 0, None)] if len(actions)
+                 else 0, 0)
+  return _assemble(stack, frames[np.maximum(j, 0)], j >= 0, led)
+
+
+def checked_frame(stack: FrameStack, observation: np.ndarray,
+                  recent: Sequence[np.ndarray], led: Sequence[int],
+                  move: int) -> np.ndarray:
+  """The newest frame of `observation`, checked to stack back into it.
+
+  Args:
+    stack: the layout.
+    observation: `[H, W, C N + N]` the observation of move `move`.
+    recent: the stored frames of the moves before it that it shows (at
+      most N - 1, oldest first).
+    led: the actions that led to each of those frames and to the newest
+      one (0 for a game's first frame), `[len(recent) + 1]`.
+    move: the move's number, for the message.
+
+  Returns:
+    `[H, W, C]` the frame, of `stack.frame_dtype`.
+
+  Raises:
+    ValueError: if the stack of `recent`, the frame and `led` is not
+      `observation` exactly, naming the first differing element.
+  """
+  frame = newest_frame(stack, observation)
+  window = list(recent) + [frame]
+  missing = stack.num_frames - len(window)
+  picked = np.stack([np.zeros_like(frame)] * missing + window)[None]
+  present = (np.arange(stack.num_frames) >= missing)[None]
+  led = np.asarray([0] * missing + list(led), np.int64)[None]
+  rebuilt = _assemble(stack, picked, present, led)[0]
+  if not np.array_equal(rebuilt, observation):
+    where = tuple(np.argwhere(rebuilt != observation)[0].tolist())
+    raise ValueError(
+        f'observation at move {move} is not the stack of the stored frames '
+        f'and actions ({stack}): at index {list(where)} it holds '
+        f'{observation[where].item()!r}, the stack '
+        f'{rebuilt[where].item()!r}. An '
+        'environment with a frame_stack must stack as '
+        'frames.stack_observations does.')
+  return frame
+
+
+def newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
+  """The newest frame of a stacked observation, in the frame's dtype.
+
+  Args:
+    stack: the layout.
+    observation: `[H, W, C N + N]` float32.
+
+  Returns:
+    `[H, W, C]` of `stack.frame_dtype`; the caller checks that stacking it
+    gives the observation back (`frame_planes` of it equals its planes).
+  """
+  channels = stack.frame_shape[-1]
+  last = channels * (stack.num_frames - 1)
+  planes = np.asarray(observation)[..., last:last + channels]
+  if stack.frame_dtype == 'float32':
+    return planes.astype(np.float32) * np.float32(stack.frame_max)
+  values = np.rint(planes.astype(np.float64) * stack.frame_max)
+  top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
+  return np.clip(values, 0, top).astype(stack.frame_dtype)

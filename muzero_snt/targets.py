@@ -1,0 +1,154 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Training targets of a recorded game (the pseudocode's `make_target`)."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Target(NamedTuple):
+  """The training targets of one K-step window (one row of a `Batch`).
+
+  Attributes:
+    target_value: `[K+1]` n-step value targets, 0 past the end of the game.
+    target_reward: `[K]` reward of the k-th action at column k-1, 0 past the
+      end of the game.
+    target_policy: `[K+1, A]` search visit distributions, 0 past the end.
+    policy_mask: `[K+1]` 1 for positions inside the game, 0 past its end.
+  """
+  target_value: np.ndarray
+  target_reward: np.ndarray
+  target_policy: np.ndarray
+  policy_mask: np.ndarray
+
+
+def value_targets(to_play: np.ndarray, rewards: np.ndarray,
+                  root_values: np.ndarray, discount: float, num_players: int,
+                  terminal: bool, bootstrap_value: float,
+                  td_steps: int) -> np.ndarray:
+  """The n-step value target z_t of every position of a game, n = td_steps.
+
+  z_t = sum_{i<n} g^i s(t, t+i) r_{t+i} + g^n s(t, t+n) v_{t+n}, with v the
+  root values and s(t, j) = +1 if the same player moves at t and j, else -1
+  (the pseudocode's `make_target` value, with the two-player signs it
+  leaves out). Rewards at or past the end are 0. The bootstrap term past
+  the end is 0 after a terminal state; for a truncated game, a window that
+  reaches the end bootstraps there instead: g^(T-t) s(t, T) times
+  `bootstrap_value`, with the player to move after the last move,
+  (to_play[T-1] + 1) % num_players.
+
+  Computed in O(T) from discounted suffix sums in player 0's frame: with
+  sigma_j = +1 for player 0 and -1 for player 1, s(t, j) = sigma_t sigma_j,
+  and R_t = sigma_t r_t + g R_{t+1} gives
+  sum_{t<=i<b} g^(i-t) sigma_i r_i = R_t - g^(b-t) R_b.
+
+  Args:
+    to_play: `[T]` int the player to move at each position.
+    rewards: `[T]` the reward after each action, for its mover.
+    root_values: `[T]` the search values, for the player to move.
+    discount: g.
+    num_players: 1 or 2.
+    terminal: whether the game ended in a terminal state.
+    bootstrap_value: the value after the last move of a truncated game.
+    td_steps: n >= 1.
+
+  Returns:
+    `[T]` float64 value targets, each for the player to move at t.
+  """
+  t_max = len(rewards)
+  g = discount
+  sigma = 1. - 2. * to_play  # [T]
+  signed_rewards = (sigma * rewards).tolist()
+  suffix = [0.] * (t_max + 1)  # R_t, with R_T = 0.
+  for t in range(t_max - 1, -1, -1):
+    suffix[t] = signed_rewards[t] + g * suffix[t + 1]
+  suffix = np.asarray(suffix)  # [T+1]
+  bootstrap = np.zeros(t_max + 1)  # [T+1] sigma_j v_j, 0 at a terminal end.
+  bootstrap[:t_max] = sigma * root_values
+  if not terminal:
+    next_player = (int(to_play[-1]) + 1) % num_players
+    bootstrap[t_max] = (1. - 2. * next_player) * bootstrap_value
+  t = np.arange(t_max)
+  end = np.minimum(t + td_steps, t_max)  # [T] the bootstrap index b.
+  scale = g ** (end - t).astype(np.float64)
+  return sigma * (suffix[:t_max] - scale * suffix[end] +
+                  scale * bootstrap[end])
+
+
+def window_targets(values: np.ndarray, rewards: np.ndarray,
+                   policies: np.ndarray, index: int,
+                   num_unroll_steps: int) -> Target:
+  """The targets of the K-step window of a game starting at `index`.
+
+  Unroll step k (0..K) is position index + k; positions at or past the end
+  T are absorbing (value, policy and mask 0); the reward of step k is that
+  of the k-th action, rewards[index + k - 1], at column k - 1, and 0 for
+  actions past the last move (docs/pseudocode.md, defects 4 and 5).
+
+  Args:
+    values: `[T]` the game's value targets.
+    rewards: `[T]` its rewards.
+    policies: `[T, A]` its visit distributions.
+    index: the window's first position, in [0, T).
+    num_unroll_steps: K >= 0.
+
+  Returns:
+    A float32 `Target`.
+  """
+  k = num_unroll_steps
+  t_max = len(rewards)
+  inside = min(index + k + 1, t_max) - index  # Positions inside the game.
+  acted = min(index + k, t_max) - index  # Actions with a real reward.
+  target_value = np.zeros(k + 1, np.float32)
+  target_value[:inside] = values[index:index + inside]
+  target_reward = np.zeros(k, np.float32)
+  target_reward[:acted] = rewards[index:index + acted]
+  target_policy = np.zeros((k + 1, policies.shape[1]), np.float32)
+  target_policy[:inside] = policies[index:index + inside]
+  policy_mask = np.zeros(k + 1, np.float32)
+  policy_mask[:inside] = 1.
+  return Target(target_value, target_reward, target_policy, policy_mask)
+
+
+def actions_window(actions: np.ndarray, action_space_size: int, index: int,
+                   num_unroll_steps: int,
+                   rng: np.random.Generator) -> np.ndarray:
+  """The K actions a[index .. index+K-1] of a game, padded past the end.
+
+  The dynamics function is unrolled K steps whatever the game's length, so
+  steps past the last move need some action. Their targets are absorbing
+  (value, reward and policy 0, policy masked), so any action is a valid
+  input there; uniformly random actions teach the model that every action
+  leads on from an absorbing state to an absorbing state, rather than one
+  fixed action that the search would never see elsewhere.
+
+  Args:
+    actions: `[T]` the game's actions.
+    action_space_size: A.
+    index: the window's first position, in [0, T).
+    num_unroll_steps: K >= 0.
+    rng: draws the padding actions, uniformly over [0, A); it is used only
+      when the window runs past the end.
+
+  Returns:
+    `[K]` int32 actions.
+  """
+  k = num_unroll_steps
+  real = actions[index:index + k].astype(np.int32)
+  if len(real) == k:
+    return real  # Inside the game: no draw, the generator is untouched.
+  padding = rng.integers(0, action_space_size, k - len(real))
+  return np.concatenate([real, padding.astype(np.int32)])
