@@ -17,8 +17,10 @@
 The evaluated player searches without exploration noise and plays the most
 visited action (the pseudocode's `select_action` at temperature 0), so it is
 deterministic: the variety of an evaluation comes from the opponents (the
-perfect tic-tac-toe player picks uniformly among its optimal moves) and from
-the environments' seeds (CartPole's initial states). Games and episodes are
+perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
+MCTS bot draws its rollouts from a seed per game) and from the environments'
+seeds (CartPole's initial states). Two-player games are scored from their
+last reward (`openspiel_players.winner`). Games and episodes are
 played in lockstep, with one batched search per move for all of them.
 """
 
