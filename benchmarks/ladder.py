@@ -120,13 +120,25 @@ def ratings(names: Sequence[str], pairs: Sequence[PairResult]
   return elo.fit(names, scores, games, anchor=RANDOM)
 
 
+def pair_gap(pair: PairResult) -> elo.Ratings:
+  """The Elo of a over b from their games alone (b at 0)."""
+  points = pair.wins + pair.draws / 2.
+  return elo.fit([pair.a, pair.b], [[0., points], [pair.games - points, 0.]],
+                 [[0., pair.games], [pair.games, 0.]], anchor=pair.b)
+
+
 def format_tables(pairs: Sequence[PairResult], rated: elo.Ratings) -> str:
   """Markdown tables: the pairs' results, then the ratings."""
   lines = ['| player A | player B | games | A wins | draws | A losses | '
-           'A score | CPU s |', '|---|---|---:|---:|---:|---:|---:|---:|']
+           'A score | A - B in Elo, this pair alone (95%) | CPU s |',
+           '|---|---|---:|---:|---:|---:|---:|---:|---:|']
   for p in pairs:
+    gap = pair_gap(p)
+    rating, error = gap.ratings[0], gap.standard_errors[0]
     lines.append(f'| {p.a} | {p.b} | {p.games} | {p.wins} | {p.draws} | '
-                 f'{p.losses} | {p.score:.3f} | {p.cpu_seconds:.0f} |')
+                 f'{p.losses} | {p.score:.3f} | {rating:.0f} '
+                 f'({rating - 1.96 * error:.0f} to '
+                 f'{rating + 1.96 * error:.0f}) | {p.cpu_seconds:.0f} |')
   lines += ['', '| player | Elo | 95% interval |', '|---|---:|---:|']
   for name, rating, error in zip(rated.names, rated.ratings,
                                  rated.standard_errors):
