@@ -16,7 +16,9 @@ r"""An Elo ladder of OpenSpiel's MCTS on connect four, random player at 0.
 
 Every pair of players meets in --games games, half with each moving first:
 the random player and OpenSpiel's MCTS bot with random rollouts
-(`openspiel_players.MCTSPlayer`) at each of --simulations. The ratings are
+(`openspiel_players.MCTSPlayer`) at each of --simulations (10, 100, 1,000
+and 10,000; the 10-simulation rung links the random player, whom the
+others sweep, to the ladder). The ratings are
 the maximum-likelihood Elo ratings of all the games (`muzero_snt.elo`:
 logistic, 400-point scale, one virtual draw per pair, the random player
 anchored at 0), with their 95% intervals (1.96 standard errors). Game g of
@@ -24,6 +26,8 @@ a pair gives its two players the seeds 2g and 2g + 1 (plus --seed), so a
 ladder replays exactly. See docs/results.md.
 
     python -m benchmarks.ladder --games=100 --output_json=/tmp/ladder.json
+
+takes about 4 CPU minutes (docs/results.md has its table).
 """
 
 import itertools
@@ -43,7 +47,8 @@ from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe_players
 
 GAME = flags.DEFINE_string('game', 'connect_four', 'the OpenSpiel game.')
-SIMULATIONS = flags.DEFINE_list('simulations', ['100', '1000', '10000'],
+SIMULATIONS = flags.DEFINE_list('simulations',
+                                ['10', '100', '1000', '10000'],
                                 'simulations per move of each MCTS player.')
 ROLLOUTS = flags.DEFINE_integer('rollouts', 1,
                                 'random rollouts per MCTS leaf.')
