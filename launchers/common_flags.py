@@ -38,7 +38,8 @@ from muzero_snt import run_lock
 FLAGS = flags.FLAGS
 
 # launchers/evaluate.py evaluates these (a fixed opponent or episodes).
-EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'tictactoe')
+EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'connect4', 'go9',
+                     'tictactoe')
 PRESET = flags.DEFINE_enum(
     'preset', 'tictactoe', sorted(presets.PRESETS),
     'configuration preset (launchers.evaluate takes '

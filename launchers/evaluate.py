@@ -20,6 +20,10 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 
 * tictactoe: --num_games games against the perfect and the random player,
   with MuZero moving first and second; wins, draws and losses per row.
+* connect4, go9: the same against OpenSpiel's MCTS bot with random rollouts
+  (--opponent_simulations per move, --opponent_rollouts per leaf; the row
+  names it, e.g. mcts1000) and the random player.
+  --opponents chooses among a two-player preset's opponents.
 * cartpole, atari, atari_small (one player; --env picks the game):
   --num_games episodes; the mean, std, min and max return.
 
@@ -36,6 +40,8 @@ scalars at the checkpoint's learner step; --curve_png then plots the run's
     python -m launchers.evaluate --preset=tictactoe --checkpoint_dir=/tmp/ckpt
     python -m launchers.evaluate --preset=cartpole --random_init \
         --num_games=20
+    python -m launchers.evaluate --preset=connect4 --checkpoint_dir=/tmp/c4 \
+        --opponents=mcts --opponent_simulations=1000 --num_games=50
     python -m launchers.evaluate --checkpoint_dir=/tmp/ckpt \
         --logdir=/tmp/logs --curve_png=/tmp/curve.png
 """
@@ -61,6 +67,7 @@ from muzero_snt import evaluation
 from muzero_snt import evaluation_report
 from muzero_snt import loading
 from muzero_snt import networks
+from muzero_snt import opponents as opponents_lib
 from muzero_snt import presets
 from muzero_snt import run_config
 from muzero_snt import search
@@ -86,8 +93,18 @@ RANDOM_INIT = flags.DEFINE_bool(
     'random_init', False, 'evaluate a randomly initialised network (a '
     'baseline) instead of a checkpoint.')
 NUM_GAMES = flags.DEFINE_integer(
-    'num_games', 100, 'tictactoe: games per opponent and side; cartpole: '
-    'episodes.')
+    'num_games', 100, 'two-player presets: games per opponent and side; '
+    'one-player presets: episodes.')
+OPPONENTS = flags.DEFINE_list(
+    'opponents', None, 'two-player presets: the opponents to play (default: '
+    'all of the preset\'s: tictactoe perfect,random; connect4 and go9 '
+    'mcts,random).')
+OPPONENT_SIMULATIONS = flags.DEFINE_integer(
+    'opponent_simulations', None, 'connect4, go9: simulations per move of '
+    f'the MCTS opponent (default {opponents_lib.MCTS_SIMULATIONS}).')
+OPPONENT_ROLLOUTS = flags.DEFINE_integer(
+    'opponent_rollouts', None, 'connect4, go9: random rollouts per leaf of '
+    f'the MCTS opponent (default {opponents_lib.MCTS_ROLLOUTS}).')
 CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
@@ -122,9 +139,40 @@ def validate_flags() -> None:
   if NUM_SIMULATIONS.value is not None and NUM_SIMULATIONS.value < 1:
     raise app.UsageError(f'--num_simulations must be positive, got '
                          f'{NUM_SIMULATIONS.value}.')
+  _validate_opponent_flags()
   if CURVE_PNG.value and not LOGDIR.value:
     raise app.UsageError(f'--curve_png={CURVE_PNG.value} plots the scalars '
                          'of --logdir; pass --logdir too.')
+
+
+def _validate_opponent_flags() -> None:
+  preset = PRESET.value
+  if preset not in opponents_lib.OPPONENTS:
+    common_flags.refuse(
+        ('opponents', 'opponent_simulations', 'opponent_rollouts'),
+        f'choose the opponents of two-player presets '
+        f'({", ".join(sorted(opponents_lib.OPPONENTS))}); --preset={preset} '
+        'plays episodes alone')
+    return
+  available = opponents_lib.OPPONENTS[preset]
+  if OPPONENTS.value is not None:
+    unknown = [n for n in OPPONENTS.value if n not in available]
+    if unknown or not OPPONENTS.value:
+      raise app.UsageError(
+          f'--opponents={",".join(OPPONENTS.value)}: '
+          f'{",".join(unknown) or "none"} cannot play --preset={preset}; '
+          f'expected some of {",".join(available)}.')
+  for holder in (OPPONENT_SIMULATIONS, OPPONENT_ROLLOUTS):
+    if holder.value is None:
+      continue
+    if holder.value < 1:
+      raise app.UsageError(f'--{holder.name} must be positive, got '
+                           f'{holder.value}.')
+    if 'mcts' not in (OPPONENTS.value or available):
+      raise app.UsageError(
+          f'--{holder.name}={holder.value} sets the mcts opponent, which '
+          f'--preset={preset} does not play here (opponents '
+          f'{",".join(OPPONENTS.value or available)}); drop it.')
 
 
 def _write_curve(logdir: str, path: str) -> None:
@@ -148,7 +196,10 @@ def run(preset: str,
         logdir: Optional[str] = None,
         curve_png: Optional[str] = None,
         title: Optional[str] = None,
-        search_kind: str = 'xla') -> Evaluation:
+        search_kind: str = 'xla',
+        opponents: Optional[Sequence[str]] = None,
+        opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
+        opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS) -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
@@ -166,6 +217,10 @@ def run(preset: str,
     title: the game of a titled preset (Atari title, gymnasium id); None
       for the preset's default.
     search_kind: how MuZero searches (`search.SEARCH_KINDS`).
+    opponents: the opponents of a two-player preset
+      (`opponents.OPPONENTS`; default: all of them).
+    opponent_simulations: the MCTS opponent's simulations per move.
+    opponent_rollouts: the MCTS opponent's random rollouts per leaf.
 
   Returns:
     The `Evaluation`.
@@ -181,19 +236,28 @@ def run(preset: str,
   simulations = num_simulations or config.num_simulations
   player_search = search.make_search(config, network, search_kind,
                                      simulations)
-  if preset == 'tictactoe':
+  make_environment = builders.make_environment_factory(preset, config, title)
+  opponent_note = ''
+  if preset in opponents_lib.OPPONENTS:
+    environment = make_environment(seed)
+    factories = opponents_lib.make_opponents(
+        preset, opponents, getattr(environment, 'game', None),
+        opponent_simulations, opponent_rollouts)
+    if opponents_lib.mcts_name(opponent_simulations) in factories:
+      opponent_note = (f'; OpenSpiel MCTS opponent: {opponent_simulations} '
+                       f'simulations, {opponent_rollouts} random rollout(s) '
+                       'per leaf')
     player = evaluation.MuZeroPlayer(player_search, seed=seed)
-    results = evaluation.evaluate_tictactoe(player, num_games=num_games,
-                                            seed=seed)
+    results = evaluation.evaluate_matches(player, make_environment, factories,
+                                          num_games=num_games, seed=seed)
     table = evaluation_report.tictactoe_table(results)
   else:
     results = evaluation.evaluate_episodes(
-        player_search, builders.make_environment_factory(preset, config, title),
-        num_games, seed=seed)
+        player_search, make_environment, num_games, seed=seed)
     table = evaluation_report.episodes_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
-        f'{simulations} simulations per move\n{table}')
+        f'{simulations} simulations per move{opponent_note}\n{table}')
   if logdir:
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=learner_step):
@@ -225,7 +289,12 @@ def main(argv: Sequence[str]) -> None:
       seed=SEED.value,
       logdir=LOGDIR.value,
       curve_png=CURVE_PNG.value,
-      search_kind=common_flags.SEARCH.value)
+      search_kind=common_flags.SEARCH.value,
+      opponents=OPPONENTS.value,
+      opponent_simulations=(OPPONENT_SIMULATIONS.value or
+                            opponents_lib.MCTS_SIMULATIONS),
+      opponent_rollouts=(OPPONENT_ROLLOUTS.value or
+                         opponents_lib.MCTS_ROLLOUTS))
 
 
 if __name__ == '__main__':

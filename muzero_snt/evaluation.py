@@ -17,8 +17,10 @@
 The evaluated player searches without exploration noise and plays the most
 visited action (the pseudocode's `select_action` at temperature 0), so it is
 deterministic: the variety of an evaluation comes from the opponents (the
-perfect tic-tac-toe player picks uniformly among its optimal moves) and from
-the environments' seeds (CartPole's initial states). Games and episodes are
+perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
+MCTS bot draws its rollouts from a seed per game) and from the environments'
+seeds (CartPole's initial states). Two-player games are scored from their
+last reward (`openspiel_players.winner`). Games and episodes are
 played in lockstep, with one batched search per move for all of them.
 """
 
@@ -29,6 +31,7 @@ import numpy as np
 
 from muzero_snt import search as search_lib
 from muzero_snt.environments import base
+from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
 
@@ -117,7 +120,7 @@ class MuZeroPlayer:
 
 
 class MatchResult(NamedTuple):
-  """Tic-tac-toe games of MuZero against one opponent, from one side.
+  """Two-player games of MuZero against one opponent, from one side.
 
   Wins, draws and losses count from MuZero's perspective.
   """
@@ -132,62 +135,91 @@ class MatchResult(NamedTuple):
     return self.wins + self.draws + self.losses
 
 
+def play_games(muzero_player: MuZeroPlayer,
+               envs: Sequence[base.Environment],
+               opponents: Sequence[object],
+               muzero_side: int) -> List[int]:
+  """Plays each game from its current position to the end, in lockstep.
+
+  `envs[i]` (two players, with `observation()`; reset, or set to a
+  position) is played against `opponents[i]` with MuZero as player
+  `muzero_side`; MuZero's moves of all the games are searched together.
+  The winner is read from each game's last reward, which is for its mover
+  (`openspiel_players.winner`).
+
+  Args:
+    muzero_player: the MuZero player.
+    envs: the games, none over.
+    opponents: one player per game, with `select_action(env) -> int`.
+    muzero_side: the player MuZero plays, 0 (moves first) or 1.
+
+  Returns:
+    The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
+    to `tictactoe.DRAW`).
+  """
+  if muzero_side not in (0, 1):
+    raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
+  if len(envs) != len(opponents):
+    raise ValueError(f'One opponent per game: {len(envs)} games and '
+                     f'{len(opponents)} opponents.')
+  winners = [None] * len(envs)
+  live = list(range(len(envs)))
+  while live:
+    ours = [i for i in live if envs[i].to_play() == muzero_side]
+    actions = {}
+    if ours:
+      chosen = muzero_player.select_actions(
+          np.stack([envs[i].observation() for i in ours]),
+          [muzero_side] * len(ours), [envs[i].legal_actions() for i in ours])
+      actions = dict(zip(ours, chosen))
+    for i in live:
+      mover = envs[i].to_play()
+      action = actions[i] if i in actions else opponents[i].select_action(
+          envs[i])
+      time_step = envs[i].step(int(action))
+      if time_step.last():
+        winners[i] = openspiel_players.winner(float(time_step.reward), mover)
+    live = [i for i in live if winners[i] is None]
+  return winners
+
+
 def play_tictactoe(muzero_player: MuZeroPlayer,
                    opponents: Sequence[object],
                    muzero_side: int) -> List[int]:
   """Plays one tic-tac-toe game against each opponent, all in lockstep.
 
   The game against `opponents[i]` is the game `tictactoe_players.play_game`
-  would play with MuZero as player `muzero_side`; MuZero's moves of all the
-  games are searched together.
-
-  Args:
-    muzero_player: the MuZero player.
-    opponents: one player per game, with `select_action(env) -> int`.
-    muzero_side: the player MuZero plays, 0 (moves first) or 1.
+  would play with MuZero as player `muzero_side` (`play_games` from new
+  boards).
 
   Returns:
     The winner of each game: 0, 1, or -1 (`tictactoe.DRAW`).
   """
-  if muzero_side not in (0, 1):
-    raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
   envs = [tictactoe.TicTacToe() for _ in opponents]
   for env in envs:
     env.reset()
-  live = list(range(len(envs)))
-  while live:
-    ours = [i for i in live if envs[i].to_play() == muzero_side]
-    if ours:
-      actions = muzero_player.select_actions(
-          np.stack([envs[i].observation() for i in ours]),
-          [muzero_side] * len(ours), [envs[i].legal_actions() for i in ours])
-      for i, action in zip(ours, actions):
-        envs[i].step(int(action))
-    ours = set(ours)
-    for i in live:
-      if i not in ours:
-        envs[i].step(opponents[i].select_action(envs[i]))
-    live = [i for i in live if envs[i].winner is None]
-  return [env.winner for env in envs]
+  return play_games(muzero_player, envs, opponents, muzero_side)
 
 
-def evaluate_tictactoe(
+def evaluate_matches(
     muzero_player: MuZeroPlayer,
-    opponents: Optional[Mapping[str, OpponentFactory]] = None,
+    make_environment: Callable[[int], base.Environment],
+    opponents: Mapping[str, OpponentFactory],
     num_games: int = 100,
     seed: int = 0) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
-  Game g (0-based) with MuZero as player s faces its own opponent,
-  `factory(seed + s * num_games + g)`, so each game can be replayed alone
-  with `tictactoe_players.play_game`.
+  Game g (0-based) with MuZero as player s is played in
+  `make_environment(seed + s * num_games + g)` against its own opponent,
+  `factory(seed + s * num_games + g)`, so each game can be replayed alone.
 
   Args:
     muzero_player: the MuZero player.
-    opponents: `{name: factory}`, factories taking a seed (default:
-      `TICTACTOE_OPPONENTS`, the perfect and the random player).
+    make_environment: `(seed) -> environment` of a two-player game with
+      `observation()`.
+    opponents: `{name: factory}`, factories taking a seed.
     num_games: games per opponent and side.
-    seed: the first opponent seed.
+    seed: the first seed.
 
   Returns:
     One `MatchResult` per opponent (in the mapping's order) and side (first,
@@ -198,20 +230,21 @@ def evaluate_tictactoe(
   """
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
-  opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
   if not opponents:
     raise ValueError('opponents is empty; expected {name: factory}.')
   results = []
   for name, factory in opponents.items():
     for side, side_name in enumerate(SIDES):
-      first_seed = seed + side * num_games
-      winners = play_tictactoe(
-          muzero_player,
-          [factory(first_seed + g) for g in range(num_games)], side)
+      seeds = [seed + side * num_games + g for g in range(num_games)]
+      envs = [make_environment(s) for s in seeds]
+      for env in envs:
+        env.reset()
+      winners = play_games(muzero_player, envs,
+                           [factory(s) for s in seeds], side)
       results.append(MatchResult(
           opponent=name, side=side_name,
           wins=winners.count(side),
-          draws=winners.count(tictactoe.DRAW),
+          draws=winners.count(openspiel_players.DRAW),
           losses=winners.count(1 - side)))
       logging.info('%d games against the %s player, MuZero %s: %d wins, %d '
                    'draws, %d losses (%d of %d matches).', num_games, name,
@@ -219,6 +252,31 @@ def evaluate_tictactoe(
                    results[-1].losses, len(results),
                    2 * len(opponents))
   return results
+
+
+def evaluate_tictactoe(
+    muzero_player: MuZeroPlayer,
+    opponents: Optional[Mapping[str, OpponentFactory]] = None,
+    num_games: int = 100,
+    seed: int = 0) -> List[MatchResult]:
+  """`evaluate_matches` on tic-tac-toe.
+
+  Game g with MuZero as player s can be replayed alone with
+  `tictactoe_players.play_game` against `factory(seed + s * num_games + g)`.
+
+  Args:
+    muzero_player: the MuZero player.
+    opponents: `{name: factory}`, factories taking a seed (default:
+      `TICTACTOE_OPPONENTS`, the perfect and the random player).
+    num_games: games per opponent and side.
+    seed: the first opponent seed.
+
+  Returns:
+    One `MatchResult` per opponent and side, as `evaluate_matches`.
+  """
+  opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
+  return evaluate_matches(muzero_player, lambda _: tictactoe.TicTacToe(),
+                          opponents, num_games, seed)
 
 
 class EpisodeStats(NamedTuple):

@@ -19,19 +19,36 @@ import math
 from unittest import mock
 
 from absl.testing import absltest
+from absl.testing import parameterized
 import numpy as np
 
 from muzero_snt import evaluation
+from muzero_snt import opponents
 from muzero_snt import presets
 from muzero_snt import search
 from muzero_snt import types
+from muzero_snt.environments import openspiel
+from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
 from tests import testing
 from tests.search import oracle
 
+try:
+  import pyspiel  # pylint: disable=g-import-not-at-top
+except ImportError:
+  pyspiel = None
+
 TICTACTOE = presets.make_tictactoe_config()
+CONNECT4 = presets.make_connect4_config()
 HAS_GYMNASIUM = importlib.util.find_spec('gymnasium') is not None
+DRAW = openspiel_players.DRAW
+# Connect four: 41 moves to a full board without four in a row (row r of
+# column c holds player 0's disc when r + c // 2 is even); player 1's last
+# disc, in column 5, draws.
+DRAWING_FILL = (0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 4, 2, 2, 2, 2, 2, 2, 3,
+                3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6,
+                6)
 
 
 class FixedModel:
@@ -75,6 +92,32 @@ class LeanModel(FixedModel):
     right = np.asarray(observation)[:, 2] > 0
     logits = np.where(right[:, None], [0., 4.], [4., 0.]).astype(np.float32)
     return output._replace(policy_logits=logits)
+
+
+class FromPosition(openspiel.OpenSpielEnvironment):
+  """Connect four whose every game starts after the moves `opening`."""
+
+  def __init__(self, opening):
+    super().__init__('connect_four')
+    self._opening = tuple(opening)
+
+  def reset(self):
+    time_step = super().reset()
+    for action in self._opening:
+      time_step = self.step(action)
+    return time_step
+
+
+class Scripted:
+  """Plays the given actions in turn, then the lowest legal ones."""
+
+  def __init__(self, actions):
+    self._actions = list(actions)
+
+  def select_action(self, env):
+    if self._actions:
+      return self._actions.pop(0)
+    return int(env.legal_actions()[0])
 
 
 def _player(config, model, num_simulations=None):
@@ -184,6 +227,82 @@ class TicTacToeEvaluationTest(testing.TestCase):
       evaluation.evaluate_tictactoe(player, opponents={})
     with self.assertRaisesRegex(ValueError, 'muzero_side.*2'):
       evaluation.play_tictactoe(player, [], muzero_side=2)
+
+
+class BoardGameEvaluationTest(testing.TestCase):
+  """MuZero against connect-four opponents from positions set by hand.
+
+  A model whose logits favour column c (prior above 0.99), with values and
+  rewards 0, plays c when it is legal: of 4 simulations the first goes to
+  the lowest legal column (the exploration term is 0 at an unvisited
+  root), the other 3 to c, whose prior term dominates.
+  """
+
+  def setUp(self):
+    super().setUp()
+    if pyspiel is None:
+      self.skipTest('needs open-spiel')
+
+  def _favouring(self, column):
+    logits = np.zeros(7)
+    logits[column] = 8.
+    return _player(CONNECT4, FixedModel(logits), num_simulations=4)
+
+  @parameterized.named_parameters(
+      # x (player 0) has three in column 0 and moves.
+      ('first_wins', (0, 1, 0, 1, 0, 1), 0, 0, [], (1, 0, 0)),
+      # o (player 1) has three in column 1 and moves.
+      ('second_wins', (0, 1, 2, 1, 0, 1, 3), 1, 1, [], (1, 0, 0)),
+      # x moves with o's three in column 1 open; x plays 3, o wins.
+      ('first_loses', (0, 1, 2, 1, 0, 1), 0, 3, [1], (0, 0, 1)),
+      # o moves with x's three in column 0 open; o plays 5, x wins.
+      ('second_loses', (0, 1, 0, 1, 0, 6), 1, 5, [0], (0, 0, 1)),
+      # The drawing fill: x plays 6, o fills column 5.
+      ('first_draws', DRAWING_FILL[:-1], 0, 6, [5], (0, 1, 0)),
+      # o fills column 5, the last square.
+      ('second_draws', DRAWING_FILL, 1, 0, [], (0, 1, 0)))
+  def test_outcomes_count_from_muzeros_side(self, opening, side, column,
+                                            replies, counts):
+    def make_environment(seed):
+      del seed
+      return FromPosition(opening)
+
+    # Both sides are played from the opening; the other side's game is not
+    # the case under test.
+    results = evaluation.evaluate_matches(
+        self._favouring(column), make_environment,
+        {'scripted': lambda seed: Scripted(replies)}, num_games=1)
+    result = results[side]
+    self.assertEqual(result.side, evaluation.SIDES[side])
+    self.assertEqual((result.wins, result.draws, result.losses), counts)
+
+  def test_matches_against_mcts_replay_game_by_game(self):
+    env = openspiel.OpenSpielEnvironment('connect_four')
+    factories = opponents.make_opponents('connect4', game=env.game,
+                                         num_simulations=5)
+    player = _player(CONNECT4, FixedModel(np.zeros(7)), num_simulations=2)
+    results = evaluation.evaluate_matches(
+        player, lambda s: openspiel.OpenSpielEnvironment('connect_four'),
+        factories, num_games=2, seed=4)
+    self.assertEqual([(r.opponent, r.side) for r in results],
+                     [('mcts5', 'first'), ('mcts5', 'second'),
+                      ('random', 'first'), ('random', 'second')])
+    for r, name in zip(results, ('mcts5', 'mcts5', 'random', 'random')):
+      side = evaluation.SIDES.index(r.side)
+      winners = []
+      for g in range(2):
+        opponent = factories[name](4 + side * 2 + g)
+        players = [player, opponent] if side == 0 else [opponent, player]
+        winners.append(openspiel_players.play_game(players, env))
+      self.assertEqual((r.wins, r.draws, r.losses),
+                       (winners.count(side), winners.count(DRAW),
+                        winners.count(1 - side)), r)
+
+  def test_bad_arguments(self):
+    player = self._favouring(0)
+    env = FromPosition(())
+    with self.assertRaisesRegex(ValueError, '2 games and 1 opponents'):
+      evaluation.play_games(player, [env, env], [Scripted([])], 0)
 
 
 class EpisodeEvaluationTest(testing.TestCase):

@@ -12,13 +12,14 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Environments as `dm_env.Environment`s, and tic-tac-toe opponents."""
+"""Environments as `dm_env.Environment`s, and their fixed opponents."""
 
 from muzero_snt.environments.atari import AtariEnvironment
 from muzero_snt.environments.base import Environment
 from muzero_snt.environments.checks import CheckedEnvironment
 from muzero_snt.environments.gym_adapter import GymnasiumEnvironment
 from muzero_snt.environments.openspiel import OpenSpielEnvironment
+from muzero_snt.environments.openspiel_players import MCTSPlayer
 from muzero_snt.environments.registry import ENVIRONMENTS
 from muzero_snt.environments.registry import EnvironmentEntry
 from muzero_snt.environments.registry import make_environment
@@ -38,6 +39,7 @@ __all__ = (
     'Environment',
     'EnvironmentEntry',
     'GymnasiumEnvironment',
+    'MCTSPlayer',
     'OpenSpielEnvironment',
     'PerfectPlayer',
     'RandomPlayer',

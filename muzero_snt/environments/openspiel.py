@@ -32,7 +32,8 @@ _INSTALL_HINT = (
 _SHOWN_ACTIONS = 10
 
 
-def _import_pyspiel():
+def import_pyspiel():
+  """Returns the `pyspiel` module; an `ImportError` says how to install it."""
   try:
     import pyspiel  # pylint: disable=g-import-not-at-top
   except ImportError as e:
@@ -138,7 +139,7 @@ def observation_shape(game, history: int = 1,
   Raises:
     ImportError, TypeError, ValueError: as `OpenSpielEnvironment`.
   """
-  pyspiel = _import_pyspiel()
+  pyspiel = import_pyspiel()
   history = _positive_int(history, 'history')
   height, width, channels = _planes_shape(
       _load_game(pyspiel, game, game_params))
@@ -210,7 +211,7 @@ class OpenSpielEnvironment(base.Environment):
         of another kind (the message names the property it lacks), or a
         `history` or `max_moves` that is not a positive integer.
     """
-    pyspiel = _import_pyspiel()
+    pyspiel = import_pyspiel()
     self._history = _positive_int(history, 'history')
     if max_moves is not None:
       max_moves = _positive_int(max_moves, 'max_moves')

@@ -147,13 +147,17 @@ class PerfectPlayer:
 
 
 class RandomPlayer:
-  """Plays uniformly at random among the legal actions."""
+  """Plays uniformly at random among the legal actions.
+
+  Works in any `base.Environment` (it reads only `legal_actions()`): it is
+  also the random opponent of the OpenSpiel board games.
+  """
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
 
   def select_action(self, env) -> int:
-    """Returns a random legal action of `env` (a `TicTacToe`).
+    """Returns a random legal action of `env` (a `base.Environment`).
 
     Raises:
       ValueError: if the game is over.

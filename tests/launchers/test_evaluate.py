@@ -42,6 +42,7 @@ from tests import testing
 FLAGS = flags.FLAGS
 HAS_GYMNASIUM = importlib.util.find_spec('gymnasium') is not None
 HAS_MATPLOTLIB = importlib.util.find_spec('matplotlib') is not None
+HAS_OPENSPIEL = importlib.util.find_spec('pyspiel') is not None
 
 
 def _new_dir(test: tf.test.TestCase) -> str:
@@ -183,9 +184,79 @@ class EvaluateTest(testing.TestCase):
                                 'random_init.*--checkpoint_dir=/tmp/run'):
       evaluate.validate_flags()
 
-  @flagsaver.flagsaver(random_init=True, preset='connect4')
+  @flagsaver.flagsaver(random_init=True, preset='chess')
   def test_preset_without_evaluation_is_a_usage_error(self):
-    with self.assertRaisesRegex(app.UsageError, '--preset=connect4'):
+    with self.assertRaisesRegex(app.UsageError, '--preset=chess'):
+      evaluate.validate_flags()
+
+  @absltest.skipUnless(HAS_OPENSPIEL, 'needs open-spiel')
+  @flagsaver.flagsaver(preset='connect4', random_init=True, num_games=1,
+                       num_simulations=2, opponent_simulations=7,
+                       opponent_rollouts=2, search='reference')
+  def test_random_network_plays_connect4_against_mcts_and_random(self):
+    printed = _run_main()
+    lines = printed.splitlines()
+    self.assertEqual(lines[0], 'MuZero connect4, learner step 0 (random '
+                     'initialisation), 2 simulations per move; OpenSpiel '
+                     'MCTS opponent: 7 simulations, 2 random rollout(s) per '
+                     'leaf')
+    rows = [line.split() for line in lines[2:]]
+    self.assertEqual([row[:3] for row in rows],
+                     [['mcts7', 'first', '1'], ['mcts7', 'second', '1'],
+                      ['random', 'first', '1'], ['random', 'second', '1']])
+    for row in rows:
+      self.assertEqual(sum(int(n) for n in row[3:]), 1, row)
+
+  @absltest.skipUnless(HAS_OPENSPIEL, 'needs open-spiel')
+  def test_go9_against_the_random_player_alone(self):
+    with contextlib.redirect_stdout(io.StringIO()):
+      result = evaluate.run('go9', num_games=1, num_simulations=1,
+                            opponents=['random'], search_kind='reference')
+    self.assertEqual([(r.opponent, r.side, r.num_games)
+                      for r in result.results],
+                     [('random', 'first', 1), ('random', 'second', 1)])
+    self.assertNotIn('MCTS', result.table)
+
+  @flagsaver.flagsaver(random_init=True, preset='connect4',
+                       opponent_simulations=0)
+  def test_non_positive_opponent_simulations_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--opponent_simulations must be positive, '
+                                'got 0'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, preset='go9', opponent_rollouts=-2)
+  def test_non_positive_opponent_rollouts_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--opponent_rollouts must be positive, got -2'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, preset='connect4',
+                       opponents=['perfect', 'random'])
+  def test_opponent_of_another_game_is_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError, '--opponents=perfect,random: perfect cannot play '
+        '--preset=connect4; expected some of mcts,random'):
+      evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, preset='tictactoe',
+                       opponent_simulations=100)
+  def test_opponent_simulations_without_mcts_is_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError, '--opponent_simulations=100 sets the mcts opponent.*'
+        'tictactoe'):
+      evaluate.validate_flags()
+    with flagsaver.flagsaver(preset='connect4', opponents=['random']):
+      with self.assertRaisesRegex(app.UsageError,
+                                  'opponents random.*drop it'):
+        evaluate.validate_flags()
+
+  @flagsaver.flagsaver(random_init=True, preset='cartpole',
+                       opponents=['random'])
+  def test_opponents_of_a_one_player_preset_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--opponents choose the opponents of '
+                                'two-player presets.*--preset=cartpole'):
       evaluate.validate_flags()
 
   @flagsaver.flagsaver(random_init=True, curve_png='/tmp/c.png', logdir=None)

@@ -1,0 +1,103 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The fixed opponents of each two-player preset, for evaluation.
+
+Tic-tac-toe has the perfect and the random player
+(`tictactoe_players`); connect four and 9x9 Go have OpenSpiel's MCTS bot
+with random rollouts (`openspiel_players.MCTSPlayer`) and the random player.
+"""
+
+import functools
+from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
+
+from muzero_snt.environments import openspiel_players
+from muzero_snt.environments import tictactoe_players
+
+# (seed) -> an opponent with `select_action(env) -> int`.
+OpponentFactory = Callable[[int], object]
+
+# The opponents of each two-player preset; 'mcts' is OpenSpiel's MCTS bot.
+OPPONENTS: Mapping[str, Tuple[str, ...]] = {
+    'tictactoe': ('perfect', 'random'),
+    'connect4': ('mcts', 'random'),
+    'go9': ('mcts', 'random'),
+}
+MCTS_SIMULATIONS = 1000  # The MCTS opponent's default simulations per move.
+MCTS_ROLLOUTS = 1  # OpenSpiel's examples/mcts.py.
+
+_SEEDED_PLAYERS: Mapping[str, OpponentFactory] = {
+    'perfect': tictactoe_players.PerfectPlayer,
+    'random': tictactoe_players.RandomPlayer,
+}
+
+
+def mcts_name(num_simulations: int) -> str:
+  """The MCTS opponent's name in results, e.g. 'mcts1000'."""
+  return f'mcts{num_simulations}'
+
+
+def _mcts_player(game, num_simulations: int, num_rollouts: int, seed: int):
+  return openspiel_players.MCTSPlayer(game, num_simulations, seed=seed,
+                                      num_rollouts=num_rollouts)
+
+
+def make_opponents(preset: str,
+                   names: Optional[Sequence[str]] = None,
+                   game=None,
+                   num_simulations: int = MCTS_SIMULATIONS,
+                   num_rollouts: int = MCTS_ROLLOUTS
+                   ) -> Dict[str, OpponentFactory]:
+  """The opponents of a two-player preset, by their names in results.
+
+  The MCTS opponent is named `mcts<num_simulations>` in results (e.g.
+  'mcts1000'), the others by their names in `OPPONENTS`.
+
+  Args:
+    preset: a key of `OPPONENTS`.
+    names: the opponents wanted, among `OPPONENTS[preset]` (default: all).
+    game: the `pyspiel.Game` of an MCTS opponent (the environment's `game`).
+    num_simulations: the MCTS bot's simulations per move.
+    num_rollouts: the MCTS bot's random rollouts per leaf.
+
+  Returns:
+    `{name: factory}`, factories taking a seed, in `OPPONENTS` order.
+
+  Raises:
+    ValueError: naming a preset without opponents, an opponent the preset
+      does not have, or a bad simulation or rollout count.
+    TypeError: if an MCTS opponent's `game` is not a `pyspiel.Game`.
+  """
+  if preset not in OPPONENTS:
+    raise ValueError(f'Preset {preset!r} has no opponents; two-player '
+                     f'evaluation plays {sorted(OPPONENTS)}.')
+  available = OPPONENTS[preset]
+  names = available if names is None else tuple(names)
+  unknown = [n for n in names if n not in available]
+  if unknown or not names:
+    raise ValueError(f'Opponents {list(unknown or names)} do not play '
+                     f'{preset}; expected some of {list(available)}.')
+  factories = {}
+  for name in available:
+    if name not in names:
+      continue
+    if name == 'mcts':
+      # Checks the arguments now rather than at the first game.
+      openspiel_players.MCTSPlayer(game, num_simulations,
+                                   num_rollouts=num_rollouts)
+      factories[mcts_name(num_simulations)] = functools.partial(
+          _mcts_player, game, num_simulations, num_rollouts)
+    else:
+      factories[name] = _SEEDED_PLAYERS[name]
+  return factories
