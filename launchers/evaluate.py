@@ -20,7 +20,7 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 
 * tictactoe: --num_games games against the perfect and the random player,
   with MuZero moving first and second; wins, draws and losses per row.
-* cartpole, atari, atari_small (one player; --env picks the game):
+* cartpole, atari, atari_small, minatar (one player; --env picks the game):
   --num_games episodes; the mean, std, min and max return.
 
 --preset, --env, --checkpoint_dir, --seed, --logdir, the search flags
