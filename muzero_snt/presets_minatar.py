@@ -35,8 +35,10 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
   about 900). A learner step at batch 128 costs about 2.3 times less than
   with 32 planes (docs/minatar.md). Replay is prioritised with
   alpha = beta = 1, as for Atari. A stored position is a float32 state of
-  4 KB, so the window of 250 games holds at most (250 + 16 playing) x 3,000
-  x 4 KB, about 3.2 GB, and far less while games are short.
+  4 KB, so the window of 100 games holds at most 100 x 3,000 x 4 KB, 1.2 GB
+  (2.6 GB with its checkpoint copy and the 16 games being played, as
+  `resources.estimate_memory` counts before a run starts), and far less
+  while games are short.
   """
   return config_lib.MuZeroConfig(
       action_space_size=MINATAR_ACTIONS,
@@ -53,7 +55,7 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
           boundaries=(25e3, 37.5e3), values=(1.0, 0.5, 0.25)),
       training_steps=50_000,
       checkpoint_interval=1_000,
-      window_size=250,
+      window_size=100,
       observation_shape=MINATAR_OBSERVATION_SHAPE,
       network=config_lib.NetworkConfig(
           kind='residual',

@@ -19,6 +19,7 @@ from absl.testing import absltest
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import presets_minatar
+from muzero_snt import resources
 from muzero_snt import value_transforms
 
 
@@ -63,12 +64,14 @@ class MinAtarPresetTest(absltest.TestCase):
 
   def test_replay_memory_is_bounded(self):
     config = presets.get_preset('minatar')
-    # A float32 position: 10 x 10 x 10 x 4 bytes.
-    position_bytes = 4 * 10 * 10 * 10
-    games = config.window_size + presets.get_self_play('minatar').num_envs
-    self.assertEqual(games * config.max_moves * position_bytes,
-                     266 * 3_000 * 4_000)
-    self.assertLess(games * config.max_moves * position_bytes, 3.5e9)
+    # A float32 position: 10 x 10 x 10 x 4 bytes; 100 games of 3,000.
+    self.assertEqual(config.window_size * config.max_moves * 4 * 10 * 10 * 10,
+                     1_200_000_000)
+    # The check before a run: the replay, its checkpoint copy and the games
+    # being played stay under 3 GB on a shared machine.
+    estimate = resources.estimate_memory(
+        config, games_in_flight=presets.get_self_play('minatar').num_envs)
+    self.assertLess(estimate.total, 3e9)
 
   def test_the_temperature_falls_at_half_and_three_quarters(self):
     config = presets.get_preset('minatar')

@@ -33,11 +33,12 @@ from muzero_snt import experiment
 FLAGS = flags.FLAGS
 _HAS_MINATAR = importlib.util.find_spec('minatar') is not None
 
-# A tiny MinAtar run: a 4-plane tower, 2 simulations, 2 games at once.
+# A tiny MinAtar run: a 4-plane tower, 2 simulations, 2 games at once, a
+# replay of 10 games (so that the memory check passes on a busy machine).
 _TINY_FLAGS = dict(
     preset='minatar', data='selfplay', batch_size=8, num_unroll_steps=2,
     channels=4, num_blocks=1, num_simulations=2, jit_compile=False,
-    num_envs=2, train_ratio=0.5, log_every=1)
+    num_envs=2, train_ratio=0.5, log_every=1, window_size=10)
 
 
 def _losses(logdir):
