@@ -36,7 +36,10 @@ REQUIRED = [
 GYMNASIUM = ['gymnasium>=1.0']
 ATARI = ['ale-py>=0.9']
 OPENSPIEL = ['open-spiel>=1.4']
-ENVS = GYMNASIUM + ATARI + OPENSPIEL
+# MinAtar is pure Python (GPL-3.0, imported only when a game is built); it
+# pulls in matplotlib, seaborn, pandas and scipy for its own plots.
+MINATAR = ['minatar==1.0.15']
+ENVS = GYMNASIUM + ATARI + OPENSPIEL + MINATAR
 # Learning curves as PNG (launchers/evaluate.py --curve_png).
 PLOTS = [
     'matplotlib>=3.5',
@@ -53,6 +56,7 @@ EXTRAS = {
     'gymnasium': GYMNASIUM,
     'atari': ATARI,
     'openspiel': OPENSPIEL,
+    'minatar': MINATAR,
     'plots': PLOTS,
     # benchmarks/search.py compares the batched search with mctx (JAX).
     'bench': ['jax>=0.4.30', 'mctx>=0.0.5'],

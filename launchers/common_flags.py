@@ -39,6 +39,7 @@ FLAGS = flags.FLAGS
 
 # launchers/evaluate.py evaluates these (a fixed opponent or episodes).
 EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'connect4', 'go9',
+                     'minatar',
                      'tictactoe')
 PRESET = flags.DEFINE_enum(
     'preset', 'tictactoe', sorted(presets.PRESETS),
@@ -46,8 +47,10 @@ PRESET = flags.DEFINE_enum(
     f'{", ".join(EVALUATED_PRESETS)}).')
 ENV = flags.DEFINE_string(
     'env', None, 'the game of a titled preset: an Atari title for '
-    '--preset=atari/atari_small (default Pong), a gymnasium id for '
-    '--preset=cartpole (default CartPole-v1).')
+    '--preset=atari/atari_small (default Pong), a MinAtar game for '
+    '--preset=minatar (breakout, the default, asterix, freeway, seaquest, '
+    'space_invaders), a gymnasium id for --preset=cartpole (default '
+    'CartPole-v1).')
 CHECKPOINT_DIR = flags.DEFINE_string(
     'checkpoint_dir', None, 'the run\'s checkpoints (train: saved and '
     'resumed; evaluate: loaded).')

@@ -24,7 +24,7 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
   (--opponent_simulations per move, --opponent_rollouts per leaf; the row
   names it, e.g. mcts1000) and the random player.
   --opponents chooses among a two-player preset's opponents.
-* cartpole, atari, atari_small (one player; --env picks the game):
+* cartpole, atari, atari_small, minatar (one player; --env picks the game):
   --num_games episodes; the mean, std, min and max return.
 
 --preset, --env, --checkpoint_dir, --seed, --logdir, the search flags

@@ -35,6 +35,7 @@ continue and resumes from there. The work is the library's
     python -m launchers.train --preset=tictactoe --checkpoint_dir=/tmp/ttt
     python -m launchers.train --preset=connect4
     python -m launchers.train --preset=atari_small --env=Breakout
+    python -m launchers.train --preset=minatar --env=breakout
     python -m launchers.train --preset=cartpole --data=synthetic \
         --training_steps=300
     python -m launchers.train --data=synthetic --strategy=mirrored \

@@ -18,14 +18,16 @@ Each preset is one function that returns a frozen `MuZeroConfig` with every
 number in place. The paper-sized ones reproduce the pseudocode of
 arXiv:1911.08265 and the network sizes of its appendix; the OpenSpiel ones
 adapt chess and shogi to OpenSpiel's move numbering and planes; the small ones
-(tic-tac-toe, CartPole) train on a 2-core CPU. `PRESETS` names the ones the
-environments of `environments.make_environment` fit.
+(tic-tac-toe, CartPole, MinAtar's in `presets_minatar`) train on a 2-core
+CPU. `PRESETS` names the ones the environments of
+`environments.make_environment` fit.
 """
 
 import dataclasses
 from typing import Callable, Dict, Tuple
 
 from muzero_snt import config as config_lib
+from muzero_snt import presets_minatar
 
 KnownBounds = config_lib.KnownBounds
 MuZeroConfig = config_lib.MuZeroConfig
@@ -412,6 +414,7 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
     'connect4': make_connect4_config,
     'go': make_go_config,
     'go9': make_go9_config,
+    'minatar': presets_minatar.make_minatar_config,
     'shogi': make_openspiel_shogi_config,
     'tictactoe': make_tictactoe_config,
 }
@@ -436,6 +439,7 @@ SELF_PLAY: Dict[str, SelfPlaySettings] = {
     'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
     'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
     'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),
+    'minatar': SelfPlaySettings(num_envs=16, train_ratio=0.05),
     # Paper-sized: they run here, slowly; real runs need accelerators and
     # many actors.
     'atari': SelfPlaySettings(num_envs=2, train_ratio=0.05),

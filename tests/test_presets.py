@@ -238,7 +238,7 @@ class GetPresetTest(testing.TestCase):
   def test_paper_and_small_presets_are_registered(self):
     self.assertContainsSubset(
         ['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go',
-         'go9', 'shogi', 'tictactoe'], list(presets.PRESETS))
+         'go9', 'minatar', 'shogi', 'tictactoe'], list(presets.PRESETS))
     self.assertIs(presets.PRESETS['go'], presets.make_go_config)
     # The environments build OpenSpiel's chess and shogi.
     self.assertIs(presets.PRESETS['chess'],
@@ -361,7 +361,8 @@ class SmallPresetTest(testing.TestCase):
     self.assertLessEqual(small.batch_size, 64)
 
   def test_small_supports_are_valid_odd_sizes(self):
-    for name in ('tictactoe', 'cartpole', 'connect4', 'go9', 'atari_small'):
+    for name in ('tictactoe', 'cartpole', 'connect4', 'go9', 'atari_small',
+                 'minatar'):
       network = presets.get_preset(name).network
       for size in (network.value_support_size, network.reward_support_size):
         self.assertTrue(size == 0 or (size >= 3 and size % 2 == 1),

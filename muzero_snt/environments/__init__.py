@@ -18,6 +18,7 @@ from muzero_snt.environments.atari import AtariEnvironment
 from muzero_snt.environments.base import Environment
 from muzero_snt.environments.checks import CheckedEnvironment
 from muzero_snt.environments.gym_adapter import GymnasiumEnvironment
+from muzero_snt.environments.minatar_adapter import MinAtarEnvironment
 from muzero_snt.environments.openspiel import OpenSpielEnvironment
 from muzero_snt.environments.openspiel_players import MCTSPlayer
 from muzero_snt.environments.registry import ENVIRONMENTS
@@ -40,6 +41,7 @@ __all__ = (
     'EnvironmentEntry',
     'GymnasiumEnvironment',
     'MCTSPlayer',
+    'MinAtarEnvironment',
     'OpenSpielEnvironment',
     'PerfectPlayer',
     'RandomPlayer',

@@ -15,9 +15,9 @@
 """Environments by name: one per preset, with the title a user may choose.
 
 `make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. Titles choose the Atari game or the gymnasium
-id; board games have none. Adapters whose packages are optional import them
-only when built, and say which `pip install` extra they need.
+the preset of the same name. Titles choose the Atari or MinAtar game or the
+gymnasium id; board games have none. Adapters whose packages are optional
+import them only when built, and say which `pip install` extra they need.
 """
 
 from typing import Callable, Dict, NamedTuple, Optional
@@ -26,6 +26,7 @@ from muzero_snt import frames
 from muzero_snt.environments import atari
 from muzero_snt.environments import base
 from muzero_snt.environments import gym_adapter
+from muzero_snt.environments import minatar_adapter
 from muzero_snt.environments import openspiel
 from muzero_snt.environments import tictactoe
 
@@ -35,6 +36,9 @@ PAPER_HISTORY = 8
 PAPER_MAX_BOARD_MOVES = 512
 # The small Atari preset stacks 4 frames (and 4 action planes) instead of 32.
 SMALL_ATARI_FRAMES = 4
+# MinAtar episodes are cut at 3,000 steps (the 'minatar' preset's max_moves)
+# so that an evaluation always ends; Freeway ends itself after 2,501.
+MINATAR_MAX_EPISODE_STEPS = 3_000
 
 
 class EnvironmentEntry(NamedTuple):
@@ -63,6 +67,13 @@ def _atari(num_stacked_frames: int):
       title, seed, num_stacked_frames=num_stacked_frames)
 
 
+def _minatar(seed: int, title: str) -> base.Environment:
+  # Every game padded to Seaquest's 10 planes: one preset for all five.
+  return minatar_adapter.MinAtarEnvironment(
+      title, seed, num_channels=minatar_adapter.MAX_CHANNELS,
+      max_episode_steps=MINATAR_MAX_EPISODE_STEPS)
+
+
 def _board_game(game: str, history: int = 1,
                 max_moves: Optional[int] = None, **params):
   return lambda seed, title: openspiel.OpenSpielEnvironment(
@@ -84,6 +95,10 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
         'an Atari title, 4 frames + 4 action planes',
         atari.frame_stack(SMALL_ATARI_FRAMES)),
+    'minatar': EnvironmentEntry(
+        _minatar, 'breakout', 'minatar',
+        'a MinAtar game (breakout, asterix, freeway, seaquest, '
+        'space_invaders), 10x10x10 planes'),
     'connect4': EnvironmentEntry(
         _board_game('connect_four'), None, 'openspiel',
         'OpenSpiel connect_four'),
@@ -112,8 +127,9 @@ def make_environment(name: str, seed: int = 0,
     name: one of `ENVIRONMENTS`.
     seed: the environment's seed (tic-tac-toe and the board games are
       deterministic and ignore it).
-    title: the Atari game ('Pong', 'MsPacman') or the gymnasium id
-      ('CartPole-v1'); None for the entry's default. Board games take none.
+    title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
+      ('breakout') or the gymnasium id ('CartPole-v1'); None for the entry's
+      default. Board games take none.
 
   Raises:
     ValueError: if `name` is unknown (the message lists the known names), or
@@ -134,6 +150,6 @@ def make_environment(name: str, seed: int = 0,
 
 
 def titled_environments():
-  """Names of the environments that take a title (Atari, gymnasium)."""
+  """Names of the environments that take a title: a game or gymnasium id."""
   return tuple(name for name, entry in ENVIRONMENTS.items()
                if entry.default_title is not None)

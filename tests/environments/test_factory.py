@@ -32,9 +32,14 @@ try:
   import pyspiel  # pylint: disable=g-import-not-at-top
 except ImportError:
   pyspiel = None
+try:
+  import minatar  # pylint: disable=g-import-not-at-top
+except ImportError:
+  minatar = None
 
 # The package each environment needs, by its `pip install` extra.
-_PACKAGES = {'envs': gymnasium, 'atari': ale_py, 'openspiel': pyspiel}
+_PACKAGES = {'envs': gymnasium, 'atari': ale_py, 'openspiel': pyspiel,
+             'minatar': minatar}
 
 
 class MakeEnvironmentTest(absltest.TestCase):
@@ -85,17 +90,33 @@ class MakeEnvironmentTest(absltest.TestCase):
     self.assertEqual(env.num_stacked_frames, 4)
     self.assertEqual(environments.make_environment('atari', 3).game, 'pong')
 
+  @absltest.skipIf(minatar is None, 'minatar is not installed.')
+  def test_a_title_chooses_the_minatar_game(self):
+    config = presets.get_preset('minatar')
+    env = environments.make_environment('minatar')
+    self.assertEqual(env.game, 'breakout')
+    # Episodes are cut at the preset's max_moves, so evaluations end.
+    self.assertEqual(env.max_episode_steps, config.max_moves)
+    for title, game in (('asterix', 'asterix'), ('Freeway', 'freeway'),
+                        ('seaquest', 'seaquest'),
+                        ('SpaceInvaders', 'space_invaders')):
+      env = environments.make_environment('minatar', 3, title=title)
+      self.assertEqual(env.game, game)
+      # Every game padded to one shape, the preset's.
+      environments.CheckedEnvironment.from_config(env, config)
+
   def test_board_games_take_no_title(self):
     with self.assertRaisesRegex(
         ValueError, r"Environment 'connect4' takes no title, got 'Pong'; "
-        r"titles choose the game of \['atari', 'atari_small', 'cartpole'\]"):
+        r"titles choose the game of \['atari', 'atari_small', 'cartpole', "
+        r"'minatar'\]"):
       environments.make_environment('connect4', title='Pong')
 
   def test_an_unknown_name_lists_the_known_ones(self):
     with self.assertRaisesRegex(
         ValueError, r"Unknown environment 'checkers'; expected one of "
         r"\['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go', "
-        r"'go9', 'shogi', 'tictactoe'\]"):
+        r"'go9', 'minatar', 'shogi', 'tictactoe'\]"):
       environments.make_environment('checkers')
 
 
@@ -105,7 +126,8 @@ class PublicNamesTest(absltest.TestCase):
     public = {name for name in dir(environments)
               if not name.startswith('_') and name not in (
                   # Submodules and typing helpers, not part of the API.
-                  'atari', 'base', 'checks', 'gym_adapter', 'openspiel',
+                  'atari', 'base', 'checks', 'gym_adapter',
+                  'minatar_adapter', 'openspiel',
                   'registry', 'tictactoe', 'tictactoe_players')}
     self.assertEqual(set(environments.__all__), public)
     self.assertEqual(list(environments.__all__),

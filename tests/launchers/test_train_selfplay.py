@@ -148,7 +148,7 @@ class TrainSelfPlayTest(testing.TestCase):
     with self.assertRaisesRegex(
         app.UsageError,
         r"--env=Pong chooses the game of \['atari', 'atari_small', "
-        r"'cartpole'\]; --preset=connect4 has no titles\."):
+        r"'cartpole', 'minatar'\]; --preset=connect4 has no titles\."):
       train.validate_flags()
 
   def test_an_unknown_atari_title_is_refused_naming_it(self):

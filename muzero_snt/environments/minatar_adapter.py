@@ -1,0 +1,236 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""MinAtar's miniature Atari games (Young and Tian, 2019) as `dm_env`."""
+
+from typing import Optional
+
+import dm_env
+from dm_env import specs
+import numpy as np
+
+from muzero_snt.environments import atari
+from muzero_snt.environments import base
+
+_INSTALL_HINT = (
+    "MinAtarEnvironment needs the optional minatar package: "
+    "pip install -e '.[minatar]' (or pip install minatar==1.0.15).")
+
+# MinAtar's games, by the module names `minatar.Environment` takes.
+GAMES = ('asterix', 'breakout', 'freeway', 'seaquest', 'space_invaders')
+# Every game has MinAtar's 6 actions (no-op, left, up, right, down, fire);
+# its DQN baseline plays all of them (`Environment.num_actions()`).
+NUM_ACTIONS = 6
+# The 10x10 grid of every game.
+GRID_SIZE = 10
+# The most object planes of a game (Seaquest's 10): padding every game to it
+# gives the five games one observation shape.
+MAX_CHANNELS = 10
+# MinAtar's default, used by its published baselines (arXiv:1903.03176).
+STICKY_ACTION_PROBABILITY = 0.1
+# `numpy.random.RandomState` takes seeds in 0..2**32 - 1.
+_MAX_SEED = 2**32 - 1
+
+
+def _import_minatar():
+  try:
+    import minatar  # pylint: disable=g-import-not-at-top
+  except ImportError as e:
+    raise ImportError(_INSTALL_HINT) from e
+  return minatar
+
+
+def _check_int(name: str, value, minimum: int,
+               maximum: Optional[int] = None) -> int:
+  number = base.as_action(value)
+  if (number is None or number < minimum or
+      (maximum is not None and number > maximum)):
+    expected = (f'an integer >= {minimum}' if maximum is None else
+                f'an integer in {minimum}..{maximum}')
+    raise ValueError(f'{name} must be {expected}, got {value!r}.')
+  return number
+
+
+class MinAtarEnvironment(base.Environment):
+  """One MinAtar game through `minatar.Environment`, as its baselines play it.
+
+  MinAtar (arXiv:1903.03176) draws Breakout, Asterix, Freeway, Seaquest and
+  Space Invaders on a 10x10 grid with one binary plane per kind of object.
+  Its DQN and actor-critic baselines feed the network the current state
+  alone, without frame stacking: each game shows motion on extra planes
+  (a trail where a ball or an enemy was, Space Invaders' direction planes,
+  Freeway's speed planes), so one state is close to Markov. This adapter
+  does the same:
+
+  * An observation is the float32 `[10, 10, C]` state `minatar.Environment
+    .state()` of the current frame, C the game's planes (Breakout 4,
+    Asterix 4, Freeway 7, Seaquest 10, Space Invaders 6), or zero planes
+    after them up to `num_channels` if that is larger (one shape for every
+    game). No frames are stacked and no action planes added.
+  * Actions are MinAtar's 6 in every game, action i being
+    `minatar.Environment.act(i)`; each is one frame (MinAtar has no frame
+    skip). With probability `sticky_action_probability` (0.1, MinAtar's
+    default and its baselines') MinAtar plays the previous action instead.
+  * The reward is MinAtar's, unclipped. MinAtar's end of a game is a
+    `dm_env.termination` (discount 0), also Freeway's end after 2,500
+    frames, which MinAtar reports as the game's end. `max_episode_steps`,
+    if given, truncates a longer episode (`dm_env.truncation`, discount 1).
+  * `seed` seeds MinAtar's own `RandomState` (`Environment.seed`), which
+    draws both the games' randomness and the sticky actions and continues
+    across resets, so a seeded run reproduces every episode.
+
+  Player 0 is always to play and every action is legal. Following `dm_env`,
+  a `step()` on a fresh environment or after a LAST time step ignores its
+  action and starts a new episode.
+  """
+
+  def __init__(self,
+               game: str,
+               seed: int = 0,
+               *,
+               sticky_action_probability: float = STICKY_ACTION_PROBABILITY,
+               difficulty_ramping: bool = True,
+               num_channels: Optional[int] = None,
+               max_episode_steps: Optional[int] = None):
+    """Creates the game.
+
+    Args:
+      game: one of `GAMES`, up to case and underscores ('breakout',
+        'SpaceInvaders', 'space_invaders').
+      seed: MinAtar's seed, in 0..2**32 - 1.
+      sticky_action_probability: the probability in [0, 1] that MinAtar
+        repeats the previous action instead of the agent's.
+      difficulty_ramping: whether Asterix, Seaquest and Space Invaders get
+        harder as they go (MinAtar's default; the other games ignore it).
+      num_channels: planes of an observation, at least the game's; None for
+        the game's own.
+      max_episode_steps: steps after which an episode is truncated, or None
+        for MinAtar's episodes as they are.
+
+    Raises:
+      ImportError: if minatar is not installed; the message names the extra.
+      TypeError: if `game` is not a string.
+      ValueError: if the game is unknown (the message lists MinAtar's) or
+        another argument is out of range.
+    """
+    minatar = _import_minatar()
+    if not isinstance(game, str):
+      raise TypeError(
+          f"game must be a string such as 'breakout', got {game!r}.")
+    name = atari.rom_id(game, GAMES)
+    if name is None:
+      raise ValueError(
+          f'Unknown MinAtar game {game!r}; expected one of {list(GAMES)} '
+          '(case and underscores do not matter).')
+    seed = _check_int('seed', seed, 0, _MAX_SEED)
+    probability = sticky_action_probability
+    if (isinstance(probability, (bool, np.bool_)) or
+        not isinstance(probability, (int, float, np.floating)) or
+        not 0 <= probability <= 1):
+      raise ValueError(f'sticky_action_probability must be a number in '
+                       f'[0, 1], got {probability!r}.')
+    if not isinstance(difficulty_ramping, (bool, np.bool_)):
+      raise ValueError(
+          f'difficulty_ramping must be a bool, got {difficulty_ramping!r}.')
+    if max_episode_steps is not None:
+      max_episode_steps = _check_int('max_episode_steps', max_episode_steps,
+                                     1)
+    env = minatar.Environment(name,
+                              sticky_action_prob=float(probability),
+                              difficulty_ramping=bool(difficulty_ramping))
+    env.seed(seed)
+    game_channels = int(env.state_shape()[2])
+    if num_channels is None:
+      num_channels = game_channels
+    else:
+      num_channels = _check_int(f'num_channels (of {name})', num_channels,
+                                game_channels)
+    self._env = env
+    self._game = name
+    self._game_channels = game_channels
+    self._num_channels = num_channels
+    self._max_episode_steps = max_episode_steps
+    self._episode_steps = 0
+    self._reset_next_step = True
+
+  @property
+  def game(self) -> str:
+    """MinAtar's name of the game, e.g. 'space_invaders'."""
+    return self._game
+
+  @property
+  def max_episode_steps(self) -> Optional[int]:
+    """Steps after which an episode is truncated; None if never."""
+    return self._max_episode_steps
+
+  @property
+  def minatar_env(self):
+    """The wrapped `minatar.Environment`."""
+    return self._env
+
+  # dm_env.Environment.
+
+  def observation_spec(self) -> specs.BoundedArray:
+    return specs.BoundedArray(
+        shape=(GRID_SIZE, GRID_SIZE, self._num_channels), dtype=np.float32,
+        minimum=0., maximum=1., name='observation')
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(num_values=NUM_ACTIONS, dtype=np.int32,
+                               name='action')
+
+  def reset(self) -> dm_env.TimeStep:
+    self._env.reset()
+    self._episode_steps = 0
+    self._reset_next_step = False
+    return dm_env.restart(self._observation())
+
+  def step(self, action) -> dm_env.TimeStep:
+    if self._reset_next_step:
+      return self.reset()
+    index = base.as_action(action)
+    if index is None or not 0 <= index < NUM_ACTIONS:
+      raise ValueError(
+          f'Illegal action {action!r}: expected an integer in '
+          f'0..{NUM_ACTIONS - 1}.')
+    reward, terminal = self._env.act(index)
+    self._episode_steps += 1
+    observation = self._observation()
+    if terminal:
+      self._reset_next_step = True
+      return base.termination(reward, observation)
+    if (self._max_episode_steps is not None and
+        self._episode_steps >= self._max_episode_steps):
+      self._reset_next_step = True
+      return base.truncation(reward, observation)
+    return base.transition(reward, observation)
+
+  # base.Environment.
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(NUM_ACTIONS, dtype=np.int32)
+
+  def to_play(self) -> int:
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return 1
+
+  def _observation(self) -> np.ndarray:
+    """Returns the float32 `[10, 10, num_channels]` current state."""
+    observation = np.zeros(
+        (GRID_SIZE, GRID_SIZE, self._num_channels), np.float32)
+    observation[..., :self._game_channels] = self._env.state()
+    return observation
