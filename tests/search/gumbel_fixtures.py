@@ -126,12 +126,12 @@ class MctxOutput(NamedTuple):
 
 
 def mctx_policy(jax, mctx, config, network, observation, legal, seed: int,
-                float64: bool) -> MctxOutput:
+                float64: bool, gumbel_scale: float = 1.) -> MctxOutput:
   """`mctx.gumbel_muzero_policy` on the JAX copy of `network`.
 
   sigma's constants are the config's (mctx's `value_scale` is c_scale and
   `maxvisit_init` c_visit); two players pass discount -g, mctx's way of
-  changing a value's sign between players.
+  changing a value's sign between players. `gumbel_scale` 0: no noise.
   """
   jnp = jax.numpy
   params, initial, recurrent = mctx_baseline.make_jax_model(
@@ -157,6 +157,7 @@ def mctx_policy(jax, mctx, config, network, observation, legal, seed: int,
         recurrent_fn, config.num_simulations,
         invalid_actions=invalid_actions,
         max_num_considered_actions=config.gumbel_max_considered_actions,
+        gumbel_scale=gumbel_scale,
         qtransform=functools.partial(
             mctx.qtransform_completed_by_mix_value,
             value_scale=config.gumbel_c_scale,

@@ -30,6 +30,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import networks
+from muzero_snt.search import compiled_search
 from muzero_snt.search import gumbel_search
 from tests import testing
 from tests.search import gumbel_fixtures as fixtures
@@ -96,6 +97,53 @@ class MctxConformanceTest(testing.TestCase):
     self.assertAllEqual(output.action, expected.action)
     self.assertAllEqual(output.visit_counts, expected.visit_counts)
     self.assertAllClose(output.policy, expected.policy, rtol=0., atol=1e-4)
+
+  @parameterized.parameters(1, 2)
+  def test_compiled_search_without_noise_agrees_with_mctx(self,
+                                                          num_players):
+    # CompiledSearch: NumPy inputs (rows of legal actions), padding to a
+    # power of two, XLA; mctx with gumbel_scale 0.
+    config = fixtures.make_config(num_players, 16, 4)
+    network = _network(config, seed=2)
+    observation, legal = fixtures.random_inputs(5, seed=4)
+    expected = fixtures.mctx_policy(jax, mctx, config, network, observation,
+                                    legal, seed=0, float64=False,
+                                    gumbel_scale=0.)
+    search = compiled_search.CompiledSearch(config, network)
+    output = search(observation, [0] * 5,
+                    [np.flatnonzero(row) for row in legal],
+                    np.random.default_rng(0), add_noise=False)
+    self.assertAllEqual(output.action, expected.action)
+    self.assertAllEqual(output.visit_counts, expected.visit_counts)
+    self.assertAllClose(output.policy, expected.policy, rtol=0., atol=1e-4)
+
+
+class CompiledGumbelSearchTest(testing.TestCase):
+
+  def test_muzero_policy_returns_no_action(self):
+    config = fixtures.make_config(1, 4, 4).replace(search_policy='muzero')
+    search = compiled_search.CompiledSearch(config, _network(config))
+    observation, legal = fixtures.random_inputs(2, seed=0)
+    output = search(observation, [0, 0], legal, np.random.default_rng(0))
+    self.assertIsNone(output.action)
+
+  def test_noise_draws_a_gumbel_sample_from_the_seed(self):
+    # With one legal action in 4 considered and g drawn, the search can
+    # only play the legal action; with all legal, two seeds that play
+    # different first actions at 1 simulation show g is used.
+    config = fixtures.make_config(1, 1, 4)
+    search = compiled_search.CompiledSearch(config, _network(config))
+    observation = np.zeros((64, fixtures.OBSERVATION_SIZE), np.float32)
+    legal = np.ones((64, fixtures.NUM_ACTIONS), bool)
+    output = search.search_with_seed(observation, [0] * 64, legal, [1, 2])
+    # 64 positions with the same logits: the action is the argmax of
+    # g + logits, which must vary with g across the batch.
+    self.assertGreater(len(set(output.action.tolist())), 1)
+    self.assertAllEqual(output.visit_counts[np.arange(64), output.action],
+                        [1] * 64)
+    quiet = search.search_with_seed(observation, [0] * 64, legal, [1, 2],
+                                    add_noise=False)
+    self.assertLen(set(quiet.action.tolist()), 1)
 
 
 if __name__ == '__main__':
