@@ -46,11 +46,15 @@ PLOTS = [
 ]
 # Actors, replay service and learner as processes (muzero_snt/distributed).
 DISTRIBUTED = ['ray==2.60.0']
+# benchmarks/search.py compares the batched searches with mctx (JAX), and
+# tests/search/test_gumbel_search.py checks the Gumbel search against it;
+# they share one environment with TensorFlow (same numpy).
+MCTX = ['jax>=0.4.30', 'mctx>=0.0.5']
 EXTRAS = {
     'test': [
         'pytest>=7',
         'pytest-xdist>=3',
-    ] + ENVS + PLOTS + DISTRIBUTED,
+    ] + ENVS + PLOTS + DISTRIBUTED + MCTX,
     'distributed': DISTRIBUTED,
     'envs': ENVS,
     'gymnasium': GYMNASIUM,
@@ -58,8 +62,7 @@ EXTRAS = {
     'openspiel': OPENSPIEL,
     'minatar': MINATAR,
     'plots': PLOTS,
-    # benchmarks/search.py compares the batched search with mctx (JAX).
-    'bench': ['jax>=0.4.30', 'mctx>=0.0.5'],
+    'bench': MCTX,
 }
 
 setuptools.setup(

@@ -20,6 +20,7 @@ computes the layers of `networks/mlp.py`; `check_jax_model` asserts it equals
 the network.
 """
 
+import functools
 import re
 from typing import Any, Callable, Dict, List
 
@@ -148,8 +149,9 @@ def check_jax_model(jax, network, jax_model, batch_size: int = 64,
 
 def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
                     seed: int) -> Dict[str, Callable[[], Any]]:
-  """`mctx` (the whole policy), `jax_network` (the network alone) and
-  `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
+  """`mctx` (the whole policy), `mctx_gumbel` (`gumbel_muzero_policy`
+  with the config's m, c_visit and c_scale), `jax_network` (the network
+  alone) and `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
   jnp = jax.numpy
   params, initial, recurrent = jax_model
   num_simulations = config.num_simulations
@@ -180,6 +182,24 @@ def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
     return summary.visit_counts, output.action_weights, summary.value
 
   @jax.jit
+  def gumbel_policy(params, rng_key, observation, invalid_actions):
+    policy_logits, value, hidden_state = initial(params, observation)
+    output = mctx.gumbel_muzero_policy(
+        params, rng_key,
+        root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
+                               embedding=hidden_state),
+        recurrent_fn=recurrent_fn,
+        num_simulations=num_simulations,
+        invalid_actions=invalid_actions,
+        max_num_considered_actions=config.gumbel_max_considered_actions,
+        qtransform=functools.partial(
+            mctx.qtransform_completed_by_mix_value,
+            value_scale=config.gumbel_c_scale,
+            maxvisit_init=config.gumbel_c_visit))
+    summary = output.search_tree.summary()
+    return summary.visit_counts, output.action_weights, output.action
+
+  @jax.jit
   def network_only(params, observation):
     _, value, hidden_state = initial(params, observation)
 
@@ -200,6 +220,9 @@ def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
       'mctx': lambda: jax.tree_util.tree_map(
           np.asarray, policy(params, next(keys), observation,
                              invalid_actions)),
+      'mctx_gumbel': lambda: jax.tree_util.tree_map(
+          np.asarray, gumbel_policy(params, next(keys), observation,
+                                    invalid_actions)),
       'jax_network': lambda: np.asarray(network_only(params, observation)[1]),
       'jax_empty': lambda: np.asarray(
           empty(observation, invalid_actions, next(keys))),

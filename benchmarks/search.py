@@ -23,7 +23,9 @@ state 32, 4 actions, scalar heads), with root noise on, for:
   * `reference`: `reference_search.search` with `NetworkModel`, the NumPy
     tree;
   * `mctx`: `jax.jit` of `mctx.muzero_policy` and the root inference, on a
-    JAX copy of the same network (checked against it at startup).
+    JAX copy of the same network (checked against it at startup);
+  * `xla_gumbel` and `mctx_gumbel`: the same two for Gumbel MuZero
+    (`search_policy='gumbel'`, m = 16, and `mctx.gumbel_muzero_policy`).
 
 Each repeat times every measurement once, in a rotated order, so that a
 noisy, shared machine slows them alike; ratios are medians of per-repeat
@@ -101,7 +103,9 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
 _MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
                         'xla_empty', 'mctx', 'jax_network', 'jax_empty',
-                        'graph', 'reference')
+                        'graph', 'reference', 'xla_gumbel', 'mctx_gumbel')
+_RATE_COLUMNS = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel',
+                 'mctx_gumbel')
 
 
 def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
@@ -129,6 +133,8 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
                                            jit_compile=jit_compile)
       for name, jit_compile in (('xla', True), ('graph', False))
   }
+  searches['xla_gumbel'] = compiled_search.CompiledSearch(
+      config.replace(search_policy='gumbel'), network)
   counter = iter(range(10**9))
 
   def run(search):
@@ -228,12 +234,13 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
 
   work = batch_size * config.num_simulations
   rates = {name: [work / s for s in seconds[name]]
-           for name in names if name in ('xla', 'graph', 'reference', 'mctx')}
+           for name in names if name in _RATE_COLUMNS}
   ratios = {}
-  for other in ('mctx', 'reference', 'graph'):
+  for ours, other in (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
+                      ('xla_gumbel', 'mctx_gumbel')):
     if other in rates:
-      ratios[f'xla/{other}'] = [a / b for a, b in
-                                zip(rates['xla'], rates[other])]
+      ratios[f'{ours}/{other}'] = [a / b for a, b in
+                                   zip(rates[ours], rates[other])]
   return {
       'batch_size': batch_size,
       'num_simulations': config.num_simulations,
@@ -344,8 +351,9 @@ def format_tables(output: Dict[str, Any]) -> str:
       'noise on; medians over repeats, ratios medians of per-repeat ratios)',
       '',
       '| batch | xla | graph | reference | mctx | xla / mctx '
-      '| xla / reference |',
-      '|---:|---:|---:|---:|---:|---:|---:|',
+      '| xla / reference | xla_gumbel | mctx_gumbel '
+      '| xla_gumbel / mctx_gumbel |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for r in output['search']:
     rate, ratio = r['simulations_per_second'], r['ratios']
@@ -354,7 +362,10 @@ def format_tables(output: Dict[str, Any]) -> str:
         f'| {median(rate.get("graph"))} | {median(rate.get("reference"))} '
         f'| {median(rate.get("mctx"))} '
         f'| {median(ratio.get("xla/mctx"), 2)} '
-        f'| {median(ratio.get("xla/reference"), 1)} |')
+        f'| {median(ratio.get("xla/reference"), 1)} '
+        f'| {median(rate.get("xla_gumbel"))} '
+        f'| {median(rate.get("mctx_gumbel"))} '
+        f'| {median(ratio.get("xla_gumbel/mctx_gumbel"), 2)} |')
   lines += [
       '', 'Milliseconds per call (medians)', '',
       '| batch | ' + ' | '.join(_MILLISECOND_COLUMNS) + ' |',

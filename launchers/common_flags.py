@@ -66,6 +66,14 @@ NUM_SIMULATIONS = flags.DEFINE_integer(
 UNVISITED_Q = flags.DEFINE_enum(
     'unvisited_q', None, list(config_lib.UNVISITED_Q),
     'Q of unvisited children in pUCT (default: preset).')
+SEARCH_POLICY = flags.DEFINE_enum(
+    'search_policy', None, list(config_lib.SEARCH_POLICIES),
+    'muzero (pUCT, visit-count targets) or gumbel (Gumbel MuZero: '
+    'Sequential Halving, completed-Q targets) for self-play, evaluation and '
+    'reanalysis (default: preset).')
+GUMBEL_MAX_CONSIDERED_ACTIONS = flags.DEFINE_integer(
+    'gumbel_max_considered_actions', None, 'root actions Gumbel MuZero '
+    'samples and halves, m (default: preset).')
 HIDDEN_SIZE = flags.DEFINE_integer(
     'hidden_size', None, 'MLP hidden-state size (MLP presets; default: '
     'preset).')
@@ -116,7 +124,8 @@ def validate() -> None:
         f'--env={ENV.value} chooses the game of '
         f'{sorted(environments.titled_environments())}; --preset='
         f'{PRESET.value} has no titles.')
-  for name in ('num_simulations', 'hidden_size', 'channels', 'num_blocks'):
+  for name in ('num_simulations', 'gumbel_max_considered_actions',
+               'hidden_size', 'channels', 'num_blocks'):
     check_positive(name)
   kind = presets.get_preset(PRESET.value).network.kind
   for name, kinds in _NETWORK_FLAGS.items():
@@ -138,7 +147,11 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
     app.UsageError: naming the field and the preset if a value is invalid.
   """
   top = {'num_simulations': NUM_SIMULATIONS.value,
-         'unvisited_q': UNVISITED_Q.value, **(overrides or {})}
+         'unvisited_q': UNVISITED_Q.value,
+         'search_policy': SEARCH_POLICY.value,
+         'gumbel_max_considered_actions':
+             GUMBEL_MAX_CONSIDERED_ACTIONS.value,
+         **(overrides or {})}
   network_overrides = {
       'hidden_size': HIDDEN_SIZE.value,
       'channels': CHANNELS.value,

@@ -28,8 +28,9 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
   --num_games episodes; the mean, std, min and max return.
 
 --preset, --env, --checkpoint_dir, --seed, --logdir, the search flags
-(--search, --num_simulations, --unvisited_q) and the network flags
-(--hidden_size, --channels, --num_blocks, --support_size) are shared with the
+(--search, --num_simulations, --unvisited_q, --search_policy,
+--gumbel_max_considered_actions) and the network flags (--hidden_size,
+--channels, --num_blocks, --support_size) are shared with the
 training launcher (`launchers/common_flags.py`), so those flags of a
 training run evaluate it as they are. The checkpoint directory's saved
 configuration must have the same preset and network. With --logdir (the
@@ -85,7 +86,8 @@ LOGDIR = common_flags.LOGDIR
 NUM_SIMULATIONS = common_flags.NUM_SIMULATIONS
 ENV = common_flags.ENV
 for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
-              'num_simulations', 'unvisited_q', 'hidden_size', 'channels',
+              'num_simulations', 'unvisited_q', 'search_policy',
+              'gumbel_max_considered_actions', 'hidden_size', 'channels',
               'num_blocks', 'support_size'):
   flags.declare_key_flag(_name)
 

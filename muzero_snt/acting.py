@@ -183,8 +183,13 @@ class Actor:
       num_moves = game.trajectory.length
       temperature = self._config.visit_softmax_temperature_fn(
           num_moves, training_steps)
-      action = search_lib.sample_action(output.visit_counts[i], temperature,
-                                        rng)
+      if output.action is not None:
+        # Gumbel MuZero plays the action its search selects, without a
+        # temperature (the Gumbel sample already explores).
+        action = int(output.action[i])
+      else:
+        action = search_lib.sample_action(output.visit_counts[i],
+                                          temperature, rng)
       time_step = game.environment.step(action)
       reward = float(time_step.reward)
       legal_mask = np.zeros(self._config.action_space_size, bool)

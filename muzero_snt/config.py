@@ -30,6 +30,8 @@ ACTION_ENCODINGS = ('one_hot', 'board')
 OPTIMIZERS = ('momentum', 'adam')
 # What Q an unvisited child is given in pUCT (see `MuZeroConfig`).
 UNVISITED_Q = ('zero', 'parent', 'minimum')
+# The search's rules and policy target (see `MuZeroConfig.search_policy`).
+SEARCH_POLICIES = ('muzero', 'gumbel')
 
 
 class KnownBounds(NamedTuple):
@@ -212,6 +214,14 @@ class MuZeroConfig:
   # as mctx's muzero_policy), which makes the search follow the first child
   # it visits until the prior part outgrows it.
   unvisited_q: str = 'zero'
+  # The search: 'muzero' (pUCT, visit-count policy targets) or 'gumbel'
+  # (Danihelka et al., ICLR 2022: Gumbel-Top-m root actions, Sequential
+  # Halving, completed-Q policy targets; docs/gumbel.md), with its m and the
+  # constants of sigma(q) = (c_visit + max N) * c_scale * q (the paper's).
+  search_policy: str = 'muzero'
+  gumbel_max_considered_actions: int = 16
+  gumbel_c_visit: float = 50.
+  gumbel_c_scale: float = 1.
   # Training.
   training_steps: int = int(1e6)
   checkpoint_interval: int = int(1e3)
@@ -248,6 +258,7 @@ class MuZeroConfig:
       _check(_is_number(value) and value > 0, name, value, 'a positive number')
 
     for name in ('action_space_size', 'max_moves', 'num_simulations',
+                 'gumbel_max_considered_actions',
                  'batch_size', 'td_steps', 'num_actors', 'training_steps',
                  'checkpoint_interval', 'window_size', 'num_unroll_steps',
                  'target_update_interval'):
@@ -269,6 +280,10 @@ class MuZeroConfig:
     _check_range('pb_c_init', self.pb_c_init, 0, _INF, '>= 0')
     _check(self.unvisited_q in UNVISITED_Q, 'unvisited_q', self.unvisited_q,
            f'one of {UNVISITED_Q}')
+    _check(self.search_policy in SEARCH_POLICIES, 'search_policy',
+           self.search_policy, f'one of {SEARCH_POLICIES}')
+    _check_range('gumbel_c_visit', self.gumbel_c_visit, 0, _INF, '>= 0')
+    _check_range('gumbel_c_scale', self.gumbel_c_scale, 0, _INF, '>= 0')
     _check_range('weight_decay', self.weight_decay, 0, _INF, '>= 0')
     _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
     _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',

@@ -79,7 +79,8 @@ class MuZeroPlayer:
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
-    """The most visited root action of each of B positions.
+    """The most visited root action of each of B positions (Gumbel
+    MuZero: the action its search selects, without Gumbel noise).
 
     Args:
       observations: `[B, *observation_shape]` current observations.
@@ -93,6 +94,8 @@ class MuZeroPlayer:
     """
     output = self._search(observations, to_play, legal_actions, self._rng,
                           add_noise=False)
+    if output.action is not None:  # Gumbel MuZero's choice, noise-free.
+      return output.action.astype(np.int64)
     return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
 
   def select_action(self, env: base.Environment,

@@ -235,6 +235,49 @@ class RecordingSearch:
     return output
 
 
+class ChoosingSearch:
+  """A `search.Search` that chooses the action itself, as Gumbel MuZero's.
+
+  It visits the first legal square most, puts its policy on the last one
+  and returns the last legal square as the action to play.
+  """
+
+  def __call__(self, observations, to_play, legal_actions, rng,
+               add_noise=True):
+    del observations, to_play, rng, add_noise
+    counts = np.zeros((len(legal_actions), 9), np.int32)
+    policy = np.zeros((len(legal_actions), 9), np.float32)
+    actions = []
+    for i, legal in enumerate(legal_actions):
+      counts[i, legal[0]] = 3
+      counts[i, legal[-1]] = 1
+      policy[i, legal[-1]] = 1.
+      actions.append(legal[-1])
+    return search.SearchOutput(counts, policy,
+                               np.zeros(len(legal_actions), np.float32),
+                               action=np.array(actions, np.int32))
+
+
+class ActorWithChosenActionTest(parameterized.TestCase):
+
+  def test_plays_the_search_action_not_the_most_visited(self):
+    # Temperature 0 would play the most visited square, the first legal
+    # one: the actor plays the search's own choice, the last legal square,
+    # and stores its policy. Tic-tac-toe then fills the board 8, 7, ...:
+    # X (player 0) completes the diagonal 6, 4, 2 on the 7th move.
+    config = _config(
+        visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=0))
+    actor = acting.Actor(config, ChoosingSearch(), SquareModel(),
+                         _checked_factory(config), seed=0, num_envs=1)
+    (result,) = actor.play_round(0)
+    self.assertEqual(list(result.trajectory.actions),
+                     [8, 7, 6, 5, 4, 3, 2])
+    for action, policy in zip(result.trajectory.actions,
+                              result.trajectory.policies):
+      self.assertEqual(policy[action], 1.)
+    self.assertEqual(result.episode_return, 1.)
+
+
 class ActorWithNetworkTest(parameterized.TestCase):
   """Games played with the reference search and a small real network."""
 

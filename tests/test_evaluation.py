@@ -143,6 +143,25 @@ def _replay_counts(player, factory, side, num_games, seed):
 
 class MuZeroPlayerTest(testing.TestCase):
 
+  def test_plays_the_action_a_search_chooses(self):
+    # A search that returns its own action (Gumbel MuZero's) is followed,
+    # not the most visited action.
+    def choosing_search(observations, to_play, legal_actions, rng,
+                        add_noise=True):
+      del observations, to_play, legal_actions, rng
+      self.assertFalse(add_noise)
+      return search.SearchOutput(
+          visit_counts=np.array([[5, 0, 1], [0, 2, 0]], np.int32),
+          policy=np.zeros((2, 3), np.float32),
+          root_value=np.zeros(2, np.float32),
+          action=np.array([2, 0], np.int32))
+
+    player = evaluation.MuZeroPlayer(
+        mock.create_autospec(search.Search, side_effect=choosing_search))
+    actions = player.select_actions(np.zeros((2, 1)), [0, 0],
+                                    [[0, 2], [0, 1]])
+    self.assertAllEqual(actions, [2, 0])
+
   def test_plays_the_win_and_the_block_with_the_oracle(self):
     player = _player(TICTACTOE, oracle.TicTacToeOracle(), num_simulations=100)
     env = tictactoe.TicTacToe()

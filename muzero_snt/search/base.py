@@ -20,7 +20,8 @@ rules on tensors in one compiled function (`compiled_search.py`).
 `factory.make_search` builds either from a network.
 """
 
-from typing import NamedTuple, Protocol, Sequence, runtime_checkable
+from typing import (NamedTuple, Optional, Protocol, Sequence,
+                    runtime_checkable)
 
 import numpy as np
 
@@ -34,10 +35,15 @@ class SearchOutput(NamedTuple):
     policy: `[B, A]` float32 visit counts normalised per row: the policy
       target the pseudocode's `store_search_statistics` stores.
     root_value: `[B]` float32 `root.value()`, for the player to move.
+    action: `[B]` int32 the action to play, if the search chooses it
+      (Gumbel MuZero: the action Sequential Halving leaves; `policy` is
+      then the improved policy); None if the caller draws it from the
+      visit counts (MuZero).
   """
   visit_counts: np.ndarray
   policy: np.ndarray
   root_value: np.ndarray
+  action: Optional[np.ndarray] = None
 
 
 @runtime_checkable

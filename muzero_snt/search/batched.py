@@ -63,7 +63,7 @@ class BatchedSearchOutput(NamedTuple):
   tree: tree_lib.Tree
 
 
-def _all_finite(output: types.NetworkOutput) -> tf.Tensor:
+def all_finite(output: types.NetworkOutput) -> tf.Tensor:
   """`[3]` bool: is every entry of each of `CHECKED_OUTPUTS` finite."""
   return tf.stack([
       tf.reduce_all(tf.math.is_finite(getattr(output, name)))
@@ -129,7 +129,7 @@ def _static_size(tensor: tf.Tensor, axis: int) -> Optional[int]:
   return tf.compat.dimension_value(tensor.shape[axis])
 
 
-def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
+def check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
                   to_play: tf.Tensor, legal: tf.Tensor) -> None:
   """Raises ValueError, when tracing, on shapes known to be wrong.
 
@@ -240,7 +240,7 @@ def batched_search(config: config_lib.MuZeroConfig,
   observation = tf.convert_to_tensor(observation)
   to_play = tf.convert_to_tensor(to_play)
   legal = tf.convert_to_tensor(legal, tf.bool)
-  _check_shapes(config, observation, to_play, legal)
+  check_shapes(config, observation, to_play, legal)
   if check_inputs:
     with tf.control_dependencies(
         _input_assertions(config, observation, to_play, legal)):
@@ -254,7 +254,7 @@ def batched_search(config: config_lib.MuZeroConfig,
         f'The network returns policy logits of shape '
         f'{output.policy_logits.shape}; the config has {num_actions} '
         'actions. Build the network from the same config.')
-  finite = _all_finite(output)
+  finite = all_finite(output)
   tree = tree_lib.init_tree(num_simulations + 1, num_actions, output.value,
                             output.policy_logits, output.hidden_state,
                             to_play, legal, config.known_bounds, dtype)
@@ -272,7 +272,7 @@ def batched_search(config: config_lib.MuZeroConfig,
                            output.hidden_state, config.num_players)
     tree = tree_lib.backpropagate(config, tree, leaf_edge, simulation,
                                   output.value, output.reward)
-    return simulation + 1, tree, tf.logical_and(finite, _all_finite(output))
+    return simulation + 1, tree, tf.logical_and(finite, all_finite(output))
 
   _, tree, finite = tf.while_loop(
       lambda simulation, tree, finite: simulation <= num_simulations,

@@ -29,6 +29,7 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt.search import base
 from muzero_snt.search import batched
+from muzero_snt.search import gumbel_search
 from muzero_snt.search import inputs as inputs_lib
 
 
@@ -137,12 +138,20 @@ class CompiledSearch:
 
   def _search_fn(self, add_noise: bool):
     def search(observation, to_play, legal, seed):
-      output = batched.batched_search(
-          self._config, self._network, observation, to_play, legal,
-          seed=seed, add_noise=add_noise, dtype=self._dtype,
-          check_inputs=False)  # Checked in NumPy by `search_with_seed`.
+      if self._config.search_policy == 'gumbel':
+        output = gumbel_search.gumbel_search(
+            self._config, self._network, observation, to_play, legal,
+            seed=seed, add_noise=add_noise, dtype=self._dtype)
+        action = output.action
+      else:
+        output = batched.batched_search(
+            self._config, self._network, observation, to_play, legal,
+            seed=seed, add_noise=add_noise, dtype=self._dtype,
+            check_inputs=False)  # Checked in NumPy by `search_with_seed`.
+        # MuZero's action is drawn from the visit counts by the caller.
+        action = tf.zeros_like(to_play)
       return (output.visit_counts, output.policy, output.root_value,
-              output.finite)
+              action, output.finite)
     return search
 
   def _replicated(self, search):
@@ -165,11 +174,12 @@ class CompiledSearch:
 
       outputs = strategy.run(
           run, args=(split(observation), split(to_play), split(legal)))
-      visit_counts, policy, root_value, finite = outputs
+      visit_counts, policy, root_value, action, finite = outputs
       finite = strategy.experimental_local_results(finite)
       return (strategy.gather(visit_counts, axis=0),
               strategy.gather(policy, axis=0),
               strategy.gather(root_value, axis=0),
+              strategy.gather(action, axis=0),
               tf.reduce_all(tf.stack(finite), axis=0))
     return replicated
 
@@ -189,7 +199,8 @@ class CompiledSearch:
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B rows of legal actions.
       rng: the generator the noise's seed is drawn from.
-      add_noise: mix Dirichlet noise into the root priors.
+      add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
+        the root's Gumbel sample; without it the sample is 0).
 
     Returns:
       `base.SearchOutput`.
@@ -222,7 +233,8 @@ class CompiledSearch:
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B rows of legal actions.
       seed: two ints, the stateless seed of the noise.
-      add_noise: mix Dirichlet noise into the root priors.
+      add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
+        the root's Gumbel sample; without it the sample is 0).
 
     Returns:
       `base.SearchOutput`.
@@ -263,7 +275,8 @@ class CompiledSearch:
     if add_noise not in self._concrete:
       self._concrete[add_noise] = (
           self._searches[add_noise].get_concrete_function())
-    visit_counts, policy, root_value, finite = self._concrete[add_noise](
+    visit_counts, policy, root_value, action, finite = self._concrete[
+        add_noise](
         tf.constant(observation), tf.constant(to_play), tf.constant(legal),
         tf.constant(seed))
     finite = finite.numpy()
@@ -276,4 +289,6 @@ class CompiledSearch:
     return base.SearchOutput(
         visit_counts=visit_counts.numpy()[:batch_size],
         policy=policy.numpy()[:batch_size],
-        root_value=root_value.numpy()[:batch_size])
+        root_value=root_value.numpy()[:batch_size],
+        action=(action.numpy()[:batch_size]
+                if self._config.search_policy == 'gumbel' else None))

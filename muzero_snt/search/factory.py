@@ -34,8 +34,10 @@ def make_search(config: config_lib.MuZeroConfig,
                 num_simulations: Optional[int] = None) -> base.Search:
   """Builds the search of one of `SEARCH_KINDS` over `network`.
 
-  Every kind reads the network's variables at each call, so a learner
-  training the same network in this process is seen by the next search.
+  `config.search_policy` chooses MuZero's search or Gumbel MuZero's
+  (`gumbel_search.py`, batched kinds only). Every kind reads the network's
+  variables at each call, so a learner training the same network in this
+  process is seen by the next search.
 
   Args:
     config: the hyperparameters.
@@ -50,11 +52,16 @@ def make_search(config: config_lib.MuZeroConfig,
     The `base.Search`.
 
   Raises:
-    ValueError: if `kind` is not one of `SEARCH_KINDS` or `num_simulations`
-      is not a positive integer.
+    ValueError: if `kind` is not one of `SEARCH_KINDS`, is 'reference' with
+      Gumbel MuZero's `config.search_policy`, or `num_simulations` is not a
+      positive integer.
   """
   if kind not in SEARCH_KINDS:
     raise ValueError(f'kind must be one of {SEARCH_KINDS}, got {kind!r}.')
+  if kind == 'reference' and config.search_policy != 'muzero':
+    raise ValueError(
+        f'search_policy={config.search_policy!r} runs on the batched search '
+        f'only: kind must be \'xla\' or \'graph\', got {kind!r}.')
   if kind == 'reference':
     return reference_search.ReferenceSearch(
         config, model_lib.NetworkModel(network), num_simulations)

@@ -89,6 +89,11 @@ class MakeSearchTest(testing.TestCase):
                                   'positive integer, got -1'):
         factory.make_search(setup.config, setup.network, kind,
                             num_simulations=-1)
+    gumbel = setup.config.replace(search_policy='gumbel')
+    with self.assertRaisesRegex(
+        ValueError, "search_policy='gumbel' runs on the batched search "
+        "only: kind must be 'xla' or 'graph', got 'reference'"):
+      factory.make_search(gumbel, setup.network, 'reference')
 
 
 if __name__ == '__main__':
