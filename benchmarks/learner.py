@@ -105,9 +105,12 @@ def make_config(model: str) -> config_lib.MuZeroConfig:
     return presets.make_tictactoe_config()
   if model == 'paper_residual':
     # The tic-tac-toe board with the appendix's board-game network: 16
-    # blocks of 256 planes, AlphaZero's heads, scalar value and reward.
+    # blocks of 256 planes, AlphaZero's heads, scalar value and reward;
+    # the paper presets' warm-up, without which lr 0.2 overflows the loss
+    # within 4 steps (docs/benchmarks.md).
     return presets.make_tictactoe_config().replace(
-        network=presets.PAPER_BOARD_NETWORK)
+        network=presets.PAPER_BOARD_NETWORK,
+        lr_warmup_steps=presets.PAPER_LR_WARMUP_STEPS)
   raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
 
 

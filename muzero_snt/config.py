@@ -141,6 +141,9 @@ class NetworkConfig:
       Atari networks, support -300..300); 0 for a scalar value head.
     reward_support_size: the same for the reward head.
     batch_norm: whether residual networks use batch normalisation.
+    zero_init_residual: whether each residual block's last batch-norm scale
+      starts at 0, so that a fresh block is the identity (Goyal et al. 2017;
+      the paper presets turn it on, docs/pseudocode.md deviation Q).
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -154,6 +157,7 @@ class NetworkConfig:
   value_support_size: int = 0
   reward_support_size: int = 0
   batch_norm: bool = True
+  zero_init_residual: bool = False
 
   def __post_init__(self):
     _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
@@ -172,7 +176,7 @@ class NetworkConfig:
         'a non-negative integer')
     _check(self.action_encoding in ACTION_ENCODINGS, 'network.action_encoding',
            self.action_encoding, f'one of {ACTION_ENCODINGS}')
-    for name in ('downsample', 'batch_norm'):
+    for name in ('downsample', 'batch_norm', 'zero_init_residual'):
       _check(isinstance(getattr(self, name), bool), f'network.{name}',
              getattr(self, name), 'True or False')
     _check_support_size('network.value_support_size', self.value_support_size)
@@ -230,6 +234,9 @@ class MuZeroConfig:
   weight_decay: float = 1e-4
   momentum: float = 0.9
   lr_decay_rate: float = 0.1
+  # Linear learning-rate warm-up over the first updates (0: none, the
+  # pseudocode's schedule); see `learning.learning_rate_schedule`.
+  lr_warmup_steps: int = 0
   # What the pseudocode leaves to the environment and the network.
   observation_shape: Tuple[int, ...] = (1,)
   num_players: int = 1
@@ -288,6 +295,8 @@ class MuZeroConfig:
     _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
     _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',
                  low_open=True)
+    _check(_is_int(self.lr_warmup_steps) and self.lr_warmup_steps >= 0,
+           'lr_warmup_steps', self.lr_warmup_steps, 'a non-negative integer')
     _check_sizes('observation_shape', self.observation_shape,
                  allow_empty=False)
     _check(self.num_players in (1, 2), 'num_players', self.num_players,

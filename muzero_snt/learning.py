@@ -38,9 +38,20 @@ LOSS_REDUCTIONS = ('mean', 'sum')
 
 def learning_rate_schedule(config: config_lib.MuZeroConfig,
                            step: tf.Tensor) -> tf.Tensor:
-  """The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`."""
+  """The learning rate of update number `step` (0 for the first).
+
+  The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`,
+  times min(1, (step + 1) / W) when `config.lr_warmup_steps` W > 0: the
+  first update takes lr_init / W and update W - 1 the full rate
+  (docs/pseudocode.md, deviation R).
+  """
   exponent = tf.cast(step, tf.float32) / float(config.lr_decay_steps)
-  return config.lr_init * tf.pow(float(config.lr_decay_rate), exponent)
+  learning_rate = config.lr_init * tf.pow(float(config.lr_decay_rate),
+                                          exponent)
+  if config.lr_warmup_steps:
+    warmup = (tf.cast(step, tf.float32) + 1.) / float(config.lr_warmup_steps)
+    learning_rate *= tf.minimum(warmup, 1.)
+  return learning_rate
 
 
 def make_optimizer(config: config_lib.MuZeroConfig,

@@ -36,6 +36,9 @@ NetworkConfig = config_lib.NetworkConfig
 # Appendix "Network Architecture": AlphaZero's tower with 16 instead of 20
 # residual blocks of 256 planes for representation and dynamics; the
 # prediction function is AlphaZero's heads (value head with a 256-unit layer).
+# Each block's last batch-norm scale starts at 0 (not in the paper): from the
+# usual init, the paper's learning rates overflow the towers within 3 steps
+# (docs/pseudocode.md, deviation Q).
 PAPER_BOARD_NETWORK = NetworkConfig(
     kind='residual',
     channels=256,
@@ -43,6 +46,7 @@ PAPER_BOARD_NETWORK = NetworkConfig(
     prediction_blocks=0,
     head_layers=(256,),
     action_encoding='board',
+    zero_init_residual=True,
 )
 
 # Atari: the same tower after the down-sampling stem, and value and reward
@@ -57,7 +61,14 @@ PAPER_ATARI_NETWORK = NetworkConfig(
     action_encoding='one_hot',
     value_support_size=601,
     reward_support_size=601,
+    zero_init_residual=True,
 )
+
+# Updates over which the paper presets' learning rate rises linearly to
+# lr_init (not in the paper; docs/pseudocode.md, deviation R): at lr_init
+# from the first update, the scalar value and reward heads overshoot and
+# the loss overflows within 4 steps even with zero-initialised blocks.
+PAPER_LR_WARMUP_STEPS = 100
 
 
 def make_board_game_config(
@@ -79,6 +90,7 @@ def make_board_game_config(
       num_actors=3000,
       lr_init=lr_init,
       lr_decay_steps=400e3,
+      lr_warmup_steps=PAPER_LR_WARMUP_STEPS,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=30),
       known_bounds=KnownBounds(-1, 1),
       observation_shape=observation_shape,
@@ -184,6 +196,7 @@ def make_atari_config() -> MuZeroConfig:
       num_actors=350,
       lr_init=0.05,
       lr_decay_steps=350e3,
+      lr_warmup_steps=PAPER_LR_WARMUP_STEPS,
       visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(
           boundaries=(500e3, 750e3), values=(1.0, 0.5, 0.25)),
       observation_shape=(96, 96, 128),

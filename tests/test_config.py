@@ -230,6 +230,8 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('weight_decay_none', 'weight_decay', None),
       ('pb_c_init_string', 'pb_c_init', '1.25'),
       ('lr_decay_rate_string', 'lr_decay_rate', '0.1'),
+      ('lr_warmup_steps_negative', 'lr_warmup_steps', -1),
+      ('lr_warmup_steps_float', 'lr_warmup_steps', 100.),
   )
   def test_bad_field_raises(self, name, value):
     with self.assertRaisesRegex(ValueError, _field_and_value(name, value)):
@@ -258,6 +260,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('prediction_blocks_bool', 'prediction_blocks', True),
       ('downsample_int', 'downsample', 1),
       ('batch_norm_string', 'batch_norm', 'yes'),
+      ('zero_init_residual_int', 'zero_init_residual', 1),
   )
   def test_bad_network_field_raises(self, name, value):
     pattern = _field_and_value('network.' + name, value)

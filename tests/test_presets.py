@@ -57,6 +57,9 @@ BOARD_GAME = dict(
     known_bounds=(-1, 1),
     num_players=2,
     prioritized_replay=False,
+    # Not the paper's: a linear warm-up over 100 updates
+    # (docs/pseudocode.md, deviation R).
+    lr_warmup_steps=100,
 )
 
 # Per game: (preset, alpha, lr_init, action_space_size, max_moves, input
@@ -76,6 +79,7 @@ ATARI = dict(
     root_dirichlet_alpha=0.25,
     lr_init=0.05,
     lr_decay_steps=350_000,
+    lr_warmup_steps=100,
     action_space_size=18,
     max_moves=27_000,
     discount=0.997,
@@ -108,6 +112,8 @@ class PresetTest(testing.TestCase):
     # Board games: a scalar value trained with MSE.
     self.assertEqual(network.value_support_size, 0)
     self.assertEqual(network.reward_support_size, 0)
+    # Not the paper's: blocks start as the identity (deviation Q).
+    self.assertTrue(network.zero_init_residual)
 
   def assert_move_count_temperature(self, fn):
     # 1.0 for the first 30 moves, then 0, whatever the training step.
@@ -188,6 +194,7 @@ class PresetTest(testing.TestCase):
     # 601 atoms over the transformed support -300..300.
     self.assertEqual(network.value_support_size, 601)
     self.assertEqual(network.reward_support_size, 601)
+    self.assertTrue(network.zero_init_residual)
 
   def test_presets_are_fresh_and_equal(self):
     for name, make in presets.PRESETS.items():
@@ -359,6 +366,14 @@ class SmallPresetTest(testing.TestCase):
     self.assertEqual(small.network.value_support_size, 601)
     self.assertLessEqual(small.network.channels, 64)
     self.assertLessEqual(small.batch_size, 64)
+
+  def test_small_presets_keep_the_plain_init_and_schedule(self):
+    # Their measured results (docs/results.md) were made without the paper
+    # presets' zero-initialised blocks and warm-up.
+    for name in ('tictactoe', 'cartpole', 'connect4', 'go9', 'atari_small'):
+      config = presets.get_preset(name)
+      self.assertFalse(config.network.zero_init_residual, msg=name)
+      self.assertEqual(config.lr_warmup_steps, 0, msg=name)
 
   def test_small_supports_are_valid_odd_sizes(self):
     for name in ('tictactoe', 'cartpole', 'connect4', 'go9', 'atari_small',

@@ -37,14 +37,17 @@ def make_network(
   else:
     representation = residual.ResidualRepresentation(
         net.channels, net.num_blocks, downsample=net.downsample,
-        batch_norm=net.batch_norm, name='representation')
+        batch_norm=net.batch_norm, zero_init=net.zero_init_residual,
+        name='representation')
     dynamics = residual.ResidualDynamics(
         num_actions, net.channels, net.num_blocks, net.head_layers,
         net.reward_support_size, action_encoding=net.action_encoding,
-        batch_norm=net.batch_norm, name='dynamics')
+        batch_norm=net.batch_norm, zero_init=net.zero_init_residual,
+        name='dynamics')
     prediction = residual.ResidualPrediction(
         num_actions, net.channels, net.prediction_blocks, net.head_layers,
-        net.value_support_size, batch_norm=net.batch_norm, name='prediction')
+        net.value_support_size, batch_norm=net.batch_norm,
+        zero_init=net.zero_init_residual, name='prediction')
   return muzero_network.MuZeroNetwork(
       representation,
       dynamics,

@@ -40,6 +40,7 @@ class ResidualRepresentation(snt.Module):
                num_blocks: int,
                downsample: bool = False,
                batch_norm: bool = True,
+               zero_init: bool = False,
                name: Optional[str] = None):
     """Constructs a `ResidualRepresentation`.
 
@@ -49,15 +50,18 @@ class ResidualRepresentation(snt.Module):
       downsample: whether to start with the Atari down-sampling stem
         (96x96 -> 6x6) instead of a single 3x3 convolution.
       batch_norm: whether to use batch normalisation.
+      zero_init: whether every residual block starts as the identity
+        (`tower.ResidualBlock`).
       name: name of the module.
     """
     super().__init__(name=name)
     if downsample:
-      self._stem = tower.DownsampleStem(channels, batch_norm, name='stem')
+      self._stem = tower.DownsampleStem(channels, batch_norm, zero_init,
+                                        name='stem')
     else:
       self._stem = tower.ConvBlock(channels, batch_norm, name='stem')
     self._tower = tower.ResidualTower(
-        channels, num_blocks, batch_norm, name='tower')
+        channels, num_blocks, batch_norm, zero_init, name='tower')
 
   def __call__(self, observation: tf.Tensor,
                is_training: bool = False) -> tf.Tensor:
@@ -81,6 +85,7 @@ class ResidualDynamics(snt.Module):
                action_encoding: str = 'one_hot',
                batch_norm: bool = True,
                reward_head_channels: int = 1,
+               zero_init: bool = False,
                name: Optional[str] = None):
     """Constructs a `ResidualDynamics`.
 
@@ -94,6 +99,8 @@ class ResidualDynamics(snt.Module):
         square marked on ceil(A / (h w)) planes); see `hidden_state`.
       batch_norm: whether to use batch normalisation.
       reward_head_channels: planes of the reward head's 1x1 convolution.
+      zero_init: whether every residual block starts as the identity
+        (`tower.ResidualBlock`).
       name: name of the module.
 
     Raises:
@@ -108,7 +115,7 @@ class ResidualDynamics(snt.Module):
     self._action_encoding = action_encoding
     self._stem = tower.ConvBlock(channels, batch_norm, name='stem')
     self._tower = tower.ResidualTower(
-        channels, num_blocks, batch_norm, name='tower')
+        channels, num_blocks, batch_norm, zero_init, name='tower')
     self._reward_features = tower.ConvBlock(
         reward_head_channels, batch_norm, kernel_shape=1,
         name='reward_features')
@@ -159,6 +166,7 @@ class ResidualPrediction(snt.Module):
                batch_norm: bool = True,
                policy_head_channels: int = 2,
                value_head_channels: int = 1,
+               zero_init: bool = False,
                name: Optional[str] = None):
     """Constructs a `ResidualPrediction`.
 
@@ -173,12 +181,14 @@ class ResidualPrediction(snt.Module):
         (2 in AlphaZero).
       value_head_channels: planes of the value head's 1x1 convolution
         (1 in AlphaZero).
+      zero_init: whether every residual block starts as the identity
+        (`tower.ResidualBlock`).
       name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
     self._tower = tower.ResidualTower(
-        channels, num_blocks, batch_norm, name='tower')
+        channels, num_blocks, batch_norm, zero_init, name='tower')
     self._policy_features = tower.ConvBlock(
         policy_head_channels, batch_norm, kernel_shape=1,
         name='policy_features')

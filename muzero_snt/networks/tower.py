@@ -49,10 +49,11 @@ class _MovingAverage(snt.ExponentialMovingAverage):
         trainable=False, name='average')
 
 
-def _batch_norm(name: str) -> snt.BaseBatchNorm:
+def _batch_norm(name: str, zero_scale: bool = False) -> snt.BaseBatchNorm:
   return snt.BaseBatchNorm(
       create_scale=True,
       create_offset=True,
+      scale_init=snt.initializers.Zeros() if zero_scale else None,
       moving_mean=_MovingAverage(_BATCH_NORM_DECAY, 0., name='moving_mean'),
       moving_variance=_MovingAverage(
           _BATCH_NORM_DECAY, 1., name='moving_variance'),
@@ -107,20 +108,31 @@ class ConvBlock(snt.Module):
 
 
 class ResidualBlock(snt.Module):
-  """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions."""
+  """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions.
+
+  With `zero_init`, the block's last batch-norm scale starts at 0 (its last
+  convolution's weights, without batch norm), so that a fresh block maps
+  x >= 0 to relu(x) = x: the "zero gamma" of Goyal et al. (2017), which
+  keeps a fresh 16-block tower and its first updates at the scale of one
+  block (docs/pseudocode.md, deviation Q).
+  """
 
   def __init__(self,
                channels: int,
                batch_norm: bool = True,
+               zero_init: bool = False,
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
     self._conv_0 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
                               name='conv_0')
-    self._conv_1 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
-                              name='conv_1')
+    self._conv_1 = snt.Conv2D(
+        channels, 3, with_bias=not batch_norm,
+        w_init=snt.initializers.Zeros() if zero_init and not batch_norm
+        else None, name='conv_1')
     self._norm_0 = _batch_norm('batch_norm_0') if batch_norm else None
-    self._norm_1 = _batch_norm('batch_norm_1') if batch_norm else None
+    self._norm_1 = (_batch_norm('batch_norm_1', zero_scale=zero_init)
+                    if batch_norm else None)
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
     if inputs.shape[-1] != self._conv_0.output_channels:
@@ -134,19 +146,24 @@ class ResidualBlock(snt.Module):
 
 
 class ResidualTower(snt.Module):
-  """`num_blocks` residual blocks in sequence (identity when 0)."""
+  """`num_blocks` residual blocks in sequence (identity when 0).
+
+  With `zero_init`, every block starts as the identity on inputs >= 0
+  (see `ResidualBlock`).
+  """
 
   def __init__(self,
                channels: int,
                num_blocks: int,
                batch_norm: bool = True,
+               zero_init: bool = False,
                name: Optional[str] = None):
     super().__init__(name=name)
     if not isinstance(num_blocks, int) or num_blocks < 0:
       raise ValueError(
           f'num_blocks must be a non-negative integer, got {num_blocks!r}.')
     self._blocks = [
-        ResidualBlock(channels, batch_norm, name=f'block_{i}')
+        ResidualBlock(channels, batch_norm, zero_init, name=f'block_{i}')
         for i in range(num_blocks)
     ]
 
@@ -162,21 +179,25 @@ class DownsampleStem(snt.Module):
   Convolution stride 2 to channels/2 planes (48x48), 2 residual blocks,
   convolution stride 2 to `channels` planes (24x24), 3 residual blocks,
   average pooling stride 2 (12x12), 3 residual blocks, average pooling
-  stride 2 (6x6).
+  stride 2 (6x6). `zero_init` as for `ResidualTower`.
   """
 
   def __init__(self,
                channels: int,
                batch_norm: bool = True,
+               zero_init: bool = False,
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
     half = max(channels // 2, 1)
     self._conv_0 = ConvBlock(half, batch_norm, stride=2, name='conv_0')
-    self._tower_0 = ResidualTower(half, 2, batch_norm, name='tower_0')
+    self._tower_0 = ResidualTower(half, 2, batch_norm, zero_init,
+                                  name='tower_0')
     self._conv_1 = ConvBlock(channels, batch_norm, stride=2, name='conv_1')
-    self._tower_1 = ResidualTower(channels, 3, batch_norm, name='tower_1')
-    self._tower_2 = ResidualTower(channels, 3, batch_norm, name='tower_2')
+    self._tower_1 = ResidualTower(channels, 3, batch_norm, zero_init,
+                                  name='tower_1')
+    self._tower_2 = ResidualTower(channels, 3, batch_norm, zero_init,
+                                  name='tower_2')
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
     outputs = self._tower_0(self._conv_0(inputs, is_training), is_training)

@@ -238,6 +238,50 @@ class ResidualBlockTest(testing.TestCase):
     self.assertAllClose(gradients[index], numeric, atol=1e-2, rtol=1e-2)
 
 
+  @parameterized.named_parameters(('batch_norm', True),
+                                  ('no_batch_norm', False))
+  def test_zero_init_block_is_identity_on_non_negative_inputs(
+      self, batch_norm):
+    # The block's input is a ReLU's output (or a hidden state in [0, 1]):
+    # relu(x + 0) = x, in training and in inference mode.
+    block = tower.ResidualBlock(CHANNELS, batch_norm, zero_init=True)
+    x = tf.constant(np.abs(_planes((3, 3, 3, CHANNELS), seed=4)))
+    for is_training in (True, False):
+      self.assertAllEqual(block(x, is_training=is_training), x)
+    self.assertAllEqual(
+        _variable(block, 'batch_norm_1/scale' if batch_norm else 'conv_1/w'),
+        np.zeros((CHANNELS,) if batch_norm else (3, 3, CHANNELS, CHANNELS)))
+    if batch_norm:
+      # Only the last scale starts at 0; the first is the usual 1.
+      self.assertAllEqual(_variable(block, 'batch_norm_0/scale'),
+                          np.ones(CHANNELS))
+
+  def test_default_block_is_not_identity(self):
+    block = tower.ResidualBlock(CHANNELS, batch_norm=True)
+    x = tf.constant(np.abs(_planes((3, 3, 3, CHANNELS), seed=4)))
+    self.assertGreater(
+        np.abs(block(x, is_training=True).numpy() - x.numpy()).max(), 0.1)
+
+  def test_zero_init_block_learns_from_its_last_scale(self):
+    # With the last scale at 0, only that scale (and the offset after it)
+    # gets a gradient at first: d out / d scale_1 = normalised conv_1 output
+    # where the ReLU passes, which is not 0.
+    block = tower.ResidualBlock(CHANNELS, batch_norm=True, zero_init=True)
+    x = tf.constant(np.abs(_planes((3, 3, 3, CHANNELS), seed=5)))
+    block(x, is_training=False)
+    with tf.GradientTape() as tape:
+      loss = tf.reduce_sum(block(x, is_training=True) * tf.constant(
+          _planes((3, 3, 3, CHANNELS), seed=6)))
+    variables = block.trainable_variables
+    gradients = dict(zip([v.name.split('/', 1)[1] for v in variables],
+                         tape.gradient(loss, variables)))
+    self.assertAllEqual(gradients['conv_0/w:0'],
+                        np.zeros((3, 3, CHANNELS, CHANNELS)))
+    self.assertAllEqual(gradients['conv_1/w:0'],
+                        np.zeros((3, 3, CHANNELS, CHANNELS)))
+    self.assertGreater(np.abs(gradients['batch_norm_1/scale:0']).max(), 0.1)
+
+
 class ResidualTowerTest(testing.TestCase):
 
   @parameterized.named_parameters(('negative', -1), ('float', 1.5))
@@ -272,6 +316,24 @@ class ResidualTowerTest(testing.TestCase):
     self.assertTrue(
         np.isfinite(out).all(), f'{np.isnan(out).sum()} NaN and '
         f'{np.isinf(out).sum()} infinite values of {out.size} outputs')
+
+
+  def test_zero_init_tower_and_stem_towers_are_identity(self):
+    x = tf.constant(np.abs(_planes((2, 3, 3, CHANNELS), seed=7)))
+    stack = tower.ResidualTower(CHANNELS, 16, zero_init=True)
+    for is_training in (True, False):
+      self.assertAllEqual(stack(x, is_training=is_training), x)
+    # The Atari stem's five towers too: its output is then the average
+    # pools of its two strided convolutions' outputs.
+    stem = tower.DownsampleStem(CHANNELS, zero_init=True)
+    planes = tf.constant(_planes((2, 16, 16, 3), seed=8))
+    stem(planes, is_training=False)
+    # pylint: disable=protected-access
+    expected = stem._conv_1(stem._conv_0(planes, False), False)
+    for _ in range(2):
+      expected = tf.nn.avg_pool2d(expected, 3, strides=2, padding='SAME')
+    self.assertAllClose(stem(planes, is_training=False), expected,
+                        atol=0., rtol=1e-6)
 
 
 class MovingAverageTest(testing.TestCase):
