@@ -26,7 +26,11 @@ parameter for them (docs/benchmarks.md lists what differs):
     1 residual block of 16 planes, heads with one hidden layer of 32, the
     action on one plane ('not_one_hot'), 21-atom supports (-10..10).
 
-Both with K = 5, momentum SGD (0.9, weight decay 1e-4), no self-supervised
+and for the search (benchmarks/peers/lightzero_search.py), `search_mlp`, the
+model of benchmarks/search.py: `MuZeroModelMLP`, observation 8, 4 actions,
+latent 32, heads with one hidden layer of 32, scalar value and reward.
+
+All with K = 5, momentum SGD (0.9, weight decay 1e-4), no self-supervised
 consistency loss (the paper's MuZero has none), LightZero's defaults
 otherwise.
 """
@@ -40,7 +44,9 @@ from lzero.policy.muzero import MuZeroPolicy
 import numpy as np
 import torch
 
+# The learner's shapes; SEARCH_MODEL is the search benchmark's.
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
+SEARCH_MODEL = 'search_mlp'
 
 _MODEL_CONFIGS = {
     'cartpole_mlp': dict(
@@ -71,6 +77,17 @@ _MODEL_CONFIGS = {
         value_support_size=21,
         discrete_action_encoding_type='not_one_hot',
     ),
+    SEARCH_MODEL: dict(
+        model_type='mlp',
+        observation_shape=8,
+        action_space_size=4,
+        latent_state_dim=32,
+        reward_head_hidden_channels=[32],
+        value_head_hidden_channels=[32],
+        policy_head_hidden_channels=[32],
+        categorical_distribution=False,
+        discrete_action_encoding_type='one_hot',
+    ),
 }
 
 
@@ -79,7 +96,8 @@ def make_policy_config(model: str, batch_size: int = 256,
                        num_simulations: int = 50) -> EasyDict:
   """`MuZeroPolicy`'s default config with the sizes of `model`, on the CPU."""
   if model not in _MODEL_CONFIGS:
-    raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
+    raise ValueError(f'Unknown model {model!r}; expected one of '
+                     f'{sorted(_MODEL_CONFIGS)}.')
   config = EasyDict(copy.deepcopy(dict(MuZeroPolicy.default_config())))
   config.model.update(copy.deepcopy(_MODEL_CONFIGS[model]))
   config.model.update(self_supervised_learning_loss=False,
