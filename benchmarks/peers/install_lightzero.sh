@@ -18,7 +18,7 @@
 # side-by-side benchmarks (docs/benchmarks.md). Not the project's
 # environment, not CI: run it by hand.
 #
-#   bash benchmarks/peers/install_lightzero.sh [VENV]   # default /work/peers-venv
+#   bash benchmarks/peers/install_lightzero.sh [VENV]  # /work/peers-venv
 #
 # Two steps, because a plain resolve of LightZero pulls a CUDA torch (5.6 GB):
 #   1. torch 2.13.0's CPU build (`torch==2.13.0+cpu`), from pip's configured
@@ -55,7 +55,8 @@ fi
 import torch
 import lzero
 from lzero.mcts.ctree.ctree_muzero import mz_tree
-assert not torch.version.cuda, f'Expected a CPU torch, got CUDA {torch.version.cuda}.'
+assert not torch.version.cuda, (
+    f'Expected a CPU torch, got CUDA {torch.version.cuda}.')
 print(f'torch {torch.__version__}, LightZero {lzero.__version__}, '
       f'compiled tree {mz_tree.__file__}')
 PY
