@@ -453,6 +453,10 @@ def run_peers() -> None:
   if unknown:
     raise app.UsageError(f'Unknown peers {unknown}; expected some of '
                          f'{list(side_by_side.PEERS)}.')
+  if not os.access(PEER_PYTHON.value, os.X_OK):
+    raise app.UsageError(
+        f'No peers\' python at --peer_python={PEER_PYTHON.value}; build it '
+        f'with benchmarks/peers/install_lightzero.sh.')
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
