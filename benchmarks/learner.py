@@ -32,6 +32,13 @@ alike. Reported: medians over the repeats, and medians of the per-repeat
 ratios. See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
+
+With `--peers=lightzero` it times instead our XLA step against LightZero's
+learner step on the two small shapes, in alternating processes
+(benchmarks/peers/side_by_side.py; the peer's venv from
+benchmarks/peers/install_lightzero.sh):
+
+    python -m benchmarks.learner --peers=lightzero --rounds=5
 """
 
 import json
@@ -47,6 +54,7 @@ import sonnet as snt
 import tensorflow as tf
 
 from benchmarks import reporting
+from benchmarks.peers import side_by_side
 from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt import losses
@@ -95,6 +103,16 @@ INTRA_OP_THREADS = flags.DEFINE_integer(
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
+PEERS = flags.DEFINE_list(
+    'peers', [], f'peers to time against our XLA step instead, of '
+    f'{list(side_by_side.PEERS)}: alternating processes, cartpole_mlp and '
+    f'tictactoe_residual only, --repeats timings of --steps steps each; '
+    f'--intra_op_threads=N then sets both libraries\' thread pools to N.')
+ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
+                              'library per model.')
+PEER_PYTHON = flags.DEFINE_string('peer_python',
+                                  side_by_side.DEFAULT_PEER_PYTHON,
+                                  'with --peers: the peers\' venv python.')
 
 
 def make_config(model: str) -> config_lib.MuZeroConfig:
@@ -424,6 +442,37 @@ def run(models: Sequence[str],
           'results': results}
 
 
+def run_peers() -> None:
+  """`--peers`: our XLA step and the peers', in alternating processes."""
+  models = MODELS_FLAG.value
+  if not MODELS_FLAG.present:
+    models = [m for m in models if m != 'paper_residual']
+  if 'paper_residual' in models:
+    raise app.UsageError('--peers times cartpole_mlp and tictactoe_residual '
+                         'only.')
+  if ROUNDS.value <= 0:
+    raise app.UsageError(f'--rounds must be positive, got {ROUNDS.value}.')
+  unknown = sorted(set(PEERS.value) - set(side_by_side.PEERS))
+  if unknown:
+    raise app.UsageError(f'Unknown peers {unknown}; expected some of '
+                         f'{list(side_by_side.PEERS)}.')
+  if not os.access(PEER_PYTHON.value, os.X_OK):
+    raise app.UsageError(
+        f'No peers\' python at --peer_python={PEER_PYTHON.value}; build it '
+        f'with benchmarks/peers/install_lightzero.sh.')
+  output = side_by_side.run(
+      models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
+      repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
+      threads=INTRA_OP_THREADS.value, peer_python=PEER_PYTHON.value,
+      log=logging.info)
+  output['environment'] = reporting.machine()
+  print(json.dumps(output['environment']))
+  print(side_by_side.format_table(output['summary']))
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(output, f, indent=2)
+
+
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
@@ -435,6 +484,9 @@ def main(argv: Sequence[str]) -> None:
     if flag.value is not None and flag.value <= 0:
       raise app.UsageError(f'--{flag.name} must be positive, got '
                            f'{flag.value}.')
+  if PEERS.value:
+    run_peers()
+    return
   tf.config.threading.set_inter_op_parallelism_threads(INTER_OP_THREADS.value)
   tf.config.threading.set_intra_op_parallelism_threads(INTRA_OP_THREADS.value)
   output = run(MODELS_FLAG.value,

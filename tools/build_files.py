@@ -79,6 +79,7 @@ PIP_NAMES = {
     'absl': 'absl-py',
     'dm_env': 'dm-env',
     'google.protobuf': 'protobuf',
+    'lzero': 'LightZero',
     'sonnet': 'dm-sonnet',
     'tensorflow_probability': 'tensorflow-probability',
     'tree': 'dm-tree',

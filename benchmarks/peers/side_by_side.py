@@ -1,0 +1,156 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Our learner step against peers', in alternating processes.
+
+`benchmarks/learner.py --peers=lightzero` runs, for each round and model,
+our driver (`benchmarks.peers.ours_learner`, this interpreter) and then each
+peer's (`benchmarks.peers.<peer>_learner`, the peer's venv interpreter), one
+process after the other, so that no two libraries share the cores and load
+that comes and goes on a shared machine falls on both. Each process reports
+the samples/s of a few timings; a round's rate is their median. Reported per
+model: the median rate of each library over the rounds and the median of the
+per-round ratios ours / peer. No TensorFlow here: this module only starts
+processes and does the arithmetic.
+"""
+
+import json
+import statistics
+import subprocess
+import sys
+from typing import Any, Dict, List, Sequence
+
+PEERS = ('lightzero',)
+OURS = 'muzero_snt'
+DEFAULT_PEER_PYTHON = '/work/peers-venv/bin/python'
+
+
+def worker_command(library: str, model: str, python: str, steps: int,
+                   repeats: int, batch_size: int = 256,
+                   threads: int = 0) -> List[str]:
+  """The command line of one timing process of `library`.
+
+  `threads` > 0 sets TensorFlow's intra- and inter-op pools, or torch's
+  threads, to that size; 0 keeps each library's default.
+  """
+  if library != OURS and library not in PEERS:
+    raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
+                     f'of {PEERS}.')
+  module = 'ours' if library == OURS else library
+  command = [python, '-m', f'benchmarks.peers.{module}_learner',
+             f'--model={model}', f'--steps={steps}', f'--repeats={repeats}',
+             f'--batch_size={batch_size}']
+  if threads and library == OURS:
+    command += [f'--intra_op_threads={threads}',
+                f'--inter_op_threads={threads}']
+  elif threads:
+    command.append(f'--threads={threads}')
+  return command
+
+
+def parse_output(stdout: str) -> Dict[str, Any]:
+  """The JSON result that a driver prints as its last line."""
+  lines = [line for line in stdout.splitlines() if line.startswith('{')]
+  if not lines:
+    raise ValueError(f'No JSON line in the output: {stdout[-500:]!r}.')
+  return json.loads(lines[-1])
+
+
+def run_worker(command: Sequence[str]) -> Dict[str, Any]:
+  """Runs one driver process to its end; its parsed result."""
+  done = subprocess.run(command, capture_output=True, text=True, check=False)
+  if done.returncode:
+    raise RuntimeError(f'{" ".join(command)} exited with {done.returncode}: '
+                       f'{done.stderr[-2000:]}')
+  return parse_output(done.stdout)
+
+
+def summarise(ours: Sequence[float], peer: Sequence[float]) -> Dict[str, Any]:
+  """Medians and per-round ratios of two libraries' per-round rates.
+
+  Args:
+    ours: our samples/s, one per round.
+    peer: the peer's samples/s in the same rounds.
+
+  Returns:
+    {'ours': median, 'peer': median, 'ratios': [ours_i / peer_i],
+     'ratio': median of the ratios}.
+
+  Raises:
+    ValueError: for lists of different lengths, empty, or with a rate that
+      is not positive.
+  """
+  if len(ours) != len(peer) or not ours:
+    raise ValueError(f'Expected one rate per round on each side, got '
+                     f'{len(ours)} and {len(peer)}.')
+  for rate in list(ours) + list(peer):
+    if not rate > 0:
+      raise ValueError(f'Expected positive rates, got {rate}.')
+  ratios = [o / p for o, p in zip(ours, peer)]
+  return {'ours': statistics.median(ours), 'peer': statistics.median(peer),
+          'ratios': ratios, 'ratio': statistics.median(ratios)}
+
+
+def run(models: Sequence[str],
+        peers: Sequence[str],
+        rounds: int = 5,
+        steps: int = 20,
+        repeats: int = 3,
+        batch_size: int = 256,
+        threads: int = 0,
+        peer_python: str = DEFAULT_PEER_PYTHON,
+        log=print) -> Dict[str, Any]:
+  """Alternates our driver and the peers' for `rounds` rounds per model.
+
+  Returns:
+    {'rounds': [...every process's result...], 'summary': {model: {peer:
+    `summarise(...)`}}}.
+  """
+  unknown = sorted(set(peers) - set(PEERS))
+  if unknown:
+    raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
+  results = []
+  for round_index in range(rounds):
+    for model in models:
+      for library in (OURS,) + tuple(peers):
+        python = sys.executable if library == OURS else peer_python
+        result = run_worker(worker_command(library, model, python, steps,
+                                           repeats, batch_size, threads))
+        result['round'] = round_index
+        result['median'] = statistics.median(result['samples_per_second'])
+        results.append(result)
+        log(f'round {round_index + 1}/{rounds} {model} {library}: '
+            f'{result["median"]:.0f} samples/s')
+  summary = {}
+  for model in models:
+    rates = {
+        library: [r['median'] for r in results
+                  if r['model'] == model and r['library'] == library]
+        for library in (OURS,) + tuple(peers)
+    }
+    summary[model] = {peer: summarise(rates[OURS], rates[peer])
+                      for peer in peers}
+  return {'rounds': results, 'summary': summary}
+
+
+def format_table(summary: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
+  """Medians of samples/s and of the per-round ratios, one row per pair."""
+  lines = [f'{"model":<20}{"peer":<11}{"ours":>9}{"peer":>9}{"ratio":>7}'
+           f'  per round']
+  for model, by_peer in summary.items():
+    for peer, s in by_peer.items():
+      per_round = ', '.join(f'{r:.2f}' for r in s['ratios'])
+      lines.append(f'{model:<20}{peer:<11}{s["ours"]:>9.0f}{s["peer"]:>9.0f}'
+                   f'{s["ratio"]:>7.2f}  {per_round}')
+  return '\n'.join(lines)
