@@ -127,7 +127,7 @@ class PublicNamesTest(absltest.TestCase):
               if not name.startswith('_') and name not in (
                   # Submodules and typing helpers, not part of the API.
                   'atari', 'base', 'checks', 'gym_adapter',
-                  'minatar_adapter', 'openspiel',
+                  'minatar_adapter', 'openspiel', 'openspiel_players',
                   'registry', 'tictactoe', 'tictactoe_players')}
     self.assertEqual(set(environments.__all__), public)
     self.assertEqual(list(environments.__all__),
