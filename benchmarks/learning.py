@@ -82,6 +82,12 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 CURVE_PNG = flags.DEFINE_string('curve_png', None,
                                 'where to plot the evaluation curves.')
+EVAL_EVERY_STEPS = flags.DEFINE_integer(
+    'eval_every_steps', 0, 'if > 0, evaluate every this many learner steps '
+    'instead of every --eval_every seconds: the same points on a loaded '
+    'machine as on an idle one (runs of a seed are deterministic).')
+STEP_LIMIT = flags.DEFINE_integer(
+    'step_limit', 0, 'if > 0, also give up after this many learner steps.')
 REANALYZE_FRACTIONS = flags.DEFINE_list(
     'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction '
     '(e.g. 0,0.5,0.8) and compare them; empty: the config\'s alone.')
@@ -91,14 +97,22 @@ CARTPOLE_SCREEN = 10
 
 
 class _Evaluator:
-  """The `on_round` callback: evaluates on a training-time schedule."""
+  """The `on_round` callback: evaluates on a training-time schedule.
+
+  With `eval_every_steps` > 0 the schedule counts learner steps instead of
+  seconds, and `step_limit` > 0 ends the run after that many steps.
+  """
 
   def __init__(self, preset: str, config, eval_every: float,
-               time_limit: float, num_eval: int, seed: int):
+               time_limit: float, num_eval: int, seed: int,
+               eval_every_steps: int = 0, step_limit: int = 0):
     self._preset = preset
     self._config = config
     self._eval_every = eval_every
     self._time_limit = time_limit
+    self._eval_every_steps = eval_every_steps
+    self._next_eval_step = eval_every_steps
+    self._step_limit = step_limit
     self._num_eval = num_eval
     self._seed = seed
     self._paused = 0.
@@ -141,9 +155,19 @@ class _Evaluator:
       score['solved'] = 0.
     return score
 
+  def _due(self, elapsed: float, steps: int) -> bool:
+    if elapsed >= self._time_limit:
+      return True
+    if self._step_limit and steps >= self._step_limit:
+      return True
+    if self._eval_every_steps:
+      return steps >= self._next_eval_step
+    return elapsed >= self._next_eval
+
   def __call__(self, loop) -> bool:
     elapsed = self.training_time()
-    if elapsed < self._next_eval and elapsed < self._time_limit:
+    steps = loop.learner.steps
+    if not self._due(elapsed, steps):
       return False
     paused_at = time.time()
     score = self._score(loop)
@@ -154,10 +178,13 @@ class _Evaluator:
     self.curve.append(point)
     logging.info('evaluation: %s', point)
     self._next_eval = elapsed + self._eval_every
+    while self._eval_every_steps and self._next_eval_step <= steps:
+      self._next_eval_step += self._eval_every_steps
     if score['solved']:
       self.solved_at = point
       return True
-    return elapsed >= self._time_limit
+    return elapsed >= self._time_limit or bool(
+        self._step_limit and steps >= self._step_limit)
 
 
 def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
@@ -172,7 +199,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
     # Run until solved or out of time, not until the preset's step count.
     config = config.replace(training_steps=10**7)
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
-                         seed)
+                         seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value)
   loop = experiment.run_selfplay(
       config, preset, num_envs=NUM_ENVS.value, train_ratio=TRAIN_RATIO.value,
       seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,

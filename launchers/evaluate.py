@@ -64,11 +64,11 @@ from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import curves
 from muzero_snt import environments
-from muzero_snt import evaluation
 from muzero_snt import evaluation_report
 from muzero_snt import loading
 from muzero_snt import networks
 from muzero_snt import opponents as opponents_lib
+from muzero_snt import preset_evaluation
 from muzero_snt import presets
 from muzero_snt import run_config
 from muzero_snt import search
@@ -239,24 +239,20 @@ def run(preset: str,
   player_search = search.make_search(config, network, search_kind,
                                      simulations)
   make_environment = builders.make_environment_factory(preset, config, title)
+  opponents = preset_evaluation.make_opponents(
+      preset, make_environment, opponents, opponent_simulations,
+      opponent_rollouts, seed)
   opponent_note = ''
-  if preset in opponents_lib.OPPONENTS:
-    environment = make_environment(seed)
-    factories = opponents_lib.make_opponents(
-        preset, opponents, getattr(environment, 'game', None),
-        opponent_simulations, opponent_rollouts)
-    if opponents_lib.mcts_name(opponent_simulations) in factories:
-      opponent_note = (f'; OpenSpiel MCTS opponent: {opponent_simulations} '
-                       f'simulations, {opponent_rollouts} random rollout(s) '
-                       'per leaf')
-    player = evaluation.MuZeroPlayer(player_search, seed=seed)
-    results = evaluation.evaluate_matches(player, make_environment, factories,
-                                          num_games=num_games, seed=seed)
-    table = evaluation_report.tictactoe_table(results)
-  else:
-    results = evaluation.evaluate_episodes(
-        player_search, make_environment, num_games, seed=seed)
+  if opponents and opponents_lib.mcts_name(opponent_simulations) in opponents:
+    opponent_note = (f'; OpenSpiel MCTS opponent: {opponent_simulations} '
+                     f'simulations, {opponent_rollouts} random rollout(s) '
+                     'per leaf')
+  results = preset_evaluation.evaluate(player_search, make_environment,
+                                       opponents, num_games, seed)
+  if opponents is None:
     table = evaluation_report.episodes_table(results)
+  else:
+    table = evaluation_report.tictactoe_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
         f'{simulations} simulations per move{opponent_note}\n{table}')

@@ -19,8 +19,10 @@ Run as a Ray actor on the learner's machine (`runner.py`), restarted by Ray
 if its process dies. Its constructor builds a network copy and starts a
 thread that, whenever the published weights are at least `interval` learner
 steps newer than the last evaluated ones, evaluates them as
-`launchers/evaluate.py` does (tic-tac-toe: the perfect and the random
-player, from both sides; one-player presets: episodes' returns) and writes
+`launchers/evaluate.py` does (two-player presets: their fixed opponents
+from `opponents.OPPONENTS`, both sides, e.g. tic-tac-toe's perfect and
+random players or connect four's OpenSpiel MCTS bot and random player;
+one-player presets: episodes' returns) and writes
 `evaluation_report.summary_scalars` to the run's TensorBoard directory at
 the weights' learner step.
 """
@@ -29,8 +31,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from muzero_snt import builders
 from muzero_snt import config as config_lib
-from muzero_snt import evaluation
 from muzero_snt import evaluation_report
+from muzero_snt import opponents as opponents_lib
+from muzero_snt import preset_evaluation
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import worker_setup
 
@@ -39,9 +42,9 @@ _POLL = 0.5
 
 
 def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
-  """Whether the evaluator can evaluate `preset` (tic-tac-toe, or one
-  player)."""
-  return preset == 'tictactoe' or config.num_players == 1
+  """Whether the evaluator can evaluate `preset`: one player, or two with
+  fixed opponents (`opponents.OPPONENTS`)."""
+  return preset in opponents_lib.OPPONENTS or config.num_players == 1
 
 
 class Evaluator(worker_setup.LoopThread):
@@ -50,7 +53,9 @@ class Evaluator(worker_setup.LoopThread):
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
                title: Optional[str], search: str, weights: str,
                logdir: Optional[str], interval: int, num_games: int,
-               seed: int = 0):
+               seed: int = 0,
+               opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
+               opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS):
     """Builds the network copy and starts the loop.
 
     Args:
@@ -62,18 +67,26 @@ class Evaluator(worker_setup.LoopThread):
       logdir: where to write the `eval/...` scalars (None: kept only in
         `results`).
       interval: learner steps between evaluations.
-      num_games: tic-tac-toe games per opponent and side, or episodes.
+      num_games: games per opponent and side, or episodes.
       seed: seed of the opponents and environments.
+      opponent_simulations: the MCTS opponent's simulations per move
+        (connect four, 9x9 Go).
+      opponent_rollouts: the MCTS opponent's random rollouts per leaf.
     """
     if not supported(preset, config):
-      raise ValueError(f'The evaluator plays tic-tac-toe or one-player '
-                       f'presets, got {preset!r}.')
+      raise ValueError(
+          f'The evaluator plays one-player presets or two-player presets '
+          f'with opponents {sorted(opponents_lib.OPPONENTS)}, got '
+          f'{preset!r}.')
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     self._tf = tf
     self._worker = worker_setup.set_up(config, search, weights)
     self._preset = preset
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
+    self._opponents = preset_evaluation.make_opponents(
+        preset, self._make_environment, num_simulations=opponent_simulations,
+        num_rollouts=opponent_rollouts, seed=seed)
     self._writer = tf.summary.create_file_writer(logdir) if logdir else None
     self._interval = interval
     self._num_games = num_games
@@ -82,14 +95,9 @@ class Evaluator(worker_setup.LoopThread):
     self._start_loop('evaluator')
 
   def _evaluate(self) -> Dict[str, float]:
-    if self._preset == 'tictactoe':
-      player = evaluation.MuZeroPlayer(self._worker.search, seed=self._seed)
-      results = evaluation.evaluate_tictactoe(
-          player, num_games=self._num_games, seed=self._seed)
-    else:
-      results = evaluation.evaluate_episodes(
-          self._worker.search, self._make_environment, self._num_games,
-          seed=self._seed)
+    results = preset_evaluation.evaluate(
+        self._worker.search, self._make_environment, self._opponents,
+        self._num_games, self._seed)
     return evaluation_report.summary_scalars(results)
 
   def _loop(self) -> None:

@@ -70,9 +70,10 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
   """
   if settings.eval_interval and not evaluator.supported(settings.preset,
                                                          config):
-    raise ValueError(f'eval_interval: the evaluator plays tic-tac-toe or '
-                     f'one-player presets, not {settings.preset!r}; set it '
-                     'to 0 and evaluate checkpoints with launchers/evaluate.')
+    raise ValueError(f'eval_interval: the evaluator plays one-player presets '
+                     f'and two-player presets with fixed opponents, not '
+                     f'{settings.preset!r}; set it to 0 and evaluate '
+                     'checkpoints with launchers/evaluate.')
   started = ray_support.connect(
       settings.ray_address,
       num_cpus=max(os.cpu_count() or 1,
