@@ -155,6 +155,9 @@ EVAL_INTERVAL = flags.DEFINE_integer(
     'eval_interval', 0, 'learner steps between evaluations of the published '
     'weights by an evaluator process, written to --logdir as eval/... '
     '(0: none); with --num_actors.')
+EVAL_GAMES = flags.DEFINE_integer(
+    'eval_games', 20, 'games per opponent and side (or episodes) of each '
+    '--eval_interval evaluation; 100 is the single-process benchmark\'s.')
 NUM_REANALYZE_WORKERS = flags.DEFINE_integer(
     'num_reanalyze_workers', 0, 'reanalyse worker processes on Ray, taking '
     'batches from the replay service (0: the learner reanalyses); with '
@@ -201,6 +204,9 @@ def validate_flags() -> None:
   if not 0 <= minutes < float('inf'):
     raise app.UsageError(f'--checkpoint_minutes must be a finite number >= '
                          f'0, got {minutes}.')
+  if EVAL_GAMES.value < 1:
+    raise app.UsageError(f'--eval_games must be >= 1, got '
+                         f'{EVAL_GAMES.value}.')
   if EVAL_INTERVAL.value < 0:
     raise app.UsageError(f'--eval_interval must be >= 0, got '
                          f'{EVAL_INTERVAL.value}.')
@@ -272,6 +278,7 @@ def make_settings() -> experiment.RunSettings:
       ray_address=RAY_ADDRESS.value,
       publish_interval=PUBLISH_INTERVAL.value,
       eval_interval=EVAL_INTERVAL.value,
+      eval_games=EVAL_GAMES.value,
       num_reanalyze_workers=NUM_REANALYZE_WORKERS.value,
       replay_path=REPLAY_PATH.value,
       export_replay=EXPORT_REPLAY.value)

@@ -94,6 +94,8 @@ class RunSettings:
     eval_interval: learner steps between evaluations of the published
       weights by an evaluator process writing `eval/...` scalars to
       `logdir` (num_actors > 0; 0: none).
+    eval_games: games per opponent and side (two players) or episodes (one
+      player) of each of those evaluations.
     num_reanalyze_workers: reanalyse worker processes on Ray
       (num_actors > 0, reanalyze_fraction > 0); 0 reanalyses in the
       learner's process.
@@ -120,6 +122,7 @@ class RunSettings:
   ray_address: Optional[str] = None
   publish_interval: int = 1
   eval_interval: int = 0
+  eval_games: int = 20
   num_reanalyze_workers: int = 0
   replay_path: Optional[str] = None
   export_replay: Optional[str] = None
@@ -165,6 +168,7 @@ class RunSettings:
       fail('ray_address', 'None unless num_actors > 0')
     check_count('publish_interval', 1)
     check_count('eval_interval', 0)
+    check_count('eval_games', 1)
     if self.eval_interval and not self.num_actors:
       fail('eval_interval', '0 unless num_actors > 0')
     check_count('num_reanalyze_workers', 0)

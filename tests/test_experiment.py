@@ -214,6 +214,8 @@ class RunSettingsTest(testing.TestCase):
          'num_actors > 0, got 10'),
         (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
          'non-negative integer'),
+        (dict(num_actors=1, eval_interval=5, eval_games=0), 'eval_games must '
+         'be a positive integer, got 0'),
         (dict(num_actors=1, num_reanalyze_workers=-1), 'num_reanalyze_workers '
          'must be a non-negative integer, got -1'),
         (dict(num_reanalyze_workers=2), r'num_reanalyze_workers must be 0 '

@@ -43,8 +43,6 @@ from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
 
-# Tic-tac-toe games per opponent and side, or episodes, of an evaluation.
-EVAL_GAMES = 20
 # Batches each reanalyse worker may hold (one being reanalysed, one ready).
 BATCHES_PER_REANALYSE_WORKER = 2
 
@@ -119,7 +117,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
           num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
       ).remote(config, settings.preset, settings.title, settings.search,
                names[1], settings.logdir, settings.eval_interval,
-               EVAL_GAMES, settings.seed)
+               settings.eval_games, settings.seed)
       handles.append(evaluator_handle)
     logging.info('Ray: %d self-play actor(s) of %d games each, %d '
                  'reanalyse worker(s), the replay service and the weight '

@@ -36,7 +36,6 @@ import tensorflow as tf
 
 from muzero_snt import experiment
 from muzero_snt import presets
-from muzero_snt.distributed import runner
 from muzero_snt.distributed import weight_store
 from tests import testing
 from tests.distributed import ray_testing
@@ -49,7 +48,7 @@ _KILLED, _KILL_AT = 0, 5
 # Give up (the test fails) after this many learner steps.
 _MAX_STEPS = 3000
 # Learner steps between evaluations; games per opponent and side.
-_EVAL_INTERVAL = 20
+_EVAL_INTERVAL, _EVAL_GAMES = 20, 6
 
 
 def tiny_tictactoe_config(**changes):
@@ -111,7 +110,8 @@ class DistributedRunTest(testing.TestCase):
         experiment.RunSettings(
             preset='tictactoe', num_actors=2, num_envs=4, train_ratio=0.5,
             search='graph', jit_compile=False, publish_interval=5,
-            log_every=20, logdir=cls.logdir, eval_interval=_EVAL_INTERVAL),
+            log_every=20, logdir=cls.logdir, eval_interval=_EVAL_INTERVAL,
+            eval_games=_EVAL_GAMES),
         on_round=cls.observer)
     cls.seconds = time.time() - cls.start
 
@@ -161,7 +161,7 @@ class DistributedRunTest(testing.TestCase):
     self.assertEqual(steps, sorted(steps))
     self.assertTrue(all(b - a >= _EVAL_INTERVAL
                         for a, b in zip(steps, steps[1:])))
-    games = 2 * runner.EVAL_GAMES  # Per opponent, both sides.
+    games = 2 * _EVAL_GAMES  # Per opponent, both sides.
     for _, scalars in evaluations:
       for opponent in ('perfect', 'random'):
         rates = [scalars[f'eval/{opponent}/{name}_rate']

@@ -164,6 +164,10 @@ class TrainTest(testing.TestCase):
     with flagsaver.flagsaver(num_actors=-1):
       with self.assertRaisesRegex(app.UsageError, '--num_actors must be >= 0'):
         train.validate_flags()
+    with flagsaver.flagsaver(num_actors=1, eval_interval=10, eval_games=0):
+      with self.assertRaisesRegex(app.UsageError,
+                                  '--eval_games must be >= 1, got 0'):
+        train.validate_flags()
     with flagsaver.flagsaver(num_actors=1, num_reanalyze_workers=-2):
       with self.assertRaisesRegex(
           app.UsageError, '--num_reanalyze_workers must be >= 0, got -2'):
@@ -172,12 +176,12 @@ class TrainTest(testing.TestCase):
   def test_flags_reach_the_distributed_settings(self):
     with flagsaver.flagsaver(num_actors=3, ray_address='10.0.0.5:6379',
                              publish_interval=7, eval_interval=50,
-                             num_reanalyze_workers=2):
+                             eval_games=100, num_reanalyze_workers=2):
       settings = train.make_settings()
     self.assertEqual((settings.num_actors, settings.ray_address,
                       settings.publish_interval, settings.eval_interval,
-                      settings.num_reanalyze_workers),
-                     (3, '10.0.0.5:6379', 7, 50, 2))
+                      settings.eval_games, settings.num_reanalyze_workers),
+                     (3, '10.0.0.5:6379', 7, 50, 100, 2))
     self.assertEqual(train.make_settings().num_actors, 0)  # The default.
 
   def test_a_bad_ray_address_is_a_usage_error_before_any_work(self):
