@@ -29,7 +29,8 @@ Each repeat times every measurement once, in a rotated order, together with
 `tf.matmul` of two N x N float32 matrices in a graph and under XLA (the
 machine's practical FLOP ceiling), so that a noisy, shared machine slows them
 alike. Reported: medians over the repeats, and medians of the per-repeat
-ratios. See docs/benchmarks.md.
+ratios. The models and their batches are in learner_models.py, the FLOP
+counts and the matmuls in flops.py. See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
 
@@ -49,21 +50,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from absl import app
 from absl import flags
 from absl import logging
-import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
+from benchmarks import flops as flops_lib
+from benchmarks import learner_models
 from benchmarks import reporting
 from benchmarks.peers import side_by_side
-from muzero_snt import config as config_lib
 from muzero_snt import learning
-from muzero_snt import losses
 from muzero_snt import networks
-from muzero_snt import presets
 from muzero_snt import reference
-from muzero_snt import types
 
-MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual')
 # Batch size, learner steps per timing and examples of the reference loop.
 # A step of the paper-sized tower costs 6.3 GFLOP per example, seconds per
 # step at batch 32 on 2 cores; its reference loop, seconds per example.
@@ -72,14 +69,10 @@ DEFAULTS = {
     'tictactoe_residual': (256, 20, 8),
     'paper_residual': (32, 1, 1),
 }
-# Forward + backward: the backward pass computes a gradient for the inputs
-# and one for the weights of every layer, each as costly as its forward.
-TRAIN_FLOPS_PER_FORWARD_FLOP = 3
-# FLOPs of the matmuls in one timing: about three 2048 x 2048 products.
-_MATMUL_FLOPS_PER_TIMING = 3 * 2 * 2048**3
 
-MODELS_FLAG = flags.DEFINE_list('models', list(MODELS),
-                                f'models to benchmark, of {list(MODELS)}.')
+MODELS_FLAG = flags.DEFINE_list(
+    'models', list(learner_models.MODELS),
+    f'models to benchmark, of {list(learner_models.MODELS)}.')
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
 STEPS = flags.DEFINE_integer(
     'steps', None, 'learner steps per timing (default: 20; 1 for '
@@ -115,138 +108,6 @@ PEER_PYTHON = flags.DEFINE_string('peer_python',
                                   'with --peers: the peers\' venv python.')
 
 
-def make_config(model: str) -> config_lib.MuZeroConfig:
-  """The configuration of a benchmarked model (K = 5 in all three)."""
-  if model == 'cartpole_mlp':
-    return presets.make_cartpole_config()
-  if model == 'tictactoe_residual':
-    return presets.make_tictactoe_config()
-  if model == 'paper_residual':
-    # The tic-tac-toe board with the appendix's board-game network: 16
-    # blocks of 256 planes, AlphaZero's heads, scalar value and reward;
-    # the paper presets' warm-up, without which lr 0.2 overflows the loss
-    # within 4 steps (docs/benchmarks.md).
-    return presets.make_tictactoe_config().replace(
-        network=presets.PAPER_BOARD_NETWORK,
-        lr_warmup_steps=presets.PAPER_LR_WARMUP_STEPS)
-  raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
-
-
-def make_batch(config: config_lib.MuZeroConfig, batch_size: int,
-               seed: int = 0) -> types.Batch:
-  """A random `Batch` of NumPy arrays that fits `config`.
-
-  Values and rewards of either sign, policies that sum to one, and absorbing
-  tails: past a random game length the policy is masked and the targets 0.
-  """
-  rng = np.random.default_rng(seed)
-  k, a = config.num_unroll_steps, config.action_space_size
-  target_value = rng.uniform(-3., 3., (batch_size, k + 1))
-  target_reward = rng.uniform(-2., 2., (batch_size, k))
-  target_policy = rng.dirichlet(np.ones(a), (batch_size, k + 1))
-  length = rng.integers(1, k + 2, batch_size)  # [B]
-  inside = np.arange(k + 1)[None] < length[:, None]  # [B, K+1]
-  target_value *= inside
-  target_reward *= inside[:, 1:]
-  target_policy *= inside[..., None]
-  return types.Batch(
-      observation=rng.uniform(0., 1., (batch_size,) +
-                              config.observation_shape).astype(np.float32),
-      action=rng.integers(0, a, (batch_size, k)).astype(np.int32),
-      target_value=target_value.astype(np.float32),
-      target_reward=target_reward.astype(np.float32),
-      target_policy=target_policy.astype(np.float32),
-      policy_mask=inside.astype(np.float32),
-      weight=rng.uniform(0.5, 1.5, batch_size).astype(np.float32))
-
-
-def forward_flops(network: networks.MuZeroNetwork,
-                  config: config_lib.MuZeroConfig) -> int:
-  """FLOPs of the unrolled forward pass of one example, from layer shapes.
-
-  2 * H * W * k * k * C_in * C_out per convolution (stride 1, 'SAME': the
-  output keeps the board's H x W) and 2 * in * out per dense layer. Batch
-  norm, activations, the hidden-state scaling and the losses are not
-  counted. The representation runs once, the dynamics K times and the
-  prediction K + 1 times.
-
-  Args:
-    network: a network whose variables exist.
-    config: its configuration.
-
-  Returns:
-    The FLOP count.
-
-  Raises:
-    ValueError: for the strided Atari stem, which this does not count.
-  """
-  if config.network.downsample:
-    raise ValueError('forward_flops does not count the down-sampling stem.')
-  height, width = 1, 1
-  if config.network.kind == 'residual':
-    height, width = config.observation_shape[:2]
-  k = config.num_unroll_steps
-  calls = {'representation': 1, 'dynamics': k, 'prediction': k + 1}
-  total = 0
-  # A layer's function is the first part of its variables' names.
-  for variable in network.trainable_variables:
-    scope, name = variable.name.split('/')[0], variable.name.split('/')[-1]
-    if name != 'w:0':
-      continue  # Biases and batch-norm parameters.
-    if scope not in calls:
-      raise ValueError(f'Variable {variable.name} is in none of {calls}.')
-    if variable.shape.rank == 4:  # A convolution's [k, k, C_in, C_out].
-      total += calls[scope] * 2 * height * width * variable.shape.num_elements()
-    elif variable.shape.rank == 2:  # A dense layer's [in, out].
-      total += calls[scope] * 2 * variable.shape.num_elements()
-  return total
-
-
-def profiled_flops(network: networks.MuZeroNetwork,
-                   config: config_lib.MuZeroConfig,
-                   batch: types.Batch) -> float:
-  """FLOPs per example of the loss and its gradients, by TF's profiler.
-
-  Counts every op of the traced graph that has a registered FLOP count
-  (convolutions and their two gradients, matmuls, element-wise ops); the
-  optimizer update is left out.
-  """
-
-  @tf.function
-  def loss_and_gradients(batch):
-    with tf.GradientTape() as tape:
-      loss = losses.unrolled_loss(network, batch, config.weight_decay).loss
-    return tape.gradient(loss, network.trainable_variables)
-
-  batch = tf.nest.map_structure(tf.convert_to_tensor, batch)
-  graph = loss_and_gradients.get_concrete_function(batch).graph
-  options = tf.compat.v1.profiler.ProfileOptionBuilder.float_operation()
-  options['output'] = 'none'
-  profile = tf.compat.v1.profiler.profile(graph, options=options)
-  return profile.total_float_ops / int(batch.action.shape[0])
-
-
-def make_matmuls(size: int) -> Dict[str, Tuple[Callable[[], Any], int, int]]:
-  """`tf.matmul` of two N x N float32 matrices, in a graph and under XLA.
-
-  Returns:
-    name -> (function, calls per timing, FLOPs per call).
-  """
-  rng = np.random.default_rng(0)
-  a, b = (tf.constant(rng.standard_normal((size, size)), tf.float32)
-          for _ in range(2))
-  flops = 2 * size**3
-  calls = max(1, round(_MATMUL_FLOPS_PER_TIMING / flops))
-  matmuls = {}
-  for name, jit_compile in (('matmul', False), ('matmul_xla', True)):
-    matmul = tf.function(tf.matmul, jit_compile=jit_compile)
-    # Reading one element waits for the product (TF on the CPU is
-    # synchronous already) without copying it.
-    run_once = lambda matmul=matmul: matmul(a, b)[0, 0].numpy()
-    matmuls[name] = (run_once, calls, flops)
-  return matmuls
-
-
 def _seconds(function: Callable[[], Any], calls: int) -> float:
   start = time.perf_counter()
   for _ in range(calls):
@@ -265,12 +126,12 @@ def benchmark_model(model: str,
   """Times the three updates of one model and the matmuls, interleaved.
 
   Args:
-    model: one of `MODELS`.
+    model: one of `learner_models.MODELS`.
     batch_size: examples per learner step.
     steps: learner steps per timing.
     repeats: timings of each measurement.
     reference_examples: examples of the batch the reference loop runs on.
-    matmuls: from `make_matmuls`.
+    matmuls: from `flops.make_matmuls`.
     seed: seed of the batch and of the initial weights.
     profile_flops: whether to count FLOPs with TF's profiler as well.
 
@@ -278,8 +139,8 @@ def benchmark_model(model: str,
     A JSON-serialisable dict: samples/s per update and matmul FLOP/s (each a
     median and the per-repeat values), ratios, FLOP counts and rates.
   """
-  config = make_config(model)
-  batch = make_batch(config, batch_size, seed)
+  config = learner_models.make_config(model)
+  batch = learner_models.make_batch(config, batch_size, seed)
   tf.random.set_seed(seed)
   learners = {
       name: learning.Learner(networks.make_network(config), config,
@@ -322,7 +183,8 @@ def benchmark_model(model: str,
     logging.info('%s repeat %d/%d: %s', model, repeat + 1, repeats, ', '.join(
         f'{name} {rates[name][-1]:.4g}' for name in names))
 
-  flops = TRAIN_FLOPS_PER_FORWARD_FLOP * forward_flops(network, config)
+  flops = (flops_lib.TRAIN_FLOPS_PER_FORWARD_FLOP *
+           flops_lib.forward_flops(network, config))
   ceiling = [max(graph, xla) for graph, xla in
              zip(rates['matmul'], rates['matmul_xla'])]
 
@@ -355,7 +217,7 @@ def benchmark_model(model: str,
       },
   }
   if profile_flops:
-    result['profiled_flops_per_sample'] = profiled_flops(
+    result['profiled_flops_per_sample'] = flops_lib.profiled_flops(
         networks.make_network(config), config, batch)
   return reporting.with_medians(result)
 
@@ -391,7 +253,8 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
         f'{ratio["step_xla/reference"]["median"]:>10.0f}')
   lines += [
       '',
-      f'GFLOP/s: training FLOPs = {TRAIN_FLOPS_PER_FORWARD_FLOP} x forward '
+      f'GFLOP/s: training FLOPs = '
+      f'{flops_lib.TRAIN_FLOPS_PER_FORWARD_FLOP} x forward '
       '(analytic); % of the faster matmul in the same repeat',
       f'{"model":<20}{"MFLOP/ex":>10}{"profiler":>10}{"step":>8}{"%":>6}'
       f'{"xla":>8}{"%":>6}{"matmul":>8}{"mm_xla":>8}',
@@ -424,7 +287,7 @@ def run(models: Sequence[str],
   `steps`, `batch_size` and `reference_examples` override `DEFAULTS` for
   every model when given.
   """
-  matmuls = make_matmuls(matmul_size)
+  matmuls = flops_lib.make_matmuls(matmul_size)
   results = []
   for model in models:
     default_batch_size, default_steps, default_examples = DEFAULTS[model]
@@ -476,10 +339,10 @@ def run_peers() -> None:
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  unknown = sorted(set(MODELS_FLAG.value) - set(MODELS))
+  unknown = sorted(set(MODELS_FLAG.value) - set(learner_models.MODELS))
   if unknown:
     raise app.UsageError(f'Unknown models {unknown}; expected some of '
-                         f'{list(MODELS)}.')
+                         f'{list(learner_models.MODELS)}.')
   for flag in (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES, MATMUL_SIZE):
     if flag.value is not None and flag.value <= 0:
       raise app.UsageError(f'--{flag.name} must be positive, got '

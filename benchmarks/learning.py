@@ -53,6 +53,7 @@ from muzero_snt import evaluation
 from muzero_snt import experiment
 from muzero_snt import presets
 from muzero_snt import run_config
+from muzero_snt import run_settings
 from muzero_snt import search
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
@@ -65,7 +66,7 @@ NUM_ENVS = flags.DEFINE_integer(
 TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
-SEARCH = flags.DEFINE_enum('search', 'xla', list(experiment.SEARCHES),
+SEARCH = flags.DEFINE_enum('search', 'xla', list(run_settings.SEARCHES),
                            'how self-play and evaluation search.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
                                 'compile the loss and gradients with XLA.')

@@ -41,6 +41,9 @@ Part 2, self-play environment steps per second: `acting.Actor` on the
 CartPole and tic-tac-toe presets, with the reference search and the
 `CompiledSearch` (XLA).
 
+The model and our timed searches are in search_tasks.py, mctx's in
+mctx_baseline.py, the self-play measurement in selfplay_rate.py.
+
 JAX and mctx are optional (`pip install jax mctx`); without them the mctx
 measurements are skipped. See docs/benchmarks.md.
 
@@ -50,7 +53,7 @@ measurements are skipped. See docs/benchmarks.md.
 import json
 import math
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -60,14 +63,9 @@ import tensorflow as tf
 
 from benchmarks import mctx_baseline
 from benchmarks import reporting
-from muzero_snt import acting
-from muzero_snt import config as config_lib
-from muzero_snt import environments
+from benchmarks import search_tasks
+from benchmarks import selfplay_rate
 from muzero_snt import networks
-from muzero_snt import presets
-from muzero_snt import search as search_lib
-from muzero_snt.search import batched
-from muzero_snt.search import compiled_search
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -100,93 +98,11 @@ SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
-OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
 _MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
                         'xla_empty', 'mctx', 'jax_network', 'jax_empty',
                         'graph', 'reference', 'xla_gumbel', 'mctx_gumbel')
 _RATE_COLUMNS = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel',
                  'mctx_gumbel')
-
-
-def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
-  """The benchmarked model: an MLP with scalar heads, one player."""
-  return presets.make_cartpole_config().replace(
-      action_space_size=NUM_ACTIONS,
-      observation_shape=(OBSERVATION_SIZE,),
-      num_simulations=num_simulations,
-      discount=0.997,
-      known_bounds=None,
-      num_players=1,
-      network=config_lib.NetworkConfig(
-          kind='mlp', hidden_size=HIDDEN_SIZE, mlp_layers=(HIDDEN_SIZE,),
-          head_layers=(HIDDEN_SIZE,), value_support_size=0,
-          reward_support_size=0))
-
-
-def make_tf_tasks(config, network, observation, legal, seed: int,
-                  reference: bool) -> Dict[str, Callable[[], Any]]:
-  """Our searches, the reference, and the pieces of the compiled search."""
-  batch_size = observation.shape[0]
-  to_play = np.zeros(batch_size, np.int32)
-  searches = {
-      name: compiled_search.CompiledSearch(config, network,
-                                           jit_compile=jit_compile)
-      for name, jit_compile in (('xla', True), ('graph', False))
-  }
-  searches['xla_gumbel'] = compiled_search.CompiledSearch(
-      config.replace(search_policy='gumbel'), network)
-  counter = iter(range(10**9))
-
-  def run(search):
-    return lambda: search.search_with_seed(
-        observation, to_play, legal, [seed, next(counter)], add_noise=True)
-
-  tasks = {name: run(search) for name, search in searches.items()}
-
-  def bare_search(num_simulations):
-    @tf.function(jit_compile=True)
-    def bare(observation, to_play, legal, noise_seed):
-      output = batched.batched_search(
-          config, network, observation, to_play, legal, seed=noise_seed,
-          add_noise=True, num_simulations=num_simulations)
-      return (output.visit_counts, output.policy, output.root_value,
-              output.finite)
-    return lambda: [x.numpy() for x in bare(*tensors, noise_seed)]
-
-  @tf.function(jit_compile=True)
-  def empty(observation, to_play, legal, noise_seed):
-    return (tf.reduce_sum(observation) + tf.cast(
-        tf.reduce_sum(to_play) + tf.reduce_sum(noise_seed) +
-        tf.reduce_sum(tf.cast(legal, tf.int32)), tf.float32))
-
-  tensors = [tf.constant(x) for x in (observation, to_play, legal)]
-  noise_seed = tf.constant([seed, 1], tf.int32)
-  tasks['xla_bare'] = bare_search(config.num_simulations)
-  tasks['xla_root'] = bare_search(0)
-  tasks['xla_empty'] = lambda: empty(*tensors, noise_seed).numpy()
-
-  @tf.function(jit_compile=True)
-  def network_only(observation):
-    output = network.initial_inference(observation)
-
-    def body(i, hidden_state, total):
-      action = tf.fill(tf.shape(hidden_state)[:1], i % NUM_ACTIONS)
-      output = network.recurrent_inference(hidden_state, action)
-      return i + 1, output.hidden_state, total + output.value
-
-    return tf.while_loop(
-        lambda i, *_: i < config.num_simulations, body,
-        (tf.constant(0), output.hidden_state, output.value))[2]
-
-  tasks['xla_network'] = lambda: network_only(tensors[0]).numpy()
-  if reference:
-    model = search_lib.NetworkModel(network)
-    legal_lists = [np.flatnonzero(row).tolist() for row in legal]
-    rng = np.random.default_rng(seed)
-    tasks['reference'] = lambda: search_lib.search(
-        config, model, observation, to_play, legal_lists, rng,
-        add_noise=True)
-  return tasks
 
 
 def _seconds_per_call(function: Callable[[], Any], calls: int) -> float:
@@ -202,10 +118,10 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
   """Times every search at one batch size, interleaved; see module doc."""
   rng = np.random.default_rng(seed + batch_size)
   observation = rng.standard_normal(
-      (batch_size, OBSERVATION_SIZE)).astype(np.float32)
-  legal = np.ones((batch_size, NUM_ACTIONS), bool)
-  tasks = make_tf_tasks(config, network, observation, legal, seed,
-                        reference=reference_repeats > 0)
+      (batch_size, search_tasks.OBSERVATION_SIZE)).astype(np.float32)
+  legal = np.ones((batch_size, search_tasks.NUM_ACTIONS), bool)
+  tasks = search_tasks.make_tf_tasks(config, network, observation, legal,
+                                     seed, reference=reference_repeats > 0)
   if jax_modules is not None:
     tasks.update(mctx_baseline.make_mctx_tasks(
         *jax_modules, config, jax_model, observation, legal, seed))
@@ -251,82 +167,6 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
           name: [1e3 * s for s in values] for name, values in seconds.items()
       },
       'ratios': ratios,
-  }
-
-
-class SelfPlaySetup(NamedTuple):
-  """A preset's config, fresh network, reference model and compiled search."""
-  preset: str
-  config: config_lib.MuZeroConfig
-  network: Any
-  model: search_lib.NetworkModel
-  compiled: compiled_search.CompiledSearch
-
-
-def make_selfplay_setup(preset: str, max_envs: int) -> SelfPlaySetup:
-  """Builds a preset's network; compiles the search for up to `max_envs`.
-
-  `CompiledSearch` compiles one XLA program per padded batch size (powers of
-  two); all of them are compiled here, so that no timed round compiles.
-  """
-  config = presets.get_preset(preset)
-  network = networks.make_network(config)
-  model = search_lib.NetworkModel(network)
-  compiled = compiled_search.CompiledSearch(config, network)
-  size = 1
-  while size < 2 * max_envs:  # Every size the padding can produce.
-    compiled.search_with_seed(
-        np.zeros((size,) + config.observation_shape, np.float32),
-        np.zeros(size, np.int32),
-        np.ones((size, config.action_space_size), bool), seed=[0, 0])
-    size *= 2
-  return SelfPlaySetup(preset, config, network, model, compiled)
-
-
-def selfplay_throughput(num_envs: int,
-                        setup: SelfPlaySetup,
-                        use_compiled_search: bool,
-                        rounds: int = 2,
-                        min_steps: int = 0,
-                        seed: int = 0) -> Dict[str, Any]:
-  """Environment steps per second of `acting.Actor` on a preset.
-
-  One warm-up round, then timed rounds (every game of a round played to its
-  end): at least `rounds` of them, and more until `min_steps` environment
-  steps. The search is the reference one with `setup.model`, or, with
-  `use_compiled_search`, `setup.compiled`.
-
-  Returns:
-    A JSON-serialisable dict.
-  """
-  config = setup.config
-
-  def make_environment(environment_seed: int):
-    return environments.CheckedEnvironment.from_config(
-        environments.make_environment(setup.preset, environment_seed),
-        config)
-
-  if use_compiled_search:
-    search = setup.compiled
-  else:
-    search = search_lib.ReferenceSearch(config, setup.model)
-  actor = acting.Actor(config, search, setup.model, make_environment,
-                       seed=seed, num_envs=num_envs)
-  actor.play_round(0)  # Warm-up.
-  start = time.perf_counter()
-  steps = played = 0
-  while played < rounds or steps < min_steps:
-    played += 1
-    steps += sum(result.length for result in actor.play_round(played))
-  seconds = time.perf_counter() - start
-  return {
-      'preset': setup.preset,
-      'num_envs': num_envs,
-      'search': 'batched_xla' if use_compiled_search else 'reference',
-      'rounds': played,
-      'env_steps': steps,
-      'seconds': seconds,
-      'env_steps_per_second': steps / seconds,
   }
 
 
@@ -405,7 +245,7 @@ def run(batch_sizes: Sequence[int],
         seed: int = 0) -> Dict[str, Any]:
   """Runs both parts; returns a JSON-serialisable dict of the results."""
   notes = []
-  config = make_config(num_simulations)
+  config = search_tasks.make_config(num_simulations)
   tf.random.set_seed(seed)
   network = networks.make_network(config)
   network.create_variables()
@@ -417,7 +257,7 @@ def run(batch_sizes: Sequence[int],
   difference = None
   if jax_modules is not None:
     jax_model = mctx_baseline.make_jax_model(jax_modules[0], network,
-                                             NUM_ACTIONS)
+                                             search_tasks.NUM_ACTIONS)
     difference = mctx_baseline.check_jax_model(jax_modules[0], network,
                                                jax_model, seed=seed)
     print(f'JAX model vs TF network: max |difference| {difference:.3g}')
@@ -436,10 +276,10 @@ def run(batch_sizes: Sequence[int],
   selfplay = []
   if not skip_selfplay:
     for preset in selfplay_presets:
-      setup = make_selfplay_setup(preset, max(num_envs))
+      setup = selfplay_rate.make_selfplay_setup(preset, max(num_envs))
       for envs in num_envs:
         for use_compiled_search in (False, True):
-          selfplay.append(selfplay_throughput(
+          selfplay.append(selfplay_rate.selfplay_throughput(
               envs, setup, use_compiled_search, selfplay_rounds,
               selfplay_min_steps, seed))
           logging.info('self-play %s', selfplay[-1])

@@ -31,9 +31,9 @@ from absl import flags
 from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
-from muzero_snt import experiment
 from muzero_snt import presets
 from muzero_snt import run_lock
+from muzero_snt import run_settings
 
 FLAGS = flags.FLAGS
 
@@ -58,7 +58,7 @@ LOGDIR = flags.DEFINE_string('logdir', None,
                              'the run\'s TensorBoard directory.')
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 SEARCH = flags.DEFINE_enum(
-    'search', 'xla', list(experiment.SEARCHES),
+    'search', 'xla', list(run_settings.SEARCHES),
     'xla (batched tensors, XLA-compiled), graph (batched, no XLA) or '
     'reference (NumPy, one tree per game).')
 NUM_SIMULATIONS = flags.DEFINE_integer(

@@ -75,10 +75,11 @@ from muzero_snt import distribute
 from muzero_snt import experiment
 from muzero_snt import mixed_precision
 from muzero_snt import presets
+from muzero_snt import run_settings
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
 DATA = flags.DEFINE_enum(
-    'data', 'selfplay', list(experiment.DATA_SOURCES),
+    'data', 'selfplay', list(run_settings.DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
     'synthetic batches; replay: the games of --replay_path only.')
 REPLAY_PATH = flags.DEFINE_string(

@@ -35,7 +35,6 @@ from muzero_snt.data_sources import SelfPlay
 from muzero_snt.data_sources import SyntheticBatches
 from muzero_snt.distribute import make_strategy
 from muzero_snt.distribute import STRATEGIES
-from muzero_snt.experiment import RunSettings
 from muzero_snt.fixed_dataset import FixedReplay
 from muzero_snt.frames import FrameStack
 from muzero_snt.learning import Learner
@@ -63,6 +62,7 @@ from muzero_snt.reanalysis import Reanalyser
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
 from muzero_snt.run_config import RunConfig
+from muzero_snt.run_settings import RunSettings
 from muzero_snt.search import add_exploration_noise
 from muzero_snt.search import backpropagate
 from muzero_snt.search import CompiledSearch

@@ -126,7 +126,7 @@ def check_strategy(config: config_lib.MuZeroConfig,
 def make_source(config: config_lib.MuZeroConfig, settings,
                 learner: learning.Learner) -> data_sources.DataSource:
   """The run's data: self-play on the learner's network, synthetic
-  batches, or a replay file (`settings`: an `experiment.RunSettings`)."""
+  batches, or a replay file (`settings`: a `run_settings.RunSettings`)."""
   if settings.data == 'synthetic':
     return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
   if settings.data == 'replay':

@@ -138,8 +138,8 @@ def observation_size(config: EasyDict) -> Tuple[int, ...]:
 def make_batch(config: EasyDict, seed: int = 0) -> Tuple[Any, Any]:
   """A random batch in the layout of LightZero's replay buffer.
 
-  The same distributions as `benchmarks.learner.make_batch`: values in
-  [-3, 3], rewards in [-2, 2], Dirichlet policies, and absorbing tails
+  The same distributions as `benchmarks.learner_models.make_batch`: values
+  in [-3, 3], rewards in [-2, 2], Dirichlet policies, and absorbing tails
   (past a random game length the mask is 0 and the targets 0).
   Observations are the K + 1 stacked frames the buffer samples
   ([B, (K+1) * 4] for the MLP, [B, (K+1) * C, H, W] for the board).

@@ -36,6 +36,7 @@ from absl import flags
 import tensorflow as tf
 
 from benchmarks import learner as learner_benchmark
+from benchmarks import learner_models
 from muzero_snt import learning
 from muzero_snt import networks
 
@@ -53,8 +54,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
                  warmup_steps: int, jit_compile: bool = True,
                  seed: int = 0) -> Dict[str, Any]:
   """Samples/s of `repeats` timings of `steps` learner steps each."""
-  config = learner_benchmark.make_config(model)
-  batch = learner_benchmark.make_batch(config, batch_size, seed)
+  config = learner_models.make_config(model)
+  batch = learner_models.make_batch(config, batch_size, seed)
   tf.random.set_seed(seed)
   learner = learning.Learner(networks.make_network(config), config,
                              jit_compile=jit_compile)

@@ -55,7 +55,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
 
   Args:
     config: the run's configuration.
-    settings: the run's `experiment.RunSettings` (num_actors > 0).
+    settings: the run's `run_settings.RunSettings` (num_actors > 0).
     learner: the learner, in this process.
 
   Yields:

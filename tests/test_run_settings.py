@@ -1,0 +1,66 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of `RunSettings`: its checks and the self-play settings it gives."""
+
+import tensorflow as tf
+
+from muzero_snt import presets
+from muzero_snt import run_settings
+from tests import testing
+
+
+class RunSettingsTest(testing.TestCase):
+
+  def test_distributed_settings_are_checked(self):
+    for changes, message in (
+        (dict(num_actors=-1), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=True), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=2, data='synthetic'), "num_actors must be 0 with "
+         "data='synthetic', got 2"),
+        (dict(ray_address='10.0.0.5:6379'), 'ray_address must be None '
+         'unless num_actors > 0'),
+        (dict(num_actors=1, publish_interval=0), 'publish_interval must be '
+         'a positive integer, got 0'),
+        (dict(eval_interval=10), 'eval_interval must be 0 unless '
+         'num_actors > 0, got 10'),
+        (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
+         'non-negative integer'),
+        (dict(num_actors=1, eval_interval=5, eval_games=0), 'eval_games must '
+         'be a positive integer, got 0'),
+        (dict(num_actors=1, num_reanalyze_workers=-1), 'num_reanalyze_workers '
+         'must be a non-negative integer, got -1'),
+        (dict(num_reanalyze_workers=2), r'num_reanalyze_workers must be 0 '
+         r'unless num_actors > 0 \(reanalyse workers are Ray processes')):
+      with self.assertRaisesRegex(ValueError, message):
+        run_settings.RunSettings(**changes)
+    settings = run_settings.RunSettings(num_actors=2, ray_address='h:1',
+                                        publish_interval=3)
+    self.assertEqual(settings.num_actors, 2)
+
+  def test_actors_share_the_presets_games_unless_told(self):
+    games = presets.get_self_play('tictactoe').num_envs
+    # 32 games: 1 actor plays all, 2 actors 16 each, 3 actors 11 each
+    # (33 in flight: rounded up), 64 actors 1 each.
+    for actors, each in ((0, games), (1, games), (2, games // 2),
+                         (3, 11), (64, 1)):
+      self.assertEqual(run_settings.RunSettings(
+          num_actors=actors).self_play.num_envs, each, actors)
+    # --num_envs is per actor when given.
+    self.assertEqual(run_settings.RunSettings(
+        num_actors=2, num_envs=32).self_play.num_envs, 32)
+
+
+if __name__ == '__main__':
+  tf.test.main()
