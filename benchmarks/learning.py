@@ -87,6 +87,11 @@ EVAL_EVERY_STEPS = flags.DEFINE_integer(
     'eval_every_steps', 0, 'if > 0, evaluate every this many learner steps '
     'instead of every --eval_every seconds: the same points on a loaded '
     'machine as on an idle one (runs of a seed are deterministic).')
+STOP_WHEN_SOLVED = flags.DEFINE_bool(
+    'stop_when_solved', True, 'end a run at its first solved evaluation; '
+    'with --nostop_when_solved it goes on to --step_limit or --time_limit '
+    '(the first solved point is still reported), to see whether it stays '
+    'solved.')
 STEP_LIMIT = flags.DEFINE_integer(
     'step_limit', 0, 'if > 0, also give up after this many learner steps.')
 REANALYZE_FRACTIONS = flags.DEFINE_list(
@@ -181,8 +186,9 @@ class _Evaluator:
     self._next_eval = elapsed + self._eval_every
     while self._eval_every_steps and self._next_eval_step <= steps:
       self._next_eval_step += self._eval_every_steps
-    if score['solved']:
+    if score['solved'] and self.solved_at is None:
       self.solved_at = point
+    if score['solved'] and STOP_WHEN_SOLVED.value:
       return True
     return elapsed >= self._time_limit or bool(
         self._step_limit and steps >= self._step_limit)
