@@ -76,6 +76,7 @@ from muzero_snt import experiment
 from muzero_snt import mixed_precision
 from muzero_snt import presets
 from muzero_snt import run_settings
+from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
 DATA = flags.DEFINE_enum(
@@ -95,6 +96,11 @@ REANALYZE_FRACTION = flags.DEFINE_float(
 TARGET_UPDATE_INTERVAL = flags.DEFINE_integer(
     'target_update_interval', None, 'learner steps between copies of the '
     'network into the reanalysis target network (default: preset).')
+BOARD_SYMMETRIES = flags.DEFINE_enum(
+    'board_symmetries', None, list(symmetries.SYMMETRY_KINDS),
+    'augment each sampled window with a random board symmetry: dihedral '
+    '(the 8 maps of a square board, as AlphaGo Zero), left_right (a mirror, '
+    'connect four) or none (the paper; default: preset).')
 NUM_ENVS = flags.DEFINE_integer(
     'num_envs', None, 'self-play games played at once, per actor with '
     '--num_actors (default: the preset\'s, shared among the actors).')
@@ -253,6 +259,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'training_steps': TRAINING_STEPS.value,
       'window_size': WINDOW_SIZE.value,
       'reanalyze_fraction': REANALYZE_FRACTION.value,
+      'board_symmetries': BOARD_SYMMETRIES.value,
       'target_update_interval': TARGET_UPDATE_INTERVAL.value,
   })
 

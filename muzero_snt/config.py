@@ -22,6 +22,8 @@ appendix (network sizes, the value support, prioritised replay).
 import dataclasses
 from typing import Callable, NamedTuple, Optional, Tuple
 
+from muzero_snt import symmetries
+
 MAXIMUM_FLOAT_VALUE = float('inf')
 _INF = float('inf')
 
@@ -254,6 +256,11 @@ class MuZeroConfig:
   # paper's MuZero Reanalyze uses 0.8; 0 trains on the stored targets.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
+  # Data augmentation by the board's symmetries (`symmetries.py`): each
+  # sampled window is moved by a random map of this kind ('none', the
+  # paper's setting; 'dihedral', AlphaGo Zero's 8 maps of a square board;
+  # 'left_right', a mirror).
+  board_symmetries: str = 'none'
 
   def __post_init__(self):
     def positive_int(name):
@@ -311,6 +318,16 @@ class MuZeroConfig:
     _check_range('priority_beta', self.priority_beta, 0, _INF, '>= 0')
     _check_range('reanalyze_fraction', self.reanalyze_fraction, 0, 1,
                  'a fraction of the batch in [0, 1]')
+    problem = symmetries.check(self.board_symmetries,
+                               self.observation_shape, self.action_space_size)
+    if problem:
+      raise ValueError(problem)
+    if self.board_symmetries != 'none' and self.reanalyze_fraction > 0:
+      raise ValueError(
+          f'board_symmetries {self.board_symmetries!r} with '
+          f'reanalyze_fraction {self.reanalyze_fraction}: reanalysis '
+          'searches the stored positions, not the moved ones; set one of '
+          'them to its default (\'none\', 0).')
     if self.network.kind == 'residual':
       _check(len(self.observation_shape) == 3, 'observation_shape',
              self.observation_shape,

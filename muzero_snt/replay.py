@@ -21,6 +21,7 @@ import numpy as np
 from muzero_snt import config as config_lib
 from muzero_snt import frames as frames_lib
 from muzero_snt import replay_files
+from muzero_snt import symmetries
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 
@@ -86,6 +87,9 @@ class ReplayBuffer:
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
     self._games_saved = 0
     self._frame_stack: Optional[frames_lib.FrameStack] = None
+    self._symmetries = symmetries.BoardSymmetries(
+        config.board_symmetries, config.observation_shape,
+        config.action_space_size)
 
   @property
   def config(self) -> config_lib.MuZeroConfig:
@@ -201,7 +205,8 @@ class ReplayBuffer:
     Returns:
       A `Batch` of NumPy arrays (float32, actions int32) with
       K = config.num_unroll_steps, value targets with n = config.td_steps,
-      and keys: `[B, 2]` int64 (game id, position) for `update_priorities`.
+      each window moved by a random map of `config.board_symmetries`, and
+      keys: `[B, 2]` int64 (game id, position) for `update_priorities`.
 
     Raises:
       ValueError: if the buffer is empty.
@@ -237,6 +242,9 @@ class ReplayBuffer:
         target_policy=target_policy,
         policy_mask=policy_mask,
         weight=weight.astype(np.float32))
+    # A random board symmetry per window (`config.board_symmetries`; draws
+    # nothing for 'none').
+    batch = self._symmetries.sample(batch, self._rng)
     first = self._games_saved - len(self._games)
     keys = np.stack([game_index + first, position], axis=-1).astype(np.int64)
     return batch, keys

@@ -79,6 +79,17 @@ class TrainTest(testing.TestCase):
     self.assertEqual(config.optimizer, 'adam')
     self.assertEqual(config.action_space_size, 9)
 
+  @flagsaver.flagsaver(preset='connect4', board_symmetries='left_right')
+  def test_board_symmetries_flag_sets_the_config(self):
+    self.assertEqual(train.make_config().board_symmetries, 'left_right')
+
+  @flagsaver.flagsaver(preset='connect4', board_symmetries='dihedral')
+  def test_dihedral_symmetries_of_a_6x7_board_are_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError, "'dihedral' needs a square board, got 6x7.*"
+        'preset=connect4'):
+      train.make_config()
+
   @flagsaver.flagsaver(batch_size=0)
   def test_non_positive_batch_size_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, 'batch_size.*0'):

@@ -1,0 +1,170 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Board symmetries as data augmentation of training batches.
+
+AlphaGo Zero (Silver et al., 2017, "Mastering the game of Go without human
+knowledge", Methods) trained on positions transformed by a random one of
+the board's 8 dihedral symmetries (4 rotations, each with or without a
+reflection); AlphaZero dropped it because chess and shogi are not
+symmetric. Neither the MuZero paper nor its pseudocode augment. Here it is
+an option (`MuZeroConfig.board_symmetries`) for games whose rules do not
+change under the maps, applied to each sampled K-step window as a whole:
+the observation's board planes, every action of the window and every
+policy target move together, and values and rewards stay as they are.
+
+Kinds:
+
+  * 'none': no augmentation (the paper's setting, the default).
+  * 'dihedral': the 8 maps of a square board (tic-tac-toe, Go).
+  * 'left_right': the identity and the mirror image (connect four).
+
+Observations are `[height, width, planes]`. Actions are either the squares
+in row-major order (`action_space_size` = height * width, plus at most one
+action such as Go's pass, which no map moves), or, for 'left_right', the
+columns (`action_space_size` = width, connect four's drops).
+"""
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+SYMMETRY_KINDS = ('none', 'dihedral', 'left_right')
+
+
+def check(kind: str, observation_shape: Sequence[int],
+          action_space_size: int) -> Optional[str]:
+  """What is wrong with `kind` for a game of this shape, or None.
+
+  Returns:
+    None if the maps of `kind` apply to observations of
+    `observation_shape` and actions `range(action_space_size)`; otherwise
+    a sentence that names the values and what was expected.
+  """
+  if kind not in SYMMETRY_KINDS:
+    return f'board_symmetries {kind!r}: expected one of {SYMMETRY_KINDS}.'
+  if kind == 'none':
+    return None
+  shape = tuple(observation_shape)
+  if len(shape) != 3:
+    return (f'board_symmetries {kind!r} needs observations [height, width, '
+            f'planes], got observation_shape {list(shape)}.')
+  height, width = shape[:2]
+  squares = height * width
+  if kind == 'dihedral':
+    if height != width:
+      return (f'board_symmetries \'dihedral\' needs a square board, got '
+              f'{height}x{width} (observation_shape {list(shape)}).')
+    allowed = (squares, squares + 1)
+  else:
+    allowed = (width, squares, squares + 1)
+  if action_space_size not in allowed:
+    return (f'board_symmetries {kind!r} on a {height}x{width} board needs '
+            f'action_space_size in {allowed} (the squares in row-major order, '
+            f'plus at most one action no map moves'
+            f'{", or the columns" if kind == "left_right" else ""}), got '
+            f'{action_space_size}.')
+  return None
+
+
+class BoardSymmetries:
+  """The maps of one kind, as index arrays, and their use on batches.
+
+  Map j sends the board planes at square `square_source[j][s]` to square s,
+  and action a to `action_image[j][a]`; a policy over actions is moved by
+  the inverse, `policy[..., action_source[j]]`. Map 0 is the identity.
+  """
+
+  def __init__(self, kind: str, observation_shape: Sequence[int],
+               action_space_size: int):
+    """Builds the maps.
+
+    Raises:
+      ValueError: as `check` describes.
+    """
+    problem = check(kind, observation_shape, action_space_size)
+    if problem:
+      raise ValueError(problem)
+    self._kind = kind
+    self._shape = tuple(observation_shape)
+    height, width = self._shape[:2] if kind != 'none' else (1, 1)
+    grid = np.arange(height * width).reshape(height, width)
+    if kind == 'none':
+      grids = [grid]
+    elif kind == 'dihedral':
+      grids = ([np.rot90(grid, k) for k in range(4)] +
+               [np.rot90(grid.T, k) for k in range(4)])
+    else:
+      grids = [grid, grid[:, ::-1]]
+    self._square_source = np.stack([g.ravel() for g in grids])  # [S, H*W]
+    columns = kind == 'left_right' and action_space_size == width != (
+        height * width)
+    image = []
+    for j, source in enumerate(self._square_source):
+      if columns:
+        # Connect four's drops: the mirror sends column c to width - 1 - c.
+        cols = np.arange(width)
+        image.append(cols if j == 0 else width - 1 - cols)
+        continue
+      # Square a lands where the map's source holds a; actions past the
+      # squares (Go's pass) stay.
+      image.append(np.concatenate([np.argsort(source),
+                                   np.arange(source.size, action_space_size)]))
+    self._action_image = np.stack(image).astype(np.int64)  # [S, A]
+    self._action_source = np.argsort(self._action_image, axis=1)  # [S, A]
+
+  @property
+  def kind(self) -> str:
+    return self._kind
+
+  @property
+  def size(self) -> int:
+    """How many maps (the identity included)."""
+    return len(self._square_source)
+
+  @property
+  def action_image(self) -> np.ndarray:
+    """`[S, A]`: map j sends action a to `action_image[j, a]`."""
+    return self._action_image.copy()
+
+  def transform_observations(self, observations: np.ndarray,
+                             maps: np.ndarray) -> np.ndarray:
+    """`[B, H, W, C]` observations, row i moved by map `maps[i]`."""
+    b = len(observations)
+    flat = observations.reshape(b, -1, observations.shape[-1])
+    moved = flat[np.arange(b)[:, None], self._square_source[maps]]
+    return moved.reshape(observations.shape)
+
+  def apply(self, batch: Any, maps: np.ndarray) -> Any:
+    """The `types.Batch` of NumPy arrays with row i moved by map `maps[i]`
+    (`[B]` ints in `range(size)`): observations, actions and policy
+    targets; values, rewards, masks and weights unchanged."""
+    maps = np.asarray(maps, np.int64)
+    if self._kind == 'none':
+      return batch
+    source = self._action_source[maps][:, None, :]  # [B, 1, A]
+    return batch._replace(
+        observation=self.transform_observations(batch.observation, maps),
+        action=np.take_along_axis(
+            self._action_image[maps], np.asarray(batch.action, np.int64),
+            axis=1).astype(batch.action.dtype),
+        target_policy=np.take_along_axis(batch.target_policy, source,
+                                         axis=2))
+
+  def sample(self, batch: Any, rng: np.random.Generator) -> Any:
+    """`apply` with a map drawn uniformly for each row (none for 'none')."""
+    if self._kind == 'none':
+      return batch
+    return self.apply(batch, rng.integers(0, self.size, len(batch.action)))
+
