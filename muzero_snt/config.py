@@ -146,6 +146,10 @@ class NetworkConfig:
     zero_init_residual: whether each residual block's last batch-norm scale
       starts at 0, so that a fresh block is the identity (Goyal et al. 2017;
       the paper presets turn it on, docs/pseudocode.md deviation Q).
+    policy_head_channels: planes of the residual policy head's 1x1
+      convolution before its linear layer (AlphaZero's 2).
+    value_head_channels: the same for the value head (AlphaZero's 1).
+    reward_head_channels: the same for the dynamics' reward head (1).
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -160,6 +164,9 @@ class NetworkConfig:
   reward_support_size: int = 0
   batch_norm: bool = True
   zero_init_residual: bool = False
+  policy_head_channels: int = 2
+  value_head_channels: int = 1
+  reward_head_channels: int = 1
 
   def __post_init__(self):
     _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
@@ -172,6 +179,10 @@ class NetworkConfig:
            'network.channels', self.channels, 'a positive integer')
     _check(_is_int(self.num_blocks) and self.num_blocks >= 0,
            'network.num_blocks', self.num_blocks, 'a non-negative integer')
+    for name in ('policy_head_channels', 'value_head_channels',
+                 'reward_head_channels'):
+      _check(_is_int(getattr(self, name)) and getattr(self, name) > 0,
+             f'network.{name}', getattr(self, name), 'a positive integer')
     _check(
         _is_int(self.prediction_blocks) and self.prediction_blocks >= 0,
         'network.prediction_blocks', self.prediction_blocks,

@@ -150,14 +150,16 @@ def _residual_tallies(config: config_lib.MuZeroConfig):
   dynamics.keep(area * (c + action_planes))  # State and action planes.
   dynamics.conv_block(3, c + action_planes, c, area)
   dynamics.residual_blocks(c, net.num_blocks, area)
-  dynamics.conv_block(1, c, 1, area)  # Reward features.
-  dynamics.mlp(area, heads + [net.reward_support_size or 1])
+  reward, policy, value = (net.reward_head_channels, net.policy_head_channels,
+                           net.value_head_channels)
+  dynamics.conv_block(1, c, reward, area)  # Reward features.
+  dynamics.mlp(reward * area, heads + [net.reward_support_size or 1])
   dynamics.keep(area * c)
   prediction.residual_blocks(c, net.prediction_blocks, area)
-  prediction.conv_block(1, c, 2, area)  # Policy features.
-  prediction.conv_block(1, c, 1, area)  # Value features.
-  prediction.linear(2 * area, a, relu=False)
-  prediction.mlp(area, heads + [net.value_support_size or 1])
+  prediction.conv_block(1, c, policy, area)  # Policy features.
+  prediction.conv_block(1, c, value, area)  # Value features.
+  prediction.linear(policy * area, a, relu=False)
+  prediction.mlp(value * area, heads + [net.value_support_size or 1])
   return representation, dynamics, prediction
 
 

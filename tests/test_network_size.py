@@ -14,6 +14,8 @@
 # ============================================================================
 """Tests of network_size: counts against real networks and by hand."""
 
+import dataclasses
+
 from absl.testing import parameterized
 import numpy as np
 import tensorflow as tf
@@ -58,6 +60,10 @@ def _network_cases():
       ('residual_board', board),
       ('residual_board_several_planes', board.replace(
           action_space_size=20, network=board.network)),  # 3 planes of 3x3.
+      ('residual_wide_heads', board.replace(
+          network=dataclasses.replace(board.network, policy_head_channels=5,
+                                      value_head_channels=3,
+                                      reward_head_channels=4))),
       ('residual_one_hot_no_batch_norm', board.replace(
           network=NetworkConfig(kind='residual', channels=6, num_blocks=2,
                                 prediction_blocks=2, head_layers=(5,),

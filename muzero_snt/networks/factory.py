@@ -42,11 +42,14 @@ def make_network(
     dynamics = residual.ResidualDynamics(
         num_actions, net.channels, net.num_blocks, net.head_layers,
         net.reward_support_size, action_encoding=net.action_encoding,
-        batch_norm=net.batch_norm, zero_init=net.zero_init_residual,
-        name='dynamics')
+        batch_norm=net.batch_norm,
+        reward_head_channels=net.reward_head_channels,
+        zero_init=net.zero_init_residual, name='dynamics')
     prediction = residual.ResidualPrediction(
         num_actions, net.channels, net.prediction_blocks, net.head_layers,
         net.value_support_size, batch_norm=net.batch_norm,
+        policy_head_channels=net.policy_head_channels,
+        value_head_channels=net.value_head_channels,
         zero_init=net.zero_init_residual, name='prediction')
   return muzero_network.MuZeroNetwork(
       representation,
