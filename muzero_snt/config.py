@@ -333,12 +333,6 @@ class MuZeroConfig:
                                self.observation_shape, self.action_space_size)
     if problem:
       raise ValueError(problem)
-    if self.board_symmetries != 'none' and self.reanalyze_fraction > 0:
-      raise ValueError(
-          f'board_symmetries {self.board_symmetries!r} with '
-          f'reanalyze_fraction {self.reanalyze_fraction}: reanalysis '
-          'searches the stored positions, not the moved ones; set one of '
-          'them to its default (\'none\', 0).')
     if self.network.kind == 'residual':
       _check(len(self.observation_shape) == 3, 'observation_shape',
              self.observation_shape,

@@ -368,7 +368,11 @@ def sample(config: config_lib.MuZeroConfig, replay: replay_lib.ReplayBuffer,
     The `Batch`, and its `[B, 2]` replay keys if `config.prioritized_replay`
     (their priorities are to be updated), else None.
   """
-  batch, keys = replay.sample_batch()
-  if reanalyser is not None:
-    batch = reanalyser.reanalyse(batch, keys, replay)
+  if reanalyser is None:
+    batch, keys = replay.sample_batch()
+  else:
+    # Reanalysis searches the stored positions, so the windows are moved by
+    # the board's symmetries (if any) after their targets are new.
+    batch, keys = replay.sample_batch(augment=False)
+    batch = replay.augment(reanalyser.reanalyse(batch, keys, replay))
   return batch, keys if config.prioritized_replay else None

@@ -199,14 +199,21 @@ class ReplayBuffer:
     weight = (n * probability)**-self._config.priority_beta
     return flat, weight / weight.max()
 
-  def sample_batch(self) -> Tuple[types.Batch, np.ndarray]:
+  def sample_batch(self, augment: bool = True
+                  ) -> Tuple[types.Batch, np.ndarray]:
     """Draws `config.batch_size` K-step windows and their targets.
+
+    Args:
+      augment: move each window by a random map of
+        `config.board_symmetries` (`augment`); False leaves the windows as
+        stored, for a caller that changes targets first (reanalysis) and
+        calls `augment` after.
 
     Returns:
       A `Batch` of NumPy arrays (float32, actions int32) with
       K = config.num_unroll_steps, value targets with n = config.td_steps,
-      each window moved by a random map of `config.board_symmetries`, and
-      keys: `[B, 2]` int64 (game id, position) for `update_priorities`.
+      and keys: `[B, 2]` int64 (game id, position) for
+      `update_priorities`.
 
     Raises:
       ValueError: if the buffer is empty.
@@ -242,12 +249,18 @@ class ReplayBuffer:
         target_policy=target_policy,
         policy_mask=policy_mask,
         weight=weight.astype(np.float32))
-    # A random board symmetry per window (`config.board_symmetries`; draws
-    # nothing for 'none').
-    batch = self._symmetries.sample(batch, self._rng)
+    if augment:
+      batch = self.augment(batch)
     first = self._games_saved - len(self._games)
     keys = np.stack([game_index + first, position], axis=-1).astype(np.int64)
     return batch, keys
+
+  def augment(self, batch: types.Batch) -> types.Batch:
+    """The batch with each window moved by a random map of
+    `config.board_symmetries` (`symmetries.BoardSymmetries`), drawn from
+    this buffer's generator; the batch itself for 'none', drawing
+    nothing."""
+    return self._symmetries.sample(batch, self._rng)
 
   def _flat_indices(self, keys) -> Tuple[np.ndarray, np.ndarray]:
     """Flat indices of the stored keys `[B, 2]` and which keys are stored."""

@@ -59,7 +59,8 @@ def _network_cases():
                                 reward_support_size=7))),
       ('residual_board', board),
       ('residual_board_several_planes', board.replace(
-          action_space_size=20, network=board.network)),  # 3 planes of 3x3.
+          action_space_size=20, network=board.network,
+          board_symmetries='none')),  # 3 planes of 3x3.
       ('residual_wide_heads', board.replace(
           network=dataclasses.replace(board.network, policy_head_channels=5,
                                       value_head_channels=3,
@@ -108,6 +109,7 @@ class NetworkSizeTest(testing.TestCase):
     # total 88 + 113 + 2*40 = 281.
     config = presets.make_tictactoe_config().replace(
         action_space_size=3, observation_shape=(2, 2, 1), num_unroll_steps=1,
+        board_symmetries='none',
         network=NetworkConfig(kind='residual', channels=2, num_blocks=1,
                               prediction_blocks=0, head_layers=(),
                               action_encoding='board'))

@@ -109,7 +109,8 @@ class MemoryTest(testing.TestCase):
        'window_size'),
   )
   def test_message_names_the_largest_part(self, changes, part, flag):
-    config = presets.make_tictactoe_config().replace(**changes)
+    config = presets.make_tictactoe_config().replace(
+        board_symmetries='none', **changes)
 
     def refuse_variables(next_creator, **kwargs):
       del next_creator, kwargs

@@ -14,14 +14,18 @@
 # ============================================================================
 """Board symmetries: checked against the games' own rules and by hand."""
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pytest
 
 from muzero_snt import builders
+from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
+from muzero_snt import search as search_lib
 from muzero_snt import symmetries
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.environments import tictactoe
@@ -155,7 +159,8 @@ def test_replay_batches_are_moved_whole_windows():
   # positions drawn are the same, and each augmented window is the plain
   # one moved by one map (observation, actions and policy targets together);
   # values, rewards and masks are untouched; all 8 maps occur.
-  config = presets.get_preset('tictactoe').replace(batch_size=256)
+  config = presets.get_preset('tictactoe').replace(
+      batch_size=256, board_symmetries='none')
   plain = replay_lib.ReplayBuffer(config, seed=3)
   moved = replay_lib.ReplayBuffer(
       config.replace(board_symmetries='dihedral'), seed=3)
@@ -195,13 +200,63 @@ def test_replay_batches_are_moved_whole_windows():
   assert set(used) == set(range(8))
 
 
+def test_reanalysed_windows_are_moved_after_their_new_targets():
+  # In one process, reanalysis searches the stored positions and the
+  # windows are moved afterwards: each augmented row is the plainly
+  # reanalysed row moved by one map, its fresh policy targets included.
+  base = presets.get_preset('tictactoe')
+  config = base.replace(
+      num_simulations=3, batch_size=32, reanalyze_fraction=1.0,
+      network=dataclasses.replace(base.network, channels=4,
+                                  prediction_blocks=0),
+      board_symmetries='none')
+  network = networks.make_network(config)
+  network.create_variables()
+  search = search_lib.make_search(config, network, 'graph')
+  rng = np.random.default_rng(6)
+  games = [_game_record(rng, config) for _ in range(6)]
+  batches = []
+  for kind in ('none', 'dihedral'):
+    kind_config = config.replace(board_symmetries=kind)
+    buffer = replay_lib.ReplayBuffer(kind_config, seed=2)
+    for game in games:
+      buffer.save_game(game)
+    reanalyser = reanalysis.Reanalyser(kind_config, network, search,
+                                       lambda: 0, seed=7)
+    batches.append(reanalysis.sample(kind_config, buffer, reanalyser)[0])
+  plain, moved = batches
+  stored = replay_lib.ReplayBuffer(config, seed=2)
+  for game in games:
+    stored.save_game(game)
+  # The search changed the targets (else the test would not see the order).
+  assert not np.allclose(stored.sample_batch()[0].target_policy,
+                         plain.target_policy)
+  maps = symmetries.BoardSymmetries('dihedral', (3, 3, 3), 9)
+  image = maps.action_image
+  used = set()
+  for i in range(config.batch_size):
+    for j in range(maps.size):
+      policy = np.zeros_like(plain.target_policy[i])
+      policy[:, image[j]] = plain.target_policy[i]
+      observation = maps.transform_observations(plain.observation[i:i + 1],
+                                                np.array([j]))[0]
+      if (np.array_equal(observation, moved.observation[i]) and
+          np.array_equal(image[j][plain.action[i]], moved.action[i]) and
+          np.allclose(policy, moved.target_policy[i], atol=1e-6)):
+        used.add(j)
+        break
+    else:
+      raise AssertionError(f'row {i} is not the reanalysed row moved')
+  np.testing.assert_allclose(plain.target_value, moved.target_value)
+  assert len(used) > 1
+
+
 def test_none_draws_nothing():
-  # 'none' leaves sampling as it was: the same batches as a buffer from
-  # before the option (same seed, same games).
-  config = presets.get_preset('tictactoe')
+  # With 'none', `augment` returns the batch untouched and draws nothing:
+  # the next batches are those of a twin buffer that never called it.
+  config = presets.get_preset('tictactoe').replace(board_symmetries='none')
   a = replay_lib.ReplayBuffer(config, seed=5)
-  b = replay_lib.ReplayBuffer(config.replace(board_symmetries='none'),
-                              seed=5)
+  b = replay_lib.ReplayBuffer(config, seed=5)
   rng = np.random.default_rng(4)
   for _ in range(5):
     game = _game_record(rng, config)
@@ -209,6 +264,7 @@ def test_none_draws_nothing():
     b.save_game(game)
   for _ in range(3):
     batch_a, _ = a.sample_batch()
+    assert a.augment(batch_a) is batch_a
     batch_b, _ = b.sample_batch()
     for x, y in zip(batch_a, batch_b):
       np.testing.assert_array_equal(x, y)
@@ -220,8 +276,6 @@ def test_none_draws_nothing():
      'needs a square board, got 3x4'),
     (dict(board_symmetries='dihedral', action_space_size=11),
      'needs action_space_size in (9, 10)'),
-    (dict(board_symmetries='dihedral', reanalyze_fraction=0.5),
-     'reanalysis searches the stored positions'),
 ])
 def test_bad_settings_are_named(change, message):
   with pytest.raises(ValueError) as error:

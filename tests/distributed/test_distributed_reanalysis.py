@@ -63,7 +63,7 @@ def _config():
   # game; prioritised, so the learner gets (and updates) the keys.
   return test_distributed_run.tiny_tictactoe_config(
       reanalyze_fraction=0.5, target_update_interval=10, window_size=5000,
-      prioritized_replay=True)
+      prioritized_replay=True, board_symmetries='none')
 
 
 class _Recorder:

@@ -347,7 +347,8 @@ class RunMctsTest(absltest.TestCase):
     # Two players, discount 1, no known bounds, the paper's pb_c constants;
     # two actions with prior 0.5 each.
     config = presets.make_tictactoe_config().replace(
-        action_space_size=2, known_bounds=None, num_simulations=3)
+        action_space_size=2, known_bounds=None, num_simulations=3,
+        board_symmetries='none')
     model = _TreeModel(reward={1: 0., 2: 0.2, 5: 1.},
                        value={1: 0.5, 2: -0.3, 5: 0.25})
     root = _root()
@@ -395,7 +396,7 @@ class RunMctsTest(absltest.TestCase):
       with self.subTest(players=players):
         config = presets.make_tictactoe_config().replace(
             action_space_size=2, known_bounds=None, num_simulations=40,
-            num_players=players, discount=0.9)
+            num_players=players, discount=0.9, board_symmetries='none')
         root = _root()
         stats = MinMaxStats(None)
         mcts.run_mcts(config, [root], _TreeModel(reward, value), [stats])
