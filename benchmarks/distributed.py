@@ -29,7 +29,11 @@ Three measurements, on a private Ray instance on this machine:
     `acting.Actor` loop alone in the same kind of process (one TensorFlow
     thread, the same games and search), while this process publishes new
     weights every `--publish_seconds` as a learner would. Alternated,
-    `--repeats` times each, over `--window` seconds after `--warmup`.
+    `--repeats` times each, over `--window` seconds after `--warmup`. With
+    `--pin_actor` the measured actor has CPU 0 to itself and every other
+    process (this one, Ray's, the replay service and the weight store)
+    the other CPUs, as an actor on its own core would; the actor's process
+    CPU seconds per 1,000 environment steps are reported beside the rate.
   * `training`: environment steps/s and learner steps/s of a tic-tac-toe
     run with 0 (one process), 1 and 2 self-play actors, measured over
     `--window` seconds after the first `--warmup` seconds of learning.
@@ -44,7 +48,7 @@ Three measurements, on a private Ray instance on this machine:
 import json
 import os
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
 
@@ -68,6 +72,8 @@ from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
+ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
+
 PUBLICATION_PRESETS = flags.DEFINE_list(
     'publication_presets', ['tictactoe', 'cartpole', 'connect4', 'go9',
                             'atari_small', 'atari', 'go', 'chess'],
@@ -83,6 +89,10 @@ WINDOW = flags.DEFINE_float('window', 40., 'seconds of the training window.')
 PUBLISH_SECONDS = flags.DEFINE_float(
     'publish_seconds', 0.04, 'seconds between the publications the actor '
     'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
+PIN_ACTOR = flags.DEFINE_bool(
+    'pin_actor', (os.cpu_count() or 1) >= 2,
+    'in the actor measurement, run the actor alone on CPU 0 and every other '
+    'process on the other CPUs (default: on with 2 or more CPUs).')
 REANALYSE_WORKERS = flags.DEFINE_list(
     'reanalyze_workers', ['0', '1'], 'reanalyse worker counts of the '
     'reanalysis runs (one self-play actor each).')
@@ -198,7 +208,9 @@ def time_replay(ray, seconds: float) -> Dict[str, Any]:
 class _PlainSelfPlay:
   """The actor's loop alone: `acting.Actor` rounds, no Ray calls."""
 
-  def __init__(self, preset: str, num_envs: int, seed: int):
+  def __init__(self, preset: str, num_envs: int, seed: int, pin: bool):
+    if pin:
+      os.sched_setaffinity(0, {ACTOR_CPU})
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
@@ -211,8 +223,10 @@ class _PlainSelfPlay:
         builders.make_environment_factory(preset, config, None),
         seed=seed, num_envs=num_envs)
 
-  def env_steps_per_second(self, warmup: float, window: float) -> float:
-    """Measured from `warmup` s after the first round (tracing) ends."""
+  def env_steps_per_second(self, warmup: float,
+                           window: float) -> Tuple[float, float]:
+    """Environment steps/s and this process's CPU seconds per 1,000 steps,
+    measured from `warmup` s after the first round (tracing) ends."""
     start, rounds, marks = None, 0, None
     steps = 0
     while True:
@@ -223,25 +237,44 @@ class _PlainSelfPlay:
       if start is None:
         start = now
       elif marks is None and now - start >= warmup:
-        marks = (now, steps)
+        marks = (now, steps, time.process_time())
       elif marks is not None and now - marks[0] >= window:
-        return (steps - marks[1]) / (now - marks[0])
+        return ((steps - marks[1]) / (now - marks[0]),
+                1e3 * (time.process_time() - marks[2]) / (steps - marks[1]))
+
+
+class _MeasuredWorker(self_play_worker.SelfPlayWorker):
+  """A `SelfPlayWorker`, pinned to `ACTOR_CPU` if asked, that reports its
+  process's CPU time."""
+
+  def __init__(self, pin: bool, *args):
+    if pin:
+      os.sched_setaffinity(0, {ACTOR_CPU})
+    super().__init__(*args)
+
+  def cpu_seconds(self) -> float:
+    return time.process_time()
 
 
 def time_actor(ray, preset: str, warmup: float, window: float,
-               publish_seconds: float, repeats: int) -> Dict[str, Any]:
-  """One actor's environment steps/s with and without distribution."""
+               publish_seconds: float, repeats: int,
+               pin: bool) -> Dict[str, Any]:
+  """One actor's environment steps/s (and its process's CPU seconds per
+  1,000 of them) with and without distribution."""
   config = presets.get_preset(preset)
   num_envs = presets.get_self_play(preset).num_envs
   network = networks.make_network(config)
   network.create_variables()
   results = {'num_envs': num_envs, 'publish_seconds': publish_seconds,
-             'alone': [], 'distributed': [], 'versions_taken': []}
+             'pinned': pin, 'alone': [], 'distributed': [],
+             'alone_cpu_ms_per_step': [], 'distributed_cpu_ms_per_step': [],
+             'versions_taken': []}
   for repeat in range(repeats):
     plain = ray.remote(_PlainSelfPlay).options(num_cpus=1).remote(
-        preset, num_envs, repeat)
-    results['alone'].append(ray.get(
-        plain.env_steps_per_second.remote(warmup, window)))
+        preset, num_envs, repeat, pin)
+    rate, cpu = ray.get(plain.env_steps_per_second.remote(warmup, window))
+    results['alone'].append(rate)
+    results['alone_cpu_ms_per_step'].append(cpu)
     ray.kill(plain)
 
     names = (f'bench-replay-{repeat}', f'bench-weights-{repeat}')
@@ -253,9 +286,8 @@ def time_actor(ray, preset: str, warmup: float, window: float,
     version = 0
     ray.get(store.publish.remote(
         version, [ray.put(weight_store.network_arrays(network))]))
-    worker = ray.remote(self_play_worker.SelfPlayWorker).options(
-        num_cpus=1).remote(0, config, preset, None, 'xla', num_envs, repeat,
-                           *names)
+    worker = ray.remote(_MeasuredWorker).options(num_cpus=1).remote(
+        pin, 0, config, preset, None, 'xla', num_envs, repeat, *names)
     start, marks = None, None
     while True:
       time.sleep(publish_seconds)
@@ -268,10 +300,14 @@ def time_actor(ray, preset: str, warmup: float, window: float,
         if ray.get(worker.status.remote())['rounds']:
           start = now
       elif marks is None and now - start >= warmup:
-        marks = (now, ray.get(service.stats.remote())['env_steps'])
+        marks = (now, ray.get(service.stats.remote())['env_steps'],
+                 ray.get(worker.cpu_seconds.remote()))
       elif marks is not None and now - marks[0] >= window:
         steps = ray.get(service.stats.remote())['env_steps']
+        cpu = ray.get(worker.cpu_seconds.remote())
         results['distributed'].append((steps - marks[1]) / (now - marks[0]))
+        results['distributed_cpu_ms_per_step'].append(
+            1e3 * (cpu - marks[2]) / (steps - marks[1]))
         break
     status = ray.get(worker.status.remote())
     if status['error']:
@@ -281,6 +317,9 @@ def time_actor(ray, preset: str, warmup: float, window: float,
       ray.kill(handle)
   results['ratio'] = [d / a for d, a in zip(results['distributed'],
                                             results['alone'])]
+  results['cpu_ratio'] = [
+      d / a for d, a in zip(results['distributed_cpu_ms_per_step'],
+                            results['alone_cpu_ms_per_step'])]
   return results
 
 
@@ -345,6 +384,14 @@ def main(argv):
   del argv
   logging.set_verbosity(logging.WARNING)
   results = {'machine': reporting.machine()}
+  pin = PIN_ACTOR.value and 'actor' not in SKIP.value
+  if pin:
+    # Ray's processes inherit this process's CPUs; the measured actor
+    # moves itself to ACTOR_CPU.
+    others = os.sched_getaffinity(0) - {ACTOR_CPU}
+    if not others:
+      raise app.UsageError('--pin_actor needs 2 or more CPUs.')
+    os.sched_setaffinity(0, others)
   ray_support.connect(None, num_cpus=os.cpu_count())
   ray = ray_support.require_ray()
   results['machine']['ray'] = ray.__version__
@@ -359,7 +406,7 @@ def main(argv):
   if 'actor' not in SKIP.value:
     results['actor'] = time_actor(ray, 'tictactoe', WARMUP.value,
                                   WINDOW.value, PUBLISH_SECONDS.value,
-                                  REPEATS.value)
+                                  REPEATS.value, pin)
     print(json.dumps(results['actor']), flush=True)
   if 'training' not in SKIP.value:
     results['training'] = {}
