@@ -294,7 +294,7 @@ class SmallPresetTest(testing.TestCase):
     self.assertLessEqual(config.batch_size, 256)
     self.assertLessEqual(config.training_steps, 100_000)
     # The README's run ends at 18,000 steps, lr 0.2 * 10 ** -1.8 = 0.003170:
-    # docs/results.md measured seeds 0 and 2 perfect there.
+    # docs/results.md measured seeds 0, 1 and 2 perfect there.
     self.assertEqual(config.training_steps, 18_000)
     final_lr = learning.learning_rate_schedule(config, config.training_steps)
     self.assertNear(float(final_lr), 0.003170, 1e-6)
