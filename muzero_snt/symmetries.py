@@ -97,8 +97,7 @@ class BoardSymmetries:
     if problem:
       raise ValueError(problem)
     self._kind = kind
-    self._shape = tuple(observation_shape)
-    height, width = self._shape[:2] if kind != 'none' else (1, 1)
+    height, width = tuple(observation_shape)[:2] if kind != 'none' else (1, 1)
     grid = np.arange(height * width).reshape(height, width)
     if kind == 'none':
       grids = [grid]

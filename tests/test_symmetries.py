@@ -154,6 +154,24 @@ def _game_record(rng, config):
   return trajectory
 
 
+def _map_moving(plain, moved, i, atol=0.):
+  """The first dihedral map that moves row i of batch `plain` onto row i of
+  `moved` (observation, actions and policy targets together), or None."""
+  maps = symmetries.BoardSymmetries('dihedral', (3, 3, 3), 9)
+  image = maps.action_image
+  for j in range(maps.size):
+    observation = maps.transform_observations(plain.observation[i:i + 1],
+                                              np.array([j]))[0]
+    # A policy moves with its actions: mass on action a goes to image[a].
+    policy = np.zeros_like(plain.target_policy[i])
+    policy[:, image[j]] = plain.target_policy[i]
+    if (np.array_equal(observation, moved.observation[i]) and
+        np.array_equal(image[j][plain.action[i]], moved.action[i]) and
+        np.allclose(policy, moved.target_policy[i], rtol=0., atol=atol)):
+      return j
+  return None
+
+
 def test_replay_batches_are_moved_whole_windows():
   # The same games in two buffers of the same seed, one augmenting: the
   # positions drawn are the same, and each augmented window is the plain
@@ -175,23 +193,11 @@ def test_replay_batches_are_moved_whole_windows():
   for name in ('target_value', 'target_reward', 'policy_mask', 'weight'):
     np.testing.assert_array_equal(getattr(batch, name),
                                   getattr(augmented, name))
-  maps = symmetries.BoardSymmetries('dihedral', (3, 3, 3), 9)
-  image = maps.action_image
   used = []
   for i in range(config.batch_size):
-    matches = []
-    for j in range(maps.size):
-      observation = maps.transform_observations(batch.observation[i:i + 1],
-                                                np.array([j]))[0]
-      # A policy moves with its actions: mass on action a goes to image[a].
-      policy = np.zeros_like(batch.target_policy[i])
-      policy[:, image[j]] = batch.target_policy[i]
-      if (np.array_equal(observation, augmented.observation[i]) and
-          np.array_equal(image[j][batch.action[i]], augmented.action[i]) and
-          np.array_equal(policy, augmented.target_policy[i])):
-        matches.append(j)
-    assert matches, f'row {i} is not a moved copy of the plain row'
-    used.append(matches[0])
+    j = _map_moving(batch, augmented, i)
+    assert j is not None, f'row {i} is not a moved copy of the plain row'
+    used.append(j)
     # The moved policy at step 0 covers exactly the moved position's empty
     # squares (planes 0 and 1 hold the stones).
     empty = augmented.observation[i, :, :, :2].sum(-1).ravel() == 0
@@ -231,22 +237,11 @@ def test_reanalysed_windows_are_moved_after_their_new_targets():
   # The search changed the targets (else the test would not see the order).
   assert not np.allclose(stored.sample_batch()[0].target_policy,
                          plain.target_policy)
-  maps = symmetries.BoardSymmetries('dihedral', (3, 3, 3), 9)
-  image = maps.action_image
   used = set()
   for i in range(config.batch_size):
-    for j in range(maps.size):
-      policy = np.zeros_like(plain.target_policy[i])
-      policy[:, image[j]] = plain.target_policy[i]
-      observation = maps.transform_observations(plain.observation[i:i + 1],
-                                                np.array([j]))[0]
-      if (np.array_equal(observation, moved.observation[i]) and
-          np.array_equal(image[j][plain.action[i]], moved.action[i]) and
-          np.allclose(policy, moved.target_policy[i], atol=1e-6)):
-        used.add(j)
-        break
-    else:
-      raise AssertionError(f'row {i} is not the reanalysed row moved')
+    j = _map_moving(plain, moved, i, atol=1e-6)
+    assert j is not None, f'row {i} is not the reanalysed row moved'
+    used.add(j)
   np.testing.assert_allclose(plain.target_value, moved.target_value)
   assert len(used) > 1
 
