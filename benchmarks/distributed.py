@@ -14,7 +14,7 @@
 # ============================================================================
 """Costs of the distributed mode on Ray (docs/distributed.md).
 
-Three measurements, on a private Ray instance on this machine:
+The parts' costs, on a private Ray instance on this machine:
 
   * `publication`: for each preset's network, the bytes of one weight
     publication and its cost in ms: reading the variables as NumPy arrays,
@@ -34,13 +34,9 @@ Three measurements, on a private Ray instance on this machine:
     process (this one, Ray's, the replay service and the weight store)
     the other CPUs, as an actor on its own core would; the actor's process
     CPU seconds per 1,000 environment steps are reported beside the rate.
-  * `training`: environment steps/s and learner steps/s of a tic-tac-toe
-    run with 0 (one process), 1 and 2 self-play actors, measured over
-    `--window` seconds after the first `--warmup` seconds of learning.
-  * `reanalysis`: the same with one actor and `--reanalyze_fraction`, the
-    batches reanalysed by the learner (0 workers) or by
-    `--reanalyze_workers` reanalyse workers: learner steps/s beside each
-    worker's reanalysed batches per second and seconds per batch.
+
+Whole training runs (one process against 1 and 2 actors, and reanalysis)
+are `benchmarks/distributed_training.py`.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
 """
@@ -61,7 +57,6 @@ import numpy as np
 from benchmarks import reporting
 from muzero_snt import acting
 from muzero_snt import builders
-from muzero_snt import experiment
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib
@@ -81,11 +76,9 @@ PUBLICATION_PRESETS = flags.DEFINE_list(
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each publication.')
 REPLAY_SECONDS = flags.DEFINE_float('replay_seconds', 5.,
                                     'seconds of inserts, and of samples.')
-ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
-                           'self-play actor counts of the training runs.')
-WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of learning before the '
-                            'training window.')
-WINDOW = flags.DEFINE_float('window', 40., 'seconds of the training window.')
+WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of play before the '
+                            'actor window.')
+WINDOW = flags.DEFINE_float('window', 40., 'seconds of the actor window.')
 PUBLISH_SECONDS = flags.DEFINE_float(
     'publish_seconds', 0.04, 'seconds between the publications the actor '
     'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
@@ -93,14 +86,8 @@ PIN_ACTOR = flags.DEFINE_bool(
     'pin_actor', (os.cpu_count() or 1) >= 2,
     'in the actor measurement, run the actor alone on CPU 0 and every other '
     'process on the other CPUs (default: on with 2 or more CPUs).')
-REANALYSE_WORKERS = flags.DEFINE_list(
-    'reanalyze_workers', ['0', '1'], 'reanalyse worker counts of the '
-    'reanalysis runs (one self-play actor each).')
-REANALYZE_FRACTION = flags.DEFINE_float(
-    'reanalyze_fraction', 0.8, 'fraction of the reanalysis runs (the '
-    'paper\'s 80%).')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
-                         'publication, replay, actor, training, reanalysis.')
+                         'publication, replay, actor.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
@@ -323,63 +310,6 @@ def time_actor(ray, preset: str, warmup: float, window: float,
   return results
 
 
-def time_training(num_actors: int, warmup: float, window: float,
-                  reanalyze_fraction: float = 0.,
-                  num_reanalyze_workers: int = 0) -> Dict[str, float]:
-  """Environment and learner steps/s of tic-tac-toe with `num_actors`;
-  with a reanalyze_fraction, also the reanalysed batches per second and
-  the seconds per batch of each worker (or of the learner, with none)."""
-  marks = {}
-
-  def reanalysed(loop) -> List[Any]:
-    """[(batches, seconds computing)] per worker, or the learner's."""
-    source = loop.source
-    if not reanalyze_fraction:
-      return []
-    if not num_reanalyze_workers:
-      return [(int(source.counters()['reanalyse_reanalysed_batches']),
-               source.reanalyser.total_seconds)]
-    ray = ray_support.require_ray()
-    return [(s['batches'], s['seconds']) for s in ray.get(
-        [w.status.remote() for w in source.reanalyse_workers])]
-
-  def env_steps(loop) -> int:
-    if num_actors:
-      loop.source.stats()
-    return loop.env_steps
-
-  def on_round(loop) -> bool:
-    now = time.time()
-    if 'first' not in marks:
-      marks['first'] = now
-      return False
-    if 'start' not in marks and now - marks['first'] >= warmup:
-      marks['start'] = (now, loop.learner.steps, env_steps(loop),
-                        reanalysed(loop))
-    elif 'start' in marks and now - marks['start'][0] >= window:
-      marks['end'] = (now, loop.learner.steps, env_steps(loop),
-                      reanalysed(loop))
-      return True
-    return False
-
-  config = presets.get_preset('tictactoe').replace(
-      training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
-  experiment.run(config, experiment.RunSettings(
-      preset='tictactoe', num_actors=num_actors, log_every=10**6,
-      num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)
-  (t0, l0, e0, r0), (t1, l1, e1, r1) = marks['start'], marks['end']
-  results = {'env_steps_per_second': (e1 - e0) / (t1 - t0),
-             'learner_steps_per_second': (l1 - l0) / (t1 - t0),
-             'seconds': t1 - t0}
-  if reanalyze_fraction:
-    batches = [b1 - b0 for (b0, _), (b1, _) in zip(r0, r1)]
-    results['reanalysed_batches_per_second'] = [
-        b / (t1 - t0) for b in batches]
-    results['seconds_per_reanalysed_batch'] = [
-        (s1 - s0) / max(b, 1) for (_, s0), (_, s1), b in zip(r0, r1, batches)]
-  return results
-
-
 def main(argv):
   del argv
   logging.set_verbosity(logging.WARNING)
@@ -408,20 +338,6 @@ def main(argv):
                                   WINDOW.value, PUBLISH_SECONDS.value,
                                   REPEATS.value, pin)
     print(json.dumps(results['actor']), flush=True)
-  if 'training' not in SKIP.value:
-    results['training'] = {}
-    for actors in ACTORS.value:
-      results['training'][actors] = time_training(int(actors), WARMUP.value,
-                                                  WINDOW.value)
-      print(json.dumps({actors: results['training'][actors]}), flush=True)
-  if 'reanalysis' not in SKIP.value:
-    results['reanalysis'] = {}
-    for workers in REANALYSE_WORKERS.value:
-      results['reanalysis'][workers] = time_training(
-          1, WARMUP.value, WINDOW.value, REANALYZE_FRACTION.value,
-          int(workers))
-      print(json.dumps({workers: results['reanalysis'][workers]}),
-            flush=True)
   results['machine']['load_average_after'] = os.getloadavg()
   results = reporting.with_medians(results)
   text = json.dumps(results, indent=1, default=float)

@@ -1,0 +1,200 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tic-tac-toe training, one process against Ray actors (docs/distributed.md).
+
+  * `training`: environment steps/s and learner steps/s of the tic-tac-toe
+    preset with each of `--actors` self-play actors (0: one process), over
+    `--window` seconds after the first `--warmup` seconds of learning; the
+    actor counts alternate, `--repeats` rounds, so that a slow spell of the
+    shared machine falls on all of them. Beside each rate, the machine's
+    busy CPU seconds per learner step over the window (every process: the
+    learner's, the actors', Ray's; and anything else running), which says
+    whether a slower run did more work or waited.
+  * `reanalysis`: the same with one actor and `--reanalyze_fraction`, the
+    batches reanalysed by the learner (0 workers) or by
+    `--reanalyze_workers` reanalyse workers: learner steps/s beside each
+    worker's reanalysed batches per second and seconds per batch.
+
+    python -m benchmarks.distributed_training --output_json=/tmp/dt.json
+
+The costs of the parts (publication, replay, one actor) are
+`benchmarks/distributed.py`.
+"""
+
+import json
+import os
+import time
+from typing import Any, Dict, List, Optional
+
+os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
+
+# pylint: disable=g-import-not-at-top,wrong-import-position
+from absl import app
+from absl import flags
+from absl import logging
+
+from benchmarks import reporting
+from muzero_snt import experiment
+from muzero_snt import presets
+from muzero_snt.distributed import ray_support
+# pylint: enable=g-import-not-at-top,wrong-import-position
+
+ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
+                           'self-play actor counts of the training runs.')
+REANALYSE_WORKERS = flags.DEFINE_list(
+    'reanalyze_workers', ['0', '1'], 'reanalyse worker counts of the '
+    'reanalysis runs (one self-play actor each).')
+REANALYZE_FRACTION = flags.DEFINE_float(
+    'reanalyze_fraction', 0.8, 'fraction of the reanalysis runs (the '
+    'paper\'s 80%).')
+REPEATS = flags.DEFINE_integer('repeats', 3, 'rounds of the alternated '
+                               'runs.', lower_bound=1)
+PUBLISH_INTERVAL = flags.DEFINE_integer(
+    'publish_interval', 1, 'learner steps between weight publications of '
+    'the runs with actors.', lower_bound=1)
+WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of learning before the '
+                            'window.')
+WINDOW = flags.DEFINE_float('window', 40., 'seconds of the window.')
+SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: training, '
+                         'reanalysis.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results as JSON.')
+
+
+@flags.multi_flags_validator(['warmup', 'window'],
+                             message='times must be positive.')
+def _positive(values):
+  return all(v > 0 for v in values.values())
+
+
+def busy_cpu_seconds() -> Optional[float]:
+  """CPU seconds the whole machine has spent busy since boot (/proc/stat:
+  every state but idle and iowait), or None where there is no /proc."""
+  if not os.path.exists('/proc/stat'):
+    return None
+  with open('/proc/stat') as f:
+    fields = [int(x) for x in f.readline().split()[1:]]
+  idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+  return (sum(fields[:8]) - idle) / os.sysconf('SC_CLK_TCK')
+
+
+def time_training(num_actors: int, warmup: float, window: float,
+                  publish_interval: int = 1,
+                  reanalyze_fraction: float = 0.,
+                  num_reanalyze_workers: int = 0) -> Dict[str, Any]:
+  """Environment and learner steps/s of tic-tac-toe with `num_actors`;
+  with a reanalyze_fraction, also the reanalysed batches per second and
+  the seconds per batch of each worker (or of the learner, with none)."""
+  marks = {}
+
+  def reanalysed(loop) -> List[Any]:
+    """[(batches, seconds computing)] per worker, or the learner's."""
+    source = loop.source
+    if not reanalyze_fraction:
+      return []
+    if not num_reanalyze_workers:
+      return [(int(source.counters()['reanalyse_reanalysed_batches']),
+               source.reanalyser.total_seconds)]
+    ray = ray_support.require_ray()
+    return [(s['batches'], s['seconds']) for s in ray.get(
+        [w.status.remote() for w in source.reanalyse_workers])]
+
+  def env_steps(loop) -> int:
+    if num_actors:
+      loop.source.stats()
+    return loop.env_steps
+
+  def mark(loop):
+    return (time.time(), loop.learner.steps, env_steps(loop),
+            reanalysed(loop), busy_cpu_seconds())
+
+  def on_round(loop) -> bool:
+    now = time.time()
+    if 'first' not in marks:
+      marks['first'] = now
+      return False
+    if 'start' not in marks and now - marks['first'] >= warmup:
+      marks['start'] = mark(loop)
+    elif 'start' in marks and now - marks['start'][0] >= window:
+      marks['end'] = mark(loop)
+      return True
+    return False
+
+  config = presets.get_preset('tictactoe').replace(
+      training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
+  experiment.run(config, experiment.RunSettings(
+      preset='tictactoe', num_actors=num_actors, log_every=10**6,
+      publish_interval=publish_interval,
+      num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)
+  (t0, l0, e0, r0, c0), (t1, l1, e1, r1, c1) = marks['start'], marks['end']
+  results = {'env_steps_per_second': (e1 - e0) / (t1 - t0),
+             'learner_steps_per_second': (l1 - l0) / (t1 - t0),
+             'seconds': t1 - t0}
+  if c0 is not None:
+    results['busy_cpu_ms_per_learner_step'] = 1e3 * (c1 - c0) / (l1 - l0)
+  if reanalyze_fraction:
+    batches = [b1 - b0 for (b0, _), (b1, _) in zip(r0, r1)]
+    results['reanalysed_batches_per_second'] = [
+        b / (t1 - t0) for b in batches]
+    results['seconds_per_reanalysed_batch'] = [
+        (s1 - s0) / max(b, 1) for (_, s0), (_, s1), b in zip(r0, r1, batches)]
+  return results
+
+
+def _append(results: Dict[str, Any], key: str,
+            measured: Dict[str, Any]) -> None:
+  """Adds one run's numbers to the lists under results[key]."""
+  into = results.setdefault(key, {})
+  for name, value in measured.items():
+    into.setdefault(name, []).append(value)
+  print(json.dumps({key: measured}), flush=True)
+
+
+def main(argv):
+  del argv
+  logging.set_verbosity(logging.WARNING)
+  results = {'machine': reporting.machine()}
+  ray_support.connect(None, num_cpus=os.cpu_count())
+  results['machine']['ray'] = ray_support.require_ray().__version__
+  results['publish_interval'] = PUBLISH_INTERVAL.value
+  for _ in range(REPEATS.value):
+    if 'training' not in SKIP.value:
+      for actors in ACTORS.value:
+        _append(results.setdefault('training', {}), actors, time_training(
+            int(actors), WARMUP.value, WINDOW.value, PUBLISH_INTERVAL.value))
+    if 'reanalysis' not in SKIP.value:
+      for workers in REANALYSE_WORKERS.value:
+        _append(results.setdefault('reanalysis', {}), workers, time_training(
+            1, WARMUP.value, WINDOW.value, PUBLISH_INTERVAL.value,
+            REANALYZE_FRACTION.value, int(workers)))
+  if 'training' in results and '0' in results['training']:
+    # Each run's rate over the one-process run of its round.
+    alone = results['training']['0']['learner_steps_per_second']
+    for actors, measured in results['training'].items():
+      measured['over_one_process'] = [
+          rate / base for rate, base in
+          zip(measured['learner_steps_per_second'], alone)]
+  results['machine']['load_average_after'] = os.getloadavg()
+  results = reporting.with_medians(results)
+  text = json.dumps(results, indent=1, default=float)
+  print(text)
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      f.write(text)
+  ray_support.require_ray().shutdown()
+
+
+if __name__ == '__main__':
+  app.run(main)
