@@ -121,6 +121,7 @@ class ReplayServiceSource:
     self._published: Optional[int] = None
     self._pending_publish = None
     self._pending_update = None
+    self._next_batch = None  # The request for the next batch, in flight.
     self._stats: Dict[str, Any] = {}
     self._last_env_steps = 0
     self._closed = False
@@ -221,19 +222,34 @@ class ReplayServiceSource:
       if status['error']:
         raise RuntimeError(f'{names[index]} failed:\n{status["error"]}')
 
-  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
-    if self._pending_update is not None:
-      # Surfaces a failed update, and orders it before the next draw.
-      self._ray.get(self._pending_update)
-      self._pending_update = None
+  def _request_batch(self) -> Any:
+    """Asks the service for the next batch (an `ObjectRef` of its answer)."""
     if self._reanalyse_workers:
       sample = self._service.take_reanalysed
     elif self._reanalyser is not None:
       sample = self._service.sample_with_inputs
     else:
       sample = self._service.sample_batch
+    return sample.remote(_SAMPLE_TIMEOUT)
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    """The next batch from the service.
+
+    The request for the following batch goes out as soon as this one
+    arrives, so the service draws it (and the round trip happens) while the
+    learner computes its step. So a batch is drawn before the previous
+    batch's priorities are back: with prioritised replay, the priorities a
+    draw sees are one learner step older than in one process, as with an
+    asynchronous replay server.
+    """
+    if self._pending_update is not None:
+      self._ray.get(self._pending_update)  # Surfaces a failed update.
+      self._pending_update = None
     while True:
-      result = self._ray.get(sample.remote(_SAMPLE_TIMEOUT))
+      request = self._next_batch or self._request_batch()
+      self._next_batch = None
+      result = self._ray.get(request)
+      self._next_batch = self._request_batch()
       if result is not None:
         batch, keys = result[:2]
         if self._reanalyser is not None:

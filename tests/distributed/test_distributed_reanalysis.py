@@ -203,7 +203,8 @@ class _ReanalysedRunTest(testing.TestCase):
 
   def test_one_limiter_grant_per_learner_step(self):
     stats = self.recorder.stats
-    self.assertEqual(stats['learner_steps'], self.loop.learner.steps)
+    # The next batch is asked for (and granted) while a step is computed.
+    self.assertIn(stats['learner_steps'] - self.loop.learner.steps, (0, 1))
     self.assertGreaterEqual(0.5 * stats['counted_env_steps'],
                             stats['learner_steps'])
 

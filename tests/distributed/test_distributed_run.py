@@ -125,8 +125,10 @@ class DistributedRunTest(testing.TestCase):
     loop = self.loop
     self.assertBetween(loop.learner.steps, 60, _MAX_STEPS - 1)
     stats = self.observer.stats
-    # Every learner step was owed by the admitted games at r = 0.5.
-    self.assertEqual(stats['learner_steps'], loop.learner.steps)
+    # Every learner step was owed by the admitted games at r = 0.5. The
+    # service grants a step per batch handed out, and the learner asks for
+    # the next batch as soon as it has one: one grant ahead at most.
+    self.assertIn(stats['learner_steps'] - loop.learner.steps, (0, 1))
     self.assertGreaterEqual(0.5 * stats['counted_env_steps'],
                             stats['learner_steps'])
     self.assertGreater(stats['games'], 0)
