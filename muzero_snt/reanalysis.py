@@ -34,6 +34,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
+from muzero_snt import symmetries
 from muzero_snt import types
 
 
@@ -209,6 +210,9 @@ class Reanalyser:
     self._config = config
     self._network = network
     self._search = search
+    self._symmetries = symmetries.BoardSymmetries(
+        config.board_symmetries, config.observation_shape,
+        config.action_space_size)
     self._learner_steps = learner_steps
     self._seed = seed
     self._counters = checkpointing.counters(
@@ -300,8 +304,8 @@ class Reanalyser:
     inputs = gather_inputs(self._config, keys, rows, replay)
     return self._new_targets(batch, inputs, rng, start)
 
-  def reanalyse_gathered(self, batch: types.Batch,
-                         inputs: Inputs) -> types.Batch:
+  def reanalyse_gathered(self, batch: types.Batch, inputs: Inputs,
+                         maps: Optional[np.ndarray] = None) -> types.Batch:
     """The batch with fresh targets in the rows `inputs` were gathered for.
 
     What `reanalyse` does once the rows are chosen and their inputs read,
@@ -309,18 +313,24 @@ class Reanalyser:
     mode's replay service chooses the rows and gathers their inputs).
 
     Args:
-      batch: a `Batch` of NumPy arrays, as `ReplayBuffer.sample_batch`
-        returns it.
+      batch: a `Batch` of NumPy arrays, as `ReplayBuffer.sample_batch
+        (augment=False)` returns it: the windows as stored, which the search
+        reads.
       inputs: `gather_inputs` of its chosen rows.
+      maps: `[B]` maps of `config.board_symmetries`
+        (`ReplayBuffer.draw_symmetries`) moving each row once its targets
+        are new, as `sample` does in one process; None moves nothing.
 
     Returns:
-      As `reanalyse`.
+      As `reanalyse`, each row then moved by its map.
     """
     start = time.perf_counter()
     rng = self._next_rng()
-    if not len(inputs.rows):
+    if len(inputs.rows):
+      batch = self._new_targets(batch, inputs, rng, start)
+    if maps is None:
       return batch
-    return self._new_targets(batch, inputs, rng, start)
+    return self._symmetries.apply(batch, maps)
 
   def _new_targets(self, batch: types.Batch, inputs: Inputs,
                    rng: np.random.Generator, start: float) -> types.Batch:

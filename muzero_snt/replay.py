@@ -262,6 +262,13 @@ class ReplayBuffer:
     nothing."""
     return self._symmetries.sample(batch, self._rng)
 
+  def draw_symmetries(self, rows: int) -> np.ndarray:
+    """`[rows]` maps of `config.board_symmetries`, drawn from this buffer's
+    generator as `augment` draws them (all 0, the identity, and nothing
+    drawn for 'none'): for a batch moved in another process after its
+    targets change (the distributed mode's reanalysis)."""
+    return self._symmetries.draw(rows, self._rng)
+
   def _flat_indices(self, keys) -> Tuple[np.ndarray, np.ndarray]:
     """Flat indices of the stored keys `[B, 2]` and which keys are stored."""
     keys = np.asarray(keys)

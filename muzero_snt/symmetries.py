@@ -161,9 +161,14 @@ class BoardSymmetries:
         target_policy=np.take_along_axis(batch.target_policy, source,
                                          axis=2))
 
+  def draw(self, rows: int, rng: np.random.Generator) -> np.ndarray:
+    """`[rows]` maps drawn uniformly from `rng`; for 'none' the identity's,
+    drawing nothing."""
+    if self._kind == 'none':
+      return np.zeros(rows, np.int64)
+    return rng.integers(0, self.size, rows)
+
   def sample(self, batch: Any, rng: np.random.Generator) -> Any:
     """`apply` with a map drawn uniformly for each row (none for 'none')."""
-    if self._kind == 'none':
-      return batch
-    return self.apply(batch, rng.integers(0, self.size, len(batch.action)))
+    return self.apply(batch, self.draw(len(batch.action), rng))
 

@@ -14,6 +14,7 @@
 # ============================================================================
 """Board symmetries: checked against the games' own rules and by hand."""
 
+import asyncio
 import dataclasses
 import itertools
 
@@ -28,6 +29,7 @@ from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
 from muzero_snt import symmetries
 from muzero_snt import trajectory as trajectory_lib
+from muzero_snt.distributed import replay_service
 from muzero_snt.environments import tictactoe
 
 
@@ -206,10 +208,9 @@ def test_replay_batches_are_moved_whole_windows():
   assert set(used) == set(range(8))
 
 
-def test_reanalysed_windows_are_moved_after_their_new_targets():
-  # In one process, reanalysis searches the stored positions and the
-  # windows are moved afterwards: each augmented row is the plainly
-  # reanalysed row moved by one map, its fresh policy targets included.
+def _reanalysis_setup():
+  """A tiny tic-tac-toe config reanalysing every row, its network and
+  search, and six random games."""
   base = presets.get_preset('tictactoe')
   config = base.replace(
       num_simulations=3, batch_size=32, reanalyze_fraction=1.0,
@@ -221,16 +222,11 @@ def test_reanalysed_windows_are_moved_after_their_new_targets():
   search = search_lib.make_search(config, network, 'graph')
   rng = np.random.default_rng(6)
   games = [_game_record(rng, config) for _ in range(6)]
-  batches = []
-  for kind in ('none', 'dihedral'):
-    kind_config = config.replace(board_symmetries=kind)
-    buffer = replay_lib.ReplayBuffer(kind_config, seed=2)
-    for game in games:
-      buffer.save_game(game)
-    reanalyser = reanalysis.Reanalyser(kind_config, network, search,
-                                       lambda: 0, seed=7)
-    batches.append(reanalysis.sample(kind_config, buffer, reanalyser)[0])
-  plain, moved = batches
+  return config, network, search, games
+
+
+def _check_moved_after_reanalysis(config, plain, moved, games):
+  """Every row of `moved` is the same row of `plain` moved by one map."""
   stored = replay_lib.ReplayBuffer(config, seed=2)
   for game in games:
     stored.save_game(game)
@@ -244,6 +240,47 @@ def test_reanalysed_windows_are_moved_after_their_new_targets():
     used.add(j)
   np.testing.assert_allclose(plain.target_value, moved.target_value)
   assert len(used) > 1
+
+
+def test_reanalysed_windows_are_moved_after_their_new_targets():
+  # In one process, reanalysis searches the stored positions and the
+  # windows are moved afterwards: each augmented row is the plainly
+  # reanalysed row moved by one map, its fresh policy targets included.
+  config, network, search, games = _reanalysis_setup()
+  batches = []
+  for kind in ('none', 'dihedral'):
+    kind_config = config.replace(board_symmetries=kind)
+    buffer = replay_lib.ReplayBuffer(kind_config, seed=2)
+    for game in games:
+      buffer.save_game(game)
+    reanalyser = reanalysis.Reanalyser(kind_config, network, search,
+                                       lambda: 0, seed=7)
+    batches.append(reanalysis.sample(kind_config, buffer, reanalyser)[0])
+  _check_moved_after_reanalysis(config, *batches, games)
+
+
+def test_the_replay_service_moves_windows_after_their_reanalysis():
+  # The distributed mode: the service hands out the windows as stored with
+  # one map per row, and the reanalysing process (the learner or a worker)
+  # moves each row once its targets are new.
+  config, network, search, games = _reanalysis_setup()
+  batches = []
+  for kind in ('none', 'dihedral'):
+    kind_config = config.replace(board_symmetries=kind)
+    service = replay_service.ReplayService(kind_config, 1., seed=2)
+
+    async def take(service=service):
+      await service.insert(0, [replay_service.Game(game, 0., 0)
+                               for game in games])
+      return await service.sample_with_inputs(timeout=1.)
+
+    sampled = asyncio.new_event_loop().run_until_complete(take())
+    assert (kind == 'none') == (not sampled.maps.any())
+    reanalyser = reanalysis.Reanalyser(kind_config, network, search,
+                                       lambda: 0, seed=7)
+    batches.append(reanalyser.reanalyse_gathered(
+        sampled.batch, sampled.inputs, sampled.maps))
+  _check_moved_after_reanalysis(config, *batches, games)
 
 
 def test_none_draws_nothing():

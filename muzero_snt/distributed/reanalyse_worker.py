@@ -107,10 +107,10 @@ class ReanalyseWorker(worker_setup.LoopThread):
       taking = self._take()
       if taken is None:
         continue
-      ticket, (batch, keys, inputs) = taken
+      ticket, (batch, keys, inputs, maps) = taken
       # The batch may have waited: the weights newest when it is searched.
       self._take_newest_weights()
-      batch = self._reanalyser.reanalyse_gathered(batch, inputs)
+      batch = self._reanalyser.reanalyse_gathered(batch, inputs, maps)
       if putting is not None:
         self._ray.get(putting)
       putting = self._service.put_reanalysed.remote(ticket, batch, keys)

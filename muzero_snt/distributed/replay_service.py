@@ -34,7 +34,9 @@ when the run stops.
 Reanalysis (`config.reanalyze_fraction > 0`, docs/reanalysis.md): the
 service picks each batch's rows to reanalyse and reads their stored
 positions (`reanalysis.choose_rows`, `reanalysis.gather_inputs`), since the
-games are here. With no reanalyse workers the learner takes them with the
+games are here; the windows leave unmoved, with the board symmetries
+(`config.board_symmetries`) that move each row once it is reanalysed,
+drawn here so that a checkpoint's replay resumes the same draws. With no reanalyse workers the learner takes them with the
 batch (`sample_with_inputs`) and reanalyses in its process. With workers,
 a worker takes a batch and its inputs (`take_for_reanalysis`), computes the
 new targets and hands the batch back (`put_reanalysed`) to a small queue
@@ -76,10 +78,16 @@ class _Queued(NamedTuple):
 
 
 class Sampled(NamedTuple):
-  """A batch with what its reanalysis needs (`reanalysis.Inputs`)."""
+  """A batch with what its reanalysis needs (`reanalysis.Inputs`).
+
+  The windows are as stored (the search reads stored positions); `maps`
+  are the board symmetries (`ReplayBuffer.draw_symmetries`) that move
+  each row once reanalysed (`Reanalyser.reanalyse_gathered`).
+  """
   batch: types.Batch
   keys: np.ndarray  # [B, 2] (game id, position).
   inputs: reanalysis.Inputs
+  maps: np.ndarray  # [B] int64, all 0 (the identity) without symmetries.
 
 
 class ReplayService:
@@ -205,12 +213,14 @@ class ReplayService:
         condition.notify_all()
     return admitted
 
-  async def sample_batch(self, timeout: Optional[float] = None
+  async def sample_batch(self, timeout: Optional[float] = None,
+                         augment: bool = True
                         ) -> Optional[Tuple[types.Batch, np.ndarray]]:
     """The next K-step batch, once the limiter owes the learner a step.
 
     Args:
       timeout: seconds to wait at most (None: no limit).
+      augment: as `ReplayBuffer.sample_batch`'s.
 
     Returns:
       (batch, keys) as `ReplayBuffer.sample_batch` returns them, or None if
@@ -229,7 +239,7 @@ class ReplayService:
       except asyncio.TimeoutError:
         return None
       self._limiter.sample()
-      batch = self._buffer.sample_batch()
+      batch = self._buffer.sample_batch(augment)
       # The step may let queued games in, and their actors go on.
       self._admit_queued()
       condition.notify_all()
@@ -238,14 +248,15 @@ class ReplayService:
   def _with_inputs(self, batch: types.Batch, keys: np.ndarray) -> Sampled:
     rows = reanalysis.choose_rows(self._config.reanalyze_fraction, len(keys),
                                   self._rows_rng)
-    return Sampled(batch, keys, reanalysis.gather_inputs(
-        self._config, keys, rows, self._buffer))
+    inputs = reanalysis.gather_inputs(self._config, keys, rows, self._buffer)
+    return Sampled(batch, keys, inputs,
+                   self._buffer.draw_symmetries(len(keys)))
 
   async def sample_with_inputs(self, timeout: Optional[float] = None
                               ) -> Optional[Sampled]:
     """`sample_batch` with the reanalysis inputs of the batch's chosen rows
     (a `reanalyze_fraction` of them), for a learner that reanalyses."""
-    sampled = await self.sample_batch(timeout)
+    sampled = await self.sample_batch(timeout, augment=False)
     if sampled is None:
       return None
     return self._with_inputs(*sampled)
@@ -279,7 +290,8 @@ class ReplayService:
       ticket = self._tickets
       self._tickets += 1
       self._taken[ticket] = worker
-      return ticket, self._with_inputs(*self._buffer.sample_batch())
+      return ticket, self._with_inputs(
+          *self._buffer.sample_batch(augment=False))
 
   async def put_reanalysed(self, ticket: int, batch: types.Batch,
                            keys: np.ndarray) -> bool:

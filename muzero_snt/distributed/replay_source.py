@@ -253,7 +253,7 @@ class ReplayServiceSource:
       if result is not None:
         batch, keys = result[:2]
         if self._reanalyser is not None:
-          batch = self._reanalyser.reanalyse_gathered(batch, result[2])
+          batch = self._reanalyser.reanalyse_gathered(batch, *result[2:])
         return batch, keys if self._config.prioritized_replay else None
       self.check_workers()
 

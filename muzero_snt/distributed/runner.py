@@ -64,7 +64,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
   Raises:
     ImportError: if Ray is not installed (naming what to install).
     ValueError: if `settings.ray_address` is malformed or no cluster
-      answers there, or if reanalysis is asked for with board symmetries.
+      answers there.
   """
   if settings.eval_interval and not evaluator.supported(settings.preset,
                                                          config):
@@ -72,13 +72,6 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
                      f'and two-player presets with fixed opponents, not '
                      f'{settings.preset!r}; set it to 0 and evaluate '
                      'checkpoints with launchers/evaluate.')
-  if config.reanalyze_fraction and config.board_symmetries != 'none':
-    raise ValueError(
-        f'board_symmetries {config.board_symmetries!r} with '
-        f'reanalyze_fraction {config.reanalyze_fraction} runs in one '
-        'process only (--num_actors=0): the replay service does not yet '
-        'move reanalysed windows. Set board_symmetries to \'none\' '
-        '(--board_symmetries=none) or reanalyze_fraction to 0.')
   started = ray_support.connect(
       settings.ray_address,
       num_cpus=max(os.cpu_count() or 1,

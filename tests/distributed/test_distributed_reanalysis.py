@@ -24,8 +24,9 @@ against the stored games (the replay service's file at the end): a row is
 either stored (its policy and value targets as self-play left them) or
 reanalysed (each position's policy is the reference NumPy search of the
 stored position, without noise, and each bootstrapped value uses the
-target network's value), and half the rows of every batch are reanalysed
-(fraction 0.5 of 8 rows).
+target network's value), each row then moved by one of the board's 8
+symmetries with its window, and half the rows of every batch are
+reanalysed (fraction 0.5 of 8 rows).
 """
 
 import os
@@ -45,6 +46,7 @@ from muzero_snt import experiment
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
+from muzero_snt import symmetries
 from muzero_snt.distributed import weight_store
 from tests import testing
 from tests.distributed import ray_testing
@@ -60,10 +62,30 @@ _MIN_STEPS = 30
 
 def _config():
   # Bootstrapped values (td_steps 3 < 9 moves); a window holding every
-  # game; prioritised, so the learner gets (and updates) the keys.
+  # game; prioritised, so the learner gets (and updates) the keys; the
+  # preset's board symmetries, which move the windows after reanalysis.
   return test_distributed_run.tiny_tictactoe_config(
       reanalyze_fraction=0.5, target_update_interval=10, window_size=5000,
-      prioritized_replay=True, board_symmetries='none')
+      prioritized_replay=True, board_symmetries='dihedral')
+
+
+def _unmoved_policies(batch, row, game, t):
+  """{map: the row's policy targets moved back by it} for each dihedral
+  map that moves the stored window (its first observation and the actions
+  inside the game) onto the batch's row: one map, or several for a
+  symmetric position."""
+  maps = symmetries.BoardSymmetries('dihedral', (3, 3, 3), 9)
+  image = maps.action_image
+  played = game.actions[t:t + batch.action.shape[1]]
+  unmoved = {}
+  for j in range(maps.size):
+    observation = maps.transform_observations(game.observations[t][None],
+                                              np.array([j]))[0]
+    if (np.array_equal(observation, batch.observation[row]) and
+        np.array_equal(image[j][played], batch.action[row, :len(played)])):
+      # Mass on action a was moved to image[j][a].
+      unmoved[j] = batch.target_policy[row][:, image[j]]
+  return unmoved
 
 
 class _Recorder:
@@ -160,6 +182,7 @@ class _ReanalysedRunTest(testing.TestCase):
     reference = search_lib.make_search(config, network, 'reference')
     self.assertGreaterEqual(len(self.recorder.batches), 10)
     reanalysed_rows = 0
+    moved_rows = 0  # Rows no identity map explains.
     for batch, keys, arrays, target_arrays in self.recorder.batches[:10]:
       weight_store.assign_arrays(network, arrays)
       weight_store.assign_arrays(target, target_arrays)
@@ -168,20 +191,29 @@ class _ReanalysedRunTest(testing.TestCase):
         game = replay.game(game_id)
         stored = game.make_target(t, k, n)
         inside = min(k + 1, game.length - t)
-        if (np.array_equal(batch.target_policy[row], stored.target_policy)
-            and np.array_equal(batch.target_value[row],
-                               stored.target_value)):
+        unmoved = _unmoved_policies(batch, row, game, t)
+        self.assertNotEmpty(unmoved, f'row {row} is no map of its window')
+        matched = [j for j, p in unmoved.items()
+                   if np.array_equal(p, stored.target_policy)]
+        if matched and np.array_equal(batch.target_value[row],
+                                      stored.target_value):
           counts['stored'] += 1
+          moved_rows += 0 not in matched
           continue
-        # Otherwise every target is the reanalysed one.
+        # Otherwise every target is the reanalysed one: the search of the
+        # stored positions, then moved with the window.
+        searched = np.stack([
+            reference(game.observations[j][None], [int(game.to_play[j])],
+                      game.legal_actions[j][None], np.random.default_rng(0),
+                      add_noise=False).policy[0]
+            for j in range(t, t + inside)])
+        matched = [j for j, p in unmoved.items()
+                   if np.array_equal(p[:inside], searched)]
+        self.assertNotEmpty(matched, f'row {row}: no map of the searched '
+                            'policies gives the batch\'s')
+        moved_rows += 0 not in matched
         for step in range(inside):
           j = t + step
-          alone = reference(game.observations[j][None],
-                            [int(game.to_play[j])],
-                            game.legal_actions[j][None],
-                            np.random.default_rng(0), add_noise=False)
-          self.assertAllEqual(batch.target_policy[row, step],
-                              alone.policy[0])
           expected = stored.target_value[step]
           if j + n < game.length:
             # The stored bootstrap (discount 1) replaced by the target
@@ -200,6 +232,8 @@ class _ReanalysedRunTest(testing.TestCase):
       self.assertGreaterEqual(counts['stored'], 4)
       reanalysed_rows += counts['reanalysed']
     self.assertGreater(reanalysed_rows, 20)
+    # Rows are moved (7 in 8 by a map other than the identity).
+    self.assertGreater(moved_rows, 40)
 
   def test_one_limiter_grant_per_learner_step(self):
     stats = self.recorder.stats

@@ -63,18 +63,20 @@ class RaySupportTest(testing.TestCase):
 class RunnerChecksTest(testing.TestCase):
   """What `runner.start` refuses before it starts or joins Ray."""
 
-  def test_reanalysis_with_board_symmetries_is_refused_by_name(self):
+  def test_an_evaluator_without_opponents_is_refused_by_name(self):
+    # Go 19x19 has two players and no fixed opponents to evaluate against.
     # Imported here: the runner imports the library's learner and search.
     from muzero_snt import presets  # pylint: disable=g-import-not-at-top
     from muzero_snt import run_settings  # pylint: disable=g-import-not-at-top
     from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
-    config = presets.get_preset('tictactoe').replace(reanalyze_fraction=0.5)
-    settings = run_settings.RunSettings(preset='tictactoe', num_actors=2)
+    config = presets.get_preset('go')
+    settings = run_settings.RunSettings(preset='go', num_actors=2,
+                                        eval_interval=100)
     connect = mock.Mock(side_effect=AssertionError('Ray was started'))
     with mock.patch.object(ray_support, 'connect', connect):
       with self.assertRaisesRegex(
-          ValueError, "board_symmetries 'dihedral' with reanalyze_fraction "
-          '0.5 runs in one process only.*--board_symmetries=none'):
+          ValueError, "eval_interval: the evaluator plays .* not 'go'; set "
+          'it to 0'):
         with runner.start(config, settings, learner=None):
           pass
     connect.assert_not_called()

@@ -212,8 +212,9 @@ class ReanalysisTest(testing.TestCase):
       await service.insert(0, [_game(4), _game(6, seed=1)])
       return await service.sample_with_inputs(timeout=0.01)
 
-    batch, keys, inputs = _run(scenario())
+    batch, keys, inputs, maps = _run(scenario())
     self.assertLen(inputs.rows, 2)
+    np.testing.assert_array_equal(maps, np.zeros(4))  # No symmetries.
     self.assertEqual(service.counters()['learner_steps'], 1)
     games = {0: _game(4).trajectory, 1: _game(6, seed=1).trajectory}
     expected = [(row, step) for row in inputs.rows.tolist()
@@ -245,7 +246,7 @@ class ReanalysisTest(testing.TestCase):
       # Two held and two owed: a third waits for more data.
       self.assertIsNone(await service.take_for_reanalysis(0, timeout=0.01))
       self.assertIsNone(await service.take_reanalysed(timeout=0.01))
-      (ticket, (batch, keys, _)), (ticket_2, sampled_2) = first, second
+      (ticket, (batch, keys, _, _)), (ticket_2, sampled_2) = first, second
       self.assertTrue(await service.put_reanalysed(
           ticket_2, sampled_2.batch, sampled_2.keys))
       taken, taken_keys = await service.take_reanalysed(timeout=0.01)
