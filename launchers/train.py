@@ -156,7 +156,7 @@ RAY_ADDRESS = flags.DEFINE_string(
     'ray_address', None, 'HOST:PORT of a Ray cluster to join (default: '
     'start Ray on this machine); with --num_actors.')
 PUBLISH_INTERVAL = flags.DEFINE_integer(
-    'publish_interval', 1, 'learner steps between weight publications to '
+    'publish_interval', 4, 'learner steps between weight publications to '
     'the actors; with --num_actors.')
 EVAL_INTERVAL = flags.DEFINE_integer(
     'eval_interval', 0, 'learner steps between evaluations of the published '

@@ -66,7 +66,9 @@ class RunSettings:
     ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
       this machine); with num_actors > 0 only.
     publish_interval: learner steps between weight publications to the
-      actors (num_actors > 0).
+      actors (num_actors > 0). 4 by default: actors ask for new weights
+      every 0.05 s at most, two or three tic-tac-toe steps, so publishing
+      more often mostly costs the learner (docs/distributed.md).
     eval_interval: learner steps between evaluations of the published
       weights by an evaluator process writing `eval/...` scalars to
       `logdir` (num_actors > 0; 0: none).
@@ -96,7 +98,7 @@ class RunSettings:
   checkpoint_minutes: Optional[float] = None
   num_actors: int = 0
   ray_address: Optional[str] = None
-  publish_interval: int = 1
+  publish_interval: int = 4
   eval_interval: int = 0
   eval_games: int = 20
   num_reanalyze_workers: int = 0

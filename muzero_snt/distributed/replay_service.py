@@ -36,8 +36,9 @@ service picks each batch's rows to reanalyse and reads their stored
 positions (`reanalysis.choose_rows`, `reanalysis.gather_inputs`), since the
 games are here; the windows leave unmoved, with the board symmetries
 (`config.board_symmetries`) that move each row once it is reanalysed,
-drawn here so that a checkpoint's replay resumes the same draws. With no reanalyse workers the learner takes them with the
-batch (`sample_with_inputs`) and reanalyses in its process. With workers,
+drawn here so that a checkpoint's replay resumes the same draws. With no
+reanalyse workers the learner takes them with the batch
+(`sample_with_inputs`) and reanalyses in its process. With workers,
 a worker takes a batch and its inputs (`take_for_reanalysis`), computes the
 new targets and hands the batch back (`put_reanalysed`) to a small queue
 the learner takes from (`take_reanalysed`). The limiter grants a step when

@@ -17,9 +17,10 @@
 The learner puts the network's variables, as a list of NumPy arrays (no
 pickled TensorFlow objects), into Ray's object store and hands the
 reference to a `WeightStore` actor with a version number (the learner step).
-Actors ask the store for the version after every move and fetch the
-arrays only when it is newer than theirs. The store keeps only the newest reference, so
-older weights leave the object store once no actor reads them.
+Actors ask the store for the version between moves (at most every 0.05 s)
+and fetch the arrays only when it is newer than theirs. The store keeps
+only the newest reference, so older weights leave the object store once
+no actor reads them.
 """
 
 from typing import Any, List, Optional, Sequence, Tuple
