@@ -338,13 +338,7 @@ def main(argv):
                                   WINDOW.value, PUBLISH_SECONDS.value,
                                   REPEATS.value, pin)
     print(json.dumps(results['actor']), flush=True)
-  results['machine']['load_average_after'] = os.getloadavg()
-  results = reporting.with_medians(results)
-  text = json.dumps(results, indent=1, default=float)
-  print(text)
-  if OUTPUT_JSON.value:
-    with open(OUTPUT_JSON.value, 'w') as f:
-      f.write(text)
+  reporting.report(results, OUTPUT_JSON.value)
   ray.shutdown()
 
 

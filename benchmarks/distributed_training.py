@@ -186,13 +186,7 @@ def main(argv):
       measured['over_one_process'] = [
           rate / base for rate, base in
           zip(measured['learner_steps_per_second'], alone)]
-  results['machine']['load_average_after'] = os.getloadavg()
-  results = reporting.with_medians(results)
-  text = json.dumps(results, indent=1, default=float)
-  print(text)
-  if OUTPUT_JSON.value:
-    with open(OUTPUT_JSON.value, 'w') as f:
-      f.write(text)
+  reporting.report(results, OUTPUT_JSON.value)
   ray_support.require_ray().shutdown()
 
 

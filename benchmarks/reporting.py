@@ -14,9 +14,10 @@
 # ============================================================================
 """What every benchmark reports besides its numbers: medians and the machine."""
 
+import json
 import os
 import statistics
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 import numpy as np
 import tensorflow as tf
@@ -42,3 +43,15 @@ def machine() -> Dict[str, Any]:
   return {'cpu': cpu, 'cores': os.cpu_count(),
           'load_average': os.getloadavg(), 'tensorflow': tf.__version__,
           'numpy': np.__version__}
+
+
+def report(results: Dict[str, Any], output_json: Optional[str]) -> None:
+  """Adds the load average after the runs, replaces lists by their medians
+  (`with_medians`), prints the results as JSON and writes them to
+  `output_json` if given."""
+  results['machine']['load_average_after'] = os.getloadavg()
+  text = json.dumps(with_medians(results), indent=1, default=float)
+  print(text)
+  if output_json:
+    with open(output_json, 'w') as f:
+      f.write(text)
