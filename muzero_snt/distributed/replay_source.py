@@ -34,6 +34,7 @@ process; with reanalyse workers (`reanalyse_worker.py`) it takes batches
 they have reanalysed already.
 """
 
+import time
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
@@ -51,6 +52,9 @@ from muzero_snt.distributed import weight_store
 
 # Seconds a batch request waits before the actors' health is checked.
 _SAMPLE_TIMEOUT = 2.
+# Seconds between checks of the actors' health while batches keep coming
+# (one actor's failed loop must stop the run while the others feed it).
+_CHECK_INTERVAL = 10.
 _COUNTERS = ('env_steps', 'counted_env_steps', 'learner_steps', 'games')
 
 
@@ -122,6 +126,7 @@ class ReplayServiceSource:
     self._pending_publish = None
     self._pending_update = None
     self._next_batch = None  # The request for the next batch, in flight.
+    self._checked_at = time.monotonic()  # Of the last `check_workers`.
     self._stats: Dict[str, Any] = {}
     self._last_env_steps = 0
     self._closed = False
@@ -201,9 +206,12 @@ class ReplayServiceSource:
     self._published = version
 
   def check_workers(self) -> None:
-    """Raises RuntimeError if a self-play actor's or the evaluator's loop
-    failed (a crashed process is restarted by Ray instead, and not waited
-    for here)."""
+    """Raises RuntimeError if a self-play actor's, the evaluator's or a
+    reanalyse worker's loop failed (a crashed process is restarted by Ray
+    instead, and not waited for here). `sample` calls it whenever it has
+    waited `_SAMPLE_TIMEOUT` seconds for a batch, and every
+    `_CHECK_INTERVAL` seconds otherwise."""
+    self._checked_at = time.monotonic()
     actors = self._workers + ([self._evaluator] if self._evaluator else [])
     names = [f'Self-play actor {i}' for i in range(len(self._workers))]
     names += ['The evaluator'] if self._evaluator else []
@@ -245,6 +253,8 @@ class ReplayServiceSource:
     if self._pending_update is not None:
       self._ray.get(self._pending_update)  # Surfaces a failed update.
       self._pending_update = None
+    if time.monotonic() - self._checked_at >= _CHECK_INTERVAL:
+      self.check_workers()
     while True:
       request = self._next_batch or self._request_batch()
       self._next_batch = None

@@ -1,0 +1,103 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The learner's source on a local Ray, against stand-in actors: a service
+that always has a batch, and self-play actors reporting their loops' state.
+"""
+
+import os
+
+# Before Ray is imported: a private instance on the loopback interface.
+os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
+
+# pylint: disable=g-import-not-at-top,wrong-import-position
+from unittest import mock
+
+import numpy as np
+import pytest
+
+from muzero_snt.distributed import replay_source
+from tests import testing
+from tests.distributed import ray_testing
+
+ray = pytest.importorskip('ray')
+# pylint: enable=g-import-not-at-top,wrong-import-position
+
+
+class _Service:
+  """Hands out the same batch at once, every time."""
+
+  def __init__(self, batch):
+    self._batch = batch
+    self.calls = 0
+
+  def sample_batch(self, timeout=None):
+    del timeout
+    self.calls += 1
+    return self._batch, np.zeros((len(self._batch.action), 2), np.int64)
+
+  def count(self):
+    return self.calls
+
+
+class _Actor:
+  """A self-play actor's `status`, with or without its loop's error."""
+
+  def __init__(self, error):
+    self._error = error
+
+  def status(self):
+    return {'rounds': 1, 'version': 0, 'error': self._error}
+
+
+class FailedLoopTest(testing.TestCase):
+  """An actor's failed loop stops the run even while batches keep coming
+  (the other actors feeding the learner, so it never waits for data)."""
+
+  @classmethod
+  def setUpClass(cls):
+    super().setUpClass()
+    ray_testing.start_ray()
+
+  @classmethod
+  def tearDownClass(cls):
+    ray.shutdown()
+    super().tearDownClass()
+
+  def test_a_failed_loop_is_raised_within_the_check_interval(self):
+    config = testing.tiny_mlp_config()
+    batch = testing.random_batch(config, batch_size=4)
+    service = ray.remote(_Service).options(num_cpus=0).remote(batch)
+    actors = [ray.remote(_Actor).options(num_cpus=0).remote(error)
+              for error in (None, 'Traceback ...\nValueError: boom')]
+    now = [0.]
+    clock = mock.Mock(monotonic=lambda: now[0])
+    with mock.patch.object(replay_source, 'time', clock):
+      source = replay_source.ReplayServiceSource(
+          config, learner=None, service=service, weights=None,
+          publish_interval=1, workers=actors)
+      # 9.9 s after the last check: the batch, and no question asked.
+      now[0] = replay_source._CHECK_INTERVAL - 0.1
+      taken, keys = source.sample()
+      np.testing.assert_array_equal(taken.observation, batch.observation)
+      self.assertIsNone(keys)  # Uniform replay: no priorities to update.
+      # At 10 s the actors are asked, and actor 1's error stops the run.
+      now[0] = replay_source._CHECK_INTERVAL
+      with self.assertRaisesRegex(
+          RuntimeError, '(?s)Self-play actor 1 failed:\nTraceback .*boom'):
+        source.sample()
+    # The batch after the first was asked for while the first was learnt
+    # from: two requests, one batch taken.
+    self.assertEqual(ray.get(service.count.remote()), 2)
+
