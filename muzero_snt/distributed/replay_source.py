@@ -262,8 +262,9 @@ class ReplayServiceSource:
       self._next_batch = self._request_batch()
       if result is not None:
         batch, keys = result[:2]
-        if self._reanalyser is not None:
-          batch = self._reanalyser.reanalyse_gathered(batch, *result[2:])
+        if self._reanalyser is not None:  # A `replay_service.Sampled`.
+          batch = self._reanalyser.reanalyse_gathered(batch, result.inputs,
+                                                      result.maps)
         return batch, keys if self._config.prioritized_replay else None
       self.check_workers()
 
