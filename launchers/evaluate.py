@@ -20,6 +20,8 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 
 * tictactoe: --num_games games against the perfect and the random player,
   with MuZero moving first and second; wins, draws and losses per row.
+  --exact adds the exact probabilities of each result, walking every line
+  of play (`exact_evaluation`), and the lines MuZero loses.
 * connect4, go9: the same against OpenSpiel's MCTS bot with random rollouts
   (--opponent_simulations per move, --opponent_rollouts per leaf; the row
   names it, e.g. mcts1000) and the random player.
@@ -47,7 +49,7 @@ scalars at the checkpoint's learner step; --curve_png then plots the run's
         --logdir=/tmp/logs --curve_png=/tmp/curve.png
 """
 
-from typing import NamedTuple, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence
 
 from launchers import quiet
 
@@ -64,7 +66,9 @@ from muzero_snt import builders
 from muzero_snt import config as config_lib
 from muzero_snt import curves
 from muzero_snt import environments
+from muzero_snt import evaluation
 from muzero_snt import evaluation_report
+from muzero_snt import exact_evaluation
 from muzero_snt import loading
 from muzero_snt import networks
 from muzero_snt import opponents as opponents_lib
@@ -107,6 +111,10 @@ OPPONENT_SIMULATIONS = flags.DEFINE_integer(
 OPPONENT_ROLLOUTS = flags.DEFINE_integer(
     'opponent_rollouts', None, 'connect4, go9: random rollouts per leaf of '
     f'the MCTS opponent (default {opponents_lib.MCTS_ROLLOUTS}).')
+EXACT = flags.DEFINE_bool(
+    'exact', False, 'tictactoe: also walk every line of play against the '
+    'perfect and the random player and print the exact probabilities of '
+    'each result, with the losing lines.')
 CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
@@ -119,6 +127,7 @@ class Evaluation(NamedTuple):
   learner_step: int
   results: Results
   table: str
+  exact: Optional[List[exact_evaluation.ExactResult]] = None
 
 
 def validate_flags() -> None:
@@ -142,6 +151,9 @@ def validate_flags() -> None:
     raise app.UsageError(f'--num_simulations must be positive, got '
                          f'{NUM_SIMULATIONS.value}.')
   _validate_opponent_flags()
+  if EXACT.value and PRESET.value != 'tictactoe':
+    raise app.UsageError(f'--exact walks every line of tic-tac-toe; '
+                         f'--preset={PRESET.value} has too many. Drop it.')
   if CURVE_PNG.value and not LOGDIR.value:
     raise app.UsageError(f'--curve_png={CURVE_PNG.value} plots the scalars '
                          'of --logdir; pass --logdir too.')
@@ -201,7 +213,8 @@ def run(preset: str,
         search_kind: str = 'xla',
         opponents: Optional[Sequence[str]] = None,
         opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
-        opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS) -> Evaluation:
+        opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
+        exact: bool = False) -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
@@ -223,6 +236,8 @@ def run(preset: str,
       (`opponents.OPPONENTS`; default: all of them).
     opponent_simulations: the MCTS opponent's simulations per move.
     opponent_rollouts: the MCTS opponent's random rollouts per leaf.
+    exact: tictactoe: also walk every line against the perfect and the
+      random player (`exact_evaluation.walk_all`), printed after the table.
 
   Returns:
     The `Evaluation`.
@@ -256,6 +271,16 @@ def run(preset: str,
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
         f'{simulations} simulations per move{opponent_note}\n{table}')
+  exact_results = None
+  if exact:
+    if preset != 'tictactoe':
+      raise ValueError(f'exact walks every line of tic-tac-toe; preset '
+                       f'{preset!r} has too many.')
+    player = evaluation.MuZeroPlayer(player_search, seed=seed)
+    exact_results = exact_evaluation.walk_all(
+        player.select_actions,
+        [name for name in opponents if name in exact_evaluation.OPPONENTS])
+    print(exact_evaluation.format_results(exact_results))
   if logdir:
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=learner_step):
@@ -264,7 +289,7 @@ def run(preset: str,
     writer.close()
   if curve_png:
     _write_curve(logdir, curve_png)
-  return Evaluation(learner_step, results, table)
+  return Evaluation(learner_step, results, table, exact_results)
 
 
 def main(argv: Sequence[str]) -> None:
@@ -292,7 +317,8 @@ def main(argv: Sequence[str]) -> None:
       opponent_simulations=(OPPONENT_SIMULATIONS.value or
                             opponents_lib.MCTS_SIMULATIONS),
       opponent_rollouts=(OPPONENT_ROLLOUTS.value or
-                         opponents_lib.MCTS_ROLLOUTS))
+                         opponents_lib.MCTS_ROLLOUTS),
+      exact=EXACT.value)
 
 
 if __name__ == '__main__':

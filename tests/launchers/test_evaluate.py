@@ -83,6 +83,33 @@ class EvaluateTest(testing.TestCase):
                      "'launchers.common_flags', 'launchers.evaluate', "
                      "'launchers.quiet']")
 
+  @flagsaver.flagsaver(preset='tictactoe', random_init=True, num_games=20,
+                       num_simulations=3, exact=True)
+  def test_exact_walk_of_a_random_network(self):
+    printed = _run_main()
+    exact = printed[printed.index('exact (every line)'):].splitlines()
+    self.assertEqual([row.split()[:2] for row in exact[1:5]],
+                     [['perfect', 'first'], ['perfect', 'second'],
+                      ['random', 'first'], ['random', 'second']])
+    results = evaluate.run('tictactoe', num_games=20, num_simulations=3,
+                           exact=True)
+    sampled = {(r.opponent, r.side): r for r in results.results}
+    for r in results.exact:
+      self.assertAlmostEqual(r.win + r.draw + r.loss, 1.0, places=9)
+      self.assertAlmostEqual(sum(p for _, p in r.losing_lines), r.loss,
+                             places=9)
+      if r.opponent == 'perfect':
+        self.assertEqual(r.win, 0.0)  # Nobody beats the perfect player.
+      # The sampled games' losses are possible only on a losing line.
+      if sampled[(r.opponent, r.side)].losses:
+        self.assertGreater(r.loss, 0.0)
+
+  @flagsaver.flagsaver(random_init=True, preset='connect4', exact=True)
+  def test_exact_on_connect4_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--exact walks every line of tic-tac-toe'):
+      evaluate.validate_flags()
+
   @flagsaver.flagsaver(preset='tictactoe', random_init=True, num_games=2,
                        num_simulations=3)
   def test_random_network_plays_tictactoe(self):
