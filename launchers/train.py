@@ -101,6 +101,10 @@ BOARD_SYMMETRIES = flags.DEFINE_enum(
     'augment each sampled window with a random board symmetry: dihedral '
     '(the 8 maps of a square board, as AlphaGo Zero), left_right (a mirror, '
     'connect four) or none (the paper; default: preset).')
+RANDOM_OPENING_MOVES = flags.DEFINE_integer(
+    'random_opening_moves', None, 'self-play plays its first this many '
+    'moves of a game at random among the legal ones (0: the paper; '
+    'default: preset).')
 NUM_ENVS = flags.DEFINE_integer(
     'num_envs', None, 'self-play games played at once, per actor with '
     '--num_actors (default: the preset\'s, shared among the actors).')
@@ -260,6 +264,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'window_size': WINDOW_SIZE.value,
       'reanalyze_fraction': REANALYZE_FRACTION.value,
       'board_symmetries': BOARD_SYMMETRIES.value,
+      'random_opening_moves': RANDOM_OPENING_MOVES.value,
       'target_update_interval': TARGET_UPDATE_INTERVAL.value,
   })
 

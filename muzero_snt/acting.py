@@ -183,7 +183,11 @@ class Actor:
       num_moves = game.trajectory.length
       temperature = self._config.visit_softmax_temperature_fn(
           num_moves, training_steps)
-      if output.action is not None:
+      if num_moves < self._config.random_opening_moves:
+        # An opening move at random (`config.random_opening_moves`); the
+        # search's visits still make the policy target below.
+        action = int(rng.choice(legal[i]))
+      elif output.action is not None:
         # Gumbel MuZero plays the action its search selects, without a
         # temperature (the Gumbel sample already explores).
         action = int(output.action[i])

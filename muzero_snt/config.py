@@ -272,6 +272,13 @@ class MuZeroConfig:
   # paper's setting; 'dihedral', AlphaGo Zero's 8 maps of a square board;
   # 'left_right', a mirror).
   board_symmetries: str = 'none'
+  # Self-play's first moves uniformly at random among the legal ones (0, the
+  # paper's setting: every move follows the visit counts). The search still
+  # runs at those moves and its visits stay the policy target; only the
+  # move played changes. For games whose openings all draw (tic-tac-toe),
+  # where self-play otherwise settles on a few openings and never learns to
+  # answer the rest (docs/distributed.md, "Learning").
+  random_opening_moves: int = 0
 
   def __post_init__(self):
     def positive_int(name):
@@ -315,6 +322,10 @@ class MuZeroConfig:
                  low_open=True)
     _check(_is_int(self.lr_warmup_steps) and self.lr_warmup_steps >= 0,
            'lr_warmup_steps', self.lr_warmup_steps, 'a non-negative integer')
+    _check(
+        _is_int(self.random_opening_moves) and self.random_opening_moves >= 0,
+        'random_opening_moves', self.random_opening_moves,
+        'a non-negative integer')
     _check_sizes('observation_shape', self.observation_shape,
                  allow_empty=False)
     _check(self.num_players in (1, 2), 'num_players', self.num_players,

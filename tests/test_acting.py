@@ -278,6 +278,46 @@ class ActorWithChosenActionTest(parameterized.TestCase):
     self.assertEqual(result.episode_return, 1.)
 
 
+class ActorRandomOpeningTest(parameterized.TestCase):
+  """`config.random_opening_moves`: the first moves at random."""
+
+  def _games(self, random_opening_moves, rounds=10, num_envs=36):
+    config = _config(
+        visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=0),
+        random_opening_moves=random_opening_moves)
+    actor = acting.Actor(config, ChoosingSearch(), SquareModel(),
+                         _checked_factory(config), seed=0, num_envs=num_envs)
+    return [result.trajectory for r in range(rounds)
+            for result in actor.play_round(r)]
+
+  def test_opening_moves_are_uniform_then_the_search_plays(self):
+    games = self._games(random_opening_moves=2)
+    for game in games:
+      actions = list(game.actions)
+      _referee(actions)  # Legal throughout.
+      occupied = set(actions[:2])
+      # From the third move on, the search's choice: the last empty square.
+      for action in actions[2:]:
+        self.assertEqual(action, max(set(range(9)) - occupied))
+        occupied.add(action)
+      # The stored policy is the search's at every move, random or not.
+      for t, policy in enumerate(game.policies):
+        empty = sorted(set(range(9)) - set(actions[:t]))
+        self.assertEqual(policy[empty[-1]], 1.)
+    # 360 first moves, uniform over 9 squares: 40 expected per square, a
+    # standard deviation of 6; every square within 5 of them. The second
+    # move is uniform over the 8 squares left.
+    first = np.bincount([g.actions[0] for g in games], minlength=9)
+    self.assertLess(np.abs(first - 40).max(), 30, first)
+    second_after_8 = [g.actions[1] for g in games if g.actions[0] == 8]
+    self.assertLen(set(second_after_8), 8)
+
+  def test_zero_keeps_the_search_choice_from_the_first_move(self):
+    games = self._games(random_opening_moves=0, rounds=1, num_envs=2)
+    for game in games:
+      self.assertEqual(list(game.actions), [8, 7, 6, 5, 4, 3, 2])
+
+
 class ActorWithNetworkTest(parameterized.TestCase):
   """Games played with the reference search and a small real network."""
 

@@ -232,6 +232,8 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('lr_decay_rate_string', 'lr_decay_rate', '0.1'),
       ('lr_warmup_steps_negative', 'lr_warmup_steps', -1),
       ('lr_warmup_steps_float', 'lr_warmup_steps', 100.),
+      ('random_opening_moves_negative', 'random_opening_moves', -1),
+      ('random_opening_moves_float', 'random_opening_moves', 1.5),
   )
   def test_bad_field_raises(self, name, value):
     with self.assertRaisesRegex(ValueError, _field_and_value(name, value)):
