@@ -17,6 +17,7 @@
 import dataclasses
 import json
 import os
+import shutil
 import tempfile
 
 from absl.testing import absltest
@@ -80,7 +81,8 @@ class SavedRunTest(absltest.TestCase):
 
   def setUp(self):
     super().setUp()
-    self.directory = tempfile.mkdtemp(dir=absltest.get_default_test_tmpdir())
+    self.directory = tempfile.mkdtemp()
+    self.addCleanup(shutil.rmtree, self.directory)
 
   def test_differences_name_both_values(self):
     saved = _run()
