@@ -83,6 +83,17 @@ class TrainTest(testing.TestCase):
   def test_board_symmetries_flag_sets_the_config(self):
     self.assertEqual(train.make_config().board_symmetries, 'left_right')
 
+  @flagsaver.flagsaver(preset='tictactoe', random_opening_moves=1)
+  def test_random_opening_moves_flag_sets_the_config(self):
+    self.assertEqual(train.make_config().random_opening_moves, 1)
+
+  @flagsaver.flagsaver(preset='tictactoe', random_opening_moves=-2)
+  def test_negative_random_opening_moves_is_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError, 'random_opening_moves must be a non-negative integer, '
+        'got -2'):
+      train.make_config()
+
   @flagsaver.flagsaver(preset='connect4', board_symmetries='dihedral')
   def test_dihedral_symmetries_of_a_6x7_board_are_a_usage_error(self):
     with self.assertRaisesRegex(
