@@ -81,6 +81,10 @@ class FailedLoopTest(testing.TestCase):
     service = ray.remote(_Service).options(num_cpus=0).remote(batch)
     actors = [ray.remote(_Actor).options(num_cpus=0).remote(error)
               for error in (None, 'Traceback ...\nValueError: boom')]
+    # Started before the clock is faked: a process still starting does not
+    # answer within the check's 1 s, and the check skips it (on a loaded
+    # machine a start can take longer).
+    ray.get([actor.status.remote() for actor in actors])
     now = [0.]
     clock = mock.Mock(monotonic=lambda: now[0])
     with mock.patch.object(replay_source, 'time', clock):
