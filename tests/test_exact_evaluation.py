@@ -131,8 +131,9 @@ class WalkTest(parameterized.TestCase):
     result = exact_evaluation.walk(lowest_square, 'random', side=1)
     num_games = 2000
     ours = _Deterministic(lowest_square)
-    winners = [tictactoe_players.play_game(
-        [tictactoe_players.RandomPlayer(seed=g), ours]) for g in range(num_games)]
+    winners = [
+        tictactoe_players.play_game([tictactoe_players.RandomPlayer(seed=g),
+                                     ours]) for g in range(num_games)]
     for name, winner in (('loss', 0), ('win', 1), ('draw', tictactoe.DRAW)):
       p = getattr(result, name)
       observed = winners.count(winner) / num_games
