@@ -25,7 +25,7 @@ The walk goes breadth first, and the player's moves of each depth are
 searched in one batch.
 """
 
-from typing import Callable, List, NamedTuple, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Sequence, Tuple
 
 import numpy as np
 
@@ -37,7 +37,13 @@ from muzero_snt.environments import tictactoe_players
 SelectActions = Callable[[np.ndarray, Sequence[int], Sequence[Sequence[int]]],
                          np.ndarray]
 
-OPPONENTS = ('perfect', 'random')
+# What each opponent picks uniformly among at a position: the optimal
+# moves (`PerfectPlayer` draws from them) or the legal ones (`RandomPlayer`).
+_CHOICES: Dict[str, Callable[[tictactoe.TicTacToe], List[int]]] = {
+    'perfect': tictactoe_players.optimal_actions,
+    'random': lambda env: [int(a) for a in env.legal_actions()],
+}
+OPPONENTS = tuple(_CHOICES)
 
 
 class ExactResult(NamedTuple):
@@ -55,18 +61,12 @@ class ExactResult(NamedTuple):
   losing_lines: Tuple[Tuple[Tuple[int, ...], float], ...]
 
 
-def opponent_choices(opponent: str, env: tictactoe.TicTacToe) -> List[int]:
-  """The moves `opponent` picks uniformly among at `env`'s position.
-
-  'perfect': `tictactoe_players.optimal_actions` (what `PerfectPlayer`
-  draws from); 'random': the legal actions (`RandomPlayer`'s).
-  """
-  if opponent == 'perfect':
-    return tictactoe_players.optimal_actions(env)
-  if opponent == 'random':
-    return [int(a) for a in env.legal_actions()]
-  raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
-                   f'{OPPONENTS}.')
+def _choices_of(opponent: str
+               ) -> Callable[[tictactoe.TicTacToe], List[int]]:
+  if opponent not in _CHOICES:
+    raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
+                     f'{OPPONENTS}.')
+  return _CHOICES[opponent]
 
 
 def walk(select_actions: SelectActions, opponent: str,
@@ -75,7 +75,7 @@ def walk(select_actions: SelectActions, opponent: str,
 
   Args:
     select_actions: the player's batched, deterministic move choice.
-    opponent: 'perfect' or 'random' (`opponent_choices`).
+    opponent: 'perfect' or 'random' (`_CHOICES`).
     side: 0 if the player moves first, 1 if second.
 
   Returns:
@@ -85,9 +85,7 @@ def walk(select_actions: SelectActions, opponent: str,
     ValueError: for an unknown opponent or side, or if the player picks an
       illegal move (naming the position and the move).
   """
-  if opponent not in OPPONENTS:
-    raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
-                     f'{OPPONENTS}.')
+  choices_of = _choices_of(opponent)
   if side not in (0, 1):
     raise ValueError(f'side must be 0 or 1, got {side!r}.')
   start = tictactoe.TicTacToe()
@@ -112,7 +110,7 @@ def walk(select_actions: SelectActions, opponent: str,
               f'expected one of the legal squares {allowed.tolist()}:\n{env}')
         moves.append((env, line, p, int(action)))
     for env, line, p in theirs:
-      choices = opponent_choices(opponent, env)
+      choices = choices_of(env)
       moves.extend((env, line, p / len(choices), a) for a in choices)
     frontier = []
     for env, line, p, action in moves:
