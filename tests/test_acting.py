@@ -40,9 +40,11 @@ _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8),
 
 
 def _config(**changes) -> config_lib.MuZeroConfig:
+  # Every move from the search (the paper's rule; the preset plays its first
+  # at random, tested on its own below).
   config = presets.make_tictactoe_config().replace(
       num_simulations=4, batch_size=8, num_unroll_steps=2, td_steps=9,
-      window_size=50)
+      window_size=50, random_opening_moves=0)
   config = config.replace(
       network=dataclasses.replace(config.network, channels=4))
   return config.replace(**changes)
