@@ -132,6 +132,40 @@ class CompiledSearchTest(testing.TestCase):
       self.assertEqual(int(network.batch_size.numpy()), padded_size)
       self.assertEqual(network.traces, 1)
 
+  def test_padded_sizes(self):
+    # Powers of two up to 64, then multiples of an eighth of the next power
+    # of two; always a multiple of the replicas.
+    for batch_size, replicas, expected in (
+        (1, 1, 1), (3, 1, 4), (33, 1, 64), (64, 1, 64), (65, 1, 80),
+        (100, 1, 112), (129, 1, 160), (443, 1, 448), (614, 1, 640),
+        (1024, 1, 1024), (1025, 1, 1280), (3, 8, 8), (65, 3, 81)):
+      self.assertEqual(
+          compiled_search._padded_size(batch_size, replicas), expected,
+          (batch_size, replicas))
+
+  def test_large_batches_padded_to_one_size_share_one_trace(self):
+    setup = fixtures.setup('one_player_scalar')
+    network = _CountingNetwork(setup.network)
+    search = compiled_search.CompiledSearch(setup.config, network)
+    self.assertLen(setup.observation, 64)
+    first = None
+    for batch_size in (70, 80):  # Both pad to 80 (an eighth of 128 is 16).
+      # The fixture's 64 roots, then its first ones again.
+      rows = np.arange(batch_size) % 64
+      result = search(setup.observation[rows], setup.to_play[rows],
+                      setup.legal[rows], np.random.default_rng(0),
+                      add_noise=False)
+      self.assertLen(result.visit_counts, batch_size)
+      self.assertEqual(int(network.batch_size.numpy()), 80)
+      self.assertEqual(network.traces, 1)
+      # Rows are searched independently: a root repeated 64 rows later gets
+      # the same visits.
+      self.assertAllEqual(result.visit_counts[64:batch_size],
+                          result.visit_counts[:batch_size - 64])
+      if first is None:
+        first = result.visit_counts
+      self.assertAllEqual(result.visit_counts[:70], first[:70])
+
   def test_bad_inputs(self):
     # 2 players, 5 actions, observations [6].
     setup = fixtures.setup('two_players_scalar')
