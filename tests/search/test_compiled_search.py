@@ -148,7 +148,7 @@ class CompiledSearchTest(testing.TestCase):
     network = _CountingNetwork(setup.network)
     search = compiled_search.CompiledSearch(setup.config, network)
     self.assertLen(setup.observation, 64)
-    first = None
+    results = []
     for batch_size in (70, 80):  # Both pad to 80 (an eighth of 128 is 16).
       # The fixture's 64 roots, then its first ones again.
       rows = np.arange(batch_size) % 64
@@ -162,9 +162,8 @@ class CompiledSearchTest(testing.TestCase):
       # the same visits.
       self.assertAllEqual(result.visit_counts[64:batch_size],
                           result.visit_counts[:batch_size - 64])
-      if first is None:
-        first = result.visit_counts
-      self.assertAllEqual(result.visit_counts[:70], first[:70])
+      results.append(result.visit_counts)
+    self.assertAllEqual(results[1][:70], results[0])
 
   def test_bad_inputs(self):
     # 2 players, 5 actions, observations [6].
