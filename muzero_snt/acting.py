@@ -179,6 +179,7 @@ class Actor:
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
     output = self._search(observations, to_play, legal, rng, add_noise=True)
+    actions, rewards, time_steps = [], [], []
     for i, game in enumerate(games):
       num_moves = game.trajectory.length
       temperature = self._config.visit_softmax_temperature_fn(
@@ -196,12 +197,18 @@ class Actor:
                                           temperature, rng)
       time_step = game.environment.step(action)
       reward = float(time_step.reward)
-      legal_mask = np.zeros(self._config.action_space_size, bool)
-      legal_mask[np.asarray(legal[i], np.int64)] = True
-      game.trajectory.append(game.observation, to_play[i], action, reward,
-                             output.policy[i], float(output.root_value[i]),
-                             legal_mask)
+      actions.append(action)
+      rewards.append(reward)
+      time_steps.append(time_step)
       game.player_0_return += reward if to_play[i] == 0 else -reward
+    legal_mask = np.zeros((len(games), self._config.action_space_size), bool)
+    for i, actions_i in enumerate(legal):
+      legal_mask[i, np.asarray(actions_i, np.int64)] = True
+    # The moves are checked once as a batch, not once per game.
+    trajectory_lib.Trajectory.append_batch(
+        [game.trajectory for game in games], observations, to_play, actions,
+        rewards, output.policy, output.root_value, legal_mask)
+    for game, time_step in zip(games, time_steps):
       game.time_step = time_step
 
   def _result_if_over(self, game: _Game) -> Optional[GameResult]:

@@ -176,6 +176,74 @@ class Trajectory:
         names the value and the move index. With a frame stack, also if the
         observation is not the stack of the frames and actions before it.
     """
+    self._store(self._checked_move(observation, to_play, action, reward,
+                                   policy, root_value, legal_actions))
+
+  @staticmethod
+  def append_batch(trajectories: Sequence['Trajectory'],
+                   observations: np.ndarray, to_play: Sequence[int],
+                   actions: Sequence[int], rewards: Sequence[float],
+                   policies: np.ndarray, root_values: Sequence[float],
+                   legal_actions: np.ndarray) -> None:
+    """Records one move in each of B trajectories (B `append` calls).
+
+    What is stored, and what is refused, are those of `append` for each
+    game; the checks run once on the `[B, ...]` arrays instead of once per
+    game when the trajectories store whole observations and the batch is
+    valid (self-play's path, `acting.Actor`). A bad value raises the error
+    `append` would raise for the first game that holds one, prefixed with
+    the game's index, and then no trajectory has changed.
+
+    Args:
+      trajectories: B trajectories, none finished.
+      observations: `[B, *obs]` the observation of each game's position.
+      to_play: `[B]` the players to move.
+      actions: `[B]` the actions taken.
+      rewards: `[B]` the rewards that followed.
+      policies: `[B, A]` the search's visit distributions.
+      root_values: `[B]` the search's values.
+      legal_actions: `[B, A]` bool, the legal actions of each position.
+
+    Raises:
+      ValueError: as `append`, naming the game.
+    """
+    rows = None
+    num_games = len(trajectories)
+    shapes = {t.observation_shape for t in trajectories} - {None}
+    games = {(t.action_space_size, t.num_players) for t in trajectories}
+    if num_games and len(shapes) <= 1 and len(games) == 1 and all(
+        not t.finished and t.frame_stack is None for t in trajectories):
+      (action_space_size, num_players), = games
+      try:
+        stored = move_checks.check_observations(
+            0, observations, shapes.pop() if shapes else None)
+        arrays = move_checks.check_moves(
+            0, num_games, action_space_size, num_players,
+            np.asarray(to_play), np.asarray(actions),
+            np.asarray(rewards, np.float64), policies,
+            np.asarray(root_values, np.float64), legal_actions)
+        arrays['observations'] = stored
+        # A copy, as the other arrays are: the caller may reuse its mask.
+        arrays['legal_actions'] = np.array(arrays['legal_actions'])
+        rows = [{name: value[i] for name, value in arrays.items()}
+                for i in range(num_games)]
+      except ValueError:
+        pass  # The per-game checks below name the game and the move.
+    if rows is None:
+      rows = []
+      for i, trajectory in enumerate(trajectories):
+        try:
+          rows.append(trajectory._checked_move(  # pylint: disable=protected-access
+              observations[i], to_play[i], actions[i], rewards[i],
+              policies[i], root_values[i], legal_actions[i]))
+        except ValueError as error:
+          raise ValueError(f'game {i}: {error}') from error
+    for trajectory, row in zip(trajectories, rows):
+      trajectory._store(row)  # pylint: disable=protected-access
+
+  def _checked_move(self, observation, to_play, action, reward, policy,
+                    root_value, legal_actions) -> Dict[str, np.ndarray]:
+    """One move's stored values by name, checked as `append` documents."""
     if self.finished:
       raise ValueError(f'Cannot append move {self.length}: the trajectory is '
                        'finished.')
@@ -195,8 +263,11 @@ class Trajectory:
       arrays['observations'] = observations
     else:
       arrays['frames'] = self._newest_frame(observations[0])[None]
-    for name, value in arrays.items():
-      self._moves[name].append(value[0])
+    return {name: value[0] for name, value in arrays.items()}
+
+  def _store(self, row: Dict[str, np.ndarray]) -> None:
+    for name, value in row.items():
+      self._moves[name].append(value)
 
   def finish(self, terminal: bool, bootstrap_value: float = 0.) -> None:
     """Closes the record; no move can be appended afterwards.
