@@ -73,7 +73,8 @@ SEARCH_POLICY = flags.DEFINE_enum(
     'reanalysis (default: preset).')
 GUMBEL_MAX_CONSIDERED_ACTIONS = flags.DEFINE_integer(
     'gumbel_max_considered_actions', None, 'root actions Gumbel MuZero '
-    'samples and halves, m (default: preset).')
+    'samples and halves, m (default: preset); below the simulations n, or '
+    'the search looks one move ahead only.')
 HIDDEN_SIZE = flags.DEFINE_integer(
     'hidden_size', None, 'MLP hidden-state size (MLP presets; default: '
     'preset).')

@@ -235,6 +235,9 @@ class MuZeroConfig:
   # (Danihelka et al., ICLR 2022: Gumbel-Top-m root actions, Sequential
   # Halving, completed-Q policy targets; docs/gumbel.md), with its m and the
   # constants of sigma(q) = (c_visit + max N) * c_scale * q (the paper's).
+  # With m at least the simulations n, Sequential Halving never halves: each
+  # simulation visits another root action, a one-move look-ahead (tic-tac-toe
+  # with n = 8 learns with m = 4, not with 16; docs/gumbel.md).
   search_policy: str = 'muzero'
   gumbel_max_considered_actions: int = 16
   gumbel_c_visit: float = 50.
