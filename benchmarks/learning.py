@@ -66,6 +66,9 @@ NUM_ENVS = flags.DEFINE_integer(
 TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
+CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
+    'continuous_selfplay', False, 'replace each self-play game as it ends '
+    'instead of playing rounds.')
 SEARCH = flags.DEFINE_enum('search', 'xla', list(run_settings.SEARCHES),
                            'how self-play and evaluation search.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
@@ -209,7 +212,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
                          seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value)
   loop = experiment.run_selfplay(
       config, preset, num_envs=NUM_ENVS.value, train_ratio=TRAIN_RATIO.value,
-      seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
+      continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
       on_round=evaluator, search=SEARCH.value)
   solved = evaluator.solved_at
   reanalyser = getattr(loop.source, 'reanalyser', None)

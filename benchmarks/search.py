@@ -218,13 +218,14 @@ def format_tables(output: Dict[str, Any]) -> str:
   if output.get('selfplay'):
     lines += [
         '', 'Self-play environment steps/s', '',
-        '| preset | num_envs | search | env steps | seconds | env steps/s |',
-        '|---|---:|---|---:|---:|---:|',
+        '| preset | num_envs | search | schedule | env steps | seconds '
+        '| env steps/s |',
+        '|---|---:|---|---|---:|---:|---:|',
     ]
     for r in output['selfplay']:
       lines.append(
           f'| {r["preset"]} | {r["num_envs"]} | {r["search"]} '
-          f'| {r["env_steps"]} | {r["seconds"]:.1f} '
+          f'| {r["schedule"]} | {r["env_steps"]} | {r["seconds"]:.1f} '
           f'| {r["env_steps_per_second"]:,.0f} |')
   lines.extend(f'Note: {note}' for note in output['notes'])
   return '\n'.join(lines)
@@ -278,10 +279,11 @@ def run(batch_sizes: Sequence[int],
     for preset in selfplay_presets:
       setup = selfplay_rate.make_selfplay_setup(preset, max(num_envs))
       for envs in num_envs:
-        for use_compiled_search in (False, True):
+        for use_compiled_search, continuous in ((False, False),
+                                                (True, False), (True, True)):
           selfplay.append(selfplay_rate.selfplay_throughput(
               envs, setup, use_compiled_search, selfplay_rounds,
-              selfplay_min_steps, seed))
+              selfplay_min_steps, seed, continuous))
           logging.info('self-play %s', selfplay[-1])
   return {
       'environment': environment(jax_modules),

@@ -67,13 +67,16 @@ def selfplay_throughput(num_envs: int,
                         use_compiled_search: bool,
                         rounds: int = 2,
                         min_steps: int = 0,
-                        seed: int = 0) -> Dict[str, Any]:
+                        seed: int = 0,
+                        continuous: bool = False) -> Dict[str, Any]:
   """Environment steps per second of `acting.Actor` on a preset.
 
   One warm-up round, then timed rounds (every game of a round played to its
   end): at least `rounds` of them, and more until `min_steps` environment
   steps. The search is the reference one with `setup.model`, or, with
-  `use_compiled_search`, `setup.compiled`.
+  `use_compiled_search`, `setup.compiled`. With `continuous` the actor plays
+  `Actor.play_games` calls instead of rounds (each a "round" here) and the
+  steps counted are all those played, of games still in play too.
 
   Returns:
     A JSON-serialisable dict.
@@ -91,17 +94,28 @@ def selfplay_throughput(num_envs: int,
     search = search_lib.ReferenceSearch(config, setup.model)
   actor = acting.Actor(config, search, setup.model, make_environment,
                        seed=seed, num_envs=num_envs)
-  actor.play_round(0)  # Warm-up.
+  moves = []
+
+  def play(index):
+    if continuous:  # Steps played, those of the games still in play too.
+      actor.play_games(index, on_move=moves.append)
+    else:
+      moves.extend(result.length for result in actor.play_round(index))
+
+  play(0)  # Warm-up.
+  moves.clear()
   start = time.perf_counter()
-  steps = played = 0
-  while played < rounds or steps < min_steps:
+  played = 0
+  while played < rounds or sum(moves) < min_steps:
     played += 1
-    steps += sum(result.length for result in actor.play_round(played))
+    play(played)
   seconds = time.perf_counter() - start
+  steps = sum(moves)
   return {
       'preset': setup.preset,
       'num_envs': num_envs,
       'search': 'batched_xla' if use_compiled_search else 'reference',
+      'schedule': 'continuous' if continuous else 'rounds',
       'rounds': played,
       'env_steps': steps,
       'seconds': seconds,

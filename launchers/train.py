@@ -111,6 +111,10 @@ NUM_ENVS = flags.DEFINE_integer(
 TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
+CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
+    'continuous_selfplay', False, 'replace each self-play game as it ends '
+    'instead of playing rounds that wait for their longest game (one '
+    'process only).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
@@ -231,6 +235,12 @@ def validate_flags() -> None:
                         'only apply to --num_actors > 0')
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
+  else:
+    common_flags.refuse(('continuous_selfplay',), 'only applies to '
+                        '--num_actors=0 (the actors play rounds)')
+  if DATA.value != 'selfplay':
+    common_flags.refuse(('continuous_selfplay',),
+                        'only applies to --data=selfplay')
   ratio = TRAIN_RATIO.value
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
@@ -277,6 +287,7 @@ def make_settings() -> experiment.RunSettings:
       data=DATA.value,
       num_envs=NUM_ENVS.value,
       train_ratio=TRAIN_RATIO.value,
+      continuous_selfplay=CONTINUOUS_SELFPLAY.value,
       search=common_flags.SEARCH.value,
       seed=common_flags.SEED.value,
       jit_compile=JIT_COMPILE.value,

@@ -26,6 +26,13 @@ needs to continue. Every round draws from its own seeds `(seed, round)`, and
 every game's environment from `(seed, game)`, so a run restarted from a
 checkpoint plays the games an uninterrupted one would (see
 `training_loop.py` for the one condition on extending a finished run).
+
+`Actor.play_games` plays without rounds instead: a game that ends is
+replaced at once by the next one, so every batched search holds `num_envs`
+positions however unequal the games' lengths (a round's last moves search
+only its longest games). Games in progress carry over from one call to the
+next; a checkpoint between calls does not hold them, so a restarted run
+plays other games than an uninterrupted one.
 """
 
 from typing import Callable, List, NamedTuple, Optional
@@ -126,6 +133,10 @@ class Actor:
     self._seed = seed
     self._num_envs = num_envs
     self._search = search
+    # `play_games`: the games in play (None before the first call) and the
+    # index of the next game to start.
+    self._in_play: Optional[List[_Game]] = None
+    self._next_game = 0
 
   @property
   def num_envs(self) -> int:
@@ -171,6 +182,65 @@ class Actor:
       if should_stop is not None and should_stop():
         break
     return [result for result in results if result is not None]
+
+  def play_games(
+      self,
+      call_index: int,
+      first_game: int = 0,
+      training_steps: Callable[[], int] = lambda: 0,
+      on_move: Optional[Callable[[int], None]] = None,
+      should_stop: Optional[Callable[[], bool]] = None,
+  ) -> List[GameResult]:
+    """Plays until `num_envs` games have ended, a new game in each free slot.
+
+    Every batched move searches all `num_envs` games in play; a game that
+    ends is replaced before the next move by a fresh game, whose environment
+    draws from `(seed, game index)`. The games still in play when the call
+    returns continue in the next call.
+
+    Args:
+      call_index: the number of calls before (the moves of this call draw
+        from `(seed, call_index)`).
+      first_game: the index of the first game started when no game is in
+        play (the first call): e.g. the games a resumed run had finished.
+      training_steps: returns the learner's steps so far, for the
+        temperature schedule.
+      on_move: called with the number of environment steps (`num_envs`)
+        after every batched move (the training loop runs learner steps
+        from it).
+      should_stop: checked after every batched move; once it returns True
+        the call returns the games that have ended so far.
+
+    Returns:
+      The games that ended during the call, in the order they ended (games
+      ending on the same move in slot order): at least `num_envs` of them
+      (more when several end on the last move) unless `should_stop` ended
+      the call early.
+    """
+    rng = np.random.default_rng(_seed(self._seed, call_index, 2))
+    if self._in_play is None:
+      self._next_game = first_game
+      self._in_play = [self._new_game() for _ in range(self._num_envs)]
+    results: List[GameResult] = []
+    while len(results) < self._num_envs:
+      self._move(self._in_play, rng, training_steps())
+      for slot, game in enumerate(self._in_play):
+        result = self._result_if_over(game)
+        if result is not None:
+          results.append(result)
+          self._in_play[slot] = self._new_game()
+      if on_move is not None:
+        on_move(self._num_envs)
+      if should_stop is not None and should_stop():
+        break
+    return results
+
+  def _new_game(self) -> _Game:
+    """The next game of `play_games`, with its environment's seed."""
+    game = _Game(self._make_environment(
+        _seed(self._seed, self._next_game, 1)), self._config)
+    self._next_game += 1
+    return game
 
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:

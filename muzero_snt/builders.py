@@ -142,7 +142,8 @@ def make_source(config: config_lib.MuZeroConfig, settings,
       seed=settings.seed, num_envs=self_play.num_envs)
   return data_sources.SelfPlay(
       config, actor, self_play.train_ratio, seed=settings.seed,
-      reanalyser=make_reanalyser(config, settings, learner, searcher))
+      reanalyser=make_reanalyser(config, settings, learner, searcher),
+      continuous=settings.continuous_selfplay)
 
 
 def make_reanalyser(config: config_lib.MuZeroConfig, settings,

@@ -94,12 +94,15 @@ class SelfPlay:
   fraction), so the ratio of learner steps to environment steps is the
   configured one at every moment, not only on average. Rounds end with no
   game in progress, so a checkpoint between rounds holds everything a run
-  needs to continue exactly.
+  needs to continue exactly. With `continuous`, a "round" is instead
+  `Actor.play_games`: `num_envs` games end, each replaced at once by a new
+  one; the games in play at a checkpoint are not in it.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
                train_ratio: float, seed: int = 0,
-               reanalyser: Optional[reanalysis.Reanalyser] = None):
+               reanalyser: Optional[reanalysis.Reanalyser] = None,
+               continuous: bool = False):
     """Constructs the source.
 
     Args:
@@ -109,6 +112,8 @@ class SelfPlay:
       seed: seed of the replay buffer's sampling.
       reanalyser: if given, every sampled batch goes through it (its state
         is checkpointed with the counters).
+      continuous: play with `Actor.play_games` (no rounds) instead of
+        `Actor.play_round`.
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -123,6 +128,7 @@ class SelfPlay:
         rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
     self._replay = replay_lib.ReplayBuffer(config, seed=seed)
     self._reanalyser = reanalyser
+    self._continuous = bool(continuous)
     self._recent: List[acting.GameResult] = []
     self._last_env_steps = 0
 
@@ -183,9 +189,15 @@ class SelfPlay:
         state['training'] = learn()
         paid.assign_add(1)
 
-    results = self._actor.play_round(self.rounds, training_steps=learner_steps,
-                                     on_move=on_move, should_stop=should_stop)
-    if len(results) < self._actor.num_envs:
+    if self._continuous:
+      results = self._actor.play_games(
+          self.rounds, first_game=self.games, training_steps=learner_steps,
+          on_move=on_move, should_stop=should_stop)
+    else:
+      results = self._actor.play_round(
+          self.rounds, training_steps=learner_steps, on_move=on_move,
+          should_stop=should_stop)
+    if len(results) < self._actor.num_envs and not self._continuous:
       logging.info('Round ended early: %d unfinished games dropped.',
                    self._actor.num_envs - len(results))
     for result in results:

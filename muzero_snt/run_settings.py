@@ -49,6 +49,9 @@ class RunSettings:
       (None: the preset's, split among the actors when num_actors > 0, so
       that as many games are in flight as in one process).
     train_ratio: learner steps per environment step (None: the preset's).
+    continuous_selfplay: replace each self-play game as it ends
+      (`acting.Actor.play_games`) instead of playing rounds that wait for
+      their longest game (num_actors 0).
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -86,6 +89,7 @@ class RunSettings:
   data: str = 'selfplay'
   num_envs: Optional[int] = None
   train_ratio: Optional[float] = None
+  continuous_selfplay: bool = False
   search: str = 'xla'
   seed: int = 0
   jit_compile: bool = True
@@ -133,6 +137,12 @@ class RunSettings:
         isinstance(self.checkpoint_minutes, (int, float)) and
         0 < self.checkpoint_minutes < float('inf')):
       fail('checkpoint_minutes', 'None or a positive finite number')
+    if not isinstance(self.continuous_selfplay, bool):
+      fail('continuous_selfplay', 'True or False')
+    if self.continuous_selfplay and (self.data != 'selfplay' or
+                                     self.num_actors):
+      fail('continuous_selfplay', "False unless data='selfplay' with "
+           'num_actors 0 (the actors play rounds)')
     check_count('log_every', 1)
     check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
@@ -180,4 +190,6 @@ class RunSettings:
       self_play = self.self_play
       values.update(env=self.title, num_envs=self_play.num_envs,
                     train_ratio=self_play.train_ratio, search=self.search)
+      if self.continuous_selfplay:
+        values.update(continuous_selfplay=True)
     return run_config.RunConfig(self.preset, config, values)

@@ -195,6 +195,27 @@ class TrainTest(testing.TestCase):
           app.UsageError, '--num_reanalyze_workers must be >= 0, got -2'):
         train.validate_flags()
 
+  def test_continuous_selfplay_flag(self):
+    with flagsaver.flagsaver(continuous_selfplay=True):
+      self.assertTrue(train.make_settings().continuous_selfplay)
+      self.assertTrue(train.make_settings().run_config(
+          train.presets.get_preset('tictactoe')).flat()[
+              'continuous_selfplay'])
+    self.assertFalse(train.make_settings().continuous_selfplay)
+    with flagsaver.flagsaver(continuous_selfplay=True, num_actors=2):
+      with self.assertRaisesRegex(
+          app.UsageError, '--continuous_selfplay only applies to '
+          '--num_actors=0'):
+        train.validate_flags()
+    for data in ('synthetic', 'replay'):
+      with flagsaver.flagsaver(continuous_selfplay=True, data=data,
+                               replay_path='/tmp/replay.npz'
+                               if data == 'replay' else None):
+        with self.assertRaisesRegex(app.UsageError,
+                                    '--continuous_selfplay only applies to '
+                                    '--data=selfplay'):
+          train.validate_flags()
+
   def test_flags_reach_the_distributed_settings(self):
     with flagsaver.flagsaver(num_actors=3, ray_address='10.0.0.5:6379',
                              publish_interval=7, eval_interval=50,
