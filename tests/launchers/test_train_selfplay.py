@@ -137,6 +137,27 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual([v for _, v in scalars['selfplay/games']], [2., 4.])
     self.assertEqual(scalars['replay/positions'][-1][1], loop.env_steps)
 
+  def test_continuous_selfplay_through_main(self):
+    captured = Captured(self)
+    with flagsaver.flagsaver(training_steps=3, train_ratio=0.5, log_every=1,
+                             continuous_selfplay=True, **_TICTACTOE_FLAGS):
+      train.main(['train'])
+    learner, = captured.learners
+    loop, = captured.loops
+    self.assertEqual(learner.steps, 3)
+    replay = loop.replay
+    games = [replay.game(g) for g in replay.game_ids]
+    self.assertEqual(loop.games, len(games))
+    self.assertGreaterEqual(loop.games, 2 * loop.rounds)
+    # Every game stored whole (X moves first; a game ends with a win or a
+    # full board), and the steps counted include the games still in play.
+    for game in games:
+      self.assertTrue(game.terminal)
+      self.assertEqual(game.to_play.tolist(),
+                       [t % 2 for t in range(game.length)])
+      self.assertEqual(game.observations[0].sum(), 0.)  # An empty board.
+    self.assertGreaterEqual(loop.env_steps, sum(g.length for g in games))
+
   def test_every_preset_has_self_play_settings(self):
     self.assertCountEqual(presets.SELF_PLAY, presets.PRESETS)
     for name, defaults in presets.SELF_PLAY.items():
