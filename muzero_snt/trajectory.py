@@ -223,9 +223,11 @@ class Trajectory:
             np.asarray(rewards, np.float64), policies,
             np.asarray(root_values, np.float64), legal_actions)
         arrays['observations'] = stored
-        # A copy, as the other arrays are: the caller may reuse its mask.
-        arrays['legal_actions'] = np.array(arrays['legal_actions'])
-        rows = [{name: value[i] for name, value in arrays.items()}
+        # Each game's rows are copies, not views of the batch: a game in
+        # play would otherwise keep every move's whole batch in memory (and
+        # the caller may reuse its mask).
+        rows = [{name: (value[i].copy() if value.ndim > 1 else value[i])
+                 for name, value in arrays.items()}
                 for i in range(num_games)]
       except ValueError:
         pass  # The per-game checks below name the game and the move.

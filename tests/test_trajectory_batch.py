@@ -92,6 +92,18 @@ class AppendBatchTest(testing.TestCase):
         np.testing.assert_array_equal(getattr(game, name)[0], kept[name][i],
                                       err_msg=name)
 
+  def test_a_game_in_play_keeps_its_own_rows_only(self):
+    # A row is not a view of the batch: an unfinished game does not hold
+    # the other games' observations in memory.
+    rng = np.random.default_rng(3)
+    games = [Trajectory(3) for _ in range(8)]
+    moves = _random_moves(rng, 8, 3, observation_size=1000)
+    moves['to_play'] = [0] * 8
+    Trajectory.append_batch(games, **moves)
+    for name in ('observations', 'policies', 'legal_actions'):
+      row = games[0]._moves[name][0]  # pylint: disable=protected-access
+      self.assertIsNone(row.base, name)
+
   @parameterized.named_parameters(
       ('action_high', 'actions', 3,
        re.escape('game 2: action at move 1 must be in [0, 3), got 3')),
