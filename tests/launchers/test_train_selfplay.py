@@ -102,14 +102,19 @@ class TrainSelfPlayTest(testing.TestCase):
   def _new_directory(self):
     return tempfile.mkdtemp(dir=self.get_temp_dir())
 
-  def test_selfplay_through_main_trains_and_writes_summaries(self):
-    logdir = self._new_directory()
+  def _train_three_steps(self, **more_flags):
+    """(learner, loop) of `train.main` on small tic-tac-toe, 3 steps."""
     captured = Captured(self)
     with flagsaver.flagsaver(training_steps=3, train_ratio=0.5, log_every=1,
-                             logdir=logdir, **_TICTACTOE_FLAGS):
+                             **_TICTACTOE_FLAGS, **more_flags):
       train.main(['train'])
     learner, = captured.learners
     loop, = captured.loops
+    return learner, loop
+
+  def test_selfplay_through_main_trains_and_writes_summaries(self):
+    logdir = self._new_directory()
+    learner, loop = self._train_three_steps(logdir=logdir)
     self.assertEqual(learner.steps, 3)
     # Four simulations: every stored policy is a count out of 4.
     for game_id in loop.replay.game_ids:
@@ -138,12 +143,7 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertEqual(scalars['replay/positions'][-1][1], loop.env_steps)
 
   def test_continuous_selfplay_through_main(self):
-    captured = Captured(self)
-    with flagsaver.flagsaver(training_steps=3, train_ratio=0.5, log_every=1,
-                             continuous_selfplay=True, **_TICTACTOE_FLAGS):
-      train.main(['train'])
-    learner, = captured.learners
-    loop, = captured.loops
+    learner, loop = self._train_three_steps(continuous_selfplay=True)
     self.assertEqual(learner.steps, 3)
     replay = loop.replay
     games = [replay.game(g) for g in replay.game_ids]
