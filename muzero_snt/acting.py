@@ -167,10 +167,7 @@ class Actor:
     """
     rng = np.random.default_rng(_seed(self._seed, round_index))
     first_game = round_index * self._num_envs
-    games = [
-        _Game(self._make_environment(_seed(self._seed, first_game + i, 1)),
-              self._config) for i in range(self._num_envs)
-    ]
+    games = [self._game(first_game + i) for i in range(self._num_envs)]
     results: List[Optional[GameResult]] = [None] * self._num_envs
     while any(result is None for result in results):
       active = [i for i, result in enumerate(results) if result is None]
@@ -235,12 +232,15 @@ class Actor:
         break
     return results
 
+  def _game(self, index: int) -> _Game:
+    """Game `index` of the run: its environment draws from (seed, index)."""
+    return _Game(self._make_environment(_seed(self._seed, index, 1)),
+                 self._config)
+
   def _new_game(self) -> _Game:
-    """The next game of `play_games`, with its environment's seed."""
-    game = _Game(self._make_environment(
-        _seed(self._seed, self._next_game, 1)), self._config)
+    """The next game of `play_games`."""
     self._next_game += 1
-    return game
+    return self._game(self._next_game - 1)
 
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:
