@@ -23,6 +23,11 @@ seed and evaluates it every --eval_every seconds of training:
 - cartpole: the mean return of 100 episodes (CartPole-v1, capped at 500);
   solved at a mean >= 475. A 10-episode screen runs first, and the 100
   episodes only when the screen's mean reaches the goal.
+- minatar (`--env=breakout` etc.): the mean return of --num_eval episodes;
+  solved at DQN's published return after 5 million frames
+  (`minatar_baselines`). Every self-play game's return is recorded too, and
+  --curve_png plots their 100-game moving average against frames beside
+  DQN's published curve (the same measure).
 
 The clock counts training only (self-play and learning): it is paused while
 evaluating. Results (per seed and the median over seeds) print as a table
@@ -37,17 +42,24 @@ the wall time reanalysis took per learner step:
 
     python -m benchmarks.learning --preset=cartpole --seeds=0,1,2 \
         --reanalyze_fractions=0,0.5,0.8 --output_json=/tmp/cartpole_re.json
+
+MinAtar Breakout for an hour of training, its curve beside DQN's:
+
+    python -m benchmarks.learning --preset=minatar --env=breakout --seeds=0 \
+        --time_limit=3600 --eval_every_steps=1000 --num_eval=30 \
+        --nostop_when_solved --curve_png=/tmp/breakout.png
 """
 
 import json
 import time
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from absl import app
 from absl import flags
 from absl import logging
 import numpy as np
 
+from benchmarks import minatar_baselines
 from muzero_snt import builders
 from muzero_snt import evaluation
 from muzero_snt import experiment
@@ -56,8 +68,10 @@ from muzero_snt import run_config
 from muzero_snt import run_settings
 from muzero_snt import search
 
-PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
-                           'the task.')
+PRESET = flags.DEFINE_enum('preset', 'tictactoe',
+                           ['cartpole', 'tictactoe', 'minatar'], 'the task.')
+ENV = flags.DEFINE_enum('env', 'breakout', list(minatar_baselines.DQN_AT_5M),
+                        'the MinAtar game of --preset=minatar.')
 CONFIG = flags.DEFINE_list(
     'config', [], 'changes to the preset, as name=value (run_config.'
     'apply_overrides names: lr_init=0.1,network.channels=8,...).')
@@ -114,8 +128,10 @@ class _Evaluator:
 
   def __init__(self, preset: str, config, eval_every: float,
                time_limit: float, num_eval: int, seed: int,
-               eval_every_steps: int = 0, step_limit: int = 0):
+               eval_every_steps: int = 0, step_limit: int = 0,
+               title: Optional[str] = None):
     self._preset = preset
+    self._title = title
     self._config = config
     self._eval_every = eval_every
     self._time_limit = time_limit
@@ -130,6 +146,8 @@ class _Evaluator:
     self.curve: List[Dict[str, float]] = []
     self._search = None
     self.solved_at: Optional[Dict[str, float]] = None
+    # (environment steps when the game was stored, its return), every game.
+    self.games: List[Tuple[int, float]] = []
 
   def training_time(self) -> float:
     return time.time() - self._start - self._paused
@@ -151,6 +169,13 @@ class _Evaluator:
       score['solved'] = float(score['perfect_first_losses'] == 0 and
                               score['perfect_second_losses'] == 0)
       return score
+    if self._preset == 'minatar':
+      make_env = builders.make_environment_factory('minatar', self._config,
+                                                   self._title)
+      stats = evaluation.evaluate_episodes(self._search, make_env,
+                                           self._num_eval, seed=10**6)
+      goal = minatar_baselines.DQN_AT_5M[self._title]
+      return {'mean_return': stats.mean, 'solved': float(stats.mean >= goal)}
     make_env = builders.make_environment_factory('cartpole', self._config)
     screen = evaluation.evaluate_episodes(
         self._search, make_env, CARTPOLE_SCREEN, seed=10**6)
@@ -176,6 +201,8 @@ class _Evaluator:
   def __call__(self, loop) -> bool:
     elapsed = self.training_time()
     steps = loop.learner.steps
+    for result in loop.source.last_results:
+      self.games.append((loop.env_steps, result.episode_return))
     if not self._due(elapsed, steps):
       return False
     paused_at = time.time()
@@ -208,11 +235,15 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
     # Run until solved or out of time, not until the preset's step count.
     config = config.replace(training_steps=10**7)
+  title = ENV.value if preset == 'minatar' else None
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
-                         seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value)
+                         seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value,
+                         title)
   loop = experiment.run_selfplay(
-      config, preset, num_envs=NUM_ENVS.value, train_ratio=TRAIN_RATIO.value,
-      continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed, jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
+      config, preset, title=title, num_envs=NUM_ENVS.value,
+      train_ratio=TRAIN_RATIO.value,
+      continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed,
+      jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
       on_round=evaluator, search=SEARCH.value)
   solved = evaluator.solved_at
   reanalyser = getattr(loop.source, 'reanalyser', None)
@@ -229,6 +260,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
       'final_env_steps': loop.env_steps,
       'final_training_seconds': evaluator.training_time(),
       'curve': evaluator.curve,
+      'games': evaluator.games,
   }
 
 
@@ -238,7 +270,42 @@ def _median(values: Sequence[Optional[float]]) -> Optional[float]:
   return ordered[len(ordered) // 2]
 
 
+def _plot_minatar(runs: List[Dict], game: str, path: str) -> None:
+  """Self-play's 100-game mean return and evaluations beside DQN's curve."""
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  last = 0.
+  for run in runs:
+    if not run['games']:
+      continue
+    frames, mean = minatar_baselines.moving_average(run['games'])
+    line, = axis.plot(frames, mean,
+                      label=f'MuZero self-play, seed {run["seed"]}')
+    axis.plot([p['env_steps'] for p in run['curve']],
+              [p['mean_return'] for p in run['curve']], 'o',
+              color=line.get_color(),
+              label=f'MuZero evaluation, seed {run["seed"]}')
+    last = max(last, frames[-1])
+  dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
+         if f <= 1.5 * last]
+  if dqn:
+    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
+  axis.axhline(minatar_baselines.DQN_AT_5M[game], color='grey', lw=0.8,
+               label='DQN after 5M frames')
+  axis.set_xlabel('frames (environment steps)')
+  axis.set_ylabel('return (100-game mean)')
+  axis.set_title(f'MuZero on MinAtar {game}')
+  axis.legend(fontsize=8)
+  figure.tight_layout()
+  figure.savefig(path, dpi=100)
+
+
 def _plot(runs: List[Dict], preset: str, path: str) -> None:
+  if preset == 'minatar':
+    _plot_minatar(runs, ENV.value, path)
+    return
   import matplotlib  # pylint: disable=g-import-not-at-top
   matplotlib.use('Agg')
   from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
@@ -313,6 +380,16 @@ def _summarise(preset: str, runs: List[Dict]) -> Dict:
       'median_env_steps': _median([r['env_steps'] for r in runs]),
       'runs': runs,
   }
+  if preset == 'minatar':
+    print(f'{"seed":>4} {"frames":>8} {"self-play (100 games)":>21} '
+          f'{"DQN at these frames":>19} {"last evaluation":>15}')
+    for run in runs:
+      _, mean = minatar_baselines.moving_average(run['games'] or
+                                                 [(0, np.nan)])
+      dqn = minatar_baselines.dqn_return(ENV.value, run['final_env_steps'])
+      last = run['curve'][-1]['mean_return'] if run['curve'] else np.nan
+      print(f'{run["seed"]:>4} {run["final_env_steps"]:>8} {mean[-1]:>21.2f} '
+            f'{dqn if dqn is not None else np.nan:>19.1f} {last:>15.2f}')
   print('median training seconds to solve:',
         summary['median_training_seconds'], ' median env steps:',
         summary['median_env_steps'])

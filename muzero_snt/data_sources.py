@@ -130,6 +130,7 @@ class SelfPlay:
     self._reanalyser = reanalyser
     self._continuous = bool(continuous)
     self._recent: List[acting.GameResult] = []
+    self._last_results: List[acting.GameResult] = []
     self._last_env_steps = 0
 
   @property
@@ -148,6 +149,11 @@ class SelfPlay:
   @property
   def replay(self) -> replay_lib.ReplayBuffer:
     return self._replay
+
+  @property
+  def last_results(self) -> List[acting.GameResult]:
+    """The games the last round finished (in the order they were stored)."""
+    return list(self._last_results)
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
@@ -203,6 +209,7 @@ class SelfPlay:
     for result in results:
       self._replay.save_game(result.trajectory)
     self._recent.extend(results)
+    self._last_results = list(results)
     self._counters['games'].assign_add(len(results))
     self._counters['rounds'].assign_add(1)
 

@@ -203,9 +203,16 @@ class ContinuousSourceTest(testing.TestCase):
     config = presets.make_cartpole_config()
     source = data_sources.SelfPlay(config, actor, train_ratio=0.5,
                                    continuous=True)
+    stored = []
     for _ in range(3):
       source.run_round(learn=lambda: True, learner_steps=lambda: 0)
+      stored.extend(source.last_results)
     replay = source.replay
+    # last_results: each round's games, exactly the ones stored.
+    self.assertEqual([r.length for r in stored],
+                     [replay.game(i).length for i in replay.game_ids])
+    self.assertEqual([r.episode_return for r in stored],
+                     [float(r.length) for r in stored])
     self.assertGreaterEqual(source.games, 12)
     self.assertEqual(source.rounds, 3)
     self.assertEqual(set(searcher.batch_sizes), {4})

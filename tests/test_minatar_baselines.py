@@ -1,0 +1,55 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of benchmarks/minatar_baselines.py: DQN's curves and their measure."""
+
+from absl.testing import absltest
+
+from benchmarks import minatar_baselines
+
+
+class DqnReturnTest(absltest.TestCase):
+
+  def test_interpolates_between_read_points(self):
+    # Breakout's points (1e5, 4.5) and (1.5e5, 5.4): halfway is 4.95.
+    self.assertAlmostEqual(
+        minatar_baselines.dqn_return('breakout', 1.25e5), 4.95)
+    self.assertAlmostEqual(
+        minatar_baselines.dqn_return('breakout', 1e5), 4.5)
+
+  def test_none_outside_the_points_or_without_a_curve(self):
+    self.assertIsNone(minatar_baselines.dqn_return('breakout', 1e4))
+    self.assertIsNone(minatar_baselines.dqn_return('breakout', 6e6))
+    self.assertIsNone(minatar_baselines.dqn_return('pong', 1e5))
+
+  def test_every_game_has_a_goal_at_the_end_of_its_curve(self):
+    for game, curve in minatar_baselines.DQN_CURVES.items():
+      frames = [f for f, _ in curve]
+      self.assertEqual(frames, sorted(frames))
+      self.assertEqual(frames[-1], 4.9e6)
+      self.assertEqual(curve[-1][1], minatar_baselines.DQN_AT_5M[game])
+
+
+class MovingAverageTest(absltest.TestCase):
+
+  def test_mean_of_the_last_window_games(self):
+    games = [(10, 1.), (20, 3.), (35, 5.), (40, 0.)]
+    frames, mean = minatar_baselines.moving_average(games, window=2)
+    self.assertEqual(list(frames), [10, 20, 35, 40])
+    # By hand: 1/1, (1+3)/2, (3+5)/2, (5+0)/2.
+    self.assertEqual(list(mean), [1., 2., 4., 2.5])
+
+
+if __name__ == '__main__':
+  absltest.main()
