@@ -56,6 +56,12 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
       training_steps=50_000,
       checkpoint_interval=1_000,
       window_size=100,
+      # Returns are positive and there are no known bounds: the pseudocode's
+      # Q of 0 for an unvisited child normalises far below every visited
+      # child, so each search follows its first child and self-play turns
+      # deterministic (Space Invaders: return 0 in every game from 10k
+      # frames; Breakout: fixed at 2.7; docs/minatar.md). As for CartPole.
+      unvisited_q='parent',
       observation_shape=MINATAR_OBSERVATION_SHAPE,
       network=config_lib.NetworkConfig(
           kind='residual',

@@ -15,12 +15,32 @@
 """Tests of the 'minatar' preset."""
 
 from absl.testing import absltest
+import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import presets_minatar
 from muzero_snt import resources
+from muzero_snt import search
+from muzero_snt import types
 from muzero_snt import value_transforms
+
+
+class ConstantModel:
+  """Value 2 and reward 0 everywhere, uniform priors: a MinAtar-like tree."""
+
+  def initial_inference(self, observation):
+    size = len(observation)
+    return types.NetworkOutput(
+        value=np.full(size, 2., np.float32),
+        reward=np.zeros(size, np.float32),
+        policy_logits=np.zeros((size, presets_minatar.MINATAR_ACTIONS),
+                               np.float32),
+        hidden_state=np.zeros((size, 1), np.float32))
+
+  def recurrent_inference(self, hidden_state, action):
+    del action
+    return self.initial_inference(hidden_state)
 
 
 class MinAtarPresetTest(absltest.TestCase):
@@ -72,6 +92,28 @@ class MinAtarPresetTest(absltest.TestCase):
     estimate = resources.estimate_memory(
         config, games_in_flight=presets.get_self_play('minatar').num_envs)
     self.assertLess(estimate.total, 3e9)
+
+  def test_the_search_keeps_exploring_when_every_value_is_positive(self):
+    config = presets.get_preset('minatar')
+    observation = np.zeros((1,) + presets_minatar.MINATAR_OBSERVATION_SHAPE,
+                           np.float32)
+
+    def visits(unvisited_q):
+      searcher = search.ReferenceSearch(
+          config.replace(unvisited_q=unvisited_q), ConstantModel())
+      output = searcher(observation, [0], [list(range(6))],
+                        np.random.default_rng(0), add_noise=False)
+      return output.visit_counts[0]
+
+    # The pseudocode's Q of 0 for an unvisited child: once the first child
+    # is visited its Q (0 + 0.99 * 2) is the tree's, and 0 normalises below
+    # the minimum, so every simulation follows action 0 (ties: lowest).
+    np.testing.assert_array_equal(visits('zero'), [16, 0, 0, 0, 0, 0])
+    # The preset's rule (the parent's value): Q values close together leave
+    # the equal priors in charge, which share 16 visits over 6 actions as
+    # evenly as they divide, the extra ones to the lowest actions.
+    self.assertEqual(config.unvisited_q, 'parent')
+    np.testing.assert_array_equal(visits('parent'), [3, 3, 3, 3, 2, 2])
 
   def test_the_temperature_falls_at_half_and_three_quarters(self):
     config = presets.get_preset('minatar')
