@@ -270,12 +270,8 @@ def _median(values: Sequence[Optional[float]]) -> Optional[float]:
   return ordered[len(ordered) // 2]
 
 
-def _plot_minatar(runs: List[Dict], game: str, path: str) -> None:
+def _draw_minatar(axis, runs: List[Dict], game: str) -> None:
   """Self-play's 100-game mean return and evaluations beside DQN's curve."""
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use('Agg')
-  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
-  figure, axis = pyplot.subplots(figsize=(7, 4))
   last = 0.
   for run in runs:
     if not run['games']:
@@ -297,19 +293,10 @@ def _plot_minatar(runs: List[Dict], game: str, path: str) -> None:
   axis.set_xlabel('frames (environment steps)')
   axis.set_ylabel('return (100-game mean)')
   axis.set_title(f'MuZero on MinAtar {game}')
-  axis.legend(fontsize=8)
-  figure.tight_layout()
-  figure.savefig(path, dpi=100)
 
 
-def _plot(runs: List[Dict], preset: str, path: str) -> None:
-  if preset == 'minatar':
-    _plot_minatar(runs, ENV.value, path)
-    return
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use('Agg')
-  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
-  figure, axis = pyplot.subplots(figsize=(7, 4))
+def _draw_evaluations(axis, runs: List[Dict], preset: str) -> None:
+  """Each run's evaluations against training seconds."""
   for run in runs:
     x = [p['training_seconds'] for p in run['curve']]
     if preset == 'tictactoe':
@@ -323,7 +310,18 @@ def _plot(runs: List[Dict], preset: str, path: str) -> None:
     axis.plot(x, y, marker='o', label=f'seed {run["seed"]}')
   axis.set_xlabel('training seconds (2-core CPU)')
   axis.set_title(f'MuZero on {preset}')
-  axis.legend()
+
+
+def _plot(runs: List[Dict], preset: str, path: str) -> None:
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  if preset == 'minatar':
+    _draw_minatar(axis, runs, ENV.value)
+  else:
+    _draw_evaluations(axis, runs, preset)
+  axis.legend(fontsize=8)
   figure.tight_layout()
   figure.savefig(path, dpi=100)
 
