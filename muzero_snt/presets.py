@@ -417,6 +417,14 @@ def make_atari_small_config() -> MuZeroConfig:
       training_steps=50_000,
       checkpoint_interval=1_000,
       window_size=150,
+      # With the pseudocode's Q of 0 for an unvisited child, 16 simulations
+      # of this network, fresh or after 575 learner steps on Pong, visit one
+      # child per root and self-play plays action 0 in all 400 moves
+      # measured; with the parent's value a fresh network's searches visit
+      # 6.2 children and play all 18 actions (`benchmarks/unvisited_q.py`,
+      # docs/benchmarks.md). The paper's `atari` preset keeps the pseudocode's
+      # rule: its fresh network visits all 18 children with either.
+      unvisited_q='parent',
       observation_shape=(96, 96, 4 * 3 + 4),
       network=NetworkConfig(
           kind='residual',
@@ -468,7 +476,10 @@ SELF_PLAY: Dict[str, SelfPlaySettings] = {
     'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
     'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
     'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),
-    'minatar': SelfPlaySettings(num_envs=16, train_ratio=0.05),
+    # 0.2: 25.6 samples learnt per frame (DQN's MinAtar baseline 32); 0.05
+    # learnt half as much per frame and less in the same hour (Breakout,
+    # docs/results.md "MinAtar").
+    'minatar': SelfPlaySettings(num_envs=16, train_ratio=0.2),
     # Paper-sized: they run here, slowly; real runs need accelerators and
     # many actors.
     'atari': SelfPlaySettings(num_envs=2, train_ratio=0.05),

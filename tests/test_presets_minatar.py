@@ -49,7 +49,7 @@ class MinAtarPresetTest(absltest.TestCase):
     self.assertIs(presets.PRESETS['minatar'],
                   presets_minatar.make_minatar_config)
     self.assertEqual(presets.get_self_play('minatar'),
-                     presets.SelfPlaySettings(num_envs=16, train_ratio=0.05))
+                     presets.SelfPlaySettings(num_envs=16, train_ratio=0.2))
 
   def test_minatars_protocol(self):
     config = presets.get_preset('minatar')
