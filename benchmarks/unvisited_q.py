@@ -37,21 +37,14 @@ network's are not). It reports per rule, over every searched position:
 """
 
 import json
-from typing import Any, Dict, Optional
 
 from absl import app
 from absl import flags
-import numpy as np
-import tensorflow as tf
 
 from benchmarks import reporting
-from muzero_snt import acting
-from muzero_snt import builders
+from benchmarks import search_breadth
 from muzero_snt import config as config_lib
-from muzero_snt import loading
-from muzero_snt import networks
 from muzero_snt import presets
-from muzero_snt import search
 
 PRESET = flags.DEFINE_enum('preset', 'atari_small', sorted(presets.PRESETS),
                            'the preset whose self-play is measured.')
@@ -69,53 +62,6 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
 
-def root_statistics(policies: np.ndarray,
-                    actions: np.ndarray) -> Dict[str, Any]:
-  """Breadth of the root searches behind `policies` and the moves played.
-
-  Args:
-    policies: `[T, A]` root visit distributions of T searched positions.
-    actions: `[T]` the actions played there.
-  """
-  num_actions = policies.shape[-1]
-  safe = np.where(policies > 0, policies, 1.)
-  entropy = -np.sum(policies * np.log2(safe), axis=-1)
-  counts = np.bincount(actions, minlength=num_actions)
-  return {
-      'positions': int(len(actions)),
-      'root_children_visited': float(np.mean(np.sum(policies > 0, axis=-1))),
-      'root_entropy_bits': float(np.mean(entropy)),
-      'root_entropy_fraction': float(np.mean(entropy) / np.log2(num_actions)),
-      'top_action_share': float(counts.max() / counts.sum()),
-      'actions_played': counts.tolist(),
-  }
-
-
-def measure(preset: str, title: Optional[str], rule: str, num_envs: int,
-            moves: int, seed: int,
-            checkpoint_dir: Optional[str] = None) -> Dict[str, Any]:
-  """One round of self-play under `rule`.
-
-  The network is the latest of `checkpoint_dir`, or one initialised from
-  `seed`.
-  """
-  config = presets.get_preset(preset).replace(unvisited_q=rule,
-                                              max_moves=moves)
-  if checkpoint_dir:
-    network, _ = loading.load_network(config, checkpoint_dir)
-  else:
-    tf.random.set_seed(seed)
-    network = networks.make_network(config)
-  actor = acting.Actor(config, search.make_search(config, network),
-                       search.NetworkModel(network),
-                       builders.make_environment_factory(preset, config, title),
-                       seed=seed, num_envs=num_envs)
-  results = actor.play_round(0)
-  policies = np.concatenate([r.trajectory.policies for r in results])
-  actions = np.concatenate([r.trajectory.actions for r in results])
-  return root_statistics(policies, actions)
-
-
 def main(argv):
   del argv
   for rule in RULES.value:
@@ -127,9 +73,9 @@ def main(argv):
              'seed': SEED.value, 'checkpoint_dir': CHECKPOINT_DIR.value,
              'machine': reporting.machine(), 'rules': {}}
   for rule in RULES.value:
-    results['rules'][rule] = measure(PRESET.value, TITLE.value, rule,
-                                     NUM_ENVS.value, MOVES.value, SEED.value,
-                                     CHECKPOINT_DIR.value)
+    results['rules'][rule] = search_breadth.measure(
+        PRESET.value, TITLE.value, rule, NUM_ENVS.value, MOVES.value,
+        SEED.value, CHECKPOINT_DIR.value)
     print(rule, json.dumps(results['rules'][rule]))
   reporting.report(results, OUTPUT_JSON.value)
 

@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of benchmarks/unvisited_q.py's measure of the root searches."""
+"""Tests of benchmarks/search_breadth.py: statistics of root searches."""
 
 from absl.testing import absltest
 import numpy as np
 
-from benchmarks import unvisited_q
+from benchmarks import search_breadth
 
 
 class RootStatisticsTest(absltest.TestCase):
@@ -29,7 +29,7 @@ class RootStatisticsTest(absltest.TestCase):
     policies = np.array([[0.5, 0.5, 0., 0.],
                          [1., 0., 0., 0.],
                          [0.25, 0.25, 0.25, 0.25]])
-    stats = unvisited_q.root_statistics(policies, np.array([0, 0, 3]))
+    stats = search_breadth.root_statistics(policies, np.array([0, 0, 3]))
     self.assertEqual(stats['positions'], 3)
     self.assertAlmostEqual(stats['root_children_visited'], (2 + 1 + 4) / 3)
     self.assertAlmostEqual(stats['root_entropy_bits'], (1 + 0 + 2) / 3)
@@ -40,7 +40,7 @@ class RootStatisticsTest(absltest.TestCase):
 
   def test_a_search_on_one_child_has_no_entropy(self):
     policies = np.eye(6)[[2, 2, 2, 2]]
-    stats = unvisited_q.root_statistics(policies, np.array([2, 2, 2, 2]))
+    stats = search_breadth.root_statistics(policies, np.array([2, 2, 2, 2]))
     self.assertEqual(stats['root_children_visited'], 1.)
     self.assertEqual(stats['root_entropy_bits'], 0.)
     self.assertEqual(stats['top_action_share'], 1.)
