@@ -54,21 +54,25 @@ def root_statistics(policies: np.ndarray,
   }
 
 
-def measure(preset: str, title: Optional[str], rule: str, num_envs: int,
-            moves: int, seed: int,
-            checkpoint_dir: Optional[str] = None) -> Dict[str, Any]:
-  """One round of self-play under `rule`.
+def make_network(preset: str, seed: int,
+                 checkpoint_dir: Optional[str] = None):
+  """The latest network of `checkpoint_dir`, or one initialised from `seed`.
 
-  The network is the latest of `checkpoint_dir`, or one initialised from
-  `seed`.
+  The rule for unvisited children is the search's, so one network serves
+  every rule.
   """
+  config = presets.get_preset(preset)
+  if checkpoint_dir:
+    return loading.load_network(config, checkpoint_dir)[0]
+  tf.random.set_seed(seed)
+  return networks.make_network(config)
+
+
+def measure(network, preset: str, title: Optional[str], rule: str,
+            num_envs: int, moves: int, seed: int) -> Dict[str, Any]:
+  """One round of self-play of `network` under `rule`."""
   config = presets.get_preset(preset).replace(unvisited_q=rule,
                                               max_moves=moves)
-  if checkpoint_dir:
-    network, _ = loading.load_network(config, checkpoint_dir)
-  else:
-    tf.random.set_seed(seed)
-    network = networks.make_network(config)
   actor = acting.Actor(config, search.make_search(config, network),
                        search.NetworkModel(network),
                        builders.make_environment_factory(preset, config, title),

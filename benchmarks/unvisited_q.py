@@ -32,7 +32,7 @@ network's are not). It reports per rule, over every searched position:
     action, and `actions_played`, how often each action was played.
 
     python -m benchmarks.unvisited_q --preset=atari_small --moves=100
-    python -m benchmarks.unvisited_q --preset=minatar --title=breakout \
+    python -m benchmarks.unvisited_q --preset=minatar --env=breakout \
         --checkpoint_dir=/tmp/breakout
 """
 
@@ -48,8 +48,9 @@ from muzero_snt import presets
 
 PRESET = flags.DEFINE_enum('preset', 'atari_small', sorted(presets.PRESETS),
                            'the preset whose self-play is measured.')
-TITLE = flags.DEFINE_string(
-    'title', None, 'the Atari game or MinAtar game (default: the preset\'s).')
+ENV = flags.DEFINE_string(
+    'env', None, 'the game of a titled preset, as the launchers\' --env '
+    '(default: the preset\'s).')
 RULES = flags.DEFINE_list('rules', list(config_lib.UNVISITED_Q),
                           f'values of unvisited_q, of {config_lib.UNVISITED_Q}.')
 NUM_ENVS = flags.DEFINE_integer('num_envs', 4, 'games played at once.')
@@ -68,14 +69,16 @@ def main(argv):
     if rule not in config_lib.UNVISITED_Q:
       raise app.UsageError(f'--rules: unknown rule {rule!r}; expected some '
                            f'of {config_lib.UNVISITED_Q}.')
-  results = {'preset': PRESET.value, 'title': TITLE.value,
+  results = {'preset': PRESET.value, 'env': ENV.value,
              'num_envs': NUM_ENVS.value, 'moves': MOVES.value,
              'seed': SEED.value, 'checkpoint_dir': CHECKPOINT_DIR.value,
              'machine': reporting.machine(), 'rules': {}}
+  network = search_breadth.make_network(PRESET.value, SEED.value,
+                                       CHECKPOINT_DIR.value)
   for rule in RULES.value:
     results['rules'][rule] = search_breadth.measure(
-        PRESET.value, TITLE.value, rule, NUM_ENVS.value, MOVES.value,
-        SEED.value, CHECKPOINT_DIR.value)
+        network, PRESET.value, ENV.value, rule, NUM_ENVS.value, MOVES.value,
+        SEED.value)
     print(rule, json.dumps(results['rules'][rule]))
   reporting.report(results, OUTPUT_JSON.value)
 
