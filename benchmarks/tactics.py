@@ -1,0 +1,200 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+r"""Does a trained board-game network see wins and losses in one move?
+
+Plays `--num_games` uniformly random games of the preset's OpenSpiel game,
+keeps the positions with a one-move tactic (`muzero_snt.tactics`: a win in
+one to take, or a threatened win to stop) and asks, for each checkpoint:
+
+  * `prior`: the legal move of highest prior (the policy head alone);
+  * `muzero<N>`: MuZero's move after a noise-free search of N simulations
+    (`evaluation.MuZeroPlayer`, as `launchers.evaluate` plays);
+  * the model: at the 'win' positions, the reward the dynamics predicts for
+    the winning moves and for the others (a model that knows the rules
+    predicts the win's reward, 1, for the first and 0 for the second).
+
+`random` (in expectation) and OpenSpiel's MCTS with random rollouts
+(`--mcts_simulations`) answer the same positions for scale.
+
+    python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
+        --simulations=50,200 --mcts_simulations=10,100
+"""
+
+import json
+from typing import Any, Dict, List, Sequence
+
+from absl import app
+from absl import flags
+import numpy as np
+import tensorflow as tf
+
+from benchmarks import reporting
+from muzero_snt import environments
+from muzero_snt import evaluation
+from muzero_snt import loading
+from muzero_snt import run_config
+from muzero_snt import search
+from muzero_snt import tactics
+from muzero_snt.environments import openspiel_players
+
+PRESETS = ('connect4', 'go9')
+
+PRESET = flags.DEFINE_enum('preset', 'connect4', PRESETS,
+                           'the two-player preset whose game is played.')
+CHECKPOINT_DIRS = flags.DEFINE_list(
+    'checkpoint_dirs', [], 'training runs (or copies of their checkpoints) '
+    'of --preset; the latest network of each is asked.')
+NUM_GAMES = flags.DEFINE_integer('num_games', 60,
+                                 'random games the positions come from.')
+SEED = flags.DEFINE_integer('seed', 123, 'seeds the random games.')
+SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
+                                'MuZero\'s simulations per search.')
+MCTS_SIMULATIONS = flags.DEFINE_list(
+    'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results.')
+
+
+def _observations(preset: str, positions) -> np.ndarray:
+  """`[N, *obs]` the preset environment's observation at each position."""
+  observations = []
+  for position in positions:
+    env = environments.make_environment(preset, 0)
+    env.reset()
+    for action in position.history:
+      env.step(action)
+    observations.append(env.observation())
+  return np.stack(observations)
+
+
+def _to_play(positions) -> List[int]:
+  return [len(p.history) % 2 for p in positions]
+
+
+def _prior_moves(network, observations, positions) -> np.ndarray:
+  logits = network.initial_inference(observations,
+                                     is_training=False).policy_logits.numpy()
+  masked = np.full_like(logits, -np.inf)
+  for i, position in enumerate(positions):
+    masked[i, list(position.legal)] = logits[i, list(position.legal)]
+  return np.argmax(masked, axis=-1)
+
+
+def _predicted_rewards(network, observations, positions) -> Dict[str, float]:
+  """Mean predicted reward of the winning and the other legal moves."""
+  rows = [i for i, p in enumerate(positions) if p.kind == 'win']
+  if not rows:
+    return {}
+  root = network.initial_inference(observations[rows], is_training=False)
+  winning, other = [], []
+  for action in range(network.num_actions):
+    reward = network.recurrent_inference(
+        root.hidden_state, tf.fill([len(rows)], action),
+        is_training=False).reward.numpy()
+    for row, value in zip(rows, reward):
+      if action in positions[row].legal:
+        (winning if action in positions[row].correct
+         else other).append(float(value))
+  return {'winning_moves': float(np.mean(winning)),
+          'other_moves': float(np.mean(other))}
+
+
+def _muzero_moves(config, network, simulations, observations,
+                  positions) -> np.ndarray:
+  player = evaluation.MuZeroPlayer(
+      search.make_search(config, network, 'xla', simulations))
+  moves = []
+  for start in range(0, len(positions), 64):
+    chunk = slice(start, start + 64)
+    moves.append(player.select_actions(
+        observations[chunk], _to_play(positions[chunk]),
+        [list(p.legal) for p in positions[chunk]]))
+  return np.concatenate(moves)
+
+
+def _mcts_moves(preset: str, simulations: int, positions) -> List[int]:
+  moves = []
+  for position in positions:
+    env = environments.make_environment(preset, 0)
+    env.reset()
+    for action in position.history:
+      env.step(action)
+    player = openspiel_players.MCTSPlayer(env.game, simulations, seed=1)
+    moves.append(player.select_action(env))
+  return moves
+
+
+def _checkpoint(preset: str, directory: str, simulations: Sequence[int],
+                observations, positions) -> Dict[str, Any]:
+  saved = run_config.load(directory)
+  if saved is None or saved.preset != preset:
+    raise app.UsageError(f'{directory} holds no run of --preset={preset}.')
+  network, step = loading.load_network(saved.config, directory)
+  result = {'learner_step': step,
+            'prior': tactics.hit_rates(
+                positions, _prior_moves(network, observations, positions)),
+            'predicted_reward': _predicted_rewards(network, observations,
+                                                   positions)}
+  for n in simulations:
+    result[f'muzero{n}'] = tactics.hit_rates(
+        positions, _muzero_moves(saved.config, network, n, observations,
+                                 positions))
+  return result
+
+
+def _print_row(name: str, rates: Dict[str, float]):
+  print(f'  {name:12s} win in one taken {rates["win"]:.2f}   '
+        f'loss in one avoided {rates["defend"]:.2f}')
+
+
+def main(argv):
+  del argv
+  simulations = [int(n) for n in SIMULATIONS.value]
+  mcts_simulations = [int(n) for n in MCTS_SIMULATIONS.value]
+  if min(simulations + mcts_simulations + [NUM_GAMES.value]) < 1:
+    raise app.UsageError('--num_games, --simulations and --mcts_simulations '
+                         'must be positive.')
+  game = environments.make_environment(PRESET.value, 0).game
+  positions = tactics.collect_positions(game, NUM_GAMES.value, SEED.value)
+  observations = _observations(PRESET.value, positions)
+  results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
+             'seed': SEED.value, 'positions': tactics.counts(positions),
+             'machine': reporting.machine(),
+             'random': tactics.random_rates(positions), 'checkpoints': {}}
+  for n in mcts_simulations:
+    results[f'mcts{n}'] = tactics.hit_rates(
+        positions, _mcts_moves(PRESET.value, n, positions))
+  print(f'{results["positions"]} positions from {NUM_GAMES.value} random '
+        'games')
+  for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:
+    _print_row(name, results[name])
+  for directory in CHECKPOINT_DIRS.value:
+    result = _checkpoint(PRESET.value, directory, simulations, observations,
+                         positions)
+    results['checkpoints'][directory] = result
+    print(f'{directory} (learner step {result["learner_step"]})')
+    for name in ['prior'] + [f'muzero{n}' for n in simulations]:
+      _print_row(name, result[name])
+    reward = result['predicted_reward']
+    if reward:
+      print(f'  predicted reward: winning moves '
+            f'{reward["winning_moves"]:.3f}, others {reward["other_moves"]:.3f}')
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(results, f, indent=1)
+
+
+if __name__ == '__main__':
+  app.run(main)
