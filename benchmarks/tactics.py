@@ -14,8 +14,9 @@
 # ============================================================================
 r"""Does a trained board-game network see wins and losses in one move?
 
-Plays `--num_games` uniformly random games of the preset's OpenSpiel game,
-keeps the positions with a one-move tactic (`muzero_snt.tactics`: a win in
+Plays `--num_games` uniformly random games of the preset's OpenSpiel game
+(or, with `--replay`, reads the last `--num_games` games of a run's
+self-play from its replay file), keeps the positions with a one-move tactic (`muzero_snt.tactics`: a win in
 one to take, or a threatened win to stop) and asks, for each checkpoint:
 
   * `prior`: the legal move of highest prior (the policy head alone);
@@ -30,6 +31,8 @@ one to take, or a threatened win to stop) and asks, for each checkpoint:
 
     python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
         --simulations=50,200 --mcts_simulations=10,100
+    python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
+        --replay=/tmp/c4/replay-17131.npz --num_games=200
 """
 
 import json
@@ -44,6 +47,8 @@ from benchmarks import reporting
 from muzero_snt import environments
 from muzero_snt import evaluation
 from muzero_snt import loading
+from muzero_snt import presets
+from muzero_snt import replay_files
 from muzero_snt import run_config
 from muzero_snt import search
 from muzero_snt import tactics
@@ -63,6 +68,10 @@ SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
                                 'MuZero\'s simulations per search.')
 MCTS_SIMULATIONS = flags.DEFINE_list(
     'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
+REPLAY = flags.DEFINE_string(
+    'replay', None, 'a replay file of a --preset run (replay-<step>.npz in '
+    'its checkpoint directory): take the positions from its last '
+    '--num_games self-play games instead of random games.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
@@ -167,17 +176,24 @@ def main(argv):
     raise app.UsageError('--num_games, --simulations and --mcts_simulations '
                          'must be positive.')
   game = environments.make_environment(PRESET.value, 0).game
-  positions = tactics.collect_positions(game, NUM_GAMES.value, SEED.value)
+  if REPLAY.value:
+    saved = replay_files.read(REPLAY.value,
+                              presets.get_preset(PRESET.value)).games
+    games = [g.actions for g in saved[-NUM_GAMES.value:]]
+    positions = tactics.positions_in_games(game, games)
+    source = f'the last {len(games)} games of {REPLAY.value}'
+  else:
+    positions = tactics.collect_positions(game, NUM_GAMES.value, SEED.value)
+    source = f'{NUM_GAMES.value} random games'
   observations = _observations(PRESET.value, positions)
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
-             'seed': SEED.value, 'positions': tactics.counts(positions),
+             'seed': SEED.value, 'source': source, 'positions': tactics.counts(positions),
              'machine': reporting.machine(),
              'random': tactics.random_rates(positions), 'checkpoints': {}}
   for n in mcts_simulations:
     results[f'mcts{n}'] = tactics.hit_rates(
         positions, _mcts_moves(PRESET.value, n, positions))
-  print(f'{results["positions"]} positions from {NUM_GAMES.value} random '
-        'games')
+  print(f'{results["positions"]} positions from {source}')
   for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:
     _print_row(name, results[name])
   for directory in CHECKPOINT_DIRS.value:

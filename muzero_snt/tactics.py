@@ -25,7 +25,8 @@ positions where they arise:
   are those after which the opponent has no winning move.
 
 Positions are taken from uniformly random games (`collect_positions`), so
-they are many and varied; the rules and results are OpenSpiel's
+they are many and varied, or from recorded games such as a run's own
+self-play (`positions_in_games`); the rules and results are OpenSpiel's
 (`pyspiel.State.clone`, `apply_action`, `returns`). `hit_rates` is the
 share of such positions where a player's moves were right, and
 `random_rates` what a uniformly random player scores on the same positions.
@@ -95,6 +96,71 @@ def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
   return None
 
 
+def _load(game):
+  if isinstance(game, str):
+    game = openspiel.import_pyspiel().load_game(game)
+  if game.num_players() != 2:
+    raise ValueError(f'Tactics are for two-player games; '
+                     f'{game.get_type().short_name!r} has '
+                     f'{game.num_players()} players.')
+  return game
+
+
+def positions_in_games(game, games: Sequence[Sequence[int]]
+                      ) -> List[TacticalPosition]:
+  """The tactical positions along recorded games.
+
+  Args:
+    game: a `pyspiel.Game` of two players, or its OpenSpiel name.
+    games: each game's actions from the start (a `Trajectory`'s `actions`,
+      say); a game may stop before its end.
+
+  Returns:
+    Every position before a move of those games that `classify` names, in
+    order of play.
+
+  Raises:
+    ValueError: if an action is illegal where it is played.
+  """
+  game = _load(game)
+  positions = []
+  for number, actions in enumerate(games):
+    state = game.new_initial_state()
+    history = []
+    for action in actions:
+      action = int(action)
+      if state.is_terminal() or action not in state.legal_actions():
+        raise ValueError(f'Game {number}: action {action} after '
+                         f'{history} is not legal there.')
+      tactic = classify(state)
+      if tactic is not None:
+        positions.append(TacticalPosition(tuple(history), tactic[0],
+                                          tuple(state.legal_actions()),
+                                          tactic[1]))
+      state.apply_action(action)
+      history.append(action)
+  return positions
+
+
+def random_games(game, num_games: int, seed: int = 0) -> List[List[int]]:
+  """The actions of `num_games` games of uniformly random moves."""
+  game = _load(game)
+  if not isinstance(num_games, int) or num_games < 1:
+    raise ValueError(f'num_games must be a positive integer, got '
+                     f'{num_games!r}.')
+  rng = np.random.default_rng(seed)
+  games = []
+  for _ in range(num_games):
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+      legal = state.legal_actions()
+      actions.append(int(legal[rng.integers(len(legal))]))
+      state.apply_action(actions[-1])
+    games.append(actions)
+  return games
+
+
 def collect_positions(game, num_games: int,
                       seed: int = 0) -> List[TacticalPosition]:
   """The tactical positions of `num_games` uniformly random games.
@@ -108,30 +174,8 @@ def collect_positions(game, num_games: int,
   Returns:
     Every position of those games that `classify` names, in order of play.
   """
-  if isinstance(game, str):
-    game = openspiel.import_pyspiel().load_game(game)
-  if game.num_players() != 2:
-    raise ValueError(f'Tactics are for two-player games; '
-                     f'{game.get_type().short_name!r} has '
-                     f'{game.num_players()} players.')
-  if not isinstance(num_games, int) or num_games < 1:
-    raise ValueError(f'num_games must be a positive integer, got '
-                     f'{num_games!r}.')
-  rng = np.random.default_rng(seed)
-  positions = []
-  for _ in range(num_games):
-    state = game.new_initial_state()
-    history = []
-    while not state.is_terminal():
-      tactic = classify(state)
-      legal = state.legal_actions()
-      if tactic is not None:
-        positions.append(TacticalPosition(tuple(history), tactic[0],
-                                          tuple(legal), tactic[1]))
-      action = int(legal[rng.integers(len(legal))])
-      state.apply_action(action)
-      history.append(action)
-  return positions
+  game = _load(game)
+  return positions_in_games(game, random_games(game, num_games, seed))
 
 
 def _check_kinds(positions: Sequence[TacticalPosition]):

@@ -105,3 +105,23 @@ def test_bad_arguments_are_named():
     tactics.collect_positions('connect_four', 0)
   with pytest.raises(ValueError, match='two-player games'):
     tactics.collect_positions('catch', 1)
+
+
+def test_recorded_games_give_the_positions_along_them():
+  # x stacks column 0, o column 1 until o fails to block at its third move
+  # and x wins with its fourth disc. Nothing is forced before x's third
+  # disc; then o must block column 0, and after o's move elsewhere x wins
+  # there.
+  positions = tactics.positions_in_games('connect_four',
+                                         [[0, 1, 0, 1, 0, 2, 0]])
+  assert [(p.history, p.kind, p.correct) for p in positions] == [
+      ((0, 1, 0, 1, 0), 'defend', frozenset({0})),
+      ((0, 1, 0, 1, 0, 2), 'win', frozenset({0})),
+  ]
+
+
+def test_an_illegal_recorded_move_is_named():
+  full = [3] * 6
+  with pytest.raises(ValueError, match=r'Game 1: action 3 after '
+                     r'\[3, 3, 3, 3, 3, 3\] is not legal'):
+    tactics.positions_in_games('connect_four', [[0], full + [3]])

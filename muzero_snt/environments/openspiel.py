@@ -189,6 +189,7 @@ class OpenSpielEnvironment(base.Environment):
                *,
                history: int = 1,
                max_moves: Optional[int] = None,
+               player_planes: Optional[Tuple[int, int]] = None,
                **game_params):
     """Loads the game and sets up its initial position.
 
@@ -200,6 +201,12 @@ class OpenSpielEnvironment(base.Environment):
       history: the number of positions whose tensors are stacked.
       max_moves: if set, a game still running after this many moves ends
         as a draw.
+      player_planes: the planes of the tensor that hold player 0's and
+        player 1's pieces, in games whose tensor is the same for both
+        players (connect_four: planes 0 and 1). Given, player 1 sees the
+        two swapped, so that every observation has the mover's pieces in
+        the first and the opponent's in the second (AlphaZero's encoding,
+        and the tic-tac-toe environment's). None keeps OpenSpiel's tensor.
       **game_params: OpenSpiel game parameters, e.g. `board_size=9` for Go;
         only with a game name.
 
@@ -208,8 +215,9 @@ class OpenSpielEnvironment(base.Environment):
       TypeError: if `game` is neither a name nor a `pyspiel.Game`.
       ValueError: for an unknown name (the message lists close matches),
         parameters OpenSpiel rejects or that come with a loaded game, a game
-        of another kind (the message names the property it lacks), or a
-        `history` or `max_moves` that is not a positive integer.
+        of another kind (the message names the property it lacks), a
+        `history` or `max_moves` that is not a positive integer, or
+        `player_planes` that are not two different planes of the tensor.
     """
     pyspiel = import_pyspiel()
     self._history = _positive_int(history, 'history')
@@ -228,6 +236,18 @@ class OpenSpielEnvironment(base.Environment):
     height, width, channels = self._planes_shape
     self._observation_shape = (height, width,
                                self._history * channels + 1)
+    if player_planes is not None:
+      try:
+        planes = tuple(base.as_action(p) for p in player_planes)
+      except TypeError:
+        planes = ()
+      if (len(planes) != 2 or None in planes or planes[0] == planes[1] or
+          not all(0 <= p < channels for p in planes)):
+        raise ValueError(
+            f'player_planes must be two different planes in [0, {channels}) '
+            f'of {self._name!r}\'s tensor, got {player_planes!r}.')
+      player_planes = planes
+    self._player_planes = player_planes
     self._new_episode()
     self._reset_next_step = True
 
@@ -371,8 +391,15 @@ class OpenSpielEnvironment(base.Environment):
     tensor = np.asarray(self._state.observation_tensor(player), np.float32)
     tensor = tensor.reshape(self._tensor_shape)
     if tensor.ndim == 3:
-      return tensor.transpose(1, 2, 0)  # [C, H, W] -> [H, W, C].
-    return tensor.reshape(self._planes_shape)
+      planes = tensor.transpose(1, 2, 0)  # [C, H, W] -> [H, W, C].
+    else:
+      planes = tensor.reshape(self._planes_shape)
+    if self._player_planes is not None and player == 1:
+      order = list(range(planes.shape[-1]))
+      first, second = self._player_planes
+      order[first], order[second] = second, first
+      planes = planes[..., order]
+    return planes
 
   def _legal_list(self):
     """The sorted legal actions as a list of ints (empty after the end)."""

@@ -206,6 +206,47 @@ class ConnectFourTest(absltest.TestCase):
     np.testing.assert_array_equal(observation[..., 3], np.zeros((6, 7)))
     self.assertEqual(env.to_play(), 0)
 
+  def test_player_planes_put_the_movers_discs_first(self):
+    env = openspiel.OpenSpielEnvironment('connect_four', player_planes=(0, 1))
+    x_3, o_4, x_2 = (np.zeros((6, 7)) for _ in range(3))
+    x_3[0, 3] = o_4[0, 4] = x_2[0, 2] = 1
+    # After x's move o is to move: o's discs (none) first, then x's.
+    observation = play(env, (3,))[-1].observation
+    np.testing.assert_array_equal(observation[..., 0], np.zeros((6, 7)))
+    np.testing.assert_array_equal(observation[..., 1], x_3)
+    # x to move sees OpenSpiel's order; o to move again sees them swapped.
+    observation = env.step(4).observation
+    np.testing.assert_array_equal(observation[..., 0], x_3)
+    np.testing.assert_array_equal(observation[..., 1], o_4)
+    observation = env.step(2).observation
+    np.testing.assert_array_equal(observation[..., 0], o_4)
+    np.testing.assert_array_equal(observation[..., 1], x_3 + x_2)
+    # The empty cells and the player to move are as without the option.
+    empty = np.array([[1, 1, 0, 0, 0, 1, 1]] + [[1] * 7] * 5)
+    np.testing.assert_array_equal(observation[..., 2], empty)
+    np.testing.assert_array_equal(observation[..., 3], np.ones((6, 7)))
+
+  def test_player_planes_with_a_history_are_seen_by_the_mover(self):
+    env = openspiel.OpenSpielEnvironment('connect_four', history=2,
+                                         player_planes=(0, 1))
+    observation = play(env, (3, 4, 2))[-1].observation
+    x_3, o_4, x_2 = (np.zeros((6, 7)) for _ in range(3))
+    x_3[0, 3] = o_4[0, 4] = x_2[0, 2] = 1
+    # Planes 0-2: the position before x's last move, as o (to move now)
+    # sees it; planes 3-5: the position now, the same way.
+    np.testing.assert_array_equal(observation[..., 0], o_4)
+    np.testing.assert_array_equal(observation[..., 1], x_3)
+    np.testing.assert_array_equal(observation[..., 3], o_4)
+    np.testing.assert_array_equal(observation[..., 4], x_3 + x_2)
+
+  def test_bad_player_planes_are_named(self):
+    for planes in ((0, 0), (0, 3), (0, 1, 2), 5, ('0', 1), (-1, 0)):
+      with self.assertRaisesRegex(
+          ValueError, r"player_planes must be two different planes in "
+          r"\[0, 3\) of 'connect_four''s tensor, got " +
+          re.escape(repr(planes))):
+        openspiel.OpenSpielEnvironment('connect_four', player_planes=planes)
+
   def test_a_full_column_is_not_legal(self):
     env = openspiel.OpenSpielEnvironment('connect_four')
     # Six stones alternate in column 0: no four of a player.
