@@ -24,7 +24,12 @@ one to take, or a threatened win to stop) and asks, for each checkpoint:
     (`evaluation.MuZeroPlayer`, as `launchers.evaluate` plays);
   * the model: at the 'win' positions, the reward the dynamics predicts for
     the winning moves and for the others (a model that knows the rules
-    predicts the win's reward, 1, for the first and 0 for the second).
+    predicts the win's reward, 1, for the first and 0 for the second);
+  * with `--replay`, how well the network fits the windows the learner
+    draws from that replay (`--fit_batches` batches of the run's batch
+    size, K steps unrolled along the played actions): its mean predicted
+    reward where the target is 1 and where it is 0, and its root value
+    where the target is +1 and where it is -1.
 
 `random` (in expectation) and OpenSpiel's MCTS with random rollouts
 (`--mcts_simulations`) answer the same positions for scale.
@@ -48,6 +53,7 @@ from muzero_snt import environments
 from muzero_snt import evaluation
 from muzero_snt import loading
 from muzero_snt import presets
+from muzero_snt import replay as replay_lib
 from muzero_snt import replay_files
 from muzero_snt import run_config
 from muzero_snt import search
@@ -72,6 +78,8 @@ REPLAY = flags.DEFINE_string(
     'replay', None, 'a replay file of a --preset run (replay-<step>.npz in '
     'its checkpoint directory): take the positions from its last '
     '--num_games self-play games instead of random games.')
+FIT_BATCHES = flags.DEFINE_integer(
+    'fit_batches', 20, 'with --replay: batches the fit is measured on.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
@@ -120,6 +128,37 @@ def _predicted_rewards(network, observations, positions) -> Dict[str, float]:
           'other_moves': float(np.mean(other))}
 
 
+def _training_fit(config, network, replay_path: str, num_batches: int,
+                  seed: int) -> Dict[str, float]:
+  """Mean predictions on the learner's windows, by target (see above)."""
+  replay = replay_lib.ReplayBuffer(config, seed)
+  for game in replay_files.read(replay_path, config).games:
+    replay.save_game(game)
+  reward = {1: [], 0: []}
+  value = {1: [], -1: []}
+  for _ in range(num_batches):
+    batch, _ = replay.sample_batch()
+    output = network.initial_inference(batch.observation, is_training=False)
+    for target in value:
+      value[target] += list(output.value.numpy()[
+          batch.target_value[:, 0] == target])
+    hidden_state = output.hidden_state
+    for k in range(config.num_unroll_steps):
+      output = network.recurrent_inference(
+          hidden_state, tf.constant(batch.action[:, k]), is_training=False)
+      inside = batch.policy_mask[:, k] > 0  # The action was played.
+      for target in reward:
+        reward[target] += list(output.reward.numpy()[
+            inside & (batch.target_reward[:, k] == target)])
+      hidden_state = output.hidden_state
+  mean = lambda x: float(np.mean(x)) if x else float('nan')
+  return {'reward_where_1': mean(reward[1]), 'reward_where_0': mean(reward[0]),
+          'root_value_where_won': mean(value[1]),
+          'root_value_where_lost': mean(value[-1]),
+          'counts': [len(reward[1]), len(reward[0]), len(value[1]),
+                     len(value[-1])]}
+
+
 def _muzero_moves(config, network, simulations, observations,
                   positions) -> np.ndarray:
   player = evaluation.MuZeroPlayer(
@@ -160,6 +199,9 @@ def _checkpoint(preset: str, directory: str, simulations: Sequence[int],
     result[f'muzero{n}'] = tactics.hit_rates(
         positions, _muzero_moves(saved.config, network, n, observations,
                                  positions))
+  if REPLAY.value:
+    result['fit'] = _training_fit(saved.config, network, REPLAY.value,
+                                  FIT_BATCHES.value, SEED.value)
   return result
 
 
@@ -172,9 +214,10 @@ def main(argv):
   del argv
   simulations = [int(n) for n in SIMULATIONS.value]
   mcts_simulations = [int(n) for n in MCTS_SIMULATIONS.value]
-  if min(simulations + mcts_simulations + [NUM_GAMES.value]) < 1:
-    raise app.UsageError('--num_games, --simulations and --mcts_simulations '
-                         'must be positive.')
+  if min(simulations + mcts_simulations +
+         [NUM_GAMES.value, FIT_BATCHES.value]) < 1:
+    raise app.UsageError('--num_games, --simulations, --mcts_simulations '
+                         'and --fit_batches must be positive.')
   game = environments.make_environment(PRESET.value, 0).game
   if REPLAY.value:
     saved = replay_files.read(REPLAY.value,
@@ -203,6 +246,12 @@ def main(argv):
     print(f'{directory} (learner step {result["learner_step"]})')
     for name in ['prior'] + [f'muzero{n}' for n in simulations]:
       _print_row(name, result[name])
+    fit = result.get('fit')
+    if fit:
+      print(f'  fit of the replay\'s windows: reward {fit["reward_where_1"]:.3f} '
+            f'where 1, {fit["reward_where_0"]:.3f} where 0; root value '
+            f'{fit["root_value_where_won"]:.3f} where won, '
+            f'{fit["root_value_where_lost"]:.3f} where lost')
     reward = result['predicted_reward']
     if reward:
       print(f'  predicted reward: winning moves '
