@@ -84,16 +84,19 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
 
+def _environment_at(preset: str, position):
+  """The preset's environment, played to `position`."""
+  env = environments.make_environment(preset, 0)
+  env.reset()
+  for action in position.history:
+    env.step(action)
+  return env
+
+
 def _observations(preset: str, positions) -> np.ndarray:
   """`[N, *obs]` the preset environment's observation at each position."""
-  observations = []
-  for position in positions:
-    env = environments.make_environment(preset, 0)
-    env.reset()
-    for action in position.history:
-      env.step(action)
-    observations.append(env.observation())
-  return np.stack(observations)
+  return np.stack([_environment_at(preset, p).observation()
+                   for p in positions])
 
 
 def _to_play(positions) -> List[int]:
@@ -175,10 +178,7 @@ def _muzero_moves(config, network, simulations, observations,
 def _mcts_moves(preset: str, simulations: int, positions) -> List[int]:
   moves = []
   for position in positions:
-    env = environments.make_environment(preset, 0)
-    env.reset()
-    for action in position.history:
-      env.step(action)
+    env = _environment_at(preset, position)
     player = openspiel_players.MCTSPlayer(env.game, simulations, seed=1)
     moves.append(player.select_action(env))
   return moves
