@@ -246,8 +246,11 @@ class OpenSpielEnvironment(base.Environment):
         raise ValueError(
             f'player_planes must be two different planes in [0, {channels}) '
             f'of {self._name!r}\'s tensor, got {player_planes!r}.')
-      player_planes = planes
-    self._player_planes = player_planes
+      order = list(range(channels))
+      order[planes[0]], order[planes[1]] = planes[1], planes[0]
+      player_planes = order
+    # How player 1's planes are reordered, or None to keep the tensor's.
+    self._player_1_order = player_planes
     self._new_episode()
     self._reset_next_step = True
 
@@ -394,11 +397,8 @@ class OpenSpielEnvironment(base.Environment):
       planes = tensor.transpose(1, 2, 0)  # [C, H, W] -> [H, W, C].
     else:
       planes = tensor.reshape(self._planes_shape)
-    if self._player_planes is not None and player == 1:
-      order = list(range(planes.shape[-1]))
-      first, second = self._player_planes
-      order[first], order[second] = second, first
-      planes = planes[..., order]
+    if self._player_1_order is not None and player == 1:
+      planes = planes[..., self._player_1_order]
     return planes
 
   def _legal_list(self):
