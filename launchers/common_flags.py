@@ -84,15 +84,20 @@ CHANNELS = flags.DEFINE_integer(
 NUM_BLOCKS = flags.DEFINE_integer(
     'num_blocks', None, 'residual blocks of h and g (residual presets; '
     'default: preset).')
+ACTION_ENCODING = flags.DEFINE_enum(
+    'action_encoding', None, list(config_lib.ACTION_ENCODINGS),
+    "how the dynamics sees an action (residual presets; default: preset): "
+    "'one_hot' planes, its 'board' square, or its 'column' (connect four).")
 SUPPORT_SIZE = flags.DEFINE_integer(
     'support_size', None, 'atoms of the value and reward heads, odd >= 3, '
     'or 0 for scalar heads (default: preset).')
 
-# Flags that size the network, by the network kind they apply to.
+# Flags that shape the network, by the network kind they apply to.
 _NETWORK_FLAGS = {
     'hidden_size': ('mlp',),
     'channels': ('residual',),
     'num_blocks': ('residual',),
+    'action_encoding': ('residual',),
 }
 
 
@@ -132,7 +137,7 @@ def validate() -> None:
   for name, kinds in _NETWORK_FLAGS.items():
     if passed(name) and kind not in kinds:
       raise app.UsageError(
-          f'--{name} sizes {" or ".join(kinds)} networks; --preset='
+          f'--{name} is for {" or ".join(kinds)} networks; --preset='
           f'{PRESET.value} has a {kind} network. Drop --{name}.')
 
 
@@ -157,6 +162,7 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
       'hidden_size': HIDDEN_SIZE.value,
       'channels': CHANNELS.value,
       'num_blocks': NUM_BLOCKS.value,
+      'action_encoding': ACTION_ENCODING.value,
       'value_support_size': SUPPORT_SIZE.value,
       'reward_support_size': SUPPORT_SIZE.value,
   }

@@ -92,7 +92,7 @@ ENV = common_flags.ENV
 for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
               'num_simulations', 'unvisited_q', 'search_policy',
               'gumbel_max_considered_actions', 'hidden_size', 'channels',
-              'num_blocks', 'support_size'):
+              'num_blocks', 'action_encoding', 'support_size'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(

@@ -28,7 +28,7 @@ MAXIMUM_FLOAT_VALUE = float('inf')
 _INF = float('inf')
 
 NETWORK_KINDS = ('mlp', 'residual')
-ACTION_ENCODINGS = ('one_hot', 'board')
+ACTION_ENCODINGS = ('one_hot', 'board', 'column')
 OPTIMIZERS = ('momentum', 'adam')
 # What Q an unvisited child is given in pUCT (see `MuZeroConfig`).
 UNVISITED_Q = ('zero', 'parent', 'minimum')
@@ -138,7 +138,8 @@ class NetworkConfig:
       of P = ceil(A / (H*W)) planes of the hidden state's H x W: action a
       sets plane a // (H*W), square a % (H*W) (row-major). A square-per-move
       game uses one plane, Go's pass a second one, and AlphaZero's 8x8x73
-      chess moves 73 planes.
+      chess moves 73 planes; 'column' marks the whole column a on one plane,
+      for games whose A moves are the W columns (connect four).
     value_support_size: atoms of the categorical value (601 in the paper's
       Atari networks, support -300..300); 0 for a scalar value head.
     reward_support_size: the same for the reward head.
@@ -351,6 +352,14 @@ class MuZeroConfig:
       _check(len(self.observation_shape) == 3, 'observation_shape',
              self.observation_shape,
              '[height, width, planes] for a residual network')
+      if self.network.action_encoding == 'column':
+        _check(
+            not self.network.downsample and
+            self.action_space_size == self.observation_shape[1],
+            'action_space_size', self.action_space_size,
+            "one action per column of the observation's width "
+            f'{self.observation_shape[1]} (network.action_encoding '
+            "'column', no downsample)")
 
   def replace(self, **changes) -> 'MuZeroConfig':
     """Returns a copy with `changes` applied (and validated)."""

@@ -145,6 +145,8 @@ def _residual_tallies(config: config_lib.MuZeroConfig):
   representation.keep(area * c)  # The scaled hidden state.
   if net.action_encoding == 'one_hot':
     action_planes = a
+  elif net.action_encoding == 'column':
+    action_planes = 1
   else:
     action_planes = -(-a // area)
   dynamics.keep(area * (c + action_planes))  # State and action planes.

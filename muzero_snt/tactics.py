@@ -63,6 +63,21 @@ def _wins_at_once(state, action: int, player: int) -> bool:
   return after.is_terminal() and after.returns()[player] > 0
 
 
+def winning_moves(state) -> FrozenSet[int]:
+  """The legal moves at `state` that win the game at once for the mover.
+
+  Args:
+    state: a `pyspiel.State` of a two-player game of sequential moves with
+      a final outcome, not terminal.
+  """
+  if state.is_terminal():
+    raise ValueError(f'winning_moves needs a position in play, got a '
+                     f'terminal one:\n{state}')
+  player = state.current_player()
+  return frozenset(a for a in state.legal_actions()
+                   if _wins_at_once(state, a, player))
+
+
 def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
   """The kind of one-move tactic at `state` and its right moves, or None.
 
@@ -80,7 +95,7 @@ def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
                      f'one:\n{state}')
   player = state.current_player()
   legal = state.legal_actions()
-  wins = frozenset(a for a in legal if _wins_at_once(state, a, player))
+  wins = winning_moves(state)
   if wins:
     return 'win', wins
   safe = []

@@ -300,6 +300,18 @@ class MuZeroConfigValidationTest(testing.TestCase):
                                           observation_shape=(3, 3, 2)))
     self.assertEqual(config.observation_shape, (3, 3, 2))
 
+  def test_column_encoding_needs_one_action_per_column(self):
+    column = NetworkConfig(kind='residual', action_encoding='column')
+    # Connect four: 7 actions, 7 columns.
+    config = MuZeroConfig(**_valid_kwargs(
+        network=column, observation_shape=(6, 7, 4), action_space_size=7))
+    self.assertEqual(config.network.action_encoding, 'column')
+    with self.assertRaisesRegex(
+        ValueError, "action_space_size must be one action per column of the "
+        r"observation's width 6 .*got 7\."):
+      MuZeroConfig(**_valid_kwargs(
+          network=column, observation_shape=(7, 6, 4), action_space_size=7))
+
 
 class MuZeroConfigReplaceTest(testing.TestCase):
 

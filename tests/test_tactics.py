@@ -61,6 +61,19 @@ def test_no_tactic_in_a_quiet_position_or_against_a_double_threat():
   assert tactics.classify(_position([1, 6, 2, 6, 3])) is None
 
 
+def test_winning_moves():
+  # x (to move) has columns 0-2 of the bottom row, o the squares above
+  # them: x's disc in column 3 lands on the bottom row and completes four.
+  assert tactics.winning_moves(_position([0, 0, 1, 1, 2, 2])) == {3}
+  # None in the opening position.
+  assert tactics.winning_moves(_position([])) == frozenset()
+  # Two wins at once: x has 1-3 on the bottom row (o stacked in column 6),
+  # so columns 0 and 4 both complete four.
+  assert tactics.winning_moves(_position([1, 6, 2, 6, 3, 5])) == {0, 4}
+  with pytest.raises(ValueError, match='terminal'):
+    tactics.winning_moves(_position([0, 1, 0, 1, 0, 1, 0]))
+
+
 def test_classify_refuses_a_finished_game():
   with pytest.raises(ValueError, match='terminal'):
     tactics.classify(_position([0, 1, 0, 1, 0, 1, 0]))

@@ -17,6 +17,7 @@
 from muzero_snt.networks.factory import make_network
 from muzero_snt.networks.heads import ValueHead
 from muzero_snt.networks.hidden_state import board_action_planes
+from muzero_snt.networks.hidden_state import column_action_planes
 from muzero_snt.networks.hidden_state import one_hot_planes
 from muzero_snt.networks.hidden_state import one_hot_vector
 from muzero_snt.networks.hidden_state import scale_hidden_state
@@ -46,6 +47,7 @@ __all__ = (
     'ResidualTower',
     'ValueHead',
     'board_action_planes',
+    'column_action_planes',
     'make_network',
     'one_hot_planes',
     'one_hot_vector',

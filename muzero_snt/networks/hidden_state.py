@@ -71,3 +71,24 @@ def board_action_planes(action: tf.Tensor, num_actions: int, height: int,
   flat = tf.one_hot(action, num_planes * squares, dtype=dtype)  # [B, P*H*W]
   planes = tf.reshape(flat, [-1, num_planes, height, width])
   return tf.transpose(planes, [0, 2, 3, 1])
+
+
+def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
+                         width: int, dtype: tf.DType) -> tf.Tensor:
+  """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games.
+
+  For games whose moves are columns (connect four): the whole column of the
+  move is marked, so every square of it sees the move in its own 3x3
+  neighbourhood, wherever in the column the piece lands. ('board' would mark
+  one square of the first row, as many rows from the landing square as the
+  column is full.)
+
+  Raises:
+    ValueError: if `num_actions` is not the width `width`.
+  """
+  if num_actions != width:
+    raise ValueError(
+        f"The 'column' action encoding needs one action per column: got "
+        f'{num_actions} actions for a hidden state {width} squares wide.')
+  columns = tf.one_hot(action, width, dtype=dtype)  # [B, W]
+  return tf.tile(columns[:, None, :, None], [1, height, 1, 1])

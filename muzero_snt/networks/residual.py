@@ -29,7 +29,7 @@ from muzero_snt.networks import heads
 from muzero_snt.networks import hidden_state as hidden_state_lib
 from muzero_snt.networks import tower
 
-_ACTION_ENCODINGS = ('one_hot', 'board')
+_ACTION_ENCODINGS = ('one_hot', 'board', 'column')
 
 
 class ResidualRepresentation(snt.Module):
@@ -95,8 +95,9 @@ class ResidualDynamics(snt.Module):
       num_blocks: residual blocks (16 in the paper).
       head_sizes: hidden layers of the reward head after its 1x1 convolution.
       reward_support_size: 0 for a scalar reward, else its number of atoms.
-      action_encoding: 'one_hot' (A constant planes) or 'board' (the action's
-        square marked on ceil(A / (h w)) planes); see `hidden_state`.
+      action_encoding: 'one_hot' (A constant planes), 'board' (the action's
+        square marked on ceil(A / (h w)) planes) or 'column' (the action's
+        column marked on one plane, A = w); see `hidden_state`.
       batch_norm: whether to use batch normalisation.
       reward_head_channels: planes of the reward head's 1x1 convolution.
       zero_init: whether every residual block starts as the identity
@@ -125,10 +126,11 @@ class ResidualDynamics(snt.Module):
 
   def _encode(self, action: tf.Tensor, hidden_state: tf.Tensor) -> tf.Tensor:
     _, height, width, _ = hidden_state.shape
-    if self._action_encoding == 'one_hot':
-      encode = hidden_state_lib.one_hot_planes
-    else:
-      encode = hidden_state_lib.board_action_planes
+    encode = {
+        'one_hot': hidden_state_lib.one_hot_planes,
+        'board': hidden_state_lib.board_action_planes,
+        'column': hidden_state_lib.column_action_planes,
+    }[self._action_encoding]
     return encode(action, self._num_actions, height, width, hidden_state.dtype)
 
   def __call__(self,

@@ -25,6 +25,7 @@ from absl import flags
 from absl.testing import flagsaver
 import tensorflow as tf
 
+from launchers import common_flags
 from launchers import train
 from muzero_snt import distribute
 from tests import testing
@@ -142,14 +143,31 @@ class TrainTest(testing.TestCase):
   @flagsaver.flagsaver(preset='tictactoe', hidden_size=32)
   def test_a_network_flag_of_another_network_kind_is_a_usage_error(self):
     with self.assertRaisesRegex(
-        app.UsageError, '--hidden_size sizes mlp networks; '
+        app.UsageError, '--hidden_size is for mlp networks; '
         '--preset=tictactoe has a residual network'):
       train.validate_flags()
 
   @flagsaver.flagsaver(preset='cartpole', channels=8)
   def test_channels_on_an_mlp_preset_is_a_usage_error(self):
-    with self.assertRaisesRegex(app.UsageError, '--channels sizes residual'):
+    with self.assertRaisesRegex(app.UsageError, '--channels is for residual'):
       train.validate_flags()
+
+  @flagsaver.flagsaver(preset='cartpole', action_encoding='column')
+  def test_action_encoding_on_an_mlp_preset_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--action_encoding is for residual'):
+      train.validate_flags()
+
+  def test_action_encoding_sets_the_network_field(self):
+    with flagsaver.flagsaver(preset='connect4', action_encoding='column'):
+      self.assertEqual(
+          common_flags.make_config().network.action_encoding, 'column')
+    # Tic-tac-toe's 9 moves are squares of a 3-wide board, not columns.
+    with flagsaver.flagsaver(preset='tictactoe', action_encoding='column'):
+      with self.assertRaisesRegex(
+          app.UsageError, r"action_space_size must be one action per column "
+          r"of the observation's width 3 .*got 9\..*--preset=tictactoe"):
+        common_flags.make_config()
 
   def test_self_play_flags_with_synthetic_data_are_usage_errors(self):
     for name, value in (('num_envs', 4), ('train_ratio', 0.5),

@@ -156,5 +156,33 @@ class BoardActionPlanesTest(testing.TestCase):
     self.assertEqual(planes[1, 1, 1, 2], 1.)
 
 
+class ColumnActionPlanesTest(testing.TestCase):
+
+  def test_connect_four_column(self):
+    # Connect four: 7 actions on a 6x7 board; action 2 sets every row of
+    # column 2 and nothing else, in one plane.
+    planes = hidden_state.column_action_planes(
+        tf.constant([2]), 7, 6, 7, tf.float32).numpy()
+    expected = np.zeros((1, 6, 7, 1), np.float32)
+    expected[0, :, 2, 0] = 1.
+    self.assertAllEqual(planes, expected)
+
+  def test_batch_of_actions(self):
+    planes = hidden_state.column_action_planes(
+        tf.constant([0, 3, 3]), 4, 2, 4, tf.float32).numpy()
+    # Each example: its column's 2 squares, 2 ones in all.
+    self.assertAllEqual(planes.sum(axis=(1, 2, 3)), [2., 2., 2.])
+    self.assertAllEqual(planes[0, :, 0, 0], [1., 1.])
+    self.assertAllEqual(planes[1, :, 3, 0], [1., 1.])
+    self.assertAllEqual(planes[2], planes[1])
+
+  def test_rejects_actions_that_are_not_the_columns(self):
+    with self.assertRaisesRegex(
+        ValueError, r"'column' action encoding needs one action per column: "
+        r'got 9 actions for a hidden state 3 squares wide'):
+      hidden_state.column_action_planes(tf.constant([0]), 9, 3, 3,
+                                        tf.float32)
+
+
 if __name__ == '__main__':
   tf.test.main()

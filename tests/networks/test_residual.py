@@ -86,8 +86,8 @@ class ResidualDynamicsTest(testing.TestCase):
 
   def test_rejects_unknown_action_encoding(self):
     with self.assertRaisesRegex(
-        ValueError, r"action_encoding must be one of \('one_hot', 'board'\), "
-        r"got 'planes'"):
+        ValueError, r"action_encoding must be one of "
+        r"\('one_hot', 'board', 'column'\), got 'planes'"):
       residual.ResidualDynamics(ACTIONS, CHANNELS, 1, (8,),
                                 action_encoding='planes')
 
@@ -156,6 +156,24 @@ class ResidualDynamicsTest(testing.TestCase):
     expected = npr.mlp(reward_features.reshape(3, -1), params,
                        'reward_head/mlp', 2)
     self.assertAllClose(reward, _reward_or_value(expected, support_size),
+                        atol=1e-5)
+
+  def test_column_encoding_matches_numpy(self):
+    # 3 actions on a 3-wide state, one per column: action a sets column a
+    # of one plane in every row.
+    module = residual.ResidualDynamics(
+        3, CHANNELS, 1, (8,), action_encoding='column', batch_norm=False,
+        name='dynamics')
+    state = _uniform((2, 3, 3, CHANNELS), seed=5)
+    next_state, _ = module(tf.constant(state), tf.constant([2, 0]))
+    params = npr.variables_of(module)
+    planes = np.zeros((2, 3, 3, 1), np.float32)
+    planes[0, :, 2, 0] = 1.
+    planes[1, :, 0, 0] = 1.
+    inputs = np.concatenate([state, planes], axis=-1)
+    features = npr.residual_tower(npr.conv_block(inputs, params, 'stem'),
+                                  params, 'tower', 1)
+    self.assertAllClose(next_state, npr.scale_per_example(features),
                         atol=1e-5)
 
   def test_variables_property_lists_all_variables(self):
