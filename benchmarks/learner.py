@@ -33,6 +33,7 @@ ratios. The models and their batches are in learner_models.py, the FLOP
 counts and the matmuls in flops.py. See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
+    python -m benchmarks.learner --models=minatar_residual --batch_size=128
 
 With `--peers=lightzero` it times instead our XLA step against LightZero's
 learner step on the two small shapes, in alternating processes
@@ -68,6 +69,7 @@ DEFAULTS = {
     'cartpole_mlp': (256, 20, 8),
     'tictactoe_residual': (256, 20, 8),
     'paper_residual': (32, 1, 1),
+    'minatar_residual': (128, 10, 4),  # The preset's batch.
 }
 
 MODELS_FLAG = flags.DEFINE_list(
@@ -79,7 +81,7 @@ STEPS = flags.DEFINE_integer(
     'paper_residual).')
 BATCH_SIZE = flags.DEFINE_integer(
     'batch_size', None, 'batch size of every model (default: 256; 32 for '
-    'paper_residual).')
+    'paper_residual, 128 for minatar_residual).')
 REFERENCE_EXAMPLES = flags.DEFINE_integer(
     'reference_examples', None, 'examples of the batch that the reference '
     'loop is timed on (default: 8; 1 for paper_residual).')
@@ -307,10 +309,11 @@ def run(models: Sequence[str],
 
 def run_peers() -> None:
   """`--peers`: our XLA step and the peers', in alternating processes."""
+  peer_models = ('cartpole_mlp', 'tictactoe_residual')
   models = MODELS_FLAG.value
   if not MODELS_FLAG.present:
-    models = [m for m in models if m != 'paper_residual']
-  if 'paper_residual' in models:
+    models = list(peer_models)
+  if set(models) - set(peer_models):
     raise app.UsageError('--peers times cartpole_mlp and tictactoe_residual '
                          'only.')
   if ROUNDS.value <= 0:

@@ -18,9 +18,11 @@ import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import presets
+from muzero_snt import presets_minatar
 from muzero_snt import types
 
-MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual')
+MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual',
+          'minatar_residual')
 
 
 def make_config(model: str) -> config_lib.MuZeroConfig:
@@ -37,6 +39,10 @@ def make_config(model: str) -> config_lib.MuZeroConfig:
     return presets.make_tictactoe_config().replace(
         network=presets.PAPER_BOARD_NETWORK,
         lr_warmup_steps=presets.PAPER_LR_WARMUP_STEPS)
+  if model == 'minatar_residual':
+    # The MinAtar preset: 2 blocks of 16 planes on the 10x10 grid, 61-atom
+    # supports (the learner of the Breakout runs, docs/results.md).
+    return presets_minatar.make_minatar_config()
   raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
 
 
