@@ -69,6 +69,10 @@ SAMPLING = flags.DEFINE_enum(
     'sampling', 'natural', ['natural', 'balanced'],
     'natural: pairs drawn uniformly; balanced: half of each batch winning '
     'moves.')
+LOSS_SCALE = flags.DEFINE_float(
+    'loss_scale', 1.0, 'multiplies the loss: 0.2 gives the reward head the '
+    'gradient an unrolled step\'s reward gets in the learner (K = 5, '
+    'scale_gradient 1/K).')
 STEPS = flags.DEFINE_integer('steps', 4000, 'supervised steps per network.')
 EVAL_EVERY = flags.DEFINE_integer('eval_every', 500,
                                   'steps between evaluations.')
@@ -125,7 +129,7 @@ def _reward_loss(network, config: config_lib.MuZeroConfig, observation,
 
 def probe(config: config_lib.MuZeroConfig, train: Pairs, test: Pairs,
           steps: int, eval_every: int, sampling: str, batch_size: int,
-          seed: int) -> List[Dict[str, float]]:
+          seed: int, loss_scale: float = 1.0) -> List[Dict[str, float]]:
   """Trains one fresh network on `train`; the evaluation rows on `test`."""
   tf.random.set_seed(seed)
   rng = np.random.default_rng(seed)
@@ -137,7 +141,8 @@ def probe(config: config_lib.MuZeroConfig, train: Pairs, test: Pairs,
   def update(observation, action, reward):
     with tf.GradientTape() as tape:
       loss = _reward_loss(network, config, observation, action, reward)
-    gradients = tape.gradient(loss, network.trainable_variables)
+      scaled = loss * loss_scale
+    gradients = tape.gradient(scaled, network.trainable_variables)
     optimizer.apply(gradients, network.trainable_variables)
     return loss
 
@@ -215,11 +220,13 @@ def main(argv: Sequence[str]) -> None:
         preset.network, action_encoding=encoding))
     results[encoding] = probe(config, train, test, STEPS.value,
                               EVAL_EVERY.value, SAMPLING.value,
-                              preset.batch_size, SEED.value)
+                              preset.batch_size, SEED.value,
+                              LOSS_SCALE.value)
   print(format_table(results))
   if OUTPUT_JSON.value:
     with open(OUTPUT_JSON.value, 'w') as f:
       json.dump({'preset': PRESET.value, 'sampling': SAMPLING.value,
+                 'loss_scale': LOSS_SCALE.value,
                  'num_games': NUM_GAMES.value, 'seed': SEED.value,
                  'machine': reporting.machine(), 'results': results}, f,
                 indent=1)

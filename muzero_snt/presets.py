@@ -315,7 +315,11 @@ def make_connect4_config() -> MuZeroConfig:
 
   Observations are OpenSpiel's 6x7 planes (the first player's discs, the
   second's, empty) plus one for the player to move. Two residual blocks of
-  32 planes; a column is drawn on one 'board' plane for the dynamics.
+  32 planes; the dynamics sees a move as its whole column on one plane
+  ('column'; the 'board' encoding marks one square, at the bottom of the
+  column, however high the disc lands): a fresh network learns sooner which
+  move wins, and after 4,133 learner steps it beat MCTS-10 in 73 of 100
+  games against 56 (docs/results.md "Connect four: the move as a column").
   """
   return MuZeroConfig(
       action_space_size=7,
@@ -342,7 +346,7 @@ def make_connect4_config() -> MuZeroConfig:
           num_blocks=2,
           prediction_blocks=1,
           head_layers=(32,),
-          action_encoding='board',
+          action_encoding='column',
           value_support_size=21,
           reward_support_size=21,
       ),

@@ -334,7 +334,9 @@ class SmallPresetTest(testing.TestCase):
         self.assertEqual(config.max_moves, max_moves)
         self.assertGreaterEqual(config.td_steps, max_moves)
         self.assertEqual(config.observation_shape, board + (planes,))
-        self.assertEqual(config.network.action_encoding, 'board')
+        # A connect four move is a column, a Go move a point (or pass).
+        self.assertEqual(config.network.action_encoding,
+                         'column' if name == 'connect4' else 'board')
         self.assertLessEqual(config.network.channels, 64)
         self.assertLessEqual(config.batch_size, 256)
 
