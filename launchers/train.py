@@ -134,6 +134,11 @@ LR_DECAY_RATE = flags.DEFINE_float(
     'preset).')
 WEIGHT_DECAY = flags.DEFINE_float('weight_decay', None,
                                   'L2 coefficient (default: preset).')
+VALUE_LOSS_WEIGHT = flags.DEFINE_float(
+    'value_loss_weight', None, 'weight of the value loss (default: preset).')
+REWARD_LOSS_WEIGHT = flags.DEFINE_float(
+    'reward_loss_weight', None, 'weight of each unrolled step\'s reward loss, '
+    'inside its 1/K gradient scale (default: preset).')
 OPTIMIZER = flags.DEFINE_enum('optimizer', None, list(config_lib.OPTIMIZERS),
                               'optimizer (default: preset).')
 CHECKPOINT_INTERVAL = flags.DEFINE_integer(
@@ -258,7 +263,8 @@ def make_config() -> config_lib.MuZeroConfig:
   """The preset with every flag's override, validated."""
   for name in ('training_steps', 'batch_size', 'num_unroll_steps', 'td_steps',
                'checkpoint_interval', 'lr_init', 'lr_decay_steps',
-               'window_size', 'target_update_interval'):
+               'window_size', 'target_update_interval', 'value_loss_weight',
+               'reward_loss_weight'):
     common_flags.check_positive(name)
   return common_flags.make_config({
       'batch_size': BATCH_SIZE.value,
@@ -270,6 +276,8 @@ def make_config() -> config_lib.MuZeroConfig:
       'lr_decay_rate': LR_DECAY_RATE.value,
       'weight_decay': WEIGHT_DECAY.value,
       'optimizer': OPTIMIZER.value,
+      'value_loss_weight': VALUE_LOSS_WEIGHT.value,
+      'reward_loss_weight': REWARD_LOSS_WEIGHT.value,
       'training_steps': TRAINING_STEPS.value,
       'window_size': WINDOW_SIZE.value,
       'reanalyze_fraction': REANALYZE_FRACTION.value,

@@ -260,6 +260,10 @@ class MuZeroConfig:
   network: NetworkConfig = NetworkConfig()
   optimizer: str = 'momentum'
   value_loss_weight: float = 1.0
+  # Weight of every unrolled step's reward loss (1 in the pseudocode). The
+  # step's 1/K `scale_gradient` stays; this multiplies the reward term
+  # inside it, as `value_loss_weight` does the value term.
+  reward_loss_weight: float = 1.0
   # Prioritised replay (appendix G); alpha = beta = 1 for Atari.
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
@@ -300,7 +304,7 @@ class MuZeroConfig:
                  'target_update_interval'):
       positive_int(name)
     for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
-                 'pb_c_base', 'value_loss_weight'):
+                 'pb_c_base', 'value_loss_weight', 'reward_loss_weight'):
       positive(name)
     _check_range('discount', self.discount, 0, 1, 'in (0, 1]', low_open=True)
     _check(callable(self.visit_softmax_temperature_fn),

@@ -226,6 +226,7 @@ class Learner:
           batch,
           weight_decay=self._config.weight_decay,
           value_loss_weight=self._config.value_loss_weight,
+          reward_loss_weight=self._config.reward_loss_weight,
           is_training=True)
       data_loss = tf.reduce_sum(loss_output.extra.per_example)
       if self._loss_reduction == 'mean':

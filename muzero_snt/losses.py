@@ -152,6 +152,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
                   batch: types.Batch,
                   weight_decay: float,
                   value_loss_weight: float = 1.0,
+                  reward_loss_weight: float = 1.0,
                   is_training: bool = True) -> types.LossOutput:
   """The MuZero loss of `update_weights`, over a whole batch at once.
 
@@ -173,6 +174,8 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     weight_decay: coefficient of the L2 term.
     value_loss_weight: weight of the value loss (1 in the paper; 0.25 with
       Reanalyze).
+    reward_loss_weight: weight of each recurrent step's reward loss (1 in
+      the pseudocode), inside the step's 1/K gradient scale.
     is_training: whether batch norm uses and updates batch statistics.
 
   Returns:
@@ -216,7 +219,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     if k > 0:
       reward_loss = scalar_loss(_reward_prediction(prediction),
                                 target_reward[:, k - 1])  # [B]
-      l += reward_loss
+      l += reward_loss_weight * reward_loss
       reward_losses.append(tf.reduce_mean(reward_loss))
     per_example += snt.scale_gradient(l, gradient_scale)
     value_losses.append(tf.reduce_mean(value_loss))

@@ -183,6 +183,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('lr_decay_steps_zero', 'lr_decay_steps', 0.),
       ('pb_c_base_zero', 'pb_c_base', 0),
       ('value_loss_weight_negative', 'value_loss_weight', -1.),
+      ('reward_loss_weight_zero', 'reward_loss_weight', 0.),
       ('discount_zero', 'discount', 0.),
       ('discount_above_one', 'discount', 1.01),
       ('discount_nan', 'discount', float('nan')),

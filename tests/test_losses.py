@@ -264,14 +264,17 @@ class UnrolledLossTest(testing.TestCase):
                         atol=1e-8, rtol=1e-5)
 
   @parameterized.named_parameters(
-      ('scalar_heads', 0, 1.0),
-      ('support_heads', 21, 1.0),
-      ('support_heads_reanalyze_weight', 21, 0.25),
+      ('scalar_heads', 0, 1.0, 1.0),
+      ('support_heads', 21, 1.0, 1.0),
+      ('support_heads_reanalyze_weight', 21, 0.25, 1.0),
+      ('support_heads_reward_weight', 21, 1.0, 5.0),
   )
-  def test_matches_step_by_step_numpy(self, support_size, value_loss_weight):
+  def test_matches_step_by_step_numpy(self, support_size, value_loss_weight,
+                                      reward_loss_weight):
     network, batch = self._network_and_batch(support_size, value_loss_weight)
     output = losses.unrolled_loss(network, batch, weight_decay=1e-3,
-                                  value_loss_weight=value_loss_weight)
+                                  value_loss_weight=value_loss_weight,
+                                  reward_loss_weight=reward_loss_weight)
     value, reward, policy = _np_step_losses(
         _unroll_eagerly(network, batch), batch)
     k = NUM_UNROLL_STEPS
@@ -287,12 +290,47 @@ class UnrolledLossTest(testing.TestCase):
     # scale_gradient is the identity forward: the value of each example's
     # loss is the plain (importance-weighted) sum of its step losses.
     per_example = batch.weight * (value_loss_weight * value.sum(axis=0) +
-                                  reward.sum(axis=0) + policy.sum(axis=0))
+                                  reward_loss_weight * reward.sum(axis=0) +
+                                  policy.sum(axis=0))
     self.assertAllClose(output.extra.per_example, per_example, atol=1e-5,
                         rtol=1e-5)
     self.assertAllClose(output.loss,
                         per_example.mean() + _np_l2(network, 1e-3),
                         atol=1e-5, rtol=1e-5)
+
+  def test_reward_weight_scales_only_the_reward_heads_gradient(self):
+    # The reward head is trained by the reward loss alone and the value and
+    # policy heads never see it: weighting the reward term by 5 must multiply
+    # the reward head's gradient by exactly 5 and leave the prediction
+    # heads' gradients as they were.
+    network, batch = self._network_and_batch(support_size=21)
+
+    def gradients(reward_loss_weight):
+      with tf.GradientTape() as tape:
+        loss = losses.unrolled_loss(
+            network, batch, weight_decay=0.,
+            reward_loss_weight=reward_loss_weight).loss
+      variables = network.trainable_variables
+      return {v.name: g for v, g in
+              zip(variables, tape.gradient(loss, variables))}
+
+    base, weighted = gradients(1.0), gradients(5.0)
+    reward_head = [n for n in base if '/reward_head/' in n]
+    prediction_heads = [n for n in base
+                        if '/value_head/' in n or '/policy_head/' in n]
+    self.assertNotEmpty(reward_head)
+    self.assertNotEmpty(prediction_heads)
+    for name in reward_head:
+      self.assertGreater(np.abs(base[name].numpy()).max(), 0., name)
+      self.assertAllClose(weighted[name], 5. * base[name].numpy(),
+                          atol=1e-6, rtol=1e-5, msg=name)
+    for name in prediction_heads:
+      self.assertAllClose(weighted[name], base[name], atol=1e-7, rtol=1e-6,
+                          msg=name)
+    # The torso of the dynamics feeds the reward: its gradient changes.
+    torso = 'dynamics/torso/linear_0/w:0'
+    self.assertGreater(
+        np.abs(weighted[torso].numpy() - base[torso].numpy()).max(), 1e-6)
 
   def test_importance_weight_scales_only_its_example(self):
     network, batch = self._network_and_batch()

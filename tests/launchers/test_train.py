@@ -80,6 +80,19 @@ class TrainTest(testing.TestCase):
     self.assertEqual(config.optimizer, 'adam')
     self.assertEqual(config.action_space_size, 9)
 
+  @flagsaver.flagsaver(preset='connect4', reward_loss_weight=5.,
+                       value_loss_weight=0.25)
+  def test_loss_weight_flags_set_the_config(self):
+    config = train.make_config()
+    self.assertEqual(config.reward_loss_weight, 5.)
+    self.assertEqual(config.value_loss_weight, 0.25)
+
+  @flagsaver.flagsaver(reward_loss_weight=0.)
+  def test_zero_reward_loss_weight_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--reward_loss_weight must be positive, got 0'):
+      train.make_config()
+
   @flagsaver.flagsaver(preset='connect4', board_symmetries='left_right')
   def test_board_symmetries_flag_sets_the_config(self):
     self.assertEqual(train.make_config().board_symmetries, 'left_right')
