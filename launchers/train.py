@@ -132,6 +132,9 @@ LR_DECAY_STEPS = flags.DEFINE_float(
 LR_DECAY_RATE = flags.DEFINE_float(
     'lr_decay_rate', None, 'learning-rate decay factor in (0, 1] (default: '
     'preset).')
+LR_WARMUP_STEPS = flags.DEFINE_integer(
+    'lr_warmup_steps', None, 'learner steps over which the learning rate '
+    'rises linearly to its schedule; 0 for none (default: preset).')
 WEIGHT_DECAY = flags.DEFINE_float('weight_decay', None,
                                   'L2 coefficient (default: preset).')
 VALUE_LOSS_WEIGHT = flags.DEFINE_float(
@@ -274,6 +277,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'lr_init': LR_INIT.value,
       'lr_decay_steps': LR_DECAY_STEPS.value,
       'lr_decay_rate': LR_DECAY_RATE.value,
+      'lr_warmup_steps': LR_WARMUP_STEPS.value,
       'weight_decay': WEIGHT_DECAY.value,
       'optimizer': OPTIMIZER.value,
       'value_loss_weight': VALUE_LOSS_WEIGHT.value,

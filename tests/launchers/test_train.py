@@ -28,6 +28,7 @@ import tensorflow as tf
 from launchers import common_flags
 from launchers import train
 from muzero_snt import distribute
+from muzero_snt import learning
 from tests import testing
 
 FLAGS = flags.FLAGS
@@ -86,6 +87,24 @@ class TrainTest(testing.TestCase):
     config = train.make_config()
     self.assertEqual(config.reward_loss_weight, 5.)
     self.assertEqual(config.value_loss_weight, 0.25)
+
+  @flagsaver.flagsaver(preset='connect4', lr_warmup_steps=300)
+  def test_lr_warmup_flag_sets_the_schedule(self):
+    config = train.make_config()
+    self.assertEqual(config.lr_warmup_steps, 300)
+    # The connect4 preset's lr_init is 0.02 and its decay 0.1 per 20,000
+    # steps: update 0 takes 0.02 / 300 and update 299 the decayed full rate.
+    rates = [float(learning.learning_rate_schedule(config, tf.constant(step)))
+             for step in (0, 299)]
+    self.assertAllClose(rates, [0.02 / 300, 0.02 * 0.1**(299 / 20e3)],
+                        rtol=1e-6)
+
+  @flagsaver.flagsaver(lr_warmup_steps=-1)
+  def test_negative_lr_warmup_is_a_usage_error(self):
+    with self.assertRaisesRegex(
+        app.UsageError,
+        'lr_warmup_steps must be a non-negative integer, got -1'):
+      train.make_config()
 
   @flagsaver.flagsaver(reward_loss_weight=0.)
   def test_zero_reward_loss_weight_is_a_usage_error(self):
