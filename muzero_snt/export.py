@@ -88,14 +88,14 @@ class _InferenceModule(tf.Module):
         input_signature=[
             tf.TensorSpec([None, *network.observation_shape], tf.float32,
                           name='observation')
-        ])
+        ], autograph=False)
     self.recurrent_inference = tf.function(
         self._recurrent_inference,
         input_signature=[
             tf.TensorSpec([None, *hidden_shape], tf.float32,
                           name='hidden_state'),
             tf.TensorSpec([None], tf.int32, name='action'),
-        ])
+        ], autograph=False)
 
   def _initial_inference(self, observation):
     return _outputs(

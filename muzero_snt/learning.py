@@ -184,12 +184,15 @@ class Learner:
           name='learning_rate')
       self._optimizer = make_optimizer(config, self._learning_rate)
       self._optimizer.initialize(self._variables)
+    # Without AutoGraph: the step has no Python control flow on tensors, and
+    # converting it (Sonnet's modules with it) took seconds of every first
+    # call (docs/benchmarks.md "Start-up").
     if num_replicas == 1:
       self._gradients = tf.function(self._loss_and_gradients,
-                                    jit_compile=jit_compile)
+                                    jit_compile=jit_compile, autograph=False)
     else:
       self._gradients = self._loss_and_gradients
-    self._compiled_step = tf.function(self._step)
+    self._compiled_step = tf.function(self._step, autograph=False)
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:

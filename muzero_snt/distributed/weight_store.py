@@ -46,9 +46,10 @@ class _Transfer:
     self.dtypes = sorted({v.dtype for v in self.variables},
                          key=lambda d: d.name)
     self.read = tf.function(
-        lambda: [tf.identity(v) for v in self.variables])
+        lambda: [tf.identity(v) for v in self.variables], autograph=False)
     self.write = tf.function(self._write, input_signature=[
-        tf.TensorSpec([None], dtype) for dtype in self.dtypes])
+        tf.TensorSpec([None], dtype) for dtype in self.dtypes],
+        autograph=False)
 
   def _write(self, *flats):
     """Assigns the variables from one flat array per dtype in `dtypes`

@@ -136,13 +136,16 @@ class CompiledSearch:
         tf.TensorSpec([2], tf.int32),
     ]
     self._searches = {}
+    # Without AutoGraph (the search's loops are tf.while_loop already):
+    # converting it took seconds of every first call (docs/benchmarks.md
+    # "Start-up").
     for add_noise in (False, True):
       search = tf.function(
           self._search_fn(add_noise), input_signature=signature,
-          jit_compile=jit_compile)
+          jit_compile=jit_compile, autograph=False)
       if strategy is not None:
         search = tf.function(self._replicated(search),
-                             input_signature=signature)
+                             input_signature=signature, autograph=False)
       self._searches[add_noise] = search
     # Concrete functions, traced on first use: calling one skips
     # tf.function's matching of the arguments against the signature, a

@@ -79,14 +79,15 @@ class NetworkModel:
         (None,) + tuple(network.observation_shape), tf.float32,
         name='observation')
     self._initial_inference = tf.function(
-        self._initial, input_signature=[observation_spec])
+        self._initial, input_signature=[observation_spec], autograph=False)
     initial = self._initial_inference.get_concrete_function()
     hidden_state_shape = initial.structured_outputs.hidden_state.shape[1:]
     hidden_state_spec = tf.TensorSpec(
         [None] + hidden_state_shape.as_list(), tf.float32, name='hidden_state')
     action_spec = tf.TensorSpec([None], tf.int32, name='action')
     self._recurrent_inference = tf.function(
-        self._recurrent, input_signature=[hidden_state_spec, action_spec])
+        self._recurrent, input_signature=[hidden_state_spec, action_spec],
+        autograph=False)
     self._recurrent_inference.get_concrete_function()
 
   @property

@@ -1,0 +1,170 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+r"""What a run pays before its first learner step: tracing and compiling.
+
+Every run traces and compiles (XLA) its batched search, once per padded
+batch size, and its learner step before it plays or learns anything; on a
+2-core CPU that is tens of seconds, a large part of a short run (CartPole,
+tic-tac-toe) and of the test suite. Each measurement is a fresh process
+(`--child`), because only a process's first call pays; it times, for a
+preset:
+
+* `import`: `import muzero_snt` with its networks, search and learner;
+* `search_first`: the first call of `CompiledSearch` with noise at the
+  preset's self-play batch (trace + XLA compile + one search);
+* `search_ms`: a search afterwards (median of 10), to show that a change
+  in tracing leaves the compiled program's speed as it was;
+* `learner_first`: the first `Learner(..., jit_compile=True).step` on a
+  random batch of the preset's shape (trace + XLA compile + one step);
+* `learner_ms`: a step afterwards (median of 10).
+
+With `--checkouts=DIR_A,DIR_B` the processes alternate between the
+checkouts (each imported from its own directory through PYTHONPATH, this
+interpreter and venv for both), `--rounds` times, so that load that comes
+and goes falls on both; the table gives each checkout's medians and the
+ratios to the first checkout.
+
+    python -m benchmarks.startup --presets=cartpole,tictactoe --rounds=3 \
+        --checkouts=/tmp/before,.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Dict, List
+
+from absl import app
+from absl import flags
+
+PRESETS = flags.DEFINE_list('presets', ['cartpole', 'tictactoe'],
+                            'presets to time.')
+CHECKOUTS = flags.DEFINE_list(
+    'checkouts', ['.'], 'repository checkouts whose muzero_snt is timed, '
+    'alternating; ratios are to the first.')
+ROUNDS = flags.DEFINE_integer('rounds', 3, 'processes per preset and checkout.')
+CHILD = flags.DEFINE_bool('child', False,
+                          'time one preset in this process; prints JSON.')
+PRESET = flags.DEFINE_string('preset', 'cartpole', 'with --child: the preset.')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results as JSON.')
+
+MEASURES = ('import', 'search_first', 'search_ms', 'learner_first',
+            'learner_ms')
+
+
+def _median_seconds(call, repeats: int = 10) -> float:
+  times = []
+  for _ in range(repeats):
+    start = time.perf_counter()
+    call()
+    times.append(time.perf_counter() - start)
+  return statistics.median(times)
+
+
+def time_preset(preset: str) -> Dict[str, float]:
+  """The `MEASURES` of one preset, in this (fresh) process."""
+  start = time.perf_counter()
+  # pylint: disable=g-import-not-at-top
+  import numpy as np
+  from muzero_snt import learning
+  from muzero_snt import networks
+  from muzero_snt import presets
+  from muzero_snt.search import compiled_search
+  from benchmarks import learner_models
+  # pylint: enable=g-import-not-at-top
+  result = {'import': time.perf_counter() - start,
+            'muzero_snt': os.path.dirname(learning.__file__)}
+  config = presets.get_preset(preset)
+  size = presets.get_self_play(preset).num_envs
+  network = networks.make_network(config)
+  learner = learning.Learner(network, config, jit_compile=True)
+  search = compiled_search.CompiledSearch(config, network)
+  inputs = (np.zeros((size,) + config.observation_shape, np.float32),
+            np.zeros(size, np.int32),
+            np.ones((size, config.action_space_size), bool))
+  call = lambda: search.search_with_seed(*inputs, seed=[1, 2])
+  start = time.perf_counter()
+  call()
+  result['search_first'] = time.perf_counter() - start
+  result['search_ms'] = 1e3 * _median_seconds(call)
+  batch = learner_models.make_batch(config, config.batch_size)
+  start = time.perf_counter()
+  learner.step(batch)
+  result['learner_first'] = time.perf_counter() - start
+  result['learner_ms'] = 1e3 * _median_seconds(lambda: learner.step(batch))
+  return result
+
+
+def _run_child(checkout: str, preset: str) -> Dict[str, float]:
+  """One `--child` process importing muzero_snt from `checkout`."""
+  env = dict(os.environ)
+  env['PYTHONPATH'] = os.path.abspath(checkout)
+  # This file as a script, -P: sys.path starts with PYTHONPATH, so that
+  # muzero_snt (and benchmarks.learner_models) come from the checkout.
+  process = subprocess.run(
+      [sys.executable, '-P', os.path.abspath(__file__), '--child',
+       f'--preset={preset}'], env=env, capture_output=True, text=True)
+  if process.returncode:
+    raise RuntimeError(f'The timing process for {preset!r} in {checkout!r} '
+                       f'failed:\n{process.stderr[-3000:]}')
+  return json.loads(process.stdout.strip().splitlines()[-1])
+
+
+def main(argv: List[str]) -> None:
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}')
+  if CHILD.value:
+    print(json.dumps(time_preset(PRESET.value)))
+    return
+  if ROUNDS.value < 1:
+    raise app.UsageError(f'--rounds must be at least 1, got {ROUNDS.value}.')
+  for checkout in CHECKOUTS.value:
+    if not os.path.isdir(os.path.join(checkout, 'muzero_snt')):
+      raise app.UsageError(
+          f'--checkouts: {checkout!r} has no muzero_snt/ directory.')
+  runs = {p: {c: {m: [] for m in MEASURES} for c in CHECKOUTS.value}
+          for p in PRESETS.value}
+  for round_index in range(ROUNDS.value):
+    for preset in PRESETS.value:
+      for checkout in CHECKOUTS.value:
+        result = _run_child(checkout, preset)
+        print(f'round {round_index + 1} {preset} {result["muzero_snt"]}: ' +
+              ', '.join(
+            f'{m} {result[m]:.2f}' for m in MEASURES), flush=True)
+        for m in MEASURES:
+          runs[preset][checkout][m].append(result[m])
+  first = CHECKOUTS.value[0]
+  print('\nmedians (seconds; *_ms in milliseconds); ratio = checkout / '
+        f'{first}')
+  print(f'{"preset":<10} {"checkout":<24}' +
+        ''.join(f'{m:>15}' for m in MEASURES))
+  for preset, by_checkout in runs.items():
+    for checkout, values in by_checkout.items():
+      medians = {m: statistics.median(v) for m, v in values.items()}
+      base = {m: statistics.median(v)
+              for m, v in by_checkout[first].items()}
+      print(f'{preset:<10} {checkout[-24:]:<24}' + ''.join(
+          f'{medians[m]:>8.2f} ({medians[m] / base[m]:.2f})'
+          for m in MEASURES))
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump(runs, f, indent=1)
+
+
+if __name__ == '__main__':
+  app.run(main)
