@@ -40,11 +40,11 @@ def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
   S = 2n + 1 atoms, the cross entropy against two_hot(h(target)).
 
   Args:
-    prediction: `[B]` scalars, or `[B, S]` logits.
-    target: `[B]` scalar targets (untransformed).
+    prediction: `[...]` scalars, or `[..., S]` logits (e.g. `[B, K+1, S]`).
+    target: `[...]` scalar targets (untransformed).
 
   Returns:
-    `[B]` losses.
+    `[...]` losses, one per scalar.
 
   Raises:
     ValueError: if the shapes fit neither case, or S is not odd and >= 3.
@@ -80,12 +80,12 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
   of an absorbing state that op returns a loss of 0 with a non-zero gradient.
 
   Args:
-    policy_logits: `[B, A]` predicted logits.
-    target_policy: `[B, A]` visit distributions.
-    mask: `[B]` 1 inside the game, 0 for absorbing states past its end.
+    policy_logits: `[..., A]` predicted logits (e.g. `[B, K+1, A]`).
+    target_policy: `[..., A]` visit distributions.
+    mask: `[...]` 1 inside the game, 0 for absorbing states past its end.
 
   Returns:
-    `[B]` losses.
+    `[...]` losses.
   """
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
@@ -207,23 +207,26 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     hidden_state = snt.scale_gradient(output.hidden_state,
                                       HIDDEN_STATE_GRADIENT_SCALE)
 
+  # The K + 1 steps' losses at once, on predictions stacked along axis 1
+  # (each loss is per position, so stacking changes no number); then the
+  # pseudocode's loop over the steps, with its one scale_gradient per step.
+  outputs = [prediction for _, prediction in predictions]
+  value_loss = scalar_loss(
+      tf.stack([_value_prediction(o) for o in outputs], axis=1),
+      target_value)  # [B, K+1]
+  step_policy_loss = policy_loss(
+      tf.stack([o.policy_logits for o in outputs], axis=1), target_policy,
+      policy_mask)  # [B, K+1]
+  reward_loss = scalar_loss(
+      tf.stack([_reward_prediction(o) for o in outputs[1:]], axis=1),
+      target_reward)  # [B, K]
+  step_loss = value_loss_weight * value_loss + step_policy_loss
   per_example = 0.
-  value_losses, reward_losses, policy_losses = [], [], []
-  for k, (gradient_scale, prediction) in enumerate(predictions):
-    value_loss = scalar_loss(_value_prediction(prediction),
-                             target_value[:, k])  # [B]
-    step_policy_loss = policy_loss(prediction.policy_logits,
-                                   target_policy[:, k],
-                                   policy_mask[:, k])  # [B]
-    l = value_loss_weight * value_loss + step_policy_loss
+  for k, (gradient_scale, _) in enumerate(predictions):
+    l = step_loss[:, k]
     if k > 0:
-      reward_loss = scalar_loss(_reward_prediction(prediction),
-                                target_reward[:, k - 1])  # [B]
-      l += reward_loss_weight * reward_loss
-      reward_losses.append(tf.reduce_mean(reward_loss))
+      l += reward_loss_weight * reward_loss[:, k - 1]
     per_example += snt.scale_gradient(l, gradient_scale)
-    value_losses.append(tf.reduce_mean(value_loss))
-    policy_losses.append(tf.reduce_mean(step_policy_loss))
 
   per_example *= tf.cast(batch.weight, tf.float32)  # [B]
   regularization = l2_regularization(network, weight_decay)
@@ -232,9 +235,9 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   extra = types.LossExtra(
       per_example=per_example,
       regularization=regularization,
-      value_loss=tf.stack(value_losses),
-      reward_loss=tf.stack(reward_losses),
-      policy_loss=tf.stack(policy_losses),
+      value_loss=tf.reduce_mean(value_loss, axis=0),
+      reward_loss=tf.reduce_mean(reward_loss, axis=0),
+      policy_loss=tf.reduce_mean(step_policy_loss, axis=0),
       priority=priority)
   return types.LossOutput(
       loss=tf.reduce_mean(per_example) + regularization, extra=extra)
