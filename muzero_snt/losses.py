@@ -208,7 +208,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
                                       HIDDEN_STATE_GRADIENT_SCALE)
 
   # The K + 1 steps' losses at once, on predictions stacked along axis 1
-  # (each loss is per position, so stacking changes no number); then the
+  # (each loss is per position: the same numbers, up to rounding); then the
   # pseudocode's loop over the steps, with its one scale_gradient per step.
   outputs = [prediction for _, prediction in predictions]
   value_loss = scalar_loss(
