@@ -154,12 +154,13 @@ def main(argv: List[str]) -> None:
   print(f'{"preset":<10} {"checkout":<24}' +
         ''.join(f'{m:>15}' for m in MEASURES))
   for preset, by_checkout in runs.items():
-    for checkout, values in by_checkout.items():
-      medians = {m: statistics.median(v) for m, v in values.items()}
-      base = {m: statistics.median(v)
-              for m, v in by_checkout[first].items()}
+    medians = {checkout: {m: statistics.median(v) for m, v in values.items()}
+               for checkout, values in by_checkout.items()}
+    base = medians[first]
+    for checkout in by_checkout:
       print(f'{preset:<10} {checkout[-24:]:<24}' + ''.join(
-          f'{medians[m]:>8.2f} ({medians[m] / base[m]:.2f})'
+          f'{medians[checkout][m]:>8.2f} '
+          f'({medians[checkout][m] / base[m]:.2f})'
           for m in MEASURES))
   if OUTPUT_JSON.value:
     with open(OUTPUT_JSON.value, 'w') as f:
