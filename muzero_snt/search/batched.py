@@ -23,9 +23,11 @@ live in fixed-size tensors (`tree.Tree`), so the whole search is one
 `tf.while_loop` that XLA compiles, with the network called inside it:
 nothing leaves the device until the visit counts.
 
-With noise off and float64 statistics it returns the reference search's
-visit counts and root values (tests/search/test_batched.py); float32
-statistics (the default) agree up to rounding of near-equal pUCT scores.
+With float64 statistics it returns the reference search's visit counts
+and root values, without noise or with the noise the reference draws
+(`root_noise.dirichlet_noise`, passed as `noise`; tests/search/
+test_batched.py, test_compiled_search.py); float32 statistics (the
+default) agree up to rounding of near-equal pUCT scores.
 
 `compiled_search.CompiledSearch` wraps it for self-play: NumPy in and out,
 a batch-agnostic compiled function (optionally XLA), any `tf.distribute`
@@ -108,13 +110,20 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
 
 def add_exploration_noise(config: config_lib.MuZeroConfig,
                           tree: tree_lib.Tree,
-                          seed: tf.Tensor) -> tree_lib.Tree:
+                          seed: Optional[tf.Tensor] = None,
+                          noise: Optional[tf.Tensor] = None
+                         ) -> tree_lib.Tree:
   """`mcts.add_exploration_noise` on every root: prior*(1-f) + noise*f.
 
   The roots must be fresh (`tree.init_tree`): their rows are rewritten.
+  `noise` is a `[B, A]` Dirichlet sample over each row's legal actions (e.g.
+  `root_noise.dirichlet_noise`); without it one is drawn from `seed` by
+  `dirichlet_noise`.
   """
-  noise = dirichlet_noise(config.root_dirichlet_alpha, tree.root_legal,
-                          seed, tree.edges.dtype)
+  if noise is None:
+    noise = dirichlet_noise(config.root_dirichlet_alpha, tree.root_legal,
+                            seed, tree.edges.dtype)
+  noise = tf.cast(noise, tree.edges.dtype)
   frac = config.root_exploration_fraction
   no_parent = tf.fill(tf.shape(tree.root_legal)[:1], tree_lib.NO_PARENT)
   root_row = tree_lib.node_edges(
@@ -184,7 +193,8 @@ def batched_search(config: config_lib.MuZeroConfig,
                    add_noise: bool = True,
                    num_simulations: Optional[int] = None,
                    dtype: tf.DType = tf.float32,
-                   check_inputs: bool = True) -> BatchedSearchOutput:
+                   check_inputs: bool = True,
+                   noise: Optional[tf.Tensor] = None) -> BatchedSearchOutput:
   """Searches from each of B positions; plain TensorFlow, XLA-compilable.
 
   Call it inside a `tf.function` (see `CompiledSearch`). The order of work is
@@ -213,27 +223,32 @@ def batched_search(config: config_lib.MuZeroConfig,
     observation: `[B, *observation_shape]` the current observations.
     to_play: `[B]` int the player to move in each position.
     legal: `[B, A]` bool the legal actions (at least one per row).
-    seed: `[2]` int stateless seed of the noise; needed if `add_noise`.
+    seed: `[2]` int stateless seed of the noise; needed if `add_noise`
+      and no `noise` is given.
     add_noise: whether to mix Dirichlet noise into the root priors.
     num_simulations: overrides `config.num_simulations` if given.
     dtype: float type of the tree's statistics: float32, or float64 for
       results equal to the reference search's.
     check_inputs: assert the inputs' sizes and values when the search runs
       (see above; off when the caller has checked them).
+    noise: `[B, A]` a given Dirichlet sample over each row's legal actions
+      (`root_noise.dirichlet_noise`, as `CompiledSearch` passes it), used
+      instead of drawing one from `seed` in the program.
 
   Returns:
     `BatchedSearchOutput`.
 
   Raises:
-    ValueError: if `add_noise` is set without a `seed`, or, when tracing,
-      the inputs' static shapes disagree with each other or the config, or
-      the network's policy logits are not `[B, A]`.
+    ValueError: if `add_noise` is set without a `seed` or `noise`, or, when
+      tracing, the inputs' static shapes disagree with each other or the
+      config, or the network's policy logits are not `[B, A]`.
     tf.errors.InvalidArgumentError: with `check_inputs`, outside XLA, if
       the sizes disagree, a row of `legal` has no legal action or a player
       is outside [0, num_players).
   """
-  if add_noise and seed is None:
-    raise ValueError('batched_search with add_noise=True needs a seed.')
+  if add_noise and seed is None and noise is None:
+    raise ValueError('batched_search with add_noise=True needs a seed or a '
+                     'noise sample.')
   if num_simulations is None:
     num_simulations = config.num_simulations
   num_actions = config.action_space_size
@@ -259,7 +274,7 @@ def batched_search(config: config_lib.MuZeroConfig,
                             output.policy_logits, output.hidden_state,
                             to_play, legal, config.known_bounds, dtype)
   if add_noise:
-    tree = add_exploration_noise(config, tree, seed)
+    tree = add_exploration_noise(config, tree, seed, noise)
 
   def simulate(simulation, tree, finite):
     leaf_edge = tree_lib.select_leaves(config, tree)

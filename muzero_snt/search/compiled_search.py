@@ -19,9 +19,11 @@ it runs `batched.batched_search` as one `tf.function` (XLA by default) with
 a batch-agnostic signature, optionally split among the replicas of a
 `tf.distribute` strategy, and returns the root statistics as NumPy arrays:
 a `base.Search`, like the reference `ReferenceSearch` it is tested against.
+The roots' Dirichlet noise is drawn in NumPy, as the reference draws it
+(`root_noise.py`), and passed to the compiled function.
 """
 
-from typing import Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 import tensorflow as tf
@@ -31,6 +33,7 @@ from muzero_snt.search import base
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_search
 from muzero_snt.search import inputs as inputs_lib
+from muzero_snt.search import root_noise
 
 
 # Batches up to this size are padded to a power of two; larger ones to a
@@ -134,6 +137,8 @@ class CompiledSearch:
         tf.TensorSpec([None], tf.int32),
         tf.TensorSpec([None, config.action_space_size], tf.bool),
         tf.TensorSpec([2], tf.int32),
+        # The roots' Dirichlet noise, drawn in NumPy (`root_noise`).
+        tf.TensorSpec([None, config.action_space_size], dtype),
     ]
     self._searches = {}
     # Without AutoGraph (the search's loops are tf.while_loop already):
@@ -153,7 +158,7 @@ class CompiledSearch:
     self._concrete = {}
 
   def _search_fn(self, add_noise: bool):
-    def search(observation, to_play, legal, seed):
+    def search(observation, to_play, legal, seed, noise):
       if self._config.search_policy == 'gumbel':
         output = gumbel_search.gumbel_search(
             self._config, self._network, observation, to_play, legal,
@@ -162,8 +167,8 @@ class CompiledSearch:
       else:
         output = batched.batched_search(
             self._config, self._network, observation, to_play, legal,
-            seed=seed, add_noise=add_noise, dtype=self._dtype,
-            check_inputs=False)  # Checked in NumPy by `search_with_seed`.
+            add_noise=add_noise, dtype=self._dtype, noise=noise,
+            check_inputs=False)  # Checked in NumPy by `_search`.
         # MuZero's action is drawn from the visit counts by the caller.
         action = tf.zeros_like(to_play)
       return (output.visit_counts, output.policy, output.root_value,
@@ -174,7 +179,7 @@ class CompiledSearch:
     """`search` split along the batch among the strategy's replicas."""
     strategy = self._strategy
 
-    def replicated(observation, to_play, legal, seed):
+    def replicated(observation, to_play, legal, seed, noise):
       per_replica = tf.shape(to_play)[0] // self._num_replicas
 
       def split(tensor):
@@ -183,13 +188,14 @@ class CompiledSearch:
           return tensor[start:start + per_replica]
         return strategy.experimental_distribute_values_from_function(part)
 
-      def run(observation, to_play, legal):
+      def run(observation, to_play, legal, noise):
         replica = tf.distribute.get_replica_context().replica_id_in_sync_group
         replica_seed = tf.random.experimental.stateless_fold_in(seed, replica)
-        return search(observation, to_play, legal, replica_seed)
+        return search(observation, to_play, legal, replica_seed, noise)
 
       outputs = strategy.run(
-          run, args=(split(observation), split(to_play), split(legal)))
+          run, args=(split(observation), split(to_play), split(legal),
+                     split(noise)))
       visit_counts, policy, root_value, action, finite = outputs
       finite = strategy.experimental_local_results(finite)
       return (strategy.gather(visit_counts, axis=0),
@@ -207,14 +213,18 @@ class CompiledSearch:
                add_noise: bool = True) -> base.SearchOutput:
     """Searches from B positions; see `base.Search`.
 
-    With `add_noise` the noise's stateless seed is drawn from `rng` as
-    `rng.integers(0, 2**31 - 1, size=2)`; without noise nothing is drawn.
+    With `add_noise` the MuZero search's Dirichlet noise is drawn from `rng`
+    as the reference search draws it (`root_noise.dirichlet_noise`: one
+    `rng.dirichlet` per root, in batch order), so that both searches
+    consume `rng` alike; Gumbel MuZero's search draws its stateless seed
+    as `rng.integers(0, 2**31 - 1, size=2)`. Without noise nothing is
+    drawn.
 
     Args:
       observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B rows of legal actions.
-      rng: the generator the noise's seed is drawn from.
+      rng: the generator the noise is drawn from.
       add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
         the root's Gumbel sample; without it the sample is 0).
 
@@ -226,9 +236,12 @@ class CompiledSearch:
       `np.random.Generator`.
     """
     base.check_rng(rng)
-    seed = rng.integers(0, 2**31 - 1, size=2) if add_noise else [0, 0]
-    return self.search_with_seed(observations, to_play, legal_actions, seed,
-                                 add_noise)
+    checked = inputs_lib.check_inputs(self._config, observations, to_play,
+                                      legal_actions)
+    seed = np.zeros(2, np.int32)
+    if add_noise and self._config.search_policy == 'gumbel':
+      seed = rng.integers(0, 2**31 - 1, size=2).astype(np.int32)
+    return self._search(checked, seed, add_noise, rng)
 
   def search_with_seed(self,
                        observations: np.ndarray,
@@ -236,7 +249,7 @@ class CompiledSearch:
                        legal_actions,
                        seed,
                        add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions with the noise's stateless seed given.
+    """Searches from B positions with the noise's seed given.
 
     The inputs are read and checked by `inputs.check_inputs`, the rules
     `ReferenceSearch` shares: floating observations (cast to float32),
@@ -248,7 +261,9 @@ class CompiledSearch:
       observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B rows of legal actions.
-      seed: two ints, the stateless seed of the noise.
+      seed: two ints: the Dirichlet noise is drawn from
+        `np.random.default_rng(seed)` as `__call__` draws it from its
+        generator; Gumbel MuZero's sample is a stateless draw from `seed`.
       add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
         the root's Gumbel sample; without it the sample is 0).
 
@@ -265,16 +280,63 @@ class CompiledSearch:
       FloatingPointError: if the network returned a non-finite value,
         reward or policy logit during the search (from finite inputs).
     """
-    config = self._config
-    observation, to_play, legal = inputs_lib.check_inputs(
-        config, observations, to_play, legal_actions)
-    batch_size = len(observation)
+    checked = inputs_lib.check_inputs(self._config, observations, to_play,
+                                      legal_actions)
     seed_array = np.asarray(seed)
     if seed_array.shape != (2,) or not np.issubdtype(seed_array.dtype,
                                                      np.integer):
       raise ValueError(f'seed must be two integers, got {seed!r}.')
     seed = (seed_array.astype(np.int64) % (2**31)).astype(np.int32)
+    return self._search(checked, seed, add_noise,
+                        np.random.default_rng(seed.tolist()))
 
+  def padded_sizes(self, batch_sizes: Sequence[int]) -> List[int]:
+    """The batch sizes the search runs `batch_sizes` as, largest first."""
+    if not self._pad_batch:
+      return sorted(set(batch_sizes), reverse=True)
+    return sorted({_padded_size(size, self._num_replicas)
+                   for size in batch_sizes}, reverse=True)
+
+  def compile_function(self, batch_sizes: Sequence[int],
+                       add_noise: bool = True) -> Callable[[], None]:
+    """Traces the search now; returns a function that compiles it.
+
+    The returned function runs the compiled search once on zeros for each
+    padded size of `batch_sizes` (`padded_sizes`), so that XLA compiles
+    those programs before a game needs them. It reads the network's
+    variables and changes nothing; it may run in another thread (tracing,
+    done here, is not meant to overlap another trace).
+    """
+    function = self._concrete_function(add_noise)
+    config = self._config
+    sizes = self.padded_sizes(batch_sizes)
+
+    def compile_searches() -> None:
+      for size in sizes:
+        function(
+            tf.zeros((size,) + tuple(config.observation_shape), tf.float32),
+            tf.zeros([size], tf.int32),
+            tf.ones([size, config.action_space_size], tf.bool),
+            tf.zeros([2], tf.int32),
+            tf.zeros([size, config.action_space_size], self._dtype))
+    return compile_searches
+
+  def _concrete_function(self, add_noise: bool):
+    if add_noise not in self._concrete:
+      self._concrete[add_noise] = (
+          self._searches[add_noise].get_concrete_function())
+    return self._concrete[add_noise]
+
+  def _search(self, checked: inputs_lib.SearchInputs, seed: np.ndarray,
+              add_noise: bool, rng: np.random.Generator) -> base.SearchOutput:
+    """Runs the compiled search on checked inputs (padded), as NumPy."""
+    config = self._config
+    observation, to_play, legal = checked
+    batch_size = len(observation)
+    noise = np.zeros(legal.shape, self._dtype.as_numpy_dtype)
+    if add_noise and config.search_policy != 'gumbel':
+      noise = root_noise.dirichlet_noise(config.root_dirichlet_alpha, legal,
+                                         rng).astype(noise.dtype)
     size = batch_size
     if self._pad_batch:
       size = _padded_size(batch_size, self._num_replicas)
@@ -288,13 +350,12 @@ class CompiledSearch:
       to_play = np.concatenate([to_play, np.zeros(pad, np.int32)])
       legal = np.concatenate(
           [legal, np.ones((pad, config.action_space_size), bool)])
-    if add_noise not in self._concrete:
-      self._concrete[add_noise] = (
-          self._searches[add_noise].get_concrete_function())
-    visit_counts, policy, root_value, action, finite = self._concrete[
-        add_noise](
-        tf.constant(observation), tf.constant(to_play), tf.constant(legal),
-        tf.constant(seed))
+      noise = np.concatenate([noise, np.zeros((pad,) + noise.shape[1:],
+                                              noise.dtype)])
+    visit_counts, policy, root_value, action, finite = (
+        self._concrete_function(add_noise)(
+            tf.constant(observation), tf.constant(to_play),
+            tf.constant(legal), tf.constant(seed), tf.constant(noise)))
     finite = finite.numpy()
     if not finite.all():
       name = batched.CHECKED_OUTPUTS[int(np.argmin(finite))]

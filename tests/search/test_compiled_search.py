@@ -28,6 +28,8 @@ from muzero_snt import networks
 from muzero_snt import types
 from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
+from muzero_snt.search import model as model_lib
+from muzero_snt.search import reference_search
 from tests import testing
 from tests.search import batched_fixtures as fixtures
 
@@ -234,30 +236,48 @@ class CompiledSearchTest(testing.TestCase):
       search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool),
              np.random.default_rng(0), add_noise=False)
 
-  def test_noise_seed_is_drawn_from_the_rng(self):
-    setup = fixtures.setup('two_players_scalar')
-    search = compiled_search.CompiledSearch(setup.config, setup.network,
-                                            jit_compile=False)
+  @parameterized.parameters('two_players_scalar', 'two_players_support')
+  def test_noise_is_drawn_from_the_rng_as_the_reference_draws_it(self, name):
+    # One rng.dirichlet per root over its legal actions, in batch order: the
+    # float64 search then equals the reference search with noise, and both
+    # leave the generator in the same state.
+    setup = fixtures.setup(name)
+    search = compiled_search.CompiledSearch(
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64)
     inputs = (setup.observation, setup.to_play, setup.legal)
-    rng = np.random.default_rng(7)
+    rng, reference_rng = np.random.default_rng(7), np.random.default_rng(7)
     noisy = search(*inputs, rng, add_noise=True)
-    # The actor's draw before the search took a generator: two ints below
-    # 2**31 - 1, and nothing else.
-    replay = np.random.default_rng(7)
-    seed = replay.integers(0, 2**31 - 1, size=2)
-    self.assertEqual(rng.random(), replay.random())
-    self.assertAllEqual(
-        noisy.visit_counts,
-        search.search_with_seed(*inputs, seed, add_noise=True).visit_counts)
-    # The noise shows: another seed gives other visits.
+    expected = reference_search.search(
+        setup.config, model_lib.NetworkModel(setup.network),
+        setup.observation, setup.to_play, fixtures.lists(setup.legal),
+        reference_rng, add_noise=True)
+    self.assertAllEqual(noisy.visit_counts, expected.visit_counts)
+    self.assertAllClose(noisy.root_value, expected.root_value, rtol=0.,
+                        atol=1e-6)
+    self.assertEqual(rng.random(), reference_rng.random())
+    # The noise shows: without it the visits differ.
     self.assertNotAllEqual(
         noisy.visit_counts,
-        search.search_with_seed(*inputs, seed + 1,
-                                add_noise=True).visit_counts)
+        search(*inputs, np.random.default_rng(7), add_noise=False)
+        .visit_counts)
     # Without noise nothing is drawn.
     rng = np.random.default_rng(7)
     search(*inputs, rng, add_noise=False)
     self.assertEqual(rng.random(), np.random.default_rng(7).random())
+
+  def test_search_with_seed_draws_the_noise_from_the_seed(self):
+    setup = fixtures.setup('two_players_scalar')
+    search = compiled_search.CompiledSearch(setup.config, setup.network,
+                                            jit_compile=False)
+    inputs = (setup.observation, setup.to_play, setup.legal)
+    with_seed = search.search_with_seed(*inputs, [3, 4], add_noise=True)
+    self.assertAllEqual(
+        with_seed.visit_counts,
+        search(*inputs, np.random.default_rng([3, 4]),
+               add_noise=True).visit_counts)
+    self.assertNotAllEqual(
+        with_seed.visit_counts,
+        search.search_with_seed(*inputs, [3, 5], add_noise=True).visit_counts)
 
   def test_num_simulations_overrides_the_config(self):
     setup = fixtures.setup('one_player_scalar')
