@@ -142,6 +142,20 @@ class Actor:
   def num_envs(self) -> int:
     return self._num_envs
 
+  def compile_function(self, continuous: bool = False
+                      ) -> Optional[Callable[[], None]]:
+    """Traces the search now; returns a function that compiles the programs
+    self-play will run (`CompiledSearch.compile_function`): one per padded
+    batch of `play_round`, whose batch shrinks as games end, or the one of
+    `play_games` (`continuous`). None for a search that compiles nothing.
+    """
+    compile_function = getattr(self._search, 'compile_function', None)
+    if compile_function is None:
+      return None
+    sizes = ([self._num_envs] if continuous else
+             range(1, self._num_envs + 1))
+    return compile_function(sizes, add_noise=True)
+
   def play_round(
       self,
       round_index: int,

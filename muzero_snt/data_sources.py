@@ -175,6 +175,14 @@ class SelfPlay:
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     return reanalysis.sample(self._config, self._replay, self._reanalyser)
 
+  def compile_function(self) -> Optional[Callable[[], None]]:
+    """Traces the actor's search; returns a function that compiles the
+    programs its games will run (`Actor.compile_function`), or None."""
+    compile_function = getattr(self._actor, 'compile_function', None)
+    if compile_function is None:
+      return None
+    return compile_function(self._continuous)
+
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     self._replay.update_priorities(keys, priorities)
 

@@ -93,6 +93,23 @@ def _as_batch_of_tensors(batch: types.Batch) -> types.Batch:
       weight=tf.cast(batch.weight, tf.float32))
 
 
+def zero_batch(config: config_lib.MuZeroConfig,
+               batch_size: int) -> types.Batch:
+  """A batch of the shapes and dtypes replay batches have, all windows
+  inside their games: zero observations, actions and targets, uniform
+  policy targets, unit weights (what `Learner.warm_up` compiles on)."""
+  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
+  return types.Batch(
+      observation=np.zeros((b,) + tuple(config.observation_shape),
+                           np.float32),
+      action=np.zeros((b, k), np.int32),
+      target_value=np.zeros((b, k + 1), np.float32),
+      target_reward=np.zeros((b, k), np.float32),
+      target_policy=np.full((b, k + 1, a), 1. / a, np.float32),
+      policy_mask=np.ones((b, k + 1), np.float32),
+      weight=np.ones(b, np.float32))
+
+
 def _check_values(batch: types.Batch, num_actions: int) -> None:
   """Raises a `ValueError` for illegal actions and non-finite numbers."""
   action = np.asarray(batch.action)
@@ -219,6 +236,48 @@ class Learner:
         'optimizer': self._optimizer,
         'step': self._step_counter,
     }
+
+  def _all_variables(self):
+    """Every variable a step can change: the network's (batch-norm
+    statistics included), the optimizer's, the counter and the rate."""
+    variables = {}
+    for variable in (list(self._network.variables) +
+                     list(self._optimizer.variables) +
+                     [self._step_counter, self._learning_rate]):
+      variables.setdefault(variable.ref(), variable)
+    return list(variables.values())
+
+  def warm_up(self) -> bool:
+    """Traces and compiles the step for `config.batch_size` batches now,
+    and leaves the learner as it was.
+
+    The first `step` otherwise pays this (tens of seconds of XLA for a
+    residual network on a 2-core CPU: docs/benchmarks.md, "Start-up"); a
+    caller can pay it earlier, e.g. while the search's programs compile in
+    another thread (`training_loop.TrainingLoop` does). It runs one step
+    on `zero_batch` (the shapes and dtypes of replay batches) and then
+    writes back every variable the step changed, bit for bit: the steps
+    after are those of a learner that never warmed up. Nothing else may
+    read the learner's variables meanwhile, except work whose results are
+    thrown away.
+
+    Returns:
+      True if the step was compiled; False on a strategy with several
+      replicas, where this is not done (their first step compiles).
+    """
+    if self._strategy.num_replicas_in_sync > 1:
+      return False
+    variables = self._all_variables()
+    # Host copies: a tensor read from a variable may share its buffer.
+    saved = [np.array(variable.numpy()) for variable in variables]
+    batch = _as_batch_of_tensors(
+        zero_batch(self._config, self._config.batch_size))
+    try:
+      self._compiled_step(batch)
+    finally:
+      for variable, value in zip(variables, saved):
+        variable.assign(value)
+    return True
 
   def _loss_and_gradients(self, batch: types.Batch):
     """Loss and gradients of one replica's share of the batch."""

@@ -27,6 +27,7 @@ came at the end of a round: otherwise the first run played the rest of that
 round without learning, where the longer run keeps learning.
 """
 
+import concurrent.futures
 import time
 from typing import Callable, Dict, Optional
 
@@ -59,7 +60,8 @@ class TrainingLoop:
                checkpoint_dir: Optional[str] = None,
                writer: Optional[tf.summary.SummaryWriter] = None,
                log_every: int = 50,
-               checkpoint_seconds: Optional[float] = None):
+               checkpoint_seconds: Optional[float] = None,
+               compile_first: bool = True):
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
@@ -76,6 +78,11 @@ class TrainingLoop:
         has passed since the last one (between rounds, and only if the
         learner has stepped since), so that a run that is often killed
         still progresses; None saves by `config.checkpoint_interval` only.
+      compile_first: with a source that has a search to compile
+        (`data_sources.SelfPlay`), compile its programs in one thread while
+        this one compiles the learner's step (`Learner.warm_up`), before
+        the first round; the run is the same step for step, only sooner
+        (docs/benchmarks.md, "Start-up").
     """
     if (isinstance(log_every, bool) or not isinstance(log_every, int) or
         log_every <= 0):
@@ -88,6 +95,7 @@ class TrainingLoop:
     self._learner = learner
     self._source = source
     self._checkpoint_seconds = checkpoint_seconds
+    self._compile_first = compile_first
     self._stop = stopping.StopOnSignals()
     self._writer = writer
     self._log_every = log_every
@@ -199,6 +207,8 @@ class TrainingLoop:
         checkpoint stays the one a restart resumes from.
     """
     self._start = time.time()
+    if self._compile_first and not self._done():
+      self._compile()
     last_checkpoint, last_save_time = self._learner.steps, time.time()
     last_log, last_log_time = None, self._start
     with self._stop:
@@ -227,6 +237,30 @@ class TrainingLoop:
           break
         if on_round is not None and on_round(self):
           break
+
+  def _compile(self) -> None:
+    """Compiles the source's search and the learner's step side by side.
+
+    Without this the search compiles during the first round (one program
+    per padded batch size) and the learner at its first step, one after
+    the other. The source's programs compile in a second thread (XLA
+    releases the interpreter while it compiles) as this one traces and
+    compiles the learner; the search's compiles only read the variables
+    the learner's warm-up changes and restores, and their results are
+    discarded.
+    """
+    prepare = getattr(self._source, 'compile_function', None)
+    compile_source = prepare() if prepare is not None else None
+    if compile_source is None:
+      return
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+      searches = pool.submit(compile_source)
+      learner_compiled = self._learner.warm_up()
+      searches.result()
+    logging.info('Compiled the search%s in %.1f s.',
+                 ' and the learner step' if learner_compiled else '',
+                 time.time() - start)
 
   def steps_per_second(self) -> Optional[float]:
     """The learner's rate since its first step here; None if unknown.

@@ -161,6 +161,55 @@ class PaperTowerFromScratchTest(testing.TestCase):
     self.assertLess(np.mean(loss_values[-5:]), 0.6 * loss_values[0])
 
 
+def _residual_config():
+  """Tic-tac-toe's residual network (batch norm) at 4 planes, batch 8,
+  K = 1 (a smaller program to compile)."""
+  config = presets.make_tictactoe_config().replace(
+      batch_size=8, num_unroll_steps=1)
+  return config.replace(network=dataclasses.replace(
+      config.network, channels=4, prediction_blocks=0))
+
+
+def _every_variable(learner):
+  """The network's variables (batch-norm statistics too), the optimizer's,
+  the counter."""
+  return [v.numpy() for v in
+          list(learner.network.variables) +
+          list(learner.optimizer.variables) + [learner.state['step']]]
+
+
+class WarmUpTest(testing.TestCase):
+
+  def test_warm_up_compiles_and_leaves_the_learner_as_it_was(self):
+    config = _residual_config()
+    learners = []
+    for _ in range(2):
+      tf.random.set_seed(5)
+      learners.append(_learner(config, jit_compile=True))
+    warm, cold = learners
+    before = _every_variable(warm)
+    self.assertTrue(warm.warm_up())
+    # Traced (and compiled) once, and every variable bit for bit as before:
+    # the zero batch's step moved the batch-norm statistics, the momentum
+    # and the counter, and all were written back.
+    traces = warm._compiled_step.experimental_get_tracing_count()  # pylint: disable=protected-access
+    self.assertEqual(traces, 1)
+    for after, expected in zip(_every_variable(warm), before):
+      self.assertAllEqual(after, expected)
+    self.assertEqual(warm.steps, 0)
+    # A replay-like batch runs the program the warm-up traced, and the steps
+    # are those of a learner that did not warm up.
+    for seed in range(2):
+      batch = testing.random_batch(config, config.batch_size, seed=seed)
+      warm_metrics, cold_metrics = warm.step(batch), cold.step(batch)
+      for name, value in cold_metrics.items():
+        self.assertAllEqual(warm_metrics[name], value, msg=name)
+    self.assertEqual(
+        warm._compiled_step.experimental_get_tracing_count(), 1)  # pylint: disable=protected-access
+    for a, b in zip(_every_variable(warm), _every_variable(cold)):
+      self.assertAllEqual(a, b)
+
+
 class LearnerTest(testing.TestCase):
 
   def test_metrics_then_a_non_finite_step_is_skipped(self):

@@ -63,13 +63,19 @@ class Run(NamedTuple):
 
 
 def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
-              init_seed=0, num_envs=2) -> Run:
-  """A learner, an actor on its network and a loop (restored if any)."""
+              init_seed=0, num_envs=2, compiled=False,
+              compile_first=True) -> Run:
+  """A learner, an actor on its network and a loop (restored if any).
+
+  `compiled`: the actor searches with `CompiledSearch` (XLA), the learner's
+  step is XLA-compiled; otherwise the reference search and a graph step.
+  """
   tf.random.set_seed(init_seed)
   network = networks.make_network(config)
-  learner = learning.Learner(network, config, jit_compile=False)
+  learner = learning.Learner(network, config, jit_compile=compiled)
   model = search.NetworkModel(network)
-  searcher = search.ReferenceSearch(config, model)
+  searcher = (search.CompiledSearch(config, network) if compiled else
+              search.ReferenceSearch(config, model))
   actor = acting.Actor(
       config, searcher, model,
       lambda s: checks.CheckedEnvironment.from_config(
@@ -83,7 +89,7 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
       config, learner,
       data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed,
                             reanalyser=reanalyser),
-      checkpoint_dir=checkpoint_dir)
+      checkpoint_dir=checkpoint_dir, compile_first=compile_first)
   return Run(learner, actor, loop)
 
 
@@ -365,6 +371,29 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
     if changes:
       self.assertIn('reanalyse_target_network', state_a)
       self.assertEqual(int(state_a['reanalyse_target_network_step']), 10)
+
+  def test_compiling_first_leaves_the_run_as_it_was(self):
+    # The search's programs and the learner's step compiled side by side
+    # before the first round (`compile_first`, the default): the same games
+    # and the same learner, bit for bit, as compiling on first use.
+    config = _config(training_steps=4)
+    runs = {}
+    for compile_first in (True, False):
+      run = _make_run(config, compiled=True, compile_first=compile_first)
+      with mock.patch.object(run.learner, 'warm_up',
+                             wraps=run.learner.warm_up) as warm_up:
+        with self.assertLogs(level='INFO') as logs:
+          run.loop.run()
+      self.assertEqual(warm_up.call_count, int(compile_first))
+      compiled_lines = [line for line in logs.output
+                        if 'Compiled the search and the learner step' in line]
+      self.assertLen(compiled_lines, int(compile_first))
+      runs[compile_first] = run
+    self.assertEqual(runs[True].learner.steps, 4)
+    self.assertSameRun(runs[True], runs[False])
+    for x, y in zip(runs[True].learner.network.variables,
+                    runs[False].learner.network.variables):
+      self.assertAllEqual(x, y, msg=x.name)
 
 
 if __name__ == '__main__':
