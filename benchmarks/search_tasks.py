@@ -30,6 +30,7 @@ from muzero_snt import presets
 from muzero_snt import search as search_lib
 from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
+from muzero_snt.search import root_noise
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
 
@@ -70,14 +71,16 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
   tasks = {name: run(search) for name, search in searches.items()}
 
   def bare_search(num_simulations):
+    # The roots' noise as `CompiledSearch` passes it (drawn on the host),
+    # here drawn once: the program alone is timed.
     @tf.function(jit_compile=True)
-    def bare(observation, to_play, legal, noise_seed):
+    def bare(observation, to_play, legal, noise):
       output = batched.batched_search(
-          config, network, observation, to_play, legal, seed=noise_seed,
+          config, network, observation, to_play, legal, noise=noise,
           add_noise=True, num_simulations=num_simulations)
       return (output.visit_counts, output.policy, output.root_value,
               output.finite)
-    return lambda: [x.numpy() for x in bare(*tensors, noise_seed)]
+    return lambda: [x.numpy() for x in bare(*tensors, root_dirichlet)]
 
   @tf.function(jit_compile=True)
   def empty(observation, to_play, legal, noise_seed):
@@ -87,6 +90,9 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
 
   tensors = [tf.constant(x) for x in (observation, to_play, legal)]
   noise_seed = tf.constant([seed, 1], tf.int32)
+  root_dirichlet = tf.constant(root_noise.dirichlet_noise(
+      config.root_dirichlet_alpha, np.asarray(legal, bool),
+      np.random.default_rng(seed)), tf.float32)
   tasks['xla_bare'] = bare_search(config.num_simulations)
   tasks['xla_root'] = bare_search(0)
   tasks['xla_empty'] = lambda: empty(*tensors, noise_seed).numpy()

@@ -291,9 +291,11 @@ class CompiledSearch:
                         np.random.default_rng(seed.tolist()))
 
   def padded_sizes(self, batch_sizes: Sequence[int]) -> List[int]:
-    """The batch sizes the search runs `batch_sizes` as, largest first."""
+    """The batch sizes the search runs `batch_sizes` as, largest first
+    (without padding, those that split among the replicas)."""
     if not self._pad_batch:
-      return sorted(set(batch_sizes), reverse=True)
+      return sorted({size for size in batch_sizes
+                     if size % self._num_replicas == 0}, reverse=True)
     return sorted({_padded_size(size, self._num_replicas)
                    for size in batch_sizes}, reverse=True)
 

@@ -145,6 +145,33 @@ class CompiledSearchTest(testing.TestCase):
           compiled_search._padded_size(batch_size, replicas), expected,
           (batch_size, replicas))
 
+  def test_compile_function_runs_each_padded_size_once(self):
+    setup = fixtures.setup('one_player_scalar')
+    network = _CountingNetwork(setup.network)
+    rows = tf.Variable(0)
+    initial_inference = network.initial_inference
+
+    def counting_initial_inference(observation):
+      rows.assign_add(tf.shape(observation)[0])
+      return initial_inference(observation)
+
+    network.initial_inference = counting_initial_inference
+    search = compiled_search.CompiledSearch(setup.config, network)
+    self.assertEqual(search.padded_sizes(range(1, 6)), [8, 4, 2, 1])
+    compile_searches = search.compile_function(range(1, 6))
+    self.assertEqual(network.traces, 1)  # Traced by compile_function.
+    self.assertEqual(int(rows.numpy()), 0)  # Nothing run yet.
+    compile_searches()
+    self.assertEqual(int(rows.numpy()), 8 + 4 + 2 + 1)
+    # Self-play's searches then run those programs: no second trace.
+    search(setup.observation[:3], setup.to_play[:3], setup.legal[:3],
+           np.random.default_rng(0))
+    self.assertEqual(network.traces, 1)
+    self.assertEqual(int(rows.numpy()), 15 + 4)
+    unpadded = compiled_search.CompiledSearch(setup.config, network,
+                                              pad_batch=False)
+    self.assertEqual(unpadded.padded_sizes([3, 1, 3, 2]), [3, 2, 1])
+
   def test_large_batches_padded_to_one_size_share_one_trace(self):
     setup = fixtures.setup('one_player_scalar')
     network = _CountingNetwork(setup.network)
