@@ -19,8 +19,9 @@ it runs `batched.batched_search` as one `tf.function` (XLA by default) with
 a batch-agnostic signature, optionally split among the replicas of a
 `tf.distribute` strategy, and returns the root statistics as NumPy arrays:
 a `base.Search`, like the reference `ReferenceSearch` it is tested against.
-The roots' Dirichlet noise is drawn in NumPy, as the reference draws it
-(`root_noise.py`), and passed to the compiled function.
+The roots' Dirichlet noise is drawn in the program from a stateless seed,
+or, with `host_noise`, in NumPy as the reference draws it (`root_noise.py`)
+and passed to the program.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -84,7 +85,8 @@ class CompiledSearch:
                dtype: tf.DType = tf.float32,
                strategy: Optional[tf.distribute.Strategy] = None,
                pad_batch: bool = True,
-               num_simulations: Optional[int] = None):
+               num_simulations: Optional[int] = None,
+               host_noise: bool = False):
     """Builds the compiled search (traced on the first call per batch size).
 
     Args:
@@ -100,6 +102,16 @@ class CompiledSearch:
         are searched and dropped.
       num_simulations: simulations per search (default:
         `config.num_simulations`).
+      host_noise: draw the MuZero search's Dirichlet noise in NumPy, one
+        `rng.dirichlet` per root as the reference search draws it
+        (`root_noise.dirichlet_noise`), and pass it to the program; by
+        default the program draws it (TensorFlow Probability's sampler,
+        from a stateless seed drawn from the generator). The program then
+        holds no sampler and compiles in about half the time
+        (docs/benchmarks.md, "Start-up"), and with float64 statistics the
+        search equals `ReferenceSearch` with noise. The noise values
+        differ, so a run's games differ: the presets' published results
+        were made with the default.
 
     Raises:
       ValueError: if `dtype` is not float32 or float64, if
@@ -129,6 +141,7 @@ class CompiledSearch:
     self._dtype = dtype
     self._strategy = strategy
     self._pad_batch = pad_batch
+    self._host_noise = bool(host_noise)
     self._num_replicas = strategy.num_replicas_in_sync if strategy else 1
     observation_spec = tf.TensorSpec(
         (None,) + tuple(config.observation_shape), tf.float32)
@@ -137,7 +150,7 @@ class CompiledSearch:
         tf.TensorSpec([None], tf.int32),
         tf.TensorSpec([None, config.action_space_size], tf.bool),
         tf.TensorSpec([2], tf.int32),
-        # The roots' Dirichlet noise, drawn in NumPy (`root_noise`).
+        # The roots' Dirichlet noise if drawn in NumPy (`host_noise`).
         tf.TensorSpec([None, config.action_space_size], dtype),
     ]
     self._searches = {}
@@ -167,7 +180,8 @@ class CompiledSearch:
       else:
         output = batched.batched_search(
             self._config, self._network, observation, to_play, legal,
-            add_noise=add_noise, dtype=self._dtype, noise=noise,
+            seed=seed, add_noise=add_noise, dtype=self._dtype,
+            noise=noise if self._host_noise else None,
             check_inputs=False)  # Checked in NumPy by `_search`.
         # MuZero's action is drawn from the visit counts by the caller.
         action = tf.zeros_like(to_play)
@@ -213,12 +227,12 @@ class CompiledSearch:
                add_noise: bool = True) -> base.SearchOutput:
     """Searches from B positions; see `base.Search`.
 
-    With `add_noise` the MuZero search's Dirichlet noise is drawn from `rng`
-    as the reference search draws it (`root_noise.dirichlet_noise`: one
-    `rng.dirichlet` per root, in batch order), so that both searches
-    consume `rng` alike; Gumbel MuZero's search draws its stateless seed
-    as `rng.integers(0, 2**31 - 1, size=2)`. Without noise nothing is
-    drawn.
+    With `add_noise` the noise's stateless seed is drawn from `rng` as
+    `rng.integers(0, 2**31 - 1, size=2)`; with `host_noise` the MuZero
+    search's Dirichlet noise is instead drawn from `rng` as the reference
+    search draws it (`root_noise.dirichlet_noise`: one `rng.dirichlet` per
+    root, in batch order), so that both searches consume `rng` alike.
+    Without noise nothing is drawn.
 
     Args:
       observations: `[B, *observation_shape]` observations.
@@ -239,9 +253,14 @@ class CompiledSearch:
     checked = inputs_lib.check_inputs(self._config, observations, to_play,
                                       legal_actions)
     seed = np.zeros(2, np.int32)
-    if add_noise and self._config.search_policy == 'gumbel':
+    if add_noise and not self._noise_from_rng:
       seed = rng.integers(0, 2**31 - 1, size=2).astype(np.int32)
     return self._search(checked, seed, add_noise, rng)
+
+  @property
+  def _noise_from_rng(self) -> bool:
+    """Whether the noise is drawn on the host (else from a seed)."""
+    return self._host_noise and self._config.search_policy != 'gumbel'
 
   def search_with_seed(self,
                        observations: np.ndarray,
@@ -261,9 +280,9 @@ class CompiledSearch:
       observations: `[B, *observation_shape]` observations.
       to_play: `[B]` players to move.
       legal_actions: `[B, A]` bool mask, or B rows of legal actions.
-      seed: two ints: the Dirichlet noise is drawn from
-        `np.random.default_rng(seed)` as `__call__` draws it from its
-        generator; Gumbel MuZero's sample is a stateless draw from `seed`.
+      seed: two ints, the stateless seed of the noise (with `host_noise`
+        the Dirichlet noise is drawn from `np.random.default_rng(seed)` as
+        `__call__` draws it from its generator).
       add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
         the root's Gumbel sample; without it the sample is 0).
 
@@ -336,7 +355,7 @@ class CompiledSearch:
     observation, to_play, legal = checked
     batch_size = len(observation)
     noise = np.zeros(legal.shape, self._dtype.as_numpy_dtype)
-    if add_noise and config.search_policy != 'gumbel':
+    if add_noise and self._noise_from_rng:
       noise = root_noise.dirichlet_noise(config.root_dirichlet_alpha, legal,
                                          rng).astype(noise.dtype)
     size = batch_size

@@ -263,14 +263,41 @@ class CompiledSearchTest(testing.TestCase):
       search(np.zeros((3, 6)), [0, 1, 0], np.ones((3, 5), bool),
              np.random.default_rng(0), add_noise=False)
 
+  def test_noise_seed_is_drawn_from_the_rng(self):
+    setup = fixtures.setup('two_players_scalar')
+    search = compiled_search.CompiledSearch(setup.config, setup.network,
+                                            jit_compile=False)
+    inputs = (setup.observation, setup.to_play, setup.legal)
+    rng = np.random.default_rng(7)
+    noisy = search(*inputs, rng, add_noise=True)
+    # The actor's draw before the search took a generator: two ints below
+    # 2**31 - 1, and nothing else.
+    replay = np.random.default_rng(7)
+    seed = replay.integers(0, 2**31 - 1, size=2)
+    self.assertEqual(rng.random(), replay.random())
+    self.assertAllEqual(
+        noisy.visit_counts,
+        search.search_with_seed(*inputs, seed, add_noise=True).visit_counts)
+    # The noise shows: another seed gives other visits.
+    self.assertNotAllEqual(
+        noisy.visit_counts,
+        search.search_with_seed(*inputs, seed + 1,
+                                add_noise=True).visit_counts)
+    # Without noise nothing is drawn.
+    rng = np.random.default_rng(7)
+    search(*inputs, rng, add_noise=False)
+    self.assertEqual(rng.random(), np.random.default_rng(7).random())
+
   @parameterized.parameters('two_players_scalar', 'two_players_support')
-  def test_noise_is_drawn_from_the_rng_as_the_reference_draws_it(self, name):
+  def test_host_noise_is_drawn_from_the_rng_as_the_reference_draws_it(
+      self, name):
     # One rng.dirichlet per root over its legal actions, in batch order: the
     # float64 search then equals the reference search with noise, and both
     # leave the generator in the same state.
     setup = fixtures.setup(name)
     search = compiled_search.CompiledSearch(
-        setup.config, setup.network, jit_compile=False, dtype=tf.float64)
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64,
+        host_noise=True)
     inputs = (setup.observation, setup.to_play, setup.legal)
     rng, reference_rng = np.random.default_rng(7), np.random.default_rng(7)
     noisy = search(*inputs, rng, add_noise=True)
@@ -292,10 +319,11 @@ class CompiledSearchTest(testing.TestCase):
     search(*inputs, rng, add_noise=False)
     self.assertEqual(rng.random(), np.random.default_rng(7).random())
 
-  def test_search_with_seed_draws_the_noise_from_the_seed(self):
+  def test_search_with_seed_draws_host_noise_from_the_seed(self):
     setup = fixtures.setup('two_players_scalar')
     search = compiled_search.CompiledSearch(setup.config, setup.network,
-                                            jit_compile=False)
+                                            jit_compile=False,
+                                            host_noise=True)
     inputs = (setup.observation, setup.to_play, setup.legal)
     with_seed = search.search_with_seed(*inputs, [3, 4], add_noise=True)
     self.assertAllEqual(
