@@ -169,6 +169,7 @@ class CompiledSearch:
     # tf.function's matching of the arguments against the signature, a
     # quarter of a small search's time.
     self._concrete = {}
+    self._zero_noises = {}
 
   def _search_fn(self, add_noise: bool):
     def search(observation, to_play, legal, seed, noise):
@@ -338,9 +339,16 @@ class CompiledSearch:
             tf.zeros((size,) + tuple(config.observation_shape), tf.float32),
             tf.zeros([size], tf.int32),
             tf.ones([size, config.action_space_size], tf.bool),
-            tf.zeros([2], tf.int32),
-            tf.zeros([size, config.action_space_size], self._dtype))
+            tf.zeros([2], tf.int32), self._zero_noise(size))
     return compile_searches
+
+  def _zero_noise(self, size: int) -> tf.Tensor:
+    """The noise input when the program draws the noise itself (or none):
+    one zero tensor per batch size, made once."""
+    if size not in self._zero_noises:
+      self._zero_noises[size] = tf.zeros(
+          [size, self._config.action_space_size], self._dtype)
+    return self._zero_noises[size]
 
   def _concrete_function(self, add_noise: bool):
     if add_noise not in self._concrete:
@@ -354,10 +362,10 @@ class CompiledSearch:
     config = self._config
     observation, to_play, legal = checked
     batch_size = len(observation)
-    noise = np.zeros(legal.shape, self._dtype.as_numpy_dtype)
+    noise = None  # Drawn in the program, or none: the input is unused.
     if add_noise and self._noise_from_rng:
       noise = root_noise.dirichlet_noise(config.root_dirichlet_alpha, legal,
-                                         rng).astype(noise.dtype)
+                                         rng).astype(self._dtype.as_numpy_dtype)
     size = batch_size
     if self._pad_batch:
       size = _padded_size(batch_size, self._num_replicas)
@@ -371,12 +379,14 @@ class CompiledSearch:
       to_play = np.concatenate([to_play, np.zeros(pad, np.int32)])
       legal = np.concatenate(
           [legal, np.ones((pad, config.action_space_size), bool)])
-      noise = np.concatenate([noise, np.zeros((pad,) + noise.shape[1:],
-                                              noise.dtype)])
+      if noise is not None:
+        noise = np.concatenate([noise, np.zeros((pad,) + noise.shape[1:],
+                                                noise.dtype)])
     visit_counts, policy, root_value, action, finite = (
         self._concrete_function(add_noise)(
             tf.constant(observation), tf.constant(to_play),
-            tf.constant(legal), tf.constant(seed), tf.constant(noise)))
+            tf.constant(legal), tf.constant(seed),
+            self._zero_noise(size) if noise is None else tf.constant(noise)))
     finite = finite.numpy()
     if not finite.all():
       name = batched.CHECKED_OUTPUTS[int(np.argmin(finite))]

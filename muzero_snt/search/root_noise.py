@@ -72,7 +72,7 @@ def dirichlet_noise(alpha: float, legal: np.ndarray,
                      'action to draw noise over.')
   noise = np.zeros(legal.shape)
   if alpha < _GAMMA_FROM:
-    for row, k in zip(range(len(legal)), counts.tolist()):
+    for row, k in enumerate(counts.tolist()):
       noise[row, legal[row]] = rng.dirichlet([alpha] * k)
     return noise
   # A boolean mask fills row by row, each row's legal actions in order.
