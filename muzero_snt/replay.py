@@ -232,15 +232,24 @@ class ReplayBuffer:
     target_reward = np.empty((b, k), np.float32)
     target_policy = np.empty((b, k + 1, config.action_space_size), np.float32)
     policy_mask = np.empty((b, k + 1), np.float32)
+    # Each row is slices of its game's padded targets: the values of
+    # `make_target(t, K, td_steps)` and `actions_window(t, K, rng)`, the
+    # generator drawing padding actions for the same rows in the same order.
     for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
       game = self._games[g]
-      target = game.make_target(t, k, config.td_steps)
-      observation[i] = game.observation(t)
-      action[i] = game.actions_window(t, k, self._rng)
-      target_value[i] = target.target_value
-      target_reward[i] = target.target_reward
-      target_policy[i] = target.target_policy
-      policy_mask[i] = target.policy_mask
+      padded = game.padded_targets(k, config.td_steps)
+      target_value[i] = padded.values[t:t + k + 1]
+      target_reward[i] = padded.rewards[t:t + k]
+      target_policy[i] = padded.policies[t:t + k + 1]
+      policy_mask[i] = padded.mask[t:t + k + 1]
+      if game.frame_stack is None:
+        observation[i] = game.observations[t]
+      else:
+        observation[i] = game.observation(t)
+      if t + k <= game.length:
+        action[i] = game.actions[t:t + k]
+      else:
+        action[i] = game.actions_window(t, k, self._rng)
     batch = types.Batch(
         observation=observation,
         action=action,

@@ -14,7 +14,7 @@
 # ============================================================================
 """One game's record and its training targets (the pseudocode's `Game`)."""
 
-from typing import Dict, Optional, Sequence
+from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -96,6 +96,8 @@ class Trajectory:
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.
     self._value_targets: Dict[int, np.ndarray] = {}
+    self._padded_targets: Dict[Tuple[int, int],
+                               targets_lib.PaddedTargets] = {}
 
   @classmethod
   def from_arrays(cls, action_space_size: int, num_players: int,
@@ -473,6 +475,29 @@ class Trajectory:
     return targets_lib.window_targets(
         self.value_targets(td_steps), self.rewards, self.policies,
         int(index), int(num_unroll_steps))
+
+  def padded_targets(self, num_unroll_steps: int,
+                     td_steps: int) -> targets_lib.PaddedTargets:
+    """Every window's targets as slices (`targets.padded_targets`), cached.
+
+    Rows t .. t+K of the result are `make_target(t, K, td_steps)`.
+
+    Args:
+      num_unroll_steps: K >= 0.
+      td_steps: n >= 1.
+
+    Raises:
+      ValueError: if the trajectory is not finished or an argument is out of
+        range.
+    """
+    self._check_finished('padded_targets')
+    move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
+    key = (int(num_unroll_steps), int(td_steps))
+    if key not in self._padded_targets:
+      self._padded_targets[key] = targets_lib.padded_targets(
+          self.value_targets(td_steps), self.rewards, self.policies,
+          key[0])
+    return self._padded_targets[key]
 
   def actions_window(self, index: int, num_unroll_steps: int,
                      rng: np.random.Generator) -> np.ndarray:

@@ -203,6 +203,36 @@ class UniformSamplingTest(ReplayTestCase):
       self.assertAllInSet(batch.action[i], [0, 1])
 
 
+  def test_batches_equal_the_per_row_route(self):
+    # The route sample_batch took before it sliced padded targets: for each
+    # drawn position, make_target, observation and actions_window, padding
+    # actions drawn from the buffer's generator in row order. Games shorter
+    # and longer than K = 3, so that many windows run past their end.
+    config = _config(batch_size=64)
+    buffer = replay.ReplayBuffer(config, seed=3)
+    games = [_game(length, seed=length) for length in (1, 2, 5, 9, 4)]
+    for game in games:
+      buffer.save_game(game)
+    rng = np.random.default_rng(3)
+    n, k = buffer.num_positions, config.num_unroll_steps
+    offsets = np.cumsum([0] + [game.length for game in games])
+    for _ in range(3):  # The generator's state carries over between calls.
+      batch, keys = buffer.sample_batch()
+      flat = rng.integers(0, n, config.batch_size)
+      for i, f in enumerate(flat.tolist()):
+        g = int(np.searchsorted(offsets, f, side='right') - 1)
+        t = f - offsets[g]
+        self.assertAllEqual(keys[i], [g, t])
+        target = games[g].make_target(t, k, config.td_steps)
+        self.assertAllEqual(batch.observation[i], games[g].observation(t))
+        self.assertAllEqual(batch.action[i],
+                            games[g].actions_window(t, k, rng))
+        self.assertAllEqual(batch.target_value[i], target.target_value)
+        self.assertAllEqual(batch.target_reward[i], target.target_reward)
+        self.assertAllEqual(batch.target_policy[i], target.target_policy)
+        self.assertAllEqual(batch.policy_mask[i], target.policy_mask)
+
+
 class PrioritisedSamplingTest(ReplayTestCase):
 
   def _buffer(self, priorities, lengths, alpha=1., beta=1., batch_size=2000,
