@@ -201,6 +201,7 @@ class Actor:
       training_steps: Callable[[], int] = lambda: 0,
       on_move: Optional[Callable[[int], None]] = None,
       should_stop: Optional[Callable[[], bool]] = None,
+      on_game_end: Optional[Callable[[GameResult], None]] = None,
   ) -> List[GameResult]:
     """Plays until `num_envs` games have ended, a new game in each free slot.
 
@@ -221,6 +222,9 @@ class Actor:
         from it).
       should_stop: checked after every batched move; once it returns True
         the call returns the games that have ended so far.
+      on_game_end: called with each game as it ends, before the move's
+        `on_move` (the training loop stores it, so the learner can sample it
+        from the next learner step on).
 
     Returns:
       The games that ended during the call, in the order they ended (games
@@ -240,6 +244,8 @@ class Actor:
         if result is not None:
           results.append(result)
           self._in_play[slot] = self._new_game()
+          if on_game_end is not None:
+            on_game_end(result)
       if on_move is not None:
         on_move(self._num_envs)
       if should_stop is not None and should_stop():

@@ -95,7 +95,8 @@ class SelfPlay:
   configured one at every moment, not only on average. Rounds end with no
   game in progress, so a checkpoint between rounds holds everything a run
   needs to continue exactly. With `continuous`, a "round" is instead
-  `Actor.play_games`: `num_envs` games end, each replaced at once by a new
+  `Actor.play_games`: `num_envs` games end, each stored as it ends (the
+  learner can sample it from its next step) and replaced at once by a new
   one; the games in play at a checkpoint are not in it.
   """
 
@@ -203,22 +204,28 @@ class SelfPlay:
         state['training'] = learn()
         paid.assign_add(1)
 
+    results: List[acting.GameResult] = []
+
+    def store(result: acting.GameResult) -> None:
+      self._replay.save_game(result.trajectory)
+      self._counters['games'].assign_add(1)
+      results.append(result)
+
     if self._continuous:
-      results = self._actor.play_games(
+      self._actor.play_games(
           self.rounds, first_game=self.games, training_steps=learner_steps,
-          on_move=on_move, should_stop=should_stop)
+          on_move=on_move, should_stop=should_stop, on_game_end=store)
     else:
-      results = self._actor.play_round(
+      finished = self._actor.play_round(
           self.rounds, training_steps=learner_steps, on_move=on_move,
           should_stop=should_stop)
-    if len(results) < self._actor.num_envs and not self._continuous:
-      logging.info('Round ended early: %d unfinished games dropped.',
-                   self._actor.num_envs - len(results))
-    for result in results:
-      self._replay.save_game(result.trajectory)
+      if len(finished) < self._actor.num_envs:
+        logging.info('Round ended early: %d unfinished games dropped.',
+                     self._actor.num_envs - len(finished))
+      for result in finished:
+        store(result)
     self._recent.extend(results)
-    self._last_results = list(results)
-    self._counters['games'].assign_add(len(results))
+    self._last_results = results
     self._counters['rounds'].assign_add(1)
 
   def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:

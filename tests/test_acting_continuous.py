@@ -196,6 +196,21 @@ class PlayGamesTest(testing.TestCase):
       _check_whole(self, result)
 
 
+  def test_on_game_end_hands_over_each_game_as_it_ends(self):
+    actor, _, _ = _actor()
+    events = []
+    results = actor.play_games(
+        0, on_move=lambda steps: events.append('move'),
+        on_game_end=lambda result: events.append(result))
+    # The same games in the same order, each before its move's on_move.
+    self.assertEqual([e for e in events if e != 'move'], results)
+    # The first game to end began on the call's first move, so a game of L
+    # moves ends on move L: L - 1 moves were reported before it, not L.
+    first = next(i for i, e in enumerate(events) if e != 'move')
+    self.assertEqual(first, events[first].length - 1)
+    self.assertEqual(events[-1], 'move')
+
+
 class ContinuousSourceTest(testing.TestCase):
 
   def test_self_play_source_stores_whole_games(self):
@@ -221,6 +236,31 @@ class ContinuousSourceTest(testing.TestCase):
     for game_id in replay.game_ids:
       game = replay.game(game_id)
       self.assertEqual(game.length, int(game.observations[0, 1]))
+
+  def test_each_game_is_in_replay_from_the_move_it_ends(self):
+    actor, _, _ = _actor()
+    config = presets.make_cartpole_config().replace(batch_size=1)
+    source = data_sources.SelfPlay(config, actor, train_ratio=1.,
+                                   continuous=True)
+    seen = []
+
+    def learn():
+      # What the learner could sample at each of its steps.
+      seen.append((source.replay.num_games, source.games))
+      return True
+
+    source.run_round(learn=learn, learner_steps=lambda: 0)
+    results = source.last_results
+    self.assertGreaterEqual(len(results), 4)
+    # Games reach the replay during the round, not at its end: the learner
+    # saw the number of stored games grow one game at a time to all of them.
+    counts = [games for games, _ in seen]
+    self.assertEqual(counts, sorted(counts))
+    # Learning starts once a batch (one position) is stored: the first game.
+    self.assertEqual(counts[0], 1)
+    self.assertEqual(counts[-1], len(results))
+    self.assertGreater(len(set(counts)), 2)
+    self.assertTrue(all(games == counted for games, counted in seen))
 
   def test_settings_refuse_continuous_play_with_actors(self):
     with self.assertRaisesRegex(
