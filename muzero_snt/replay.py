@@ -230,18 +230,20 @@ class ReplayBuffer:
     action = np.empty((b, k), np.int32)
     target_value = np.empty((b, k + 1), np.float32)
     target_reward = np.empty((b, k), np.float32)
-    target_policy = np.empty((b, k + 1, config.action_space_size), np.float32)
+    target_policy = np.zeros((b, k + 1, config.action_space_size), np.float32)
     policy_mask = np.empty((b, k + 1), np.float32)
-    # Each row is slices of its game's padded targets: the values of
-    # `make_target(t, K, td_steps)` and `actions_window(t, K, rng)`, the
-    # generator drawing padding actions for the same rows in the same order.
+    # Each row is slices of its game's arrays and padded targets: the
+    # values of `make_target(t, K, td_steps)` and `actions_window(t, K,
+    # rng)`, the generator drawing padding actions for the same rows in the
+    # same order.
     for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
       game = self._games[g]
       padded = game.padded_targets(k, config.td_steps)
       target_value[i] = padded.values[t:t + k + 1]
       target_reward[i] = padded.rewards[t:t + k]
-      target_policy[i] = padded.policies[t:t + k + 1]
       policy_mask[i] = padded.mask[t:t + k + 1]
+      inside = min(k + 1, game.length - t)
+      target_policy[i, :inside] = game.policies[t:t + inside]
       if game.frame_stack is None:
         observation[i] = game.observations[t]
       else:

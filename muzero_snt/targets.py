@@ -124,36 +124,34 @@ def window_targets(values: np.ndarray, rewards: np.ndarray,
 
 
 class PaddedTargets(NamedTuple):
-  """A game's targets with K + 1 absorbing positions after its end.
+  """A game's scalar targets with K + 1 absorbing positions after its end.
 
-  The window starting at position t is rows t .. t+K of `values`,
-  `policies` and `mask`, and rows t .. t+K-1 of `rewards`: each equals the
-  matching field of `window_targets(..., t, K)`, for every t at once.
+  The window starting at position t is rows t .. t+K of `values` and
+  `mask`, and rows t .. t+K-1 of `rewards`: each equals the matching field
+  of `window_targets(..., t, K)`, for every t at once. (The policies, `[A]`
+  a position, are not copied: a window's are the game's rows t .. T-1 at
+  most, then zeros.)
 
   Attributes:
     values: `[T+K+1]` float32 value targets, then zeros.
     rewards: `[T+K]` float32 rewards, then zeros.
-    policies: `[T+K+1, A]` float32 visit distributions, then zeros.
     mask: `[T+K+1]` float32 ones for the game's positions, then zeros.
   """
   values: np.ndarray
   rewards: np.ndarray
-  policies: np.ndarray
   mask: np.ndarray
 
 
 def padded_targets(values: np.ndarray, rewards: np.ndarray,
-                   policies: np.ndarray,
                    num_unroll_steps: int) -> PaddedTargets:
-  """The targets of every K-step window of a game, as slices of four arrays.
+  """The scalar targets of every K-step window of a game, as slices.
 
-  Sampling a window is then four slices instead of `window_targets`'s new
+  Sampling a window is then three slices instead of `window_targets`'s new
   arrays (the replay buffer's batches; the same float32 values).
 
   Args:
     values: `[T]` the game's value targets.
     rewards: `[T]` its rewards.
-    policies: `[T, A]` its visit distributions.
     num_unroll_steps: K >= 0.
 
   Returns:
@@ -169,7 +167,6 @@ def padded_targets(values: np.ndarray, rewards: np.ndarray,
     return out
 
   return PaddedTargets(values=pad(values, k + 1), rewards=pad(rewards, k),
-                       policies=pad(policies, k + 1),
                        mask=pad(np.ones(t_max), k + 1))
 
 

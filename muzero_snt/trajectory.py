@@ -480,7 +480,8 @@ class Trajectory:
                      td_steps: int) -> targets_lib.PaddedTargets:
     """Every window's targets as slices (`targets.padded_targets`), cached.
 
-    Rows t .. t+K of the result are `make_target(t, K, td_steps)`.
+    Rows t .. t+K of the result are `make_target(t, K, td_steps)`'s value
+    targets and mask, rows t .. t+K-1 its reward targets.
 
     Args:
       num_unroll_steps: K >= 0.
@@ -495,8 +496,7 @@ class Trajectory:
     key = (int(num_unroll_steps), int(td_steps))
     if key not in self._padded_targets:
       self._padded_targets[key] = targets_lib.padded_targets(
-          self.value_targets(td_steps), self.rewards, self.policies,
-          key[0])
+          self.value_targets(td_steps), self.rewards, key[0])
     return self._padded_targets[key]
 
   def actions_window(self, index: int, num_unroll_steps: int,

@@ -203,8 +203,6 @@ class PaddedTargetsTest(testing.TestCase, parameterized.TestCase):
       target = game.make_target(t, k, td_steps)
       self.assertAllEqual(padded.values[t:t + k + 1], target.target_value)
       self.assertAllEqual(padded.rewards[t:t + k], target.target_reward)
-      self.assertAllEqual(padded.policies[t:t + k + 1],
-                          target.target_policy)
       self.assertAllEqual(padded.mask[t:t + k + 1], target.policy_mask)
       self.assertEqual(padded.values.dtype, np.float32)
 
