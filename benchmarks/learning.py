@@ -81,8 +81,8 @@ TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
-    'continuous_selfplay', False, 'replace each self-play game as it ends '
-    'instead of playing rounds.')
+    'continuous_selfplay', None, 'replace each self-play game as it ends '
+    'instead of playing rounds (default: preset).')
 SEARCH = flags.DEFINE_enum('search', 'xla', list(run_settings.SEARCHES),
                            'how self-play and evaluation search.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
@@ -198,6 +198,10 @@ class _Evaluator:
       return steps >= self._next_eval_step
     return elapsed >= self._next_eval
 
+  def due(self, loop) -> bool:
+    """Whether an evaluation (or the end) is due: ends a continuous round."""
+    return self._due(self.training_time(), loop.learner.steps)
+
   def __call__(self, loop) -> bool:
     elapsed = self.training_time()
     steps = loop.learner.steps
@@ -239,12 +243,19 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
                          seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value,
                          title)
+  settings = dict(title=title, num_envs=NUM_ENVS.value,
+                  train_ratio=TRAIN_RATIO.value,
+                  continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed,
+                  jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
+                  search=SEARCH.value)
+  continuous = run_settings.RunSettings(
+      preset=preset, **settings).self_play.continuous
   loop = experiment.run_selfplay(
-      config, preset, title=title, num_envs=NUM_ENVS.value,
-      train_ratio=TRAIN_RATIO.value,
-      continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed,
-      jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
-      on_round=evaluator, search=SEARCH.value)
+      config, preset, on_round=evaluator,
+      # Continuous self-play's rounds (num_envs games ended) can last many
+      # evaluation periods once games are long; its games in play go on in
+      # the next round, so a round ends when an evaluation is due.
+      end_round=evaluator.due if continuous else None, **settings)
   solved = evaluator.solved_at
   reanalyser = getattr(loop.source, 'reanalyser', None)
   return {

@@ -112,9 +112,9 @@ TRAIN_RATIO = flags.DEFINE_float(
     'train_ratio', None, 'learner steps per environment step (default: '
     'preset).')
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
-    'continuous_selfplay', False, 'replace each self-play game as it ends '
+    'continuous_selfplay', None, 'replace each self-play game as it ends '
     'instead of playing rounds that wait for their longest game (one '
-    'process only).')
+    'process only; default: preset, e.g. on for cartpole).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,

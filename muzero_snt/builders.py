@@ -143,7 +143,7 @@ def make_source(config: config_lib.MuZeroConfig, settings,
   return data_sources.SelfPlay(
       config, actor, self_play.train_ratio, seed=settings.seed,
       reanalyser=make_reanalyser(config, settings, learner, searcher),
-      continuous=settings.continuous_selfplay)
+      continuous=self_play.continuous)
 
 
 def make_reanalyser(config: config_lib.MuZeroConfig, settings,

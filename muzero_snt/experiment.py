@@ -167,7 +167,8 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
 def run(config: config_lib.MuZeroConfig,
         settings: RunSettings,
         strategy: Optional[tf.distribute.Strategy] = None,
-        on_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None
+        on_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None,
+        end_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None
        ) -> training_loop.TrainingLoop:
   """Trains until `config.training_steps` learner steps; returns the loop.
 
@@ -176,6 +177,8 @@ def run(config: config_lib.MuZeroConfig,
     settings: everything else about the run.
     strategy: the learner's `tf.distribute` strategy (default: the current).
     on_round: `(loop) -> bool` after every round; True stops the run.
+    end_round: `(loop) -> bool` after every move; True ends the round there
+      (`TrainingLoop.run`).
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
@@ -221,7 +224,7 @@ def run(config: config_lib.MuZeroConfig,
       # is logged again by this one: no step twice on TensorBoard.
       event_files.drop_events_after(settings.logdir, learner.steps,
                                     earlier_events)
-    loop.run(on_round=on_round)
+    loop.run(on_round=on_round, end_round=end_round)
   if settings.export_replay:
     loop.replay.save(settings.export_replay)
     logging.info('Wrote the replay buffer (%d games) to %s.',
@@ -254,10 +257,11 @@ def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
 
 def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
                  strategy: Optional[tf.distribute.Strategy] = None,
-                 on_round=None, **settings) -> training_loop.TrainingLoop:
+                 on_round=None, end_round=None,
+                 **settings) -> training_loop.TrainingLoop:
   """`run` with self-play data; `settings` are `RunSettings` fields."""
   return run(config, RunSettings(preset=preset, data='selfplay', **settings),
-             strategy=strategy, on_round=on_round)
+             strategy=strategy, on_round=on_round, end_round=end_round)
 
 
 def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',

@@ -480,14 +480,22 @@ class SelfPlaySettings:
     num_envs: games played at once (one batched search per move).
     train_ratio: learner steps per environment step; each step trains on
       `batch_size` positions.
+    continuous: replace each game as it ends (`acting.Actor.play_games`;
+      every search holds `num_envs` games and each game is in the replay
+      from the move it ends) instead of rounds that wait for their longest
+      game (`acting.Actor.play_round`).
   """
   num_envs: int
   train_ratio: float
+  continuous: bool = False
 
 
 SELF_PLAY: Dict[str, SelfPlaySettings] = {
     'tictactoe': SelfPlaySettings(num_envs=32, train_ratio=0.1),
-    'cartpole': SelfPlaySettings(num_envs=8, train_ratio=0.05),
+    # Episodes last 10 to 500 moves: rounds would wait for the longest and
+    # search ever fewer games (docs/results.md "CartPole").
+    'cartpole': SelfPlaySettings(num_envs=32, train_ratio=0.05,
+                                 continuous=True),
     'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
     'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
     'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),

@@ -51,7 +51,9 @@ class RunSettings:
     train_ratio: learner steps per environment step (None: the preset's).
     continuous_selfplay: replace each self-play game as it ends
       (`acting.Actor.play_games`) instead of playing rounds that wait for
-      their longest game (num_actors 0).
+      their longest game (num_actors 0). None: the preset's
+      (`presets.SelfPlaySettings.continuous`) in one process, rounds with
+      actors.
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -89,7 +91,7 @@ class RunSettings:
   data: str = 'selfplay'
   num_envs: Optional[int] = None
   train_ratio: Optional[float] = None
-  continuous_selfplay: bool = False
+  continuous_selfplay: Optional[bool] = None
   search: str = 'xla'
   seed: int = 0
   jit_compile: bool = True
@@ -137,8 +139,9 @@ class RunSettings:
         isinstance(self.checkpoint_minutes, (int, float)) and
         0 < self.checkpoint_minutes < float('inf')):
       fail('checkpoint_minutes', 'None or a positive finite number')
-    if not isinstance(self.continuous_selfplay, bool):
-      fail('continuous_selfplay', 'True or False')
+    if not (self.continuous_selfplay is None or
+            isinstance(self.continuous_selfplay, bool)):
+      fail('continuous_selfplay', 'None, True or False')
     if self.continuous_selfplay and (self.data != 'selfplay' or
                                      self.num_actors):
       fail('continuous_selfplay', "False unless data='selfplay' with "
@@ -176,9 +179,14 @@ class RunSettings:
     num_envs = self.num_envs
     if num_envs is None:
       num_envs = -(-defaults.num_envs // max(self.num_actors, 1))
+    continuous = self.continuous_selfplay
+    if continuous is None:
+      continuous = (defaults.continuous and self.data == 'selfplay' and
+                    not self.num_actors)
     return presets.SelfPlaySettings(
         num_envs=num_envs,
-        train_ratio=self.train_ratio or defaults.train_ratio)
+        train_ratio=self.train_ratio or defaults.train_ratio,
+        continuous=continuous)
 
   def run_config(self, config: config_lib.MuZeroConfig
                 ) -> run_config.RunConfig:
@@ -190,6 +198,6 @@ class RunSettings:
       self_play = self.self_play
       values.update(env=self.title, num_envs=self_play.num_envs,
                     train_ratio=self_play.train_ratio, search=self.search)
-      if self.continuous_selfplay:
+      if self_play.continuous:
         values.update(continuous_selfplay=True)
     return run_config.RunConfig(self.preset, config, values)

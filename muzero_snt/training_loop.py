@@ -188,13 +188,19 @@ class TrainingLoop:
     return path
 
   def run(self,
-          on_round: Optional[Callable[['TrainingLoop'], bool]] = None
+          on_round: Optional[Callable[['TrainingLoop'], bool]] = None,
+          end_round: Optional[Callable[['TrainingLoop'], bool]] = None
          ) -> None:
     """Runs rounds until the learner has `config.training_steps` steps.
 
     Args:
       on_round: called after every round (and its checkpoint); returning
         True stops the loop there (benchmarks evaluate and stop with it).
+      end_round: checked after every move; returning True ends the round
+        there, so that `on_round` runs at once (a benchmark evaluating on a
+        clock). Meant for continuous self-play, whose games in play go on
+        in the next round; a source that plays rounds to the end drops its
+        unfinished games, as on a signal.
 
     A SIGINT or SIGTERM during the run stops it after the current learner
     step: the round ends (unfinished games are dropped), a final
@@ -213,8 +219,11 @@ class TrainingLoop:
     last_log, last_log_time = None, self._start
     with self._stop:
       while not self._done():
+        should_stop = self._stop
+        if end_round is not None:
+          should_stop = lambda: self._stop() or end_round(self)
         self._source.run_round(self._learn, lambda: self._learner.steps,
-                               should_stop=self._stop)
+                               should_stop=should_stop)
         steps = self._learner.steps
         stopping_now = self._stop.requested
         if last_log is None or steps // self._log_every > last_log // (

@@ -269,7 +269,7 @@ class ContinuousSourceTest(testing.TestCase):
       run_settings.RunSettings(preset='tictactoe', num_actors=2,
                                continuous_selfplay=True)
     with self.assertRaisesRegex(ValueError,
-                                'continuous_selfplay must be True or False'):
+                                'continuous_selfplay must be None, True or False'):
       run_settings.RunSettings(preset='tictactoe', continuous_selfplay=1)
 
 

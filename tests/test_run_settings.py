@@ -61,6 +61,32 @@ class RunSettingsTest(testing.TestCase):
     self.assertEqual(run_settings.RunSettings(
         num_actors=2, num_envs=32).self_play.num_envs, 32)
 
+  def test_continuous_self_play_is_the_presets_unless_told(self):
+    def continuous(**changes):
+      return run_settings.RunSettings(**changes).self_play.continuous
+
+    self.assertTrue(presets.get_self_play('cartpole').continuous)
+    self.assertFalse(presets.get_self_play('tictactoe').continuous)
+    self.assertTrue(continuous(preset='cartpole'))
+    self.assertFalse(continuous(preset='tictactoe'))
+    self.assertTrue(continuous(preset='tictactoe', continuous_selfplay=True))
+    self.assertFalse(continuous(preset='cartpole', continuous_selfplay=False))
+    # Actors play rounds, and only self-play plays at all: the preset's
+    # default gives way there (an explicit True is refused).
+    self.assertFalse(continuous(preset='cartpole', num_actors=2))
+    self.assertFalse(continuous(preset='cartpole', data='synthetic'))
+    with self.assertRaisesRegex(ValueError, 'continuous_selfplay must be '
+                                "False unless data='selfplay'"):
+      run_settings.RunSettings(preset='cartpole', num_actors=2,
+                               continuous_selfplay=True)
+    # The run's record (beside its checkpoints) says how it played.
+    config = presets.get_preset('cartpole')
+    self.assertTrue(run_settings.RunSettings(preset='cartpole').run_config(
+        config).flat()['continuous_selfplay'])
+    self.assertNotIn('continuous_selfplay', run_settings.RunSettings(
+        preset='cartpole', continuous_selfplay=False).run_config(
+            config).flat())
+
 
 if __name__ == '__main__':
   tf.test.main()

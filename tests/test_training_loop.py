@@ -64,7 +64,7 @@ class Run(NamedTuple):
 
 def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
               init_seed=0, num_envs=2, compiled=False,
-              compile_first=True) -> Run:
+              compile_first=True, continuous=False) -> Run:
   """A learner, an actor on its network and a loop (restored if any).
 
   `compiled`: the actor searches with `CompiledSearch` (XLA), the learner's
@@ -88,7 +88,7 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
   loop = training_loop.TrainingLoop(
       config, learner,
       data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed,
-                            reanalyser=reanalyser),
+                            reanalyser=reanalyser, continuous=continuous),
       checkpoint_dir=checkpoint_dir, compile_first=compile_first)
   return Run(learner, actor, loop)
 
@@ -394,6 +394,30 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
     for x, y in zip(runs[True].learner.network.variables,
                     runs[False].learner.network.variables):
       self.assertAllEqual(x, y, msg=x.name)
+
+  def test_end_round_ends_continuous_rounds_where_it_says(self):
+    # Every move ends its round, so on_round sees each move; the games in
+    # play go on, so the games stored are whole games all the same.
+    config = _config(mlp=True, training_steps=4)
+    run = _make_run(config, continuous=True, compile_first=False)
+    seen = []
+
+    def on_round(loop):
+      seen.append(loop.source.env_steps)
+      return False
+
+    run.loop.run(on_round=on_round, end_round=lambda loop: True)
+    self.assertEqual(run.learner.steps, 4)
+    # One move of the 2 games a round: 2 environment steps each.
+    self.assertEqual(seen, list(range(2, 2 * len(seen) + 1, 2)))
+    self.assertEqual(run.loop.source.rounds, len(seen))
+    replay = run.loop.source.replay
+    self.assertGreater(replay.num_games, 0)
+    for game_id in replay.game_ids:
+      game = replay.game(game_id)
+      # Tic-tac-toe's games start on an empty board and end with a result.
+      self.assertTrue(game.terminal)
+      self.assertEqual(float(np.abs(game.observations[0, ..., :2]).sum()), 0.)
 
 
 if __name__ == '__main__':

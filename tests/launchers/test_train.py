@@ -251,7 +251,9 @@ class TrainTest(testing.TestCase):
       self.assertTrue(train.make_settings().run_config(
           train.presets.get_preset('tictactoe')).flat()[
               'continuous_selfplay'])
-    self.assertFalse(train.make_settings().continuous_selfplay)
+    self.assertIsNone(train.make_settings().continuous_selfplay)
+    with flagsaver.flagsaver(continuous_selfplay=False, preset='cartpole'):
+      self.assertFalse(train.make_settings().self_play.continuous)
     with flagsaver.flagsaver(continuous_selfplay=True, num_actors=2):
       with self.assertRaisesRegex(
           app.UsageError, '--continuous_selfplay only applies to '
