@@ -491,6 +491,9 @@ class Trajectory:
       ValueError: if the trajectory is not finished or an argument is out of
         range.
     """
+    cached = self._padded_targets.get((num_unroll_steps, td_steps))
+    if cached is not None:  # Checked when it was made (the sampler's path).
+      return cached
     self._check_finished('padded_targets')
     move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
     key = (int(num_unroll_steps), int(td_steps))
