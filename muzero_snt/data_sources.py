@@ -233,17 +233,21 @@ class SelfPlay:
     lengths = [r.length for r in self._recent]
     rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
     self._recent, self._last_env_steps = [], self.env_steps
-    text = (f'games {self.games}  env steps {self.env_steps}  return '
-            f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}  '
-            f'{rate:.1f} env steps/s')
     scalars = {
-        'selfplay/episode_return': float(np.mean(returns)),
-        'selfplay/game_length': float(np.mean(lengths)),
         'selfplay/games': self.games,
         'selfplay/env_steps': self.env_steps,
         'selfplay/env_steps_per_second': rate,
         'replay/positions': self._replay.num_positions,
     }
+    # Continuous rounds ended early (`TrainingLoop.run(end_round=...)`) may
+    # have finished no game since the last line.
+    ended = '-  length -'
+    if returns:
+      scalars['selfplay/episode_return'] = float(np.mean(returns))
+      scalars['selfplay/game_length'] = float(np.mean(lengths))
+      ended = f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}'
+    text = (f'games {self.games}  env steps {self.env_steps}  return '
+            f'{ended}  {rate:.1f} env steps/s')
     if self._reanalyser is not None:
       more_text, more = reanalysis_progress(self._reanalyser)
       text += more_text

@@ -382,7 +382,7 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
       run = _make_run(config, compiled=True, compile_first=compile_first)
       with mock.patch.object(run.learner, 'warm_up',
                              wraps=run.learner.warm_up) as warm_up:
-        with self.assertLogs(level='INFO') as logs:
+        with self.assertLogs(logger='absl', level='INFO') as logs:
           run.loop.run()
       self.assertEqual(warm_up.call_count, int(compile_first))
       compiled_lines = [line for line in logs.output
@@ -418,6 +418,12 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
       # Tic-tac-toe's games start on an empty board and end with a result.
       self.assertTrue(game.terminal)
       self.assertEqual(float(np.abs(game.observations[0, ..., :2]).sum()), 0.)
+    # A log line after rounds that finished no game: no mean of nothing.
+    run.loop.source.progress(1.)
+    text, scalars = run.loop.source.progress(1.)
+    self.assertIn('return -  length -', text)
+    self.assertNotIn('selfplay/episode_return', scalars)
+    self.assertEqual(scalars['selfplay/env_steps'], seen[-1])
 
 
 if __name__ == '__main__':
