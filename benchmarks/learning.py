@@ -83,6 +83,11 @@ TRAIN_RATIO = flags.DEFINE_float(
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
     'continuous_selfplay', None, 'replace each self-play game as it ends '
     'instead of playing rounds (default: preset).')
+NUM_ACTORS = flags.DEFINE_integer(
+    'num_actors', 0, 'self-play actor processes on Ray beside the learner '
+    '(0: self-play in the learner\'s process). The learner pauses for an '
+    'evaluation; the actors go on, at most the rate limiter\'s 40 learner '
+    'steps ahead.')
 SEARCH = flags.DEFINE_enum('search', 'xla', list(run_settings.SEARCHES),
                            'how self-play and evaluation search.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
@@ -205,7 +210,8 @@ class _Evaluator:
   def __call__(self, loop) -> bool:
     elapsed = self.training_time()
     steps = loop.learner.steps
-    for result in loop.source.last_results:
+    # With actors the games are in the replay service (the log's returns).
+    for result in getattr(loop.source, 'last_results', ()):
       self.games.append((loop.env_steps, result.episode_return))
     if not self._due(elapsed, steps):
       return False
@@ -245,11 +251,14 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
                          title)
   settings = dict(title=title, num_envs=NUM_ENVS.value,
                   train_ratio=TRAIN_RATIO.value,
-                  continuous_selfplay=CONTINUOUS_SELFPLAY.value, seed=seed,
+                  continuous_selfplay=CONTINUOUS_SELFPLAY.value,
+                  num_actors=NUM_ACTORS.value, seed=seed,
                   jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
                   search=SEARCH.value)
-  continuous = run_settings.RunSettings(
-      preset=preset, **settings).self_play.continuous
+  # With actors a round is one learner step.
+  continuous = (run_settings.RunSettings(
+      preset=preset, **settings).self_play.continuous and
+                not NUM_ACTORS.value)
   loop = experiment.run_selfplay(
       config, preset, on_round=evaluator,
       # Continuous self-play's rounds (num_envs games ended) can last many

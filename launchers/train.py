@@ -113,8 +113,8 @@ TRAIN_RATIO = flags.DEFINE_float(
     'preset).')
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
     'continuous_selfplay', None, 'replace each self-play game as it ends '
-    'instead of playing rounds that wait for their longest game (one '
-    'process only; default: preset, e.g. on for cartpole).')
+    'instead of playing rounds that wait for their longest game, in this '
+    'process or in each actor (default: preset, e.g. on for cartpole).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
@@ -243,9 +243,6 @@ def validate_flags() -> None:
                         'only apply to --num_actors > 0')
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
-  else:
-    common_flags.refuse(('continuous_selfplay',), 'only applies to '
-                        '--num_actors=0 (the actors play rounds)')
   if DATA.value != 'selfplay':
     common_flags.refuse(('continuous_selfplay',),
                         'only applies to --data=selfplay')

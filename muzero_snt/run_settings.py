@@ -51,9 +51,8 @@ class RunSettings:
     train_ratio: learner steps per environment step (None: the preset's).
     continuous_selfplay: replace each self-play game as it ends
       (`acting.Actor.play_games`) instead of playing rounds that wait for
-      their longest game (num_actors 0). None: the preset's
-      (`presets.SelfPlaySettings.continuous`) in one process, rounds with
-      actors.
+      their longest game, in this process or in each actor. None: the
+      preset's (`presets.SelfPlaySettings.continuous`).
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -142,10 +141,8 @@ class RunSettings:
     if not (self.continuous_selfplay is None or
             isinstance(self.continuous_selfplay, bool)):
       fail('continuous_selfplay', 'None, True or False')
-    if self.continuous_selfplay and (self.data != 'selfplay' or
-                                     self.num_actors):
-      fail('continuous_selfplay', "False unless data='selfplay' with "
-           'num_actors 0 (the actors play rounds)')
+    if self.continuous_selfplay and self.data != 'selfplay':
+      fail('continuous_selfplay', "False unless data='selfplay'")
     check_count('log_every', 1)
     check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
@@ -181,8 +178,7 @@ class RunSettings:
       num_envs = -(-defaults.num_envs // max(self.num_actors, 1))
     continuous = self.continuous_selfplay
     if continuous is None:
-      continuous = (defaults.continuous and self.data == 'selfplay' and
-                    not self.num_actors)
+      continuous = defaults.continuous and self.data == 'selfplay'
     return presets.SelfPlaySettings(
         num_envs=num_envs,
         train_ratio=self.train_ratio or defaults.train_ratio,

@@ -262,11 +262,15 @@ class ContinuousSourceTest(testing.TestCase):
     self.assertGreater(len(set(counts)), 2)
     self.assertTrue(all(games == counted for games, counted in seen))
 
-  def test_settings_refuse_continuous_play_with_actors(self):
+  def test_settings_refuse_continuous_play_without_self_play(self):
+    # Actors play continuously too (tests/distributed/test_distributed_run).
+    self.assertTrue(run_settings.RunSettings(
+        preset='tictactoe', num_actors=2,
+        continuous_selfplay=True).self_play.continuous)
     with self.assertRaisesRegex(
-        ValueError, 'continuous_selfplay must be False unless '
-        "data='selfplay' with num_actors 0"):
-      run_settings.RunSettings(preset='tictactoe', num_actors=2,
+        ValueError, "continuous_selfplay must be False unless "
+        "data='selfplay', got True"):
+      run_settings.RunSettings(preset='tictactoe', data='synthetic',
                                continuous_selfplay=True)
     with self.assertRaisesRegex(ValueError,
                                 'continuous_selfplay must be None, True or False'):

@@ -71,13 +71,15 @@ class RunSettingsTest(testing.TestCase):
     self.assertFalse(continuous(preset='tictactoe'))
     self.assertTrue(continuous(preset='tictactoe', continuous_selfplay=True))
     self.assertFalse(continuous(preset='cartpole', continuous_selfplay=False))
-    # Actors play rounds, and only self-play plays at all: the preset's
-    # default gives way there (an explicit True is refused).
-    self.assertFalse(continuous(preset='cartpole', num_actors=2))
+    # Actors play as the process would; only self-play plays at all: the
+    # preset's default gives way there (an explicit True is refused).
+    self.assertTrue(continuous(preset='cartpole', num_actors=2))
+    self.assertFalse(continuous(preset='cartpole', num_actors=2,
+                                continuous_selfplay=False))
     self.assertFalse(continuous(preset='cartpole', data='synthetic'))
     with self.assertRaisesRegex(ValueError, 'continuous_selfplay must be '
                                 "False unless data='selfplay'"):
-      run_settings.RunSettings(preset='cartpole', num_actors=2,
+      run_settings.RunSettings(preset='cartpole', data='synthetic',
                                continuous_selfplay=True)
     # The run's record (beside its checkpoints) says how it played.
     config = presets.get_preset('cartpole')

@@ -37,6 +37,7 @@ they have reanalysed already.
 import time
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
+from absl import logging
 import numpy as np
 import tensorflow as tf
 
@@ -278,6 +279,13 @@ class ReplayServiceSource:
     del should_stop  # One learner step per round: the loop checks it.
     if self._published is None:
       self.publish()
+      # The actors compile their searches and play with these weights
+      # while this process compiles its step; compiled at the first step
+      # instead, it would wait for their first games, and they for it.
+      start = time.monotonic()
+      if self._learner.warm_up():
+        logging.info('Compiled the learner step in %.1f s.',
+                     time.monotonic() - start)
     learn()
     if learner_steps() - self._published >= self._publish_interval:
       self.publish()

@@ -99,7 +99,8 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     workers = [
         worker_class.remote(i, config, settings.preset, settings.title,
                             settings.search, self_play.num_envs,
-                            settings.seed, *names)
+                            settings.seed, *names,
+                            continuous=self_play.continuous)
         for i in range(settings.num_actors)
     ]
     handles += workers
@@ -119,9 +120,10 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
                names[1], settings.logdir, settings.eval_interval,
                settings.eval_games, settings.seed)
       handles.append(evaluator_handle)
-    logging.info('Ray: %d self-play actor(s) of %d games each, %d '
+    logging.info('Ray: %d self-play actor(s) of %d %sgames each, %d '
                  'reanalyse worker(s), the replay service and the weight '
                  'store%s.', len(workers), self_play.num_envs,
+                 'continuous ' if self_play.continuous else '',
                  len(reanalysers),
                  f' on the cluster at {settings.ray_address}'
                  if settings.ray_address else ' on this machine')

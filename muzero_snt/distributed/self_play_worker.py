@@ -19,10 +19,20 @@ Run as a Ray actor with `max_restarts=-1` (`runner.py`). Its constructor
 builds the network, the search (`search.make_search`) and the environments
 and starts the self-play loop in a thread, so a process that Ray restarts
 (after a crash or kill -9) plays again without being asked; the games it
-had in progress are lost. It plays rounds of one game per environment with
-`Actor.play_round` and sends the finished games to the replay service
-while it plays the next round; before sending again it waits for that
-call, which the service holds while the actor is too far ahead.
+had in progress are lost. Its search's programs compile before the first
+weights arrive (the learner compiles its step meanwhile).
+
+It plays in one of two ways (`presets.SelfPlaySettings.continuous`):
+
+* rounds: one game per environment with `Actor.play_round`, all to their
+  end; it sends a round's games to the replay service while it plays the
+  next round, and before sending again waits for that call, which the
+  service holds while the actor is too far ahead;
+* continuous: `Actor.play_games`, a new game in each slot as soon as its
+  game ends, so the batched search stays full; the games that ended are
+  sent after the move they ended on if the last `insert` has returned, and
+  otherwise kept until it has (the actor waits for it once `num_envs`
+  games are kept), so it is as far ahead as with rounds at most.
 
 Fresh weights: after every batched move the actor looks, without waiting,
 at the answer to its last question to the weight store, and takes newer
@@ -39,7 +49,7 @@ learner steps where one process lost 0 / 12 (docs/distributed.md).
 
 import os
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -64,12 +74,12 @@ def _seed(*parts: int) -> int:
 
 
 class SelfPlayWorker(worker_setup.LoopThread):
-  """Plays self-play rounds in a thread, for as long as the process lives."""
+  """Plays self-play games in a thread, for as long as the process lives."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
-               threads: int = 1):
+               threads: int = 1, continuous: bool = False):
     """Builds the actor and starts its loop.
 
     Args:
@@ -84,6 +94,8 @@ class SelfPlayWorker(worker_setup.LoopThread):
         cannot always restart an actor whose constructor took handles.
       weights: the `WeightStore` actor's name.
       threads: TensorFlow's threads in this process.
+      continuous: replace each game as it ends (`Actor.play_games`) and
+        send games as they end, instead of rounds (`Actor.play_round`).
     """
     self._worker = worker_setup.set_up(config, search, weights, threads)
     self._ray = self._worker.ray
@@ -94,10 +106,14 @@ class SelfPlayWorker(worker_setup.LoopThread):
         preset, config, title)
     self._num_envs = num_envs
     self._seed = seed
+    self._continuous = bool(continuous)
     self._version = weight_store.NO_VERSION
     self._asked = None  # The pending `WeightStore.latest` call.
     self._asked_at = -float('inf')  # time.monotonic() of the last one.
     self._rounds = 0
+    self._games_sent = 0
+    self._inserts = 0
+    self._inserting = None  # The last `insert` call, if it may be pending.
     self._start_loop(f'self-play-{index}')
 
   def _update_weights(self, wait: bool = True) -> None:
@@ -121,6 +137,25 @@ class SelfPlayWorker(worker_setup.LoopThread):
         self._worker, self._asked, self._version)
     self._asked = None
 
+  def _insert(self, results: List[acting.GameResult]) -> None:
+    """Sends finished games, once the last `insert` has returned (held by
+    the service while this actor is too far ahead of the learner)."""
+    # The newest weights that played in these games.
+    games = [replay_service.Game(r.trajectory, r.episode_return,
+                                 self._version) for r in results]
+    if self._inserting is not None:
+      self._ray.get(self._inserting)
+    self._inserting = self._service.insert.remote(self._index, games)
+    self._inserts += 1
+    self._games_sent += len(games)
+
+  def _insert_ready(self) -> bool:
+    """Whether an `insert` now would not wait for the last one."""
+    if self._inserting is None:
+      return True
+    ready, _ = self._ray.wait([self._inserting], timeout=0)
+    return bool(ready)
+
   def _loop(self) -> None:
     incarnation = self._ray.get(
         self._service.register.remote(self._index, os.getpid()))
@@ -130,26 +165,44 @@ class SelfPlayWorker(worker_setup.LoopThread):
         self._make_environment,
         seed=_seed(self._seed, self._index, incarnation),
         num_envs=self._num_envs)
-    inserting = None  # The previous round's `insert` call.
+    compile_search = actor.compile_function(self._continuous)
+    if compile_search is not None:
+      # While the learner compiles its step: the programs depend on the
+      # shapes only, not on the weights still to come.
+      compile_search()
     while not self._stop.is_set():
       self._update_weights()
       if self._version == weight_store.NO_VERSION:
         self._stop.wait(_POLL)
         continue
-      results = actor.play_round(
-          self._rounds, training_steps=lambda: self._version,
-          on_move=lambda _: self._update_weights(wait=False))
-      # The newest weights that played in these games.
-      games = [replay_service.Game(r.trajectory, r.episode_return,
-                                   self._version) for r in results]
-      if inserting is not None:
-        # Held here while the service still holds the last round's games
-        # back (too far ahead of the learner): at most one round queued.
-        self._ray.get(inserting)
-      inserting = self._service.insert.remote(self._index, games)
+      if self._continuous:
+        self._play_games(actor)
+      else:
+        self._insert(actor.play_round(
+            self._rounds, training_steps=lambda: self._version,
+            on_move=lambda _: self._update_weights(wait=False)))
       self._rounds += 1
 
+  def _play_games(self, actor: acting.Actor) -> None:
+    """One `Actor.play_games` call: `num_envs` games end, sent as they do."""
+    ended: List[acting.GameResult] = []
+
+    def on_move(_) -> None:
+      self._update_weights(wait=False)
+      if ended and (len(ended) >= self._num_envs or self._insert_ready()):
+        self._insert(ended)
+        ended.clear()
+
+    actor.play_games(self._rounds, training_steps=lambda: self._version,
+                     on_move=on_move, should_stop=self._stop.is_set,
+                     on_game_end=ended.append)
+    if ended:
+      self._insert(ended)
+
   def status(self) -> Dict[str, Any]:
-    """Rounds played, the weights' version, and the loop's error if any."""
-    return {'rounds': self._rounds, 'version': self._version,
+    """Rounds played (`play_games` calls when continuous), games sent and
+    the `insert` calls that sent them, the weights' version, and the
+    loop's error if any."""
+    return {'rounds': self._rounds, 'games': self._games_sent,
+            'inserts': self._inserts, 'version': self._version,
             'error': self._error}

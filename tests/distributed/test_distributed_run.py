@@ -16,7 +16,9 @@
 
 One run with two self-play actors serves every test here (Ray and the
 actors' TensorFlow take most of the time): the data flows, the actors see
-newer weights, and an actor killed with kill -9 comes back.
+newer weights, and an actor killed with kill -9 comes back. The actors play
+continuously (a new game in each slot as its game ends, the games sent as
+they end); the reanalysis and driver tests run actors that play rounds.
 """
 
 import os
@@ -47,6 +49,8 @@ ray = pytest.importorskip('ray')
 _KILLED, _KILL_AT = 0, 5
 # Give up (the test fails) after this many learner steps.
 _MAX_STEPS = 3000
+# Games each actor plays at once.
+_NUM_ENVS = 4
 # Learner steps between evaluations; games per opponent and side.
 _EVAL_INTERVAL, _EVAL_GAMES = 20, 6
 
@@ -73,6 +77,7 @@ class _Observer:
     self.registrations = None
     self.stats = None
     self.evaluations = []
+    self.statuses = []
 
   def __call__(self, loop) -> bool:
     source, steps = loop.source, loop.learner.steps
@@ -90,6 +95,7 @@ class _Observer:
                  len(self.registrations[_KILLED]) == 2 and
                  statuses[_KILLED]['rounds'] >= 1)
     self.evaluations = ray.get(source.evaluator.results.remote())
+    self.statuses = statuses
     if restarted and steps >= 60 and len(self.evaluations) >= 2:
       self.stats = source.stats()
       return True
@@ -108,8 +114,8 @@ class DistributedRunTest(testing.TestCase):
     cls.loop = experiment.run(
         tiny_tictactoe_config(),
         experiment.RunSettings(
-            preset='tictactoe', num_actors=2, num_envs=4, train_ratio=0.5,
-            search='graph', jit_compile=False, publish_interval=5,
+            preset='tictactoe', num_actors=2, num_envs=_NUM_ENVS,
+            train_ratio=0.5, continuous_selfplay=True, search='graph', jit_compile=False, publish_interval=5,
             log_every=20, logdir=cls.logdir, eval_interval=_EVAL_INTERVAL,
             eval_games=_EVAL_GAMES),
         on_round=cls.observer)
@@ -132,6 +138,20 @@ class DistributedRunTest(testing.TestCase):
     self.assertGreaterEqual(0.5 * stats['counted_env_steps'],
                             stats['learner_steps'])
     self.assertGreater(stats['games'], 0)
+    self.assertEqual(stats['positions'], stats['env_steps'])
+
+  def test_continuous_actors_send_games_as_they_end(self):
+    # Tic-tac-toe games started together end on different moves (5 to 9):
+    # rounds would send _NUM_ENVS games per insert, these send them as
+    # they end, fewer at a time, unless the service held the last insert.
+    for status in self.observer.statuses:
+      self.assertGreater(status['inserts'], 0)
+      self.assertLess(status['games'], _NUM_ENVS * status['inserts'])
+      # A `play_games` call ends once _NUM_ENVS games have ended.
+      self.assertGreaterEqual(status['games'],
+                              _NUM_ENVS * status['rounds'])
+    stats = self.observer.stats
+    # Only finished games reach the buffer, every position of each.
     self.assertEqual(stats['positions'], stats['env_steps'])
 
   def test_actors_play_with_newer_weights_as_the_learner_publishes(self):

@@ -27,7 +27,9 @@ from unittest import mock
 import numpy as np
 import pytest
 
+from muzero_snt import networks
 from muzero_snt.distributed import replay_source
+from muzero_snt.distributed import weight_store
 from tests import testing
 from tests.distributed import ray_testing
 
@@ -105,3 +107,61 @@ class FailedLoopTest(testing.TestCase):
     # from: two requests, one batch taken.
     self.assertEqual(ray.get(service.count.remote()), 2)
 
+
+class _Learner:
+  """A learner's network and step count; records what the source asks of
+  it, and which weights the actors could read when it was asked."""
+
+  def __init__(self, network, store):
+    self.network = network
+    self.steps = 0
+    self._store = store
+    self.calls = []
+
+  def warm_up(self):
+    version, (reference,) = ray.get(self._store.latest.remote())
+    self.calls.append(('warm_up', version, ray.get(reference)))
+    return True
+
+  def learn(self):
+    self.calls.append(('learn',))
+    self.steps += 1
+    return True
+
+
+class FirstRoundTest(testing.TestCase):
+  """The actors get weights before the learner compiles its step, so they
+  compile their searches and play while it does."""
+
+  @classmethod
+  def setUpClass(cls):
+    super().setUpClass()
+    ray_testing.start_ray()
+
+  @classmethod
+  def tearDownClass(cls):
+    ray.shutdown()
+    super().tearDownClass()
+
+  def test_weights_are_published_before_the_learner_compiles(self):
+    config = testing.tiny_mlp_config()
+    network = networks.make_network(config)
+    network.create_variables()
+    store = ray.remote(weight_store.WeightStore).options(
+        num_cpus=0).remote()
+    learner = _Learner(network, store)
+    source = replay_source.ReplayServiceSource(
+        config, learner=learner, service=None, weights=store,
+        publish_interval=2)
+    for _ in range(3):
+      source.run_round(learner.learn, lambda: learner.steps)
+    (name, version, arrays), *rest = learner.calls
+    self.assertEqual(name, 'warm_up')
+    # Version 0, the network's own weights, was in the store already.
+    self.assertEqual(version, 0)
+    for array, variable in zip(arrays, network.variables):
+      np.testing.assert_array_equal(array, variable.numpy())
+    self.assertLen(arrays, len(network.variables))
+    # Compiled once; then the three rounds' steps, publishing every two.
+    self.assertEqual(rest, [('learn',)] * 3)
+    self.assertEqual(source.published_version, 2)

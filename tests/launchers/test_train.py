@@ -255,10 +255,8 @@ class TrainTest(testing.TestCase):
     with flagsaver.flagsaver(continuous_selfplay=False, preset='cartpole'):
       self.assertFalse(train.make_settings().self_play.continuous)
     with flagsaver.flagsaver(continuous_selfplay=True, num_actors=2):
-      with self.assertRaisesRegex(
-          app.UsageError, '--continuous_selfplay only applies to '
-          '--num_actors=0'):
-        train.validate_flags()
+      train.validate_flags()  # The actors play continuously.
+      self.assertTrue(train.make_settings().self_play.continuous)
     for data in ('synthetic', 'replay'):
       with flagsaver.flagsaver(continuous_selfplay=True, data=data,
                                replay_path='/tmp/replay.npz'
