@@ -63,9 +63,8 @@ class _Actor:
     return {'rounds': 1, 'version': 0, 'error': self._error}
 
 
-class FailedLoopTest(testing.TestCase):
-  """An actor's failed loop stops the run even while batches keep coming
-  (the other actors feeding the learner, so it never waits for data)."""
+class _RayTestCase(testing.TestCase):
+  """A local Ray for the test class."""
 
   @classmethod
   def setUpClass(cls):
@@ -76,6 +75,11 @@ class FailedLoopTest(testing.TestCase):
   def tearDownClass(cls):
     ray.shutdown()
     super().tearDownClass()
+
+
+class FailedLoopTest(_RayTestCase):
+  """An actor's failed loop stops the run even while batches keep coming
+  (the other actors feeding the learner, so it never waits for data)."""
 
   def test_a_failed_loop_is_raised_within_the_check_interval(self):
     config = testing.tiny_mlp_config()
@@ -129,19 +133,9 @@ class _Learner:
     return True
 
 
-class FirstRoundTest(testing.TestCase):
+class FirstRoundTest(_RayTestCase):
   """The actors get weights before the learner compiles its step, so they
   compile their searches and play while it does."""
-
-  @classmethod
-  def setUpClass(cls):
-    super().setUpClass()
-    ray_testing.start_ray()
-
-  @classmethod
-  def tearDownClass(cls):
-    ray.shutdown()
-    super().tearDownClass()
 
   def test_weights_are_published_before_the_learner_compiles(self):
     config = testing.tiny_mlp_config()
