@@ -82,7 +82,9 @@ class TrainingLoop:
         (`data_sources.SelfPlay`), compile its programs in one thread while
         this one compiles the learner's step (`Learner.warm_up`), before
         the first round; the run is the same step for step, only sooner
-        (docs/benchmarks.md, "Start-up").
+        (docs/benchmarks.md, "Start-up"). With Ray actors
+        (`distributed.replay_source`) the source publishes the weights
+        first, and the actors' searches compile in their processes.
     """
     if (isinstance(log_every, bool) or not isinstance(log_every, int) or
         log_every <= 0):
@@ -267,9 +269,9 @@ class TrainingLoop:
       searches = pool.submit(compile_source)
       learner_compiled = self._learner.warm_up()
       searches.result()
-    logging.info('Compiled the search%s in %.1f s.',
-                 ' and the learner step' if learner_compiled else '',
-                 time.time() - start)
+    logging.info('Compiled %s in %.1f s.',
+                 'the learner step with the search beside it'
+                 if learner_compiled else 'the search', time.time() - start)
 
   def steps_per_second(self) -> Optional[float]:
     """The learner's rate since its first step here; None if unknown.

@@ -385,8 +385,8 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
         with self.assertLogs(logger='absl', level='INFO') as logs:
           run.loop.run()
       self.assertEqual(warm_up.call_count, int(compile_first))
-      compiled_lines = [line for line in logs.output
-                        if 'Compiled the search and the learner step' in line]
+      message = 'Compiled the learner step with the search beside it'
+      compiled_lines = [line for line in logs.output if message in line]
       self.assertLen(compiled_lines, int(compile_first))
       runs[compile_first] = run
     self.assertEqual(runs[True].learner.steps, 4)

@@ -37,7 +37,6 @@ they have reanalysed already.
 import time
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
-from absl import logging
 import numpy as np
 import tensorflow as tf
 
@@ -273,19 +272,25 @@ class ReplayServiceSource:
     self._pending_update = self._service.update_priorities.remote(
         keys, np.asarray(priorities))
 
+  def compile_function(self) -> Callable[[], None]:
+    """Publishes the weights now; returns a function with nothing to do.
+
+    `training_loop.TrainingLoop` calls this before it compiles the
+    learner's step (`compile_first`): the actors, whose searches compile
+    before their first weights, start playing with these while the step
+    compiles. Compiled at the first step instead, the step would wait for
+    their first games, and they for the weights.
+    """
+    if self._published is None:
+      self.publish()
+    return lambda: None
+
   def run_round(self, learn: data_sources.Learn,
                 learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None) -> None:
     del should_stop  # One learner step per round: the loop checks it.
     if self._published is None:
       self.publish()
-      # The actors compile their searches and play with these weights
-      # while this process compiles its step; compiled at the first step
-      # instead, it would wait for their first games, and they for it.
-      start = time.monotonic()
-      if self._learner.warm_up():
-        logging.info('Compiled the learner step in %.1f s.',
-                     time.monotonic() - start)
     learn()
     if learner_steps() - self._published >= self._publish_interval:
       self.publish()

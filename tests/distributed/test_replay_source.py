@@ -113,29 +113,20 @@ class FailedLoopTest(_RayTestCase):
 
 
 class _Learner:
-  """A learner's network and step count; records what the source asks of
-  it, and which weights the actors could read when it was asked."""
+  """A learner's network and step count."""
 
-  def __init__(self, network, store):
+  def __init__(self, network):
     self.network = network
     self.steps = 0
-    self._store = store
-    self.calls = []
-
-  def warm_up(self):
-    version, (reference,) = ray.get(self._store.latest.remote())
-    self.calls.append(('warm_up', version, ray.get(reference)))
-    return True
 
   def learn(self):
-    self.calls.append(('learn',))
     self.steps += 1
     return True
 
 
 class FirstRoundTest(_RayTestCase):
   """The actors get weights before the learner compiles its step, so they
-  compile their searches and play while it does."""
+  play while it does."""
 
   def test_weights_are_published_before_the_learner_compiles(self):
     config = testing.tiny_mlp_config()
@@ -143,19 +134,21 @@ class FirstRoundTest(_RayTestCase):
     network.create_variables()
     store = ray.remote(weight_store.WeightStore).options(
         num_cpus=0).remote()
-    learner = _Learner(network, store)
+    learner = _Learner(network)
     source = replay_source.ReplayServiceSource(
         config, learner=learner, service=None, weights=store,
         publish_interval=2)
-    for _ in range(3):
-      source.run_round(learner.learn, lambda: learner.steps)
-    (name, version, arrays), *rest = learner.calls
-    self.assertEqual(name, 'warm_up')
-    # Version 0, the network's own weights, was in the store already.
+    # What `TrainingLoop` calls before it compiles the learner's step.
+    source.compile_function()()
+    version, (reference,) = ray.get(store.latest.remote())
+    # Version 0, the network's own weights, is in the store for the actors.
     self.assertEqual(version, 0)
+    arrays = ray.get(reference)
+    self.assertLen(arrays, len(network.variables))
     for array, variable in zip(arrays, network.variables):
       np.testing.assert_array_equal(array, variable.numpy())
-    self.assertLen(arrays, len(network.variables))
-    # Compiled once; then the three rounds' steps, publishing every two.
-    self.assertEqual(rest, [('learn',)] * 3)
-    self.assertEqual(source.published_version, 2)
+    # Then the rounds' steps, publishing every two (not again at the first).
+    for steps in range(1, 4):
+      source.run_round(learner.learn, lambda: learner.steps)
+      self.assertEqual(learner.steps, steps)
+      self.assertEqual(source.published_version, 2 * (steps // 2))
