@@ -26,6 +26,7 @@ import tensorflow as tf
 
 from muzero_snt import types
 from muzero_snt import value_transforms
+from muzero_snt.networks import board_conv
 from muzero_snt.networks import muzero_network
 
 # The pseudocode's two gradient scales (see docs/pseudocode.md).
@@ -199,13 +200,17 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   predictions = [(1.0, output)]
   hidden_state = output.hidden_state
 
-  # Recurrent steps, from action and previous hidden state.
-  for k in range(num_unroll_steps):
-    output = network.recurrent_inference(
-        hidden_state, action[:, k], is_training=is_training)
-    predictions.append((1.0 / num_unroll_steps, output))
-    hidden_state = snt.scale_gradient(output.hidden_state,
-                                      HIDDEN_STATE_GRADIENT_SCALE)
+  # Recurrent steps, from action and previous hidden state. (Small boards'
+  # convolutions run as matmuls whose matrices are made once for the K
+  # steps: networks/board_conv.py.)
+  with board_conv.assembled_weights(network, hidden_state.shape,
+                                    hidden_state.dtype):
+    for k in range(num_unroll_steps):
+      output = network.recurrent_inference(
+          hidden_state, action[:, k], is_training=is_training)
+      predictions.append((1.0 / num_unroll_steps, output))
+      hidden_state = snt.scale_gradient(output.hidden_state,
+                                        HIDDEN_STATE_GRADIENT_SCALE)
 
   # The K + 1 steps' losses at once, on predictions stacked along axis 1
   # (each loss is per position: the same numbers, up to rounding); then the

@@ -23,6 +23,8 @@ from typing import Optional
 import sonnet as snt
 import tensorflow as tf
 
+from muzero_snt.networks import board_conv
+
 # Batch-norm moving averages adapt quickly: self-play data drift.
 _BATCH_NORM_DECAY = 0.99
 
@@ -97,7 +99,7 @@ class ConvBlock(snt.Module):
     super().__init__(name=name)
     check_positive('channels', channels)
     # Batch norm's offset takes the bias's place.
-    self._conv = snt.Conv2D(
+    self._conv = board_conv.BoardConv2D(
         channels, kernel_shape, stride=stride, with_bias=not batch_norm,
         name='conv')
     self._norm = _batch_norm('batch_norm') if batch_norm else None
@@ -124,9 +126,10 @@ class ResidualBlock(snt.Module):
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
-    self._conv_0 = snt.Conv2D(channels, 3, with_bias=not batch_norm,
-                              name='conv_0')
-    self._conv_1 = snt.Conv2D(
+    self._conv_0 = board_conv.BoardConv2D(channels, 3,
+                                          with_bias=not batch_norm,
+                                          name='conv_0')
+    self._conv_1 = board_conv.BoardConv2D(
         channels, 3, with_bias=not batch_norm,
         w_init=snt.initializers.Zeros() if zero_init and not batch_norm
         else None, name='conv_1')

@@ -40,6 +40,7 @@ import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
+from muzero_snt.networks import board_conv
 from muzero_snt.search import tree as tree_lib
 
 # The network outputs checked for finiteness, in `BatchedSearchOutput.finite`.
@@ -289,9 +290,13 @@ def batched_search(config: config_lib.MuZeroConfig,
                                   output.value, output.reward)
     return simulation + 1, tree, tf.logical_and(finite, all_finite(output))
 
-  _, tree, finite = tf.while_loop(
-      lambda simulation, tree, finite: simulation <= num_simulations,
-      simulate, (tf.constant(1), tree, finite))
+  # Small boards' convolutions as matmuls, their matrices made once here
+  # rather than in every simulation (networks/board_conv.py).
+  with board_conv.assembled_weights(network, output.hidden_state.shape,
+                                    output.hidden_state.dtype):
+    _, tree, finite = tf.while_loop(
+        lambda simulation, tree, finite: simulation <= num_simulations,
+        simulate, (tf.constant(1), tree, finite))
 
   counts = tree.edges[:, 0, :, tree_lib.VISIT_COUNT]  # [B, A]
   visit_counts = tf.cast(counts, tf.int32)

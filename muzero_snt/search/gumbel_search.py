@@ -41,6 +41,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt.networks import board_conv
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_rules
 from muzero_snt.search import sequential_halving
@@ -240,9 +241,13 @@ def gumbel_search(config: config_lib.MuZeroConfig,
     return (simulation + 1, tree, raw_value,
             tf.logical_and(finite, batched.all_finite(output)))
 
-  _, tree, raw_value, finite = tf.while_loop(
-      lambda simulation, *_: simulation <= num_simulations, simulate,
-      (tf.constant(1), tree, raw_value, finite))
+  # Small boards' convolutions as matmuls, their matrices made once here
+  # rather than in every simulation (networks/board_conv.py).
+  with board_conv.assembled_weights(network, output.hidden_state.shape,
+                                    output.hidden_state.dtype):
+    _, tree, raw_value, finite = tf.while_loop(
+        lambda simulation, *_: simulation <= num_simulations, simulate,
+        (tf.constant(1), tree, raw_value, finite))
 
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   counts = root_edges[:, :, tree_lib.VISIT_COUNT]  # [B, A]
