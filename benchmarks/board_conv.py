@@ -15,8 +15,8 @@
 """Small boards' convolutions as one matmul, against the convolution.
 
 Side by side in one process, on a model of benchmarks/learner.py (two
-copies of its network with the same initial weights, one with every
-`BoardConv2D.use_matmul = False`):
+copies of its network with the same initial weights, built with
+`network.conv_as_matmul` False, the default, and True):
 
   * `learner`: the XLA learner step (`Learner(jit_compile=True).step`) on
     the synthetic batch of `learner_models` at `--batch_size`, in ms;
@@ -34,6 +34,7 @@ of each and the median of the per-round ratios convolution / matmul.
 See docs/benchmarks.md, "Small boards: convolutions as one matmul".
 """
 
+import dataclasses
 import time
 from typing import Any, Callable, Dict, Sequence
 
@@ -61,16 +62,19 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None, 'where to write.')
 _MODES = ('convolution', 'matmul')
 
 
+def _with_matmul(config, use_matmul: bool):
+  return config.replace(network=dataclasses.replace(
+      config.network, conv_as_matmul=use_matmul))
+
+
 def _network(config, use_matmul: bool):
   """The model's network, seeded, with its convolutions as asked; and how
   many of them run as a matmul on the observation's board."""
   tf.random.set_seed(0)
-  network = networks.make_network(config)
+  network = networks.make_network(_with_matmul(config, use_matmul))
   network.create_variables()
   convs = [m for m in network.submodules
            if isinstance(m, board_conv.BoardConv2D)]
-  for conv in convs:
-    conv.use_matmul = use_matmul
   return network, sum(conv.runs_as_matmul(
       [1] + list(config.observation_shape[:2]) + [1]) for conv in convs)
 
@@ -81,7 +85,8 @@ def _calls(config) -> Dict[str, Dict[str, Callable[[], Any]]]:
   calls = {}
   for mode in _MODES:
     network, _ = _network(config, mode == 'matmul')
-    learner = learning.Learner(network, config, jit_compile=True)
+    learner = learning.Learner(network, _with_matmul(config, mode == 'matmul'),
+                               jit_compile=True)
     calls.setdefault('learner', {})[mode] = (
         lambda learner=learner: learner.step(batch))
     search = compiled_search.CompiledSearch(config, network)

@@ -96,6 +96,10 @@ INTER_OP_THREADS = flags.DEFINE_integer(
 INTRA_OP_THREADS = flags.DEFINE_integer(
     'intra_op_threads', 0, 'TensorFlow intra-op threads (0: its default).')
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
+CONV_AS_MATMUL = flags.DEFINE_bool(
+    'conv_as_matmul', False,
+    "with --peers: our network's `network.conv_as_matmul` (small boards' "
+    'convolutions as matmuls).')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 PEERS = flags.DEFINE_list(
@@ -330,7 +334,7 @@ def run_peers() -> None:
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
       threads=INTRA_OP_THREADS.value, peer_python=PEER_PYTHON.value,
-      log=logging.info)
+      log=logging.info, conv_as_matmul=CONV_AS_MATMUL.value)
   output['environment'] = reporting.machine()
   print(json.dumps(output['environment']))
   print(side_by_side.format_table(output['summary']))

@@ -151,6 +151,12 @@ class NetworkConfig:
       convolution before its linear layer (AlphaZero's 2).
     value_head_channels: the same for the value head (AlphaZero's 1).
     reward_head_channels: the same for the dynamics' reward head (1).
+    conv_as_matmul: whether a residual network's 3x3 convolutions run as one
+      matmul each on boards of at most 3 x 3 cells
+      (`networks/board_conv.py`): the same function and variables, rounded
+      differently; 1.3-1.5x faster learner steps and searches on
+      tic-tac-toe (docs/benchmarks.md). Off by default: the presets'
+      published results were made with the convolution.
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -168,6 +174,7 @@ class NetworkConfig:
   policy_head_channels: int = 2
   value_head_channels: int = 1
   reward_head_channels: int = 1
+  conv_as_matmul: bool = False
 
   def __post_init__(self):
     _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
@@ -190,7 +197,8 @@ class NetworkConfig:
         'a non-negative integer')
     _check(self.action_encoding in ACTION_ENCODINGS, 'network.action_encoding',
            self.action_encoding, f'one of {ACTION_ENCODINGS}')
-    for name in ('downsample', 'batch_norm', 'zero_init_residual'):
+    for name in ('downsample', 'batch_norm', 'zero_init_residual',
+                 'conv_as_matmul'):
       _check(isinstance(getattr(self, name), bool), f'network.{name}',
              getattr(self, name), 'True or False')
     _check_support_size('network.value_support_size', self.value_support_size)

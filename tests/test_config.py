@@ -264,6 +264,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('downsample_int', 'downsample', 1),
       ('batch_norm_string', 'batch_norm', 'yes'),
       ('zero_init_residual_int', 'zero_init_residual', 1),
+      ('conv_as_matmul_string', 'conv_as_matmul', 'true'),
   )
   def test_bad_network_field_raises(self, name, value):
     pattern = _field_and_value('network.' + name, value)

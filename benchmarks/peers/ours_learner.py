@@ -26,6 +26,7 @@ batch in, NumPy metrics out, after `--warmup_steps` untimed steps (the first
 traces and compiles). Prints one JSON line in the peer drivers' layout.
 """
 
+import dataclasses
 import json
 import os
 import time
@@ -52,9 +53,12 @@ JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
 
 def time_learner(model: str, batch_size: int, steps: int, repeats: int,
                  warmup_steps: int, jit_compile: bool = True,
-                 seed: int = 0) -> Dict[str, Any]:
+                 seed: int = 0,
+                 conv_as_matmul: bool = False) -> Dict[str, Any]:
   """Samples/s of `repeats` timings of `steps` learner steps each."""
   config = learner_models.make_config(model)
+  config = config.replace(network=dataclasses.replace(
+      config.network, conv_as_matmul=conv_as_matmul))
   batch = learner_models.make_batch(config, batch_size, seed)
   tf.random.set_seed(seed)
   learner = learning.Learner(networks.make_network(config), config,
@@ -75,7 +79,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
           'intra_op_threads': threading.get_intra_op_parallelism_threads(),
           'inter_op_threads': threading.get_inter_op_parallelism_threads(),
           'batch_size': batch_size,
-          'num_unroll_steps': config.num_unroll_steps}
+          'num_unroll_steps': config.num_unroll_steps,
+          'conv_as_matmul': conv_as_matmul}
 
 
 def main(argv: Sequence[str]) -> None:
@@ -94,7 +99,8 @@ def main(argv: Sequence[str]) -> None:
       learner_benchmark.INTER_OP_THREADS.value)
   print(json.dumps(time_learner(MODEL.value, batch_size, steps, repeats,
                                 WARMUP_STEPS.value, JIT_COMPILE.value,
-                                learner_benchmark.SEED.value)))
+                                learner_benchmark.SEED.value,
+                                learner_benchmark.CONV_AS_MATMUL.value)))
 
 
 if __name__ == '__main__':

@@ -38,11 +38,13 @@ DEFAULT_PEER_PYTHON = '/work/peers-venv/bin/python'
 
 def worker_command(library: str, model: str, python: str, steps: int,
                    repeats: int, batch_size: int = 256,
-                   threads: int = 0) -> List[str]:
+                   threads: int = 0,
+                   conv_as_matmul: bool = False) -> List[str]:
   """The command line of one timing process of `library`.
 
   `threads` > 0 sets TensorFlow's intra- and inter-op pools, or torch's
   threads, to that size; 0 keeps each library's default.
+  `conv_as_matmul` sets our network's `network.conv_as_matmul`.
   """
   if library != OURS and library not in PEERS:
     raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
@@ -56,6 +58,8 @@ def worker_command(library: str, model: str, python: str, steps: int,
                 f'--inter_op_threads={threads}']
   elif threads:
     command.append(f'--threads={threads}')
+  if conv_as_matmul and library == OURS:
+    command.append('--conv_as_matmul')
   return command
 
 
@@ -110,7 +114,8 @@ def run(models: Sequence[str],
         batch_size: int = 256,
         threads: int = 0,
         peer_python: str = DEFAULT_PEER_PYTHON,
-        log=print) -> Dict[str, Any]:
+        log=print,
+        conv_as_matmul: bool = False) -> Dict[str, Any]:
   """Alternates our driver and the peers' for `rounds` rounds per model.
 
   Returns:
@@ -126,7 +131,8 @@ def run(models: Sequence[str],
       for library in (OURS,) + tuple(peers):
         python = sys.executable if library == OURS else peer_python
         result = run_worker(worker_command(library, model, python, steps,
-                                           repeats, batch_size, threads))
+                                           repeats, batch_size, threads,
+                                           conv_as_matmul))
         result['round'] = round_index
         result['median'] = statistics.median(result['samples_per_second'])
         results.append(result)

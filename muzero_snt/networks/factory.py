@@ -15,6 +15,7 @@
 """make_network: a MuZeroNetwork from a config."""
 
 from muzero_snt import config as config_lib
+from muzero_snt.networks import board_conv
 from muzero_snt.networks import mlp
 from muzero_snt.networks import muzero_network
 from muzero_snt.networks import residual
@@ -51,6 +52,10 @@ def make_network(
         policy_head_channels=net.policy_head_channels,
         value_head_channels=net.value_head_channels,
         zero_init=net.zero_init_residual, name='prediction')
+    for module in (representation, dynamics, prediction):
+      for conv in module.submodules:
+        if isinstance(conv, board_conv.BoardConv2D):
+          conv.use_matmul = net.conv_as_matmul
   return muzero_network.MuZeroNetwork(
       representation,
       dynamics,

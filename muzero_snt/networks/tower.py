@@ -99,9 +99,11 @@ class ConvBlock(snt.Module):
     super().__init__(name=name)
     check_positive('channels', channels)
     # Batch norm's offset takes the bias's place.
+    # A convolution; `make_network` lets it run as a matmul on small boards
+    # (`network.conv_as_matmul`).
     self._conv = board_conv.BoardConv2D(
         channels, kernel_shape, stride=stride, with_bias=not batch_norm,
-        name='conv')
+        use_matmul=False, name='conv')
     self._norm = _batch_norm('batch_norm') if batch_norm else None
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
@@ -126,13 +128,15 @@ class ResidualBlock(snt.Module):
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
+    # Convolutions; `make_network` lets them run as matmuls on small boards
+    # (`network.conv_as_matmul`).
     self._conv_0 = board_conv.BoardConv2D(channels, 3,
                                           with_bias=not batch_norm,
-                                          name='conv_0')
+                                          use_matmul=False, name='conv_0')
     self._conv_1 = board_conv.BoardConv2D(
         channels, 3, with_bias=not batch_norm,
         w_init=snt.initializers.Zeros() if zero_init and not batch_norm
-        else None, name='conv_1')
+        else None, use_matmul=False, name='conv_1')
     self._norm_0 = _batch_norm('batch_norm_0') if batch_norm else None
     self._norm_1 = (_batch_norm('batch_norm_1', zero_scale=zero_init)
                     if batch_norm else None)

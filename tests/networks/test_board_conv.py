@@ -19,6 +19,7 @@ gradients against TensorFlow's convolution (`snt.Conv2D` with the same
 weights), which share no code with the dense matrix.
 """
 
+import dataclasses
 import os
 import tempfile
 
@@ -27,7 +28,11 @@ import sonnet as snt
 import tensorflow as tf
 from absl.testing import parameterized
 
+from muzero_snt import losses
+from muzero_snt import networks
+from muzero_snt import presets
 from muzero_snt.networks import board_conv
+from muzero_snt.search import compiled_search
 from tests import testing
 from tests.networks import numpy_reference as npr
 
@@ -231,6 +236,71 @@ class AssembledWeightsTest(testing.TestCase):
       self.assertIsNone(inner._assembled)  # pylint: disable=protected-access
     with board_conv.assembled_weights(object(), [None, 3, 3, 4]):
       pass
+
+
+class ConvAsMatmulNetworkTest(testing.TestCase):
+  """`network.conv_as_matmul` on the tic-tac-toe preset, against the
+  convolution (TensorFlow's `Conv2D`) on a copy with the same weights."""
+
+  def _networks(self):
+    config = presets.make_tictactoe_config()
+    networks_ = {}
+    for as_matmul in (False, True):
+      network = networks.make_network(config.replace(
+          network=dataclasses.replace(config.network,
+                                      conv_as_matmul=as_matmul)))
+      network.create_variables()
+      networks_[as_matmul] = network
+    for source, target in zip(networks_[False].variables,
+                              networks_[True].variables):
+      target.assign(_normal(source.shape, seed=len(source.name)) * 0.3
+                    if source.trainable else source)
+      source.assign(target)
+    return config, networks_
+
+  def test_three_by_three_convolutions_become_matmuls(self):
+    config, networks_ = self._networks()
+    observation = tf.TensorSpec((2,) + config.observation_shape)
+
+    def conv_ops(network):
+      graph = tf.function(network.initial_inference).get_concrete_function(
+          observation).graph
+      return sum(op.type == 'Conv2D' for op in graph.get_operations())
+
+    # Representation: stem and one block (3 convolutions 3x3); prediction:
+    # one block (2) and the heads' two 1x1 convolutions, which stay.
+    self.assertEqual(conv_ops(networks_[False]), 7)
+    self.assertEqual(conv_ops(networks_[True]), 2)
+
+  def test_loss_and_gradients_equal_the_convolution(self):
+    config, networks_ = self._networks()
+    batch = testing.random_batch(config, 8, seed=1)
+    results = {}
+    for as_matmul, network in networks_.items():
+      with tf.GradientTape() as tape:
+        loss = losses.unrolled_loss(network, batch, weight_decay=1e-4).loss
+      results[as_matmul] = (loss, tape.gradient(
+          loss, network.trainable_variables))
+    np.testing.assert_allclose(results[True][0], results[False][0],
+                               rtol=1e-5)
+    for got, want in zip(results[True][1], results[False][1]):
+      np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
+
+  def test_search_equals_the_convolution(self):
+    config, networks_ = self._networks()
+    rng = np.random.default_rng(2)
+    observation = rng.random((4,) + config.observation_shape).astype(
+        np.float32)
+    outputs = [
+        compiled_search.CompiledSearch(config, network, dtype=tf.float64)
+        .search_with_seed(observation, np.zeros(4, np.int32),
+                          np.ones((4, 9), bool), seed=[0, 0],
+                          add_noise=False)
+        for network in networks_.values()]
+    np.testing.assert_array_equal(outputs[1].visit_counts,
+                                  outputs[0].visit_counts)
+    np.testing.assert_allclose(outputs[1].root_value, outputs[0].root_value,
+                               rtol=1e-5, atol=1e-6)
 
 
 if __name__ == '__main__':
