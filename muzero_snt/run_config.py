@@ -38,6 +38,9 @@ CHANGEABLE = ('training_steps', 'checkpoint_interval')
 # What an evaluation needs to load a network: its shape, not its training.
 NETWORK_FIELDS = ('preset', 'action_space_size', 'observation_shape',
                   'num_players')
+# Network fields that change how it computes, not what it holds: an
+# evaluation may differ in them from the training run.
+COMPUTE_FIELDS = ('network.conv_as_matmul',)
 _TEMPERATURES = {
     cls.__name__: cls for cls in (config_lib.MoveCountTemperature,
                                   config_lib.TrainingStepTemperature)
@@ -279,7 +282,8 @@ def check_network(directory: str, current: RunConfig) -> Optional[RunConfig]:
   if saved is None:
     return None
   names = [n for n in current.flat()
-           if n in NETWORK_FIELDS or n.startswith('network.')]
+           if (n in NETWORK_FIELDS or n.startswith('network.')) and
+           n not in COMPUTE_FIELDS]
   diffs = differences(saved, current, names)
   if diffs:
     raise RunConfigError(

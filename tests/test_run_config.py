@@ -130,6 +130,10 @@ class SavedRunTest(absltest.TestCase):
     # Training and search fields may differ for an evaluation.
     run_config.check_network(self.directory,
                              _run(lr_init=0.1, num_simulations=100))
+    # So may how the network computes: its variables are the same.
+    run_config.check_network(self.directory, _run(
+        network=dataclasses.replace(_run().config.network,
+                                    conv_as_matmul=True)))
     network = dataclasses.replace(_run().config.network, channels=8)
     with self.assertRaisesRegex(run_config.RunConfigError,
                                 'network.channels: saved 16, now 8'):
