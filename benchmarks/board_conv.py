@@ -29,7 +29,7 @@ of each and the median of the per-round ratios convolution / matmul.
 
     python -m benchmarks.board_conv --model=tictactoe_residual
     python -m benchmarks.board_conv --model=paper_residual --batch_size=128 \
-        --search_batches=
+        --search_batches= --max_dense_entries=6000000 --repeats=3 --calls=2
 
 See docs/benchmarks.md, "Small boards: convolutions as one matmul".
 """
@@ -57,6 +57,9 @@ SEARCH_BATCHES = flags.DEFINE_list('search_batches', ['1', '16', '64'],
                                    'roots per search call.')
 REPEATS = flags.DEFINE_integer('repeats', 7, 'timed rounds.')
 CALLS = flags.DEFINE_integer('calls', 10, 'calls per measurement a round.')
+MAX_DENSE_ENTRIES = flags.DEFINE_integer(
+    'max_dense_entries', board_conv.MAX_DENSE_ENTRIES,
+    'the largest matrix run as a matmul (board_conv.MAX_DENSE_ENTRIES).')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None, 'where to write.')
 
 _MODES = ('convolution', 'matmul')
@@ -105,6 +108,7 @@ def _calls(config) -> Dict[str, Dict[str, Callable[[], Any]]]:
 
 def main(argv: Sequence[str]) -> None:
   del argv
+  board_conv.MAX_DENSE_ENTRIES = MAX_DENSE_ENTRIES.value
   config = learner_models.make_config(MODEL.value)
   _, as_matmul = _network(config, True)
   if not as_matmul:
@@ -129,6 +133,7 @@ def main(argv: Sequence[str]) -> None:
       'model': MODEL.value,
       'batch_size': BATCH_SIZE.value,
       'convolutions_as_matmul': int(as_matmul),
+      'max_dense_entries': board_conv.MAX_DENSE_ENTRIES,
       'ms': ms,
       'convolution_over_matmul': ratios,
   }, OUTPUT_JSON.value)

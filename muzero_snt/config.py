@@ -154,7 +154,7 @@ class NetworkConfig:
     conv_as_matmul: whether a residual network's 3x3 convolutions run as one
       matmul each on boards of at most 3 x 3 cells
       (`networks/board_conv.py`): the same function and variables, rounded
-      differently; 1.3-1.5x faster learner steps and searches on
+      differently; about 1.2x faster learner steps and batched searches on
       tic-tac-toe (docs/benchmarks.md). Off by default: the presets'
       published results were made with the convolution.
   """
