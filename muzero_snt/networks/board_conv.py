@@ -172,18 +172,18 @@ def assembled_weights(module, feature_shape,
     dtype: the dtype of those feature maps.
   """
   feature_shape = tf.TensorShape(feature_shape)
-  convs = []
+  previous = []  # (conv, what it held before), restored on exit.
   if isinstance(module, snt.Module) and feature_shape.rank == 4:
     _, height, width, _ = feature_shape.as_list()
     for conv in module.submodules:
       if (isinstance(conv, BoardConv2D) and hasattr(conv, 'w') and
           conv.runs_as_matmul([1, height, width, conv.w.shape[2]])):
-        convs.append(conv)
+        previous.append((conv, conv._assembled))  # pylint: disable=protected-access
         conv._assembled = (  # pylint: disable=protected-access
             (height, width, dtype),
             tf.cast(conv.dense_weights(height, width), dtype))
   try:
     yield
   finally:
-    for conv in convs:
-      conv._assembled = None  # pylint: disable=protected-access
+    for conv, assembled in previous:
+      conv._assembled = assembled  # pylint: disable=protected-access

@@ -230,6 +230,15 @@ class AssembledWeightsTest(testing.TestCase):
     self.assertEqual(count_gathers(False), 4)
     self.assertEqual(count_gathers(True), 2)
 
+  def test_nested_contexts_restore_the_outer_matrices(self):
+    module, inner = self._tower()
+    with board_conv.assembled_weights(module, [None, 3, 3, 4]):
+      outer_matrix = inner._assembled  # pylint: disable=protected-access
+      with board_conv.assembled_weights(module, [None, 3, 3, 4]):
+        self.assertIsNot(inner._assembled, outer_matrix)  # pylint: disable=protected-access
+      self.assertIs(inner._assembled, outer_matrix)  # pylint: disable=protected-access
+    self.assertIsNone(inner._assembled)  # pylint: disable=protected-access
+
   def test_other_ranks_change_nothing(self):
     module, inner = self._tower()
     with board_conv.assembled_weights(module, [None, 32]):
