@@ -31,6 +31,7 @@ import muzero_snt
 from muzero_snt import config as config_lib
 from muzero_snt import optimizers
 from muzero_snt import presets
+from muzero_snt.networks import board_conv
 from muzero_snt.networks import factory
 from muzero_snt.networks import heads
 from muzero_snt.networks import mlp
@@ -101,13 +102,14 @@ def _tiny_mlp_config() -> config_lib.MuZeroConfig:
           value_support_size=5, reward_support_size=5))
 
 
-def _tiny_residual_config() -> config_lib.MuZeroConfig:
+def _tiny_residual_config(conv_as_matmul: bool = False
+                         ) -> config_lib.MuZeroConfig:
   config = presets.make_tictactoe_config()
   return config.replace(
       network=config_lib.NetworkConfig(
           kind='residual', channels=4, num_blocks=1, prediction_blocks=0,
           head_layers=(8,), action_encoding='board', value_support_size=5,
-          reward_support_size=5))
+          reward_support_size=5, conv_as_matmul=conv_as_matmul))
 
 
 # pylint: disable=g-long-lambda
@@ -124,6 +126,13 @@ MODULES = (
     ModuleDescriptor(
         'DownsampleStem', lambda: tower.DownsampleStem(4), _call_module,
         (_spec(8, 8, 3),)),
+    ModuleDescriptor(
+        'BoardConv2D_matmul', lambda: board_conv.BoardConv2D(4, 3),
+        _call_head, (_spec(3, 3, 2),)),
+    ModuleDescriptor(
+        # A board larger than the kernel: the convolution.
+        'BoardConv2D_convolution', lambda: board_conv.BoardConv2D(4, 3),
+        _call_head, (_spec(5, 4, 2),)),
     ModuleDescriptor(
         'ValueHead', lambda: heads.ValueHead((8,), 5), _call_head,
         (_spec(6),)),
@@ -168,6 +177,12 @@ MODULES = (
     ModuleDescriptor(
         'MuZeroNetwork_recurrent_inference_residual',
         lambda: factory.make_network(_tiny_residual_config()),
+        _recurrent_inference, (_spec(3, 3, 4), _spec(dtype=tf.int32)),
+        num_actions=9),
+    ModuleDescriptor(
+        'MuZeroNetwork_recurrent_inference_residual_conv_as_matmul',
+        lambda: factory.make_network(_tiny_residual_config(
+            conv_as_matmul=True)),
         _recurrent_inference, (_spec(3, 3, 4), _spec(dtype=tf.int32)),
         num_actions=9),
 )
