@@ -34,7 +34,6 @@ of each and the median of the per-round ratios convolution / matmul.
 See docs/benchmarks.md, "Small boards: convolutions as one matmul".
 """
 
-import dataclasses
 import time
 from typing import Any, Callable, Dict, Sequence
 
@@ -47,6 +46,7 @@ from benchmarks import learner_models
 from benchmarks import reporting
 from muzero_snt import learning
 from muzero_snt import networks
+from muzero_snt import run_config
 from muzero_snt.networks import board_conv
 from muzero_snt.search import compiled_search
 
@@ -66,8 +66,8 @@ _MODES = ('convolution', 'matmul')
 
 
 def _with_matmul(config, use_matmul: bool):
-  return config.replace(network=dataclasses.replace(
-      config.network, conv_as_matmul=use_matmul))
+  return run_config.apply_overrides(
+      config, [f'network.conv_as_matmul={str(use_matmul).lower()}'])
 
 
 def _network(config, use_matmul: bool):
@@ -76,10 +76,11 @@ def _network(config, use_matmul: bool):
   tf.random.set_seed(0)
   network = networks.make_network(_with_matmul(config, use_matmul))
   network.create_variables()
-  convs = [m for m in network.submodules
-           if isinstance(m, board_conv.BoardConv2D)]
-  return network, sum(conv.runs_as_matmul(
-      [1] + list(config.observation_shape[:2]) + [1]) for conv in convs)
+  height, width = config.observation_shape[:2]
+  return network, sum(
+      conv.runs_as_matmul([1, height, width, conv.w.shape[2]])
+      for conv in network.submodules
+      if isinstance(conv, board_conv.BoardConv2D))
 
 
 def _calls(config) -> Dict[str, Dict[str, Callable[[], Any]]]:

@@ -127,11 +127,13 @@ MODULES = (
         'DownsampleStem', lambda: tower.DownsampleStem(4), _call_module,
         (_spec(8, 8, 3),)),
     ModuleDescriptor(
-        'BoardConv2D_matmul', lambda: board_conv.BoardConv2D(4, 3),
+        'BoardConv2D_matmul',
+        lambda: board_conv.BoardConv2D(4, 3, use_matmul=True),
         _call_head, (_spec(3, 3, 2),)),
     ModuleDescriptor(
         # A board larger than the kernel: the convolution.
-        'BoardConv2D_convolution', lambda: board_conv.BoardConv2D(4, 3),
+        'BoardConv2D_convolution',
+        lambda: board_conv.BoardConv2D(4, 3, use_matmul=True),
         _call_head, (_spec(5, 4, 2),)),
     ModuleDescriptor(
         'ValueHead', lambda: heads.ValueHead((8,), 5), _call_head,

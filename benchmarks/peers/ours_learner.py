@@ -26,7 +26,6 @@ batch in, NumPy metrics out, after `--warmup_steps` untimed steps (the first
 traces and compiles). Prints one JSON line in the peer drivers' layout.
 """
 
-import dataclasses
 import json
 import os
 import time
@@ -40,6 +39,7 @@ from benchmarks import learner as learner_benchmark
 from benchmarks import learner_models
 from muzero_snt import learning
 from muzero_snt import networks
+from muzero_snt import run_config
 
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
 
@@ -57,8 +57,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
                  conv_as_matmul: bool = False) -> Dict[str, Any]:
   """Samples/s of `repeats` timings of `steps` learner steps each."""
   config = learner_models.make_config(model)
-  config = config.replace(network=dataclasses.replace(
-      config.network, conv_as_matmul=conv_as_matmul))
+  config = run_config.apply_overrides(
+      config, [f'network.conv_as_matmul={str(conv_as_matmul).lower()}'])
   batch = learner_models.make_batch(config, batch_size, seed)
   tf.random.set_seed(seed)
   learner = learning.Learner(networks.make_network(config), config,

@@ -74,9 +74,9 @@ def tap_table(height: int, width: int, kernel_height: int,
 class BoardConv2D(snt.Conv2D):
   """`snt.Conv2D` ('SAME', NHWC) as one matmul on boards <= its kernel.
 
-  Usage is `snt.Conv2D`'s: `BoardConv2D(channels, 3)(inputs)`. With
-  `use_matmul=False` (an attribute too, e.g. for a benchmark) it is always
-  the convolution.
+  Usage is `snt.Conv2D`'s: `BoardConv2D(channels, 3, use_matmul=True)(x)`.
+  Without `use_matmul` (an attribute too: `make_network` sets it from
+  `network.conv_as_matmul`) it is always the convolution.
   """
 
   def __init__(self,
@@ -85,7 +85,7 @@ class BoardConv2D(snt.Conv2D):
                stride: int = 1,
                with_bias: bool = True,
                w_init: Optional[snt.initializers.Initializer] = None,
-               use_matmul: bool = True,
+               use_matmul: bool = False,
                name: Optional[str] = None):
     super().__init__(output_channels, kernel_shape, stride=stride,
                      with_bias=with_bias, w_init=w_init, padding='SAME',

@@ -99,11 +99,10 @@ class ConvBlock(snt.Module):
     super().__init__(name=name)
     check_positive('channels', channels)
     # Batch norm's offset takes the bias's place.
-    # A convolution; `make_network` lets it run as a matmul on small boards
-    # (`network.conv_as_matmul`).
+    # A matmul on small boards if `make_network` says (`board_conv.py`).
     self._conv = board_conv.BoardConv2D(
         channels, kernel_shape, stride=stride, with_bias=not batch_norm,
-        use_matmul=False, name='conv')
+        name='conv')
     self._norm = _batch_norm('batch_norm') if batch_norm else None
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
@@ -128,15 +127,14 @@ class ResidualBlock(snt.Module):
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
-    # Convolutions; `make_network` lets them run as matmuls on small boards
-    # (`network.conv_as_matmul`).
+    # Matmuls on small boards if `make_network` says (`board_conv.py`).
     self._conv_0 = board_conv.BoardConv2D(channels, 3,
                                           with_bias=not batch_norm,
-                                          use_matmul=False, name='conv_0')
+                                          name='conv_0')
     self._conv_1 = board_conv.BoardConv2D(
         channels, 3, with_bias=not batch_norm,
         w_init=snt.initializers.Zeros() if zero_init and not batch_norm
-        else None, use_matmul=False, name='conv_1')
+        else None, name='conv_1')
     self._norm_0 = _batch_norm('batch_norm_0') if batch_norm else None
     self._norm_1 = (_batch_norm('batch_norm_1', zero_scale=zero_init)
                     if batch_norm else None)

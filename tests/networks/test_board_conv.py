@@ -43,7 +43,8 @@ def _normal(shape, seed=0) -> np.ndarray:
 
 def _pair(out_channels, kernel, with_bias, input_shape, seed=0):
   """A BoardConv2D and an snt.Conv2D holding the same (random) weights."""
-  board = board_conv.BoardConv2D(out_channels, kernel, with_bias=with_bias)
+  board = board_conv.BoardConv2D(out_channels, kernel, with_bias=with_bias,
+                                 use_matmul=True)
   conv = snt.Conv2D(out_channels, kernel, with_bias=with_bias)
   probe = tf.zeros([1] + list(input_shape[1:]))
   board(probe)
@@ -138,23 +139,25 @@ class BoardConv2DTest(testing.TestCase):
                             ((2, 3, 3, 3), 1, 1))
   def test_larger_boards_and_strides_run_the_convolution(self, shape, kernel,
                                                          stride):
-    board = board_conv.BoardConv2D(4, kernel, stride=stride)
+    board = board_conv.BoardConv2D(4, kernel, stride=stride,
+                                   use_matmul=True)
     self.assertFalse(board.runs_as_matmul(shape))
     self._assert_convolution(board, shape, stride)
 
   def test_matrices_over_the_limit_run_the_convolution(self):
     # 3 x 3 cells of 128 -> 128 planes: a 1,152 x 1,152 matrix, over 2^20.
-    self.assertTrue(board_conv.BoardConv2D(113, 3).runs_as_matmul(
-        (1, 3, 3, 113)))  # 1,017 x 1,017 = 1,034,289 <= 1,048,576.
-    self.assertFalse(board_conv.BoardConv2D(128, 3).runs_as_matmul(
-        (1, 3, 3, 128)))
+    conv = lambda channels: board_conv.BoardConv2D(channels, 3,
+                                                   use_matmul=True)
+    # 1,017 x 1,017 = 1,034,289 <= 1,048,576 entries.
+    self.assertTrue(conv(113).runs_as_matmul((1, 3, 3, 113)))
+    self.assertFalse(conv(128).runs_as_matmul((1, 3, 3, 128)))
 
   def test_use_matmul_false_runs_the_convolution(self):
-    board = board_conv.BoardConv2D(4, 3, use_matmul=False)
+    board = board_conv.BoardConv2D(4, 3)
     self.assertFalse(board.runs_as_matmul((2, 3, 3, 3)))
     self._assert_convolution(board, (2, 3, 3, 3), 1)
     self.assertIn('Conv2D', self._op_types(board, [1, 3, 3, 3]))
-    matmul = board_conv.BoardConv2D(4, 3)
+    matmul = board_conv.BoardConv2D(4, 3, use_matmul=True)
     types = self._op_types(matmul, [1, 3, 3, 3])
     self.assertIn('MatMul', types)
     self.assertNotIn('Conv2D', types)
@@ -176,7 +179,7 @@ class BoardConv2DTest(testing.TestCase):
     conv(tf.zeros([1, 3, 3, 2]))
     conv.w.assign(_normal(conv.w.shape))
     conv.b.assign(_normal(conv.b.shape, 1))
-    board = board_conv.BoardConv2D(3, 3, name='conv')
+    board = board_conv.BoardConv2D(3, 3, use_matmul=True, name='conv')
     board(tf.zeros([1, 3, 3, 2]))
     self.assertEqual([v.name for v in board.variables],
                      [v.name for v in conv.variables])
@@ -192,8 +195,9 @@ class BoardConv2DTest(testing.TestCase):
 class AssembledWeightsTest(testing.TestCase):
 
   def _tower(self):
-    inner = board_conv.BoardConv2D(4, 3, name='inner')
-    outer = snt.Sequential([board_conv.BoardConv2D(4, 3, name='outer'),
+    inner = board_conv.BoardConv2D(4, 3, use_matmul=True, name='inner')
+    outer = snt.Sequential([board_conv.BoardConv2D(4, 3, use_matmul=True,
+                                                   name='outer'),
                             tf.nn.relu, inner])
     outer(tf.zeros([1, 3, 3, 4]))
     return outer, inner
