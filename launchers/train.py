@@ -75,6 +75,7 @@ from muzero_snt import distribute
 from muzero_snt import experiment
 from muzero_snt import mixed_precision
 from muzero_snt import presets
+from muzero_snt import run_config
 from muzero_snt import run_settings
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
@@ -185,6 +186,12 @@ NUM_REANALYZE_WORKERS = flags.DEFINE_integer(
     'num_reanalyze_workers', 0, 'reanalyse worker processes on Ray, taking '
     'batches from the replay service (0: the learner reanalyses); with '
     '--num_actors and --reanalyze_fraction.')
+CONFIG = flags.DEFINE_list(
+    'config', [], 'changes to any configuration field the flags above do '
+    'not name, as name=value with the names of the configuration a '
+    'checkpoint saves (run_config.apply_overrides), applied after them: '
+    'network.conv_as_matmul=true,max_moves=500. A JSON value with commas '
+    'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'.')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')
@@ -266,7 +273,7 @@ def make_config() -> config_lib.MuZeroConfig:
                'window_size', 'target_update_interval', 'value_loss_weight',
                'reward_loss_weight'):
     common_flags.check_positive(name)
-  return common_flags.make_config({
+  config = common_flags.make_config({
       'batch_size': BATCH_SIZE.value,
       'num_unroll_steps': UNROLL_STEPS.value,
       'td_steps': TD_STEPS.value,
@@ -286,6 +293,10 @@ def make_config() -> config_lib.MuZeroConfig:
       'random_opening_moves': RANDOM_OPENING_MOVES.value,
       'target_update_interval': TARGET_UPDATE_INTERVAL.value,
   })
+  try:
+    return run_config.apply_overrides(config, CONFIG.value)
+  except ValueError as e:
+    raise app.UsageError(f'--config: {e}') from e
 
 
 def make_settings() -> experiment.RunSettings:

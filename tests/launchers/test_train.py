@@ -65,6 +65,36 @@ class TrainTest(testing.TestCase):
     with self.assertRaisesRegex(app.UsageError, '--td_steps.*0'):
       train.make_config()
 
+  @flagsaver.flagsaver(
+      preset='minatar', lr_decay_steps=2e5, config=[
+          'network.conv_as_matmul=true', 'max_moves=500',
+          'visit_softmax_temperature_fn={"type": "TrainingStepTemperature", '
+          '"boundaries": [100000, 150000], "values": [1.0, 0.5, 0.25]}'])
+  def test_config_flag_sets_fields_without_their_own_flag(self):
+    config = train.make_config()
+    self.assertTrue(config.network.conv_as_matmul)
+    self.assertEqual(config.max_moves, 500)
+    self.assertEqual(config.lr_decay_steps, 2e5)
+    temperature = config.visit_softmax_temperature_fn
+    self.assertEqual(temperature(num_moves=0, training_steps=99_999), 1.0)
+    self.assertEqual(temperature(num_moves=0, training_steps=100_000), 0.5)
+    self.assertEqual(temperature(num_moves=0, training_steps=150_000), 0.25)
+
+  @flagsaver.flagsaver(preset='tictactoe', td_steps=7, config=['td_steps=3'])
+  def test_config_flag_applies_after_the_named_flags(self):
+    self.assertEqual(train.make_config().td_steps, 3)
+
+  @flagsaver.flagsaver(config=['network.chanels=8'])
+  def test_config_flag_with_an_unknown_name_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--config.*network.chanels.*expected one of'):
+      train.make_config()
+
+  @flagsaver.flagsaver(config=['discount=1.5'])
+  def test_config_flag_with_a_refused_value_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError, '--config.*discount.*1.5'):
+      train.make_config()
+
   @flagsaver.flagsaver(lr_decay_rate=1.5)
   def test_decay_rate_above_one_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, 'lr_decay_rate.*1.5'):
