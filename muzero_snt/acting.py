@@ -269,25 +269,11 @@ class Actor:
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
     output = self._search(observations, to_play, legal, rng, add_noise=True)
-    actions, rewards, time_steps = [], [], []
+    actions = self._choose_actions(games, legal, output, rng, training_steps)
+    rewards, time_steps = [], []
     for i, game in enumerate(games):
-      num_moves = game.trajectory.length
-      temperature = self._config.visit_softmax_temperature_fn(
-          num_moves, training_steps)
-      if num_moves < self._config.random_opening_moves:
-        # An opening move at random (`config.random_opening_moves`); the
-        # search's visits still make the policy target below.
-        action = int(rng.choice(legal[i]))
-      elif output.action is not None:
-        # Gumbel MuZero plays the action its search selects, without a
-        # temperature (the Gumbel sample already explores).
-        action = int(output.action[i])
-      else:
-        action = search_lib.sample_action(output.visit_counts[i],
-                                          temperature, rng)
-      time_step = game.environment.step(action)
+      time_step = game.environment.step(int(actions[i]))
       reward = float(time_step.reward)
-      actions.append(action)
       rewards.append(reward)
       time_steps.append(time_step)
       game.player_0_return += reward if to_play[i] == 0 else -reward
@@ -296,10 +282,51 @@ class Actor:
       legal_mask[i, np.asarray(actions_i, np.int64)] = True
     # The moves are checked once as a batch, not once per game.
     trajectory_lib.Trajectory.append_batch(
-        [game.trajectory for game in games], observations, to_play, actions,
-        rewards, output.policy, output.root_value, legal_mask)
+        [game.trajectory for game in games], observations, to_play,
+        actions.tolist(), rewards, output.policy, output.root_value, legal_mask)
     for game, time_step in zip(games, time_steps):
       game.time_step = time_step
+
+  def _choose_actions(self, games: List[_Game], legal: List[np.ndarray],
+                      output: search_lib.SearchOutput,
+                      rng: np.random.Generator,
+                      training_steps: int) -> np.ndarray:
+    """The move of each game: a draw from its visit counts, as a batch.
+
+    Game by game in order, `rng` draws what a loop of per-game choices
+    would (an opening move's `rng.choice(legal)`, one uniform for a draw
+    at a positive temperature), so the games are the same; the visit
+    softmax and the draws' searches then run once for the batch
+    (`search.sample_actions`).
+    """
+    config = self._config
+    num_games = len(games)
+    openings = np.zeros(num_games, bool)
+    temperatures = np.zeros(num_games)
+    uniforms = np.zeros(num_games)
+    opening_actions = {}
+    for i, game in enumerate(games):
+      num_moves = game.trajectory.length
+      if num_moves < config.random_opening_moves:
+        # An opening move at random (`config.random_opening_moves`); the
+        # search's visits still make the policy target.
+        openings[i] = True
+        opening_actions[i] = int(rng.choice(legal[i]))
+      elif output.action is None:
+        temperatures[i] = config.visit_softmax_temperature_fn(
+            num_moves, training_steps)
+        if temperatures[i] > 0:
+          uniforms[i] = rng.random()
+    if output.action is not None:
+      # Gumbel MuZero plays the action its search selects, without a
+      # temperature (the Gumbel sample already explores).
+      actions = np.asarray(output.action, np.int64).copy()
+    else:
+      actions = search_lib.sample_actions(output.visit_counts, temperatures,
+                                          uniforms)
+    for i, action in opening_actions.items():
+      actions[i] = action
+    return actions
 
   def _result_if_over(self, game: _Game) -> Optional[GameResult]:
     """Finishes the game's record if the game has ended; None otherwise."""

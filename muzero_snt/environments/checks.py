@@ -14,6 +14,7 @@
 # ============================================================================
 """A wrapper that checks an environment against a MuZero configuration."""
 
+import math
 from typing import Optional, Sequence
 
 import dm_env
@@ -72,6 +73,7 @@ class CheckedEnvironment(base.Environment):
     self._environment = environment
     self._observation_shape = tuple(observation_shape)
     self._observation_dtype = np.dtype(observation_dtype)
+    self._check_finite = np.issubdtype(self._observation_dtype, np.inexact)
     self._action_space_size = action_space_size
     self._step_type: Optional[dm_env.StepType] = None
     self._episode_step = 0
@@ -183,8 +185,7 @@ class CheckedEnvironment(base.Environment):
           f'The observation at {where} has shape {shape} and dtype {dtype}; '
           f'expected shape {self._observation_shape} and dtype '
           f'{self._observation_dtype.name}{fix}.')
-    if (np.issubdtype(self._observation_dtype, np.inexact) and
-        not np.all(np.isfinite(observation))):
+    if self._check_finite and not np.isfinite(observation).all():
       index = np.argwhere(~np.isfinite(observation))[0].tolist()
       raise ValueError(
           f'The observation of {type(self._environment).__name__} at '
@@ -193,7 +194,8 @@ class CheckedEnvironment(base.Environment):
 
     if not timestep.first():
       reward = timestep.reward
-      if reward is None or not np.all(np.isfinite(reward)):
+      if not (math.isfinite(reward) if isinstance(reward, float) else
+              reward is not None and np.all(np.isfinite(reward))):
         raise ValueError(
             f'The reward at {where} is {reward!r}; expected a finite number.')
 
@@ -212,7 +214,7 @@ class CheckedEnvironment(base.Environment):
     # On the few actions of a position, Python's min, max and set cost less
     # than NumPy's reductions and np.unique (this runs at every move).
     values = legal.tolist() if legal.ndim == 1 else None
-    if (values is None or not np.issubdtype(legal.dtype, np.integer) or
+    if (values is None or legal.dtype.kind not in 'iu' or
         min(values) < 0 or max(values) >= self._action_space_size or
         len(set(values)) != len(values)):
       raise ValueError(

@@ -32,6 +32,13 @@ LINES: Tuple[Tuple[int, int, int], ...] = (
     (0, 3, 6), (1, 4, 7), (2, 5, 8),  # Columns.
     (0, 4, 8), (2, 4, 6),  # Diagonals.
 )
+# The lines through each square: a move can only complete one of these.
+_LINES_THROUGH: Tuple[Tuple[Tuple[int, int, int], ...], ...] = tuple(
+    tuple(line for line in LINES if square in line) for square in range(9))
+# `_PLANES[p][code]`: the observation's three planes at a square holding
+# `code` when player p is to move (its stone, the opponent's, p).
+_PLANES = np.array([[[0, 0, p], [p == 0, p == 1, p], [p == 1, p == 0, p]]
+                    for p in (0, 1)], np.float32)
 
 
 def line_owners(board: np.ndarray) -> Tuple[int, ...]:
@@ -118,6 +125,7 @@ class TicTacToe(base.Environment):
     self._to_play = 0
     self._winner = None
     self._reset_next_step = True
+    self._legal: Optional[np.ndarray] = None  # Of the position, once asked.
 
   # dm_env.Environment.
 
@@ -132,6 +140,7 @@ class TicTacToe(base.Environment):
     self._to_play = 0
     self._winner = None
     self._reset_next_step = False
+    self._legal = None
     return dm_env.restart(self.observation())
 
   def step(self, action) -> dm_env.TimeStep:
@@ -144,9 +153,14 @@ class TicTacToe(base.Environment):
           f'0..8 that is empty; the legal actions are '
           f'{self.legal_actions().tolist()}.')
     mover = self._to_play
-    self._board[square] = mover + 1
+    board = self._board
+    board[square] = mover + 1
     self._to_play = 1 - mover
-    if line_owners(self._board):
+    self._legal = None
+    # The position before had no line, so only one through `square` can
+    # be complete now, and it is the mover's.
+    if any(board[a] == board[b] == board[c]
+           for a, b, c in _LINES_THROUGH[square]):
       self._winner = mover
     elif not (self._board == EMPTY).any():
       self._winner = DRAW
@@ -161,7 +175,9 @@ class TicTacToe(base.Environment):
   def legal_actions(self) -> np.ndarray:
     if self._winner is not None:
       return np.zeros(0, np.int32)
-    return np.flatnonzero(self._board == EMPTY).astype(np.int32)
+    if self._legal is None:  # Asked about three times per move.
+      self._legal = np.flatnonzero(self._board == EMPTY).astype(np.int32)
+    return self._legal.copy()
 
   def to_play(self) -> int:
     return self._to_play
@@ -174,11 +190,7 @@ class TicTacToe(base.Environment):
 
   def observation(self) -> np.ndarray:
     """Returns the float32 `[3, 3, 3]` observation of the current position."""
-    board = self._board.reshape(3, 3)
-    planes = (board == self._to_play + 1,
-              board == 2 - self._to_play,
-              np.full((3, 3), self._to_play))
-    return np.stack(planes, axis=-1).astype(np.float32)
+    return _PLANES[self._to_play][self._board].reshape(3, 3, 3)
 
   @property
   def board(self) -> np.ndarray:
@@ -217,6 +229,7 @@ class TicTacToe(base.Environment):
     self._to_play = int(to_play)
     self._winner = winner
     self._reset_next_step = winner is not None
+    self._legal = None
 
   def clone(self) -> 'TicTacToe':
     """Returns an independent copy in the same state."""

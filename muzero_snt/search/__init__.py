@@ -18,6 +18,7 @@ Both implement `Search` and return `SearchOutput`; `make_search` builds one.
 """
 
 from muzero_snt.search.action_selection import sample_action
+from muzero_snt.search.action_selection import sample_actions
 from muzero_snt.search.action_selection import select_action
 from muzero_snt.search.action_selection import visit_softmax
 from muzero_snt.search.base import Search
@@ -59,6 +60,7 @@ __all__ = (
     'root_statistics',
     'run_mcts',
     'sample_action',
+    'sample_actions',
     'search',
     'search_trees',
     'select_action',

@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Action selection from root visit counts: visit_softmax and select_action."""
+"""Action selection from root visit counts: visit_softmax, select_action and
+the batched sample_actions."""
 
 import math
 
@@ -91,6 +92,77 @@ def sample_action(visit_counts: np.ndarray, temperature: float,
   if temperature == 0:
     return int(np.argmax(probs))
   return int(rng.choice(len(probs), p=probs))
+
+
+def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
+                   uniforms: np.ndarray) -> np.ndarray:
+  """`sample_action` for a batch of roots, with its uniform draws given.
+
+  Row i's action is the one `sample_action(visit_counts[i],
+  temperatures[i], rng)` returns when `uniforms[i]` is the `rng.random()`
+  that NumPy's `Generator.choice` draws there: the first action whose
+  cumulative probability (normalised by the last) exceeds it. So a caller
+  that draws `uniforms[i] = rng.random()` for exactly the rows with a
+  positive temperature, in order, consumes `rng` as a loop of
+  `sample_action` calls would and gets the same actions. Rows at
+  temperature 0 take their most visited action (the lowest among equals)
+  and ignore their uniform.
+
+  Args:
+    visit_counts: `[B, A]` root visit counts.
+    temperatures: `[B]` temperatures T >= 0.
+    uniforms: `[B]` numbers in [0, 1).
+
+  Returns:
+    `[B]` int64 actions.
+
+  Raises:
+    ValueError: naming the row, if a count is negative or not finite, a
+      temperature is negative or not finite, a row at T > 0 has no visit, or
+      the shapes disagree.
+  """
+  counts = np.asarray(visit_counts, np.float64)
+  temperatures = np.asarray(temperatures, np.float64)
+  uniforms = np.asarray(uniforms, np.float64)
+  if counts.ndim != 2 or not counts.shape[1]:
+    raise ValueError(f'visit_counts must be [B, A] with A > 0, got shape '
+                     f'{list(counts.shape)}.')
+  if temperatures.shape != counts.shape[:1] or uniforms.shape != (
+      counts.shape[0],):
+    raise ValueError(
+        f'temperatures and uniforms must be [B] = [{counts.shape[0]}], got '
+        f'shapes {list(temperatures.shape)} and {list(uniforms.shape)}.')
+  bad = ~(np.isfinite(counts) & (counts >= 0)).all(axis=1)
+  if bad.any():
+    row = int(np.flatnonzero(bad)[0])
+    raise ValueError(f'visit_counts must be finite and >= 0, got row {row}: '
+                     f'{counts[row].tolist()}.')
+  bad = ~(np.isfinite(temperatures) & (temperatures >= 0))
+  if bad.any():
+    row = int(np.flatnonzero(bad)[0])
+    raise ValueError(f'temperatures must be finite numbers >= 0, got '
+                     f'{float(temperatures[row])} in row {row}.')
+  hot = temperatures > 0
+  empty = hot & ~counts.any(axis=1)
+  if empty.any():
+    row = int(np.flatnonzero(empty)[0])
+    raise ValueError(f'visit_counts must have a positive count when '
+                     f'temperature > 0, got row {row}: {counts[row].tolist()}.')
+  actions = np.argmax(counts, axis=1)  # T = 0; the first of equal maxima.
+  if hot.any():
+    # `visit_softmax`'s arithmetic, row by row.
+    with np.errstate(divide='ignore'):
+      logits = np.log(counts[hot])
+    logits = ((logits - logits.max(axis=1, keepdims=True)) /
+              temperatures[hot, None])
+    probs = np.exp(logits)
+    probs = probs / probs.sum(axis=1, keepdims=True)
+    # `Generator.choice(A, p=probs)`: a search of the uniform in the
+    # cumulative probabilities, divided by their last.
+    cdf = np.cumsum(probs, axis=1)
+    cdf /= cdf[:, -1:]
+    actions[hot] = (cdf <= uniforms[hot, None]).sum(axis=1)
+  return actions
 
 
 def select_action(config: config_lib.MuZeroConfig, num_moves: int,

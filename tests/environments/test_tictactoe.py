@@ -283,6 +283,44 @@ class TicTacToeTest(parameterized.TestCase):
     self.assertEqual(env.to_play(), 1)
     self.assertEqual(copy.to_play(), 0)
 
+  def test_legal_actions_are_a_fresh_array_each_call(self):
+    env = tictactoe.TicTacToe()
+    env.reset()
+    env.step(4)
+    legal = env.legal_actions()
+    legal[:] = 4  # The caller's array; the environment's answer stays.
+    np.testing.assert_array_equal(env.legal_actions(),
+                                  [0, 1, 2, 3, 5, 6, 7, 8])
+    env.set_state([1, 2, 0, 0, 1, 0, 0, 0, 0], 1)
+    np.testing.assert_array_equal(env.legal_actions(), [2, 3, 5, 6, 7, 8])
+
+  def test_observations_of_every_position_reached(self):
+    # Every position of the game tree, depth first through `clone`: the
+    # planes written out square by square from the board.
+    seen = set()
+
+    def visit(env, observation):
+      board, mover = env.board, env.to_play()
+      key = (board.tobytes(), mover)
+      if key in seen:
+        return
+      seen.add(key)
+      expected = np.zeros((3, 3, 3), np.float32)
+      for square in range(9):
+        row, column = divmod(square, 3)
+        expected[row, column, 0] = board[square] == mover + 1
+        expected[row, column, 1] = board[square] == 2 - mover
+        expected[row, column, 2] = mover
+      np.testing.assert_array_equal(observation, expected)
+      self.assertEqual(observation.dtype, np.float32)
+      for action in env.legal_actions():
+        child = env.clone()
+        visit(child, child.step(action).observation)
+
+    env = tictactoe.TicTacToe()
+    visit(env, env.reset().observation)
+    self.assertLen(seen, 5_478)
+
   def test_the_game_tree_has_the_known_counts(self):
     # Published counts of tic-tac-toe's game tree: 5,478 distinct positions
     # (with the empty board), 255,168 possible games, of which player 0 wins

@@ -112,6 +112,62 @@ class SampleActionTest(absltest.TestCase):
     self.assertEqual(rng.bit_generator.state, state)
 
 
+class SampleActionsTest(parameterized.TestCase):
+
+  def test_hand_worked_rows(self):
+    # Row 0, T = 1: probabilities [0.1, 0.2, 0.3, 0.4], cumulative
+    # [0.1, 0.3, 0.6, 1.0]; u = 0.35 falls in action 2's interval.
+    # Row 1, T = 0.5: [1, 4, 9, 16] / 30, cumulative [1, 5, 14, 30] / 30;
+    # u = 0.15 < 5 / 30: action 1. Row 2, T = 0: the first of the two most
+    # visited, whatever the uniform. Row 3: u = 0.1 is not below the first
+    # bound 0.1 (NumPy's searchsorted side='right'): action 1.
+    actions = action_selection.sample_actions(
+        np.array([[1, 2, 3, 4], [1, 2, 3, 4], [0, 6, 6, 1], [1, 2, 3, 4]]),
+        np.array([1., 0.5, 0., 1.]), np.array([0.35, 0.15, 0.99, 0.1]))
+    np.testing.assert_array_equal(actions, [2, 1, 1, 1])
+
+  def test_same_actions_and_draws_as_a_loop_of_sample_action(self):
+    rng = np.random.default_rng(0)
+    mismatches = 0
+    for case in range(200):
+      num_actions = int(rng.integers(1, 20))
+      counts = rng.integers(0, 30, size=(64, num_actions))
+      counts[np.arange(64), rng.integers(0, num_actions, 64)] += 1
+      if case % 3 == 0:  # Large counts too.
+        counts *= 10**rng.integers(0, 6, size=(64, 1))
+      temperatures = rng.choice([0., 1e-3, 0.25, 0.5, 1., 2., 7.3], size=64)
+      loop_rng = np.random.default_rng(case)
+      expected = [action_selection.sample_action(c, t, loop_rng)
+                  for c, t in zip(counts, temperatures)]
+      batch_rng = np.random.default_rng(case)
+      uniforms = [batch_rng.random() if t > 0 else 0. for t in temperatures]
+      actions = action_selection.sample_actions(counts, temperatures,
+                                                uniforms)
+      mismatches += int(np.sum(actions != expected))
+      # Both consumed the generator alike.
+      self.assertEqual(loop_rng.random(), batch_rng.random())
+    self.assertEqual(mismatches, 0)
+
+  @parameterized.named_parameters(
+      ('negative_count', [[1, 2], [1, -1]], [1., 1.], 'row 1'),
+      ('nan_count', [[1, np.nan]], [0.], 'finite and >= 0.*row 0'),
+      ('vector', [1, 2], [1.], r'\[B, A\].*got shape \[2\]'),
+      ('temperatures_shape', [[1, 2]], [1., 1.], r'\[B\] = \[1\]'),
+      ('negative_temperature', [[1, 2]], [-0.5], '-0.5 in row 0'),
+      ('all_zero_at_positive_temperature', [[1, 0], [0, 0]], [0., 1.],
+       r'positive count when temperature > 0, got row 1: \[0.0, 0.0\]'))
+  def test_bad_input(self, visits, temperatures, message):
+    with self.assertRaisesRegex(ValueError, message):
+      action_selection.sample_actions(np.array(visits), temperatures,
+                                      np.zeros(len(temperatures)))
+
+  def test_all_zero_row_at_temperature_zero_plays_action_zero(self):
+    # As `sample_action` at T = 0 (argmax of a zero row).
+    self.assertEqual(
+        action_selection.sample_actions([[0, 0, 0]], [0.], [0.5])[0],
+        action_selection.sample_action([0, 0, 0], 0., None))
+
+
 class SelectActionTest(absltest.TestCase):
 
   def test_sampling_frequencies_follow_the_visits(self):
