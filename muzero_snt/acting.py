@@ -301,7 +301,6 @@ class Actor:
     """
     config = self._config
     num_games = len(games)
-    openings = np.zeros(num_games, bool)
     temperatures = np.zeros(num_games)
     uniforms = np.zeros(num_games)
     opening_actions = {}
@@ -310,7 +309,6 @@ class Actor:
       if num_moves < config.random_opening_moves:
         # An opening move at random (`config.random_opening_moves`); the
         # search's visits still make the policy target.
-        openings[i] = True
         opening_actions[i] = int(rng.choice(legal[i]))
       elif output.action is None:
         temperatures[i] = config.visit_softmax_temperature_fn(
