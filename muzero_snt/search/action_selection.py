@@ -62,13 +62,24 @@ def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
   if not counts.any():
     raise ValueError(f'visit_counts must have a positive count when '
                      f'temperature > 0, got {counts.tolist()}.')
+  return _softmax_rows(counts[None], np.array([temperature], np.float64))[0]
+
+
+def _softmax_rows(counts: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
+  """`[R, A]` `visit_softmax` of each row of `counts` at its T > 0.
+
+  Args:
+    counts: `[R, A]` float64 counts, each row with a positive count.
+    temperatures: `[R]` float64 temperatures > 0.
+  """
   with np.errstate(divide='ignore'):
     logits = np.log(counts)  # -inf for unvisited actions.
   # Subtract the maximum before dividing by T: the largest logit is then 0
   # and the others are <= 0, so a tiny T cannot overflow.
-  logits = (logits - logits.max()) / temperature
+  logits = ((logits - logits.max(axis=1, keepdims=True)) /
+            temperatures[:, None])
   probs = np.exp(logits)
-  return probs / probs.sum()
+  return probs / probs.sum(axis=1, keepdims=True)
 
 
 def sample_action(visit_counts: np.ndarray, temperature: float,
@@ -150,13 +161,7 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                      f'temperature > 0, got row {row}: {counts[row].tolist()}.')
   actions = np.argmax(counts, axis=1)  # T = 0; the first of equal maxima.
   if hot.any():
-    # `visit_softmax`'s arithmetic, row by row.
-    with np.errstate(divide='ignore'):
-      logits = np.log(counts[hot])
-    logits = ((logits - logits.max(axis=1, keepdims=True)) /
-              temperatures[hot, None])
-    probs = np.exp(logits)
-    probs = probs / probs.sum(axis=1, keepdims=True)
+    probs = _softmax_rows(counts[hot], temperatures[hot])
     # `Generator.choice(A, p=probs)`: a search of the uniform in the
     # cumulative probabilities, divided by their last.
     cdf = np.cumsum(probs, axis=1)
