@@ -17,6 +17,7 @@
 import dataclasses
 import re
 
+import numpy as np
 import tensorflow as tf
 from absl.testing import parameterized
 
@@ -25,6 +26,7 @@ from muzero_snt import environments
 from muzero_snt import learning
 from muzero_snt import presets
 from muzero_snt import resources
+from muzero_snt.search import mcts
 from tests import testing
 
 try:
@@ -318,6 +320,34 @@ class SmallPresetTest(testing.TestCase):
     self.assertLessEqual(config.training_steps, 100_000)
     # CartPole-v1 ends after 500 steps.
     self.assertEqual(config.max_moves, 500)
+
+  def _stays_larger(self, config, prior, draws=20_000):
+    """How often action 0, prior `prior` of 2, keeps the larger noised
+    prior: the visit target of a search that follows its first visit."""
+    rng = np.random.default_rng(0)
+    kept = 0
+    for _ in range(draws):
+      root = mcts.Node(0.)
+      root.children = {0: mcts.Node(prior), 1: mcts.Node(1. - prior)}
+      mcts.add_exploration_noise(config, root, rng)
+      kept += root.children[0].prior > root.children[1].prior
+    return kept / draws
+
+  def test_cartpole_root_noise_pulls_a_prior_back_to_even(self):
+    # Early in a run the search keeps its visits on the child it visits
+    # first (docs/results.md), so the policy target is 1 for the larger
+    # noised prior: a prior p of action 0 moves toward the probability that
+    # it stays larger. With Beta(0.25, 0.25) noise (2 actions) at fraction
+    # f, that is P(x > (1/2 - (1 - f) p) / f): below p for p > 1/2 when f =
+    # 1/2, above it when f = 1/4 (the pseudocode's), e.g. at p = 0.6,
+    # 0.539 and 0.628 by a million-draw NumPy estimate.
+    config = presets.get_preset('cartpole')
+    for prior in (0.55, 0.6, 0.7, 0.8, 0.9):
+      self.assertLess(self._stays_larger(config, prior), prior - 0.015,
+                      msg=f'prior {prior}')
+    pseudocode = config.replace(root_exploration_fraction=0.25)
+    self.assertGreater(self._stays_larger(pseudocode, 0.6), 0.615)
+    self.assertEqual(self._stays_larger(pseudocode, 0.7), 1.)
 
   def test_connect4_and_go9_are_two_player_board_games(self):
     # (preset, actions, max moves, board, OpenSpiel planes + to-play plane)
