@@ -287,7 +287,7 @@ def make_cartpole_config() -> MuZeroConfig:
       # child past a sibling whose prior is above 2/3, and moves a prior of
       # 0.6 to 0.63: every run collapsed onto one push for its first 200-700
       # learner steps. At 0.5 the same loop pulls the prior back to even
-      # (docs/results.md, "Root noise at half the prior").
+      # (docs/results.md, "CartPole: root noise at half the prior").
       root_exploration_fraction=0.5,
       num_simulations=50,
       batch_size=128,
