@@ -285,8 +285,8 @@ def make_cartpole_config() -> MuZeroConfig:
       # visits first, the larger noised prior, and the prior learns from
       # those visits. Noise at the pseudocode's fraction 0.25 cannot lift a
       # child past a sibling whose prior is above 2/3, and moves a prior of
-      # 0.6 to 0.63: every run collapsed onto one push for its first 200-700
-      # learner steps. At 0.5 the same loop pulls the prior back to even
+      # 0.6 to 0.63: runs sat at one push every move for up to 700 learner
+      # steps. At 0.5 the same loop pulls the prior back to even
       # (docs/results.md, "CartPole: root noise at half the prior").
       root_exploration_fraction=0.5,
       num_simulations=50,
