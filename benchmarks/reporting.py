@@ -15,6 +15,7 @@
 """What every benchmark reports besides its numbers: medians and the machine."""
 
 import json
+import numbers
 import os
 import statistics
 from typing import Any, Dict, Optional
@@ -23,12 +24,20 @@ import numpy as np
 import tensorflow as tf
 
 
+def _is_number(value: Any) -> bool:
+  return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
 def with_medians(tree: Any) -> Any:
-  """Replaces every list of numbers by {'median': ..., 'values': [...]}."""
+  """Replaces every non-empty list of numbers by {'median': ..., 'values':
+  [...]}; lists of anything else (records, names) keep their order, each
+  item treated the same way."""
   if isinstance(tree, dict):
     return {key: with_medians(value) for key, value in tree.items()}
-  if isinstance(tree, list) and tree:
+  if isinstance(tree, list) and tree and all(map(_is_number, tree)):
     return {'median': statistics.median(tree), 'values': tree}
+  if isinstance(tree, list):
+    return [with_medians(value) for value in tree]
   return tree
 
 

@@ -1,0 +1,52 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for `benchmarks/reporting.py`: medians over lists of numbers only."""
+
+import json
+
+from absl.testing import absltest
+import numpy as np
+
+from benchmarks import reporting
+
+
+class WithMediansTest(absltest.TestCase):
+
+  def test_a_list_of_numbers_becomes_its_median_and_values(self):
+    self.assertEqual(reporting.with_medians([3, 1, 2, 10]),
+                     {'median': 2.5, 'values': [3, 1, 2, 10]})
+    self.assertEqual(
+        reporting.with_medians({'a': [np.float32(4.0), 1.0, 9.0]})['a'],
+        {'median': 4.0, 'values': [4.0, 1.0, 9.0]})
+
+  def test_a_list_of_records_keeps_its_records_each_with_medians(self):
+    # A benchmark that reports one record per checkpoint (search_depth):
+    # the records stay a list, in order, and their own lists get medians.
+    tree = {'checkpoints': [{'step': 7, 'depths': [1, 5, 2]},
+                            {'step': 9, 'depths': [4]}],
+            'config': ['lr_init=0.1', 'td_steps=5'],
+            'flags': [True, False], 'empty': []}
+    out = reporting.with_medians(tree)
+    self.assertEqual(out['checkpoints'], [
+        {'step': 7, 'depths': {'median': 2, 'values': [1, 5, 2]}},
+        {'step': 9, 'depths': {'median': 4, 'values': [4]}}])
+    self.assertEqual(out['config'], ['lr_init=0.1', 'td_steps=5'])
+    self.assertEqual(out['flags'], [True, False])
+    self.assertEqual(out['empty'], [])
+    json.dumps(out)  # What `report` writes.
+
+
+if __name__ == '__main__':
+  absltest.main()
