@@ -45,6 +45,18 @@ TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
+def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
+  """The actions a noise-free search's output plays: `[B]` int64.
+
+  Gumbel MuZero's selected action where the search chooses one, else the
+  most visited root action, ties to the lowest (illegal actions have no
+  visits, and one search of at least one simulation visits a legal one).
+  """
+  if output.action is not None:
+    return output.action.astype(np.int64)
+  return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
+
+
 class MuZeroPlayer:
   """Plays the most visited action of a noise-free search.
 
@@ -92,11 +104,8 @@ class MuZeroPlayer:
       no visits, and one search of at least one simulation visits a legal
       action).
     """
-    output = self._search(observations, to_play, legal_actions, self._rng,
-                          add_noise=False)
-    if output.action is not None:  # Gumbel MuZero's choice, noise-free.
-      return output.action.astype(np.int64)
-    return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
+    return greedy_actions(self._search(observations, to_play, legal_actions,
+                                       self._rng, add_noise=False))
 
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
