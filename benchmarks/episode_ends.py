@@ -24,6 +24,10 @@ beyond 2.4 from the centre), its last observation, and the root value
 every --value_every moves. The summary compares the root values early in
 the episodes that reach the time limit with those of the episodes that
 end sooner: whether the values tell a failing start from a good one.
+For every episode that ends before the time limit it also gives, every
+--value_every moves, each action's one-step value under the network
+(the predicted reward plus the discounted value after the action): how
+clearly the model points to a move away from the end.
 
     python -m benchmarks.episode_ends --preset=cartpole \\
         --checkpoint_dir=/tmp/cp3000 --num_episodes=20
@@ -121,6 +125,22 @@ def play_episodes(search: search_lib.Search,
           for r, step in zip(records, steps)]
 
 
+def one_step_values(model, observations: np.ndarray, num_actions: int,
+                    discount: float) -> np.ndarray:
+  """`[N, A]` r(s, a) + discount * v(g(s, a)) of each action at each of N
+  observations, under `model` (`search.NetworkModel`'s inference: the
+  representation, then one step of the dynamics and the prediction); one
+  player, so no sign changes."""
+  root = model.initial_inference(np.asarray(observations, np.float32))
+  values = np.empty((len(observations), num_actions), np.float64)
+  for action in range(num_actions):
+    after = model.recurrent_inference(
+        root.hidden_state, np.full(len(observations), action, np.int32))
+    values[:, action] = (np.asarray(after.reward, np.float64) +
+                         discount * np.asarray(after.value, np.float64))
+  return values
+
+
 def cartpole_end(episode: Episode) -> str:
   """How a CartPole episode ended: 'time limit', 'angle', 'position' or
   'angle and position' (the limits its last observation crossed)."""
@@ -188,7 +208,7 @@ def _load(checkpoint_dir: str):
                          f'{saved.preset!r}, not --preset={PRESET.value}.')
   config = saved.config if saved else presets.get_preset(PRESET.value)
   network, step = loading.load_network(config, checkpoint_dir)
-  return config, search_lib.make_search(config, network), step
+  return config, network, step
 
 
 def main(argv):
@@ -199,16 +219,25 @@ def main(argv):
                      ('early_moves', EARLY_MOVES)):
     if flag.value < 1:
       raise app.UsageError(f'--{name} is {flag.value}; expected at least 1.')
-  config, search, step = _load(CHECKPOINT_DIR.value)
+  config, network, step = _load(CHECKPOINT_DIR.value)
   episodes = play_episodes(
-      search, builders.make_environment_factory(PRESET.value, config,
-                                                ENV.value),
+      search_lib.make_search(config, network),
+      builders.make_environment_factory(PRESET.value, config, ENV.value),
       NUM_EPISODES.value, SEED.value)
   results = summarize(PRESET.value, episodes, VALUE_EVERY.value,
                       EARLY_MOVES.value)
+  model = search_lib.NetworkModel(network)
+  for episode, record in zip(episodes, results['episodes']):
+    if record['end'] != 'time limit':
+      moves = np.arange(0, len(episode.actions), VALUE_EVERY.value)
+      values = one_step_values(model, episode.observations[moves],
+                               config.action_space_size, config.discount)
+      record['one_step_values'] = {
+          str(t): {str(a): round(float(v), 2) for a, v in enumerate(row)}
+          for t, row in zip(moves.tolist(), values)}
   for record in results['episodes']:
     print(json.dumps({k: v for k, v in record.items()
-                      if k != 'root_values'}))
+                      if k not in ('root_values', 'one_step_values')}))
   results.update(preset=PRESET.value, env=ENV.value,
                  checkpoint_dir=CHECKPOINT_DIR.value, learner_step=step,
                  seed=SEED.value, machine=reporting.machine())

@@ -20,6 +20,7 @@ import numpy as np
 
 from benchmarks import episode_ends
 from muzero_snt import search as search_lib
+from muzero_snt import types
 
 LIMIT = episode_ends.CARTPOLE_ANGLE_LIMIT
 
@@ -105,6 +106,30 @@ class PlayEpisodesTest(absltest.TestCase):
   def test_a_non_positive_number_of_episodes_is_refused(self):
     with self.assertRaisesRegex(ValueError, 'num_episodes is 0'):
       episode_ends.play_episodes(_Search(), _Scripted, 0)
+
+
+class _Model:
+  """Root hidden state = the observation's first entry h; after action a
+  the reward is h + a and the value 10 a."""
+
+  def initial_inference(self, observation):
+    h = observation[:, :1].astype(np.float64)
+    return types.NetworkOutput(value=None, reward=None, policy_logits=None,
+                               hidden_state=h)
+
+  def recurrent_inference(self, hidden_state, action):
+    return types.NetworkOutput(
+        value=10. * action, reward=hidden_state[:, 0] + action,
+        policy_logits=None, hidden_state=hidden_state)
+
+
+class OneStepValuesTest(absltest.TestCase):
+
+  def test_reward_plus_discounted_value_of_each_action(self):
+    observations = np.array([[1., 9.], [-2., 9.]])
+    values = episode_ends.one_step_values(_Model(), observations, 3, 0.5)
+    # h + a + 0.5 * 10 a = h + 6 a.
+    np.testing.assert_allclose(values, [[1., 7., 13.], [-2., 4., 10.]])
 
 
 class CartpoleEndTest(absltest.TestCase):
