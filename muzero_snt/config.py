@@ -283,6 +283,11 @@ class MuZeroConfig:
   # paper's MuZero Reanalyze uses 0.8; 0 trains on the stored targets.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
+  # False reanalyses the value targets only: the chosen rows keep their
+  # stored policy targets and nothing is searched again, so a row costs one
+  # inference of the target network per bootstrap position instead of K + 1
+  # searches.
+  reanalyze_policy: bool = True
   # Data augmentation by the board's symmetries (`symmetries.py`): each
   # sampled window is moved by a random map of this kind ('none', the
   # paper's setting; 'dihedral', AlphaGo Zero's 8 maps of a square board;
@@ -356,6 +361,14 @@ class MuZeroConfig:
     _check_range('priority_beta', self.priority_beta, 0, _INF, '>= 0')
     _check_range('reanalyze_fraction', self.reanalyze_fraction, 0, 1,
                  'a fraction of the batch in [0, 1]')
+    _check(isinstance(self.reanalyze_policy, bool), 'reanalyze_policy',
+           self.reanalyze_policy, 'True or False')
+    _check(self.reanalyze_policy or not self.reanalyze_fraction or
+           self.td_steps < self.max_moves, 'reanalyze_policy',
+           self.reanalyze_policy,
+           f'True when reanalyze_fraction is {self.reanalyze_fraction}: '
+           f'with td_steps {self.td_steps} >= max_moves {self.max_moves} no '
+           'value target bootstraps, so only policies could be reanalysed')
     problem = symmetries.check(self.board_symmetries,
                                self.observation_shape, self.action_space_size)
     if problem:

@@ -65,7 +65,8 @@ class Inputs(NamedTuple):
   """What the new targets of a batch's chosen rows need from the replay.
 
   P positions are searched again (every position of a chosen row's window
-  inside its game) and Q bootstrap observations evaluated (where the
+  inside its game; none with `config.reanalyze_policy` False) and Q
+  bootstrap observations evaluated (where the
   bootstrap position b = j + n of unroll position j lies inside the game).
   NumPy arrays only, so they travel between processes as they are.
   """
@@ -87,7 +88,8 @@ def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
   """Reads the chosen rows' stored positions from `replay`.
 
   Args:
-    config: uses num_unroll_steps, td_steps and observation_shape.
+    config: uses num_unroll_steps, td_steps, observation_shape and
+      reanalyze_policy.
     keys: the batch's `[B, 2]` (game id, position) keys.
     rows: `[R]` the rows to reanalyse (`choose_rows`).
     replay: the buffer the batch came from (its games are read).
@@ -104,7 +106,8 @@ def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
     t = int(keys[row, 1])
     for step in range(min(k + 1, game.length - t)):
       j = t + step
-      searched.append((row, step, game, j))
+      if config.reanalyze_policy:
+        searched.append((row, step, game, j))
       if j + n < game.length:
         bootstraps.append((row, step, game, j, j + n))
   shape = (0,) + tuple(config.observation_shape)
@@ -148,7 +151,9 @@ class Reanalyser:
   - Policy: the positions t..t+K inside the game are searched again, all
     rows' positions in ONE batched call of `search`, over their stored
     observations, players and legal-action masks, without Dirichlet noise;
-    the visit distributions replace the stored ones.
+    the visit distributions replace the stored ones. With
+    `config.reanalyze_policy` False the stored policies stay and nothing
+    is searched (the value targets alone are new).
   - Value: where the n-step bootstrap position b = j + n of unroll position
     j lies inside the game, the target becomes
     z_j = sum_{i<n} g^i s(j, j+i) r_{j+i} + g^n s(j, b) v^-(o_b), with the
@@ -192,8 +197,9 @@ class Reanalyser:
     """Constructs the reanalyser and, if values bootstrap, its target net.
 
     Args:
-      config: uses reanalyze_fraction, target_update_interval,
-        num_unroll_steps, td_steps, max_moves, discount, num_players.
+      config: uses reanalyze_fraction, reanalyze_policy,
+        target_update_interval, num_unroll_steps, td_steps, max_moves,
+        discount, num_players.
       network: the learner's `MuZeroNetwork` (the target network copies it).
       search: a `search.Search` over `network` (it reads the network's
         variables at each call), e.g. the actor's.
@@ -337,11 +343,13 @@ class Reanalyser:
     config = self._config
     n, g = config.td_steps, config.discount
     target_policy = np.array(batch.target_policy, np.float32)  # [B, K+1, A]
-    output = self._search(
-        inputs.observations, [int(p) for p in inputs.to_play],
-        inputs.legal_actions, rng, add_noise=False)
-    for (row, step), policy in zip(inputs.searched.tolist(), output.policy):
-      target_policy[row, step] = policy
+    if len(inputs.searched):
+      output = self._search(
+          inputs.observations, [int(p) for p in inputs.to_play],
+          inputs.legal_actions, rng, add_noise=False)
+      for (row, step), policy in zip(inputs.searched.tolist(),
+                                     output.policy):
+        target_policy[row, step] = policy
     target_value = np.array(batch.target_value, np.float32)  # [B, K+1]
     if len(inputs.bootstraps):
       values = self._target_model.initial_inference(

@@ -224,6 +224,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('reanalyze_fraction_negative', 'reanalyze_fraction', -0.1),
       ('reanalyze_fraction_string', 'reanalyze_fraction', '0.8'),
       ('target_update_interval_zero', 'target_update_interval', 0),
+      ('reanalyze_policy_int', 'reanalyze_policy', 0),
       ('target_update_interval_float', 'target_update_interval', 10.),
       ('prioritized_replay_int', 'prioritized_replay', 1),
       ('lr_init_bool', 'lr_init', True),
@@ -239,6 +240,17 @@ class MuZeroConfigValidationTest(testing.TestCase):
   def test_bad_field_raises(self, name, value):
     with self.assertRaisesRegex(ValueError, _field_and_value(name, value)):
       MuZeroConfig(**_valid_kwargs(**{name: value}))
+
+  def test_value_only_reanalysis_needs_a_bootstrap_inside_the_game(self):
+    # td_steps 20 >= max_moves 20: every value target is the game's result,
+    # so reanalysing values alone would change nothing.
+    with self.assertRaisesRegex(ValueError, 'reanalyze_policy.*td_steps 20'):
+      MuZeroConfig(**_valid_kwargs(td_steps=20, reanalyze_fraction=0.5,
+                                   reanalyze_policy=False))
+    MuZeroConfig(**_valid_kwargs(td_steps=19, reanalyze_fraction=0.5,
+                                 reanalyze_policy=False))
+    MuZeroConfig(**_valid_kwargs(td_steps=20, reanalyze_fraction=0.,
+                                 reanalyze_policy=False))
 
   @parameterized.named_parameters(
       ('kind', 'kind', 'conv'),

@@ -123,11 +123,7 @@ class PolicyTargetTest(ReanalyserTestCase):
 
 class ValueTargetTest(ReanalyserTestCase):
 
-  def test_bootstrap_from_the_target_network_by_hand(self):
-    config = _config()
-    network, buffer, _, reanalyser = self._setup(config)
-    batch, keys = buffer.sample_batch()
-    new = reanalyser.reanalyse(batch, keys, buffer)
+  def _assert_bootstraps_by_hand(self, network, buffer, batch, keys, new):
     g, changed = 0.9, 0
     for row, (game_id, t) in enumerate(keys.tolist()):
       game = buffer.game(game_id)
@@ -149,6 +145,23 @@ class ValueTargetTest(ReanalyserTestCase):
                             atol=1e-5)
         changed += 1
     self.assertGreater(changed, 0)
+
+  def test_bootstrap_from_the_target_network_by_hand(self):
+    config = _config()
+    network, buffer, _, reanalyser = self._setup(config)
+    batch, keys = buffer.sample_batch()
+    new = reanalyser.reanalyse(batch, keys, buffer)
+    self._assert_bootstraps_by_hand(network, buffer, batch, keys, new)
+
+  def test_value_only_keeps_the_stored_policies_and_searches_nothing(self):
+    config = _config(reanalyze_policy=False)
+    network, buffer, _, reanalyser = self._setup(config)
+    batch, keys = buffer.sample_batch()
+    new = reanalyser.reanalyse(batch, keys, buffer)
+    self._assert_bootstraps_by_hand(network, buffer, batch, keys, new)
+    self.assertAllEqual(new.target_policy, batch.target_policy)
+    rows, searched, _ = reanalyser.take_stats()
+    self.assertEqual((rows, searched), (len(keys), 0))
 
   def test_monte_carlo_targets_change_only_the_policy(self):
     config = _config(td_steps=50)  # >= max_moves: no bootstrap.
