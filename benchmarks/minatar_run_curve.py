@@ -1,0 +1,132 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A MinAtar training run's self-play curve against frames, beside DQN's.
+
+Reads a run's TensorBoard scalars (`--logdir` of `launchers.train`):
+`selfplay/episode_return`, the mean return of the games that ended in each
+logging interval, and `selfplay/env_steps`, the frames so far, both at the
+interval's learner step. Plots every interval's return, their running mean
+over --window intervals, the noise-free evaluations given as
+--evaluations=FRAMES:MEAN,..., DQN's published curve (Young and Tian,
+2019) and its return after 5 million frames. For runs too long for
+`benchmarks/learning.py`, resumed over several sessions:
+
+    python -m benchmarks.minatar_run_curve --env=breakout \\
+        --logdir=/tmp/bk1m/logs --evaluations=239000:8.0,292000:9.4 \\
+        --output_png=docs/results_minatar_breakout_1m.png
+"""
+
+from typing import Dict, List, Sequence, Tuple
+
+from absl import app
+from absl import flags
+import numpy as np
+
+from benchmarks import minatar_baselines
+from muzero_snt import curves
+
+LOGDIR = flags.DEFINE_string('logdir', None, 'the run\'s TensorBoard '
+                             'directory.', required=True)
+ENV = flags.DEFINE_enum('env', 'breakout', list(minatar_baselines.DQN_AT_5M),
+                        'the MinAtar game the run learnt.')
+EVALUATIONS = flags.DEFINE_list(
+    'evaluations', [], 'noise-free evaluations as FRAMES:MEAN_RETURN.')
+WINDOW = flags.DEFINE_integer('window', 8, 'logging intervals in the '
+                              'running mean.')
+OUTPUT_PNG = flags.DEFINE_string('output_png', None, 'the PNG to write.',
+                                 required=True)
+
+RETURN_TAG = 'selfplay/episode_return'
+FRAMES_TAG = 'selfplay/env_steps'
+
+
+def frames_and_returns(scalars: Dict[str, Tuple[np.ndarray, np.ndarray]]
+                      ) -> Tuple[np.ndarray, np.ndarray]:
+  """`(frames [N], returns [N])` at the learner steps that logged both."""
+  for tag in (RETURN_TAG, FRAMES_TAG):
+    if tag not in scalars:
+      raise ValueError(f'No scalar {tag!r} in the logs; available tags: '
+                       f'{sorted(scalars)}.')
+  return_steps, returns = scalars[RETURN_TAG]
+  frame_steps, frames = scalars[FRAMES_TAG]
+  common, in_returns, in_frames = np.intersect1d(
+      return_steps, frame_steps, return_indices=True)
+  del common
+  return frames[in_frames], returns[in_returns]
+
+
+def running_mean(values: Sequence[float], window: int) -> np.ndarray:
+  """The mean of each value and the `window - 1` before it (fewer at the
+  start)."""
+  if window < 1:
+    raise ValueError(f'window is {window}; expected at least 1.')
+  sums = np.cumsum(np.concatenate([[0.], np.asarray(values, np.float64)]))
+  ends = np.arange(1, len(values) + 1)
+  starts = np.maximum(ends - window, 0)
+  return (sums[ends] - sums[starts]) / (ends - starts)
+
+
+def parse_evaluations(items: Sequence[str]) -> List[Tuple[float, float]]:
+  """`['239000:8.0', ...]` -> `[(239000., 8.0), ...]`, with a clear error."""
+  points = []
+  for item in items:
+    try:
+      frames, mean = (float(part) for part in item.split(':'))
+    except ValueError:
+      raise ValueError(f'evaluation {item!r} is not FRAMES:MEAN_RETURN '
+                       '(e.g. 292000:9.4).') from None
+    points.append((frames, mean))
+  return points
+
+
+def main(argv):
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  try:
+    evaluations = parse_evaluations(EVALUATIONS.value)
+    frames, returns = frames_and_returns(curves.read_scalars(LOGDIR.value))
+    mean = running_mean(returns, WINDOW.value)
+  except ValueError as e:
+    raise app.UsageError(str(e)) from e
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  game = ENV.value
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  axis.plot(frames, returns, color='tab:blue', alpha=0.25, lw=0.8,
+            label='MuZero self-play, each logging interval')
+  axis.plot(frames, mean, color='tab:blue',
+            label=f'MuZero self-play, mean of {WINDOW.value} intervals')
+  if evaluations:
+    axis.plot(*zip(*evaluations), 'o', color='tab:red',
+              label='MuZero noise-free search, 30 episodes')
+  dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
+         if f <= 1.5 * frames[-1]]
+  if dqn:
+    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
+  axis.axhline(minatar_baselines.DQN_AT_5M[game], color='grey', lw=0.8,
+               label='DQN after 5M frames')
+  axis.set_xlabel('frames (environment steps)')
+  axis.set_ylabel('return')
+  axis.set_title(f'MuZero on MinAtar {game}')
+  axis.legend(fontsize=8)
+  figure.tight_layout()
+  figure.savefig(OUTPUT_PNG.value, dpi=100)
+  print(f'{len(frames)} intervals to {int(frames[-1]):,} frames; last '
+        f'running mean {mean[-1]:.2f}; wrote {OUTPUT_PNG.value}')
+
+
+if __name__ == '__main__':
+  app.run(main)

@@ -1,0 +1,71 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests for `benchmarks/minatar_run_curve.py`'s pure parts."""
+
+from absl.testing import absltest
+import numpy as np
+
+from benchmarks import minatar_run_curve
+
+
+class FramesAndReturnsTest(absltest.TestCase):
+
+  def test_only_steps_that_logged_both(self):
+    scalars = {
+        'selfplay/episode_return': (np.array([3, 265, 528]),
+                                    np.array([1., 2., 4.])),
+        'selfplay/env_steps': (np.array([3, 528, 700]),
+                               np.array([10., 2640., 3500.])),
+    }
+    frames, returns = minatar_run_curve.frames_and_returns(scalars)
+    np.testing.assert_array_equal(frames, [10., 2640.])
+    np.testing.assert_array_equal(returns, [1., 4.])
+
+  def test_a_missing_tag_lists_the_tags_there_are(self):
+    with self.assertRaisesRegex(ValueError, r"selfplay/env_steps.*\['loss'"):
+      minatar_run_curve.frames_and_returns({
+          'selfplay/episode_return': (np.array([1]), np.array([1.])),
+          'loss': (np.array([1]), np.array([1.]))})
+
+
+class RunningMeanTest(absltest.TestCase):
+
+  def test_by_hand(self):
+    # Windows of 2: [1], [1, 3], [3, 5], [5, 9].
+    np.testing.assert_allclose(
+        minatar_run_curve.running_mean([1., 3., 5., 9.], 2),
+        [1., 2., 4., 7.])
+    np.testing.assert_allclose(
+        minatar_run_curve.running_mean([2., 4.], 8), [2., 3.])
+
+  def test_a_window_below_one_is_refused(self):
+    with self.assertRaisesRegex(ValueError, 'window is 0'):
+      minatar_run_curve.running_mean([1.], 0)
+
+
+class ParseEvaluationsTest(absltest.TestCase):
+
+  def test_frames_and_means(self):
+    self.assertEqual(
+        minatar_run_curve.parse_evaluations(['239000:8.0', '292000:9.4']),
+        [(239000., 8.0), (292000., 9.4)])
+
+  def test_a_malformed_item_is_named(self):
+    with self.assertRaisesRegex(ValueError, "'292000' is not FRAMES"):
+      minatar_run_curve.parse_evaluations(['292000'])
+
+
+if __name__ == '__main__':
+  absltest.main()
