@@ -66,8 +66,8 @@ class Inputs(NamedTuple):
 
   P positions are searched again (every position of a chosen row's window
   inside its game; none with `config.reanalyze_policy` False) and Q
-  bootstrap observations evaluated (where the
-  bootstrap position b = j + n of unroll position j lies inside the game).
+  bootstrap observations evaluated (where the bootstrap position b = j + n
+  of unroll position j lies inside the game).
   NumPy arrays only, so they travel between processes as they are.
   """
   rows: np.ndarray  # [R] int64 the chosen rows, ascending.
