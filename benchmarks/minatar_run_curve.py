@@ -111,7 +111,7 @@ def main(argv):
             label=f'MuZero self-play, mean of {WINDOW.value} intervals')
   if evaluations:
     axis.plot(*zip(*evaluations), 'o', color='tab:red',
-              label='MuZero noise-free search, 30 episodes')
+              label='MuZero noise-free search (--evaluations)')
   dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
          if f <= 1.5 * frames[-1]]
   if dqn:
