@@ -25,9 +25,10 @@ every --value_every moves. The summary compares the root values early in
 the episodes that reach the time limit with those of the episodes that
 end sooner: whether the values tell a failing start from a good one.
 For every episode that ends before the time limit it also gives, every
---value_every moves, each action's one-step value under the network
-(the predicted reward plus the discounted value after the action): how
-clearly the model points to a move away from the end.
+--value_every moves, the observation (its first 8 numbers) and each
+action's one-step value under the network (the predicted reward plus the
+discounted value after the action): how clearly the model points to a
+move away from the end.
 
     python -m benchmarks.episode_ends --preset=cartpole \\
         --checkpoint_dir=/tmp/cp3000 --num_episodes=20
@@ -161,6 +162,11 @@ def end_of(preset: str, episode: Episode) -> str:
   return 'terminal' if episode.terminal else 'time limit'
 
 
+def _first_numbers(observation: np.ndarray) -> str:
+  """An observation's first 8 numbers as text, for the report."""
+  return ' '.join(f'{v:.3f}' for v in np.ravel(observation)[:8])
+
+
 def summarize(preset: str, episodes: Sequence[Episode], value_every: int,
               early_moves: int) -> Dict[str, Any]:
   """Per-episode records and the comparison of early root values.
@@ -185,8 +191,7 @@ def summarize(preset: str, episodes: Sequence[Episode], value_every: int,
         'return': episode.episode_return,
         'length': len(episode.actions),
         'end': end,
-        'last_observation': [float(v) for v in
-                             np.ravel(episode.observations[-1])[:8]],
+        'last_observation': _first_numbers(episode.observations[-1]),
         'root_values': {str(t): round(float(episode.root_values[t]), 2)
                         for t in range(0, len(episode.actions),
                                        value_every)},
@@ -235,13 +240,23 @@ def main(argv):
       record['one_step_values'] = {
           str(t): {str(a): round(float(v), 2) for a, v in enumerate(row)}
           for t, row in zip(moves.tolist(), values)}
+      record['observations'] = {
+          str(t): _first_numbers(episode.observations[t])
+          for t in moves.tolist()}
   for record in results['episodes']:
     print(json.dumps({k: v for k, v in record.items()
-                      if k not in ('root_values', 'one_step_values')}))
+                      if k not in ('root_values', 'one_step_values',
+                                   'observations')}))
   results.update(preset=PRESET.value, env=ENV.value,
                  checkpoint_dir=CHECKPOINT_DIR.value, learner_step=step,
                  seed=SEED.value, machine=reporting.machine())
-  reporting.report(results, OUTPUT_JSON.value)
+  # Records, not repeated measurements: written as they are, without
+  # `reporting.report`'s medians.
+  text = json.dumps(results, indent=1, default=float)
+  print(text)
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      f.write(text)
 
 
 if __name__ == '__main__':

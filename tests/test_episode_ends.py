@@ -171,7 +171,7 @@ class SummarizeTest(absltest.TestCase):
     self.assertEqual(summary['episodes'][2]['root_values'],
                      {'0': 0., '2': 20.})
     self.assertEqual(summary['episodes'][1]['last_observation'],
-                     [2.5, 3., 0., 0.])
+                     '2.500 3.000 0.000 0.000')
 
   def test_no_episode_of_a_kind_leaves_its_mean_undefined(self):
     episodes = episode_ends.play_episodes(_Search(), _Scripted, 2, seed=0)
