@@ -28,13 +28,11 @@ over --window intervals, the noise-free evaluations given as
         --output_png=docs/results_minatar_breakout_1m.png
 """
 
-from typing import Dict, List, Sequence, Tuple
-
 from absl import app
 from absl import flags
-import numpy as np
 
 from benchmarks import minatar_baselines
+from benchmarks import selfplay_curve
 from muzero_snt import curves
 
 LOGDIR = flags.DEFINE_string('logdir', None, 'the run\'s TensorBoard '
@@ -48,56 +46,18 @@ WINDOW = flags.DEFINE_integer('window', 8, 'logging intervals in the '
 OUTPUT_PNG = flags.DEFINE_string('output_png', None, 'the PNG to write.',
                                  required=True)
 
-RETURN_TAG = 'selfplay/episode_return'
-FRAMES_TAG = 'selfplay/env_steps'
-
-
-def frames_and_returns(scalars: Dict[str, Tuple[np.ndarray, np.ndarray]]
-                      ) -> Tuple[np.ndarray, np.ndarray]:
-  """`(frames [N], returns [N])` at the learner steps that logged both."""
-  for tag in (RETURN_TAG, FRAMES_TAG):
-    if tag not in scalars:
-      raise ValueError(f'No scalar {tag!r} in the logs; available tags: '
-                       f'{sorted(scalars)}.')
-  return_steps, returns = scalars[RETURN_TAG]
-  frame_steps, frames = scalars[FRAMES_TAG]
-  common, in_returns, in_frames = np.intersect1d(
-      return_steps, frame_steps, return_indices=True)
-  del common
-  return frames[in_frames], returns[in_returns]
-
-
-def running_mean(values: Sequence[float], window: int) -> np.ndarray:
-  """The mean of each value and the `window - 1` before it (fewer at the
-  start)."""
-  if window < 1:
-    raise ValueError(f'window is {window}; expected at least 1.')
-  sums = np.cumsum(np.concatenate([[0.], np.asarray(values, np.float64)]))
-  ends = np.arange(1, len(values) + 1)
-  starts = np.maximum(ends - window, 0)
-  return (sums[ends] - sums[starts]) / (ends - starts)
-
-
-def parse_evaluations(items: Sequence[str]) -> List[Tuple[float, float]]:
-  """`['239000:8.0', ...]` -> `[(239000., 8.0), ...]`, with a clear error."""
-  points = []
-  for item in items:
-    try:
-      frames, mean = (float(part) for part in item.split(':'))
-    except ValueError:
-      raise ValueError(f'evaluation {item!r} is not FRAMES:MEAN_RETURN '
-                       '(e.g. 292000:9.4).') from None
-    points.append((frames, mean))
-  return points
-
-
 def main(argv):
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   try:
-    evaluations = parse_evaluations(EVALUATIONS.value)
-    frames, returns = frames_and_returns(curves.read_scalars(LOGDIR.value))
-    mean = running_mean(returns, WINDOW.value)
+    evaluations = selfplay_curve.parse_evaluations(EVALUATIONS.value)
+    frames, returns = selfplay_curve.frames_and_returns(
+        curves.read_scalars(LOGDIR.value))
+    if WINDOW.value < 1:
+      raise ValueError(f'--window is {WINDOW.value}; expected at least 1.')
+    # The mean of each interval's return and the window - 1 before it.
+    _, mean = minatar_baselines.moving_average(
+        list(zip(frames, returns)), WINDOW.value)
   except ValueError as e:
     raise app.UsageError(str(e)) from e
   import matplotlib  # pylint: disable=g-import-not-at-top

@@ -12,12 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for `benchmarks/minatar_run_curve.py`'s pure parts."""
+"""Tests for `benchmarks/selfplay_curve.py`."""
 
 from absl.testing import absltest
 import numpy as np
 
-from benchmarks import minatar_run_curve
+from benchmarks import selfplay_curve
 
 
 class FramesAndReturnsTest(absltest.TestCase):
@@ -29,42 +29,27 @@ class FramesAndReturnsTest(absltest.TestCase):
         'selfplay/env_steps': (np.array([3, 528, 700]),
                                np.array([10., 2640., 3500.])),
     }
-    frames, returns = minatar_run_curve.frames_and_returns(scalars)
+    frames, returns = selfplay_curve.frames_and_returns(scalars)
     np.testing.assert_array_equal(frames, [10., 2640.])
     np.testing.assert_array_equal(returns, [1., 4.])
 
   def test_a_missing_tag_lists_the_tags_there_are(self):
     with self.assertRaisesRegex(ValueError, r"selfplay/env_steps.*\['loss'"):
-      minatar_run_curve.frames_and_returns({
+      selfplay_curve.frames_and_returns({
           'selfplay/episode_return': (np.array([1]), np.array([1.])),
           'loss': (np.array([1]), np.array([1.]))})
-
-
-class RunningMeanTest(absltest.TestCase):
-
-  def test_by_hand(self):
-    # Windows of 2: [1], [1, 3], [3, 5], [5, 9].
-    np.testing.assert_allclose(
-        minatar_run_curve.running_mean([1., 3., 5., 9.], 2),
-        [1., 2., 4., 7.])
-    np.testing.assert_allclose(
-        minatar_run_curve.running_mean([2., 4.], 8), [2., 3.])
-
-  def test_a_window_below_one_is_refused(self):
-    with self.assertRaisesRegex(ValueError, 'window is 0'):
-      minatar_run_curve.running_mean([1.], 0)
 
 
 class ParseEvaluationsTest(absltest.TestCase):
 
   def test_frames_and_means(self):
     self.assertEqual(
-        minatar_run_curve.parse_evaluations(['239000:8.0', '292000:9.4']),
+        selfplay_curve.parse_evaluations(['239000:8.0', '292000:9.4']),
         [(239000., 8.0), (292000., 9.4)])
 
   def test_a_malformed_item_is_named(self):
     with self.assertRaisesRegex(ValueError, "'292000' is not FRAMES"):
-      minatar_run_curve.parse_evaluations(['292000'])
+      selfplay_curve.parse_evaluations(['292000'])
 
 
 if __name__ == '__main__':

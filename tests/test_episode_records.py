@@ -12,17 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for `benchmarks/episode_ends.py` on scripted episodes."""
+"""Tests for `benchmarks/episode_records.py` on scripted episodes."""
 
 from absl.testing import absltest
 import dm_env
 import numpy as np
 
-from benchmarks import episode_ends
+from benchmarks import episode_records
 from muzero_snt import search as search_lib
 from muzero_snt import types
 
-LIMIT = episode_ends.CARTPOLE_ANGLE_LIMIT
+LIMIT = episode_records.CARTPOLE_ANGLE_LIMIT
 
 
 class _Scripted:
@@ -90,7 +90,7 @@ class PlayEpisodesTest(absltest.TestCase):
 
   def test_lockstep_episodes_record_moves_values_and_ends(self):
     search = _Search()
-    episodes = episode_ends.play_episodes(search, _Scripted, 3, seed=0)
+    episodes = episode_records.play_episodes(search, _Scripted, 3, seed=0)
     # Lengths 2, 3, 4: the calls search 3, 3, 2 and 1 positions.
     self.assertEqual(search.batches, [3, 3, 2, 1])
     self.assertEqual([len(e.actions) for e in episodes], [2, 3, 4])
@@ -105,7 +105,7 @@ class PlayEpisodesTest(absltest.TestCase):
 
   def test_a_non_positive_number_of_episodes_is_refused(self):
     with self.assertRaisesRegex(ValueError, 'num_episodes is 0'):
-      episode_ends.play_episodes(_Search(), _Scripted, 0)
+      episode_records.play_episodes(_Search(), _Scripted, 0)
 
 
 class _Model:
@@ -127,7 +127,7 @@ class OneStepValuesTest(absltest.TestCase):
 
   def test_reward_plus_discounted_value_of_each_action(self):
     observations = np.array([[1., 9.], [-2., 9.]])
-    values = episode_ends.one_step_values(_Model(), observations, 3, 0.5)
+    values = episode_records.one_step_values(_Model(), observations, 3, 0.5)
     # h + a + 0.5 * 10 a = h + 6 a.
     np.testing.assert_allclose(values, [[1., 7., 13.], [-2., 4., 10.]])
 
@@ -135,30 +135,30 @@ class OneStepValuesTest(absltest.TestCase):
 class CartpoleEndTest(absltest.TestCase):
 
   def _episode(self, last, terminal=True):
-    return episode_ends.Episode(
+    return episode_records.Episode(
         observations=np.array([[0, 0, 0, 0], last], np.float32),
         actions=np.array([0]), rewards=np.array([1.]),
         root_values=np.array([5.]), terminal=terminal)
 
   def test_the_limit_crossed_names_the_end(self):
-    self.assertEqual(episode_ends.cartpole_end(
+    self.assertEqual(episode_records.cartpole_end(
         self._episode([0.1, 0, LIMIT + 1e-3, 0])), 'angle')
-    self.assertEqual(episode_ends.cartpole_end(
+    self.assertEqual(episode_records.cartpole_end(
         self._episode([-2.41, 0, 0.1, 0])), 'position')
-    self.assertEqual(episode_ends.cartpole_end(
+    self.assertEqual(episode_records.cartpole_end(
         self._episode([2.5, 0, -0.3, 0])), 'angle and position')
     # 12 degrees is 0.2094 rad; 0.2 is inside both limits.
-    self.assertEqual(episode_ends.cartpole_end(
+    self.assertEqual(episode_records.cartpole_end(
         self._episode([2.39, 0, 0.2, 0])), 'terminal')
-    self.assertEqual(episode_ends.cartpole_end(
+    self.assertEqual(episode_records.cartpole_end(
         self._episode([3., 0, 1., 0], terminal=False)), 'time limit')
 
 
 class SummarizeTest(absltest.TestCase):
 
   def test_counts_and_early_values_by_hand(self):
-    episodes = episode_ends.play_episodes(_Search(), _Scripted, 3, seed=0)
-    summary = episode_ends.summarize('cartpole', episodes, value_every=2,
+    episodes = episode_records.play_episodes(_Search(), _Scripted, 3, seed=0)
+    summary = episode_records.summarize('cartpole', episodes, value_every=2,
                                      early_moves=2)
     self.assertEqual(summary['ends'],
                      {'angle': 1, 'position': 1, 'time limit': 1})
@@ -174,8 +174,8 @@ class SummarizeTest(absltest.TestCase):
                      '2.500 3.000 0.000 0.000')
 
   def test_no_episode_of_a_kind_leaves_its_mean_undefined(self):
-    episodes = episode_ends.play_episodes(_Search(), _Scripted, 2, seed=0)
-    summary = episode_ends.summarize('cartpole', episodes, 10, 50)
+    episodes = episode_records.play_episodes(_Search(), _Scripted, 2, seed=0)
+    summary = episode_records.summarize('cartpole', episodes, 10, 50)
     self.assertIsNone(summary['early_root_value']['time limit'])
     # Root values 0, 10 and 0, 10, 20 over both episodes.
     self.assertAlmostEqual(summary['early_root_value']['ended'], 8.)
