@@ -60,6 +60,7 @@ from absl import logging
 import numpy as np
 
 from benchmarks import minatar_baselines
+from benchmarks import selfplay_curve
 from muzero_snt import builders
 from muzero_snt import evaluation
 from muzero_snt import experiment
@@ -304,12 +305,7 @@ def _draw_minatar(axis, runs: List[Dict], game: str) -> None:
               color=line.get_color(),
               label=f'MuZero evaluation, seed {run["seed"]}')
     last = max(last, frames[-1])
-  dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
-         if f <= 1.5 * last]
-  if dqn:
-    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
-  axis.axhline(minatar_baselines.DQN_AT_5M[game], color='grey', lw=0.8,
-               label='DQN after 5M frames')
+  selfplay_curve.draw_dqn(axis, game, last)
   axis.set_xlabel('frames (environment steps)')
   axis.set_ylabel('return (100-game mean)')
   axis.set_title(f'MuZero on MinAtar {game}')

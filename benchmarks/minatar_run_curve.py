@@ -72,12 +72,7 @@ def main(argv):
   if evaluations:
     axis.plot(*zip(*evaluations), 'o', color='tab:red',
               label='MuZero noise-free search (--evaluations)')
-  dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
-         if f <= 1.5 * frames[-1]]
-  if dqn:
-    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
-  axis.axhline(minatar_baselines.DQN_AT_5M[game], color='grey', lw=0.8,
-               label='DQN after 5M frames')
+  selfplay_curve.draw_dqn(axis, game, frames[-1])
   axis.set_xlabel('frames (environment steps)')
   axis.set_ylabel('return')
   axis.set_title(f'MuZero on MinAtar {game}')

@@ -14,12 +14,15 @@
 # ============================================================================
 """A training run's self-play returns against frames, from its logs.
 
-The parts of `benchmarks/minatar_run_curve.py` that need no flags.
+The parts of `benchmarks/minatar_run_curve.py` that need no flags, and
+DQN's curve on a plot (`draw_dqn`, also `benchmarks/learning.py`'s).
 """
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
+
+from benchmarks import minatar_baselines
 
 RETURN_TAG = 'selfplay/episode_return'
 FRAMES_TAG = 'selfplay/env_steps'
@@ -51,3 +54,14 @@ def parse_evaluations(items: Sequence[str]) -> List[Tuple[float, float]]:
                        '(e.g. 292000:9.4).') from None
     points.append((frames, mean))
   return points
+
+
+def draw_dqn(axis: Any, game: str, last_frames: float) -> None:
+  """DQN's published curve of `game` up to 1.5 x `last_frames` (dashed) and
+  its return after 5 million frames (a grey line), on a matplotlib axis."""
+  dqn = [(f, r) for f, r in minatar_baselines.DQN_CURVES.get(game, ())
+         if f <= 1.5 * last_frames]
+  if dqn:
+    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
+  axis.axhline(minatar_baselines.DQN_AT_5M[game], color='grey', lw=0.8,
+               label='DQN after 5M frames')

@@ -17,6 +17,7 @@
 from absl.testing import absltest
 import numpy as np
 
+from benchmarks import minatar_baselines
 from benchmarks import selfplay_curve
 
 
@@ -38,6 +39,33 @@ class FramesAndReturnsTest(absltest.TestCase):
       selfplay_curve.frames_and_returns({
           'selfplay/episode_return': (np.array([1]), np.array([1.])),
           'loss': (np.array([1]), np.array([1.]))})
+
+
+class _Axis:
+  """Records what is drawn on it."""
+
+  def __init__(self):
+    self.lines, self.hlines = [], []
+
+  def plot(self, x, y, style, label):
+    self.lines.append((list(x), list(y), style, label))
+
+  def axhline(self, y, **kwargs):
+    self.hlines.append(y)
+
+
+class DrawDqnTest(absltest.TestCase):
+
+  def test_the_curve_to_one_and_a_half_times_the_frames_and_the_5m_line(self):
+    axis = _Axis()
+    selfplay_curve.draw_dqn(axis, 'breakout', 100_000)
+    (x, y, style, _), = axis.lines
+    expected = [(f, r) for f, r in minatar_baselines.DQN_CURVES['breakout']
+                if f <= 150_000]
+    self.assertNotEmpty(expected)
+    self.assertEqual(list(zip(x, y)), expected)
+    self.assertEqual(style, 'k--')
+    self.assertEqual(axis.hlines, [10.1])  # DQN after 5M frames, Breakout.
 
 
 class ParseEvaluationsTest(absltest.TestCase):
