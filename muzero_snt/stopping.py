@@ -22,11 +22,10 @@ last complete checkpoint stays). Outside the main thread, where Python
 cannot install handlers, the block changes nothing.
 """
 
+import os
 import signal
 import threading
 from typing import Optional
-
-from absl import logging
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -58,9 +57,12 @@ class StopOnSignals:
           f'Second signal ({signal.Signals(signum).name}): stopping at once; '
           'the last complete checkpoint stays.')
     self._received = signum
-    logging.warning('%s received: stopping after the current learner step '
-                    'with a final checkpoint (send it again to stop at '
-                    'once).', signal.Signals(signum).name)
+    # Straight to the file descriptor: the signal may arrive while the main
+    # thread is inside a write to sys.stderr (a log line), and a logging
+    # call here would re-enter that buffered writer ("reentrant call").
+    os.write(2, (f'{signal.Signals(signum).name} received: stopping after '
+                 'the current learner step with a final checkpoint (send it '
+                 'again to stop at once).\n').encode())
 
   def __enter__(self) -> 'StopOnSignals':
     self._received = None
