@@ -96,7 +96,8 @@ def profiled_flops(network: networks.MuZeroNetwork,
       loss = losses.unrolled_loss(network, batch, config.weight_decay).loss
     return tape.gradient(loss, network.trainable_variables)
 
-  batch = tf.nest.map_structure(tf.convert_to_tensor, batch)
+  batch = tf.nest.map_structure(
+      lambda x: None if x is None else tf.convert_to_tensor(x), batch)
   graph = loss_and_gradients.get_concrete_function(batch).graph
   options = tf.compat.v1.profiler.ProfileOptionBuilder.float_operation()
   options['output'] = 'none'

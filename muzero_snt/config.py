@@ -157,6 +157,12 @@ class NetworkConfig:
       differently; about 1.2x faster learner steps and batched searches on
       tic-tac-toe (docs/benchmarks.md). Off by default: the presets'
       published results were made with the convolution.
+    projection_hidden: width of the two hidden layers of the consistency
+      loss's projection of a hidden state (`networks/projection.py`; built
+      only when `MuZeroConfig.consistency_loss_weight` > 0).
+    projection_size: size of the projection (the vector compared).
+    projection_head_hidden: width of the hidden layer of the projection's
+      prediction head, the online branch's extra layers.
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -175,6 +181,9 @@ class NetworkConfig:
   value_head_channels: int = 1
   reward_head_channels: int = 1
   conv_as_matmul: bool = False
+  projection_hidden: int = 256
+  projection_size: int = 256
+  projection_head_hidden: int = 128
 
   def __post_init__(self):
     _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
@@ -188,7 +197,8 @@ class NetworkConfig:
     _check(_is_int(self.num_blocks) and self.num_blocks >= 0,
            'network.num_blocks', self.num_blocks, 'a non-negative integer')
     for name in ('policy_head_channels', 'value_head_channels',
-                 'reward_head_channels'):
+                 'reward_head_channels', 'projection_hidden',
+                 'projection_size', 'projection_head_hidden'):
       _check(_is_int(getattr(self, name)) and getattr(self, name) > 0,
              f'network.{name}', getattr(self, name), 'a positive integer')
     _check(
@@ -272,6 +282,14 @@ class MuZeroConfig:
   # step's 1/K `scale_gradient` stays; this multiplies the reward term
   # inside it, as `value_loss_weight` does the value term.
   reward_loss_weight: float = 1.0
+  # EfficientZero's self-supervised consistency loss (Ye et al. 2021,
+  # arXiv:2111.00210; not in MuZero: 0 is the paper's loss): each recurrent
+  # step's hidden state, projected and passed through a prediction head, is
+  # drawn towards the projection of the representation of the real
+  # observation at that step (negative cosine similarity, no gradient
+  # through the target), with this weight inside the step's 1/K gradient
+  # scale. EfficientZero weighs it 2. Sizes in `network.projection_*`.
+  consistency_loss_weight: float = 0.0
   # Prioritised replay (appendix G); alpha = beta = 1 for Atari.
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
@@ -338,6 +356,8 @@ class MuZeroConfig:
     _check_range('gumbel_c_visit', self.gumbel_c_visit, 0, _INF, '>= 0')
     _check_range('gumbel_c_scale', self.gumbel_c_scale, 0, _INF, '>= 0')
     _check_range('weight_decay', self.weight_decay, 0, _INF, '>= 0')
+    _check_range('consistency_loss_weight', self.consistency_loss_weight, 0,
+                 _INF, '>= 0 (0: no consistency loss, the paper\'s loss)')
     _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
     _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',
                  low_open=True)

@@ -39,7 +39,10 @@ def batch_signature(config: config_lib.MuZeroConfig,
       target_reward=tf.TensorSpec((b, k), tf.float32),
       target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
       policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
-      weight=tf.TensorSpec((b,), tf.float32))
+      weight=tf.TensorSpec((b,), tf.float32),
+      next_observation=(
+          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
+          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
 
 
 def from_batches(make_batches: Callable[[], Iterator[types.Batch]],

@@ -90,7 +90,9 @@ def _as_batch_of_tensors(batch: types.Batch) -> types.Batch:
       target_reward=tf.cast(batch.target_reward, tf.float32),
       target_policy=tf.cast(batch.target_policy, tf.float32),
       policy_mask=tf.cast(batch.policy_mask, tf.float32),
-      weight=tf.cast(batch.weight, tf.float32))
+      weight=tf.cast(batch.weight, tf.float32),
+      next_observation=(None if batch.next_observation is None else
+                        tf.convert_to_tensor(batch.next_observation)))
 
 
 def zero_batch(config: config_lib.MuZeroConfig,
@@ -107,7 +109,10 @@ def zero_batch(config: config_lib.MuZeroConfig,
       target_reward=np.zeros((b, k), np.float32),
       target_policy=np.full((b, k + 1, a), 1. / a, np.float32),
       policy_mask=np.ones((b, k + 1), np.float32),
-      weight=np.ones(b, np.float32))
+      weight=np.ones(b, np.float32),
+      next_observation=(
+          np.zeros((b, k) + tuple(config.observation_shape), np.float32)
+          if config.consistency_loss_weight > 0 else None))
 
 
 def _check_values(batch: types.Batch, num_actions: int) -> None:
@@ -118,7 +123,9 @@ def _check_values(batch: types.Batch, num_actions: int) -> None:
     raise ValueError(f'Batch.action holds {int(bad.flat[0])}, outside the '
                      f'action space [0, {num_actions}).')
   for field in ('observation', 'target_value', 'target_reward',
-                'target_policy', 'policy_mask', 'weight'):
+                'target_policy', 'policy_mask', 'weight', 'next_observation'):
+    if getattr(batch, field) is None:
+      continue
     value = np.asarray(getattr(batch, field))
     if np.issubdtype(value.dtype, np.floating) and not np.all(
         np.isfinite(value)):
@@ -289,7 +296,8 @@ class Learner:
           weight_decay=self._config.weight_decay,
           value_loss_weight=self._config.value_loss_weight,
           reward_loss_weight=self._config.reward_loss_weight,
-          is_training=True)
+          is_training=True,
+          consistency_loss_weight=self._config.consistency_loss_weight)
       data_loss = tf.reduce_sum(loss_output.extra.per_example)
       if self._loss_reduction == 'mean':
         local_batch = tf.cast(tf.shape(batch.action)[0], tf.float32)
@@ -309,7 +317,7 @@ class Learner:
     finite = tf.math.is_finite(loss) & tf.math.is_finite(gradient_norm)
     self._optimizer.apply(gradients, self._variables, apply_updates=finite)
     extra = loss_output.extra
-    return {
+    metrics = {
         'loss': loss,
         'gradient_norm': gradient_norm,
         'finite': tf.cast(finite, tf.int32),
@@ -317,7 +325,10 @@ class Learner:
         'value_loss': extra.value_loss,
         'reward_loss': extra.reward_loss,
         'policy_loss': extra.policy_loss,
-    }, extra.priority
+    }
+    if extra.consistency_loss is not None:
+      metrics['consistency_loss'] = extra.consistency_loss
+    return metrics, extra.priority
 
   def _step(self, batch: types.Batch):
     self._learning_rate.assign(
@@ -347,7 +358,9 @@ class Learner:
 
     def value_fn(context):
       start = context.replica_id_in_sync_group * local
-      return tf.nest.map_structure(lambda x: x[start:start + local], batch)
+      # (An absent field, None, is a leaf of tf.nest and stays None.)
+      return tf.nest.map_structure(
+          lambda x: None if x is None else x[start:start + local], batch)
 
     return self._strategy.experimental_distribute_values_from_function(
         value_fn)
@@ -377,7 +390,8 @@ class Learner:
     Returns:
       Metrics as NumPy: 'loss' (data loss + L2), 'gradient_norm',
       'regularization', 'learning_rate' (the one applied), 'value_loss'
-      `[K+1]`, 'reward_loss' `[K]`, 'policy_loss' `[K+1]` per unroll step,
+      `[K+1]`, 'reward_loss' `[K]`, 'policy_loss' `[K+1]` per unroll step
+      (and 'consistency_loss' `[K]` when its weight is positive),
       'priority' `[B]` for prioritised replay, 'step' (updates so far).
 
     Raises:

@@ -93,6 +93,30 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
   return loss * tf.cast(mask, tf.float32)
 
 
+def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
+                     mask: tf.Tensor) -> tf.Tensor:
+  """EfficientZero's consistency loss: negative cosine similarity.
+
+  -<p / |p|, t / |t|> between the online branch's projection `prediction`
+  and the target branch's `target`, with no gradient into `target` (its
+  `stop_gradient` is here, so no caller can forget it); 0 where masked.
+
+  Args:
+    prediction: `[..., D]` projections of the dynamics' hidden states,
+      through the prediction head.
+    target: `[..., D]` projections of the representations of the real
+      observations at the same steps.
+    mask: `[...]` 1 where the step's observation lies inside the game.
+
+  Returns:
+    `[...]` losses in [-1, 1] (0 where masked).
+  """
+  prediction = tf.math.l2_normalize(tf.cast(prediction, tf.float32), -1)
+  target = tf.math.l2_normalize(
+      tf.stop_gradient(tf.cast(target, tf.float32)), -1)
+  return -tf.reduce_sum(prediction * target, -1) * tf.cast(mask, tf.float32)
+
+
 def l2_regularization(network: snt.Module, weight_decay: float) -> tf.Tensor:
   """`weight_decay * sum(l2_loss(w))` over the trainable variables.
 
@@ -141,6 +165,9 @@ def check_batch(batch: types.Batch,
       'policy_mask': [b, k + 1],
       'weight': [b],
   }
+  if batch.next_observation is not None:
+    observation_shape = tf.TensorShape(batch.observation.shape)[1:]
+    expected['next_observation'] = [b, k] + observation_shape.as_list()
   for field, shape in expected.items():
     actual = tf.TensorShape(getattr(batch, field).shape)
     if not actual.is_compatible_with(shape):
@@ -154,7 +181,8 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
                   weight_decay: float,
                   value_loss_weight: float = 1.0,
                   reward_loss_weight: float = 1.0,
-                  is_training: bool = True) -> types.LossOutput:
+                  is_training: bool = True,
+                  consistency_loss_weight: float = 0.0) -> types.LossOutput:
   """The MuZero loss of `update_weights`, over a whole batch at once.
 
   The network is unrolled K steps from the observation along the batch's
@@ -178,15 +206,27 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     reward_loss_weight: weight of each recurrent step's reward loss (1 in
       the pseudocode), inside the step's 1/K gradient scale.
     is_training: whether batch norm uses and updates batch statistics.
+    consistency_loss_weight: weight of EfficientZero's consistency loss
+      (`consistency_loss`) at each recurrent step, inside the step's 1/K
+      gradient scale: the projection of the step's hidden state (before its
+      0.5 gradient scale, as the step's other losses see it) against that of
+      the representation of `batch.next_observation`. 0, the paper's loss,
+      computes none of it.
 
   Returns:
     `LossOutput`; `extra.per_example` and `extra.regularization` let a
     distributed learner do its own reduction.
 
   Raises:
-    ValueError: if the batch's shapes do not fit the network.
+    ValueError: if the batch's shapes do not fit the network, or the
+      consistency loss is asked of a batch without `next_observation`.
   """
   check_batch(batch, network.num_actions)
+  if consistency_loss_weight and batch.next_observation is None:
+    raise ValueError(
+        f'consistency_loss_weight {consistency_loss_weight} needs '
+        'Batch.next_observation (a replay of a config with '
+        'consistency_loss_weight > 0 samples it); the batch has None.')
   action = tf.convert_to_tensor(batch.action)  # [B, K]
   num_unroll_steps = action.shape[1]
   target_value = tf.cast(batch.target_value, tf.float32)  # [B, K+1]
@@ -199,6 +239,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   root_value = output.value
   predictions = [(1.0, output)]
   hidden_state = output.hidden_state
+  recurrent_states = []
 
   # Recurrent steps, from action and previous hidden state. (Small boards'
   # convolutions run as matmuls whose matrices are made once for the K
@@ -209,6 +250,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
       output = network.recurrent_inference(
           hidden_state, action[:, k], is_training=is_training)
       predictions.append((1.0 / num_unroll_steps, output))
+      recurrent_states.append(output.hidden_state)
       hidden_state = snt.scale_gradient(output.hidden_state,
                                         HIDDEN_STATE_GRADIENT_SCALE)
 
@@ -226,11 +268,18 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
       tf.stack([_reward_prediction(o) for o in outputs[1:]], axis=1),
       target_reward)  # [B, K]
   step_loss = value_loss_weight * value_loss + step_policy_loss
+  step_consistency = None
+  if consistency_loss_weight:
+    step_consistency = _unrolled_consistency(
+        network, batch.next_observation, recurrent_states,
+        policy_mask[:, 1:], is_training)  # [B, K]
   per_example = 0.
   for k, (gradient_scale, _) in enumerate(predictions):
     l = step_loss[:, k]
     if k > 0:
       l += reward_loss_weight * reward_loss[:, k - 1]
+      if step_consistency is not None:
+        l += consistency_loss_weight * step_consistency[:, k - 1]
     per_example += snt.scale_gradient(l, gradient_scale)
 
   per_example *= tf.cast(batch.weight, tf.float32)  # [B]
@@ -243,6 +292,38 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
       value_loss=tf.reduce_mean(value_loss, axis=0),
       reward_loss=tf.reduce_mean(reward_loss, axis=0),
       policy_loss=tf.reduce_mean(step_policy_loss, axis=0),
-      priority=priority)
+      priority=priority,
+      consistency_loss=(None if step_consistency is None else
+                        tf.reduce_mean(step_consistency, axis=0)))
   return types.LossOutput(
       loss=tf.reduce_mean(per_example) + regularization, extra=extra)
+
+
+def _unrolled_consistency(network, next_observation, recurrent_states,
+                          mask: tf.Tensor, is_training: bool) -> tf.Tensor:
+  """`[B, K]` consistency losses of the K recurrent steps, batched.
+
+  The K steps' observations go through the representation and the
+  projection as one batch of B * K, the K hidden states through the
+  projection and its head as another.
+  """
+  next_observation = tf.convert_to_tensor(next_observation)
+  num_steps = len(recurrent_states)
+  observation_shape = next_observation.shape[2:].as_list()
+  batch_size = tf.shape(next_observation)[0]
+  # Step-major rows (k, b), as the hidden states are concatenated.
+  observations = tf.reshape(
+      tf.transpose(next_observation,
+                   [1, 0] + list(range(2, 2 + len(observation_shape)))),
+      [-1] + observation_shape)
+  target = network.project(
+      network.represent(observations, is_training=is_training),
+      with_head=False)
+  prediction = network.project(
+      tf.concat(recurrent_states, axis=0), with_head=True)
+  size = prediction.shape[-1]
+  target = tf.transpose(tf.reshape(target, [num_steps, batch_size, size]),
+                        [1, 0, 2])
+  prediction = tf.transpose(
+      tf.reshape(prediction, [num_steps, batch_size, size]), [1, 0, 2])
+  return consistency_loss(prediction, target, mask)

@@ -122,6 +122,20 @@ class ComputeDtypeNetwork:
       output = self._network.initial_inference(observation, is_training)
     return self._outputs(output)
 
+  def represent(self, observation: tf.Tensor,
+                is_training: bool = False) -> tf.Tensor:
+    observation = tf.cast(observation, self._dtype)
+    with compute_dtype_scope(self._dtype):
+      hidden_state = self._network.represent(observation, is_training)
+    return _to_float32(hidden_state)
+
+  def project(self, hidden_state: tf.Tensor,
+              with_head: bool = False) -> tf.Tensor:
+    hidden_state = tf.cast(hidden_state, self._dtype)
+    with compute_dtype_scope(self._dtype):
+      projected = self._network.project(hidden_state, with_head)
+    return _to_float32(projected)
+
   def recurrent_inference(self, hidden_state: tf.Tensor, action: tf.Tensor,
                           is_training: bool = False) -> types.NetworkOutput:
     hidden_state = tf.cast(hidden_state, self._dtype)

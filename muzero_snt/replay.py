@@ -232,6 +232,10 @@ class ReplayBuffer:
     target_reward = np.empty((b, k), np.float32)
     target_policy = np.zeros((b, k + 1, config.action_space_size), np.float32)
     policy_mask = np.empty((b, k + 1), np.float32)
+    next_observation = None
+    if config.consistency_loss_weight > 0:
+      next_observation = np.zeros(
+          (b, k) + tuple(config.observation_shape), np.float32)
     # Each row is slices of its game's arrays and padded targets: the
     # values of `make_target(t, K, td_steps)` and `actions_window(t, K,
     # rng)`, the generator drawing padding actions for the same rows in the
@@ -248,6 +252,14 @@ class ReplayBuffer:
         observation[i] = game.observations[t]
       else:
         observation[i] = game.observation(t)
+      if next_observation is not None and inside > 1:
+        # Steps 1..inside-1: the observations inside the game.
+        if game.frame_stack is None:
+          next_observation[i, :inside - 1] = game.observations[
+              t + 1:t + inside]
+        else:
+          next_observation[i, :inside - 1] = game.observations_at(
+              np.arange(t + 1, t + inside))
       if t + k <= game.length:
         action[i] = game.actions[t:t + k]
       else:
@@ -259,7 +271,8 @@ class ReplayBuffer:
         target_reward=target_reward,
         target_policy=target_policy,
         policy_mask=policy_mask,
-        weight=weight.astype(np.float32))
+        weight=weight.astype(np.float32),
+        next_observation=next_observation)
     if augment:
       batch = self.augment(batch)
     first = self._games_saved - len(self._games)

@@ -147,13 +147,23 @@ class BoardSymmetries:
 
   def apply(self, batch: Any, maps: np.ndarray) -> Any:
     """The `types.Batch` of NumPy arrays with row i moved by map `maps[i]`
-    (`[B]` ints in `range(size)`): observations, actions and policy
-    targets; values, rewards, masks and weights unchanged."""
+    (`[B]` ints in `range(size)`): observations (the next observations
+    too, when present), actions and policy targets; values, rewards, masks
+    and weights unchanged."""
     maps = np.asarray(maps, np.int64)
     if self._kind == 'none':
       return batch
     source = self._action_source[maps][:, None, :]  # [B, 1, A]
+    next_observation = batch.next_observation
+    if next_observation is not None:
+      # [B, K, H, W, C]: every step of a row by the row's map.
+      steps = next_observation.shape[1]
+      next_observation = self.transform_observations(
+          np.asarray(next_observation).reshape(
+              (-1,) + next_observation.shape[2:]),
+          np.repeat(maps, steps)).reshape(next_observation.shape)
     return batch._replace(
+        next_observation=next_observation,
         observation=self.transform_observations(batch.observation, maps),
         action=np.take_along_axis(
             self._action_image[maps], np.asarray(batch.action, np.int64),

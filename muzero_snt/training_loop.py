@@ -328,7 +328,11 @@ def write_learner_summaries(metrics: Dict[str, np.ndarray],
   tf.summary.scalar('loss', metrics['loss'])
   tf.summary.scalar('loss/regularization', metrics['regularization'])
   # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
-  for name, first_step in (('value', 0), ('reward', 1), ('policy', 0)):
+  # The consistency loss (when on) at 1..K.
+  for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
+                           ('consistency', 1)):
+    if f'{name}_loss' not in metrics:
+      continue
     per_step = metrics[f'{name}_loss']
     tf.summary.scalar(f'loss/{name}', np.mean(per_step))
     for k, value in enumerate(per_step, start=first_step):

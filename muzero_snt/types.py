@@ -64,6 +64,10 @@ class Batch(NamedTuple):
     policy_mask: `[B, K+1]` 1 where the position lies inside the game and its
       policy is trained, 0 for absorbing states past the end.
     weight: `[B]` importance-sampling weights (1 for uniform replay).
+    next_observation: `[B, K, *observation_shape]` the real observations at
+      steps 1..K (zeros past the end of the game, where `policy_mask` is 0),
+      for the consistency loss (`MuZeroConfig.consistency_loss_weight`);
+      None when that loss is off (the paper's batch).
   """
   observation: Array
   action: Array
@@ -72,6 +76,7 @@ class Batch(NamedTuple):
   target_policy: Array
   policy_mask: Array
   weight: Array
+  next_observation: Optional[Array] = None
 
 
 class LossExtra(NamedTuple):
@@ -85,6 +90,8 @@ class LossExtra(NamedTuple):
     reward_loss: `[K]` batch-mean reward loss per recurrent step.
     policy_loss: `[K+1]` batch-mean policy loss per unroll step.
     priority: `[B]` |predicted root value - value target at step 0|.
+    consistency_loss: `[K]` batch-mean consistency loss per recurrent step
+      (negative cosine similarity, unweighted), or None when it is off.
   """
   per_example: tf.Tensor
   regularization: tf.Tensor
@@ -92,6 +99,7 @@ class LossExtra(NamedTuple):
   reward_loss: tf.Tensor
   policy_loss: tf.Tensor
   priority: tf.Tensor
+  consistency_loss: Optional[tf.Tensor] = None
 
 
 class LossOutput(NamedTuple):

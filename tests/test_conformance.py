@@ -36,6 +36,7 @@ from muzero_snt.networks import factory
 from muzero_snt.networks import heads
 from muzero_snt.networks import mlp
 from muzero_snt.networks import muzero_network
+from muzero_snt.networks import projection
 from muzero_snt.networks import residual
 from muzero_snt.networks import tower
 from tests import testing
@@ -85,6 +86,11 @@ def _call_module(module, inputs, is_training):
 def _call_head(module, inputs, is_training):
   del is_training  # A head has no batch statistics.
   return module(*inputs)
+
+
+def _call_projection_head(module, inputs, is_training):
+  del is_training  # Layer norm only: no batch statistics.
+  return module(*inputs, with_head=True)
 
 
 def _initial_inference(network, inputs, is_training):
@@ -138,6 +144,12 @@ MODULES = (
     ModuleDescriptor(
         'ValueHead', lambda: heads.ValueHead((8,), 5), _call_head,
         (_spec(6),)),
+    ModuleDescriptor(
+        'Projection', lambda: projection.Projection(8, 6, 4), _call_head,
+        (_spec(3, 3, 4),)),
+    ModuleDescriptor(
+        'Projection_with_head', lambda: projection.Projection(8, 6, 4),
+        _call_projection_head, (_spec(8),)),
     ModuleDescriptor(
         'MLPRepresentation', lambda: mlp.MLPRepresentation(8, (8,)),
         _call_module, (_spec(4),)),

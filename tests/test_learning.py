@@ -116,7 +116,8 @@ class PaperTowerFromScratchTest(testing.TestCase):
     config = _paper_shaped_config(zero_init_residual, lr_warmup_steps=1)
     network = make_network(config)
     network.create_variables()
-    batch = tf.nest.map_structure(tf.convert_to_tensor, next(
+    batch = tf.nest.map_structure(
+        lambda x: None if x is None else tf.convert_to_tensor(x), next(
         synthetic.SyntheticBatches(config, _PAPER_SHAPED_BATCH,
                                    value_scale=1.)))
     with tf.GradientTape() as tape:

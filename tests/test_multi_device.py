@@ -128,7 +128,42 @@ def _batch_norm_network(strategy):
           'jit_error': jit_error}
 
 
-CHECKS = {'equivalence': _equivalence, 'batch_norm': _batch_norm_network}
+def _consistency(strategy):
+  """The consistency loss (next observations split among the replicas,
+  directly and through tf.data) steps as on one replica."""
+  # pylint: disable=g-import-not-at-top
+  from muzero_snt import datasets
+  from muzero_snt import learning
+  from muzero_snt import networks
+  # pylint: enable=g-import-not-at-top
+  config = testing.tiny_mlp_config(21, num_unroll_steps=3,
+                                   consistency_loss_weight=2.)
+  learners = [learning.Learner(networks.make_network(config), config,
+                               strategy=s) for s in (None, strategy, strategy)]
+  for learner in learners[1:]:
+    for target, source in zip(learner.network.variables,
+                              learners[0].network.variables):
+      target.assign(source)
+  batch = testing.random_batch(config, GLOBAL_BATCH, seed=3)
+  rng = np.random.default_rng(5)
+  batch = batch._replace(next_observation=rng.uniform(
+      0., 1., (GLOBAL_BATCH, 3, 4)).astype(np.float32))
+  fed = learners[2].distribute_dataset(datasets.from_batches(
+      lambda: iter([batch] * NUM_STEPS), config, GLOBAL_BATCH))
+  metrics = [[], [], []]
+  for _ in range(NUM_STEPS):
+    metrics[0].append(learners[0].step(batch))
+    metrics[1].append(learners[1].step(batch))
+    metrics[2].append(learners[2].step(next(fed)))
+  return {
+      f'consistency_{name}': {
+          'losses': [float(m['loss']) for m in runs],
+          'consistency': runs[-1]['consistency_loss'].tolist(),
+      } for name, runs in zip(('single', 'mirrored', 'fed'), metrics)}
+
+
+CHECKS = {'equivalence': _equivalence, 'batch_norm': _batch_norm_network,
+          'consistency': _consistency}
 
 
 def child_main(check: str) -> None:
@@ -198,6 +233,20 @@ class MultiDeviceTest(testing.TestCase):
                         result['single_priority'], rtol=0., atol=1e-5)
     self.assertRegex(result['odd_batch_error'] or '',
                      r'batch size 7 .*2 replicas')
+
+  def test_consistency_loss_on_two_replicas_matches_one(self):
+    result = _run_child('consistency')
+    self.assertEqual(result['replicas'], 2)
+    single = result['consistency_single']
+    self.assertNotAllClose(single['losses'][0], single['losses'][-1])
+    self.assertLess(np.max(np.abs(single['consistency'])), 1.)
+    self.assertGreater(np.max(np.abs(single['consistency'])), 0.)
+    for name in ('mirrored', 'fed'):
+      other = result[f'consistency_{name}']
+      self.assertAllClose(other['losses'], single['losses'], rtol=1e-5,
+                          atol=0.)
+      self.assertAllClose(other['consistency'], single['consistency'],
+                          rtol=1e-5, atol=1e-6)
 
   def test_batch_norm_network_steps_on_two_replicas(self):
     result = _run_child('batch_norm')

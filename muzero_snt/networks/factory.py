@@ -18,6 +18,7 @@ from muzero_snt import config as config_lib
 from muzero_snt.networks import board_conv
 from muzero_snt.networks import mlp
 from muzero_snt.networks import muzero_network
+from muzero_snt.networks import projection as projection_lib
 from muzero_snt.networks import residual
 
 
@@ -56,6 +57,11 @@ def make_network(
       for conv in module.submodules:
         if isinstance(conv, board_conv.BoardConv2D):
           conv.use_matmul = net.conv_as_matmul
+  projection = None
+  if config.consistency_loss_weight > 0:
+    projection = projection_lib.Projection(
+        net.projection_hidden, net.projection_size, net.projection_head_hidden,
+        name='projection')
   return muzero_network.MuZeroNetwork(
       representation,
       dynamics,
@@ -64,4 +70,5 @@ def make_network(
       num_actions=num_actions,
       value_support_size=net.value_support_size,
       reward_support_size=net.reward_support_size,
+      projection=projection,
       name='muzero_network')

@@ -41,6 +41,7 @@ class MuZeroNetwork(snt.Module):
                num_actions: int,
                value_support_size: int = 0,
                reward_support_size: int = 0,
+               projection: Optional[snt.Module] = None,
                name: Optional[str] = None):
     """Constructs a `MuZeroNetwork`.
 
@@ -54,6 +55,9 @@ class MuZeroNetwork(snt.Module):
       num_actions: size A of the action space.
       value_support_size: atoms of the value head, 0 for a scalar head.
       reward_support_size: atoms of the reward head, 0 for a scalar head.
+      projection: the consistency loss's projection of hidden states,
+        `(hidden_state, with_head) -> [B, D]` (`projection.Projection`), or
+        None (the paper's network, no consistency loss).
       name: name of the module.
     """
     super().__init__(name=name)
@@ -64,6 +68,7 @@ class MuZeroNetwork(snt.Module):
     self.num_actions = num_actions
     self.value_support_size = value_support_size
     self.reward_support_size = reward_support_size
+    self.projection = projection
 
   def _check_observation(self, observation: tf.Tensor):
     shape = tuple(observation.shape)
@@ -161,6 +166,26 @@ class MuZeroNetwork(snt.Module):
         value_logits=value_logits,
         reward_logits=reward_logits)
 
+  def represent(self, observation: tf.Tensor,
+                is_training: bool = False) -> tf.Tensor:
+    """h alone: `[B, *observation_shape]` -> hidden states (no heads)."""
+    observation = tf.convert_to_tensor(observation)
+    self._check_observation(observation)
+    return self.representation(observation, is_training=is_training)
+
+  def project(self, hidden_state: tf.Tensor,
+              with_head: bool = False) -> tf.Tensor:
+    """The consistency loss's projection of `[B, ...]` hidden states.
+
+    Raises:
+      ValueError: if the network was built without a projection.
+    """
+    if self.projection is None:
+      raise ValueError(
+          'This network has no projection for the consistency loss: build '
+          'it from a config with consistency_loss_weight > 0.')
+    return self.projection(hidden_state, with_head=with_head)
+
   def get_weights(self) -> Sequence[tf.Variable]:
     """The pseudocode's `get_weights`: the trainable variables."""
     return self.trainable_variables
@@ -175,3 +200,5 @@ class MuZeroNetwork(snt.Module):
     output = self.initial_inference(observation)
     self.recurrent_inference(output.hidden_state,
                              tf.zeros([batch_size], tf.int32))
+    if self.projection is not None:
+      self.project(output.hidden_state, with_head=True)

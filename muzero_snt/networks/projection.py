@@ -1,0 +1,113 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The projection of a hidden state for the consistency loss.
+
+EfficientZero (Ye et al. 2021, arXiv:2111.00210, section 4.1) compares the
+hidden state the dynamics predicts for step k with the representation of the
+real observation at step k, as SimSiam (Chen and He, 2021) compares two
+views: both are projected by the same MLP; the predicted one, the online
+branch, also passes through a prediction head; the target branch gets no
+gradient. The loss is their negative cosine similarity
+(`losses.consistency_loss`).
+
+EfficientZero's projection is three linear layers with batch normalisation
+(ReLU after the first two) and its head two (batch norm and ReLU between).
+Here layer normalisation takes batch normalisation's place: the module is
+used in training only, and layer norm keeps no statistics to average or to
+make replica-local under `tf.distribute`.
+"""
+
+from typing import Optional
+
+import sonnet as snt
+import tensorflow as tf
+
+
+class Projection(snt.Module):
+  """Projects hidden states `[B, ...]` to vectors `[B, projection_size]`."""
+
+  def __init__(self,
+               hidden_size: int,
+               projection_size: int,
+               head_hidden_size: int,
+               name: Optional[str] = None):
+    """Constructs a `Projection`.
+
+    Args:
+      hidden_size: width of the projection's two hidden layers.
+      projection_size: size of the projection, and of the head's output.
+      head_hidden_size: width of the prediction head's hidden layer.
+      name: name of the module.
+
+    Raises:
+      ValueError: if a size is not a positive integer.
+    """
+    super().__init__(name=name)
+    for arg, value in (('hidden_size', hidden_size),
+                       ('projection_size', projection_size),
+                       ('head_hidden_size', head_hidden_size)):
+      if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f'Projection {arg} must be a positive integer, got '
+                         f'{value!r}.')
+    self.projection_size = projection_size
+    self._to_vector = snt.Flatten()
+    self._projection = [
+        snt.Linear(hidden_size, name='projection_1'),
+        snt.Linear(hidden_size, name='projection_2'),
+        snt.Linear(projection_size, name='projection_3'),
+    ]
+    self._projection_norms = [
+        snt.LayerNorm(-1, create_scale=True, create_offset=True,
+                      name=f'projection_norm_{i}') for i in (1, 2, 3)
+    ]
+    self._head = [
+        snt.Linear(head_hidden_size, name='head_1'),
+        snt.Linear(projection_size, name='head_2'),
+    ]
+    self._head_norm = snt.LayerNorm(-1, create_scale=True, create_offset=True,
+                                    name='head_norm')
+
+  def __call__(self, hidden_state: tf.Tensor,
+               with_head: bool = False) -> tf.Tensor:
+    """The projection of `hidden_state`, through the head if `with_head`.
+
+    Args:
+      hidden_state: `[B, ...]` hidden states (any rank; flattened).
+      with_head: True for the online branch (the dynamics' prediction),
+        False for the target branch (the representation of the real
+        observation).
+
+    Returns:
+      `[B, projection_size]`.
+    """
+    x = self._to_vector(hidden_state)
+    dtype = x.dtype
+    for i, (linear, norm) in enumerate(
+        zip(self._projection, self._projection_norms)):
+      x = _normalized(norm, linear(x), dtype)
+      if i < 2:
+        x = tf.nn.relu(x)
+    if with_head:
+      x = tf.nn.relu(_normalized(self._head_norm, self._head[0](x), dtype))
+      x = self._head[1](x)
+    return x
+
+
+def _normalized(norm: snt.LayerNorm, x: tf.Tensor,
+                dtype: tf.DType) -> tf.Tensor:
+  """`norm(x)` in float32 (its variables' dtype), returned in `dtype`: a
+  bfloat16 compute dtype (`mixed_precision.py`) casts the linear layers
+  only."""
+  return tf.cast(norm(tf.cast(x, tf.float32)), dtype)
