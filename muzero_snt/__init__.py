@@ -39,6 +39,7 @@ from muzero_snt.fixed_dataset import FixedReplay
 from muzero_snt.frames import FrameStack
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
+from muzero_snt.losses import consistency_loss
 from muzero_snt.losses import l2_regularization
 from muzero_snt.losses import policy_loss
 from muzero_snt.losses import scalar_loss
@@ -136,6 +137,7 @@ __all__ = (
     'Trajectory',
     'add_exploration_noise',
     'backpropagate',
+    'consistency_loss',
     'environments',
     'expand_node',
     'experiment',

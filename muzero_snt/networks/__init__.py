@@ -25,6 +25,7 @@ from muzero_snt.networks.mlp import MLPDynamics
 from muzero_snt.networks.mlp import MLPPrediction
 from muzero_snt.networks.mlp import MLPRepresentation
 from muzero_snt.networks.muzero_network import MuZeroNetwork
+from muzero_snt.networks.projection import Projection
 from muzero_snt.networks.residual import ResidualDynamics
 from muzero_snt.networks.residual import ResidualPrediction
 from muzero_snt.networks.residual import ResidualRepresentation
@@ -40,6 +41,7 @@ __all__ = (
     'MLPPrediction',
     'MLPRepresentation',
     'MuZeroNetwork',
+    'Projection',
     'ResidualBlock',
     'ResidualDynamics',
     'ResidualPrediction',
