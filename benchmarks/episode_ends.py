@@ -44,8 +44,6 @@ from benchmarks import episode_records
 from benchmarks import reporting
 from muzero_snt import builders
 from muzero_snt import loading
-from muzero_snt import presets
-from muzero_snt import run_config
 from muzero_snt import search as search_lib
 
 PRESET = flags.DEFINE_enum('preset', 'cartpole', ['cartpole', 'minatar'],
@@ -66,11 +64,10 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
 def _load(checkpoint_dir: str):
-  saved = run_config.load(checkpoint_dir)
-  if saved and saved.preset != PRESET.value:
-    raise app.UsageError(f'{checkpoint_dir} holds a run of preset '
-                         f'{saved.preset!r}, not --preset={PRESET.value}.')
-  config = saved.config if saved else presets.get_preset(PRESET.value)
+  try:
+    config = loading.run_or_preset_config(PRESET.value, checkpoint_dir)
+  except ValueError as e:
+    raise app.UsageError(str(e)) from e
   network, step = loading.load_network(config, checkpoint_dir)
   return config, network, step
 

@@ -72,11 +72,10 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
 
 
 def _config(checkpoint_dir):
-  saved = checkpoint_dir and run_config.load(checkpoint_dir)
-  if saved and saved.preset != PRESET.value:
-    raise app.UsageError(f'{checkpoint_dir} holds a run of preset '
-                         f'{saved.preset!r}, not --preset={PRESET.value}.')
-  config = saved.config if saved else presets.get_preset(PRESET.value)
+  try:
+    config = loading.run_or_preset_config(PRESET.value, checkpoint_dir)
+  except ValueError as e:
+    raise app.UsageError(str(e)) from e
   return run_config.apply_overrides(config, CONFIG.value)
 
 

@@ -12,15 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""load_network: the network of a training run's latest checkpoint."""
+"""The network of a training run's latest checkpoint, and its config."""
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import tensorflow as tf
 
 from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt import run_config
 
 
 def load_network(config: config_lib.MuZeroConfig,
@@ -61,3 +63,25 @@ def load_network(config: config_lib.MuZeroConfig,
         f'No checkpoint in {checkpoint_dir} fits the config\'s network '
         f'({config.network}) and is intact: {e}') from e
   return network, int(step.numpy())
+
+
+def run_or_preset_config(
+    preset: str, checkpoint_dir: Optional[str]) -> config_lib.MuZeroConfig:
+  """The configuration saved by a run of `preset` in `checkpoint_dir`.
+
+  Falls back to the preset's own configuration when no directory is given
+  or it holds no saved configuration (a run from before configurations
+  were saved).
+
+  Raises:
+    ValueError: if the directory holds a run of another preset (naming
+      both), or a configuration that cannot be read, or `preset` is
+      unknown.
+  """
+  saved = run_config.load(checkpoint_dir) if checkpoint_dir else None
+  if saved is None:
+    return presets.get_preset(preset)
+  if saved.preset != preset:
+    raise ValueError(f'{checkpoint_dir} holds a run of preset '
+                     f'{saved.preset!r}, not {preset!r}.')
+  return saved.config

@@ -281,7 +281,8 @@ def test_symmetries_move_the_next_observations_with_the_window():
       np.testing.assert_array_equal(
           moved.next_observation[row, step],
           maps.transform_observations(
-              batch.next_observation[row:row + 1, step], chosen[row:row + 1])[0])
+              batch.next_observation[row:row + 1, step],
+              chosen[row:row + 1])[0])
   # The identity leaves them; another map moves a non-symmetric one.
   np.testing.assert_array_equal(moved.next_observation[0],
                                 batch.next_observation[0])
