@@ -43,6 +43,7 @@ import numpy as np
 from benchmarks import episode_records
 from benchmarks import reporting
 from muzero_snt import builders
+from muzero_snt import evaluation
 from muzero_snt import loading
 from muzero_snt import search as search_lib
 
@@ -81,10 +82,10 @@ def main(argv):
     if flag.value < 1:
       raise app.UsageError(f'--{name} is {flag.value}; expected at least 1.')
   config, network, step = _load(CHECKPOINT_DIR.value)
-  episodes = episode_records.play_episodes(
+  episodes = evaluation.play_episodes(
       search_lib.make_search(config, network),
       builders.make_environment_factory(PRESET.value, config, ENV.value),
-      NUM_EPISODES.value, SEED.value)
+      NUM_EPISODES.value, SEED.value, record_observations=True)
   results = episode_records.summarize(PRESET.value, episodes,
                                      VALUE_EVERY.value, EARLY_MOVES.value)
   model = search_lib.NetworkModel(network)

@@ -14,77 +14,23 @@
 # ============================================================================
 """Noise-free episodes recorded move by move, and how they end.
 
-The parts of `benchmarks/episode_ends.py` that need no flags: playing a
-search's episodes in lockstep (`play_episodes`), each action's one-step
-value under a model (`one_step_values`), how an episode ended
-(`cartpole_end`, `end_of`) and the report over episodes (`summarize`).
+The parts of `benchmarks/episode_ends.py` that need no flags, on the
+episodes `evaluation.play_episodes` records (`evaluation.EpisodeRecord`,
+observations kept): each action's one-step value under a model
+(`one_step_values`), how an episode ended (`cartpole_end`, `end_of`) and
+the report over episodes (`summarize`).
 """
 
-from typing import Any, Callable, Dict, List, NamedTuple, Sequence
+from typing import Any, Dict, Sequence
 
 import numpy as np
 
 from muzero_snt import evaluation
-from muzero_snt import search as search_lib
 
 # CartPole-v1's limits (gymnasium's `CartPoleEnv`): the episode terminates
 # once the pole leans more than 12 degrees or the cart leaves [-2.4, 2.4].
 CARTPOLE_ANGLE_LIMIT = 12 * 2 * np.pi / 360
 CARTPOLE_POSITION_LIMIT = 2.4
-
-
-class Episode(NamedTuple):
-  """One episode: T moves, T + 1 observations (the last one's end)."""
-  observations: np.ndarray  # [T + 1, *observation_shape]
-  actions: np.ndarray  # [T] int64
-  rewards: np.ndarray  # [T] float64
-  root_values: np.ndarray  # [T] float64 the search's value before move t.
-  terminal: bool  # False if the episode was truncated (a time limit).
-
-  @property
-  def episode_return(self) -> float:
-    return float(np.sum(self.rewards))
-
-
-def play_episodes(search: search_lib.Search,
-                  make_environment: Callable[[int], Any],
-                  num_episodes: int, seed: int = 0) -> List[Episode]:
-  """`num_episodes` noise-free episodes in lockstep, recorded.
-
-  Episode i runs in `make_environment(seed + i)`; each move searches the
-  positions of the episodes still running at once and plays
-  `evaluation.greedy_actions` of the search (what `MuZeroPlayer` plays).
-  """
-  if num_episodes < 1:
-    raise ValueError(f'num_episodes is {num_episodes}; expected at least 1.')
-  rng = np.random.default_rng(seed)
-  envs = [make_environment(seed + i) for i in range(num_episodes)]
-  steps = [env.reset() for env in envs]
-  records = [dict(observations=[np.asarray(s.observation)], actions=[],
-                  rewards=[], root_values=[]) for s in steps]
-  live = list(range(num_episodes))
-  while live:
-    output = search(np.stack([steps[i].observation for i in live]),
-                    [envs[i].to_play() for i in live],
-                    [envs[i].legal_actions() for i in live], rng,
-                    add_noise=False)
-    actions = evaluation.greedy_actions(output)
-    for i, action, value in zip(live, actions, output.root_value):
-      steps[i] = envs[i].step(int(action))
-      record = records[i]
-      record['observations'].append(np.asarray(steps[i].observation))
-      record['actions'].append(int(action))
-      record['rewards'].append(float(steps[i].reward))
-      record['root_values'].append(float(value))
-    live = [i for i in live if not steps[i].last()]
-  for env in envs:
-    env.close()
-  return [Episode(np.stack(r['observations']),
-                  np.array(r['actions'], np.int64),
-                  np.array(r['rewards'], np.float64),
-                  np.array(r['root_values'], np.float64),
-                  terminal=float(step.discount) == 0.)
-          for r, step in zip(records, steps)]
 
 
 def one_step_values(model, observations: np.ndarray, num_actions: int,
@@ -103,7 +49,7 @@ def one_step_values(model, observations: np.ndarray, num_actions: int,
   return values
 
 
-def cartpole_end(episode: Episode) -> str:
+def cartpole_end(episode: evaluation.EpisodeRecord) -> str:
   """How a CartPole episode ended: 'time limit', 'angle', 'position' or
   'angle and position' (the limits its last observation crossed)."""
   if not episode.terminal:
@@ -115,7 +61,7 @@ def cartpole_end(episode: Episode) -> str:
   return ' and '.join(crossed) or 'terminal'
 
 
-def end_of(preset: str, episode: Episode) -> str:
+def end_of(preset: str, episode: evaluation.EpisodeRecord) -> str:
   """How an episode ended: the CartPole limit, else 'time limit' or
   'terminal'."""
   if preset == 'cartpole':
@@ -128,8 +74,8 @@ def first_numbers(observation: np.ndarray) -> str:
   return ' '.join(f'{v:.3f}' for v in np.ravel(observation)[:8])
 
 
-def summarize(preset: str, episodes: Sequence[Episode], value_every: int,
-              early_moves: int) -> Dict[str, Any]:
+def summarize(preset: str, episodes: Sequence[evaluation.EpisodeRecord],
+              value_every: int, early_moves: int) -> Dict[str, Any]:
   """Per-episode records and the comparison of early root values.
 
   Returns a dict with `episodes` (return, length, end, last observation,

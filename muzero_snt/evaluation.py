@@ -24,7 +24,8 @@ last reward (`openspiel_players.winner`). Games and episodes are
 played in lockstep, with one batched search per move for all of them.
 """
 
-from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
+from typing import (Callable, List, Mapping, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 from absl import logging
 import numpy as np
@@ -104,8 +105,15 @@ class MuZeroPlayer:
       no visits, and one search of at least one simulation visits a legal
       action).
     """
-    return greedy_actions(self._search(observations, to_play, legal_actions,
-                                       self._rng, add_noise=False))
+    return self.search_actions(observations, to_play, legal_actions)[0]
+
+  def search_actions(self, observations: np.ndarray, to_play: Sequence[int],
+                     legal_actions: Sequence[Sequence[int]]
+                     ) -> Tuple[np.ndarray, search_lib.SearchOutput]:
+    """`select_actions` and the search's output they come from."""
+    output = self._search(observations, to_play, legal_actions, self._rng,
+                          add_noise=False)
+    return greedy_actions(output), output
 
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
@@ -312,25 +320,51 @@ class EpisodeStats(NamedTuple):
     return float(np.max(self.returns))
 
 
-def evaluate_episodes(search: search_lib.Search,
-                      make_environment: Callable[[int], base.Environment],
-                      num_episodes: int,
-                      seed: int = 0) -> EpisodeStats:
-  """Undiscounted returns of a one-player environment under the search.
+class EpisodeRecord(NamedTuple):
+  """One episode of `play_episodes`: T moves.
+
+  Attributes:
+    observations: `[T + 1, *observation_shape]` every observation, the
+      last one the episode's end; None unless recorded.
+    actions: `[T]` int64 the moves played.
+    rewards: `[T]` float64 the reward after each move.
+    root_values: `[T]` float64 the search's root value before each move.
+    terminal: False if the episode was cut by a time limit (truncated).
+  """
+  observations: Optional[np.ndarray]
+  actions: np.ndarray
+  rewards: np.ndarray
+  root_values: np.ndarray
+  terminal: bool
+
+  @property
+  def episode_return(self) -> float:
+    return float(np.sum(self.rewards))
+
+
+def play_episodes(search: search_lib.Search,
+                  make_environment: Callable[[int], base.Environment],
+                  num_episodes: int,
+                  seed: int = 0,
+                  record_observations: bool = False) -> List[EpisodeRecord]:
+  """N episodes of a one-player environment under the noise-free search.
 
   Episode i runs in `make_environment(seed + i)`; all episodes advance in
-  lockstep with one batched search per move over those still running, and
-  each ends at its environment's LAST time step (termination or a time
-  limit such as CartPole's 500 steps).
+  lockstep with one batched search per move over those still running (the
+  `MuZeroPlayer`'s: `greedy_actions`), and each ends at its environment's
+  LAST time step (termination or a time limit such as CartPole's 500
+  steps).
 
   Args:
     search: the search of the `MuZeroPlayer` that plays the episodes.
     make_environment: `(seed) -> environment`, one player.
     num_episodes: N, the number of episodes.
     seed: the first environment seed (and the player's seed).
+    record_observations: whether to keep every observation (T + 1 of
+      them an episode: memory grows with the moves).
 
   Returns:
-    `EpisodeStats` of the N returns.
+    N `EpisodeRecord`s, in episode order.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
@@ -344,11 +378,12 @@ def evaluate_episodes(search: search_lib.Search,
   for env in envs:
     if env.num_players != 1:
       raise ValueError(
-          f'evaluate_episodes needs one-player environments, got '
+          f'play_episodes needs one-player environments, got '
           f'{type(env).__name__} with {env.num_players} players; use '
           'evaluate_tictactoe for tic-tac-toe.')
   time_steps = [env.reset() for env in envs]
-  returns = np.zeros(num_episodes)
+  records = [dict(observations=[np.asarray(t.observation)], actions=[],
+                  rewards=[], root_values=[]) for t in time_steps]
   live = list(range(num_episodes))
   moves = 0
   while live:
@@ -356,14 +391,44 @@ def evaluate_episodes(search: search_lib.Search,
     if moves % 100 == 0:
       logging.info('Evaluation move %d: %d of %d episodes still running.',
                    moves, len(live), num_episodes)
-    actions = player.select_actions(
+    actions, output = player.search_actions(
         np.stack([time_steps[i].observation for i in live]),
         [envs[i].to_play() for i in live],
         [envs[i].legal_actions() for i in live])
-    for i, action in zip(live, actions):
+    for i, action, value in zip(live, actions, output.root_value):
       time_steps[i] = envs[i].step(int(action))
-      returns[i] += float(time_steps[i].reward)
+      record = records[i]
+      if record_observations:
+        record['observations'].append(np.asarray(time_steps[i].observation))
+      record['actions'].append(int(action))
+      record['rewards'].append(float(time_steps[i].reward))
+      record['root_values'].append(float(value))
     live = [i for i in live if not time_steps[i].last()]
+  for env in envs:
+    env.close()
+  return [
+      EpisodeRecord(
+          observations=(np.stack(r['observations'])
+                        if record_observations else None),
+          actions=np.array(r['actions'], np.int64),
+          rewards=np.array(r['rewards'], np.float64),
+          root_values=np.array(r['root_values'], np.float64),
+          terminal=float(t.discount) == 0.)
+      for r, t in zip(records, time_steps)]
+
+
+def evaluate_episodes(search: search_lib.Search,
+                      make_environment: Callable[[int], base.Environment],
+                      num_episodes: int,
+                      seed: int = 0) -> EpisodeStats:
+  """Undiscounted returns of `play_episodes` (its arguments and errors).
+
+  Returns:
+    `EpisodeStats` of the N returns.
+  """
+  episodes = play_episodes(search, make_environment, num_episodes, seed)
+  returns = np.array([e.episode_return for e in episodes])
   logging.info('%d episodes in %d moves: mean return %.1f.', num_episodes,
-               moves, float(np.mean(returns)))
+               max(len(e.actions) for e in episodes),
+               float(np.mean(returns)))
   return EpisodeStats(returns)

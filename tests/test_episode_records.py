@@ -19,6 +19,7 @@ import dm_env
 import numpy as np
 
 from benchmarks import episode_records
+from muzero_snt import evaluation
 from muzero_snt import search as search_lib
 from muzero_snt import types
 
@@ -32,6 +33,8 @@ class _Scripted:
   episode seeded s ends after s + 2 moves: seed 0 with the pole past its
   angle, seed 1 with the cart past 2.4, seed 2 by the time limit.
   """
+
+  num_players = 1
 
   def __init__(self, seed):
     self._seed = seed
@@ -90,7 +93,8 @@ class PlayEpisodesTest(absltest.TestCase):
 
   def test_lockstep_episodes_record_moves_values_and_ends(self):
     search = _Search()
-    episodes = episode_records.play_episodes(search, _Scripted, 3, seed=0)
+    episodes = evaluation.play_episodes(search, _Scripted, 3, seed=0,
+                                        record_observations=True)
     # Lengths 2, 3, 4: the calls search 3, 3, 2 and 1 positions.
     self.assertEqual(search.batches, [3, 3, 2, 1])
     self.assertEqual([len(e.actions) for e in episodes], [2, 3, 4])
@@ -103,9 +107,15 @@ class PlayEpisodesTest(absltest.TestCase):
     self.assertEqual([e.terminal for e in episodes], [True, True, False])
     self.assertEqual([e.episode_return for e in episodes], [2., 3., 4.])
 
+  def test_observations_are_kept_only_when_asked(self):
+    episodes = evaluation.play_episodes(_Search(), _Scripted, 3, seed=0)
+    self.assertEqual([e.observations for e in episodes], [None] * 3)
+    np.testing.assert_array_equal(episodes[2].actions, [1, 0, 1, 0])
+
   def test_a_non_positive_number_of_episodes_is_refused(self):
-    with self.assertRaisesRegex(ValueError, 'num_episodes is 0'):
-      episode_records.play_episodes(_Search(), _Scripted, 0)
+    with self.assertRaisesRegex(ValueError, 'num_episodes must be positive, '
+                                'got 0'):
+      evaluation.play_episodes(_Search(), _Scripted, 0)
 
 
 class _Model:
@@ -135,7 +145,7 @@ class OneStepValuesTest(absltest.TestCase):
 class CartpoleEndTest(absltest.TestCase):
 
   def _episode(self, last, terminal=True):
-    return episode_records.Episode(
+    return evaluation.EpisodeRecord(
         observations=np.array([[0, 0, 0, 0], last], np.float32),
         actions=np.array([0]), rewards=np.array([1.]),
         root_values=np.array([5.]), terminal=terminal)
@@ -157,7 +167,8 @@ class CartpoleEndTest(absltest.TestCase):
 class SummarizeTest(absltest.TestCase):
 
   def test_counts_and_early_values_by_hand(self):
-    episodes = episode_records.play_episodes(_Search(), _Scripted, 3, seed=0)
+    episodes = evaluation.play_episodes(_Search(), _Scripted, 3, seed=0,
+                                        record_observations=True)
     summary = episode_records.summarize('cartpole', episodes, value_every=2,
                                      early_moves=2)
     self.assertEqual(summary['ends'],
@@ -174,7 +185,8 @@ class SummarizeTest(absltest.TestCase):
                      '2.500 3.000 0.000 0.000')
 
   def test_no_episode_of_a_kind_leaves_its_mean_undefined(self):
-    episodes = episode_records.play_episodes(_Search(), _Scripted, 2, seed=0)
+    episodes = evaluation.play_episodes(_Search(), _Scripted, 2, seed=0,
+                                        record_observations=True)
     summary = episode_records.summarize('cartpole', episodes, 10, 50)
     self.assertIsNone(summary['early_root_value']['time limit'])
     # Root values 0, 10 and 0, 10, 20 over both episodes.
