@@ -33,7 +33,10 @@ class SyntheticBatches:
   Value targets are a fixed linear function of the observation (squashed to
   [-1, 1] and scaled by `value_scale`), rewards a fixed function of the
   action, policies a fixed softmax of the observation; a fraction of windows
-  runs past the end of a game (absorbing states, policy masked).
+  runs past the end of a game (absorbing states, policy masked). With a
+  consistency loss (`consistency_loss_weight` > 0) the batches carry next
+  observations: each step's is the previous one shifted by a fixed amount
+  per action, modulo 1 (zeros past the end of a game).
 
   Batch i is drawn from its own seed `(seed, i)`, so a stream started at
   `start=n` continues exactly where one that produced n batches stopped: a
@@ -61,6 +64,8 @@ class SyntheticBatches:
     self._value_weights = rng.normal(0., 1. / np.sqrt(size), size)
     self._policy_weights = rng.normal(0., 1. / np.sqrt(size), (size, a))
     self._action_rewards = rng.uniform(-1., 1., a)
+    # Drawn last: the draws above, and so every batch, stay as they were.
+    self._action_shifts = rng.uniform(0., 1., a)
     self._value_scale = value_scale
     self._terminal_fraction = terminal_fraction
 
@@ -96,7 +101,15 @@ class SyntheticBatches:
       policy[i, length[i]:] = 0.
       value[i, length[i]:] = 0.
       reward[i, length[i]:] = 0.
+    next_observation = None
+    if config.consistency_loss_weight > 0:
+      shift = np.cumsum(self._action_shifts[action], axis=1)  # [B, K]
+      shift = shift.reshape((b, k) + (1,) * len(config.observation_shape))
+      next_observation = np.mod(observation[:, None] + shift, 1.)
+      next_observation *= mask[:, 1:].reshape(shift.shape)
+      next_observation = next_observation.astype(np.float32)
     return types.Batch(
+        next_observation=next_observation,
         observation=observation.astype(np.float32),
         action=action.astype(np.int32),
         target_value=value.astype(np.float32),

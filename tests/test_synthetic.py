@@ -77,6 +77,33 @@ class SyntheticBatchesTest(testing.TestCase):
     self.assertFalse(np.array_equal(uninterrupted[1].observation,
                                     uninterrupted[2].observation))
 
+  def test_next_observations_follow_the_actions_with_a_consistency_loss(self):
+    config = presets.make_cartpole_config().replace(
+        consistency_loss_weight=2.)
+    batch = next(synthetic.SyntheticBatches(config, 256, seed=5,
+                                            terminal_fraction=0.3))
+    losses.check_batch(batch, config.action_space_size,
+                       config.num_unroll_steps)
+    plain = next(synthetic.SyntheticBatches(
+        presets.make_cartpole_config(), 256, seed=5, terminal_fraction=0.3))
+    self.assertIsNone(plain.next_observation)
+    for x, y in zip(plain[:-1], batch[:-1]):  # The same draws otherwise.
+      np.testing.assert_array_equal(x, y)
+    inside = batch.policy_mask[:, 1:] == 1  # [B, K]
+    np.testing.assert_array_equal(batch.next_observation[~inside], 0.)
+    previous = np.concatenate(
+        [batch.observation[:, None], batch.next_observation[:, :-1]], axis=1)
+    step = np.mod(batch.next_observation - previous, 1.)  # [B, K, 4]
+    # Inside the game every element moves by the same amount, and that
+    # amount is a function of the action taken.
+    shifts = {}
+    for i, k in zip(*np.nonzero(inside)):
+      np.testing.assert_allclose(step[i, k], step[i, k, 0], atol=1e-5)
+      shift = shifts.setdefault(int(batch.action[i, k]), step[i, k, 0])
+      np.testing.assert_allclose(
+          np.mod(step[i, k, 0] - shift + 0.5, 1.), 0.5, atol=1e-5)
+    self.assertLen(shifts, 2)
+
   def test_non_positive_batch_size_raises(self):
     with self.assertRaisesRegex(ValueError, 'batch_size.*0'):
       synthetic.SyntheticBatches(presets.make_cartpole_config(), 0)
