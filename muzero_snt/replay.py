@@ -254,12 +254,8 @@ class ReplayBuffer:
         observation[i] = game.observation(t)
       if next_observation is not None and inside > 1:
         # Steps 1..inside-1: the observations inside the game.
-        if game.frame_stack is None:
-          next_observation[i, :inside - 1] = game.observations[
-              t + 1:t + inside]
-        else:
-          next_observation[i, :inside - 1] = game.observations_at(
-              np.arange(t + 1, t + inside))
+        next_observation[i, :inside - 1] = game.observations_at(
+            np.arange(t + 1, t + inside))
       if t + k <= game.length:
         action[i] = game.actions[t:t + k]
       else:
