@@ -105,15 +105,16 @@ def profiled_flops(network: networks.MuZeroNetwork,
   return profile.total_float_ops / int(batch.action.shape[0])
 
 
-def make_matmuls(size: int) -> Dict[str, Tuple[Callable[[], Any], int, int]]:
-  """`tf.matmul` of two N x N float32 matrices, in a graph and under XLA.
+def make_matmuls(size: int, dtype: tf.DType = tf.float32
+                 ) -> Dict[str, Tuple[Callable[[], Any], int, int]]:
+  """`tf.matmul` of two N x N `dtype` matrices, in a graph and under XLA.
 
   Returns:
     name -> (function, calls per timing, FLOPs per call).
   """
   rng = np.random.default_rng(0)
-  a, b = (tf.constant(rng.standard_normal((size, size)), tf.float32)
-          for _ in range(2))
+  a, b = (tf.cast(tf.constant(rng.standard_normal((size, size)), tf.float32),
+                  dtype) for _ in range(2))
   flops = 2 * size**3
   calls = max(1, round(_MATMUL_FLOPS_PER_TIMING / flops))
   matmuls = {}

@@ -26,14 +26,17 @@ on the same batch:
     reported per example.
 
 Each repeat times every measurement once, in a rotated order, together with
-`tf.matmul` of two N x N float32 matrices in a graph and under XLA (the
-machine's practical FLOP ceiling), so that a noisy, shared machine slows them
-alike. Reported: medians over the repeats, and medians of the per-repeat
+`tf.matmul` of two N x N matrices in a graph and under XLA (the machine's
+practical FLOP ceiling; float32, or bfloat16 with `--compute_dtype=bfloat16`,
+which the learners then compute in), so that a noisy, shared machine slows
+them alike. Reported: medians over the repeats, and medians of the per-repeat
 ratios. The models and their batches are in learner_models.py, the FLOP
 counts and the matmuls in flops.py. See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
     python -m benchmarks.learner --models=minatar_residual --batch_size=128
+    python -m benchmarks.learner --models=paper_residual --batch_size=128 \
+        --compute_dtype=bfloat16
 
 With `--peers=lightzero` it times instead our XLA step against LightZero's
 learner step on the two small shapes, in alternating processes
@@ -59,6 +62,7 @@ from benchmarks import learner_models
 from benchmarks import reporting
 from benchmarks.peers import side_by_side
 from muzero_snt import learning
+from muzero_snt import mixed_precision
 from muzero_snt import networks
 from muzero_snt import reference
 
@@ -86,8 +90,13 @@ REFERENCE_EXAMPLES = flags.DEFINE_integer(
     'reference_examples', None, 'examples of the batch that the reference '
     'loop is timed on (default: 8; 1 for paper_residual).')
 MATMUL_SIZE = flags.DEFINE_integer(
-    'matmul_size', 2048, 'N of the N x N float32 matmul that measures the '
-    'FLOP ceiling.')
+    'matmul_size', 2048, 'N of the N x N matmul that measures the FLOP '
+    'ceiling.')
+COMPUTE_DTYPE = flags.DEFINE_enum(
+    'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
+    "the learners' compute dtype (`Learner(compute_dtype=...)`, the "
+    "launchers' --mixed_precision), and the dtype of the ceiling's matmul; "
+    'the reference loop stays float32.')
 PROFILE_FLOPS = flags.DEFINE_bool(
     'profile_flops', False, 'also count FLOPs with tf.compat.v1.profiler '
     '(minutes for paper_residual).')
@@ -128,7 +137,8 @@ def benchmark_model(model: str,
                     reference_examples: int,
                     matmuls: Dict[str, Tuple[Callable[[], Any], int, int]],
                     seed: int = 0,
-                    profile_flops: bool = False) -> Dict[str, Any]:
+                    profile_flops: bool = False,
+                    compute_dtype: str = 'float32') -> Dict[str, Any]:
   """Times the three updates of one model and the matmuls, interleaved.
 
   Args:
@@ -140,6 +150,7 @@ def benchmark_model(model: str,
     matmuls: from `flops.make_matmuls`.
     seed: seed of the batch and of the initial weights.
     profile_flops: whether to count FLOPs with TF's profiler as well.
+    compute_dtype: the learners' compute dtype ('float32' or 'bfloat16').
 
   Returns:
     A JSON-serialisable dict: samples/s per update and matmul FLOP/s (each a
@@ -150,7 +161,8 @@ def benchmark_model(model: str,
   tf.random.set_seed(seed)
   learners = {
       name: learning.Learner(networks.make_network(config), config,
-                             jit_compile=jit_compile)
+                             jit_compile=jit_compile,
+                             compute_dtype=compute_dtype)
       for name, jit_compile in (('step', False), ('step_xla', True))
   }
   network = networks.make_network(config)
@@ -199,6 +211,7 @@ def benchmark_model(model: str,
 
   result = {
       'model': model,
+      'compute_dtype': compute_dtype,
       'batch_size': batch_size,
       'num_unroll_steps': config.num_unroll_steps,
       'steps_per_timing': steps,
@@ -287,13 +300,16 @@ def run(models: Sequence[str],
         reference_examples: Optional[int] = None,
         matmul_size: int = 2048,
         seed: int = 0,
-        profile_flops: bool = False) -> Dict[str, Any]:
+        profile_flops: bool = False,
+        compute_dtype: str = 'float32') -> Dict[str, Any]:
   """Benchmarks `models`; returns the environment and one result per model.
 
   `steps`, `batch_size` and `reference_examples` override `DEFAULTS` for
-  every model when given.
+  every model when given. The learners compute in `compute_dtype`, and the
+  ceiling is a matmul in that dtype.
   """
-  matmuls = flops_lib.make_matmuls(matmul_size)
+  matmuls = flops_lib.make_matmuls(
+      matmul_size, mixed_precision.get_compute_dtype(compute_dtype))
   results = []
   for model in models:
     default_batch_size, default_steps, default_examples = DEFAULTS[model]
@@ -305,10 +321,11 @@ def run(models: Sequence[str],
         reference_examples=reference_examples or default_examples,
         matmuls=matmuls,
         seed=seed,
-        profile_flops=profile_flops))
+        profile_flops=profile_flops,
+        compute_dtype=compute_dtype))
     logging.info('\n%s', format_table(results[-1:]))
   return {'environment': environment(), 'matmul_size': matmul_size,
-          'results': results}
+          'compute_dtype': compute_dtype, 'results': results}
 
 
 def run_peers() -> None:
@@ -366,7 +383,8 @@ def main(argv: Sequence[str]) -> None:
                reference_examples=REFERENCE_EXAMPLES.value,
                matmul_size=MATMUL_SIZE.value,
                seed=SEED.value,
-               profile_flops=PROFILE_FLOPS.value)
+               profile_flops=PROFILE_FLOPS.value,
+               compute_dtype=COMPUTE_DTYPE.value)
   print(json.dumps(output['environment']))
   print(format_table(output['results']))
   if OUTPUT_JSON.value:
