@@ -243,9 +243,10 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
 
   # Recurrent steps, from action and previous hidden state. (Small boards'
   # convolutions run as matmuls whose matrices are made once for the K
-  # steps: networks/board_conv.py.)
-  with board_conv.assembled_weights(network, hidden_state.shape,
-                                    hidden_state.dtype):
+  # steps, in the dtype the network computes in: networks/board_conv.py.)
+  with board_conv.assembled_weights(
+      network, hidden_state.shape,
+      getattr(network, 'compute_dtype', hidden_state.dtype)):
     for k in range(num_unroll_steps):
       output = network.recurrent_inference(
           hidden_state, action[:, k], is_training=is_training)

@@ -103,6 +103,17 @@ class ComputeDtypeNetwork:
     return self._network.num_actions
 
   @property
+  def compute_dtype(self) -> tf.DType:
+    """The dtype the wrapped network computes in."""
+    return self._dtype
+
+  @property
+  def submodules(self) -> Sequence[snt.Module]:
+    """The wrapped network's modules (`board_conv.assembled_weights` reads
+    them)."""
+    return self._network.submodules
+
+  @property
   def trainable_variables(self) -> Sequence[tf.Variable]:
     return self._network.trainable_variables
 

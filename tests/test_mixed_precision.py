@@ -14,12 +14,15 @@
 # ============================================================================
 """Tests of bfloat16 compute with float32 variables."""
 
+import dataclasses
+
 from absl.testing import parameterized
 import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
 from muzero_snt import learning
+from muzero_snt import losses
 from muzero_snt import mixed_precision
 from muzero_snt import networks
 from muzero_snt import presets
@@ -97,6 +100,40 @@ class ComputeDtypeNetworkTest(testing.TestCase, parameterized.TestCase):
     step = wrapped.recurrent_inference(actual.hidden_state,
                                        tf.constant([0, 1, 0, 1]))
     self.assertEqual(step.reward.dtype, tf.float32)
+
+
+class Bfloat16BoardMatmulTest(testing.TestCase):
+  """`network.conv_as_matmul` under the bfloat16 wrapper: the unrolled loss
+  makes each convolution's matrix once, in bfloat16, for its K steps."""
+
+  def _gathers(self, compute_dtype):
+    config = presets.make_tictactoe_config().replace(batch_size=4)
+    config = config.replace(
+        network=dataclasses.replace(config.network, conv_as_matmul=True))
+    network = networks.make_network(config)
+    network.create_variables()
+    if compute_dtype != tf.float32:
+      network = mixed_precision.ComputeDtypeNetwork(network, compute_dtype)
+    batch = tf.nest.map_structure(
+        lambda x: None if x is None else tf.constant(x),
+        testing.random_batch(config, 4, seed=0))
+    loss_fn = tf.function(lambda b: losses.unrolled_loss(network, b, 1e-4).loss)
+    graph = loss_fn.get_concrete_function(batch).graph
+    return [op for op in graph.get_operations() if op.type == 'GatherV2']
+
+  def test_matrices_made_once(self):
+    # The preset's 3x3 convolutions on the 3x3 board: representation 3 (a
+    # stem, a block of two), dynamics 3, prediction 2 (a block). The
+    # initial inference, before the K steps' context, makes its own 3 + 2;
+    # the context makes all 8 once (the representation's go unused): 13
+    # gathers of a kernel, in float32 or bfloat16 alike. A matrix per call
+    # would be 5 + K x (3 + 2) = 30.
+    float32_gathers = self._gathers(tf.float32)
+    bfloat16_gathers = self._gathers(tf.bfloat16)
+    self.assertLen(bfloat16_gathers, len(float32_gathers))
+    kernels = [op for op in bfloat16_gathers
+               if op.outputs[0].shape.rank == 4]  # [H*W, H*W, C_in, C_out]
+    self.assertLen(kernels, 5 + 8)
 
 
 class LearnerBfloat16Test(testing.TestCase, parameterized.TestCase):

@@ -165,15 +165,17 @@ def assembled_weights(module, feature_shape,
   context is open; a call on another board size or dtype assembles its own.
 
   Args:
-    module: any object; the `BoardConv2D` submodules of an `snt.Module`
-      whose variables exist are affected.
+    module: any object; the `BoardConv2D` submodules, whose variables
+      exist, of an `snt.Module` or of another object with `submodules`
+      (`mixed_precision.ComputeDtypeNetwork`) are affected.
     feature_shape: `[B, H, W, C]`, the shape of the feature maps (hidden
       states) the convolutions see; for any other rank nothing changes.
-    dtype: the dtype of those feature maps.
+    dtype: the dtype the convolutions compute in (the network's compute
+      dtype); the matrices are made in it.
   """
   feature_shape = tf.TensorShape(feature_shape)
   previous = []  # (conv, what it held before), restored on exit.
-  if isinstance(module, snt.Module) and feature_shape.rank == 4:
+  if hasattr(module, 'submodules') and feature_shape.rank == 4:
     _, height, width, _ = feature_shape.as_list()
     for conv in module.submodules:
       if (isinstance(conv, BoardConv2D) and hasattr(conv, 'w') and
