@@ -12,7 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""One 3x3 convolution layer on a small board, three ways (benchmarks/conv_forms.py).
+"""One 3x3 convolution layer on a small board, three ways.
+
+The forms `benchmarks/conv_forms.py` times:
 
   * `native`: `tf.nn.conv2d` (oneDNN's kernels on x86);
   * `dense`: `networks.board_conv.BoardConv2D` with `use_matmul`: one
@@ -48,7 +50,7 @@ def im2col_conv2d(inputs: tf.Tensor, kernel: tf.Tensor) -> tf.Tensor:
   the rows multiply `kernel` `[kh, kw, C_in, C_out]` as one
   `[kh*kw*C_in, C_out]` matrix.
   """
-  batch_size, height, width, in_channels = inputs.shape
+  _, height, width, in_channels = inputs.shape
   kernel_height, kernel_width, _, out_channels = kernel.shape
   cells = height * width
   taps = kernel_height * kernel_width
@@ -63,7 +65,6 @@ def im2col_conv2d(inputs: tf.Tensor, kernel: tf.Tensor) -> tf.Tensor:
   patches = tf.gather(flat, source, axis=1)  # [B, cells, taps, C_in]
   outputs = tf.matmul(tf.reshape(patches, [-1, taps * in_channels]),
                       tf.reshape(kernel, [taps * in_channels, out_channels]))
-  del batch_size  # The batch may be unknown; reshaped by -1.
   return tf.reshape(outputs, [-1, height, width, out_channels])
 
 
