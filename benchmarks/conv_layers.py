@@ -27,7 +27,6 @@ The forms `benchmarks/conv_forms.py` times:
 All three make the convolution's multiply-adds, padding taps included.
 """
 
-import time
 from typing import Any, Callable, Dict, Sequence
 
 import numpy as np
@@ -126,29 +125,15 @@ def run(batch_size: int, channels: int, board: int, calls: Sequence[int],
     for dtype_name in dtypes:
       dtype = mixed_precision.get_compute_dtype(dtype_name)
       matmuls = flops_lib.make_matmuls(matmul_size, dtype)
-      tasks = {}
+      tasks = dict(matmuls)  # name -> (function, calls, work per call).
       for count in calls:
         for form in FORMS:
           tasks[f'{form}_{count}'] = (
-              make_layer_step(form, count, inputs, conv, dtype),
+              make_layer_step(form, count, inputs, conv, dtype), timed_calls,
               count * layer_flops(batch_size, board, channels))
-      for name, (function, calls_per_timing, work) in matmuls.items():
-        tasks[name] = (
-            lambda f=function, n=calls_per_timing: [f() for _ in range(n)],
-            calls_per_timing * work)
-      for function, _ in tasks.values():
+      for function, _, _ in tasks.values():
         function()  # Traces.
-      names = list(tasks)
-      rates = {name: [] for name in names}
-      for repeat in range(repeats):
-        shift = repeat % len(names)
-        for name in names[shift:] + names[:shift]:
-          function, work = tasks[name]
-          count = 1 if name.startswith('matmul') else timed_calls
-          start = time.perf_counter()
-          for _ in range(count):
-            function()
-          rates[name].append(count * work / (time.perf_counter() - start))
+      rates = reporting.rotated_rates(tasks, repeats)
       ceiling = [max(a, b) for a, b in zip(rates['matmul'],
                                            rates['matmul_xla'])]
       results.append({
@@ -156,7 +141,7 @@ def run(batch_size: int, channels: int, board: int, calls: Sequence[int],
           'flops_per_second': rates,
           'fraction_of_matmul': {
               name: [r / c for r, c in zip(rates[name], ceiling)]
-              for name in names if not name.startswith('matmul')},
+              for name in rates if name not in matmuls},
       })
   finally:
     board_conv.MAX_DENSE_ENTRIES = previous

@@ -123,13 +123,6 @@ PEER_PYTHON = flags.DEFINE_string('peer_python',
                                   'with --peers: the peers\' venv python.')
 
 
-def _seconds(function: Callable[[], Any], calls: int) -> float:
-  start = time.perf_counter()
-  for _ in range(calls):
-    function()
-  return time.perf_counter() - start
-
-
 def benchmark_model(model: str,
                     batch_size: int,
                     steps: int,
@@ -192,14 +185,12 @@ def benchmark_model(model: str,
                  time.perf_counter() - start)
 
   names = list(tasks)
-  rates = {name: [] for name in names}
-  for repeat in range(repeats):
-    shift = repeat % len(names)
-    for name in names[shift:] + names[:shift]:
-      function, calls, work = tasks[name]
-      rates[name].append(calls * work / _seconds(function, calls))
+
+  def log_repeat(repeat, rates):
     logging.info('%s repeat %d/%d: %s', model, repeat + 1, repeats, ', '.join(
         f'{name} {rates[name][-1]:.4g}' for name in names))
+
+  rates = reporting.rotated_rates(tasks, repeats, log_repeat)
 
   flops = (flops_lib.TRAIN_FLOPS_PER_FORWARD_FLOP *
            flops_lib.forward_flops(network, config))

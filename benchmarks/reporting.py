@@ -18,7 +18,8 @@ import json
 import numbers
 import os
 import statistics
-from typing import Any, Dict, Optional
+import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -39,6 +40,39 @@ def with_medians(tree: Any) -> Any:
   if isinstance(tree, list):
     return [with_medians(value) for value in tree]
   return tree
+
+
+def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
+                  repeats: int,
+                  on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
+                                               None]] = None
+                  ) -> Dict[str, List[float]]:
+  """Times every task once per repeat, in an order rotated by one each time.
+
+  A noisy, shared machine then slows every task alike, and ratios taken
+  within a repeat cancel the load.
+
+  Args:
+    tasks: name -> (function, calls per timing, work per call).
+    repeats: timings of each task.
+    on_repeat: called after each repeat with its index and the rates so far.
+
+  Returns:
+    name -> `repeats` rates: calls x work / seconds of the timing.
+  """
+  names = list(tasks)
+  rates = {name: [] for name in names}
+  for repeat in range(repeats):
+    shift = repeat % len(names)
+    for name in names[shift:] + names[:shift]:
+      function, calls, work = tasks[name]
+      start = time.perf_counter()
+      for _ in range(calls):
+        function()
+      rates[name].append(calls * work / (time.perf_counter() - start))
+    if on_repeat is not None:
+      on_repeat(repeat, rates)
+  return rates
 
 
 def machine() -> Dict[str, Any]:

@@ -15,6 +15,7 @@
 """Tests for `benchmarks/reporting.py`: medians over lists of numbers only."""
 
 import json
+from unittest import mock
 
 from absl.testing import absltest
 import numpy as np
@@ -46,6 +47,35 @@ class WithMediansTest(absltest.TestCase):
     self.assertEqual(out['flags'], [True, False])
     self.assertEqual(out['empty'], [])
     json.dumps(out)  # What `report` writes.
+
+
+class RotatedRatesTest(absltest.TestCase):
+
+  def test_order_rotates_and_rates_are_work_over_seconds(self):
+    # A fake clock: task a takes 1 s a call, b 2 s, c 4 s.
+    clock = [0.]
+    order = []
+
+    def task(name, seconds):
+      def run():
+        order.append(name)
+        clock[0] += seconds
+      return run
+
+    tasks = {'a': (task('a', 1.), 2, 10.), 'b': (task('b', 2.), 1, 6.),
+             'c': (task('c', 4.), 1, 8.)}
+    seen = []
+    with mock.patch.object(reporting.time, 'perf_counter',
+                           lambda: clock[0]):
+      rates = reporting.rotated_rates(
+          tasks, 3, lambda repeat, rates: seen.append(
+              (repeat, len(rates['a']))))
+    # Repeat r starts at the r-th task; a runs its 2 calls in a row.
+    self.assertEqual(order, ['a', 'a', 'b', 'c', 'b', 'c', 'a', 'a',
+                             'c', 'a', 'a', 'b'])
+    # calls x work / seconds: a 2 x 10 / 2, b 6 / 2, c 8 / 4.
+    self.assertEqual(rates, {'a': [10.] * 3, 'b': [3.] * 3, 'c': [2.] * 3})
+    self.assertEqual(seen, [(0, 1), (1, 2), (2, 3)])
 
 
 if __name__ == '__main__':
