@@ -1,0 +1,107 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+r"""Where the main job's time goes, per learner step.
+
+Runs the main job (`experiment.run_selfplay`, self-play, replay and learner
+in one process) from scratch for --steps learner steps and times its parts
+with wall-clock accumulators around their methods (`method_timers`): the
+compilation before the first round, the learner's step, the replay's
+batches, the self-play moves (the search inside them apart) and the games'
+ends. Each part is also given per learner step (compilation apart: it is
+paid once), which is what a run's length multiplies; "the rest" holds the
+loop itself, logging and the start-up before compilation.
+
+    python -m benchmarks.loop_time --preset=tictactoe --steps=2000
+    python -m benchmarks.loop_time --preset=tictactoe --steps=2000 \
+        --continuous_selfplay --config=network.conv_as_matmul=true
+"""
+
+import time
+from typing import Any, Dict, Sequence
+
+from absl import app
+from absl import flags
+
+from benchmarks import method_timers
+from benchmarks import reporting
+from muzero_snt import acting
+from muzero_snt import experiment
+from muzero_snt import learning
+from muzero_snt import presets
+from muzero_snt import replay
+from muzero_snt import run_config
+from muzero_snt import training_loop
+from muzero_snt.search import compiled_search
+
+PRESET = flags.DEFINE_string('preset', 'tictactoe', 'the preset to run.')
+STEPS = flags.DEFINE_integer('steps', 2000, 'learner steps to run.')
+SEED = flags.DEFINE_integer('seed', 0, 'the run\'s seed.')
+CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
+                           'name=value (run_config.apply_overrides).')
+CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
+    'continuous_selfplay', None, 'replace each game as it ends (default: '
+    'preset).')
+OUTPUT_JSON = flags.DEFINE_string('output_json', None,
+                                  'where to write the results.')
+
+# (class, method, label), outermost first. A label's time includes those of
+# the labels it calls.
+PARTS = (
+    (training_loop.TrainingLoop, '_compile', 'compile (before the first round)'),
+    (learning.Learner, 'step', 'learner step'),
+    (replay.ReplayBuffer, 'sample_batch', 'replay batch'),
+    (acting.Actor, '_move', 'self-play move'),
+    (compiled_search.CompiledSearch, '__call__', '  of which the search'),
+    (acting.Actor, '_result_if_over', 'game ends'),
+    (replay.ReplayBuffer, 'save_game', 'replay save_game'),
+)
+# The parts that do not overlap, whose sum the whole is compared with, and
+# the part paid once.
+_DISJOINT = ('compile (before the first round)', 'learner step',
+             'replay batch', 'self-play move', 'game ends', 'replay save_game')
+_ONCE = 'compile (before the first round)'
+
+
+def main(argv: Sequence[str]) -> None:
+  if len(argv) > 1:
+    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  if STEPS.value <= 0:
+    raise app.UsageError(f'--steps must be positive, got {STEPS.value}.')
+  config = run_config.apply_overrides(presets.get_preset(PRESET.value),
+                                      CONFIG.value)
+  config = config.replace(training_steps=STEPS.value)
+  timers = method_timers.MethodTimers()
+  for cls, name, label in PARTS:
+    timers.wrap(cls, name, label)
+  start = time.perf_counter()
+  with timers:
+    loop = experiment.run_selfplay(
+        config, PRESET.value, seed=SEED.value,
+        continuous_selfplay=CONTINUOUS_SELFPLAY.value)
+  total = time.perf_counter() - start
+  rows = method_timers.per_step(
+      timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
+      loop.learner.steps)
+  print(method_timers.format_table(rows))
+  results: Dict[str, Any] = {
+      'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
+      'continuous_selfplay': CONTINUOUS_SELFPLAY.value,
+      'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
+      'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
+  reporting.report(results, OUTPUT_JSON.value)
+
+
+if __name__ == '__main__':
+  app.run(main)

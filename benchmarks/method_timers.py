@@ -1,0 +1,132 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Wall-clock accumulators around methods: where a run's time goes.
+
+A sampling profiler such as py-spy leaves out, as idle, a thread waiting in
+native code without the interpreter lock, which is where a TensorFlow
+program's caller waits; timing the methods themselves counts that wait.
+
+    timers = MethodTimers()
+    timers.wrap(learning.Learner, 'step', 'learner step')
+    with timers:
+      run()
+    timers.seconds['learner step'], timers.calls['learner step']
+
+Inside the `with` block every call of a wrapped method adds its wall time
+and one call to its label; the methods are put back when the block ends.
+Nested methods each count their whole time (a caller includes its
+callees).
+"""
+
+import collections
+import functools
+import time
+from typing import Callable, Dict, List, Sequence, Tuple
+
+
+class MethodTimers:
+  """Accumulates the wall time and calls of wrapped methods, by label."""
+
+  def __init__(self, clock: Callable[[], float] = time.perf_counter):
+    self._clock = clock
+    self._wrapped: List[Tuple[type, str, object]] = []
+    self._pending: List[Tuple[type, str, str]] = []
+    self.seconds: Dict[str, float] = collections.defaultdict(float)
+    self.calls: Dict[str, int] = collections.defaultdict(int)
+
+  def wrap(self, cls: type, name: str, label: str) -> None:
+    """Times `cls.name` under `label` while the timers are entered.
+
+    Raises:
+      AttributeError: if `cls` has no attribute `name`, naming both.
+      ValueError: if `cls.name` is already to be timed.
+    """
+    if not callable(getattr(cls, name, None)):
+      raise AttributeError(f'{cls.__name__} has no method {name!r} to time.')
+    if any(c is cls and n == name for c, n, _ in self._pending):
+      raise ValueError(f'{cls.__name__}.{name} is already timed.')
+    self._pending.append((cls, name, label))
+
+  def __enter__(self) -> 'MethodTimers':
+    for cls, name, label in self._pending:
+      original = cls.__dict__.get(name)
+      method = getattr(cls, name)
+      self._wrapped.append((cls, name, original))
+      setattr(cls, name, self._timed(method, label))
+    return self
+
+  def __exit__(self, *exc_info) -> None:
+    for cls, name, original in reversed(self._wrapped):
+      if original is None:  # Inherited: remove the override.
+        delattr(cls, name)
+      else:
+        setattr(cls, name, original)
+    self._wrapped = []
+
+  def _timed(self, method, label: str):
+    clock = self._clock
+
+    @functools.wraps(method)
+    def timed(*args, **kwargs):
+      start = clock()
+      try:
+        return method(*args, **kwargs)
+      finally:
+        self.seconds[label] += clock() - start
+        self.calls[label] += 1
+    return timed
+
+
+def per_step(timers: MethodTimers, labels: Sequence[str],
+             disjoint: Sequence[str], paid_once: str, total: float,
+             steps: int) -> Dict[str, Dict[str, float]]:
+  """Each label's seconds, calls and milliseconds per step, and the rest.
+
+  Args:
+    timers: the timers after the run.
+    labels: the rows, in order.
+    disjoint: labels whose times do not overlap; 'the rest' is `total` less
+      their sum.
+    paid_once: the label paid once per run (compilation): its row has no
+      per-step time, and the total's per-step time leaves it out.
+    total: the run's wall time.
+    steps: the steps the per-step times divide by.
+
+  Returns:
+    label -> {'seconds', 'calls', 'ms_per_step'}, then 'the rest' and
+    'total'.
+  """
+  rows = {label: {'seconds': timers.seconds.get(label, 0.),
+                  'calls': timers.calls.get(label, 0)} for label in labels}
+  rows['the rest'] = {
+      'seconds': total - sum(timers.seconds.get(label, 0.)
+                             for label in disjoint), 'calls': 0}
+  rows['total'] = {'seconds': total, 'calls': 0}
+  once = timers.seconds.get(paid_once, 0.)
+  for label, row in rows.items():
+    seconds = row['seconds'] - once if label == 'total' else row['seconds']
+    row['ms_per_step'] = 0. if label == paid_once else 1000 * seconds / steps
+  return rows
+
+
+def format_table(rows: Dict[str, Dict[str, float]]) -> str:
+  """`per_step`'s rows as a text table."""
+  width = max(len(label) for label in rows)
+  lines = [f'{"part":{width}s} {"seconds":>9s} {"calls":>7s} '
+           f'{"ms/step":>8s}']
+  for label, row in rows.items():
+    lines.append(f'{label:{width}s} {row["seconds"]:9.2f} '
+                 f'{row["calls"]:7d} {row["ms_per_step"]:8.2f}')
+  return '\n'.join(lines)
