@@ -15,10 +15,11 @@
 """The MuZero learner: a compiled step under any tf.distribute strategy.
 
 The `tf.function` step computes the unrolled loss and its gradients on each
-replica (XLA-compiled with `jit_compile=True`), sums the gradients across
-replicas and applies them; the Python `step()` validates the batch, keeps
-the counters and turns the step's outputs into NumPy metrics. `state` is what
-`tf.train.Checkpoint` needs to resume.
+replica, sums the gradients across replicas and applies them (with
+`jit_compile=True` on one replica, all of it as one XLA program); the
+Python `step()` validates the batch, keeps the counters and turns the
+step's outputs into NumPy metrics. `state` is what `tf.train.Checkpoint`
+needs to resume.
 """
 
 from typing import Any, Dict, Optional
@@ -161,8 +162,9 @@ class Learner:
       config: hyperparameters (learning rate and schedule, optimizer,
         weight decay, K, value loss weight).
       strategy: a `tf.distribute` strategy; the current one by default.
-      jit_compile: whether to compile the loss and gradients with XLA (one
-        replica; a TPU strategy compiles the whole step regardless).
+      jit_compile: whether to compile the step (loss, gradients and update)
+        with XLA (one replica; a TPU strategy compiles the whole step
+        regardless).
       loss_reduction: 'mean' over the global batch (the default), or 'sum'
         over it as the pseudocode's `update_weights` does.
       validate_batches: whether `step()` checks actions and finiteness of a
@@ -211,12 +213,16 @@ class Learner:
     # Without AutoGraph: the step has no Python control flow on tensors, and
     # converting it (Sonnet's modules with it) took seconds of every first
     # call (docs/benchmarks.md "Start-up").
-    if num_replicas == 1:
-      self._gradients = tf.function(self._loss_and_gradients,
-                                    jit_compile=jit_compile, autograph=False)
-    else:
-      self._gradients = self._loss_and_gradients
-    self._compiled_step = tf.function(self._step, autograph=False)
+    # One replica with XLA: the whole step is one XLA program, the update
+    # and the metrics fused with the gradients (tic-tac-toe's step 1.05x
+    # against the update in TensorFlow's graph, docs/benchmarks.md). On
+    # several replicas the gradients are summed across them between the
+    # loss and the update, which only a TPU compiles as one program.
+    self._gradients = self._loss_and_gradients
+    self._compiled_step = tf.function(
+        self._step, autograph=False,
+        jit_compile=jit_compile and num_replicas == 1)
+    self._concrete_steps = {}  # `_run_step`'s, by the batch's signature.
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:
@@ -280,7 +286,7 @@ class Learner:
     batch = _as_batch_of_tensors(
         zero_batch(self._config, self._config.batch_size))
     try:
-      self._compiled_step(batch)
+      self._run_step(batch)
     finally:
       for variable, value in zip(variables, saved):
         variable.assign(value)
@@ -378,6 +384,24 @@ class Learner:
     """
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
+  def _run_step(self, batch: types.Batch):
+    """The compiled step on a batch of tensors (or a distributed batch).
+
+    A batch of tensors goes to the step's concrete function for its shapes
+    and dtypes, traced once: calling it skips `tf.function`'s matching of
+    the arguments against its traces, 1.5-2% of a small model's step
+    (docs/benchmarks.md, "The main job's time per learner step").
+    """
+    if isinstance(batch.action, tf.distribute.DistributedValues):
+      return self._compiled_step(batch)
+    key = tuple(None if value is None else (tuple(value.shape), value.dtype)
+                for value in batch)
+    function = self._concrete_steps.get(key)
+    if function is None:
+      function = self._compiled_step.get_concrete_function(batch)
+      self._concrete_steps[key] = function
+    return function(batch)
+
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
@@ -405,7 +429,7 @@ class Learner:
       if self._validate_batches:
         _check_values(batch, self._config.action_space_size)
       batch = self._distribute(_as_batch_of_tensors(batch))
-    metrics = self._compiled_step(batch)
+    metrics = self._run_step(batch)
     metrics = {name: value.numpy() for name, value in metrics.items()}
     finite = bool(metrics.pop('finite'))
     metrics['step'] = self.steps

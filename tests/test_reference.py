@@ -192,16 +192,28 @@ class ReferenceParityTest(testing.TestCase):
     learning_rate = tf.Variable(config.lr_init)
     optimizer = tf.compat.v1.train.MomentumOptimizer(
         learning_rate, config.momentum)
-    batch = _batch(config, seed=3)
-    metrics = learner.step(batch)
-    ref_loss, ref_gradients = self._reference_step(
-        optimizer, learning_rate, network_b, batch, config, 0)
-    self.assertAllClose(metrics['loss'], ref_loss, rtol=1e-5, atol=0.)
-    ref_norm = np.sqrt(sum(np.sum(np.square(r.numpy(), dtype=np.float64))
-                           for r in ref_gradients))
-    self.assertAllClose(metrics['gradient_norm'], ref_norm, rtol=1e-5,
-                        atol=0.)
-    self.assertVariablesMatch(network_a, network_b, 'jit step')
+    # With one replica the whole step (loss, gradients, momentum update,
+    # counter and learning rate) is one XLA program: two steps, so that the
+    # second update reads the momentum the first one wrote.
+    for step, seed in enumerate((3, 7)):
+      batch = _batch(config, seed=seed)
+      metrics = learner.step(batch)
+      ref_loss, ref_gradients = self._reference_step(
+          optimizer, learning_rate, network_b, batch, config, step)
+      self.assertAllClose(metrics['learning_rate'],
+                          _np_learning_rate(config, step), rtol=1e-6, atol=0.)
+      self.assertAllClose(metrics['loss'], ref_loss, rtol=1e-5, atol=0.)
+      ref_norm = np.sqrt(sum(np.sum(np.square(r.numpy(), dtype=np.float64))
+                             for r in ref_gradients))
+      self.assertAllClose(metrics['gradient_norm'], ref_norm, rtol=1e-5,
+                          atol=0.)
+      self.assertVariablesMatch(network_a, network_b, f'jit step {step + 1}')
+      for variable, accumulation in zip(network_b.trainable_variables,
+                                        learner.optimizer.accumulation):
+        self.assertAllClose(accumulation,
+                            optimizer.get_slot(variable, 'momentum'),
+                            rtol=1e-5, atol=1e-6, msg=variable.name)
+    self.assertEqual(metrics['step'], 2)
 
   def test_mean_reduction_is_data_gradient_over_batch_plus_l2(self):
     config = _config('mlp', 21).replace(weight_decay=1e-2)
