@@ -162,27 +162,35 @@ class ReferenceParityTest(testing.TestCase):
       ref_loss, ref_gradients = self._reference_step(
           optimizer, learning_rate, network_b, batch, config, step)
 
-      self.assertAllClose(metrics['learning_rate'],
-                          _np_learning_rate(config, step), rtol=1e-6, atol=0.)
-      self.assertAllClose(metrics['loss'], ref_loss, rtol=1e-5, atol=0.)
       self.assertAllClose(replica_loss, ref_loss, rtol=1e-5, atol=0.)
-      # The compiled step's own gradients, through their global norm.
-      ref_norm = np.sqrt(sum(np.sum(np.square(r.numpy(), dtype=np.float64))
-                             for r in ref_gradients))
-      self.assertAllClose(metrics['gradient_norm'], ref_norm, rtol=1e-5,
-                          atol=0.)
       self.assertLen(gradients, len(ref_gradients))
       for variable, g, r in zip(network_a.trainable_variables, gradients,
                                 ref_gradients):
         self.assertRelativelyClose(g, r, 1e-4,
                                    f'step {step + 1}: {variable.name}')
-      self.assertVariablesMatch(network_a, network_b, f'step {step + 1}')
-      for variable, accumulation in zip(network_b.trainable_variables,
-                                        learner.optimizer.accumulation):
-        self.assertAllClose(accumulation,
-                            optimizer.get_slot(variable, 'momentum'),
-                            rtol=1e-5, atol=1e-6, msg=variable.name)
+      self._assert_step_matches(metrics, step, ref_loss, ref_gradients,
+                                learner, optimizer, network_b, config)
     self.assertEqual(metrics['step'], 2)
+
+  def _assert_step_matches(self, metrics, step, ref_loss, ref_gradients,
+                           learner, optimizer, network_b, config):
+    """The step's learning rate, loss and gradient norm are the
+    reference's, and so are the weights and momenta after it."""
+    self.assertAllClose(metrics['learning_rate'],
+                        _np_learning_rate(config, step), rtol=1e-6, atol=0.)
+    self.assertAllClose(metrics['loss'], ref_loss, rtol=1e-5, atol=0.)
+    # The compiled step's own gradients, through their global norm.
+    ref_norm = np.sqrt(sum(np.sum(np.square(r.numpy(), dtype=np.float64))
+                           for r in ref_gradients))
+    self.assertAllClose(metrics['gradient_norm'], ref_norm, rtol=1e-5,
+                        atol=0.)
+    self.assertVariablesMatch(learner.network, network_b,
+                              f'step {step + 1}')
+    for variable, accumulation in zip(network_b.trainable_variables,
+                                      learner.optimizer.accumulation):
+      self.assertAllClose(accumulation,
+                          optimizer.get_slot(variable, 'momentum'),
+                          rtol=1e-5, atol=1e-6, msg=variable.name)
 
   def test_jit_compiled_learner_matches_the_pseudocode(self):
     config = _config('mlp', 0)
@@ -200,19 +208,8 @@ class ReferenceParityTest(testing.TestCase):
       metrics = learner.step(batch)
       ref_loss, ref_gradients = self._reference_step(
           optimizer, learning_rate, network_b, batch, config, step)
-      self.assertAllClose(metrics['learning_rate'],
-                          _np_learning_rate(config, step), rtol=1e-6, atol=0.)
-      self.assertAllClose(metrics['loss'], ref_loss, rtol=1e-5, atol=0.)
-      ref_norm = np.sqrt(sum(np.sum(np.square(r.numpy(), dtype=np.float64))
-                             for r in ref_gradients))
-      self.assertAllClose(metrics['gradient_norm'], ref_norm, rtol=1e-5,
-                          atol=0.)
-      self.assertVariablesMatch(network_a, network_b, f'jit step {step + 1}')
-      for variable, accumulation in zip(network_b.trainable_variables,
-                                        learner.optimizer.accumulation):
-        self.assertAllClose(accumulation,
-                            optimizer.get_slot(variable, 'momentum'),
-                            rtol=1e-5, atol=1e-6, msg=variable.name)
+      self._assert_step_matches(metrics, step, ref_loss, ref_gradients,
+                                learner, optimizer, network_b, config)
     self.assertEqual(metrics['step'], 2)
 
   def test_mean_reduction_is_data_gradient_over_batch_plus_l2(self):
