@@ -56,10 +56,12 @@ CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
+# The part paid once per run, before the first round.
+_ONCE = 'compile (before the first round)'
 # (class, method, label), outermost first. A label's time includes those of
 # the labels it calls.
 PARTS = (
-    (training_loop.TrainingLoop, '_compile', 'compile (before the first round)'),
+    (training_loop.TrainingLoop, '_compile', _ONCE),
     (learning.Learner, 'step', 'learner step'),
     (replay.ReplayBuffer, 'sample_batch', 'replay batch'),
     (acting.Actor, '_move', 'self-play move'),
@@ -67,11 +69,9 @@ PARTS = (
     (acting.Actor, '_result_if_over', 'game ends'),
     (replay.ReplayBuffer, 'save_game', 'replay save_game'),
 )
-# The parts that do not overlap, whose sum the whole is compared with, and
-# the part paid once.
-_DISJOINT = ('compile (before the first round)', 'learner step',
-             'replay batch', 'self-play move', 'game ends', 'replay save_game')
-_ONCE = 'compile (before the first round)'
+# The parts that do not overlap, whose sum the whole is compared with.
+_DISJOINT = (_ONCE, 'learner step', 'replay batch', 'self-play move',
+             'game ends', 'replay save_game')
 
 
 def main(argv: Sequence[str]) -> None:
