@@ -212,17 +212,15 @@ class Learner:
       self._optimizer.initialize(self._variables)
     # Without AutoGraph: the step has no Python control flow on tensors, and
     # converting it (Sonnet's modules with it) took seconds of every first
-    # call (docs/benchmarks.md "Start-up").
-    # One replica with XLA: the whole step is one XLA program, the update
-    # and the metrics fused with the gradients (tic-tac-toe's step 1.05x
-    # against the update in TensorFlow's graph, docs/benchmarks.md). On
-    # several replicas the gradients are summed across them between the
-    # loss and the update, which only a TPU compiles as one program.
-    self._gradients = self._loss_and_gradients
+    # call (docs/benchmarks.md "Start-up"). One replica with XLA: the whole
+    # step is one XLA program, the update and the metrics fused with the
+    # gradients (tic-tac-toe's step 1.05x against the update in
+    # TensorFlow's graph, docs/benchmarks.md). On several replicas the
+    # gradients are summed across them between the loss and the update,
+    # which only a TPU compiles as one program.
     self._compiled_step = tf.function(
         self._step, autograph=False,
         jit_compile=jit_compile and num_replicas == 1)
-    self._concrete_steps = {}  # `_run_step`'s, by the batch's signature.
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:
@@ -286,7 +284,7 @@ class Learner:
     batch = _as_batch_of_tensors(
         zero_batch(self._config, self._config.batch_size))
     try:
-      self._run_step(batch)
+      self._compiled_step(batch)
     finally:
       for variable, value in zip(variables, saved):
         variable.assign(value)
@@ -315,7 +313,7 @@ class Learner:
     return loss_output, replica_loss, gradients
 
   def _replica_step(self, batch: types.Batch):
-    loss_output, replica_loss, gradients = self._gradients(batch)
+    loss_output, replica_loss, gradients = self._loss_and_gradients(batch)
     context = tf.distribute.get_replica_context()
     gradients = context.all_reduce(tf.distribute.ReduceOp.SUM, gradients)
     loss = context.all_reduce(tf.distribute.ReduceOp.SUM, replica_loss)
@@ -384,24 +382,6 @@ class Learner:
     """
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
-  def _run_step(self, batch: types.Batch):
-    """The compiled step on a batch of tensors (or a distributed batch).
-
-    A batch of tensors goes to the step's concrete function for its shapes
-    and dtypes, traced once: calling it skips `tf.function`'s matching of
-    the arguments against its traces, 1.5-2% of a small model's step
-    (docs/benchmarks.md, "The main job's time per learner step").
-    """
-    if isinstance(batch.action, tf.distribute.DistributedValues):
-      return self._compiled_step(batch)
-    key = tuple(None if value is None else (tuple(value.shape), value.dtype)
-                for value in batch)
-    function = self._concrete_steps.get(key)
-    if function is None:
-      function = self._compiled_step.get_concrete_function(batch)
-      self._concrete_steps[key] = function
-    return function(batch)
-
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
@@ -429,7 +409,7 @@ class Learner:
       if self._validate_batches:
         _check_values(batch, self._config.action_space_size)
       batch = self._distribute(_as_batch_of_tensors(batch))
-    metrics = self._run_step(batch)
+    metrics = self._compiled_step(batch)
     metrics = {name: value.numpy() for name, value in metrics.items()}
     finite = bool(metrics.pop('finite'))
     metrics['step'] = self.steps
