@@ -84,6 +84,9 @@ TRAIN_RATIO = flags.DEFINE_float(
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
     'continuous_selfplay', None, 'replace each self-play game as it ends '
     'instead of playing rounds (default: preset).')
+OVERLAP_LEARNING = flags.DEFINE_bool(
+    'overlap_learning', None, 'learner steps in a second thread beside '
+    'self-play\'s next move (default: preset).')
 NUM_ACTORS = flags.DEFINE_integer(
     'num_actors', 0, 'self-play actor processes on Ray beside the learner '
     '(0: self-play in the learner\'s process). The learner pauses for an '
@@ -253,6 +256,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
   settings = dict(title=title, num_envs=NUM_ENVS.value,
                   train_ratio=TRAIN_RATIO.value,
                   continuous_selfplay=CONTINUOUS_SELFPLAY.value,
+                  overlap_learning=OVERLAP_LEARNING.value,
                   num_actors=NUM_ACTORS.value, seed=seed,
                   jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
                   search=SEARCH.value)

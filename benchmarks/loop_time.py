@@ -53,6 +53,10 @@ CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
 CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
     'continuous_selfplay', None, 'replace each game as it ends (default: '
     'preset).')
+OVERLAP_LEARNING = flags.DEFINE_bool(
+    'overlap_learning', None, 'learner steps in a second thread beside the '
+    'next move (default: preset); the parts then overlap and only the '
+    'whole is a time per step.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
@@ -89,7 +93,8 @@ def main(argv: Sequence[str]) -> None:
   with timers:
     loop = experiment.run_selfplay(
         config, PRESET.value, seed=SEED.value,
-        continuous_selfplay=CONTINUOUS_SELFPLAY.value)
+        continuous_selfplay=CONTINUOUS_SELFPLAY.value,
+        overlap_learning=OVERLAP_LEARNING.value)
   total = time.perf_counter() - start
   rows = method_timers.per_step(
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
@@ -98,6 +103,7 @@ def main(argv: Sequence[str]) -> None:
   results: Dict[str, Any] = {
       'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
       'continuous_selfplay': CONTINUOUS_SELFPLAY.value,
+      'overlap_learning': OVERLAP_LEARNING.value,
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
   reporting.report(results, OUTPUT_JSON.value)

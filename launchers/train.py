@@ -116,6 +116,10 @@ CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
     'continuous_selfplay', None, 'replace each self-play game as it ends '
     'instead of playing rounds that wait for their longest game, in this '
     'process or in each actor (default: preset, e.g. on for cartpole).')
+OVERLAP_LEARNING = flags.DEFINE_bool(
+    'overlap_learning', None, 'take the learner steps a self-play move owes '
+    'in a second thread while the next move is played, on a copy of the '
+    'weights one move behind (one process; default: preset).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
@@ -251,8 +255,11 @@ def validate_flags() -> None:
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
   if DATA.value != 'selfplay':
-    common_flags.refuse(('continuous_selfplay',),
+    common_flags.refuse(('continuous_selfplay', 'overlap_learning'),
                         'only applies to --data=selfplay')
+  if NUM_ACTORS.value:
+    common_flags.refuse(('overlap_learning',),
+                        'only applies to one process (--num_actors=0)')
   ratio = TRAIN_RATIO.value
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
@@ -308,6 +315,7 @@ def make_settings() -> experiment.RunSettings:
       num_envs=NUM_ENVS.value,
       train_ratio=TRAIN_RATIO.value,
       continuous_selfplay=CONTINUOUS_SELFPLAY.value,
+      overlap_learning=OVERLAP_LEARNING.value,
       search=common_flags.SEARCH.value,
       seed=common_flags.SEED.value,
       jit_compile=JIT_COMPILE.value,

@@ -32,6 +32,7 @@ from muzero_snt import environments
 from muzero_snt import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import networks
+from muzero_snt import overlapped_learning
 from muzero_snt import reanalysis
 from muzero_snt import search
 
@@ -134,16 +135,23 @@ def make_source(config: config_lib.MuZeroConfig, settings,
         config, settings.replay_path, seed=settings.seed,
         reanalyser=make_reanalyser(config, settings, learner))
   self_play = settings.self_play
-  searcher = search.make_search(config, learner.network, settings.search)
+  network, actor_weights = learner.network, None
+  if self_play.overlap_learning:
+    # The actor's own network, filled from the learner's between moves.
+    network = networks.make_network(config)
+    network.create_variables()
+    actor_weights = overlapped_learning.WeightCopy(learner.network, network)
+    actor_weights()
+  searcher = search.make_search(config, network, settings.search)
   actor = acting.Actor(
-      config, searcher, search.NetworkModel(learner.network),
+      config, searcher, search.NetworkModel(network),
       make_environment_factory(settings.preset, config,
                                         settings.title),
       seed=settings.seed, num_envs=self_play.num_envs)
   return data_sources.SelfPlay(
       config, actor, self_play.train_ratio, seed=settings.seed,
       reanalyser=make_reanalyser(config, settings, learner, searcher),
-      continuous=self_play.continuous)
+      continuous=self_play.continuous, actor_weights=actor_weights)
 
 
 def make_reanalyser(config: config_lib.MuZeroConfig, settings,

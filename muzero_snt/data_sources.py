@@ -42,6 +42,7 @@ from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import datasets
 from muzero_snt import learning
+from muzero_snt import overlapped_learning
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import synthetic
@@ -103,7 +104,9 @@ class SelfPlay:
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
                train_ratio: float, seed: int = 0,
                reanalyser: Optional[reanalysis.Reanalyser] = None,
-               continuous: bool = False):
+               continuous: bool = False,
+               actor_weights: Optional[
+                   overlapped_learning.WeightCopy] = None):
     """Constructs the source.
 
     Args:
@@ -115,6 +118,10 @@ class SelfPlay:
         is checkpointed with the counters).
       continuous: play with `Actor.play_games` (no rounds) instead of
         `Actor.play_round`.
+      actor_weights: when the actor searches a network of its own, copies
+        the learner's weights into it (`overlapped_learning.WeightCopy`);
+        a `TrainingLoop` with `overlap_learning=True` calls it between
+        moves. None: the actor searches the learner's network.
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -128,7 +135,13 @@ class SelfPlay:
     self._counters = checkpointing.counters(
         rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
     self._replay = replay_lib.ReplayBuffer(config, seed=seed)
+    if reanalyser is not None and actor_weights is not None:
+      raise ValueError('Reanalysis with an actor network of its own '
+                       '(actor_weights) is not supported: the reanalyser '
+                       "searches the learner's network, which a learner "
+                       'thread changes meanwhile; pass one or the other.')
     self._reanalyser = reanalyser
+    self._actor_weights = actor_weights
     self._continuous = bool(continuous)
     self._recent: List[acting.GameResult] = []
     self._last_results: List[acting.GameResult] = []
@@ -141,6 +154,12 @@ class SelfPlay:
   @property
   def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
     return self._reanalyser
+
+  @property
+  def actor_weights(self) -> Optional[overlapped_learning.WeightCopy]:
+    """Copies the learner's weights into the actor's network (None: the
+    actor searches the learner's)."""
+    return self._actor_weights
 
   def counters(self) -> Dict[str, tf.Variable]:
     if self._reanalyser is None:
@@ -188,7 +207,10 @@ class SelfPlay:
     self._replay.update_priorities(keys, priorities)
 
   def run_round(self, learn: Learn, learner_steps: Callable[[], int],
-                should_stop: Optional[Callable[[], bool]] = None) -> None:
+                should_stop: Optional[Callable[[], bool]] = None,
+                end_move: Optional[Callable[[], None]] = None) -> None:
+    """Plays a round (`DataSource.run_round`); `end_move`, if given, is
+    called after each move whose learner steps were asked for."""
     counted = self._counters['counted_env_steps']
     paid = self._counters['paid_steps']
     state = {'training': True}
@@ -203,6 +225,8 @@ class SelfPlay:
       while state['training'] and int(paid.numpy()) < owed:
         state['training'] = learn()
         paid.assign_add(1)
+      if end_move is not None:
+        end_move()
 
     results: List[acting.GameResult] = []
 

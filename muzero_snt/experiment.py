@@ -87,6 +87,12 @@ def check_reanalysis(config: config_lib.MuZeroConfig,
     raise ValueError(f'reanalyze_fraction={fraction} is not available with '
                      "data='synthetic' (no stored games to search again); "
                      'set it to 0.')
+  if fraction and settings.data == 'selfplay' and (
+      settings.self_play.overlap_learning):
+    raise ValueError(f'reanalyze_fraction={fraction} is not available with '
+                     'overlap_learning (the reanalyser searches the '
+                     "learner's network while the learner's thread changes "
+                     'it); set one of them off.')
 
 
 def check_distributed(settings: RunSettings) -> None:
@@ -218,7 +224,9 @@ def run(config: config_lib.MuZeroConfig,
         config, learner, source, checkpoint_dir=settings.checkpoint_dir,
         writer=writer, log_every=settings.log_every,
         checkpoint_seconds=(None if settings.checkpoint_minutes is None else
-                            60 * settings.checkpoint_minutes))
+                            60 * settings.checkpoint_minutes),
+        overlap_learning=(settings.data == 'selfplay' and
+                          settings.self_play.overlap_learning))
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.

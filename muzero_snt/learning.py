@@ -382,6 +382,42 @@ class Learner:
     """
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
+  def prepare(self, batch: types.Batch) -> types.Batch:
+    """What `step` does to a batch before the update: checks it against the
+    config and the network and turns it into tensors (each replica's
+    slice). An element of `distribute_dataset(...)` passes unchanged.
+
+    With `step_prepared`, a caller can check and convert batches in one
+    thread while another runs the updates (`overlapped_learning.py`).
+
+    Raises:
+      ValueError: if the batch does not fit the config or the network.
+    """
+    if isinstance(batch.action, tf.distribute.DistributedValues):
+      return batch
+    losses.check_batch(batch, self._config.action_space_size,
+                       self._config.num_unroll_steps)
+    if self._validate_batches:
+      _check_values(batch, self._config.action_space_size)
+    return self._distribute(_as_batch_of_tensors(batch))
+
+  def step_prepared(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
+    """`step` on a batch from `prepare`; the metrics stay tensors and
+    'step' is left out (read `steps`).
+
+    Raises:
+      FloatingPointError: as `step`.
+    """
+    metrics = self._compiled_step(batch)
+    finite = bool(metrics.pop('finite').numpy())
+    if not finite:
+      raise FloatingPointError(
+          f'Non-finite loss {metrics["loss"].numpy()} (gradient norm '
+          f'{metrics["gradient_norm"].numpy()}) at learner step '
+          f'{self.steps}: the update was skipped and the variables keep '
+          'their last finite values.')
+    return metrics
+
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
@@ -403,20 +439,7 @@ class Learner:
       FloatingPointError: if the loss or gradients are not finite; the update
         is skipped, so the variables keep their last finite values.
     """
-    if not isinstance(batch.action, tf.distribute.DistributedValues):
-      losses.check_batch(batch, self._config.action_space_size,
-                         self._config.num_unroll_steps)
-      if self._validate_batches:
-        _check_values(batch, self._config.action_space_size)
-      batch = self._distribute(_as_batch_of_tensors(batch))
-    metrics = self._compiled_step(batch)
+    metrics = self.step_prepared(self.prepare(batch))
     metrics = {name: value.numpy() for name, value in metrics.items()}
-    finite = bool(metrics.pop('finite'))
     metrics['step'] = self.steps
-    if not finite:
-      raise FloatingPointError(
-          f'Non-finite loss {metrics["loss"]} (gradient norm '
-          f'{metrics["gradient_norm"]}) at learner step {metrics["step"]}: '
-          'the update was skipped and the variables keep their last finite '
-          'values.')
     return metrics

@@ -492,10 +492,14 @@ class SelfPlaySettings:
       every search holds `num_envs` games and each game is in the replay
       from the move it ends) instead of rounds that wait for their longest
       game (`acting.Actor.play_round`).
+    overlap_learning: take each move's learner steps in a second thread
+      while the actor plays the next move on a copy of the weights, one
+      move's steps behind (`overlapped_learning.py`).
   """
   num_envs: int
   train_ratio: float
   continuous: bool = False
+  overlap_learning: bool = False
 
 
 SELF_PLAY: Dict[str, SelfPlaySettings] = {

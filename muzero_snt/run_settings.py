@@ -53,6 +53,10 @@ class RunSettings:
       (`acting.Actor.play_games`) instead of playing rounds that wait for
       their longest game, in this process or in each actor. None: the
       preset's (`presets.SelfPlaySettings.continuous`).
+    overlap_learning: take each move's learner steps in a second thread
+      while self-play plays the next move on a copy of the weights
+      (`overlapped_learning.py`; data='selfplay', num_actors=0). None: the
+      preset's (`presets.SelfPlaySettings.overlap_learning`).
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -91,6 +95,7 @@ class RunSettings:
   num_envs: Optional[int] = None
   train_ratio: Optional[float] = None
   continuous_selfplay: Optional[bool] = None
+  overlap_learning: Optional[bool] = None
   search: str = 'xla'
   seed: int = 0
   jit_compile: bool = True
@@ -143,6 +148,13 @@ class RunSettings:
       fail('continuous_selfplay', 'None, True or False')
     if self.continuous_selfplay and self.data != 'selfplay':
       fail('continuous_selfplay', "False unless data='selfplay'")
+    if not (self.overlap_learning is None or
+            isinstance(self.overlap_learning, bool)):
+      fail('overlap_learning', 'None, True or False')
+    if self.overlap_learning and (self.data != 'selfplay' or
+                                  self.num_actors):
+      fail('overlap_learning', "False unless data='selfplay' in one "
+           'process (num_actors=0; actors on Ray overlap already)')
     check_count('log_every', 1)
     check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
@@ -179,10 +191,15 @@ class RunSettings:
     continuous = self.continuous_selfplay
     if continuous is None:
       continuous = defaults.continuous and self.data == 'selfplay'
+    overlap = self.overlap_learning
+    if overlap is None:
+      overlap = (defaults.overlap_learning and self.data == 'selfplay' and
+                 not self.num_actors)
     return presets.SelfPlaySettings(
         num_envs=num_envs,
         train_ratio=self.train_ratio or defaults.train_ratio,
-        continuous=continuous)
+        continuous=continuous,
+        overlap_learning=overlap)
 
   def run_config(self, config: config_lib.MuZeroConfig
                 ) -> run_config.RunConfig:
@@ -196,4 +213,6 @@ class RunSettings:
                     train_ratio=self_play.train_ratio, search=self.search)
       if self_play.continuous:
         values.update(continuous_selfplay=True)
+      if self_play.overlap_learning:
+        values.update(overlap_learning=True)
     return run_config.RunConfig(self.preset, config, values)

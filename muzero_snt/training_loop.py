@@ -16,9 +16,11 @@
 
 One loop for every data source (`data_sources.py`): self-play interleaved
 with learning on the same variables (the actor's search reads the network
-the learner updates), or synthetic batches. Between rounds the loop logs
-progress, writes TensorBoard summaries and saves checkpoints, numbered by
-learner step.
+the learner updates), or synthetic batches. With `overlap_learning` the
+learner's steps run in a second thread while the actor plays its next move
+on a copy of the weights (`overlapped_learning.py`). Between rounds the
+loop logs progress, writes TensorBoard summaries and saves checkpoints,
+numbered by learner step.
 
 A run restarted from its last checkpoint continues exactly as if it had
 never stopped. Extending a finished self-play run (a second run with a
@@ -28,6 +30,7 @@ round without learning, where the longer run keeps learning.
 """
 
 import concurrent.futures
+import contextlib
 import time
 from typing import Callable, Dict, Optional
 
@@ -39,6 +42,7 @@ from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import data_sources
 from muzero_snt import learning
+from muzero_snt import overlapped_learning
 from muzero_snt import replay as replay_lib
 from muzero_snt import stopping
 
@@ -61,7 +65,8 @@ class TrainingLoop:
                writer: Optional[tf.summary.SummaryWriter] = None,
                log_every: int = 50,
                checkpoint_seconds: Optional[float] = None,
-               compile_first: bool = True):
+               compile_first: bool = True,
+               overlap_learning: bool = False):
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
@@ -85,6 +90,15 @@ class TrainingLoop:
         (docs/benchmarks.md, "Start-up"). With Ray actors
         (`distributed.replay_source`) the source publishes the weights
         first, and the actors' searches compile in their processes.
+      overlap_learning: take each move's learner steps in a second thread
+        while the actor plays the next move (`overlapped_learning.py`: the
+        actor searches with weights one move's steps behind). Needs a
+        `data_sources.SelfPlay` whose actor has a network of its own
+        (`actor_weights`).
+
+    Raises:
+      ValueError: for a bad `log_every` or `checkpoint_seconds`, or
+        `overlap_learning` with a source that cannot overlap.
     """
     if (isinstance(log_every, bool) or not isinstance(log_every, int) or
         log_every <= 0):
@@ -93,9 +107,26 @@ class TrainingLoop:
     if checkpoint_seconds is not None and not checkpoint_seconds > 0:
       raise ValueError(f'checkpoint_seconds must be positive, got '
                        f'{checkpoint_seconds!r}.')
+    if overlap_learning and getattr(source, 'actor_weights', None) is None:
+      raise ValueError(
+          'overlap_learning=True needs a self-play source whose actor '
+          'searches a network of its own (data_sources.SelfPlay with '
+          f'actor_weights); got {type(source).__name__} without one.')
     self._config = config
     self._learner = learner
     self._source = source
+    self._overlap = bool(overlap_learning)
+    # With overlap: the batches drawn for the next list of steps, the
+    # learner steps asked for (taken, running or drawn) and the steps the
+    # actor's weights have.
+    self._staged = []
+    self._running_keys = []
+    self._thread = overlapped_learning.LearnerThread(
+        lambda batch: self._learner.step_prepared(batch),
+        source.actor_weights.read if overlap_learning else None)
+    self._job_steps = 0  # Learner steps before the running list's.
+    self._steps_asked = 0
+    self._actor_steps = 0
     self._checkpoint_seconds = checkpoint_seconds
     self._compile_first = compile_first
     self._stop = stopping.StopOnSignals()
@@ -179,6 +210,59 @@ class TrainingLoop:
       self._first_step = (time.time(), self._learner.steps)
     return not (self._done() or self._stop.requested)
 
+  def _stage(self) -> bool:
+    """`_learn` with overlap: draws the batch now, steps at `_end_move`."""
+    if self._stop.requested:
+      return False
+    batch, keys = self._source.sample()
+    self._staged.append((self._learner.prepare(batch), keys))
+    self._steps_asked += 1
+    return not (self._steps_asked >= self._config.training_steps or
+                self._stop.requested)
+
+  def _collect(self) -> Optional[list]:
+    """Waits for the learner's thread; takes its steps' metrics and
+    priorities (in this thread, which alone writes the replay); returns
+    the weights read after them (None if no step ran)."""
+    keys, self._running_keys = self._running_keys, []
+    try:
+      finished = self._thread.wait()
+    except Exception as error:
+      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
+      raise
+    self._take_metrics(finished.metrics, keys)
+    return finished.weights
+
+  def _take_metrics(self, done, keys) -> None:
+    for metrics, step_keys in zip(done, keys):
+      metrics = {name: value.numpy() for name, value in metrics.items()}
+      self._job_steps += 1
+      metrics['step'] = self._job_steps
+      if step_keys is not None:
+        self._source.update_priorities(step_keys, metrics['priority'])
+      self._last_metrics = metrics
+      if self._first_step is None:
+        self._first_step = (time.time(), self._job_steps)
+
+  def _end_move(self) -> None:
+    """After a move's steps were drawn: waits for the previous move's,
+    starts this move's, and gives the actor the weights after the
+    previous ones."""
+    weights = self._collect()
+    steps = self._job_steps = self._learner.steps
+    if self._staged:
+      staged, self._staged = self._staged, []
+      self._running_keys = [keys for _, keys in staged]
+      self._thread.start([batch for batch, _ in staged])
+    if weights is not None:
+      self._source.actor_weights.write(weights)
+      self._actor_steps = steps
+
+  def _end_round(self) -> None:
+    """Every step drawn taken, and the actor's weights the learner's."""
+    self._end_move()
+    self._end_move()
+
   def save(self) -> Optional[str]:
     """Saves a checkpoint numbered by the learner step; logs its path."""
     if self._checkpointer is None:
@@ -219,13 +303,23 @@ class TrainingLoop:
       self._compile()
     last_checkpoint, last_save_time = self._learner.steps, time.time()
     last_log, last_log_time = None, self._start
-    with self._stop:
+    with self._stop, contextlib.ExitStack() as cleanup:
+      cleanup.callback(self._thread.close)
       while not self._done():
         should_stop = self._stop
         if end_round is not None:
           should_stop = lambda: self._stop() or end_round(self)
-        self._source.run_round(self._learn, lambda: self._learner.steps,
-                               should_stop=should_stop)
+        if self._overlap:
+          self._running_keys = []
+          self._steps_asked = self._actor_steps = self._learner.steps
+          self._source.actor_weights()
+          self._source.run_round(self._stage, lambda: self._actor_steps,
+                                 should_stop=should_stop,
+                                 end_move=self._end_move)
+          self._end_round()
+        else:
+          self._source.run_round(self._learn, lambda: self._learner.steps,
+                                 should_stop=should_stop)
         steps = self._learner.steps
         stopping_now = self._stop.requested
         if last_log is None or steps // self._log_every > last_log // (

@@ -280,6 +280,45 @@ class LearnerTest(testing.TestCase):
     for a, b in zip(_snapshot(learner), before):
       self.assertAllEqual(a, b)
 
+  def test_prepare_then_step_prepared_is_step(self):
+    # The split a learner thread uses (`overlapped_learning.py`): checks
+    # and conversion first, the update later, the same update and metrics.
+    config = _config()
+    tf.random.set_seed(5)
+    whole = _learner(config)
+    tf.random.set_seed(5)
+    split = _learner(config, validate_batches=True)
+    for step in range(2):
+      batch = testing.random_batch(config, BATCH_SIZE, seed=step)
+      expected = whole.step(batch)
+      metrics = split.step_prepared(split.prepare(batch))
+      self.assertNotIn('step', metrics)
+      self.assertEqual(split.steps, expected['step'])
+      for name, value in metrics.items():
+        self.assertAllEqual(value, expected[name], msg=name)
+    for a, b in zip(_snapshot(split), _snapshot(whole)):
+      self.assertAllEqual(a, b)
+
+    # `prepare` refuses what `step` refuses, before anything changes.
+    before = _snapshot(split)
+    action = batch.action.copy()
+    action[0, 0] = 2
+    with self.assertRaisesRegex(ValueError, r'Batch\.action.* 2'):
+      split.prepare(batch._replace(action=action))
+    # `step_prepared` raises for a non-finite loss, the update skipped.
+    observation = batch.observation.copy()
+    observation[1, 0] = np.inf
+    unchecked = _learner(config, validate_batches=False)
+    unchecked_before = _snapshot(unchecked)
+    with self.assertRaisesRegex(FloatingPointError,
+                                'Non-finite loss .* learner step 0'):
+      unchecked.step_prepared(
+          unchecked.prepare(batch._replace(observation=observation)))
+    for a, b in zip(_snapshot(unchecked), unchecked_before):
+      self.assertAllEqual(a, b)
+    for a, b in zip(_snapshot(split), before):
+      self.assertAllEqual(a, b)
+
   def test_unknown_loss_reduction_raises(self):
     with self.assertRaisesRegex(ValueError, "'bogus'"):
       _learner(_config(), loss_reduction='bogus')

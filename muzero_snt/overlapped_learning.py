@@ -1,0 +1,188 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Learner steps in a second thread while self-play plays its next move.
+
+In one process the learner's XLA program and the actor's batched search
+each keep about one core busy, mostly one small kernel after another, and
+both release the Python interpreter while they run. On a machine with two
+cores or more they can run side by side: the learner takes the steps one
+move owed while the actor searches the next move (docs/benchmarks.md,
+"Learner steps beside self-play").
+
+The actor then needs weights of its own: its search reads a second network
+(`WeightCopy` fills it from the learner's), because the learner's variables
+change while the search runs. `training_loop.TrainingLoop` with
+`overlap_learning=True` keeps this schedule, the same whatever the threads'
+timing, so a run is reproducible step for step:
+
+  after move m: draw the batches of the learner steps move m owes (in the
+  main thread, which alone touches the replay buffer); wait for the steps
+  move m-1 owed and the learner's weights read after them; start move m's
+  steps in the learner's thread; write those weights into the actor's
+  network; play move m+1.
+
+Against the loop without overlap, move m+1 searches with the weights after
+move m-1's steps instead of move m's: the actor is one move's learner steps
+behind (about `train_ratio x num_envs` steps), as actors of a distributed
+run are behind theirs. With prioritised replay a batch is drawn before the
+priorities of the steps still running come back. Rounds end with every
+step taken and the actor's weights equal to the learner's, so checkpoints
+and resumes are as without overlap.
+"""
+
+import concurrent.futures
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
+
+import numpy as np
+import tensorflow as tf
+
+
+class WeightCopy:
+  """Copies every variable of one network into another of the same build.
+
+  Trainable weights and batch-norm statistics alike. `read` and `write`
+  split the copy, so that the reading can happen in the thread that owns
+  the source and the writing in the thread that owns the target: the
+  tensors read keep their values while the source changes on.
+  """
+
+  def __init__(self, source: tf.Module, target: tf.Module):
+    """Pairs the two networks' variables in order.
+
+    Args:
+      source: the network copied from (the learner's).
+      target: the network written (the actor's), built the same way.
+
+    Raises:
+      ValueError: if the networks' variables differ in number, name, shape
+        or dtype (naming the first difference).
+    """
+    sources, targets = list(source.variables), list(target.variables)
+    if len(sources) != len(targets):
+      raise ValueError(f'The networks have {len(sources)} and '
+                       f'{len(targets)} variables; expected the same build '
+                       '(both built, e.g. by network.create_variables()).')
+    for s, t in zip(sources, targets):
+      if (s.name, s.shape, s.dtype) != (t.name, t.shape, t.dtype):
+        raise ValueError(
+            f'Variable {s.name} {s.shape} {s.dtype.name} of the source '
+            f'network meets {t.name} {t.shape} {t.dtype.name} of the '
+            'target; expected the same build.')
+    self._sources, self._targets = sources, targets
+    self._read = tf.function(
+        lambda: [s.read_value() for s in self._sources], autograph=False)
+    self._write = tf.function(self._assign, autograph=False)
+
+  def _assign(self, values):
+    for target, value in zip(self._targets, values):
+      target.assign(value)
+
+  def read(self) -> List[tf.Tensor]:
+    """The source's values now (tensors that later updates leave alone)."""
+    return self._read()
+
+  def write(self, values: Sequence[tf.Tensor]) -> None:
+    """Assigns the values of `read` to the target."""
+    self._write(list(values))
+
+  def __call__(self) -> None:
+    """Copies the source into the target."""
+    self.write(self.read())
+
+
+class Finished(NamedTuple):
+  """What a list of learner steps left behind."""
+  metrics: List[Dict[str, np.ndarray]]  # One per step taken, in order.
+  weights: Optional[List[tf.Tensor]]  # `read()` after the last step.
+
+
+class LearnerThread:
+  """Runs lists of learner steps in one worker thread, a list at a time.
+
+  Usage:
+
+      thread = LearnerThread(learner.step, weight_copy.read)
+      thread.start(batches)      # returns at once
+      ...                        # the main thread plays a move
+      finished = thread.wait()   # metrics per step, then the weights
+  """
+
+  def __init__(self, step: Callable[[Any], Dict[str, np.ndarray]],
+               read_weights: Optional[Callable[[], List[tf.Tensor]]] = None):
+    """Takes the function of one learner step (`Learner.step`) and what
+    reads the weights after a list (`WeightCopy.read`; None: no reading)."""
+    self._step = step
+    self._read_weights = read_weights
+    self._pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
+    self._running: Optional[concurrent.futures.Future] = None
+
+  @property
+  def running(self) -> bool:
+    """Whether a list was started and not yet waited for."""
+    return self._running is not None
+
+  def start(self, batches: Sequence[Any]) -> None:
+    """Starts the steps of `batches`, in order, in the worker thread.
+
+    Raises:
+      RuntimeError: if the previous list was not waited for.
+    """
+    if self._running is not None:
+      raise RuntimeError('LearnerThread.start before wait(): the previous '
+                         'steps are still running.')
+    if self._pool is None:
+      self._pool = concurrent.futures.ThreadPoolExecutor(
+          1, thread_name_prefix='learner')
+    self._running = self._pool.submit(self._run, list(batches))
+
+  def _run(self, batches: List[Any]):
+    """The steps in order, then the weights; stops at the first error,
+    after the steps before it (whose metrics come back with it)."""
+    done = []
+    for batch in batches:
+      try:
+        done.append(self._step(batch))
+      except Exception as error:  # pylint: disable=broad-except
+        return done, None, error
+    weights = None if self._read_weights is None else self._read_weights()
+    return done, weights, None
+
+  def wait(self) -> Finished:
+    """Waits for the started steps (nothing started: no metrics, no
+    weights).
+
+    Raises:
+      Exception: the error of a step (e.g. `FloatingPointError` for a loss
+        that is not finite); the steps after it did not run. The metrics
+        of the steps before it are on the error as `completed_metrics`.
+    """
+    if self._running is None:
+      return Finished([], None)
+    running, self._running = self._running, None
+    done, weights, error = running.result()
+    if error is not None:
+      error.completed_metrics = done
+      raise error
+    return Finished(done, weights)
+
+  def close(self) -> None:
+    """Waits for steps still running (their errors dropped); ends the
+    thread."""
+    if self._running is not None:
+      self._running.result()
+      self._running = None
+    if self._pool is not None:
+      self._pool.shutdown(wait=True)
+      self._pool = None
