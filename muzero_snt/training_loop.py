@@ -116,15 +116,16 @@ class TrainingLoop:
     self._learner = learner
     self._source = source
     self._overlap = bool(overlap_learning)
-    # With overlap: the batches drawn for the next list of steps, the
-    # learner steps asked for (taken, running or drawn) and the steps the
-    # actor's weights have.
+    # With overlap: the batches drawn for the next list of steps and the
+    # replay keys of the running list; the learner's thread; the learner
+    # steps counted through the last metrics taken, asked for (taken,
+    # running or drawn), and in the actor's weights.
     self._staged = []
     self._running_keys = []
     self._thread = overlapped_learning.LearnerThread(
         lambda batch: self._learner.step_prepared(batch),
         source.actor_weights.read if overlap_learning else None)
-    self._job_steps = 0  # Learner steps before the running list's.
+    self._job_steps = 0
     self._steps_asked = 0
     self._actor_steps = 0
     self._checkpoint_seconds = checkpoint_seconds
