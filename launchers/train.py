@@ -119,7 +119,8 @@ CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
 OVERLAP_LEARNING = flags.DEFINE_bool(
     'overlap_learning', None, 'take the learner steps a self-play move owes '
     'in a second thread while the next move is played, on a copy of the '
-    'weights one move behind (one process; default: preset).')
+    'weights one move behind (one process; default: preset, e.g. on for '
+    'cartpole).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,

@@ -373,6 +373,13 @@ class SettingsTest(absltest.TestCase):
         preset='tictactoe').self_play.overlap_learning)
     self.assertTrue(run_settings.RunSettings(
         preset='tictactoe', overlap_learning=True).self_play.overlap_learning)
+    # CartPole's preset overlaps, in one process and with self-play only.
+    self.assertTrue(run_settings.RunSettings(
+        preset='cartpole').self_play.overlap_learning)
+    for changes in (dict(num_actors=2), dict(data='synthetic'),
+                    dict(overlap_learning=False)):
+      self.assertFalse(run_settings.RunSettings(
+          preset='cartpole', **changes).self_play.overlap_learning, changes)
     with self.assertRaisesRegex(ValueError, 'overlap_learning must be None, '
                                 "True or False, got 1"):
       run_settings.RunSettings(overlap_learning=1)
