@@ -136,7 +136,7 @@ def make_source(config: config_lib.MuZeroConfig, settings,
         reanalyser=make_reanalyser(config, settings, learner))
   self_play = settings.self_play
   network, actor_weights = learner.network, None
-  if self_play.overlap_learning:
+  if settings.overlaps_learning(config):
     # The actor's own network, filled from the learner's between moves.
     network = networks.make_network(config)
     network.create_variables()

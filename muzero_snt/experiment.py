@@ -87,8 +87,7 @@ def check_reanalysis(config: config_lib.MuZeroConfig,
     raise ValueError(f'reanalyze_fraction={fraction} is not available with '
                      "data='synthetic' (no stored games to search again); "
                      'set it to 0.')
-  if fraction and settings.data == 'selfplay' and (
-      settings.self_play.overlap_learning):
+  if fraction and settings.data == 'selfplay' and settings.overlap_learning:
     raise ValueError(f'reanalyze_fraction={fraction} is not available with '
                      'overlap_learning (the reanalyser searches the '
                      "learner's network while the learner's thread changes "
@@ -225,8 +224,7 @@ def run(config: config_lib.MuZeroConfig,
         writer=writer, log_every=settings.log_every,
         checkpoint_seconds=(None if settings.checkpoint_minutes is None else
                             60 * settings.checkpoint_minutes),
-        overlap_learning=(settings.data == 'selfplay' and
-                          settings.self_play.overlap_learning))
+        overlap_learning=settings.overlaps_learning(config))
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.

@@ -201,6 +201,17 @@ class RunSettings:
         continuous=continuous,
         overlap_learning=overlap)
 
+  def overlaps_learning(self, config: config_lib.MuZeroConfig) -> bool:
+    """Whether the run takes its learner steps beside self-play.
+
+    The setting, or the preset's; a preset's default gives way to
+    reanalysis (whose searches read the learner's network), an explicit
+    True does not (`experiment.check_reanalysis` refuses the pair).
+    """
+    if self.overlap_learning is None and config.reanalyze_fraction:
+      return False
+    return self.data == 'selfplay' and self.self_play.overlap_learning
+
   def run_config(self, config: config_lib.MuZeroConfig
                 ) -> run_config.RunConfig:
     """What defines the run, as saved beside its checkpoints."""
@@ -213,6 +224,6 @@ class RunSettings:
                     train_ratio=self_play.train_ratio, search=self.search)
       if self_play.continuous:
         values.update(continuous_selfplay=True)
-      if self_play.overlap_learning:
+      if self.overlaps_learning(config):
         values.update(overlap_learning=True)
     return run_config.RunConfig(self.preset, config, values)

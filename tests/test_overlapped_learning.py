@@ -392,11 +392,20 @@ class SettingsTest(absltest.TestCase):
         overlap_learning=True).run_config(config).flat()['overlap_learning'])
     self.assertNotIn('overlap_learning', run_settings.RunSettings(
         overlap_learning=False).run_config(config).flat())
+    # A preset's default gives way to reanalysis; an explicit True does not.
+    cartpole = presets.make_cartpole_config()
+    reanalysed = cartpole.replace(reanalyze_fraction=0.5)
+    default = run_settings.RunSettings(preset='cartpole')
+    self.assertTrue(default.overlaps_learning(cartpole))
+    self.assertFalse(default.overlaps_learning(reanalysed))
+    self.assertNotIn('overlap_learning',
+                     default.run_config(reanalysed).flat())
+    experiment.check_reanalysis(reanalysed, default)
+    asked = run_settings.RunSettings(preset='cartpole', overlap_learning=True)
+    self.assertTrue(asked.overlaps_learning(reanalysed))
     with self.assertRaisesRegex(ValueError, 'reanalyze_fraction=0.5 is not '
                                 'available with overlap_learning'):
-      experiment.check_reanalysis(
-          config.replace(reanalyze_fraction=0.5),
-          run_settings.RunSettings(overlap_learning=True))
+      experiment.check_reanalysis(reanalysed, asked)
 
 
 if __name__ == '__main__':
