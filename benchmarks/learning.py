@@ -87,6 +87,9 @@ CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
 OVERLAP_LEARNING = flags.DEFINE_bool(
     'overlap_learning', None, 'learner steps in a second thread beside '
     'self-play\'s next move (default: preset).')
+PAD_ROUNDS = flags.DEFINE_bool(
+    'pad_rounds', None, 'search every move of a round with all the round\'s '
+    'rows, one compiled program (default: preset).')
 NUM_ACTORS = flags.DEFINE_integer(
     'num_actors', 0, 'self-play actor processes on Ray beside the learner '
     '(0: self-play in the learner\'s process). The learner pauses for an '
@@ -257,6 +260,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
                   train_ratio=TRAIN_RATIO.value,
                   continuous_selfplay=CONTINUOUS_SELFPLAY.value,
                   overlap_learning=OVERLAP_LEARNING.value,
+                  pad_rounds=PAD_ROUNDS.value,
                   num_actors=NUM_ACTORS.value, seed=seed,
                   jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
                   search=SEARCH.value)

@@ -57,6 +57,9 @@ OVERLAP_LEARNING = flags.DEFINE_bool(
     'overlap_learning', None, 'learner steps in a second thread beside the '
     'next move (default: preset); the parts then overlap and only the '
     'whole is a time per step.')
+PAD_ROUNDS = flags.DEFINE_bool(
+    'pad_rounds', None, 'search every move of a round with all its rows, '
+    'one compiled program (default: preset).')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results.')
 
@@ -94,7 +97,8 @@ def main(argv: Sequence[str]) -> None:
     loop = experiment.run_selfplay(
         config, PRESET.value, seed=SEED.value,
         continuous_selfplay=CONTINUOUS_SELFPLAY.value,
-        overlap_learning=OVERLAP_LEARNING.value)
+        overlap_learning=OVERLAP_LEARNING.value,
+        pad_rounds=PAD_ROUNDS.value)
   total = time.perf_counter() - start
   rows = method_timers.per_step(
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
@@ -104,6 +108,7 @@ def main(argv: Sequence[str]) -> None:
       'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
       'continuous_selfplay': CONTINUOUS_SELFPLAY.value,
       'overlap_learning': OVERLAP_LEARNING.value,
+      'pad_rounds': PAD_ROUNDS.value,
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
   reporting.report(results, OUTPUT_JSON.value)

@@ -121,6 +121,11 @@ OVERLAP_LEARNING = flags.DEFINE_bool(
     'in a second thread while the next move is played, on a copy of the '
     'weights one move behind (one process; default: preset, e.g. on for '
     'cartpole).')
+PAD_ROUNDS = flags.DEFINE_bool(
+    'pad_rounds', None, 'search every move of a self-play round with all '
+    '--num_envs rows, the ended games\' padded, so that XLA compiles one '
+    'search program instead of one per power of two (rounds of the xla or '
+    'graph search; default: preset, e.g. on for tictactoe).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
@@ -256,8 +261,8 @@ def validate_flags() -> None:
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
   if DATA.value != 'selfplay':
-    common_flags.refuse(('continuous_selfplay', 'overlap_learning'),
-                        'only applies to --data=selfplay')
+    common_flags.refuse(('continuous_selfplay', 'overlap_learning',
+                         'pad_rounds'), 'only applies to --data=selfplay')
   if NUM_ACTORS.value:
     common_flags.refuse(('overlap_learning',),
                         'only applies to one process (--num_actors=0)')
@@ -317,6 +322,7 @@ def make_settings() -> experiment.RunSettings:
       train_ratio=TRAIN_RATIO.value,
       continuous_selfplay=CONTINUOUS_SELFPLAY.value,
       overlap_learning=OVERLAP_LEARNING.value,
+      pad_rounds=PAD_ROUNDS.value,
       search=common_flags.SEARCH.value,
       seed=common_flags.SEED.value,
       jit_compile=JIT_COMPILE.value,

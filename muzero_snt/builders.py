@@ -142,7 +142,9 @@ def make_source(config: config_lib.MuZeroConfig, settings,
     network.create_variables()
     actor_weights = overlapped_learning.WeightCopy(learner.network, network)
     actor_weights()
-  searcher = search.make_search(config, network, settings.search)
+  searcher = search.make_search(
+      config, network, settings.search,
+      min_batch_size=self_play.num_envs if self_play.pad_rounds else 1)
   actor = acting.Actor(
       config, searcher, search.NetworkModel(network),
       make_environment_factory(settings.preset, config,

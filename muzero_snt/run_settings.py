@@ -57,6 +57,11 @@ class RunSettings:
       while self-play plays the next move on a copy of the weights
       (`overlapped_learning.py`; data='selfplay', num_actors=0). None: the
       preset's (`presets.SelfPlaySettings.overlap_learning`).
+    pad_rounds: search every move of a self-play round with all num_envs
+      rows, so that the batched search compiles one program
+      (`presets.SelfPlaySettings.pad_rounds`; rounds of a batched search
+      only). None: the preset's, off with continuous self-play or the
+      reference search.
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -96,6 +101,7 @@ class RunSettings:
   train_ratio: Optional[float] = None
   continuous_selfplay: Optional[bool] = None
   overlap_learning: Optional[bool] = None
+  pad_rounds: Optional[bool] = None
   search: str = 'xla'
   seed: int = 0
   jit_compile: bool = True
@@ -155,6 +161,13 @@ class RunSettings:
                                   self.num_actors):
       fail('overlap_learning', "False unless data='selfplay' in one "
            'process (num_actors=0; actors on Ray overlap already)')
+    if not (self.pad_rounds is None or isinstance(self.pad_rounds, bool)):
+      fail('pad_rounds', 'None, True or False')
+    if self.pad_rounds and (self.data != 'selfplay' or
+                            self.continuous_selfplay or
+                            self.search == 'reference'):
+      fail('pad_rounds', "False unless data='selfplay' plays rounds "
+           '(continuous_selfplay off) with a batched search (xla or graph)')
     check_count('log_every', 1)
     check_count('num_actors', 0)
     if self.num_actors and self.data != 'selfplay':
@@ -195,11 +208,16 @@ class RunSettings:
     if overlap is None:
       overlap = (defaults.overlap_learning and self.data == 'selfplay' and
                  not self.num_actors)
+    pad_rounds = self.pad_rounds
+    if pad_rounds is None:
+      pad_rounds = (defaults.pad_rounds and self.data == 'selfplay' and
+                    not continuous and self.search != 'reference')
     return presets.SelfPlaySettings(
         num_envs=num_envs,
         train_ratio=self.train_ratio or defaults.train_ratio,
         continuous=continuous,
-        overlap_learning=overlap)
+        overlap_learning=overlap,
+        pad_rounds=pad_rounds)
 
   def overlaps_learning(self, config: config_lib.MuZeroConfig) -> bool:
     """Whether the run takes its learner steps beside self-play.
@@ -224,6 +242,8 @@ class RunSettings:
                     train_ratio=self_play.train_ratio, search=self.search)
       if self_play.continuous:
         values.update(continuous_selfplay=True)
+      if self_play.pad_rounds:
+        values.update(pad_rounds=True)
       if self.overlaps_learning(config):
         values.update(overlap_learning=True)
     return run_config.RunConfig(self.preset, config, values)

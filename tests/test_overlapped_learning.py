@@ -370,16 +370,18 @@ class SettingsTest(absltest.TestCase):
 
   def test_settings_name_where_overlap_applies(self):
     self.assertFalse(run_settings.RunSettings(
-        preset='tictactoe').self_play.overlap_learning)
+        preset='connect4').self_play.overlap_learning)
     self.assertTrue(run_settings.RunSettings(
-        preset='tictactoe', overlap_learning=True).self_play.overlap_learning)
-    # CartPole's preset overlaps, in one process and with self-play only.
-    self.assertTrue(run_settings.RunSettings(
-        preset='cartpole').self_play.overlap_learning)
-    for changes in (dict(num_actors=2), dict(data='synthetic'),
-                    dict(overlap_learning=False)):
-      self.assertFalse(run_settings.RunSettings(
-          preset='cartpole', **changes).self_play.overlap_learning, changes)
+        preset='connect4', overlap_learning=True).self_play.overlap_learning)
+    # CartPole's and tic-tac-toe's presets overlap, in one process and with
+    # self-play only.
+    for preset in ('cartpole', 'tictactoe'):
+      self.assertTrue(run_settings.RunSettings(
+          preset=preset).self_play.overlap_learning, preset)
+      for changes in (dict(num_actors=2), dict(data='synthetic'),
+                      dict(overlap_learning=False)):
+        self.assertFalse(run_settings.RunSettings(
+            preset=preset, **changes).self_play.overlap_learning, changes)
     with self.assertRaisesRegex(ValueError, 'overlap_learning must be None, '
                                 "True or False, got 1"):
       run_settings.RunSettings(overlap_learning=1)

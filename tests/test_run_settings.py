@@ -89,6 +89,40 @@ class RunSettingsTest(testing.TestCase):
         preset='cartpole', continuous_selfplay=False).run_config(
             config).flat())
 
+  def test_pad_rounds_is_the_presets_where_rounds_are_searched(self):
+    def pad_rounds(**changes):
+      return run_settings.RunSettings(**changes).self_play.pad_rounds
+
+    self.assertFalse(presets.get_self_play('connect4').pad_rounds)
+    self.assertFalse(pad_rounds(preset='connect4'))
+    # Tic-tac-toe's preset pads its rounds; the default gives way where
+    # there are no rounds of a batched search (an explicit True is refused).
+    self.assertTrue(pad_rounds(preset='tictactoe'))
+    self.assertTrue(pad_rounds(preset='tictactoe', num_actors=2))
+    for changes in (dict(pad_rounds=False), dict(data='synthetic'),
+                    dict(continuous_selfplay=True), dict(search='reference')):
+      self.assertFalse(pad_rounds(preset='tictactoe', **changes), changes)
+    self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True))
+    self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True,
+                               num_actors=2))
+    for changes, message in (
+        (dict(pad_rounds=1), 'pad_rounds must be None, True or False, got 1'),
+        (dict(pad_rounds=True, data='synthetic'), "pad_rounds must be False "
+         "unless data='selfplay' plays rounds"),
+        (dict(pad_rounds=True, continuous_selfplay=True), 'pad_rounds must '
+         'be False unless .* plays rounds \\(continuous_selfplay off\\)'),
+        (dict(pad_rounds=True, search='reference'), 'pad_rounds must be '
+         'False unless .* with a batched search \\(xla or graph\\)')):
+      with self.subTest(changes), self.assertRaisesRegex(ValueError, message):
+        run_settings.RunSettings(**changes)
+    # The run's record (beside its checkpoints) says how it searched.
+    config = presets.get_preset('connect4')
+    self.assertTrue(run_settings.RunSettings(
+        preset='connect4', pad_rounds=True).run_config(
+            config).flat()['pad_rounds'])
+    self.assertNotIn('pad_rounds', run_settings.RunSettings(
+        preset='connect4').run_config(config).flat())
+
 
 if __name__ == '__main__':
   tf.test.main()

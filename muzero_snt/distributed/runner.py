@@ -100,7 +100,8 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
         worker_class.remote(i, config, settings.preset, settings.title,
                             settings.search, self_play.num_envs,
                             settings.seed, *names,
-                            continuous=self_play.continuous)
+                            continuous=self_play.continuous,
+                            pad_rounds=self_play.pad_rounds)
         for i in range(settings.num_actors)
     ]
     handles += workers

@@ -79,7 +79,8 @@ class SelfPlayWorker(worker_setup.LoopThread):
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
-               threads: int = 1, continuous: bool = False):
+               threads: int = 1, continuous: bool = False,
+               pad_rounds: bool = False):
     """Builds the actor and starts its loop.
 
     Args:
@@ -96,8 +97,12 @@ class SelfPlayWorker(worker_setup.LoopThread):
       threads: TensorFlow's threads in this process.
       continuous: replace each game as it ends (`Actor.play_games`) and
         send games as they end, instead of rounds (`Actor.play_round`).
+      pad_rounds: search every move of a round with `num_envs` rows: one
+        compiled search program (`presets.SelfPlaySettings.pad_rounds`).
     """
-    self._worker = worker_setup.set_up(config, search, weights, threads)
+    self._worker = worker_setup.set_up(
+        config, search, weights, threads,
+        min_batch_size=num_envs if pad_rounds else 1)
     self._ray = self._worker.ray
     self._index = index
     self._config = config

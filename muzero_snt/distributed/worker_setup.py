@@ -49,7 +49,7 @@ class Worker(NamedTuple):
 
 
 def set_up(config: config_lib.MuZeroConfig, search: str, weights: str,
-           threads: Optional[int] = None) -> Worker:
+           threads: Optional[int] = None, min_batch_size: int = 1) -> Worker:
   """Builds a worker process's network copy and search.
 
   Args:
@@ -59,6 +59,8 @@ def set_up(config: config_lib.MuZeroConfig, search: str, weights: str,
     threads: TensorFlow's intra- and inter-op threads in this process
       (None: TensorFlow's defaults). Ignored if TensorFlow has started in
       this process already.
+    min_batch_size: the search pads smaller batches to this many rows
+      (`search.make_search`).
 
   Returns:
     The `Worker`.
@@ -74,7 +76,8 @@ def set_up(config: config_lib.MuZeroConfig, search: str, weights: str,
   network = networks.make_network(config)
   network.create_variables()
   return Worker(ray=ray, weights=ray.get_actor(weights), network=network,
-                search=search_lib.make_search(config, network, search))
+                search=search_lib.make_search(
+                    config, network, search, min_batch_size=min_batch_size))
 
 
 def take_newer_weights(worker: Worker, answer: Any, version: int) -> int:

@@ -86,7 +86,8 @@ class CompiledSearch:
                strategy: Optional[tf.distribute.Strategy] = None,
                pad_batch: bool = True,
                num_simulations: Optional[int] = None,
-               host_noise: bool = False):
+               host_noise: bool = False,
+               min_batch_size: int = 1):
     """Builds the compiled search (traced on the first call per batch size).
 
     Args:
@@ -112,13 +113,29 @@ class CompiledSearch:
         search equals `ReferenceSearch` with noise. The noise values
         differ, so a run's games differ: the presets' published results
         were made with the default.
+      min_batch_size: pad every smaller batch to this many rows first (then
+        to `_padded_size`). Self-play's rounds, whose batch shrinks as
+        their games end, then run one program instead of one per power of
+        two, and compile once (docs/benchmarks.md, "One search program
+        for a round"); the ended games' rows are searched and dropped.
+        Valid rows are searched as in a batch of their own, but the roots'
+        noise (drawn in the program) depends on the padded size, so a run's
+        games differ from one padded to fewer rows.
 
     Raises:
       ValueError: if `dtype` is not float32 or float64, if
-        `num_simulations` is not a positive integer, or if XLA is asked for
+        `num_simulations` or `min_batch_size` is not a positive integer,
+        if `min_batch_size` > 1 without `pad_batch`, or if XLA is asked for
         on several replicas with variables created outside the strategy's
         scope.
     """
+    if (isinstance(min_batch_size, bool) or
+        not isinstance(min_batch_size, int) or min_batch_size <= 0):
+      raise ValueError(f'min_batch_size must be a positive integer, got '
+                       f'{min_batch_size!r}.')
+    if min_batch_size > 1 and not pad_batch:
+      raise ValueError(f'min_batch_size={min_batch_size} pads batches: it '
+                       'needs pad_batch=True.')
     if num_simulations is not None:
       config = config.replace(num_simulations=num_simulations)
     if dtype not in (tf.float32, tf.float64):
@@ -141,6 +158,7 @@ class CompiledSearch:
     self._dtype = dtype
     self._strategy = strategy
     self._pad_batch = pad_batch
+    self._min_batch_size = min_batch_size
     self._host_noise = bool(host_noise)
     self._num_replicas = strategy.num_replicas_in_sync if strategy else 1
     observation_spec = tf.TensorSpec(
@@ -316,8 +334,12 @@ class CompiledSearch:
     if not self._pad_batch:
       return sorted({size for size in batch_sizes
                      if size % self._num_replicas == 0}, reverse=True)
-    return sorted({_padded_size(size, self._num_replicas)
-                   for size in batch_sizes}, reverse=True)
+    return sorted({self._padded_size(size) for size in batch_sizes},
+                  reverse=True)
+
+  def _padded_size(self, batch_size: int) -> int:
+    return _padded_size(max(batch_size, self._min_batch_size),
+                        self._num_replicas)
 
   def compile_function(self, batch_sizes: Sequence[int],
                        add_noise: bool = True) -> Callable[[], None]:
@@ -368,7 +390,7 @@ class CompiledSearch:
                                          rng).astype(self._dtype.as_numpy_dtype)
     size = batch_size
     if self._pad_batch:
-      size = _padded_size(batch_size, self._num_replicas)
+      size = self._padded_size(batch_size)
     elif batch_size % self._num_replicas:
       raise ValueError(f'A batch of {batch_size} does not split among '
                        f'{self._num_replicas} replicas.')

@@ -31,7 +31,8 @@ SEARCH_KINDS = ('xla', 'graph', 'reference')
 def make_search(config: config_lib.MuZeroConfig,
                 network: muzero_network.MuZeroNetwork,
                 kind: str = 'xla',
-                num_simulations: Optional[int] = None) -> base.Search:
+                num_simulations: Optional[int] = None,
+                min_batch_size: int = 1) -> base.Search:
   """Builds the search of one of `SEARCH_KINDS` over `network`.
 
   `config.search_policy` chooses MuZero's search or Gumbel MuZero's
@@ -47,14 +48,18 @@ def make_search(config: config_lib.MuZeroConfig,
       `model.NetworkModel`).
     num_simulations: simulations per search (default:
       `config.num_simulations`).
+    min_batch_size: the batched kinds pad every smaller batch to this many
+      rows, so that XLA compiles one program for them
+      (`compiled_search.CompiledSearch`); 1 for the reference search.
 
   Returns:
     The `base.Search`.
 
   Raises:
     ValueError: if `kind` is not one of `SEARCH_KINDS`, is 'reference' with
-      Gumbel MuZero's `config.search_policy`, or `num_simulations` is not a
-      positive integer.
+      Gumbel MuZero's `config.search_policy` or a `min_batch_size` other
+      than 1, or `num_simulations` or `min_batch_size` is not a positive
+      integer.
   """
   if kind not in SEARCH_KINDS:
     raise ValueError(f'kind must be one of {SEARCH_KINDS}, got {kind!r}.')
@@ -63,8 +68,12 @@ def make_search(config: config_lib.MuZeroConfig,
         f'search_policy={config.search_policy!r} runs on the batched search '
         f'only: kind must be \'xla\' or \'graph\', got {kind!r}.')
   if kind == 'reference':
+    if min_batch_size != 1:
+      raise ValueError(f'min_batch_size={min_batch_size!r} pads the batched '
+                       'searches\' batches; the reference search has no '
+                       "batch: use 1 with kind='reference'.")
     return reference_search.ReferenceSearch(
         config, model_lib.NetworkModel(network), num_simulations)
   return compiled_search.CompiledSearch(
       config, network, jit_compile=kind == 'xla',
-      num_simulations=num_simulations)
+      num_simulations=num_simulations, min_batch_size=min_batch_size)

@@ -172,6 +172,47 @@ class CompiledSearchTest(testing.TestCase):
                                               pad_batch=False)
     self.assertEqual(unpadded.padded_sizes([3, 1, 3, 2]), [3, 2, 1])
 
+  def test_min_batch_size_runs_a_round_as_one_program(self):
+    # A round of 5 games that end one by one: batches of 5, 4, ..., 1 run
+    # as 8 rows each, one trace and one program, and each batch's rows get
+    # what a search without padding gives them.
+    setup = fixtures.setup('one_player_scalar')
+    network = _CountingNetwork(setup.network)
+    search = compiled_search.CompiledSearch(
+        setup.config, network, jit_compile=False, dtype=tf.float64,
+        min_batch_size=5)
+    unpadded = compiled_search.CompiledSearch(
+        setup.config, setup.network, jit_compile=False, dtype=tf.float64,
+        pad_batch=False)
+    self.assertEqual(search.padded_sizes(range(1, 6)), [8])
+    self.assertEqual(search.padded_sizes([5, 9, 70]), [80, 16, 8])
+    for batch_size in (5, 4, 3, 2, 1):
+      rows = slice(0, batch_size)
+      inputs = (setup.observation[rows], setup.to_play[rows],
+                setup.legal[rows], np.random.default_rng(0))
+      result = search(*inputs, add_noise=False)
+      self.assertEqual(int(network.batch_size.numpy()), 8)
+      expected = unpadded(*inputs, add_noise=False)
+      self.assertAllEqual(result.visit_counts, expected.visit_counts)
+      # The float32 network rounds by batch size (within a unit in the
+      # last place); the tree's float64 statistics keep the visits exact.
+      self.assertAllClose(result.root_value, expected.root_value, rtol=0.,
+                          atol=1e-6)
+    self.assertEqual(network.traces, 1)
+
+  def test_min_batch_size_errors(self):
+    setup = fixtures.setup('one_player_scalar')
+    for value in (0, -1, 2.0, True, None):
+      with self.subTest(value), self.assertRaisesRegex(
+          ValueError, f'min_batch_size must be a positive integer, got '
+          f'{value!r}'):
+        compiled_search.CompiledSearch(setup.config, setup.network,
+                                       min_batch_size=value)
+    with self.assertRaisesRegex(
+        ValueError, 'min_batch_size=4 pads batches: it needs pad_batch'):
+      compiled_search.CompiledSearch(setup.config, setup.network,
+                                     pad_batch=False, min_batch_size=4)
+
   def test_large_batches_padded_to_one_size_share_one_trace(self):
     setup = fixtures.setup('one_player_scalar')
     network = _CountingNetwork(setup.network)
