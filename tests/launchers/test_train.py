@@ -296,6 +296,24 @@ class TrainTest(testing.TestCase):
                                     '--data=selfplay'):
           train.validate_flags()
 
+  def test_pad_rounds_flag(self):
+    self.assertIsNone(train.make_settings().pad_rounds)
+    self.assertTrue(train.make_settings().self_play.pad_rounds)  # Preset's.
+    with flagsaver.flagsaver(pad_rounds=False):
+      self.assertFalse(train.make_settings().self_play.pad_rounds)
+      self.assertNotIn('pad_rounds', train.make_settings().run_config(
+          train.presets.get_preset('tictactoe')).flat())
+    with flagsaver.flagsaver(pad_rounds=True, preset='connect4'):
+      self.assertTrue(train.make_settings().self_play.pad_rounds)
+    for data in ('synthetic', 'replay'):
+      with flagsaver.flagsaver(pad_rounds=True, data=data,
+                               replay_path='/tmp/replay.npz'
+                               if data == 'replay' else None):
+        with self.assertRaisesRegex(app.UsageError,
+                                    '--pad_rounds only applies to '
+                                    '--data=selfplay'):
+          train.validate_flags()
+
   def test_flags_reach_the_distributed_settings(self):
     with flagsaver.flagsaver(num_actors=3, ray_address='10.0.0.5:6379',
                              publish_interval=7, eval_interval=50,
