@@ -60,8 +60,9 @@ class RunSettings:
     pad_rounds: search every move of a self-play round with all num_envs
       rows, so that the batched search compiles one program
       (`presets.SelfPlaySettings.pad_rounds`; rounds of a batched search
-      only). None: the preset's, off with continuous self-play or the
-      reference search.
+      only). None: the preset's with the xla search (the graph search
+      traces one program for every batch size, so padding gains nothing
+      there), off with continuous self-play.
     search: one of `SEARCHES`.
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
@@ -211,7 +212,7 @@ class RunSettings:
     pad_rounds = self.pad_rounds
     if pad_rounds is None:
       pad_rounds = (defaults.pad_rounds and self.data == 'selfplay' and
-                    not continuous and self.search != 'reference')
+                    not continuous and self.search == 'xla')
     return presets.SelfPlaySettings(
         num_envs=num_envs,
         train_ratio=self.train_ratio or defaults.train_ratio,

@@ -100,7 +100,8 @@ class RunSettingsTest(testing.TestCase):
     self.assertTrue(pad_rounds(preset='tictactoe'))
     self.assertTrue(pad_rounds(preset='tictactoe', num_actors=2))
     for changes in (dict(pad_rounds=False), dict(data='synthetic'),
-                    dict(continuous_selfplay=True), dict(search='reference')):
+                    dict(continuous_selfplay=True), dict(search='reference'),
+                    dict(search='graph')):
       self.assertFalse(pad_rounds(preset='tictactoe', **changes), changes)
     self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True))
     self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True,
