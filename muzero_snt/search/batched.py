@@ -41,6 +41,7 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt.networks import board_conv
+from muzero_snt.search import stateless_dirichlet
 from muzero_snt.search import tree as tree_lib
 
 # The network outputs checked for finiteness, in `BatchedSearchOutput.finite`.
@@ -79,13 +80,9 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   """A Dirichlet(alpha) sample over each row's legal actions, 0 elsewhere.
 
   `add_exploration_noise` draws Dirichlet(alpha) over the root's children,
-  i.e. over the legal actions, whose number varies by row. A sample of
-  Dirichlet(alpha, ..., alpha) over all A actions, restricted to a subset and
-  renormalised, is Dirichlet(alpha, ...) over that subset (the aggregation
-  property: both are independent Gamma(alpha) draws divided by their sum), so
-  one `tfp.distributions.Dirichlet` draw serves every row. If every legal
-  component underflows to 0 (possible for tiny alpha in float32), the row's
-  noise is uniform over the legal actions instead of 0/0.
+  i.e. over the legal actions, whose number varies by row. Row b is drawn
+  from `seed` and b alone (`stateless_dirichlet.dirichlet_noise`), so a
+  root's noise does not depend on how many rows the batch is padded to.
 
   Args:
     alpha: the concentration, `config.root_dirichlet_alpha`.
@@ -96,17 +93,7 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   Returns:
     `[B, A]` noise, each row summing to 1 over its legal actions.
   """
-  # Only this draw needs tensorflow-probability, whose import costs about a
-  # quarter of `import muzero_snt` (docs/benchmarks.md, "Import time"): it
-  # is imported when a search with noise is first traced.
-  import tensorflow_probability as tfp  # pylint: disable=g-import-not-at-top
-  concentration = tf.fill(tf.shape(legal), tf.constant(alpha, dtype))
-  sample = tfp.distributions.Dirichlet(concentration).sample(seed=seed)
-  legal_float = tf.cast(legal, dtype)
-  sample = sample * legal_float
-  total = tf.reduce_sum(sample, axis=1, keepdims=True)
-  uniform = legal_float / tf.reduce_sum(legal_float, axis=1, keepdims=True)
-  return tf.where(total > 0, sample / tf.where(total > 0, total, 1), uniform)
+  return stateless_dirichlet.dirichlet_noise(alpha, legal, seed, dtype)
 
 
 def add_exploration_noise(config: config_lib.MuZeroConfig,

@@ -20,8 +20,9 @@ a batch-agnostic signature, optionally split among the replicas of a
 `tf.distribute` strategy, and returns the root statistics as NumPy arrays:
 a `base.Search`, like the reference `ReferenceSearch` it is tested against.
 The roots' Dirichlet noise is drawn in the program from a stateless seed,
-or, with `host_noise`, in NumPy as the reference draws it (`root_noise.py`)
-and passed to the program.
+each root's from its row alone (`stateless_dirichlet.py`), or, with
+`host_noise`, in NumPy as the reference draws it (`root_noise.py`) and
+passed to the program.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -106,21 +107,23 @@ class CompiledSearch:
       host_noise: draw the MuZero search's Dirichlet noise in NumPy, one
         `rng.dirichlet` per root as the reference search draws it
         (`root_noise.dirichlet_noise`), and pass it to the program; by
-        default the program draws it (TensorFlow Probability's sampler,
-        from a stateless seed drawn from the generator). The program then
-        holds no sampler and compiles in about half the time
-        (docs/benchmarks.md, "Start-up"), and with float64 statistics the
-        search equals `ReferenceSearch` with noise. The noise values
-        differ, so a run's games differ: the presets' published results
-        were made with the default.
+        default the program draws it, each root's from a stateless seed
+        (drawn from the generator) and its row alone
+        (`stateless_dirichlet.py`). With float64 statistics the search
+        then equals `ReferenceSearch` with noise. The noise values differ
+        from the program's, so a run's games differ: the presets'
+        published results were made with the default.
       min_batch_size: pad every smaller batch to this many rows first (then
         to `_padded_size`). Self-play's rounds, whose batch shrinks as
         their games end, then run one program instead of one per power of
         two, and compile once (docs/benchmarks.md, "One search program
         for a round"); the ended games' rows are searched and dropped.
-        Valid rows are searched as in a batch of their own, but the roots'
-        noise (drawn in the program) depends on the padded size, so a run's
-        games differ from one padded to fewer rows.
+        Valid rows are searched as in a batch of their own, noise included
+        (each root's noise is drawn from its row: `stateless_dirichlet.py`),
+        up to the network's rounding, which may differ by a unit in the
+        last place between batch sizes. With a `strategy` of several
+        replicas the noise is drawn per replica, so there it depends on
+        how the batch splits.
 
     Raises:
       ValueError: if `dtype` is not float32 or float64, if

@@ -21,9 +21,7 @@ The pseudocode's `add_exploration_noise` draws
 generator the reference search (`mcts.add_exploration_noise`) would use,
 and lays them out as a `[B, A]` array: `CompiledSearch` passes it to the
 compiled search as an input. With the same generator both searches mix the
-same noise into the same priors, and the compiled program holds no sampler
-(TensorFlow Probability's Dirichlet sampler was about 3 s of every XLA
-compile of the search: docs/benchmarks.md, "Start-up").
+same noise into the same priors.
 """
 
 import numpy as np

@@ -205,24 +205,33 @@ class DirichletNoiseTest(testing.TestCase):
                         atol=5 * math.sqrt((mu4 - variance**2) / n))
 
   @parameterized.parameters(tf.float32, tf.float64)
-  def test_underflow_fallback(self, dtype):
+  def test_single_legal_action_and_tiny_concentration(self, dtype):
     # One legal action: exactly 1 there, 0 elsewhere.
     single = np.zeros((4, 9), bool)
     single[np.arange(4), [0, 3, 8, 8]] = True
     noise = batched.dirichlet_noise(0.3, tf.constant(single),
                                     tf.constant([0, 1]), dtype).numpy()
     self.assertAllEqual(noise, single.astype(noise.dtype))
-    # alpha 1e-3: every Gamma draw of a row can underflow to 0; such a row
-    # gets uniform noise over its legal actions instead of 0 / 0.
-    legal = np.tile(self.LEGAL, (2000, 1))
-    noise = batched.dirichlet_noise(1e-3, tf.constant(legal),
+    # alpha 1e-3: the Gamma variates themselves would underflow float32 in
+    # most rows; their logarithms do not, and the rows are still Dirichlet:
+    # nearly one-hot on a legal action chosen uniformly, each component of
+    # mean 1/5 and variance (1/5)(4/5) / (5e-3 + 1) = 0.1592.
+    n, k, alpha = 4000, 5, 1e-3
+    legal = np.tile(self.LEGAL, (n, 1))
+    noise = batched.dirichlet_noise(alpha, tf.constant(legal),
                                     tf.constant([0, 1]), dtype).numpy()
-    self.assertFalse(np.isnan(noise).any())
+    self.assertTrue(np.isfinite(noise).all())
     self.assertTrue(np.all(noise[:, ~self.LEGAL] == 0.))
-    self.assertAllClose(noise.sum(axis=1), np.ones(2000), rtol=0.,
+    self.assertAllClose(noise.sum(axis=1), np.ones(n), rtol=0.,
                         atol=10 * np.finfo(noise.dtype).eps)
-    uniform = np.all(noise[:, self.LEGAL] == noise.dtype.type(1) / 5, axis=1)
-    self.assertTrue(uniform.any(), 'the fallback was not exercised')
+    legal_noise = noise[:, self.LEGAL].astype(np.float64)
+    variance = (1 / k) * (1 - 1 / k) / (k * alpha + 1)
+    self.assertAllClose(variance, 0.1592, atol=1e-4)
+    # Standard error of a mean: sqrt(0.1592 / 4000) = 0.0063; allow 5.
+    self.assertAllClose(legal_noise.mean(axis=0), [1 / k] * k, rtol=0.,
+                        atol=5 * math.sqrt(variance / n))
+    # Nearly one-hot: P(largest < 0.99) is about 1% for alpha = 1e-3.
+    self.assertGreater(np.mean(legal_noise.max(axis=1) > 0.99), 0.95)
 
   def test_seeds(self):
     legal = tf.constant(np.tile(self.LEGAL, (8, 1)))

@@ -200,6 +200,34 @@ class CompiledSearchTest(testing.TestCase):
                           atol=1e-6)
     self.assertEqual(network.traces, 1)
 
+  def test_min_batch_size_leaves_the_roots_noise_as_it_was(self):
+    # Each root's Dirichlet noise is drawn from the seed and its row alone
+    # (`stateless_dirichlet`), so padding a batch to more rows changes no
+    # real root's noise: with noise on, the padded search (one program)
+    # gives each batch the visits of the unpadded one, with XLA and without.
+    setup = fixtures.setup('one_player_scalar')
+    for jit_compile in (False, True):
+      search = compiled_search.CompiledSearch(
+          setup.config, setup.network, jit_compile=jit_compile,
+          dtype=tf.float64, min_batch_size=5)
+      unpadded = compiled_search.CompiledSearch(
+          setup.config, setup.network, jit_compile=jit_compile,
+          dtype=tf.float64, pad_batch=False)
+      for batch_size in (5, 3, 1):
+        rows = slice(0, batch_size)
+        inputs = (setup.observation[rows], setup.to_play[rows],
+                  setup.legal[rows])
+        for seed in range(3):
+          result = search(*inputs, np.random.default_rng(seed))
+          expected = unpadded(*inputs, np.random.default_rng(seed))
+          self.assertAllEqual(result.visit_counts, expected.visit_counts,
+                              (jit_compile, batch_size, seed))
+          noise_free = unpadded(*inputs, np.random.default_rng(seed),
+                                add_noise=False)
+          # The noise did change the search.
+          self.assertNotAllEqual(expected.visit_counts,
+                                 noise_free.visit_counts)
+
   def test_min_batch_size_errors(self):
     setup = fixtures.setup('one_player_scalar')
     for value in (0, -1, 2.0, True, None):
