@@ -124,7 +124,8 @@ OVERLAP_LEARNING = flags.DEFINE_bool(
 PAD_ROUNDS = flags.DEFINE_bool(
     'pad_rounds', None, 'search every move of a self-play round with all '
     '--num_envs rows, the ended games\' padded, so that XLA compiles one '
-    'search program instead of one per power of two (rounds of the xla or '
+    'search program instead of one per power of two, for the same games '
+    'up to rounding (rounds of the xla or '
     'graph search; default: preset with xla, e.g. on for tictactoe).')
 TRAINING_STEPS = flags.DEFINE_integer(
     'training_steps', None, 'learner steps to run (default: preset).')

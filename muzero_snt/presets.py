@@ -498,8 +498,10 @@ class SelfPlaySettings:
     pad_rounds: search every move of a round with `num_envs` rows, the
       ended games' rows padded (`CompiledSearch(min_batch_size=...)`), so
       that XLA compiles one search program instead of one per power of two
-      up to `num_envs`; for games of about equal length, whose rounds end
-      within a few moves. Rounds only (not `continuous`).
+      up to `num_envs`, and plays the same games up to rounding (each
+      root's noise is drawn from its row); for games of about equal
+      length, whose rounds end within a few moves. Rounds only (not
+      `continuous`).
   """
   num_envs: int
   train_ratio: float

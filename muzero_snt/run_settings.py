@@ -58,7 +58,8 @@ class RunSettings:
       (`overlapped_learning.py`; data='selfplay', num_actors=0). None: the
       preset's (`presets.SelfPlaySettings.overlap_learning`).
     pad_rounds: search every move of a self-play round with all num_envs
-      rows, so that the batched search compiles one program
+      rows, so that the batched search compiles one program; the games
+      are those of unpadded rounds, up to rounding
       (`presets.SelfPlaySettings.pad_rounds`; rounds of a batched search
       only). None: the preset's with the xla search (the graph search
       traces one program for every batch size, so padding gains nothing
