@@ -121,9 +121,9 @@ class CompiledSearch:
         Valid rows are searched as in a batch of their own, noise included
         (each root's noise is drawn from its row: `stateless_dirichlet.py`),
         up to the network's rounding, which may differ by a unit in the
-        last place between batch sizes. With a `strategy` of several
-        replicas the noise is drawn per replica, so there it depends on
-        how the batch splits.
+        last place between batch sizes. With a `strategy` the noise is
+        drawn for the whole batch before it is split, so a root's noise is
+        the same on any number of replicas.
 
     Raises:
       ValueError: if `dtype` is not float32 or float64, if
@@ -179,12 +179,16 @@ class CompiledSearch:
     # converting it took seconds of every first call (docs/benchmarks.md
     # "Start-up").
     for add_noise in (False, True):
+      # On several replicas the noise is drawn for the whole batch before
+      # it is split, and each replica's program is given its part.
       search = tf.function(
-          self._search_fn(add_noise), input_signature=signature,
-          jit_compile=jit_compile, autograph=False)
+          self._search_fn(add_noise,
+                          noise_given=self._host_noise or bool(strategy)),
+          input_signature=signature, jit_compile=jit_compile, autograph=False)
       if strategy is not None:
-        search = tf.function(self._replicated(search),
-                             input_signature=signature, autograph=False)
+        search = tf.function(
+            self._replicated(search, add_noise, jit_compile),
+            input_signature=signature, autograph=False)
       self._searches[add_noise] = search
     # Concrete functions, traced on first use: calling one skips
     # tf.function's matching of the arguments against the signature, a
@@ -192,18 +196,24 @@ class CompiledSearch:
     self._concrete = {}
     self._zero_noises = {}
 
-  def _search_fn(self, add_noise: bool):
+  def _search_fn(self, add_noise: bool, noise_given: bool):
+    """The search of one batch; with `noise_given` it mixes in `noise` (the
+    Dirichlet noise, or Gumbel MuZero's Gumbel sample) instead of drawing
+    it from `seed`."""
+    given = noise_given and add_noise
+
     def search(observation, to_play, legal, seed, noise):
       if self._config.search_policy == 'gumbel':
         output = gumbel_search.gumbel_search(
             self._config, self._network, observation, to_play, legal,
-            seed=seed, add_noise=add_noise, dtype=self._dtype)
+            seed=seed, add_noise=add_noise, dtype=self._dtype,
+            gumbel=noise if given else None)
         action = output.action
       else:
         output = batched.batched_search(
             self._config, self._network, observation, to_play, legal,
             seed=seed, add_noise=add_noise, dtype=self._dtype,
-            noise=noise if self._host_noise else None,
+            noise=noise if given else None,
             check_inputs=False)  # Checked in NumPy by `_search`.
         # MuZero's action is drawn from the visit counts by the caller.
         action = tf.zeros_like(to_play)
@@ -211,12 +221,36 @@ class CompiledSearch:
               action, output.finite)
     return search
 
-  def _replicated(self, search):
-    """`search` split along the batch among the strategy's replicas."""
+  def _whole_batch_noise(self, jit_compile: bool):
+    """The noise a one-device search draws in its program, as a function of
+    `(legal, seed)`: compiled alike (XLA or not), so that its numbers are
+    the one-device program's."""
+    config = self._config
+    dtype = self._dtype
+
+    def draw(legal, seed):
+      if config.search_policy == 'gumbel':
+        return gumbel_search.sample_gumbel(tf.shape(legal), seed, dtype)
+      return batched.dirichlet_noise(config.root_dirichlet_alpha, legal, seed,
+                                     dtype)
+    return tf.function(draw, jit_compile=jit_compile, autograph=False)
+
+  def _replicated(self, search, add_noise: bool, jit_compile: bool):
+    """`search` split along the batch among the strategy's replicas.
+
+    Each root's noise is drawn for the whole batch first (unless given from
+    the host), as one device draws it: a root gets the noise of its row
+    however many replicas share the batch.
+    """
     strategy = self._strategy
+    draw_noise = None
+    if add_noise and not self._noise_from_rng:
+      draw_noise = self._whole_batch_noise(jit_compile)
 
     def replicated(observation, to_play, legal, seed, noise):
       per_replica = tf.shape(to_play)[0] // self._num_replicas
+      if draw_noise is not None:
+        noise = draw_noise(legal, seed)
 
       def split(tensor):
         def part(context):
@@ -225,6 +259,7 @@ class CompiledSearch:
         return strategy.experimental_distribute_values_from_function(part)
 
       def run(observation, to_play, legal, noise):
+        # The seed of anything else a replica draws (none today).
         replica = tf.distribute.get_replica_context().replica_id_in_sync_group
         replica_seed = tf.random.experimental.stateless_fold_in(seed, replica)
         return search(observation, to_play, legal, replica_seed, noise)

@@ -56,15 +56,29 @@ import tensorflow as tf
 
 # (normal, uniform) candidate pairs per element and round of rejection.
 _CANDIDATES = 4
-# Rows are drawn this many columns at a time (the last dimension padded to
-# a multiple): elementwise kernels then treat every row alike, whatever the
-# batch size, where a row that ends inside a vector register would be
-# finished by scalar code that rounds differently (8 float64 lanes: AVX-512).
-_LANES = 8
+# Rows are computed padded to whole vector registers (`padded_columns`):
+# elementwise kernels then treat every row alike, whatever the batch size,
+# where a row that ends inside a register would be finished by scalar code
+# that rounds differently. 64 bytes: AVX-512's registers, and a multiple of
+# narrower ones.
+_REGISTER_BYTES = 64
 # Rounds after which the loop stops; each element fails a round with
 # probability below 0.05 ** _CANDIDATES (6e-6), so the limit is never
 # reached by a finite concentration.
 _MAX_ROUNDS = 64
+
+
+def padded_columns(columns, dtype: tf.DType = tf.float64):
+  """`columns` rounded up to whole 64-byte vector registers of `dtype`.
+
+  Elementwise kernels (TensorFlow's and XLA's) vectorise over the flattened
+  tensor; a `[B, n]` tensor whose rows fill whole registers has every row
+  computed by the same vector code, so its rows do not depend on B (bit for
+  bit), where rows that end inside a register are partly finished by scalar
+  code. Works on ints and on scalar int tensors.
+  """
+  lanes = _REGISTER_BYTES // dtype.size
+  return (columns + lanes - 1) // lanes * lanes
 
 
 def _uniform(shape, seed: tf.Tensor) -> tf.Tensor:
@@ -93,8 +107,7 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
     raise ValueError(f'alpha must be a finite number > 0, got {alpha!r}.')
   shape = tf.convert_to_tensor(shape, tf.int32)
   columns = shape[-1]
-  shape = tf.concat([shape[:-1], [(columns + _LANES - 1) // _LANES * _LANES]],
-                    axis=0)
+  shape = tf.concat([shape[:-1], [padded_columns(columns)]], axis=0)
   d = alpha + 1 - 1 / 3
   c = 1 / math.sqrt(9 * d)
   candidates_shape = tf.concat([shape, [_CANDIDATES, 2]], axis=0)
@@ -154,9 +167,8 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
     `[B, A]` noise of `dtype`, each row summing to 1 over its legal actions.
   """
   num_actions = legal.shape[-1]
-  columns = -num_actions % _LANES
-  # Computed on rows padded to whole vector registers (`_LANES`).
-  legal = tf.pad(legal, [[0, 0], [0, columns]])
+  # Computed on rows padded to whole vector registers (`padded_columns`).
+  legal = tf.pad(legal, [[0, 0], [0, padded_columns(num_actions) - num_actions]])
   log_gamma = log_gamma_sample(alpha, tf.shape(legal), seed)
   logits = tf.where(legal, log_gamma, tf.constant(-math.inf, tf.float64))
   noise = tf.nn.softmax(logits, axis=-1)

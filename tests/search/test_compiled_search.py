@@ -433,10 +433,10 @@ def _multi_device_check():
     target.assign(source)
   observation, to_play, legal = fixtures.random_roots(config, 8, seed=5)
 
-  def run(search, batch_size=8):
+  def run(search, batch_size=8, add_noise=False):
     result = search(observation[:batch_size], to_play[:batch_size],
                     legal[:batch_size], np.random.default_rng(0),
-                    add_noise=False)
+                    add_noise=add_noise)
     return {'visit_counts': result.visit_counts.tolist(),
             'root_value': result.root_value.tolist()}
 
@@ -456,8 +456,19 @@ def _multi_device_check():
     output['xla_outside_scope_error'] = None
   except ValueError as e:
     output['xla_outside_scope_error'] = str(e)
-  output['replicated_xla'] = run(compiled_search.CompiledSearch(
-      config, mirrored_network, jit_compile=True, strategy=strategy))
+  replicated_xla = compiled_search.CompiledSearch(
+      config, mirrored_network, jit_compile=True, strategy=strategy)
+  output['replicated_xla'] = run(replicated_xla)
+  # With noise: drawn for the whole batch, so each root's is the one-device
+  # search's (with XLA and without).
+  output['single_noise'] = run(single, add_noise=True)
+  output['replicated_noise'] = run(replicated, add_noise=True)
+  output['replicated_odd_noise'] = run(replicated, batch_size=5,
+                                       add_noise=True)
+  output['single_xla_noise'] = run(
+      compiled_search.CompiledSearch(config, network, jit_compile=True),
+      add_noise=True)
+  output['replicated_xla_noise'] = run(replicated_xla, add_noise=True)
   return output
 
 
@@ -499,6 +510,17 @@ class MultiDeviceTest(testing.TestCase):
                             rtol=0., atol=1e-5)
     self.assertAllEqual(result['replicated_odd']['visit_counts'],
                         single['visit_counts'][:5])
+    # Roots' noise: the same on two replicas as on one device.
+    for name, reference in (('replicated_noise', 'single_noise'),
+                            ('replicated_xla_noise', 'single_xla_noise')):
+      with self.subTest(name):
+        self.assertAllEqual(result[name]['visit_counts'],
+                            result[reference]['visit_counts'])
+    self.assertAllEqual(result['replicated_odd_noise']['visit_counts'],
+                        result['single_noise']['visit_counts'][:5])
+    # The noise changed the searches.
+    self.assertNotAllEqual(result['single_noise']['visit_counts'],
+                           single['visit_counts'])
     self.assertRegex(result['xla_outside_scope_error'] or '',
                      r'jit_compile=True on 2 replicas needs the network '
                      r'built under strategy.scope\(\)')
