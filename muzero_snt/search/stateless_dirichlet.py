@@ -45,9 +45,9 @@ Gamma variates exactly:
   actions' log-Gamma variates (independent Gamma variates divided by
   their sum), computed in float64 and cast at the end.
 
-The normal x is `sqrt(2) * erfinv(2 u' - 1)` of a third uniform u' (an
-inverse-CDF draw needs one uniform per element, where Box-Muller's pairs
-would tie elements together).
+The normal x is `sqrt(2) * erfinv(2 u' - 1)` of a uniform u' of its own
+(an inverse-CDF draw needs one uniform per element, where Box-Muller's
+pairs would tie elements together).
 """
 
 import math
@@ -96,8 +96,8 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
     seed: `[2]` int stateless seed.
 
   Returns:
-    A float64 tensor of `shape`. Element i's value depends only on `seed`
-    and i's index within a row and row, not on B.
+    A float64 tensor of `shape`. Each element depends only on `seed` and
+    its index (row, then position within the row), not on B.
 
   Raises:
     ValueError: if `alpha` is not a finite number > 0.
