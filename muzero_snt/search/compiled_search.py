@@ -259,10 +259,8 @@ class CompiledSearch:
         return strategy.experimental_distribute_values_from_function(part)
 
       def run(observation, to_play, legal, noise):
-        # The seed of anything else a replica draws (none today).
-        replica = tf.distribute.get_replica_context().replica_id_in_sync_group
-        replica_seed = tf.random.experimental.stateless_fold_in(seed, replica)
-        return search(observation, to_play, legal, replica_seed, noise)
+        # A replica draws nothing: its noise is given (`noise_given`).
+        return search(observation, to_play, legal, seed, noise)
 
       outputs = strategy.run(
           run, args=(split(observation), split(to_play), split(legal),
