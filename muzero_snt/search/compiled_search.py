@@ -183,7 +183,7 @@ class CompiledSearch:
       # it is split, and each replica's program is given its part.
       search = tf.function(
           self._search_fn(add_noise,
-                          noise_given=self._host_noise or bool(strategy)),
+                          noise_given=self._noise_from_rng or bool(strategy)),
           input_signature=signature, jit_compile=jit_compile, autograph=False)
       if strategy is not None:
         search = tf.function(

@@ -388,6 +388,21 @@ class CompiledSearchTest(testing.TestCase):
     search(*inputs, rng, add_noise=False)
     self.assertEqual(rng.random(), np.random.default_rng(7).random())
 
+  def test_host_noise_leaves_gumbel_muzero_drawing_its_sample(self):
+    # host_noise is the MuZero search's Dirichlet noise; Gumbel MuZero still
+    # draws its Gumbel sample in the program, from the same seed.
+    setup = fixtures.setup('two_players_scalar')
+    config = setup.config.replace(search_policy='gumbel',
+                                  gumbel_max_considered_actions=2)
+    inputs = (setup.observation, setup.to_play, setup.legal)
+    results = [
+        compiled_search.CompiledSearch(
+            config, setup.network, jit_compile=False,
+            host_noise=host_noise).search_with_seed(*inputs, [3, 4])
+        for host_noise in (False, True)]
+    self.assertAllEqual(results[1].action, results[0].action)
+    self.assertAllEqual(results[1].visit_counts, results[0].visit_counts)
+
   def test_search_with_seed_draws_host_noise_from_the_seed(self):
     setup = fixtures.setup('two_players_scalar')
     search = compiled_search.CompiledSearch(setup.config, setup.network,
