@@ -20,6 +20,7 @@ import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import frames as frames_lib
+from muzero_snt import position_table
 from muzero_snt import replay_files
 from muzero_snt import symmetries
 from muzero_snt import trajectory as trajectory_lib
@@ -59,8 +60,12 @@ class ReplayBuffer:
 
   Storage is one flat array of priorities over all stored positions, game by
   game in id order, so a draw costs one cumulative sum over the N positions
-  (cached until priorities change) and a binary search per example. Games
-  of a frame-stacking environment keep each frame once
+  (cached until priorities change) and a binary search per example. The
+  targets of every position (value target, reward, policy, action and the
+  moves left in its game) are kept the same way, in a
+  `position_table.PositionTable`, so that a batch's K-step windows are
+  gathered with index arrays, not a loop over its rows. Games of a
+  frame-stacking environment keep each frame once
   (`Trajectory.frame_stack`); their observations are stacked when a batch
   is drawn. The games of a buffer share one frame layout.
   """
@@ -85,6 +90,9 @@ class ReplayBuffer:
     self._priorities = np.zeros(0, np.float64)  # [N] p, epsilon included.
     self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
+    # [N] rows: value target, reward, policy [A], action and the moves from
+    # the position to its game's end (>= 1), as the batches use them.
+    self._targets = position_table.PositionTable()
     self._games_saved = 0
     self._frame_stack: Optional[frames_lib.FrameStack] = None
     self._symmetries = symmetries.BoardSymmetries(
@@ -173,7 +181,9 @@ class ReplayBuffer:
       self._lengths = self._lengths[1:]
       self._priorities = self._priorities[drop:]
       self._scaled = self._scaled[drop:]
+      self._targets.drop_front(drop)
     self._games.append(trajectory)
+    self._append_targets(trajectory)
     self._frame_stack = trajectory.frame_stack
     self._lengths = np.append(self._lengths, trajectory.length)
     self._offsets = np.concatenate([[0], np.cumsum(self._lengths)])
@@ -183,6 +193,17 @@ class ReplayBuffer:
     self._cumulative = None
     self._games_saved += 1
     return self._games_saved - 1
+
+  def _append_targets(self, trajectory: trajectory_lib.Trajectory) -> None:
+    """Appends the rows of a stored game's positions to `_targets`."""
+    length = trajectory.length
+    self._targets.append(
+        value=trajectory.value_targets(self._config.td_steps).astype(
+            np.float32),
+        reward=trajectory.rewards.astype(np.float32),
+        policy=trajectory.policies.astype(np.float32),
+        action=trajectory.actions.astype(np.int32),
+        moves_left=np.arange(length, 0, -1, dtype=np.int64))
 
   def _draw(self, batch_size: int) -> Tuple[np.ndarray, np.ndarray]:
     """Flat indices `[B]` of positions and their weights `[B]`."""
@@ -226,40 +247,56 @@ class ReplayBuffer:
     flat, weight = self._draw(b)
     game_index = np.searchsorted(self._offsets, flat, side='right') - 1
     position = flat - self._offsets[game_index]
-    observation = np.empty((b,) + tuple(config.observation_shape), np.float32)
-    action = np.empty((b, k), np.int32)
-    target_value = np.empty((b, k + 1), np.float32)
-    target_reward = np.empty((b, k), np.float32)
-    target_policy = np.zeros((b, k + 1, config.action_space_size), np.float32)
-    policy_mask = np.empty((b, k + 1), np.float32)
+    # Each row's window t .. t+K, as `make_target(t, K, td_steps)` and
+    # `actions_window(t, K, rng)` give it: unroll step j reads position
+    # t + j while it lies inside the game, and is absorbing past the end
+    # (value, reward and policy 0, masked).
+    table = self._targets
+    moves_left = table.column('moves_left')[flat]  # [B] T - t >= 1
+    steps = np.arange(k + 1)
+    inside = steps < moves_left[:, None]  # [B, K+1]
+    # The flat row of step j, held at the game's last position past its
+    # end (read, then zeroed by `inside`).
+    rows = flat[:, None] + np.minimum(steps, moves_left[:, None] - 1)
+    target_value = np.where(inside, table.column('value')[rows],
+                            np.float32(0))  # [B, K+1]
+    target_reward = np.where(inside[:, :k], table.column('reward')[rows[:, :k]],
+                             np.float32(0))  # [B, K]
+    target_policy = np.where(inside[..., None], table.column('policy')[rows],
+                             np.float32(0))  # [B, K+1, A]
+    policy_mask = inside.astype(np.float32)  # [B, K+1]
+    action = table.column('action')[rows[:, :k]]  # [B, K]
+    # Past the end the actions are drawn uniformly, row by row in batch
+    # order. One draw of all of them gives the numbers that one draw per
+    # row gives (NumPy's bounded integers below 2**32 take one 32-bit
+    # output each, buffered in the bit generator across calls): the batches
+    # of the route before, which drew per row (tests/test_replay.py).
+    padding = ~inside[:, :k]  # [B, K]
+    num_padding = int(padding.sum())
+    if num_padding:
+      action[padding] = self._rng.integers(0, config.action_space_size,
+                                           num_padding)
+    games = self._games
+    if self._frame_stack is None:
+      observation = np.stack([
+          games[g].observations[t]
+          for g, t in zip(game_index.tolist(), position.tolist())
+      ]).astype(np.float32, copy=False)
+    else:
+      observation = np.stack([
+          games[g].observation(t)
+          for g, t in zip(game_index.tolist(), position.tolist())
+      ]).astype(np.float32, copy=False)
     next_observation = None
     if config.consistency_loss_weight > 0:
       next_observation = np.zeros(
           (b, k) + tuple(config.observation_shape), np.float32)
-    # Each row is slices of its game's arrays and padded targets: the
-    # values of `make_target(t, K, td_steps)` and `actions_window(t, K,
-    # rng)`, the generator drawing padding actions for the same rows in the
-    # same order.
-    for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
-      game = self._games[g]
-      padded = game.padded_targets(k, config.td_steps)
-      target_value[i] = padded.values[t:t + k + 1]
-      target_reward[i] = padded.rewards[t:t + k]
-      policy_mask[i] = padded.mask[t:t + k + 1]
-      inside = min(k + 1, game.length - t)
-      target_policy[i, :inside] = game.policies[t:t + inside]
-      if game.frame_stack is None:
-        observation[i] = game.observations[t]
-      else:
-        observation[i] = game.observation(t)
-      if next_observation is not None and inside > 1:
+      for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
         # Steps 1..inside-1: the observations inside the game.
-        next_observation[i, :inside - 1] = game.observations_at(
-            np.arange(t + 1, t + inside))
-      if t + k <= game.length:
-        action[i] = game.actions[t:t + k]
-      else:
-        action[i] = game.actions_window(t, k, self._rng)
+        inside_i = min(k + 1, int(moves_left[i]))
+        if inside_i > 1:
+          next_observation[i, :inside_i - 1] = games[g].observations_at(
+              np.arange(t + 1, t + inside_i))
     batch = types.Batch(
         observation=observation,
         action=action,
@@ -406,6 +443,8 @@ class ReplayBuffer:
     buffer = cls(config)
     contents = replay_files.read(path, config)
     buffer._games = contents.games
+    for game in buffer._games:
+      buffer._append_targets(game)
     buffer._frame_stack = contents.frame_stack
     buffer._lengths = contents.lengths
     buffer._offsets = np.concatenate(

@@ -203,26 +203,24 @@ class UniformSamplingTest(ReplayTestCase):
       self.assertAllInSet(batch.action[i], [0, 1])
 
 
-  def test_batches_equal_the_per_row_route(self):
-    # The route sample_batch took before it sliced padded targets: for each
-    # drawn position, make_target, observation and actions_window, padding
-    # actions drawn from the buffer's generator in row order. Games shorter
-    # and longer than K = 3, so that many windows run past their end.
-    config = _config(batch_size=64)
-    buffer = replay.ReplayBuffer(config, seed=3)
-    games = [_game(length, seed=length) for length in (1, 2, 5, 9, 4)]
-    for game in games:
-      buffer.save_game(game)
-    rng = np.random.default_rng(3)
+  def assert_batches_follow_the_per_row_route(self, buffer, rng, draws=3):
+    """The route sample_batch took before it gathered whole columns: for
+    each drawn position, make_target, observation and actions_window,
+    padding actions drawn from the buffer's generator in row order.
+
+    `rng` is a generator in the buffer's state; uniform draws only."""
+    config = buffer.config
+    games = [buffer.game(game_id) for game_id in buffer.game_ids]
+    first = buffer.game_ids[0]
     n, k = buffer.num_positions, config.num_unroll_steps
     offsets = np.cumsum([0] + [game.length for game in games])
-    for _ in range(3):  # The generator's state carries over between calls.
-      batch, keys = buffer.sample_batch()
+    for _ in range(draws):  # The generator's state carries over.
+      batch, keys = buffer.sample_batch(augment=False)
       flat = rng.integers(0, n, config.batch_size)
       for i, f in enumerate(flat.tolist()):
         g = int(np.searchsorted(offsets, f, side='right') - 1)
         t = f - offsets[g]
-        self.assertAllEqual(keys[i], [g, t])
+        self.assertAllEqual(keys[i], [first + g, t])
         target = games[g].make_target(t, k, config.td_steps)
         self.assertAllEqual(batch.observation[i], games[g].observation(t))
         self.assertAllEqual(batch.action[i],
@@ -231,6 +229,43 @@ class UniformSamplingTest(ReplayTestCase):
         self.assertAllEqual(batch.target_reward[i], target.target_reward)
         self.assertAllEqual(batch.target_policy[i], target.target_policy)
         self.assertAllEqual(batch.policy_mask[i], target.policy_mask)
+      self.assertEqual(batch.observation.dtype, np.float32)
+      self.assertEqual(batch.action.dtype, np.int32)
+
+  def test_batches_equal_the_per_row_route(self):
+    # Games shorter and longer than K = 3, so that many windows run past
+    # their end.
+    buffer = replay.ReplayBuffer(_config(batch_size=64), seed=3)
+    for length in (1, 2, 5, 9, 4):
+      buffer.save_game(_game(length, seed=length))
+    self.assert_batches_follow_the_per_row_route(buffer,
+                                                 np.random.default_rng(3))
+
+  def test_batches_after_evictions_equal_the_per_row_route(self):
+    # 40 games through a window of 6: the stored rows are dropped from the
+    # front and moved back many times (position_table.PositionTable).
+    buffer = replay.ReplayBuffer(_config(batch_size=64, window_size=6,
+                                         num_unroll_steps=4), seed=5)
+    rng = np.random.default_rng(5)
+    for i in range(40):
+      buffer.save_game(_game(int(1 + i * 7 % 11), seed=i))
+      if i % 13 == 12:
+        self.assert_batches_follow_the_per_row_route(buffer, rng, draws=1)
+    self.assertEqual(buffer.game_ids, list(range(34, 40)))
+    self.assert_batches_follow_the_per_row_route(buffer, rng)
+
+  def test_batches_of_a_restored_buffer_equal_the_per_row_route(self):
+    buffer = replay.ReplayBuffer(_config(batch_size=64, window_size=4), seed=7)
+    for i in range(7):
+      buffer.save_game(_game(2 + i, seed=i))
+    buffer.sample_batch()
+    with tempfile.TemporaryDirectory() as directory:
+      path = os.path.join(directory, 'replay')
+      buffer.save(path)
+      restored = replay.ReplayBuffer.restore(buffer.config, path)
+    rng = np.random.default_rng()
+    rng.bit_generator.state = restored._rng.bit_generator.state  # pylint: disable=protected-access
+    self.assert_batches_follow_the_per_row_route(restored, rng)
 
 
 class PrioritisedSamplingTest(ReplayTestCase):
