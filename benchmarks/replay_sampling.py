@@ -17,8 +17,9 @@ r"""Milliseconds per replay batch: `ReplayBuffer.sample_batch` and per row.
 For each preset, a `ReplayBuffer` of its config holds `--games` random
 finished games (the preset's observation shape and action count, lengths
 drawn uniformly from `--lengths`). Two routes draw the same batches:
-`sample_batch` (each row slices its game's padded targets) and the route it
-replaced, which builds each row with `Trajectory.make_target`,
+`sample_batch` (each window gathered from the buffer's per-position
+columns) and the per-row route, which builds each row with
+`Trajectory.make_target`,
 `observation` and `actions_window`. They alternate within one process,
 `--repeats` times `--batches` batches each; the table gives medians and the
 median of the per-repeat ratios. Both routes give the same arrays from
@@ -29,6 +30,7 @@ equal generators (checked here on one batch; tests/test_replay.py too).
 
 import json
 import time
+import weakref
 from typing import Dict, List, Sequence
 
 from absl import app
@@ -66,16 +68,18 @@ def random_game(config, length: int,
   return game
 
 
-_CACHE = {}
+# Keyed by the buffer itself: an id() could be reused by the next preset's
+# buffer once this one is freed, and hand it this one's games.
+_CACHE = weakref.WeakKeyDictionary()
 
 
 def _games_and_offsets(buffer: replay_lib.ReplayBuffer):
   """The buffer's games and first flat index of each, computed once (as the
   buffer keeps its own offsets), so the timing is of the rows alone."""
-  if id(buffer) not in _CACHE:
+  if buffer not in _CACHE:
     games = [buffer.game(i) for i in buffer.game_ids]
-    _CACHE[id(buffer)] = (games, np.cumsum([0] + [g.length for g in games]))
-  return _CACHE[id(buffer)]
+    _CACHE[buffer] = (games, np.cumsum([0] + [g.length for g in games]))
+  return _CACHE[buffer]
 
 
 def per_row_batch(buffer: replay_lib.ReplayBuffer,
