@@ -118,6 +118,20 @@ class PositionTable:
     if self._start == self._stop:
       self._start = self._stop = 0
 
+  def __getstate__(self):
+    """The live rows alone (a pickled table, e.g. a buffer sent to another
+    process, carries no spare room)."""
+    return {name: array[self._start:self._stop]
+            for name, array in self._arrays.items()}
+
+  def __setstate__(self, state) -> None:
+    # Copies: arrays unpickled from shared memory (Ray's object store) are
+    # read-only, and `append` writes into them.
+    self._arrays = {name: np.array(array, copy=True)
+                    for name, array in state.items()}
+    self._start = 0
+    self._stop = len(next(iter(self._arrays.values()))) if self._arrays else 0
+
   def _reserve(self, n: int) -> None:
     """Room for n more rows after the live ones."""
     capacity = len(next(iter(self._arrays.values())))

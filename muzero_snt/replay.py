@@ -99,6 +99,13 @@ class ReplayBuffer:
         config.board_symmetries, config.observation_shape,
         config.action_space_size)
 
+  def __setstate__(self, state) -> None:
+    self.__dict__.update(state)
+    # `update_priorities` writes into these in place; arrays unpickled from
+    # shared memory (a buffer Ray hands another process) are read-only.
+    self._priorities = np.array(self._priorities, copy=True)
+    self._scaled = np.array(self._scaled, copy=True)
+
   @property
   def config(self) -> config_lib.MuZeroConfig:
     return self._config

@@ -14,6 +14,8 @@
 # ============================================================================
 """Tests for muzero_snt.position_table."""
 
+import pickle
+
 import numpy as np
 from absl.testing import absltest
 
@@ -73,6 +75,23 @@ class PositionTableTest(absltest.TestCase):
     table.append(value=np.zeros(4))
     with self.assertRaises(ValueError):
       table.column('value')[0] = 1.
+
+  def test_a_table_unpickled_from_read_only_memory_takes_new_rows(self):
+    # Ray hands an actor a replay buffer's arrays out of band, in read-only
+    # shared memory (pickle protocol 5), as here; the copy must still take
+    # rows, and carries only the live ones.
+    table = position_table.PositionTable()
+    for start in range(0, 40, 10):
+      table.append(value=np.arange(start, start + 10, dtype=np.float32))
+    table.drop_front(25)
+    buffers = []
+    data = pickle.dumps(table, protocol=5, buffer_callback=buffers.append)
+    copy = pickle.loads(
+        data, buffers=[memoryview(b.raw()).toreadonly() for b in buffers])
+    self.assertEqual(sum(b.raw().nbytes for b in buffers), 15 * 4)
+    copy.append(value=np.array([40., 41.], np.float32))
+    np.testing.assert_array_equal(copy.column('value'), np.arange(25, 42))
+    np.testing.assert_array_equal(table.column('value'), np.arange(25, 40))
 
   def test_bad_calls_name_the_problem(self):
     table = position_table.PositionTable()

@@ -17,6 +17,7 @@
 import collections
 import json
 import os
+import pickle
 import re
 import tempfile
 from unittest import mock
@@ -345,6 +346,22 @@ class PrioritisedSamplingTest(ReplayTestCase):
     self.assertAllClose(
         buffer.get_priorities([[0, 1], [2, 2], [1, 0], [1, 1]]),
         [np.nan, 7. + EPSILON, 3. + EPSILON, 1. + EPSILON])
+
+  def test_a_buffer_unpickled_from_read_only_memory_takes_updates(self):
+    # Ray hands a replay service a buffer's arrays out of band, in read-only
+    # shared memory (pickle protocol 5), as here (the service's `load`).
+    buffer, _ = self._buffer([1., 2., 3.], [3])
+    buffers = []
+    data = pickle.dumps(buffer, protocol=5, buffer_callback=buffers.append)
+    copy = pickle.loads(
+        data, buffers=[memoryview(b.raw()).toreadonly() for b in buffers])
+    copy.update_priorities([[0, 2]], [6.])
+    self.assertAllClose(copy.get_priorities([[0, 0], [0, 2]]),
+                        [1. + EPSILON, 6. + EPSILON])
+    copy.save_game(_game(2, seed=9))
+    self.assertEqual(copy.game_ids, [0, 1])
+    batch, _ = copy.sample_batch()
+    self.assertLen(batch.action, copy.config.batch_size)
 
   def test_a_repeated_key_takes_its_last_priority(self):
     buffer, _ = self._buffer([1., 1.], [2])
