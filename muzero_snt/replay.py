@@ -61,8 +61,8 @@ class ReplayBuffer:
   Storage is one flat array of priorities over all stored positions, game by
   game in id order, so a draw costs one cumulative sum over the N positions
   (cached until priorities change) and a binary search per example. The
-  targets of every position (value target, reward, policy, action and the
-  moves left in its game) are kept the same way, in a
+  targets of every position (value target, reward, policy and action) are
+  kept the same way, in a
   `position_table.PositionTable`, so that a batch's K-step windows are
   gathered with index arrays, not a loop over its rows. Games of a
   frame-stacking environment keep each frame once
@@ -90,8 +90,8 @@ class ReplayBuffer:
     self._priorities = np.zeros(0, np.float64)  # [N] p, epsilon included.
     self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
-    # [N] rows: value target, reward, policy [A], action and the moves from
-    # the position to its game's end (>= 1), as the batches use them.
+    # [N] rows: value target, reward, policy [A] and action, as the batches
+    # use them.
     self._targets = position_table.PositionTable()
     self._games_saved = 0
     self._frame_stack: Optional[frames_lib.FrameStack] = None
@@ -203,14 +203,12 @@ class ReplayBuffer:
 
   def _append_targets(self, trajectory: trajectory_lib.Trajectory) -> None:
     """Appends the rows of a stored game's positions to `_targets`."""
-    length = trajectory.length
     self._targets.append(
         value=trajectory.value_targets(self._config.td_steps).astype(
             np.float32),
         reward=trajectory.rewards.astype(np.float32),
         policy=trajectory.policies.astype(np.float32),
-        action=trajectory.actions.astype(np.int32),
-        moves_left=np.arange(length, 0, -1, dtype=np.int64))
+        action=trajectory.actions.astype(np.int32))
 
   def _draw(self, batch_size: int) -> Tuple[np.ndarray, np.ndarray]:
     """Flat indices `[B]` of positions and their weights `[B]`."""
@@ -259,7 +257,7 @@ class ReplayBuffer:
     # t + j while it lies inside the game, and is absorbing past the end
     # (value, reward and policy 0, masked).
     table = self._targets
-    moves_left = table.column('moves_left')[flat]  # [B] T - t >= 1
+    moves_left = self._offsets[game_index + 1] - flat  # [B] T - t >= 1
     steps = np.arange(k + 1)
     inside = steps < moves_left[:, None]  # [B, K+1]
     # The flat row of step j, held at the game's last position past its
@@ -284,21 +282,17 @@ class ReplayBuffer:
       action[padding] = self._rng.integers(0, config.action_space_size,
                                            num_padding)
     games = self._games
-    if self._frame_stack is None:
-      observation = np.stack([
-          games[g].observations[t]
-          for g, t in zip(game_index.tolist(), position.tolist())
-      ]).astype(np.float32, copy=False)
-    else:
-      observation = np.stack([
-          games[g].observation(t)
-          for g, t in zip(game_index.tolist(), position.tolist())
-      ]).astype(np.float32, copy=False)
+    pairs = list(zip(game_index.tolist(), position.tolist()))
+    if self._frame_stack is None:  # The stored rows, without checks.
+      observations = [games[g].observations[t] for g, t in pairs]
+    else:  # Frames stacked per row.
+      observations = [games[g].observation(t) for g, t in pairs]
+    observation = np.stack(observations).astype(np.float32, copy=False)
     next_observation = None
     if config.consistency_loss_weight > 0:
       next_observation = np.zeros(
           (b, k) + tuple(config.observation_shape), np.float32)
-      for i, (g, t) in enumerate(zip(game_index.tolist(), position.tolist())):
+      for i, (g, t) in enumerate(pairs):
         # Steps 1..inside-1: the observations inside the game.
         inside_i = min(k + 1, int(moves_left[i]))
         if inside_i > 1:
