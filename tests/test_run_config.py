@@ -93,11 +93,11 @@ class SavedRunTest(absltest.TestCase):
                      [('lr_init', 0.2, 0.1), ('seed', 0, 1)])
 
   def test_save_and_load(self):
-    path = run_config.save(self.directory, _run())
+    path = run_config.save(self.directory, _run(batch_size=96))
     self.assertEqual(os.listdir(self.directory), ['run_config.json'])
     with open(path) as f:
-      self.assertEqual(json.load(f)['config']['batch_size'], 128)
-    self.assertEqual(run_config.load(self.directory), _run())
+      self.assertEqual(json.load(f)['config']['batch_size'], 96)
+    self.assertEqual(run_config.load(self.directory), _run(batch_size=96))
 
   def test_no_file_is_no_saved_run(self):
     self.assertIsNone(run_config.load(self.directory))
@@ -111,7 +111,7 @@ class SavedRunTest(absltest.TestCase):
       run_config.load(self.directory)
 
   def test_resume_refuses_changed_fields_naming_them(self):
-    run_config.save(self.directory, _run())
+    run_config.save(self.directory, _run(batch_size=128))
     with self.assertRaisesRegex(
         run_config.RunConfigError,
         r'batch_size: saved 128, now 64; td_steps: saved 9, now 3\. .*'
