@@ -228,12 +228,12 @@ def make_tictactoe_config() -> MuZeroConfig:
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # Measured on a 2-core AMD EPYC (docs/results.md, "50 simulations"):
-      # seeds 0, 1 and 2 play perfectly from 5,001, 5,023 and 4,519 learner
-      # steps (25: 7,025, 5,011 and 8,009), and two of the three lose no
-      # line to either opponent at 18,000 steps. Self-play searches beside
-      # the learner's steps on the other core, so a learner step costs
-      # what it did with 25.
+      # Measured on a 2-core AMD EPYC with batches of 128 (docs/results.md,
+      # "50 simulations"): seeds 0, 1 and 2 play perfectly from 5,001, 5,023
+      # and 4,519 learner steps (25: 7,025, 5,011 and 8,009), and two of
+      # the three lose no line to either opponent at 18,000 steps.
+      # Self-play searches beside the learner's steps on the other core,
+      # so a learner step costs what it did with 25.
       num_simulations=50,
       # Measured (docs/results.md, "Batches of 64"): five seeds play
       # perfectly from 3,007 / 5,510 / 3,006 / 7,000 / 4,524 learner steps
