@@ -31,6 +31,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt import flat_call
 from muzero_snt.search import base
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_search
@@ -190,10 +191,13 @@ class CompiledSearch:
             self._replicated(search, add_noise, jit_compile),
             input_signature=signature, autograph=False)
       self._searches[add_noise] = search
-    # Concrete functions, traced on first use: calling one skips
-    # tf.function's matching of the arguments against the signature, a
-    # quarter of a small search's time.
+    # Concrete functions, traced on first use, and their flat calls: the
+    # search builds its input tensors itself, so it skips tf.function's
+    # matching of the arguments against the signature and the concrete
+    # function's binding of them (`flat_call.py`), together about half of a
+    # one-root search's time (docs/benchmarks.md, "The search's call").
     self._concrete = {}
+    self._calls = {}
     self._zero_noises = {}
 
   def _search_fn(self, add_noise: bool, noise_given: bool):
@@ -361,8 +365,10 @@ class CompiledSearch:
                                                      np.integer):
       raise ValueError(f'seed must be two integers, got {seed!r}.')
     seed = (seed_array.astype(np.int64) % (2**31)).astype(np.int32)
-    return self._search(checked, seed, add_noise,
-                        np.random.default_rng(seed.tolist()))
+    rng = None  # Only host noise draws from a generator.
+    if add_noise and self._noise_from_rng:
+      rng = np.random.default_rng(seed.tolist())
+    return self._search(checked, seed, add_noise, rng)
 
   def padded_sizes(self, batch_sizes: Sequence[int]) -> List[int]:
     """The batch sizes the search runs `batch_sizes` as, largest first
@@ -414,9 +420,20 @@ class CompiledSearch:
           self._searches[add_noise].get_concrete_function())
     return self._concrete[add_noise]
 
+  def _call(self, add_noise: bool):
+    """The concrete function's flat call (`flat_call.flat_caller`)."""
+    if add_noise not in self._calls:
+      self._calls[add_noise] = flat_call.flat_caller(
+          self._concrete_function(add_noise))
+    return self._calls[add_noise]
+
   def _search(self, checked: inputs_lib.SearchInputs, seed: np.ndarray,
-              add_noise: bool, rng: np.random.Generator) -> base.SearchOutput:
-    """Runs the compiled search on checked inputs (padded), as NumPy."""
+              add_noise: bool,
+              rng: Optional[np.random.Generator]) -> base.SearchOutput:
+    """Runs the compiled search on checked inputs (padded), as NumPy.
+
+    `rng` is read only for host noise (`host_noise` and `add_noise`).
+    """
     config = self._config
     observation, to_play, legal = checked
     batch_size = len(observation)
@@ -440,8 +457,10 @@ class CompiledSearch:
       if noise is not None:
         noise = np.concatenate([noise, np.zeros((pad,) + noise.shape[1:],
                                                 noise.dtype)])
+    # The tensors are made here in the signature's dtypes (`check_inputs`
+    # cast them), as the flat call expects.
     visit_counts, policy, root_value, action, finite = (
-        self._concrete_function(add_noise)(
+        self._call(add_noise)(
             tf.constant(observation), tf.constant(to_play),
             tf.constant(legal), tf.constant(seed),
             self._zero_noise(size) if noise is None else tf.constant(noise)))
