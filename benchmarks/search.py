@@ -35,7 +35,8 @@ search on tensors, without `CompiledSearch`'s NumPy checks and conversions),
 the network alone (`xla_network`, `jax_network`: one initial and
 `num_simulations` recurrent inferences in a compiled loop, no tree) and the
 cost of calling a compiled function (`xla_empty`, `jax_empty`: a sum of the
-inputs).
+inputs). The `xla_` pieces are called as `CompiledSearch` calls its
+program, by the concrete function's flat call (`muzero_snt/flat_call.py`).
 
 Part 2, self-play environment steps per second: `acting.Actor` on the
 CartPole and tic-tac-toe presets, with the reference search and the

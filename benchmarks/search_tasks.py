@@ -26,6 +26,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt import flat_call
 from muzero_snt import presets
 from muzero_snt import search as search_lib
 from muzero_snt.search import batched
@@ -70,19 +71,27 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
 
   tasks = {name: run(search) for name, search in searches.items()}
 
+  # The pieces are called as `CompiledSearch` calls its program: the
+  # concrete function's flat call on tensors made once
+  # (`flat_call.flat_caller`), so that they time programs, not
+  # tf.function's argument matching.
+  def compiled(function, *args):
+    return flat_call.flat_caller(
+        tf.function(function, jit_compile=True,
+                    autograph=False).get_concrete_function(*args))
+
   def bare_search(num_simulations):
     # The roots' noise as `CompiledSearch` passes it (drawn on the host),
     # here drawn once: the program alone is timed.
-    @tf.function(jit_compile=True)
     def bare(observation, to_play, legal, noise):
       output = batched.batched_search(
           config, network, observation, to_play, legal, noise=noise,
           add_noise=True, num_simulations=num_simulations)
       return (output.visit_counts, output.policy, output.root_value,
               output.finite)
-    return lambda: [x.numpy() for x in bare(*tensors, root_dirichlet)]
+    call = compiled(bare, *tensors, root_dirichlet)
+    return lambda: [x.numpy() for x in call(*tensors, root_dirichlet)]
 
-  @tf.function(jit_compile=True)
   def empty(observation, to_play, legal, noise_seed):
     return (tf.reduce_sum(observation) + tf.cast(
         tf.reduce_sum(to_play) + tf.reduce_sum(noise_seed) +
@@ -95,9 +104,9 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
       np.random.default_rng(seed)), tf.float32)
   tasks['xla_bare'] = bare_search(config.num_simulations)
   tasks['xla_root'] = bare_search(0)
-  tasks['xla_empty'] = lambda: empty(*tensors, noise_seed).numpy()
+  empty_call = compiled(empty, *tensors, noise_seed)
+  tasks['xla_empty'] = lambda: empty_call(*tensors, noise_seed).numpy()
 
-  @tf.function(jit_compile=True)
   def network_only(observation):
     output = network.initial_inference(observation)
 
@@ -110,7 +119,8 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
         lambda i, *_: i < config.num_simulations, body,
         (tf.constant(0), output.hidden_state, output.value))[2]
 
-  tasks['xla_network'] = lambda: network_only(tensors[0]).numpy()
+  network_call = compiled(network_only, tensors[0])
+  tasks['xla_network'] = lambda: network_call(tensors[0]).numpy()
   if reference:
     model = search_lib.NetworkModel(network)
     legal_lists = [np.flatnonzero(row).tolist() for row in legal]
