@@ -19,6 +19,9 @@ call, compilation excluded) on one small MLP model (observation 8, hidden
 state 32, 4 actions, scalar heads), with root noise on, for:
 
   * `xla`: `CompiledSearch(config, network, jit_compile=True)`;
+  * `xla_public`: the same calling its program by the concrete function's
+    public call (argument binding included), as it did before
+    `muzero_snt/flat_call.py`;
   * `graph`: the same with `jit_compile=False`;
   * `reference`: `reference_search.search` with `NetworkModel`, the NumPy
     tree;
@@ -99,10 +102,12 @@ SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
-_MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
+_MILLISECOND_COLUMNS = ('xla', 'xla_public', 'xla_bare', 'xla_root',
+                        'xla_network',
                         'xla_empty', 'mctx', 'jax_network', 'jax_empty',
                         'graph', 'reference', 'xla_gumbel', 'mctx_gumbel')
-_RATE_COLUMNS = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel',
+_RATE_COLUMNS = ('xla', 'xla_public', 'graph', 'reference', 'mctx',
+                 'xla_gumbel',
                  'mctx_gumbel')
 
 
@@ -154,7 +159,7 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
            for name in names if name in _RATE_COLUMNS}
   ratios = {}
   for ours, other in (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
-                      ('xla_gumbel', 'mctx_gumbel')):
+                      ('xla', 'xla_public'), ('xla_gumbel', 'mctx_gumbel')):
     if other in rates:
       ratios[f'{ours}/{other}'] = [a / b for a, b in
                                    zip(rates[ours], rates[other])]
@@ -192,9 +197,9 @@ def format_tables(output: Dict[str, Any]) -> str:
       'noise on; medians over repeats, ratios medians of per-repeat ratios)',
       '',
       '| batch | xla | graph | reference | mctx | xla / mctx '
-      '| xla / reference | xla_gumbel | mctx_gumbel '
+      '| xla / reference | xla / xla_public | xla_gumbel | mctx_gumbel '
       '| xla_gumbel / mctx_gumbel |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for r in output['search']:
     rate, ratio = r['simulations_per_second'], r['ratios']
@@ -204,6 +209,7 @@ def format_tables(output: Dict[str, Any]) -> str:
         f'| {median(rate.get("mctx"))} '
         f'| {median(ratio.get("xla/mctx"), 2)} '
         f'| {median(ratio.get("xla/reference"), 1)} '
+        f'| {median(ratio.get("xla/xla_public"), 2)} '
         f'| {median(rate.get("xla_gumbel"))} '
         f'| {median(rate.get("mctx_gumbel"))} '
         f'| {median(ratio.get("xla_gumbel/mctx_gumbel"), 2)} |')
