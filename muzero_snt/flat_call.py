@@ -28,26 +28,41 @@ back to the public call otherwise, so a TensorFlow without it is slower,
 not wrong.
 """
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional, Sequence
 
 import tensorflow as tf
 
 
-def flat_caller(concrete: Any) -> Callable[..., Any]:
-  """A function calling `concrete` on tensors given in its signature's order.
+def flat_caller(concrete: Any,
+                structure: Optional[Sequence[Any]] = None) -> Callable[..., Any]:
+  """A function calling `concrete` on its argument tensors, flattened.
 
   Args:
-    concrete: a `tf.function`'s concrete function whose arguments are all
-      tensors (no Python values, no nested structures).
+    concrete: a `tf.function`'s concrete function.
+    structure: the positional arguments of `concrete`'s trace (nests of
+      tensors, e.g. a `Batch` whose absent fields are None), or None if they
+      are the tensors themselves. The flat tensors are the structure's
+      tensors in `tf.nest.flatten` order, the None leaves left out; only
+      the fallback packs them back.
 
   Returns:
-    `call(*tensors)`, returning what `concrete(*tensors)` returns. The
-    tensors must have the signature's dtypes and compatible shapes: unlike
-    the public call, the fast path does not check them.
+    `call(*tensors)`, returning what `concrete` returns on the arguments
+    the tensors flatten. The tensors must have the trace's dtypes and
+    compatible shapes: unlike the public call, the fast path does not check
+    them.
   """
   call_flat = getattr(concrete, '_call_flat', None)
   if call_flat is None or not hasattr(concrete, 'captured_inputs'):
-    return concrete
+    if structure is None:
+      return concrete
+
+    def public(*tensors: tf.Tensor) -> Any:
+      remaining = iter(tensors)
+      args = tf.nest.map_structure(
+          lambda leaf: None if leaf is None else next(remaining),
+          list(structure))
+      return concrete(*args)
+    return public
 
   def call(*tensors: tf.Tensor) -> Any:
     # The captures (the variables' handles) are read each call: a deferred

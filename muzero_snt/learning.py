@@ -28,6 +28,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt import flat_call
 from muzero_snt import losses
 from muzero_snt import mixed_precision
 from muzero_snt import optimizers
@@ -221,6 +222,8 @@ class Learner:
     self._compiled_step = tf.function(
         self._step, autograph=False,
         jit_compile=jit_compile and num_replicas == 1)
+    # The step's flat calls, by the batch's dtypes and shapes (`_call_step`).
+    self._step_calls = {}
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:
@@ -408,7 +411,7 @@ class Learner:
     Raises:
       FloatingPointError: as `step`.
     """
-    metrics = self._compiled_step(batch)
+    metrics = self._call_step(batch)
     finite = bool(metrics.pop('finite').numpy())
     if not finite:
       raise FloatingPointError(
@@ -417,6 +420,30 @@ class Learner:
           f'{self.steps}: the update was skipped and the variables keep '
           'their last finite values.')
     return metrics
+
+  def _call_step(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
+    """Runs the compiled step on a prepared batch.
+
+    On one replica a prepared batch is plain tensors: the step's concrete
+    function for their dtypes and shapes (the trace `tf.function` would
+    pick) is called by flat call (`flat_call.py`). Matching a `Batch`
+    against the traces cost about 1 ms of a 10 ms tic-tac-toe step
+    (docs/benchmarks.md, "The learner's call"). Other batches (several
+    replicas, NumPy arrays) keep `tf.function`'s call.
+    """
+    leaves = tf.nest.flatten(batch)
+    if (self._strategy.num_replicas_in_sync > 1 or
+        not all(leaf is None or isinstance(leaf, tf.Tensor)
+                for leaf in leaves)):
+      return self._compiled_step(batch)
+    key = tuple(None if leaf is None else (leaf.dtype, tuple(leaf.shape))
+                for leaf in leaves)
+    call = self._step_calls.get(key)
+    if call is None:
+      call = flat_call.flat_caller(
+          self._compiled_step.get_concrete_function(batch), (batch,))
+      self._step_calls[key] = call
+    return call(*[leaf for leaf in leaves if leaf is not None])
 
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.

@@ -14,6 +14,8 @@
 # ============================================================================
 """Tests of flat_call: a traced function called on a flat list of tensors."""
 
+import collections
+
 from absl.testing import absltest
 import numpy as np
 import tensorflow as tf
@@ -74,6 +76,26 @@ class FlatCallTest(absltest.TestCase):
     shifted, _ = flat_call.flat_caller(public)(tf.constant([[0., 1., 0.]]),
                                                tf.constant(1))
     np.testing.assert_allclose(shifted.numpy(), [[4., 5.]])
+
+  def test_the_fallback_packs_a_structure_with_absent_fields(self):
+    pair = collections.namedtuple('Pair', ['x', 'absent', 'shift'])
+
+    def shifted(p):
+      return tf.matmul(p.x, self.weight) + p.shift
+
+    example = pair(tf.constant([[1., 0., 0.]]), None, tf.constant(2.))
+    concrete = tf.function(shifted).get_concrete_function(example)
+
+    class PublicOnly:
+
+      def __call__(self, *args):
+        return concrete(*args)
+
+    for target in (concrete, PublicOnly()):
+      call = flat_call.flat_caller(target, (example,))
+      # The flat tensors: x and shift, the absent field left out.
+      result = call(tf.constant([[0., 0., 1.]]), tf.constant(-5.))
+      np.testing.assert_allclose(result.numpy(), [[0., 1.]])
 
 
 if __name__ == '__main__':

@@ -319,6 +319,34 @@ class LearnerTest(testing.TestCase):
     for a, b in zip(_snapshot(split), before):
       self.assertAllEqual(a, b)
 
+  def test_the_flat_call_is_tf_functions_call(self):
+    # `step` calls the step's concrete function by flat call; the same
+    # updates through the tf.function's own call, bit for bit, for two
+    # batch sizes (one trace each) and with the consistency loss's
+    # `next_observation` present (the Batch's last field, absent above).
+    for config in (_config(), _config(consistency_loss_weight=0.5)):
+      tf.random.set_seed(3)
+      flat = _learner(config)
+      tf.random.set_seed(3)
+      public = _learner(config)
+      for step, size in enumerate((BATCH_SIZE, 2 * BATCH_SIZE, BATCH_SIZE)):
+        batch = testing.random_batch(config, size, seed=step)
+        if config.consistency_loss_weight:
+          rng = np.random.default_rng(step)
+          batch = batch._replace(next_observation=rng.uniform(
+              size=(size, NUM_UNROLL_STEPS) + config.observation_shape
+          ).astype(np.float32))
+        metrics = flat.step(batch)
+        expected = public._compiled_step(public.prepare(batch))  # pylint: disable=protected-access
+        with self.subTest(consistency=config.consistency_loss_weight,
+                          step=step):
+          self.assertTrue(bool(expected.pop('finite').numpy()))
+          for name, value in expected.items():
+            self.assertAllEqual(metrics[name], value.numpy(), msg=name)
+          for a, b in zip(_snapshot(flat), _snapshot(public)):
+            self.assertAllEqual(a, b)
+      self.assertEqual(len(flat._step_calls), 2)  # pylint: disable=protected-access
+
   def test_unknown_loss_reduction_raises(self):
     with self.assertRaisesRegex(ValueError, "'bogus'"):
       _learner(_config(), loss_reduction='bogus')
