@@ -12,10 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What a search's call costs around its program, in one TensorFlow process.
+"""What calling a compiled search or learner step costs around its program.
 
-Times, in turns in one process (no JAX beside it), on the model of
-benchmarks/search.py:
+Times, in turns in one process (no JAX beside it):
+
+Searches, on the model of benchmarks/search.py (`--batch_sizes`):
 
   * `flat`: `CompiledSearch.search_with_seed` as it is, the program called
     by the concrete function's flat call (`muzero_snt/flat_call.py`);
@@ -27,10 +28,21 @@ benchmarks/search.py:
     conversions and the outputs' slicing.
 
 Both searches are checked to return the same visit counts, policy and root
-value first. Prints medians (ms a call) and the median of the per-round
-ratios public / flat.
+value first.
 
-    python -m benchmarks.search_call --batch_sizes=1,16,256
+Learner steps (`--learner_models`, at `--learner_batch_size`; `tictactoe`
+is the preset itself, at its own batch):
+
+  * `flat`: `Learner.step_prepared` on a prepared batch, as it is (the
+    step's concrete function by flat call);
+  * `public`: the same learner's `tf.function` called on the same batch,
+    as `step_prepared` did before, and its `finite` read.
+
+Prints medians (ms a call) and the median of the per-round ratios
+public / flat, with their range.
+
+    python -m benchmarks.call_cost --batch_sizes=1,16,256 \
+        --learner_models=tictactoe,tictactoe_residual,cartpole_mlp
 """
 
 import time
@@ -41,8 +53,11 @@ from absl import flags
 import numpy as np
 import tensorflow as tf
 
+from benchmarks import learner_models
 from benchmarks import search_tasks
+from muzero_snt import learning
 from muzero_snt import networks
+from muzero_snt import presets
 from muzero_snt.search import compiled_search
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
@@ -50,6 +65,12 @@ BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
 ROUNDS = flags.DEFINE_integer('rounds', 12, 'rounds of timings.')
 MIN_SECONDS = flags.DEFINE_float('min_seconds', 0.2,
                                  'seconds of calls per timing.')
+LEARNER_MODELS = flags.DEFINE_list(
+    'learner_models', ['tictactoe', 'tictactoe_residual', 'cartpole_mlp'],
+    'learner shapes to time: tictactoe (the preset) or a model of '
+    'benchmarks/learner_models.py.')
+LEARNER_BATCH_SIZE = flags.DEFINE_integer(
+    'learner_batch_size', 256, "batch of the learner_models' steps.")
 
 
 def _milliseconds(function: Callable[[], Any], min_seconds: float) -> float:
@@ -104,6 +125,38 @@ def time_batch(batch_size: int, rounds: int,
           'public_over_flat_range': [float(ratio.min()), float(ratio.max())]}
 
 
+def time_learner(model: str, batch_size: int, rounds: int,
+                 min_seconds: float) -> Dict[str, Any]:
+  """Medians of `rounds` timings of the learner step's two calls."""
+  if model == 'tictactoe':
+    config = presets.make_tictactoe_config()
+    batch_size = config.batch_size
+  else:
+    config = learner_models.make_config(model)
+  batch = learner_models.make_batch(config, batch_size, 0)
+  tf.random.set_seed(0)
+  learner = learning.Learner(networks.make_network(config), config,
+                             jit_compile=True)
+  prepared = learner.prepare(batch)
+  learner.step_prepared(prepared)
+  step = learner._compiled_step  # pylint: disable=protected-access
+
+  def public():
+    step(prepared)['finite'].numpy()
+
+  tasks = {'flat': lambda: learner.step_prepared(prepared), 'public': public}
+  times = {name: [] for name in tasks}
+  for round_index in range(rounds):
+    names = list(tasks) if round_index % 2 else list(tasks)[::-1]
+    for name in names:
+      times[name].append(_milliseconds(tasks[name], min_seconds))
+  ratio = np.array(times['public']) / np.array(times['flat'])
+  return {'model': model, 'batch_size': batch_size,
+          'milliseconds': {n: float(np.median(t)) for n, t in times.items()},
+          'public_over_flat': float(np.median(ratio)),
+          'public_over_flat_range': [float(ratio.min()), float(ratio.max())]}
+
+
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
@@ -119,6 +172,20 @@ def main(argv: Sequence[str]) -> None:
     low, high = r['public_over_flat_range']
     print(f'| {size} | {ms["flat"]:.3f} | {ms["public"]:.3f} '
           f'| {ms["program"]:.3f} | {r["public_over_flat"]:.2f} '
+          f'({low:.2f}-{high:.2f}) |', flush=True)
+  if LEARNER_BATCH_SIZE.value <= 0:
+    raise app.UsageError('--learner_batch_size must be positive, got '
+                         f'{LEARNER_BATCH_SIZE.value}.')
+  print()
+  print('| learner | batch | flat ms | public ms | public / flat |')
+  print('|---|---:|---:|---:|---:|')
+  for model in LEARNER_MODELS.value:
+    r = time_learner(model, LEARNER_BATCH_SIZE.value, ROUNDS.value,
+                     MIN_SECONDS.value)
+    ms = r['milliseconds']
+    low, high = r['public_over_flat_range']
+    print(f'| {model} | {r["batch_size"]} | {ms["flat"]:.2f} '
+          f'| {ms["public"]:.2f} | {r["public_over_flat"]:.2f} '
           f'({low:.2f}-{high:.2f}) |', flush=True)
 
 
