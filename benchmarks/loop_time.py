@@ -21,7 +21,10 @@ compilation before the first round, the learner's step, the replay's
 batches, the self-play moves (the search inside them apart) and the games'
 ends. Each part is also given per learner step (compilation apart: it is
 paid once), which is what a run's length multiplies; "the rest" holds the
-loop itself, logging and the start-up before compilation.
+loop itself, logging and the start-up before compilation. The update
+(`Learner.step_prepared`) is inside the learner's step; with overlapped
+learning it runs in a thread of its own and only its row has the
+learner's time, which then overlaps the other parts.
 
     python -m benchmarks.loop_time --preset=tictactoe --steps=2000
     python -m benchmarks.loop_time --preset=tictactoe --steps=2000 \
@@ -70,6 +73,10 @@ _ONCE = 'compile (before the first round)'
 PARTS = (
     (training_loop.TrainingLoop, '_compile', _ONCE),
     (learning.Learner, 'step', 'learner step'),
+    # Inside 'learner step'; with overlapped learning (the tic-tac-toe
+    # preset) the learner's thread calls it alone, beside self-play, so it
+    # is not one of the disjoint parts.
+    (learning.Learner, 'step_prepared', '  the update (step_prepared)'),
     (replay.ReplayBuffer, 'sample_batch', 'replay batch'),
     (acting.Actor, '_move', 'self-play move'),
     (compiled_search.CompiledSearch, '__call__', '  of which the search'),
