@@ -28,44 +28,69 @@ back to the public call otherwise, so a TensorFlow without it is slower,
 not wrong.
 """
 
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Dict, Tuple
 
 import tensorflow as tf
 
 
-def flat_caller(concrete: Any,
-                structure: Optional[Sequence[Any]] = None) -> Callable[..., Any]:
-  """A function calling `concrete` on its argument tensors, flattened.
+def flat_caller(concrete: Any) -> Callable[..., Any]:
+  """A function calling `concrete` on tensors given in its signature's order.
 
   Args:
-    concrete: a `tf.function`'s concrete function.
-    structure: the positional arguments of `concrete`'s trace (nests of
-      tensors, e.g. a `Batch` whose absent fields are None), or None if they
-      are the tensors themselves. The flat tensors are the structure's
-      tensors in `tf.nest.flatten` order, the None leaves left out; only
-      the fallback packs them back.
+    concrete: a `tf.function`'s concrete function whose arguments are all
+      tensors (no Python values, no nested structures).
 
   Returns:
-    `call(*tensors)`, returning what `concrete` returns on the arguments
-    the tensors flatten. The tensors must have the trace's dtypes and
-    compatible shapes: unlike the public call, the fast path does not check
-    them.
+    `call(*tensors)`, returning what `concrete(*tensors)` returns. The
+    tensors must have the signature's dtypes and compatible shapes: unlike
+    the public call, the fast path does not check them. Without the flat
+    entry point, `concrete` itself.
   """
   call_flat = getattr(concrete, '_call_flat', None)
   if call_flat is None or not hasattr(concrete, 'captured_inputs'):
-    if structure is None:
-      return concrete
-
-    def public(*tensors: tf.Tensor) -> Any:
-      remaining = iter(tensors)
-      args = tf.nest.map_structure(
-          lambda leaf: None if leaf is None else next(remaining),
-          list(structure))
-      return concrete(*args)
-    return public
+    return concrete
 
   def call(*tensors: tf.Tensor) -> Any:
     # The captures (the variables' handles) are read each call: a deferred
     # capture is a function evaluated then, as the public call does.
     return call_flat(list(tensors), concrete.captured_inputs)
   return call
+
+
+class FlatFunction:
+  """A `tf.function` called by flat call, one concrete function per
+  signature of its arguments.
+
+  Arguments that are nests of tensors (e.g. a `Batch`, its absent fields
+  None) are keyed by their leaves' dtypes and shapes; the concrete function
+  for a key is the trace the `tf.function` itself would pick, called on the
+  flattened tensors. Arguments with anything else (NumPy arrays,
+  distributed values) go through the `tf.function`'s own call.
+  """
+
+  def __init__(self, function: Any):
+    self._function = function
+    self._calls: Dict[Tuple[Any, ...], Callable[..., Any]] = {}
+
+  def __call__(self, *args: Any) -> Any:
+    leaves = tf.nest.flatten(args)
+    if not all(leaf is None or isinstance(leaf, tf.Tensor)
+               for leaf in leaves):
+      return self._function(*args)
+    key = tuple(None if leaf is None else (leaf.dtype, tuple(leaf.shape))
+                for leaf in leaves)
+    call = self._calls.get(key)
+    if call is None:
+      concrete = self._function.get_concrete_function(*args)
+      call = flat_caller(concrete)
+      if call is concrete:  # No flat entry point: the public call.
+        call = None
+      self._calls[key] = call
+    if call is None:
+      return self._function(*args)
+    return call(*[leaf for leaf in leaves if leaf is not None])
+
+  @property
+  def num_signatures(self) -> int:
+    """How many argument signatures have been called."""
+    return len(self._calls)

@@ -222,8 +222,10 @@ class Learner:
     self._compiled_step = tf.function(
         self._step, autograph=False,
         jit_compile=jit_compile and num_replicas == 1)
-    # The step's flat calls, by the batch's dtypes and shapes (`_call_step`).
-    self._step_calls = {}
+    # The step by flat call, one trace per batch dtype and shape: matching
+    # a `Batch` against the traces cost about 1 ms of a 10 ms tic-tac-toe
+    # step (docs/benchmarks.md, "The learner's call").
+    self._flat_step = flat_call.FlatFunction(self._compiled_step)
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:
@@ -422,28 +424,11 @@ class Learner:
     return metrics
 
   def _call_step(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
-    """Runs the compiled step on a prepared batch.
-
-    On one replica a prepared batch is plain tensors: the step's concrete
-    function for their dtypes and shapes (the trace `tf.function` would
-    pick) is called by flat call (`flat_call.py`). Matching a `Batch`
-    against the traces cost about 1 ms of a 10 ms tic-tac-toe step
-    (docs/benchmarks.md, "The learner's call"). Other batches (several
-    replicas, NumPy arrays) keep `tf.function`'s call.
-    """
-    leaves = tf.nest.flatten(batch)
-    if (self._strategy.num_replicas_in_sync > 1 or
-        not all(leaf is None or isinstance(leaf, tf.Tensor)
-                for leaf in leaves)):
+    """Runs the compiled step on a prepared batch: by flat call on one
+    replica (`flat_call.FlatFunction`), by `tf.function`'s call on several."""
+    if self._strategy.num_replicas_in_sync > 1:
       return self._compiled_step(batch)
-    key = tuple(None if leaf is None else (leaf.dtype, tuple(leaf.shape))
-                for leaf in leaves)
-    call = self._step_calls.get(key)
-    if call is None:
-      call = flat_call.flat_caller(
-          self._compiled_step.get_concrete_function(batch), (batch,))
-      self._step_calls[key] = call
-    return call(*[leaf for leaf in leaves if leaf is not None])
+    return self._flat_step(batch)
 
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.

@@ -77,26 +77,48 @@ class FlatCallTest(absltest.TestCase):
                                                tf.constant(1))
     np.testing.assert_allclose(shifted.numpy(), [[4., 5.]])
 
-  def test_the_fallback_packs_a_structure_with_absent_fields(self):
+  def test_a_function_on_a_structure_with_absent_fields(self):
     pair = collections.namedtuple('Pair', ['x', 'absent', 'shift'])
 
     def shifted(p):
       return tf.matmul(p.x, self.weight) + p.shift
 
-    example = pair(tf.constant([[1., 0., 0.]]), None, tf.constant(2.))
-    concrete = tf.function(shifted).get_concrete_function(example)
+    function = flat_call.FlatFunction(tf.function(shifted))
+    # The flat tensors are x and shift, the absent field left out.
+    result = function(pair(tf.constant([[0., 0., 1.]]), None,
+                           tf.constant(-5.)))
+    np.testing.assert_allclose(result.numpy(), [[0., 1.]])
+    # Another shape is another signature; NumPy goes through the
+    # tf.function's own call and adds none.
+    result = function(pair(tf.constant([[1., 0., 0.], [0., 1., 0.]]), None,
+                           tf.constant(1.)))
+    np.testing.assert_allclose(result.numpy(), [[2., 3.], [4., 5.]])
+    result = function(pair(np.array([[0., 0., 1.]], np.float32), None,
+                           np.float32(-5.)))
+    np.testing.assert_allclose(result.numpy(), [[0., 1.]])
+    self.assertEqual(function.num_signatures, 2)
+
+  def test_without_the_flat_entry_point_a_function_uses_its_own_call(self):
 
     class PublicOnly:
+      """A tf.function whose concrete functions lack `_call_flat`."""
+
+      def __init__(self, function):
+        self.function = function
+        self.calls = 0
+
+      def get_concrete_function(self, *args):
+        return lambda *tensors: None
 
       def __call__(self, *args):
-        return concrete(*args)
+        self.calls += 1
+        return self.function(*args)
 
-    for target in (concrete, PublicOnly()):
-      call = flat_call.flat_caller(target, (example,))
-      # The flat tensors: x and shift, the absent field left out.
-      result = call(tf.constant([[0., 0., 1.]]), tf.constant(-5.))
-      np.testing.assert_allclose(result.numpy(), [[0., 1.]])
-
+    public = PublicOnly(self.function)
+    function = flat_call.FlatFunction(public)
+    shifted, _ = function(tf.constant([[0., 1., 0.]]), tf.constant(1))
+    np.testing.assert_allclose(shifted.numpy(), [[4., 5.]])
+    self.assertEqual(public.calls, 1)
 
 if __name__ == '__main__':
   absltest.main()

@@ -345,7 +345,7 @@ class LearnerTest(testing.TestCase):
             self.assertAllEqual(metrics[name], value.numpy(), msg=name)
           for a, b in zip(_snapshot(flat), _snapshot(public)):
             self.assertAllEqual(a, b)
-      self.assertEqual(len(flat._step_calls), 2)  # pylint: disable=protected-access
+      self.assertEqual(flat._flat_step.num_signatures, 2)  # pylint: disable=protected-access
 
   def test_unknown_loss_reduction_raises(self):
     with self.assertRaisesRegex(ValueError, "'bogus'"):
