@@ -38,12 +38,12 @@ counts and the matmuls in flops.py. See docs/benchmarks.md.
     python -m benchmarks.learner --models=paper_residual --batch_size=128 \
         --compute_dtype=bfloat16
 
-With `--peers=lightzero` it times instead our XLA step against LightZero's
-learner step on the two small shapes, in alternating processes
-(benchmarks/peers/side_by_side.py; the peer's venv from
-benchmarks/peers/install_lightzero.sh):
+With `--peers=lightzero,muzero_general` it times instead our XLA step
+against the peers' learner steps on the two small shapes, in alternating
+processes (benchmarks/peers/side_by_side.py; each peer's venv from
+benchmarks/peers/install_<peer>.sh):
 
-    python -m benchmarks.learner --peers=lightzero --rounds=5
+    python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
 """
 
 import json
@@ -118,9 +118,14 @@ PEERS = flags.DEFINE_list(
     f'--intra_op_threads=N then sets both libraries\' thread pools to N.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
-PEER_PYTHON = flags.DEFINE_string('peer_python',
-                                  side_by_side.DEFAULT_PEER_PYTHON,
-                                  'with --peers: the peers\' venv python.')
+PEER_PYTHON = flags.DEFINE_string(
+    'peer_python', side_by_side.DEFAULT_PEER_PYTHONS['lightzero'],
+    'with --peers: LightZero\'s venv python (install_lightzero.sh).')
+MUZERO_GENERAL_PYTHON = flags.DEFINE_string(
+    'muzero_general_python',
+    side_by_side.DEFAULT_PEER_PYTHONS['muzero_general'],
+    'with --peers: muzero-general\'s venv python '
+    '(install_muzero_general.sh).')
 
 
 def benchmark_model(model: str,
@@ -334,14 +339,18 @@ def run_peers() -> None:
   if unknown:
     raise app.UsageError(f'Unknown peers {unknown}; expected some of '
                          f'{list(side_by_side.PEERS)}.')
-  if not os.access(PEER_PYTHON.value, os.X_OK):
-    raise app.UsageError(
-        f'No peers\' python at --peer_python={PEER_PYTHON.value}; build it '
-        f'with benchmarks/peers/install_lightzero.sh.')
+  pythons = {'lightzero': PEER_PYTHON, 'muzero_general': MUZERO_GENERAL_PYTHON}
+  for peer in PEERS.value:
+    flag = pythons[peer]
+    if not os.access(flag.value, os.X_OK):
+      raise app.UsageError(
+          f'No {peer} python at --{flag.name}={flag.value}; build it with '
+          f'benchmarks/peers/install_{peer}.sh.')
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, peer_python=PEER_PYTHON.value,
+      threads=INTRA_OP_THREADS.value,
+      peer_pythons={peer: flag.value for peer, flag in pythons.items()},
       log=logging.info, conv_as_matmul=CONV_AS_MATMUL.value)
   output['environment'] = reporting.machine()
   print(json.dumps(output['environment']))

@@ -93,3 +93,43 @@ def test_format_table_rows():
   lines = side_by_side.format_table(summary).splitlines()
   assert lines[1].split() == ['cartpole_mlp', 'lightzero', '24000', '10000',
                               '2.40', '2.20,', '2.60']
+
+
+def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
+  # Rates per (library, round): ours 3000 then 4000 a round, LightZero 1000
+  # then 1000, muzero-general 500 then 2000; each process reports three
+  # timings whose median is that rate.
+  rates = {('muzero_snt', 0): 3000., ('muzero_snt', 1): 4000.,
+           ('lightzero', 0): 1000., ('lightzero', 1): 1000.,
+           ('muzero_general', 0): 500., ('muzero_general', 1): 2000.}
+  commands = []
+
+  def fake_worker(command):
+    commands.append(command)
+    library = ('muzero_snt' if command[2].endswith('ours_learner') else
+               command[2].split('.')[-1][:-len('_learner')])
+    rate = rates[(library, sum(c[2] == command[2] for c in commands) - 1)]
+    return {'library': library, 'model': command[3].split('=')[1],
+            'samples_per_second': [rate - 10., rate, rate + 50.]}
+
+  monkeypatch.setattr(side_by_side, 'run_worker', fake_worker)
+  output = side_by_side.run(['cartpole_mlp'], ['lightzero', 'muzero_general'],
+                            rounds=2, peer_pythons={'lightzero': '/lz'},
+                            log=lambda _: None)
+  assert [(c[0], c[2]) for c in commands] == 2 * [
+      (side_by_side.sys.executable, 'benchmarks.peers.ours_learner'),
+      ('/lz', 'benchmarks.peers.lightzero_learner'),
+      (side_by_side.DEFAULT_PEER_PYTHONS['muzero_general'],
+       'benchmarks.peers.muzero_general_learner')]
+  summary = output['summary']['cartpole_mlp']
+  # Ratios per round: 3000 / 1000, 4000 / 1000; 3000 / 500, 4000 / 2000.
+  assert summary['lightzero']['ratios'] == [3., 4.]
+  assert summary['lightzero']['ratio'] == 3.5
+  assert summary['muzero_general']['ratios'] == [6., 2.]
+  assert summary['muzero_general']['ratio'] == 4.
+  assert summary['muzero_general']['peer'] == 1250.
+
+
+def test_run_refuses_an_unknown_peer():
+  with pytest.raises(ValueError, match=r"Unknown peers \['acme'\]"):
+    side_by_side.run(['cartpole_mlp'], ['acme'], rounds=1)

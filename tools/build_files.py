@@ -80,6 +80,11 @@ PIP_NAMES = {
     'dm_env': 'dm-env',
     'google.protobuf': 'protobuf',
     'lzero': 'LightZero',
+    # muzero-general's top-level modules: a checkout on the path of its own
+    # venv (benchmarks/peers/install_muzero_general.sh), not on PyPI.
+    'models': 'muzero-general',
+    'self_play': 'muzero-general',
+    'trainer': 'muzero-general',
     'sonnet': 'dm-sonnet',
     'tensorflow_probability': 'tensorflow-probability',
     'tree': 'dm-tree',

@@ -14,9 +14,10 @@
 # ============================================================================
 """Our learner step against peers', in alternating processes.
 
-`benchmarks/learner.py --peers=lightzero` runs, for each round and model,
-our driver (`benchmarks.peers.ours_learner`, this interpreter) and then each
-peer's (`benchmarks.peers.<peer>_learner`, the peer's venv interpreter), one
+`benchmarks/learner.py --peers=lightzero,muzero_general` runs, for each
+round and model, our driver (`benchmarks.peers.ours_learner`, this
+interpreter) and then each peer's (`benchmarks.peers.<peer>_learner`, the
+interpreter of the peer's own venv), one
 process after the other, so that no two libraries share the cores and load
 that comes and goes on a shared machine falls on both. Each process reports
 the samples/s of a few timings; a round's rate is their median. Reported per
@@ -29,11 +30,15 @@ import json
 import statistics
 import subprocess
 import sys
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-PEERS = ('lightzero',)
+PEERS = ('lightzero', 'muzero_general')
 OURS = 'muzero_snt'
-DEFAULT_PEER_PYTHON = '/work/peers-venv/bin/python'
+# Where benchmarks/peers/install_<peer>.sh builds each peer's venv.
+DEFAULT_PEER_PYTHONS = {
+    'lightzero': '/work/peers-venv/bin/python',
+    'muzero_general': '/work/muzero-general-venv/bin/python',
+}
 
 
 def worker_command(library: str, model: str, python: str, steps: int,
@@ -113,10 +118,13 @@ def run(models: Sequence[str],
         repeats: int = 3,
         batch_size: int = 256,
         threads: int = 0,
-        peer_python: str = DEFAULT_PEER_PYTHON,
+        peer_pythons: Optional[Mapping[str, str]] = None,
         log=print,
         conv_as_matmul: bool = False) -> Dict[str, Any]:
   """Alternates our driver and the peers' for `rounds` rounds per model.
+
+  `peer_pythons` maps a peer to its venv's interpreter; a peer it leaves
+  out takes `DEFAULT_PEER_PYTHONS`'.
 
   Returns:
     {'rounds': [...every process's result...], 'summary': {model: {peer:
@@ -125,11 +133,12 @@ def run(models: Sequence[str],
   unknown = sorted(set(peers) - set(PEERS))
   if unknown:
     raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
+  pythons = dict(DEFAULT_PEER_PYTHONS, **(peer_pythons or {}))
   results = []
   for round_index in range(rounds):
     for model in models:
       for library in (OURS,) + tuple(peers):
-        python = sys.executable if library == OURS else peer_python
+        python = sys.executable if library == OURS else pythons[library]
         result = run_worker(worker_command(library, model, python, steps,
                                            repeats, batch_size, threads,
                                            conv_as_matmul))
@@ -152,11 +161,11 @@ def run(models: Sequence[str],
 
 def format_table(summary: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
   """Medians of samples/s and of the per-round ratios, one row per pair."""
-  lines = [f'{"model":<20}{"peer":<11}{"ours":>9}{"peer":>9}{"ratio":>7}'
+  lines = [f'{"model":<20}{"peer":<16}{"ours":>9}{"peer":>9}{"ratio":>7}'
            f'  per round']
   for model, by_peer in summary.items():
     for peer, s in by_peer.items():
       per_round = ', '.join(f'{r:.2f}' for r in s['ratios'])
-      lines.append(f'{model:<20}{peer:<11}{s["ours"]:>9.0f}{s["peer"]:>9.0f}'
+      lines.append(f'{model:<20}{peer:<16}{s["ours"]:>9.0f}{s["peer"]:>9.0f}'
                    f'{s["ratio"]:>7.2f}  {per_round}')
   return '\n'.join(lines)
