@@ -31,7 +31,6 @@ starts this in turns with our learner (docs/benchmarks.md).
 
 import json
 import os
-import time
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -39,6 +38,7 @@ from absl import flags
 import torch
 
 from benchmarks.peers import lightzero_models
+from benchmarks.peers import peer_timing
 
 MODEL = flags.DEFINE_enum('model', 'cartpole_mlp', lightzero_models.MODELS,
                           'shape to time.')
@@ -58,14 +58,9 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
   config = lightzero_models.make_policy_config(model, batch_size=batch_size)
   policy = lightzero_models.make_policy(config)
   data = lightzero_models.make_batch(config, seed)
-  for _ in range(warmup_steps):
-    policy._forward_learn(data)  # pylint: disable=protected-access
-  rates = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    for _ in range(steps):
-      policy._forward_learn(data)  # pylint: disable=protected-access
-    rates.append(batch_size * steps / (time.perf_counter() - start))
+  rates = peer_timing.learner_rates(
+      lambda: policy._forward_learn(data),  # pylint: disable=protected-access
+      batch_size, steps, repeats, warmup_steps)
   return {'library': 'lightzero', 'model': model,
           'steps_per_timing': steps, 'samples_per_second': rates,
           'load_average': os.getloadavg(),
@@ -75,10 +70,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  for flag in (BATCH_SIZE, STEPS, REPEATS):
-    if flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  peer_timing.check_positive(
+      (flag.name, flag.value) for flag in (BATCH_SIZE, STEPS, REPEATS))
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   print(json.dumps(time_learner(MODEL.value, BATCH_SIZE.value, STEPS.value,

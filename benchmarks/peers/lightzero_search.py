@@ -31,8 +31,6 @@ simulations / seconds per call. Prints one JSON line.
 
 import json
 import os
-import statistics
-import time
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -41,6 +39,7 @@ import numpy as np
 import torch
 
 from benchmarks.peers import lightzero_models
+from benchmarks.peers import peer_timing
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -74,32 +73,17 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
     return policy._forward_collect(observation, action_mask, temperature=1.,
                                    to_play=to_play, epsilon=0.)
 
-  search()
-  rates = []
-  for _ in range(repeats):
-    calls, start = 0, time.perf_counter()
-    while True:
-      search()
-      calls += 1
-      seconds = time.perf_counter() - start
-      if seconds >= min_seconds:
-        break
-    rates.append(batch_size * num_simulations * calls / seconds)
-  return {'batch_size': batch_size, 'simulations_per_second': rates,
-          'median': statistics.median(rates),
-          'milliseconds_per_call':
-              1e3 * batch_size * num_simulations / statistics.median(rates)}
+  return peer_timing.search_result(search, batch_size, num_simulations,
+                                   repeats, min_seconds)
 
 
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   batch_sizes = [int(b) for b in BATCH_SIZES.value]
-  for name, value in [('batch_sizes', b) for b in batch_sizes] + [
-      ('num_simulations', NUM_SIMULATIONS.value),
-      ('repeats', REPEATS.value)]:
-    if value <= 0:
-      raise app.UsageError(f'--{name} must be positive, got {value}.')
+  peer_timing.check_positive(
+      [('batch_sizes', b) for b in batch_sizes] +
+      [('num_simulations', NUM_SIMULATIONS.value), ('repeats', REPEATS.value)])
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   settings = lightzero_models.describe(

@@ -33,7 +33,6 @@ learner.py --peers=muzero_general` starts this in turns with our learner
 
 import json
 import os
-import time
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -41,6 +40,7 @@ from absl import flags
 import torch
 
 from benchmarks.peers import muzero_general_models
+from benchmarks.peers import peer_timing
 
 MODEL = flags.DEFINE_enum('model', 'cartpole_mlp',
                           muzero_general_models.MODELS, 'shape to time.')
@@ -65,14 +65,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
     learner.update_lr()
     learner.update_weights(data)
 
-  for _ in range(warmup_steps):
-    step()
-  rates = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    for _ in range(steps):
-      step()
-    rates.append(batch_size * steps / (time.perf_counter() - start))
+  rates = peer_timing.learner_rates(step, batch_size, steps, repeats,
+                                    warmup_steps)
   return {'library': 'muzero_general', 'model': model,
           'steps_per_timing': steps, 'samples_per_second': rates,
           'load_average': os.getloadavg(),
@@ -82,10 +76,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  for flag in (BATCH_SIZE, STEPS, REPEATS):
-    if flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  peer_timing.check_positive(
+      (flag.name, flag.value) for flag in (BATCH_SIZE, STEPS, REPEATS))
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   print(json.dumps(time_learner(MODEL.value, BATCH_SIZE.value, STEPS.value,

@@ -33,8 +33,6 @@ simulations/s = B x simulations / seconds per B calls. Prints one JSON line.
 
 import json
 import os
-import statistics
-import time
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -43,6 +41,7 @@ import numpy as np
 import torch
 
 from benchmarks.peers import muzero_general_models
+from benchmarks.peers import peer_timing
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -77,32 +76,17 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
             model, observation, config.action_space, 0, True)
         self_play.SelfPlay.select_action(root, 1.)
 
-  search()
-  rates = []
-  for _ in range(repeats):
-    calls, start = 0, time.perf_counter()
-    while True:
-      search()
-      calls += 1
-      seconds = time.perf_counter() - start
-      if seconds >= min_seconds:
-        break
-    rates.append(batch_size * num_simulations * calls / seconds)
-  return {'batch_size': batch_size, 'simulations_per_second': rates,
-          'median': statistics.median(rates),
-          'milliseconds_per_call':
-              1e3 * batch_size * num_simulations / statistics.median(rates)}
+  return peer_timing.search_result(search, batch_size, num_simulations,
+                                   repeats, min_seconds)
 
 
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   batch_sizes = [int(b) for b in BATCH_SIZES.value]
-  for name, value in [('batch_sizes', b) for b in batch_sizes] + [
-      ('num_simulations', NUM_SIMULATIONS.value),
-      ('repeats', REPEATS.value)]:
-    if value <= 0:
-      raise app.UsageError(f'--{name} must be positive, got {value}.')
+  peer_timing.check_positive(
+      [('batch_sizes', b) for b in batch_sizes] +
+      [('num_simulations', NUM_SIMULATIONS.value), ('repeats', REPEATS.value)])
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   settings = muzero_general_models.describe(

@@ -28,7 +28,6 @@ traces and compiles). Prints one JSON line in the peer drivers' layout.
 
 import json
 import os
-import time
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -37,6 +36,7 @@ import tensorflow as tf
 
 from benchmarks import learner as learner_benchmark
 from benchmarks import learner_models
+from benchmarks.peers import peer_timing
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import run_config
@@ -63,14 +63,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
   tf.random.set_seed(seed)
   learner = learning.Learner(networks.make_network(config), config,
                              jit_compile=jit_compile)
-  for _ in range(warmup_steps):
-    learner.step(batch)
-  rates = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    for _ in range(steps):
-      learner.step(batch)
-    rates.append(batch_size * steps / (time.perf_counter() - start))
+  rates = peer_timing.learner_rates(lambda: learner.step(batch), batch_size,
+                                    steps, repeats, warmup_steps)
   threading = tf.config.threading
   return {'library': 'muzero_snt', 'model': model,
           'step': 'step_xla' if jit_compile else 'step',
@@ -89,10 +83,8 @@ def main(argv: Sequence[str]) -> None:
   batch_size = learner_benchmark.BATCH_SIZE.value or 256
   steps = learner_benchmark.STEPS.value or 20
   repeats = learner_benchmark.REPEATS.value
-  for name, value in (('batch_size', batch_size), ('steps', steps),
-                      ('repeats', repeats)):
-    if value <= 0:
-      raise app.UsageError(f'--{name} must be positive, got {value}.')
+  peer_timing.check_positive((('batch_size', batch_size), ('steps', steps),
+                              ('repeats', repeats)))
   tf.config.threading.set_intra_op_parallelism_threads(
       learner_benchmark.INTRA_OP_THREADS.value)
   tf.config.threading.set_inter_op_parallelism_threads(
