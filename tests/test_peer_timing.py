@@ -14,6 +14,8 @@
 # ============================================================================
 """Tests of benchmarks/peers/peer_timing.py on a fake clock."""
 
+import json
+
 from absl import app
 import pytest
 
@@ -78,3 +80,27 @@ def test_check_positive_names_the_first_bad_flag():
   with pytest.raises(app.UsageError, match='--repeats must be positive, '
                      'got 0'):
     peer_timing.check_positive([('steps', 1), ('repeats', 0), ('batch', -1)])
+
+
+def test_print_search_results_times_each_batch_and_prints_one_line(capsys):
+  calls = []
+
+  def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
+    calls.append((batch_size, num_simulations, repeats, min_seconds, seed))
+    return {'batch_size': batch_size, 'median': 100. * batch_size}
+
+  peer_timing.print_search_results(
+      'peer', 'tree', {'torch': 'x', 'batch_size': 256, 'num_unroll_steps': 5},
+      time_search, ['1', '16'], 50, 3, 0.2, 7)
+  assert calls == [(1, 50, 3, 0.2, 7), (16, 50, 3, 0.2, 7)]
+  output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+  # The learner's batch size and unroll are not the search's settings.
+  assert 'batch_size' not in output and 'num_unroll_steps' not in output
+  assert (output['library'], output['search'], output['torch'],
+          output['num_simulations']) == ('peer', 'tree', 'x', 50)
+  assert [r['median'] for r in output['results']] == [100., 1600.]
+  with pytest.raises(app.UsageError, match='--batch_sizes must be positive, '
+                     'got 0'):
+    peer_timing.print_search_results('peer', 'tree', {}, time_search, ['0'],
+                                     50, 3, 0.2, 7)
+  assert len(calls) == 2  # Refused before any timing.

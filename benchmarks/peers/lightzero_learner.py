@@ -30,7 +30,6 @@ starts this in turns with our learner (docs/benchmarks.md).
 """
 
 import json
-import os
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -61,10 +60,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
   rates = peer_timing.learner_rates(
       lambda: policy._forward_learn(data),  # pylint: disable=protected-access
       batch_size, steps, repeats, warmup_steps)
-  return {'library': 'lightzero', 'model': model,
-          'steps_per_timing': steps, 'samples_per_second': rates,
-          'load_average': os.getloadavg(),
-          **lightzero_models.describe(config)}
+  return peer_timing.learner_result('lightzero', model, steps, rates,
+                                    lightzero_models.describe(config))
 
 
 def main(argv: Sequence[str]) -> None:

@@ -29,8 +29,6 @@ the call until `--min_seconds` have passed; simulations/s = batch x
 simulations / seconds per call. Prints one JSON line.
 """
 
-import json
-import os
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -80,23 +78,14 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  batch_sizes = [int(b) for b in BATCH_SIZES.value]
-  peer_timing.check_positive(
-      [('batch_sizes', b) for b in batch_sizes] +
-      [('num_simulations', NUM_SIMULATIONS.value), ('repeats', REPEATS.value)])
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
-  settings = lightzero_models.describe(
-      lightzero_models.make_policy_config(lightzero_models.SEARCH_MODEL))
-  for learner_only in ('batch_size', 'num_unroll_steps'):
-    del settings[learner_only]
-  results = [time_search(b, NUM_SIMULATIONS.value, REPEATS.value,
-                         MIN_SECONDS.value, SEED.value) for b in batch_sizes]
-  print(json.dumps({'library': 'lightzero', 'search': 'ctree',
-                    'num_simulations': NUM_SIMULATIONS.value,
-                    'load_average': os.getloadavg(),
-                    **settings,
-                    'results': results}))
+  peer_timing.print_search_results(
+      'lightzero', 'ctree',
+      lightzero_models.describe(
+          lightzero_models.make_policy_config(lightzero_models.SEARCH_MODEL)),
+      time_search, BATCH_SIZES.value, NUM_SIMULATIONS.value, REPEATS.value,
+      MIN_SECONDS.value, SEED.value)
 
 
 if __name__ == '__main__':

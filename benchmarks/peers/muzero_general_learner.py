@@ -32,7 +32,6 @@ learner.py --peers=muzero_general` starts this in turns with our learner
 """
 
 import json
-import os
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -67,10 +66,8 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
 
   rates = peer_timing.learner_rates(step, batch_size, steps, repeats,
                                     warmup_steps)
-  return {'library': 'muzero_general', 'model': model,
-          'steps_per_timing': steps, 'samples_per_second': rates,
-          'load_average': os.getloadavg(),
-          **muzero_general_models.describe(config)}
+  return peer_timing.learner_result('muzero_general', model, steps, rates,
+                                    muzero_general_models.describe(config))
 
 
 def main(argv: Sequence[str]) -> None:

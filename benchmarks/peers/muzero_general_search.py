@@ -31,8 +31,6 @@ other. Each timing repeats the B calls until `--min_seconds` have passed;
 simulations/s = B x simulations / seconds per B calls. Prints one JSON line.
 """
 
-import json
-import os
 from typing import Any, Dict, Sequence
 
 from absl import app
@@ -83,23 +81,14 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  batch_sizes = [int(b) for b in BATCH_SIZES.value]
-  peer_timing.check_positive(
-      [('batch_sizes', b) for b in batch_sizes] +
-      [('num_simulations', NUM_SIMULATIONS.value), ('repeats', REPEATS.value)])
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
-  settings = muzero_general_models.describe(
-      muzero_general_models.make_config(muzero_general_models.SEARCH_MODEL))
-  for learner_only in ('batch_size', 'num_unroll_steps'):
-    del settings[learner_only]
-  results = [time_search(b, NUM_SIMULATIONS.value, REPEATS.value,
-                         MIN_SECONDS.value, SEED.value) for b in batch_sizes]
-  print(json.dumps({'library': 'muzero_general', 'search': 'python',
-                    'num_simulations': NUM_SIMULATIONS.value,
-                    'load_average': os.getloadavg(),
-                    **settings,
-                    'results': results}))
+  models = muzero_general_models
+  peer_timing.print_search_results(
+      'muzero_general', 'python',
+      models.describe(models.make_config(models.SEARCH_MODEL)),
+      time_search, BATCH_SIZES.value, NUM_SIMULATIONS.value, REPEATS.value,
+      MIN_SECONDS.value, SEED.value)
 
 
 if __name__ == '__main__':

@@ -12,15 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The timing loops every peer's driver shares, and its flag checks.
+"""What the peers' drivers share: timing loops, flag checks, their output.
 
 Standard library and absl only, so that each peer's venv can import it
 beside the peer's own packages.
 """
 
+import json
+import os
 import statistics
 import time
-from typing import Any, Callable, Dict, Iterable, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Sequence, Tuple
 
 from absl import app
 
@@ -48,6 +50,16 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
   return rates
 
 
+def learner_result(library: str, model: str, steps: int,
+                   rates: Sequence[float],
+                   settings: Dict[str, Any]) -> Dict[str, Any]:
+  """A learner driver's JSON result: `rates` (samples/s of timings of
+  `steps` steps each) and the settings they depend on."""
+  return {'library': library, 'model': model, 'steps_per_timing': steps,
+          'samples_per_second': list(rates), 'load_average': os.getloadavg(),
+          **settings}
+
+
 def search_result(search: Callable[[], Any], batch_size: int,
                   num_simulations: int, repeats: int,
                   min_seconds: float) -> Dict[str, Any]:
@@ -72,3 +84,26 @@ def search_result(search: Callable[[], Any], batch_size: int,
           'median': statistics.median(rates),
           'milliseconds_per_call':
               1e3 * batch_size * num_simulations / statistics.median(rates)}
+
+
+def print_search_results(library: str, search: str,
+                         settings: Dict[str, Any],
+                         time_search: Callable[..., Dict[str, Any]],
+                         batch_sizes: Sequence[str], num_simulations: int,
+                         repeats: int, min_seconds: float,
+                         seed: int) -> None:
+  """A search driver's main: checks the flags, times every batch size with
+  `time_search(batch_size, num_simulations, repeats, min_seconds, seed)`
+  and prints one JSON line (`settings` without the learner's batch size
+  and unroll)."""
+  sizes = [int(b) for b in batch_sizes]
+  check_positive([('batch_sizes', b) for b in sizes] +
+                 [('num_simulations', num_simulations), ('repeats', repeats)])
+  settings = {key: value for key, value in settings.items()
+              if key not in ('batch_size', 'num_unroll_steps')}
+  results = [time_search(b, num_simulations, repeats, min_seconds, seed)
+             for b in sizes]
+  print(json.dumps({'library': library, 'search': search,
+                    'num_simulations': num_simulations,
+                    'load_average': os.getloadavg(), **settings,
+                    'results': results}))
