@@ -149,6 +149,10 @@ def check_observations(observations,
 def check_players(to_play, batch_size: int, num_players: int) -> np.ndarray:
   """`[B]` int32 players; see the module.
 
+  An integer array, or a list of Python ints, is checked in one pass (this
+  runs at every search, on hundreds of rows for reanalysis); anything else
+  entry by entry, so that the first faulty entry is named either way.
+
   Args:
     to_play: B players, a sequence or a 1-D integer array.
     batch_size: B.
@@ -165,17 +169,25 @@ def check_players(to_play, batch_size: int, num_players: int) -> np.ndarray:
     if to_play.ndim != 1:
       raise ValueError(f'to_play must be a 1-D sequence of players, got '
                        f'shape {list(to_play.shape)}.')
-    values = (to_play.tolist() if np.issubdtype(to_play.dtype, np.integer)
-              else list(to_play))
+    if np.issubdtype(to_play.dtype, np.integer):
+      _check_count(len(to_play), batch_size)
+      outside = np.flatnonzero((to_play < 0) | (to_play >= num_players))
+      if outside.size:
+        raise _player_range_error(int(outside[0]), int(to_play[outside[0]]),
+                                  num_players)
+      return to_play.astype(np.int32)
+    values = list(to_play)
   else:
     try:
       values = list(to_play)
     except TypeError:
       raise TypeError(f'to_play must be a sequence of {batch_size} '
                       f'players, got {to_play!r}.') from None
-  if len(values) != batch_size:
-    raise ValueError(f'to_play must have one player per observation: '
-                     f'{batch_size}, got {len(values)}.')
+  _check_count(len(values), batch_size)
+  # `type(v) is int` leaves out bools (and NumPy scalars, checked below).
+  if (values and all(type(value) is int for value in values) and
+      0 <= min(values) and max(values) < num_players):
+    return np.array(values, np.int32)
   players = []
   for i, value in enumerate(values):
     player = _as_int(value)
@@ -183,10 +195,20 @@ def check_players(to_play, batch_size: int, num_players: int) -> np.ndarray:
       raise TypeError(f'to_play[{i}] is {value!r}, {_kind(value)}; players '
                       f'are integers in [0, {num_players}).')
     if not 0 <= player < num_players:
-      raise ValueError(f'to_play[{i}] must be a player in '
-                       f'[0, {num_players}), got {player}.')
+      raise _player_range_error(i, player, num_players)
     players.append(player)
   return np.array(players, np.int32)
+
+
+def _check_count(count: int, batch_size: int) -> None:
+  if count != batch_size:
+    raise ValueError(f'to_play must have one player per observation: '
+                     f'{batch_size}, got {count}.')
+
+
+def _player_range_error(i: int, player: int, num_players: int) -> ValueError:
+  return ValueError(f'to_play[{i}] must be a player in [0, {num_players}), '
+                    f'got {player}.')
 
 
 def _ambiguous(i: int, row: Sequence[int], num_actions: int) -> ValueError:

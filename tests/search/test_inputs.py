@@ -143,6 +143,25 @@ class PlayersTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError, r'shape \[1, 2\]'):
       inputs.check_players(np.zeros((1, 2), int), 2, 2)
 
+  def test_a_long_batch_names_its_first_faulty_player(self):
+    # 300 players alternating 0, 1; the checks of whole arrays and lists
+    # must still name the first faulty one.
+    players = [i % 2 for i in range(300)]
+    self.assertAllEqual(inputs.check_players(players, 300, 2), players)
+    self.assertAllEqual(
+        inputs.check_players(np.array(players, np.uint8), 300, 2), players)
+    wrong = np.array(players)
+    wrong[[7, 200]] = [2, -3]
+    for given in (wrong, wrong.tolist()):
+      with self.assertRaisesRegex(ValueError, r'to_play\[7\] must be a player'
+                                  r' in \[0, 2\), got 2\.'):
+        inputs.check_players(given, 300, 2)
+    with self.assertRaisesRegex(TypeError, r'to_play\[299\] is True, a bool'):
+      inputs.check_players(players[:299] + [True], 300, 2)
+    with self.assertRaisesRegex(ValueError, r'one player per observation: '
+                                r'301, got 300'):
+      inputs.check_players(np.array(players), 301, 2)
+
 
 class ObservationsTest(testing.TestCase):
 
