@@ -44,6 +44,7 @@ import tensorflow as tf
 from benchmarks import learner_models
 from benchmarks import search_tasks
 from benchmarks import thunk_kinds
+from benchmarks.peers import peer_timing
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import presets
@@ -110,10 +111,8 @@ def wall_milliseconds(call: Callable[[], None], calls: int) -> float:
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  for flag in (BATCH_SIZE, CALLS, TOP):
-    if flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  peer_timing.check_positive(
+      (flag.name, flag.value) for flag in (BATCH_SIZE, CALLS, TOP))
   if WARMUP_CALLS.value < 0:
     raise app.UsageError(f'--warmup_calls must be >= 0, got '
                          f'{WARMUP_CALLS.value}.')
