@@ -88,11 +88,12 @@ def search_call(model: str, batch_size: int,
   tf.random.set_seed(seed)
   network = networks.make_network(config)
   search = compiled_search.CompiledSearch(config, network)
-  rng = np.random.default_rng(seed)
-  observation = rng.standard_normal(
-      (batch_size,) + tuple(config.observation_shape)).astype(np.float32)
-  if model != 'benchmark':  # A preset's observations are planes or states.
-    observation = np.zeros_like(observation)
+  shape = (batch_size,) + tuple(config.observation_shape)
+  if model == 'benchmark':  # As benchmarks/search.py draws them.
+    observation = np.random.default_rng(seed).standard_normal(shape)
+  else:  # A preset's observations are planes or states: zeros are valid.
+    observation = np.zeros(shape)
+  observation = observation.astype(np.float32)
   to_play = np.zeros(batch_size, np.int32)
   legal = np.ones((batch_size, config.action_space_size), bool)
   counter = iter(range(2**31 - 1))
