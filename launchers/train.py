@@ -271,9 +271,16 @@ def validate_flags() -> None:
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
                          f'got {ratio}.')
-  # Every name the saved configuration holds for a run of these flags.
+  # Every name the saved configuration holds for a run of these flags, or
+  # for the run already in --checkpoint_dir (a setting it saved may be one
+  # these flags leave out, e.g. overlap_learning).
   known = set(make_settings().run_config(
       presets.get_preset(common_flags.PRESET.value)).flat())
+  if common_flags.CHECKPOINT_DIR.value:
+    saved = common_flags.usage_errors(run_config.load,
+                                      common_flags.CHECKPOINT_DIR.value)
+    if saved is not None:
+      known |= set(saved.flat())
   unknown = sorted(set(ALLOW_CONFIG_CHANGES.value) - known)
   if unknown:
     raise app.UsageError(f'--allow_config_changes names unknown fields '

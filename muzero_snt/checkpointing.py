@@ -325,6 +325,27 @@ class Checkpointer:
     return replay
 
 
+def saved_names(directory: str) -> List[str]:
+  """The top-level names the newest readable checkpoint in `directory` holds.
+
+  E.g. `network`, `optimizer` and the data source's counters: what the
+  `trackables` of the run that wrote it were called. Empty if the
+  directory has no readable checkpoint (restoring says why).
+  """
+  if not os.path.isdir(directory):
+    return []
+  numbers = sorted((int(m.group(1)) for m in map(
+      _INDEX_PATTERN.match, os.listdir(directory)) if m), reverse=True)
+  for number in numbers:
+    try:
+      variables = tf.train.list_variables(
+          os.path.join(directory, f'{_PREFIX}-{number}'))
+    except (tf.errors.OpError, ValueError):
+      continue
+    return sorted({name.split('/', 1)[0] for name, _ in variables})
+  return []
+
+
 def counters(**initial: int) -> Dict[str, tf.Variable]:
   """int64 `tf.Variable` counters a checkpoint saves, e.g. games played."""
   return {

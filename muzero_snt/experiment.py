@@ -36,6 +36,7 @@ from absl import logging
 import tensorflow as tf
 
 from muzero_snt import builders
+from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import event_files
@@ -50,6 +51,7 @@ from muzero_snt import run_settings
 from muzero_snt import training_loop
 # Ray itself is imported only when a run has actors (`ray_support`).
 from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
 
 # The public name (README, docs): the class is defined in run_settings.py.
@@ -94,6 +96,30 @@ def check_reanalysis(config: config_lib.MuZeroConfig,
                      'it); set one of them off.')
 
 
+def check_train_ratio(config: config_lib.MuZeroConfig,
+                      settings: RunSettings) -> None:
+  """Raises ValueError if self-play's ratio cannot give a learner step.
+
+  At `train_ratio` r the learner steps once every 1/r environment steps.
+  When that is more positions than the replay window can hold
+  (`window_size` games of at most `max_moves`), every game would leave
+  the window before the first learner step: self-play would run forever
+  without learning or checkpointing.
+  """
+  if settings.data != 'selfplay':
+    return
+  ratio = settings.self_play.train_ratio
+  positions = config.window_size * config.max_moves
+  if ratio * positions < 1:
+    raise ValueError(
+        f'train_ratio={ratio:g} asks for one learner step every '
+        f'{1 / ratio:.3g} environment steps, more than the replay window '
+        f'holds (window_size={config.window_size} games of at most '
+        f'max_moves={config.max_moves}: {positions} positions), so no '
+        f'learner step would ever come; expected train_ratio >= '
+        f'{1 / positions:.3g}.')
+
+
 def check_distributed(settings: RunSettings) -> None:
   """Checks that Ray is installed and `settings.ray_address` answers.
 
@@ -111,19 +137,60 @@ def check_checkpoint_dir(config: config_lib.MuZeroConfig,
   """Raises `run_config.RunConfigError` unless the directory holds this run.
 
   A directory with another run's configuration is refused before anything
-  is written to it; a new or matching one gets this run's configuration.
+  is written to it. Nothing is written here: the run's configuration is
+  saved by `record_run_config` once its checkpoint has been restored, so
+  that a resume that fails leaves the directory's record as it was.
   """
   directory = settings.checkpoint_dir
   if not directory:
     return
-  current = settings.run_config(config)
-  saved = run_config.check_resume(directory, current,
+  check_mode_switch(directory, settings)
+  saved = run_config.check_resume(directory, settings.run_config(config),
                                   settings.allow_config_changes)
   if saved is None and tf.train.latest_checkpoint(directory):
     logging.warning('%s has checkpoints but no %s (an older run): resuming '
                     'without checking its configuration.', directory,
                     run_config.RUN_CONFIG_FILE)
-  run_config.save(directory, current)
+
+
+def record_run_config(config: config_lib.MuZeroConfig,
+                      settings: RunSettings) -> None:
+  """Writes this run's configuration beside its checkpoints (atomically).
+
+  Called after the newest checkpoint was restored (or none was found):
+  the record changes only once the directory is known to continue as
+  this run.
+  """
+  if settings.checkpoint_dir:
+    run_config.save(settings.checkpoint_dir, settings.run_config(config))
+
+
+def check_mode_switch(directory: str, settings: RunSettings) -> None:
+  """Raises `RunConfigError` if the checkpoints are of the other mode.
+
+  A checkpoint holds its data source's counters: those of self-play in the
+  learner's process, or those of the replay service with Ray actors. The
+  two count different things, so a run of one mode does not resume the
+  other's checkpoints.
+  """
+  names = checkpointing.saved_names(directory)
+  if not names:
+    return
+  distributed = any(name.startswith(replay_source.COUNTER_PREFIX)
+                    for name in names)
+  if distributed == bool(settings.num_actors):
+    return
+  if distributed:
+    saved, asked = 'with Ray actors (num_actors > 0)', (
+        'in one process (num_actors=0)')
+  else:
+    saved, asked = 'in one process (num_actors=0)', (
+        f'with num_actors={settings.num_actors}')
+  raise run_config.RunConfigError(
+      f'The checkpoints in {directory} are of a run that played {saved}; '
+      f'they cannot be resumed {asked}, because the two modes count '
+      'their self-play progress differently. Resume in the mode the run '
+      'was started in, or start the new run in another directory.')
 
 
 def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
@@ -141,6 +208,7 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
       run.
   """
   check_reanalysis(config, settings)
+  check_train_ratio(config, settings)
   self_play = settings.data == 'selfplay'
   with_replay = settings.data != 'synthetic'
   frame_stack = environments.ENVIRONMENTS[settings.preset].frame_stack
@@ -155,6 +223,7 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
             config if with_replay else config.replace(window_size=1,
                                                       max_moves=1),
             frame_stack))
+    check_mode_switch(settings.checkpoint_dir, settings)
     run_config.check_resume(settings.checkpoint_dir,
                             settings.run_config(config),
                             settings.allow_config_changes)
@@ -202,6 +271,7 @@ def run(config: config_lib.MuZeroConfig,
   strategy = strategy or tf.distribute.get_strategy()
   builders.check_strategy(config, strategy, settings.jit_compile)
   check_reanalysis(config, settings)
+  check_train_ratio(config, settings)
   with contextlib.ExitStack() as stack:
     if settings.checkpoint_dir:
       # One writer per directory, for the whole run.
@@ -225,6 +295,9 @@ def run(config: config_lib.MuZeroConfig,
         checkpoint_seconds=(None if settings.checkpoint_minutes is None else
                             60 * settings.checkpoint_minutes),
         overlap_learning=settings.overlaps_learning(config))
+    # The checkpoint (if any) is restored: this run continues the
+    # directory's, so its record may now say so.
+    record_run_config(config, settings)
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.

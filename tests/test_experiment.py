@@ -14,6 +14,7 @@
 # ============================================================================
 """Tests of a whole run through the library: `experiment.run` and friends."""
 
+import dataclasses
 import glob
 import os
 import subprocess
@@ -23,6 +24,7 @@ from absl import flags
 import numpy as np
 import tensorflow as tf
 
+from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import experiment
@@ -187,6 +189,54 @@ class SyntheticRunTest(testing.TestCase):
     self.assertEqual(learner.steps, 4)
     self.assertEqual(run_config.load(directory).config.lr_init, 0.5)
 
+  def test_a_failed_resume_leaves_the_run_record_as_it_was(self):
+    # The saved record changes only once the checkpoint is restored: a
+    # network change the restore refuses keeps the old record, so the
+    # original command still resumes.
+    directory = self.create_tempdir().full_path
+    config = _tiny_config(training_steps=2)
+    experiment.run_synthetic(config, jit_compile=False,
+                             checkpoint_dir=directory, seed=5)
+    record = os.path.join(directory, run_config.RUN_CONFIG_FILE)
+    with open(record, 'rb') as f:
+      before = f.read()
+    wider = config.replace(network=dataclasses.replace(config.network,
+                                                       hidden_size=16))
+    with self.assertRaisesRegex(checkpointing.CheckpointError,
+                                'does not fit this run'):
+      experiment.run_synthetic(
+          wider.replace(training_steps=4), jit_compile=False,
+          checkpoint_dir=directory, seed=5,
+          allow_config_changes=('network.hidden_size',))
+    with open(record, 'rb') as f:
+      self.assertEqual(f.read(), before)
+    self.assertEqual(run_config.load(directory).config.network.hidden_size, 8)
+    learner = experiment.run_synthetic(config.replace(training_steps=4),
+                                       jit_compile=False,
+                                       checkpoint_dir=directory, seed=5)
+    self.assertEqual(learner.steps, 4)
+
+  def test_a_resume_of_damaged_checkpoints_keeps_the_record(self):
+    directory = self.create_tempdir().full_path
+    experiment.run_synthetic(_tiny_config(training_steps=2),
+                             jit_compile=False, checkpoint_dir=directory,
+                             seed=5)
+    for name in os.listdir(directory):
+      if name.startswith('ckpt-') and '.data-' in name:
+        with open(os.path.join(directory, name), 'r+b') as f:
+          f.truncate(3)
+    record = os.path.join(directory, run_config.RUN_CONFIG_FILE)
+    with open(record, 'rb') as f:
+      before = f.read()
+    with self.assertRaisesRegex(checkpointing.CheckpointError,
+                                'No intact checkpoint'):
+      experiment.run_synthetic(_tiny_config(training_steps=4),
+                               jit_compile=False, checkpoint_dir=directory,
+                               seed=1, allow_config_changes=('seed',))
+    with open(record, 'rb') as f:
+      self.assertEqual(f.read(), before)
+    self.assertEqual(run_config.load(directory).settings['seed'], 5)
+
   def test_checkpoints_are_numbered_by_learner_step(self):
     directory = self.create_tempdir().full_path
     experiment.run_synthetic(_tiny_config(training_steps=5,
@@ -195,6 +245,59 @@ class SyntheticRunTest(testing.TestCase):
     self.assertEqual(tf.train.get_checkpoint_state(
         directory).all_model_checkpoint_paths,
                      [os.path.join(directory, f'ckpt-{n}') for n in (2, 4, 5)])
+
+
+class ModeSwitchTest(testing.TestCase):
+  """A checkpoint of one process is not resumed with Ray actors, and the
+  other way round, and the refusal says so in one sentence."""
+
+  def _checkpoint(self, directory, **counters):
+    checkpointing.Checkpointer(
+        directory, network=tf.Variable(1.),
+        **checkpointing.counters(**counters)).save(3)
+
+  def test_each_mode_refuses_the_other_modes_checkpoints(self):
+    config = _tiny_config()
+    one_process = self.create_tempdir().full_path
+    self._checkpoint(one_process, rounds=2, games=5, env_steps=40)
+    distributed = self.create_tempdir().full_path
+    self._checkpoint(distributed, distributed_env_steps=40,
+                     distributed_games=5)
+    for directory, num_actors, message in (
+        (one_process, 2, r'played in one process \(num_actors=0\); they '
+         r'cannot be resumed with num_actors=2'),
+        (distributed, 0, r'played with Ray actors \(num_actors > 0\); they '
+         r'cannot be resumed in one process')):
+      settings = experiment.RunSettings(
+          preset='cartpole', checkpoint_dir=directory, num_actors=num_actors)
+      with self.assertRaisesRegex(run_config.RunConfigError, message):
+        experiment.check_run(config, settings)
+    # Each mode resumes its own.
+    for directory, num_actors in ((one_process, 0), (distributed, 2)):
+      experiment.check_mode_switch(directory, experiment.RunSettings(
+          preset='cartpole', num_actors=num_actors))
+
+
+class TrainRatioTest(testing.TestCase):
+
+  def test_a_ratio_below_one_step_per_window_is_refused(self):
+    # tic-tac-toe: 2,000 games of at most 9 moves = 18,000 positions, so
+    # the smallest ratio that can give a learner step is 1 / 18,000.
+    config = presets.get_preset('tictactoe')
+    self.assertEqual(config.window_size * config.max_moves, 18_000)
+    for ratio in (1e-300, 1 / 18_001):
+      settings = experiment.RunSettings(preset='tictactoe',
+                                        train_ratio=ratio)
+      with self.assertRaisesRegex(
+          ValueError, r'train_ratio=.* more than the replay window holds '
+          r'\(window_size=2000 games of at most max_moves=9: 18000 '
+          r'positions\).*expected train_ratio >= 5.56e-05'):
+        experiment.check_train_ratio(config, settings)
+    experiment.check_train_ratio(config, experiment.RunSettings(
+        preset='tictactoe', train_ratio=1 / 18_000))
+    # Synthetic batches have no ratio to check.
+    experiment.check_train_ratio(config, experiment.RunSettings(
+        preset='tictactoe', data='synthetic'))
 
 
 class CheckReanalysisTest(testing.TestCase):

@@ -56,6 +56,9 @@ _SAMPLE_TIMEOUT = 2.
 # (one actor's failed loop must stop the run while the others feed it).
 _CHECK_INTERVAL = 10.
 _COUNTERS = ('env_steps', 'counted_env_steps', 'learner_steps', 'games')
+# The checkpoint's names of those counters start with this: a checkpoint of
+# the distributed mode is known by them (`experiment.check_mode_switch`).
+COUNTER_PREFIX = 'distributed_'
 
 
 class ReplayHandle:
@@ -118,9 +121,9 @@ class ReplayServiceSource:
     self._reanalyse_workers = list(reanalyse_workers)
     self._last_reanalysed = 0
     self._counters = checkpointing.counters(
-        **{f'distributed_{name}': 0 for name in _COUNTERS})
+        **{COUNTER_PREFIX + name: 0 for name in _COUNTERS})
     self._replay = ReplayHandle(
-        service, {name: self._counters[f'distributed_{name}']
+        service, {name: self._counters[COUNTER_PREFIX + name]
                   for name in _COUNTERS})
     self._published: Optional[int] = None
     self._pending_publish = None
@@ -142,7 +145,7 @@ class ReplayServiceSource:
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
-      counters = {name: int(self._counters[f'distributed_{name}'].numpy())
+      counters = {name: int(self._counters[COUNTER_PREFIX + name].numpy())
                   for name in _COUNTERS}
       self._ray.get(self._service.load.remote(replay, counters))
     self._last_env_steps = self.env_steps

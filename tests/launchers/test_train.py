@@ -28,7 +28,10 @@ import tensorflow as tf
 from launchers import common_flags
 from launchers import train
 from muzero_snt import distribute
+from muzero_snt import experiment
 from muzero_snt import learning
+from muzero_snt import presets
+from muzero_snt import run_config
 from tests import testing
 
 FLAGS = flags.FLAGS
@@ -250,6 +253,27 @@ class TrainTest(testing.TestCase):
   def test_unknown_allowed_config_change_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, r"unknown fields \['colour'\]"):
       train.validate_flags()
+
+  def test_a_field_only_the_saved_run_has_may_be_allowed_to_change(self):
+    # A one-process cartpole run saves overlap_learning=True; a resume
+    # without it is refused with a suggestion to allow the change, and that
+    # suggestion is a name the flag accepts.
+    directory = self.create_tempdir().full_path
+    config = presets.get_preset('cartpole')
+    saved = experiment.RunSettings(preset='cartpole').run_config(config)
+    self.assertTrue(saved.settings['overlap_learning'])
+    run_config.save(directory, saved)
+    with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,
+                             overlap_learning=False):
+      with self.assertRaisesRegex(
+          run_config.RunConfigError,
+          'allow_config_changes=overlap_learning'):
+        experiment.check_run(train.make_config(), train.make_settings())
+    with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,
+                             overlap_learning=False,
+                             allow_config_changes=['overlap_learning']):
+      train.validate_flags()
+      experiment.check_run(train.make_config(), train.make_settings())
 
   def test_distributed_flags_need_actors_and_self_play(self):
     for name, value in (('ray_address', '127.0.0.1:6379'),
