@@ -32,9 +32,18 @@ nothing. If checkpoints exist but none is intact, restoring raises
 
 Retention keeps the `max_to_keep` newest checkpoints, and deletes older
 ones only after the new one has been read back intact, so the last intact
-checkpoint is never deleted.
+checkpoint is never deleted. At its peak the directory holds
+`max_to_keep + 1` checkpoints (`resources.checkpoint_space_needed`).
+
+A save that fails to write (a full disk: `OSError` ENOSPC from the replay
+file, `ResourceExhaustedError` from TensorFlow's SaveV2) removes the
+partial files of the checkpoint it was writing and raises `CheckpointError`
+naming the directory, the bytes needed and free: the older checkpoints and
+the index file stay as they were, and the run resumes from them once space
+is freed.
 """
 
+import errno
 import os
 import re
 import shutil
@@ -55,6 +64,8 @@ _INDEX_PATTERN = re.compile(r'^ckpt-(\d+)\.index$')
 _TEMPORARY_PATTERN = re.compile(
     r'^\.?(replay-\d+\.npz|checkpoint|run_config\.json)\..+\.tmp$')
 DAMAGED_DIRECTORY = 'damaged'
+# The checkpoints retention keeps (`Checkpointer`'s default).
+MAX_TO_KEEP = 3
 
 
 class CheckpointError(RuntimeError):
@@ -63,6 +74,28 @@ class CheckpointError(RuntimeError):
 
 def _number(path: str) -> int:
   return int(path.rsplit('-', 1)[1])
+
+
+def _reason(error: Exception) -> str:
+  """An error's type and the OS's words, on one line.
+
+  TensorFlow's message is `{{function_node ...}} <file>; <the OS's words>
+  [Op:SaveV2]`: the function and the op are left out.
+  """
+  if isinstance(error, OSError) and error.strerror:
+    text = f'[Errno {error.errno}] {error.strerror}'
+  else:
+    text = (str(error).strip() or '?').splitlines()[0]
+    text = re.sub(r'\s*\[Op:\w+\]$', '', text).rsplit('; ', 1)[-1]
+  return f'{type(error).__name__}: {text}'
+
+
+def _size(path: str) -> int:
+  """Bytes of a file, or of the files under a directory."""
+  if not os.path.isdir(path):
+    return os.path.getsize(path)
+  return sum(os.path.getsize(os.path.join(root, name))
+             for root, _, names in os.walk(path) for name in names)
 
 
 class Checkpointer:
@@ -76,7 +109,7 @@ class Checkpointer:
       checkpointer.save(learner_step, replay)
   """
 
-  def __init__(self, directory: str, max_to_keep: int = 3,
+  def __init__(self, directory: str, max_to_keep: int = MAX_TO_KEEP,
                **trackables: Any):
     """Constructs a `Checkpointer`.
 
@@ -208,28 +241,78 @@ class Checkpointer:
     """Writes checkpoint `number`; returns the TensorFlow checkpoint's path.
 
     Raises:
-      CheckpointError: if the written checkpoint does not read back intact
-        (nothing older is deleted then).
+      CheckpointError: if a write fails (a full disk): the partial files
+        of checkpoint `number` are removed, the older checkpoints and the
+        index file stay as they were; or if the written checkpoint does
+        not read back intact (nothing older is deleted then).
     """
     os.makedirs(self._directory, exist_ok=True)
-    if replay is not None:
-      replay.save(self._replay_path(number))
-    path = self._checkpoint.write(self._prefix(number))
-    problem, _ = self.verify(number)
-    if problem:
-      raise CheckpointError(
-          f'Checkpoint {number} did not read back intact ({problem}); the '
-          'older checkpoints are kept. Check the disk holding '
-          f'{self._directory}.')
-    numbers, _ = self._candidates()
-    kept = [n for n in numbers if n <= number][:self._max_to_keep]
+    try:
+      if replay is not None:
+        replay.save(self._replay_path(number))
+      path = self._checkpoint.write(self._prefix(number))
+      problem, _ = self.verify(number)
+      if problem:
+        raise CheckpointError(
+            f'Checkpoint {number} did not read back intact ({problem}); the '
+            'older checkpoints are kept. Check the disk holding '
+            f'{self._directory}.')
+      numbers, _ = self._candidates()
+      kept = [n for n in numbers if n <= number][:self._max_to_keep]
+      # The index names the new checkpoint before older ones go, so that
+      # it never names a deleted one.
+      self._write_index(kept)
+    except (OSError, tf.errors.OpError) as e:
+      raise self._write_failed(number, e) from e
     for old in numbers:
       if old < kept[-1]:
         self._delete(old)
-    self._write_index(kept)
     self._latest = number
     self._delete_stale_replay_files(kept)
     return path
+
+  def _files(self, number: int) -> List[str]:
+    """Paths of checkpoint `number`'s files, written, partial or temporary.
+
+    TensorFlow writes its data into `ckpt-n_temp/` first; the replay file
+    is written to `.replay-n.npz.*.tmp` first (`atomic_files`).
+    """
+    replay = _REPLAY_FILE.format(number)
+    stems = (f'{_PREFIX}-{number}.', f'{_PREFIX}-{number}_temp', replay,
+             f'.{replay}.')
+    return [os.path.join(self._directory, name)
+            for name in os.listdir(self._directory) if name.startswith(stems)]
+
+  def _write_failed(self, number: int, error: Exception) -> CheckpointError:
+    """Removes checkpoint `number`'s partial files; the error to raise."""
+    older = [n for n in self._candidates()[0] if n < number]
+    partial = sum(_size(path) for path in self._files(number))
+    for path in self._files(number):
+      if os.path.isdir(path):
+        shutil.rmtree(path)
+      else:
+        os.remove(path)
+    free = shutil.disk_usage(self._directory).free
+    previous = sum(_size(p) for p in self._files(older[0])) if older else 0
+    if previous > partial:
+      needs = (f'about {previous:,} bytes (the size of checkpoint '
+               f'{older[0]}), and {free:,} bytes are free there')
+    elif partial:
+      needs = (f'more than the {partial:,} bytes it wrote, and {free:,} '
+               'bytes are free there')
+    else:
+      needs = f'more than the {free:,} bytes free there'
+    if older:
+      resume = f'the run resumes from checkpoint {older[0]}, which is intact'
+    else:
+      resume = 'there is no earlier checkpoint: the run starts over'
+    full = (isinstance(error, tf.errors.ResourceExhaustedError) or
+            getattr(error, 'errno', None) in (errno.ENOSPC, errno.EDQUOT))
+    return CheckpointError(
+        f'Checkpoint {number} could not be written to {self._directory} '
+        f'({_reason(error)}): it needs {needs}. Its partial files were '
+        f'removed; {resume}. ' +
+        ('Free space and resume.' if full else 'Fix the disk and resume.'))
 
   def _delete(self, number: int) -> None:
     stem = f'{_PREFIX}-{number}.'

@@ -199,8 +199,9 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
 
   The memory estimate of the network, the batch, the unroll and (with
   self-play) the full replay window against the memory available; the
-  output directories (a file, read-only, or short of space for two
-  checkpoints); and that the checkpoint directory holds this run.
+  output directories (a file, read-only, or short of space for the
+  checkpoints retention holds at once); and that the checkpoint directory
+  holds this run.
 
   Raises:
     resources.ResourceError: naming the part or the path and what to do.
@@ -217,12 +218,17 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
       games_in_flight=settings.self_play.num_envs if self_play else 0,
       frame_stack=frame_stack)
   if settings.checkpoint_dir:
+    saved = config if with_replay else config.replace(window_size=1,
+                                                      max_moves=1)
+    keep = checkpointing.MAX_TO_KEEP
     resources.check_output_directory(
         settings.checkpoint_dir, '--checkpoint_dir',
-        min_free_bytes=2 * resources.checkpoint_bytes(
-            config if with_replay else config.replace(window_size=1,
-                                                      max_moves=1),
-            frame_stack))
+        min_free_bytes=resources.checkpoint_space_needed(
+            saved, settings.checkpoint_dir, keep, frame_stack),
+        needed_for=f'{keep} checkpoints kept and the next one, written '
+        f'before the oldest is deleted, of up to '
+        f'{resources.checkpoint_bytes(saved, frame_stack):,} bytes each, '
+        'counting those already there')
     check_mode_switch(settings.checkpoint_dir, settings)
     run_config.check_resume(settings.checkpoint_dir,
                             settings.run_config(config),
@@ -260,7 +266,8 @@ def run(config: config_lib.MuZeroConfig,
     run_lock.RunLockError: if another live process writes to the
       checkpoint directory.
     checkpointing.CheckpointError: if the directory's checkpoints exist
-      but none is intact (nothing is changed then).
+      but none is intact (nothing is changed then), or a save fails (a
+      full disk; the older checkpoints are kept).
     FloatingPointError: if a learner step's loss is not finite (the last
       good checkpoint stays).
   """

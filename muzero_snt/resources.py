@@ -21,6 +21,7 @@ to fit is refused before anything allocates.
 
 import math
 import os
+import re
 import shutil
 import tempfile
 from typing import NamedTuple, Optional
@@ -34,6 +35,17 @@ from muzero_snt import network_size
 _FLOAT32 = 4  # Bytes of float32 and int32.
 _WIDE = 8  # Bytes of the int64 and float64 arrays of replay.
 _OPTIMIZER_SLOTS = {'momentum': 1, 'adam': 2}
+# A replay file's per-game arrays: int64 length, bool terminal flag and
+# float64 bootstrap value.
+_GAME_BYTES = 8 + 1 + 8
+# A checkpoint's bytes beyond its arrays: TensorFlow's object graph and
+# index file, the replay file's zip and .npy headers and metadata (38 KB
+# for the tic-tac-toe preset).
+_CHECKPOINT_OVERHEAD = 1 << 16
+# run_config.json and the `checkpoint` index file, with a temporary copy of
+# each while it is replaced, and a block of slack per file.
+_SMALL_FILES = 1 << 16
+_CHECKPOINT_FILE = re.compile(r'^(ckpt-\d+\..+|replay-\d+\.npz)$')
 # cgroup v1 reports "no limit" as a number near 2**63.
 _NO_CGROUP_LIMIT = 1 << 60
 DEFAULT_MEMORY_FRACTION = 0.9
@@ -98,15 +110,49 @@ def checkpoint_bytes(config: config_lib.MuZeroConfig,
   """Disk bytes of one checkpoint with a full replay window.
 
   The replay file holds every move's arrays (frames once with a
-  `frame_stack`) and a float64 priority per position; the TensorFlow
-  checkpoint the variables and optimizer slots.
+  `frame_stack`), a float64 priority per position and each game's length,
+  terminal flag and bootstrap value; the TensorFlow checkpoint the
+  variables and optimizer slots. `_CHECKPOINT_OVERHEAD` covers the rest.
   """
   positions = config.window_size * config.max_moves
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
   variables = (count.trainable * (1 + slots) + count.non_trainable)
   return (positions * (_move_bytes(config, frame_stack) + _WIDE) +
-          variables * _FLOAT32)
+          config.window_size * _GAME_BYTES + variables * _FLOAT32 +
+          _CHECKPOINT_OVERHEAD)
+
+
+def checkpoint_space_needed(config: config_lib.MuZeroConfig, directory: str,
+                            max_to_keep: int,
+                            frame_stack: Optional[frames.FrameStack] = None
+                           ) -> int:
+  """Free disk bytes a run's checkpoint directory needs at its peak.
+
+  Retention keeps `max_to_keep` checkpoints and writes the next one whole
+  before it deletes the oldest, so `max_to_keep + 1` checkpoints of
+  `checkpoint_bytes` exist at once, beside `run_config.json`, the
+  `checkpoint` index file and their temporary copies. The checkpoints
+  already in `directory` (a resume) are part of that peak, as retention
+  deletes them; the next checkpoint needs its own bytes whatever is there.
+
+  Args:
+    config: the run's config.
+    directory: the checkpoint directory (it may not exist yet).
+    max_to_keep: the checkpoints retention keeps
+      (`checkpointing.MAX_TO_KEEP`).
+    frame_stack: the environment's frame layout, as for `checkpoint_bytes`.
+
+  Returns:
+    Bytes.
+  """
+  one = checkpoint_bytes(config, frame_stack)
+  held = 0
+  if os.path.isdir(directory):
+    held = sum(os.path.getsize(os.path.join(directory, name))
+               for name in os.listdir(directory)
+               if _CHECKPOINT_FILE.match(name))
+  return max((max_to_keep + 1) * one + _SMALL_FILES - held, one)
 
 
 def estimate_memory(config: config_lib.MuZeroConfig,
@@ -284,8 +330,8 @@ def available_memory_bytes(meminfo_path: str = '/proc/meminfo',
   return available if cgroup is None else min(available, cgroup)
 
 
-def check_output_directory(path: str, what: str,
-                           min_free_bytes: int = 0) -> None:
+def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
+                           needed_for: str = '') -> None:
   """Creates `path` if missing; checks it is writable with space to spare.
 
   Writability is tested by creating (and removing) a file there, so the
@@ -294,8 +340,9 @@ def check_output_directory(path: str, what: str,
   Args:
     path: the directory a run will write.
     what: how the user named it, e.g. '--checkpoint_dir', for the message.
-    min_free_bytes: the free disk space needed (e.g. twice
-      `checkpoint_bytes(config)`: a new checkpoint beside the last).
+    min_free_bytes: the free disk space needed (e.g.
+      `checkpoint_space_needed`).
+    needed_for: what those bytes are for, for the message.
 
   Raises:
     ResourceError: if `path` is a file, cannot be created, is not writable
@@ -326,5 +373,6 @@ def check_output_directory(path: str, what: str,
   if free < min_free_bytes:
     raise ResourceError(
         f'{where} has {free:,} bytes ({_gb(free)}) of disk free, less than '
-        f'the {min_free_bytes:,} bytes ({_gb(min_free_bytes)}) needed: free '
-        f'some space or choose a directory on another disk.')
+        f'the {min_free_bytes:,} bytes ({_gb(min_free_bytes)}) needed'
+        f'{f" ({needed_for})" if needed_for else ""}: free some space or '
+        f'choose a directory on another disk.')

@@ -265,7 +265,12 @@ class TrainingLoop:
     self._end_move()
 
   def save(self) -> Optional[str]:
-    """Saves a checkpoint numbered by the learner step; logs its path."""
+    """Saves a checkpoint numbered by the learner step; logs its path.
+
+    Raises:
+      checkpointing.CheckpointError: if the save fails (a full disk); the
+        older checkpoints are kept.
+    """
     if self._checkpointer is None:
       return None
     step = self._learner.steps
@@ -298,6 +303,9 @@ class TrainingLoop:
       FloatingPointError: if a learner step's loss is not finite; the step
         is skipped and no checkpoint is written after it, so the last good
         checkpoint stays the one a restart resumes from.
+      checkpointing.CheckpointError: if a save fails (a full disk), at a
+        checkpoint interval, at the end or on a signal; the run stops and
+        a restart resumes from the checkpoint before.
     """
     self._start = time.time()
     if self._compile_first and not self._done():

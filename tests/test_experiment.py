@@ -14,11 +14,13 @@
 # ============================================================================
 """Tests of a whole run through the library: `experiment.run` and friends."""
 
+import collections
 import dataclasses
 import glob
 import os
 import subprocess
 import sys
+from unittest import mock
 
 from absl import flags
 import numpy as np
@@ -29,6 +31,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import distribute
 from muzero_snt import experiment
 from muzero_snt import presets
+from muzero_snt import resources
 from muzero_snt import run_config
 from muzero_snt import synthetic
 from tests import testing
@@ -298,6 +301,35 @@ class TrainRatioTest(testing.TestCase):
     # Synthetic batches have no ratio to check.
     experiment.check_train_ratio(config, experiment.RunSettings(
         preset='tictactoe', data='synthetic'))
+
+
+class CheckRunTest(testing.TestCase):
+
+  def test_the_disk_check_counts_every_checkpoint_retention_holds(self):
+    # Tic-tac-toe: three checkpoints kept and the next one written before
+    # the oldest is deleted, 3,814,800 bytes each (a full replay window),
+    # and 64 KiB of small files.
+    directory = os.path.join(self.get_temp_dir(), 'disk_check')
+    config = presets.make_tictactoe_config()
+    settings = experiment.RunSettings(preset='tictactoe',
+                                      checkpoint_dir=directory)
+    usage = collections.namedtuple('usage', 'total used free')
+    needed = 4 * 3_814_800 + 65_536
+    for free in (needed, 10 * 2**20):  # A 10 MB disk is short.
+      with mock.patch.object(resources.shutil, 'disk_usage',
+                             return_value=usage(10**12, 0, free)):
+        if free >= needed:
+          experiment.check_run(config, settings, available_memory=10**12)
+          continue
+        with self.assertRaises(resources.ResourceError) as error:
+          experiment.check_run(config, settings, available_memory=10**12)
+    self.assertEqual(
+        str(error.exception),
+        f'--checkpoint_dir={directory} has 10,485,760 bytes (0.01 GB) of '
+        'disk free, less than the 15,324,736 bytes (0.02 GB) needed (3 '
+        'checkpoints kept and the next one, written before the oldest is '
+        'deleted, of up to 3,814,800 bytes each, counting those already '
+        'there): free some space or choose a directory on another disk.')
 
 
 class CheckReanalysisTest(testing.TestCase):

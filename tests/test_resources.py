@@ -72,9 +72,11 @@ class MemoryTest(testing.TestCase):
         config.replace(prioritized_replay=True)), 90)
     self.assertEqual(resources.estimate_memory(
         config, with_replay=False, replay_save_copy=False).replay, 0)
-    # One checkpoint: moves and a priority per position, variables + slot.
+    # One checkpoint: moves and a priority per position, a length, terminal
+    # flag and bootstrap value per game, variables + slot, and 64 KiB of
+    # headers, names and metadata.
     self.assertEqual(resources.checkpoint_bytes(config),
-                     70 * (58 + 8) + 155 * 2 * 4)
+                     70 * (58 + 8) + 10 * 17 + 155 * 2 * 4 + 65536)
 
   def test_refused_just_above_the_limit_accepted_at_it(self):
     config = _hand_mlp_config()
@@ -278,6 +280,32 @@ class OutputDirectoryTest(testing.TestCase):
         message = str(error.exception)
       self.assertIn(f'--logdir={path} {expected}', message)
 
+  def test_checkpoint_space_counts_every_checkpoint_retention_holds(self):
+    config = _hand_mlp_config()
+    one = 70 * (58 + 8) + 10 * 17 + 155 * 2 * 4 + 65536  # 71,566.
+    # Three kept, the next written before the oldest goes, 64 KiB of small
+    # files (run_config.json, the index file, their temporary copies).
+    self.assertEqual(resources.checkpoint_space_needed(
+        config, os.path.join(self.root, 'new'), max_to_keep=3),
+                     4 * one + 65536)
+    self.assertEqual(resources.checkpoint_space_needed(
+        config, self.root, max_to_keep=1), 2 * one + 65536)
+    # A resume: the checkpoint files already there are part of the peak;
+    # other files are not.
+    for name, size in (('ckpt-5.index', 1000),
+                       ('ckpt-5.data-00000-of-00001', 2000),
+                       ('replay-5.npz', 3000), ('notes.txt', 5000),
+                       ('replay-5.npz.bak', 7000)):
+      with open(os.path.join(self.root, name), 'wb') as f:
+        f.write(bytes(size))
+    self.assertEqual(resources.checkpoint_space_needed(
+        config, self.root, max_to_keep=3), 4 * one + 65536 - 6000)
+    # The next checkpoint needs its own bytes, whatever is there.
+    with open(os.path.join(self.root, 'replay-4.npz'), 'wb') as f:
+      f.write(bytes(10**6))
+    self.assertEqual(resources.checkpoint_space_needed(
+        config, self.root, max_to_keep=3), one)
+
   def test_too_little_free_space_is_refused(self):
     usage = collections.namedtuple('usage', 'total used free')
     with mock.patch.object(resources.shutil, 'disk_usage',
@@ -293,6 +321,15 @@ class OutputDirectoryTest(testing.TestCase):
         f'--checkpoint_dir={self.root} has 500,000,000 bytes (0.50 GB) of '
         'disk free, less than the 2,000,000,000 bytes (2.00 GB) needed: free '
         'some space or choose a directory on another disk.')
+    with mock.patch.object(resources.shutil, 'disk_usage',
+                           return_value=usage(10**12, 10**12 - 5 * 10**8,
+                                              5 * 10**8)):
+      with self.assertRaises(resources.ResourceError) as error:
+        resources.check_output_directory(
+            self.root, '--checkpoint_dir', min_free_bytes=2 * 10**9,
+            needed_for='4 checkpoints')
+    self.assertIn('the 2,000,000,000 bytes (2.00 GB) needed (4 checkpoints): '
+                  'free some space', str(error.exception))
 
 
 if __name__ == '__main__':
