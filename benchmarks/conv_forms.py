@@ -63,23 +63,13 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None, 'where to write.')
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  for flag in (BATCH_SIZE, CHANNELS, BOARD, REPEATS, TIMED_CALLS,
-               MATMUL_SIZE):
-    if flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  reporting.check_no_arguments(argv)
+  reporting.check_positive(
+      (BATCH_SIZE, CHANNELS, BOARD, REPEATS, TIMED_CALLS, MATMUL_SIZE))
   if BOARD.value > 3:
     raise app.UsageError(f'--board must be at most 3 (the kernel), got '
                          f'{BOARD.value}: larger boards have no dense form.')
-  try:
-    calls = [int(c) for c in CALLS.value]
-  except ValueError as error:
-    raise app.UsageError(f'--calls must be integers, got {CALLS.value}.'
-                         ) from error
-  if not calls or min(calls) <= 0:
-    raise app.UsageError(f'--calls must be positive, got {CALLS.value}.')
+  calls = reporting.positive_ints(CALLS)
   for name in DTYPES.value:
     if name not in mixed_precision.COMPUTE_DTYPES:
       raise app.UsageError(f'Unknown dtype {name!r} in --dtypes; expected '

@@ -19,7 +19,7 @@ the random player and OpenSpiel's MCTS bot with random rollouts
 (`openspiel_players.MCTSPlayer`) at each of --simulations (10, 100, 1,000
 and 10,000; the 10-simulation rung links the random player, whom the
 others sweep, to the ladder). The ratings are
-the maximum-likelihood Elo ratings of all the games (`muzero_snt.elo`:
+the maximum-likelihood Elo ratings of all the games (`benchmarks/elo.py`:
 logistic, 400-point scale, one virtual draw per pair, the random player
 anchored at 0), with their 95% intervals (1.96 standard errors). Game g of
 a pair gives its two players the seeds 2g and 2g + 1 (plus --seed), so a
@@ -40,7 +40,8 @@ from absl import flags
 from absl import logging
 import numpy as np
 
-from muzero_snt import elo
+from benchmarks import elo
+from benchmarks import reporting
 from muzero_snt import opponents
 from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
@@ -179,22 +180,15 @@ def run(simulations: Sequence[int], games: int, game: str = 'connect_four',
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  try:
-    simulations = [int(s) for s in SIMULATIONS.value]
-  except ValueError as e:
-    raise app.UsageError(f'--simulations must be integers, got '
-                         f'{SIMULATIONS.value}.') from e
-  if not simulations or min(simulations) < 1 or len(set(simulations)) != len(
-      simulations):
-    raise app.UsageError(f'--simulations must be distinct positive integers, '
-                         f'got {SIMULATIONS.value}.')
+  reporting.check_no_arguments(argv)
+  simulations = reporting.positive_ints(SIMULATIONS)
+  if len(set(simulations)) != len(simulations):
+    raise app.UsageError(f'--simulations must be distinct, got '
+                         f'{SIMULATIONS.value}.')
   if GAMES.value < 2 or GAMES.value % 2:
     raise app.UsageError(f'--games must be even and positive, got '
                          f'{GAMES.value}.')
-  if ROLLOUTS.value < 1:
-    raise app.UsageError(f'--rollouts must be positive, got {ROLLOUTS.value}.')
+  reporting.check_positive([ROLLOUTS])
   output = run(simulations, GAMES.value, GAME.value, SEED.value,
                ROLLOUTS.value)
   if OUTPUT_JSON.value:

@@ -333,8 +333,7 @@ def run_peers() -> None:
   if set(models) - set(peer_models):
     raise app.UsageError('--peers times cartpole_mlp and tictactoe_residual '
                          'only.')
-  if ROUNDS.value <= 0:
-    raise app.UsageError(f'--rounds must be positive, got {ROUNDS.value}.')
+  reporting.check_positive([ROUNDS])
   unknown = sorted(set(PEERS.value) - set(side_by_side.PEERS))
   if unknown:
     raise app.UsageError(f'Unknown peers {unknown}; expected some of '
@@ -361,16 +360,13 @@ def run_peers() -> None:
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   unknown = sorted(set(MODELS_FLAG.value) - set(learner_models.MODELS))
   if unknown:
     raise app.UsageError(f'Unknown models {unknown}; expected some of '
                          f'{list(learner_models.MODELS)}.')
-  for flag in (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES, MATMUL_SIZE):
-    if flag.value is not None and flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  reporting.check_positive(
+      (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES, MATMUL_SIZE))
   if PEERS.value:
     run_peers()
     return

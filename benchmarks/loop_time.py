@@ -89,10 +89,8 @@ _DISJOINT = (_ONCE, 'learner step', 'replay batch', 'self-play move',
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  if STEPS.value <= 0:
-    raise app.UsageError(f'--steps must be positive, got {STEPS.value}.')
+  reporting.check_no_arguments(argv)
+  reporting.check_positive([STEPS])
   config = run_config.apply_overrides(presets.get_preset(PRESET.value),
                                       CONFIG.value)
   config = config.replace(training_steps=STEPS.value)

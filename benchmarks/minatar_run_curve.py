@@ -32,6 +32,7 @@ from absl import app
 from absl import flags
 
 from benchmarks import minatar_baselines
+from benchmarks import reporting
 from benchmarks import selfplay_curve
 from muzero_snt import curves
 
@@ -47,8 +48,7 @@ OUTPUT_PNG = flags.DEFINE_string('output_png', None, 'the PNG to write.',
                                  required=True)
 
 def main(argv):
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   try:
     evaluations = selfplay_curve.parse_evaluations(EVALUATIONS.value)
     frames, returns = selfplay_curve.frames_and_returns(

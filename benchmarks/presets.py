@@ -344,17 +344,13 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   unknown = sorted(set(PRESETS_FLAG.value) - set(presets.PRESETS))
   if unknown:
     raise app.UsageError(f'Unknown presets {unknown}; expected some of '
                          f'{sorted(presets.PRESETS)}.')
-  for flag in (REPEATS, BATCH_SIZE, PAPER_BATCH_SIZE, PAPER_SIMULATIONS,
-               STEPS, ROUNDS):
-    if flag.value is not None and flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  reporting.check_positive((REPEATS, BATCH_SIZE, PAPER_BATCH_SIZE,
+                            PAPER_SIMULATIONS, STEPS, ROUNDS))
   if ISOLATE.value:
     forwarded = [f'--{flag.name}={flag.value}' for flag in _FORWARDED
                  if flag.value is not None]

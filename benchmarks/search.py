@@ -57,7 +57,7 @@ measurements are skipped. See docs/benchmarks.md.
 import json
 import math
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -305,33 +305,18 @@ def run(batch_sizes: Sequence[int],
   }
 
 
-def _positive_ints(flag) -> List[int]:
-  try:
-    values = [int(value) for value in flag.value]
-  except ValueError:
-    values = []
-  if not values or min(values) <= 0:
-    raise app.UsageError(f'--{flag.name} must be positive integers, got '
-                         f'{flag.value}.')
-  return values
-
-
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  for flag in (NUM_SIMULATIONS, REPEATS, SELFPLAY_ROUNDS):
-    if flag.value <= 0:
-      raise app.UsageError(f'--{flag.name} must be positive, got '
-                           f'{flag.value}.')
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((NUM_SIMULATIONS, REPEATS, SELFPLAY_ROUNDS))
   for flag in (REFERENCE_REPEATS, SELFPLAY_MIN_STEPS, MIN_SECONDS):
     if flag.value is not None and flag.value < 0:
       raise app.UsageError(f'--{flag.name} must be >= 0, got {flag.value}.')
-  output = run(_positive_ints(BATCH_SIZES),
+  output = run(reporting.positive_ints(BATCH_SIZES),
                num_simulations=NUM_SIMULATIONS.value,
                repeats=REPEATS.value,
                reference_repeats=REFERENCE_REPEATS.value,
                min_seconds=MIN_SECONDS.value,
-               num_envs=_positive_ints(NUM_ENVS),
+               num_envs=reporting.positive_ints(NUM_ENVS),
                selfplay_presets=SELFPLAY_PRESETS.value,
                selfplay_rounds=SELFPLAY_ROUNDS.value,
                selfplay_min_steps=SELFPLAY_MIN_STEPS.value,

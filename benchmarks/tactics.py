@@ -16,8 +16,9 @@ r"""Does a trained board-game network see wins and losses in one move?
 
 Plays `--num_games` uniformly random games of the preset's OpenSpiel game
 (or, with `--replay`, reads the last `--num_games` games of a run's
-self-play from its replay file), keeps the positions with a one-move tactic (`muzero_snt.tactics`: a win in
-one to take, or a threatened win to stop) and asks, for each checkpoint:
+self-play from its replay file), keeps the positions with a one-move
+tactic (`tactic_positions.py`: a win in one to take, or a threatened win to
+stop) and asks, for each checkpoint:
 
   * `prior`: the legal move of highest prior (the policy head alone);
   * `muzero<N>`: MuZero's move after a noise-free search of N simulations
@@ -57,7 +58,7 @@ from muzero_snt import replay as replay_lib
 from muzero_snt import replay_files
 from muzero_snt import run_config
 from muzero_snt import search
-from muzero_snt import tactics
+from benchmarks import tactic_positions
 from muzero_snt.environments import openspiel_players
 
 PRESETS = ('connect4', 'go9')
@@ -191,12 +192,12 @@ def _checkpoint(preset: str, directory: str, simulations: Sequence[int],
     raise app.UsageError(f'{directory} holds no run of --preset={preset}.')
   network, step = loading.load_network(saved.config, directory)
   result = {'learner_step': step,
-            'prior': tactics.hit_rates(
+            'prior': tactic_positions.hit_rates(
                 positions, _prior_moves(network, observations, positions)),
             'predicted_reward': _predicted_rewards(network, observations,
                                                    positions)}
   for n in simulations:
-    result[f'muzero{n}'] = tactics.hit_rates(
+    result[f'muzero{n}'] = tactic_positions.hit_rates(
         positions, _muzero_moves(saved.config, network, n, observations,
                                  positions))
   if REPLAY.value:
@@ -211,30 +212,31 @@ def _print_row(name: str, rates: Dict[str, float]):
 
 
 def main(argv):
-  del argv
-  simulations = [int(n) for n in SIMULATIONS.value]
-  mcts_simulations = [int(n) for n in MCTS_SIMULATIONS.value]
-  if min(simulations + mcts_simulations +
-         [NUM_GAMES.value, FIT_BATCHES.value]) < 1:
-    raise app.UsageError('--num_games, --simulations, --mcts_simulations '
-                         'and --fit_batches must be positive.')
+  reporting.check_no_arguments(argv)
+  simulations = reporting.positive_ints(SIMULATIONS)
+  mcts_simulations = (reporting.positive_ints(MCTS_SIMULATIONS)
+                      if MCTS_SIMULATIONS.value else [])
+  reporting.check_positive((NUM_GAMES, FIT_BATCHES))
   game = environments.make_environment(PRESET.value, 0).game
   if REPLAY.value:
     saved = replay_files.read(REPLAY.value,
                               presets.get_preset(PRESET.value)).games
     games = [g.actions for g in saved[-NUM_GAMES.value:]]
-    positions = tactics.positions_in_games(game, games)
+    positions = tactic_positions.positions_in_games(game, games)
     source = f'the last {len(games)} games of {REPLAY.value}'
   else:
-    positions = tactics.collect_positions(game, NUM_GAMES.value, SEED.value)
+    positions = tactic_positions.collect_positions(game, NUM_GAMES.value,
+                                                   SEED.value)
     source = f'{NUM_GAMES.value} random games'
   observations = _observations(PRESET.value, positions)
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
-             'seed': SEED.value, 'source': source, 'positions': tactics.counts(positions),
+             'seed': SEED.value, 'source': source,
+             'positions': tactic_positions.counts(positions),
              'machine': reporting.machine(),
-             'random': tactics.random_rates(positions), 'checkpoints': {}}
+             'random': tactic_positions.random_rates(positions),
+             'checkpoints': {}}
   for n in mcts_simulations:
-    results[f'mcts{n}'] = tactics.hit_rates(
+    results[f'mcts{n}'] = tactic_positions.hit_rates(
         positions, _mcts_moves(PRESET.value, n, positions))
   print(f'{results["positions"]} positions from {source}')
   for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:
@@ -248,14 +250,16 @@ def main(argv):
       _print_row(name, result[name])
     fit = result.get('fit')
     if fit:
-      print(f'  fit of the replay\'s windows: reward {fit["reward_where_1"]:.3f} '
+      print(f'  fit of the replay\'s windows: reward '
+            f'{fit["reward_where_1"]:.3f} '
             f'where 1, {fit["reward_where_0"]:.3f} where 0; root value '
             f'{fit["root_value_where_won"]:.3f} where won, '
             f'{fit["root_value_where_lost"]:.3f} where lost')
     reward = result['predicted_reward']
     if reward:
       print(f'  predicted reward: winning moves '
-            f'{reward["winning_moves"]:.3f}, others {reward["other_moves"]:.3f}')
+            f'{reward["winning_moves"]:.3f}, '
+            f'others {reward["other_moves"]:.3f}')
   if OUTPUT_JSON.value:
     with open(OUTPUT_JSON.value, 'w') as f:
       json.dump(results, f, indent=1)

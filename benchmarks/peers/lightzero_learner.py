@@ -36,8 +36,8 @@ from absl import app
 from absl import flags
 import torch
 
+from benchmarks import reporting
 from benchmarks.peers import lightzero_models
-from benchmarks.peers import peer_timing
 
 MODEL = flags.DEFINE_enum('model', 'cartpole_mlp', lightzero_models.MODELS,
                           'shape to time.')
@@ -57,18 +57,16 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
   config = lightzero_models.make_policy_config(model, batch_size=batch_size)
   policy = lightzero_models.make_policy(config)
   data = lightzero_models.make_batch(config, seed)
-  rates = peer_timing.learner_rates(
+  rates = reporting.learner_rates(
       lambda: policy._forward_learn(data),  # pylint: disable=protected-access
       batch_size, steps, repeats, warmup_steps)
-  return peer_timing.learner_result('lightzero', model, steps, rates,
+  return reporting.learner_result('lightzero', model, steps, rates,
                                     lightzero_models.describe(config))
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  peer_timing.check_positive(
-      (flag.name, flag.value) for flag in (BATCH_SIZE, STEPS, REPEATS))
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((BATCH_SIZE, STEPS, REPEATS))
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   print(json.dumps(time_learner(MODEL.value, BATCH_SIZE.value, STEPS.value,

@@ -36,8 +36,8 @@ from absl import flags
 import numpy as np
 import torch
 
+from benchmarks import reporting
 from benchmarks.peers import lightzero_models
-from benchmarks.peers import peer_timing
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -71,16 +71,15 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
     return policy._forward_collect(observation, action_mask, temperature=1.,
                                    to_play=to_play, epsilon=0.)
 
-  return peer_timing.search_result(search, batch_size, num_simulations,
+  return reporting.search_result(search, batch_size, num_simulations,
                                    repeats, min_seconds)
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
-  peer_timing.print_search_results(
+  reporting.print_search_results(
       'lightzero', 'ctree',
       lightzero_models.describe(
           lightzero_models.make_policy_config(lightzero_models.SEARCH_MODEL)),

@@ -38,8 +38,8 @@ from absl import app
 from absl import flags
 import torch
 
+from benchmarks import reporting
 from benchmarks.peers import muzero_general_models
-from benchmarks.peers import peer_timing
 
 MODEL = flags.DEFINE_enum('model', 'cartpole_mlp',
                           muzero_general_models.MODELS, 'shape to time.')
@@ -64,17 +64,15 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
     learner.update_lr()
     learner.update_weights(data)
 
-  rates = peer_timing.learner_rates(step, batch_size, steps, repeats,
+  rates = reporting.learner_rates(step, batch_size, steps, repeats,
                                     warmup_steps)
-  return peer_timing.learner_result('muzero_general', model, steps, rates,
+  return reporting.learner_result('muzero_general', model, steps, rates,
                                     muzero_general_models.describe(config))
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  peer_timing.check_positive(
-      (flag.name, flag.value) for flag in (BATCH_SIZE, STEPS, REPEATS))
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((BATCH_SIZE, STEPS, REPEATS))
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   print(json.dumps(time_learner(MODEL.value, BATCH_SIZE.value, STEPS.value,

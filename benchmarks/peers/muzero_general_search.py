@@ -38,8 +38,8 @@ from absl import flags
 import numpy as np
 import torch
 
+from benchmarks import reporting
 from benchmarks.peers import muzero_general_models
-from benchmarks.peers import peer_timing
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
@@ -74,17 +74,16 @@ def time_search(batch_size: int, num_simulations: int, repeats: int,
             model, observation, config.action_space, 0, True)
         self_play.SelfPlay.select_action(root, 1.)
 
-  return peer_timing.search_result(search, batch_size, num_simulations,
+  return reporting.search_result(search, batch_size, num_simulations,
                                    repeats, min_seconds)
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   if THREADS.value:
     torch.set_num_threads(THREADS.value)
   models = muzero_general_models
-  peer_timing.print_search_results(
+  reporting.print_search_results(
       'muzero_general', 'python',
       models.describe(models.make_config(models.SEARCH_MODEL)),
       time_search, BATCH_SIZES.value, NUM_SIMULATIONS.value, REPEATS.value,

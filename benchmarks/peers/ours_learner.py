@@ -36,7 +36,7 @@ import tensorflow as tf
 
 from benchmarks import learner as learner_benchmark
 from benchmarks import learner_models
-from benchmarks.peers import peer_timing
+from benchmarks import reporting
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import run_config
@@ -63,7 +63,7 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
   tf.random.set_seed(seed)
   learner = learning.Learner(networks.make_network(config), config,
                              jit_compile=jit_compile)
-  rates = peer_timing.learner_rates(lambda: learner.step(batch), batch_size,
+  rates = reporting.learner_rates(lambda: learner.step(batch), batch_size,
                                     steps, repeats, warmup_steps)
   threading = tf.config.threading
   return {'library': 'muzero_snt', 'model': model,
@@ -78,12 +78,11 @@ def time_learner(model: str, batch_size: int, steps: int, repeats: int,
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+  reporting.check_no_arguments(argv)
   batch_size = learner_benchmark.BATCH_SIZE.value or 256
   steps = learner_benchmark.STEPS.value or 20
   repeats = learner_benchmark.REPEATS.value
-  peer_timing.check_positive((('batch_size', batch_size), ('steps', steps),
+  reporting.check_positive((('batch_size', batch_size), ('steps', steps),
                               ('repeats', repeats)))
   tf.config.threading.set_intra_op_parallelism_threads(
       learner_benchmark.INTRA_OP_THREADS.value)

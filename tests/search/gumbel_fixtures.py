@@ -14,21 +14,22 @@
 # ============================================================================
 """Gumbel MuZero's search on one MLP model, by mctx and by this library.
 
-`mctx_policy` runs `mctx.gumbel_muzero_policy` on the JAX copy of an MLP
-`MuZeroNetwork` (`benchmarks/mctx_baseline.py`), in float32 or, with JAX's
-64-bit mode, float64. `Float64Model` is the same model in TensorFlow in
-float64, so that both searches can be compared without float32 rounding,
-which sigma(q) amplifies (its scale reaches c_visit + n and q is divided
-by the range of Q).
+`mctx_policy` runs `mctx.gumbel_muzero_policy` on a JAX copy of an MLP
+`MuZeroNetwork`, in float32 or, with JAX's 64-bit mode, float64.
+`Float64Model` is the same model in TensorFlow in float64, so that both
+searches can be compared without float32 rounding, which sigma(q) amplifies
+(its scale reaches c_visit + n and q is divided by the range of Q). Both
+copies compute the layers of `networks/mlp.py` by `_inferences`.
 """
 
 import functools
-from typing import NamedTuple
+import re
+import types as python_types
+from typing import Dict, List, NamedTuple
 
 import numpy as np
 import tensorflow as tf
 
-from benchmarks import mctx_baseline
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import types
@@ -66,55 +67,100 @@ def random_inputs(batch_size: int, seed: int):
   return observation, legal
 
 
-class Float64Model:
-  """An MLP `MuZeroNetwork` recomputed in TensorFlow in float64.
+def mlp_layers(network) -> Dict[str, List[tuple]]:
+  """The `(w, b)` NumPy arrays of each `snt.nets.MLP`, by module path.
 
-  The layers of `networks/mlp.py` as `mctx_baseline.make_jax_model` writes
-  them, on the network's weights cast to float64.
+  E.g. 'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)], from the variables
+  'dynamics/torso/linear_0/w:0', ...
+  """
+  pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
+  found = {}
+  for variable in network.variables:
+    path, index, kind = pattern.match(variable.name).groups()
+    found.setdefault(path, {}).setdefault(int(index), {})[kind] = (
+        variable.numpy())
+  return {path: [(layers[i]['w'], layers[i]['b']) for i in sorted(layers)]
+          for path, layers in found.items()}
+
+
+def _inferences(layers, ops):
+  """The two inferences of an MLP network with `layers`, in `ops`' library.
+
+  The layer order of `networks/mlp.py`: an `snt.nets.MLP` is Linear layers
+  with a ReLU between them (and after the last only with `activate_final`);
+  the hidden state is min-max scaled per example with a range floor of 1e-5
+  after the representation and after the dynamics torso, whose unscaled
+  output feeds the reward head; the dynamics sees concat(h, one_hot(a)).
+
+  Args:
+    layers: `mlp_layers`' dict, its arrays in the library's dtype.
+    ops: `relu`, `concat` (of a list, last axis), `one_hot` (of actions),
+      `min` and `max` (last axis, kept) and `maximum`.
+
+  Returns:
+    `initial(observation) -> (policy_logits, value, hidden_state)` and
+    `recurrent(hidden_state, action) -> (reward, policy_logits, value,
+    hidden_state)`.
   """
 
-  def __init__(self, network):
-    self._layers = {
-        path: [(tf.constant(w, tf.float64), tf.constant(b, tf.float64))
-               for w, b in layers]
-        for path, layers in mctx_baseline.mlp_layers(network).items()}
-    self._num_actions = network.num_actions
-
-  def _mlp(self, path, x, activate_final=False):
-    layers = self._layers[path]
-    for i, (w, b) in enumerate(layers):
+  def mlp(path, x, activate_final=False):
+    for i, (w, b) in enumerate(layers[path]):
       x = x @ w + b
-      if activate_final or i < len(layers) - 1:
-        x = tf.nn.relu(x)
+      if activate_final or i < len(layers[path]) - 1:
+        x = ops.relu(x)
     return x
 
-  def _scale(self, hidden_state):
-    low = tf.reduce_min(hidden_state, axis=-1, keepdims=True)
-    high = tf.reduce_max(hidden_state, axis=-1, keepdims=True)
-    return (hidden_state - low) / tf.maximum(high - low, 1e-5)
+  def scale(hidden_state):
+    low, high = ops.min(hidden_state), ops.max(hidden_state)
+    return (hidden_state - low) / ops.maximum(high - low, 1e-5)
 
-  def _predict(self, hidden_state, reward):
-    features = self._mlp('prediction/torso', hidden_state, True)
-    return types.NetworkOutput(
-        value=self._mlp('prediction/value_head/mlp', features)[:, 0],
-        reward=reward,
-        policy_logits=self._mlp('prediction/policy_head', features),
-        hidden_state=hidden_state)
+  def predict(hidden_state):
+    features = mlp('prediction/torso', hidden_state, activate_final=True)
+    return (mlp('prediction/policy_head', features),
+            mlp('prediction/value_head/mlp', features)[:, 0])
+
+  def initial(observation):
+    hidden_state = scale(mlp('representation/torso', observation))
+    return predict(hidden_state) + (hidden_state,)
+
+  def recurrent(hidden_state, action):
+    next_state = mlp('dynamics/torso',
+                     ops.concat([hidden_state, ops.one_hot(action)]))
+    reward = mlp('dynamics/reward_head/mlp', next_state)[:, 0]
+    next_state = scale(next_state)
+    return (reward,) + predict(next_state) + (next_state,)
+
+  return initial, recurrent
+
+
+class Float64Model:
+  """An MLP `MuZeroNetwork` recomputed in TensorFlow in float64."""
+
+  def __init__(self, network):
+    layers = {path: [(tf.constant(w, tf.float64), tf.constant(b, tf.float64))
+                     for w, b in path_layers]
+              for path, path_layers in mlp_layers(network).items()}
+    self._initial, self._recurrent = _inferences(
+        layers, python_types.SimpleNamespace(
+            relu=tf.nn.relu, concat=lambda xs: tf.concat(xs, axis=-1),
+            one_hot=lambda a: tf.one_hot(a, network.num_actions,
+                                         dtype=tf.float64),
+            min=lambda x: tf.reduce_min(x, axis=-1, keepdims=True),
+            max=lambda x: tf.reduce_max(x, axis=-1, keepdims=True),
+            maximum=tf.maximum))
 
   def initial_inference(self, observation):
-    observation = tf.cast(observation, tf.float64)
-    hidden_state = self._scale(self._mlp('representation/torso',
-                                         observation))
-    return self._predict(hidden_state,
-                         tf.zeros_like(hidden_state[:, 0]))
+    logits, value, hidden_state = self._initial(
+        tf.cast(observation, tf.float64))
+    return types.NetworkOutput(value=value,
+                               reward=tf.zeros_like(hidden_state[:, 0]),
+                               policy_logits=logits,
+                               hidden_state=hidden_state)
 
   def recurrent_inference(self, hidden_state, action):
-    inputs = tf.concat(
-        [hidden_state, tf.one_hot(action, self._num_actions,
-                                  dtype=tf.float64)], axis=-1)
-    next_state = self._mlp('dynamics/torso', inputs)
-    reward = self._mlp('dynamics/reward_head/mlp', next_state)[:, 0]
-    return self._predict(self._scale(next_state), reward)
+    reward, logits, value, next_state = self._recurrent(hidden_state, action)
+    return types.NetworkOutput(value=value, reward=reward,
+                               policy_logits=logits, hidden_state=next_state)
 
 
 class MctxOutput(NamedTuple):
@@ -134,10 +180,17 @@ def mctx_policy(jax, mctx, config, network, observation, legal, seed: int,
   changing a value's sign between players. `gumbel_scale` 0: no noise.
   """
   jnp = jax.numpy
-  params, initial, recurrent = mctx_baseline.make_jax_model(
-      jax, network, config.action_space_size)
   dtype = jnp.float64 if float64 else jnp.float32
-  params = jax.tree_util.tree_map(lambda x: jnp.asarray(x, dtype), params)
+  params = jax.tree_util.tree_map(lambda x: jnp.asarray(x, dtype),
+                                  mlp_layers(network))
+  ops = python_types.SimpleNamespace(
+      relu=jax.nn.relu, concat=lambda xs: jnp.concatenate(xs, axis=-1),
+      one_hot=lambda a: jax.nn.one_hot(a, config.action_space_size,
+                                       dtype=dtype),
+      min=lambda x: x.min(axis=-1, keepdims=True),
+      max=lambda x: x.max(axis=-1, keepdims=True), maximum=jnp.maximum)
+  initial = lambda params, x: _inferences(params, ops)[0](x)
+  recurrent = lambda params, h, a: _inferences(params, ops)[1](h, a)
   discount = config.discount * (-1. if config.num_players == 2 else 1.)
 
   def recurrent_fn(params, rng_key, action, embedding):

@@ -19,7 +19,7 @@ import math
 from absl.testing import absltest
 import numpy as np
 
-from muzero_snt import elo
+from benchmarks import elo
 
 
 def _log_likelihood(ratings, scores, games):

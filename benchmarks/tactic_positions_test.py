@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pytest
 
-from muzero_snt import tactics
+from benchmarks import tactic_positions as tactics
 
 pyspiel = pytest.importorskip('pyspiel')
 

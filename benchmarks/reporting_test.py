@@ -1,0 +1,183 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of benchmarks/reporting.py: medians, flag checks, timing loops."""
+
+import json
+from unittest import mock
+
+from absl import app
+from absl import flags
+from absl.testing import absltest
+import numpy as np
+import pytest
+
+from benchmarks import reporting
+
+
+class WithMediansTest(absltest.TestCase):
+
+  def test_a_list_of_numbers_becomes_its_median_and_values(self):
+    self.assertEqual(reporting.with_medians([3, 1, 2, 10]),
+                     {'median': 2.5, 'values': [3, 1, 2, 10]})
+    self.assertEqual(
+        reporting.with_medians({'a': [np.float32(4.0), 1.0, 9.0]})['a'],
+        {'median': 4.0, 'values': [4.0, 1.0, 9.0]})
+
+  def test_a_list_of_records_keeps_its_records_each_with_medians(self):
+    # A benchmark that reports one record per checkpoint (tactics):
+    # the records stay a list, in order, and their own lists get medians.
+    tree = {'checkpoints': [{'step': 7, 'depths': [1, 5, 2]},
+                            {'step': 9, 'depths': [4]}],
+            'config': ['lr_init=0.1', 'td_steps=5'],
+            'flags': [True, False], 'empty': []}
+    out = reporting.with_medians(tree)
+    self.assertEqual(out['checkpoints'], [
+        {'step': 7, 'depths': {'median': 2, 'values': [1, 5, 2]}},
+        {'step': 9, 'depths': {'median': 4, 'values': [4]}}])
+    self.assertEqual(out['config'], ['lr_init=0.1', 'td_steps=5'])
+    self.assertEqual(out['flags'], [True, False])
+    self.assertEqual(out['empty'], [])
+    json.dumps(out)  # What `report` writes.
+
+
+class RotatedRatesTest(absltest.TestCase):
+
+  def test_order_rotates_and_rates_are_work_over_seconds(self):
+    # A fake clock: task a takes 1 s a call, b 2 s, c 4 s.
+    clock = [0.]
+    order = []
+
+    def task(name, seconds):
+      def run():
+        order.append(name)
+        clock[0] += seconds
+      return run
+
+    tasks = {'a': (task('a', 1.), 2, 10.), 'b': (task('b', 2.), 1, 6.),
+             'c': (task('c', 4.), 1, 8.)}
+    seen = []
+    with mock.patch.object(reporting.time, 'perf_counter',
+                           lambda: clock[0]):
+      rates = reporting.rotated_rates(
+          tasks, 3, lambda repeat, rates: seen.append(
+              (repeat, len(rates['a']))))
+    # Repeat r starts at the r-th task; a runs its 2 calls in a row.
+    self.assertEqual(order, ['a', 'a', 'b', 'c', 'b', 'c', 'a', 'a',
+                             'c', 'a', 'a', 'b'])
+    # calls x work / seconds: a 2 x 10 / 2, b 6 / 2, c 8 / 4.
+    self.assertEqual(rates, {'a': [10.] * 3, 'b': [3.] * 3, 'c': [2.] * 3})
+    self.assertEqual(seen, [(0, 1), (1, 2), (2, 3)])
+
+
+class _Clock:
+  """`time.perf_counter` that a call of `tick` moves on by its step."""
+
+  def __init__(self):
+    self.now = 0.
+
+  def __call__(self):
+    return self.now
+
+  def tick(self, seconds):
+    self.now += seconds
+
+
+@pytest.fixture(name='clock')
+def _clock(monkeypatch):
+  clock = _Clock()
+  monkeypatch.setattr(reporting.time, 'perf_counter', clock)
+  return clock
+
+
+def test_learner_rates_warm_up_untimed_then_time_each_repeat(clock):
+  durations = iter([5., 5., 0.5, 0.5, 0.25, 0.25])  # 2 warm-up calls first.
+  calls = []
+
+  def step():
+    calls.append(None)
+    clock.tick(next(durations))
+
+  rates = reporting.learner_rates(step, batch_size=64, steps=2, repeats=2,
+                                    warmup_steps=2)
+  # 64 x 2 samples in 1 s, then in 0.5 s; the slow warm-up is not counted.
+  assert rates == [128., 256.]
+  assert len(calls) == 6
+
+
+def test_search_result_repeats_calls_until_min_seconds(clock):
+  calls = []
+
+  def search():
+    calls.append(None)
+    clock.tick(0.03)
+
+  result = reporting.search_result(search, batch_size=4,
+                                     num_simulations=50, repeats=2,
+                                     min_seconds=0.1)
+  # One untimed call, then 4 calls (0.12 s >= 0.1 s) per timing.
+  assert len(calls) == 1 + 2 * 4
+  assert result['simulations_per_second'] == pytest.approx(
+      [4 * 50 * 4 / 0.12] * 2)
+  assert result['milliseconds_per_call'] == pytest.approx(30.)
+  assert result['batch_size'] == 4
+
+
+def test_check_positive_names_the_first_bad_flag():
+  reporting.check_positive([('steps', 1), ('repeats', 3)])
+  with pytest.raises(app.UsageError, match='--repeats must be positive, '
+                     'got 0'):
+    reporting.check_positive([('steps', 1), ('repeats', 0), ('batch', -1)])
+
+
+def test_check_positive_reads_flag_holders_and_passes_none():
+  values = flags.FlagValues()
+  rounds = flags.DEFINE_integer('rounds', -2, 'rounds.', flag_values=values)
+  batch = flags.DEFINE_integer('batch', None, 'batch.', flag_values=values)
+  values.mark_as_parsed()
+  reporting.check_positive([batch, ('steps', 1)])
+  with pytest.raises(app.UsageError, match='--rounds must be positive, '
+                     'got -2'):
+    reporting.check_positive([batch, rounds])
+
+
+def test_print_search_results_times_each_batch_and_prints_one_line(capsys):
+  calls = []
+
+  def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
+    calls.append((batch_size, num_simulations, repeats, min_seconds, seed))
+    return {'batch_size': batch_size, 'median': 100. * batch_size}
+
+  reporting.print_search_results(
+      'peer', 'tree', {'torch': 'x', 'batch_size': 256, 'num_unroll_steps': 5},
+      time_search, ['1', '16'], 50, 3, 0.2, 7)
+  assert calls == [(1, 50, 3, 0.2, 7), (16, 50, 3, 0.2, 7)]
+  output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+  # The learner's batch size and unroll are not the search's settings.
+  assert 'batch_size' not in output and 'num_unroll_steps' not in output
+  assert (output['library'], output['search'], output['torch'],
+          output['num_simulations']) == ('peer', 'tree', 'x', 50)
+  assert [r['median'] for r in output['results']] == [100., 1600.]
+  with pytest.raises(app.UsageError, match='--batch_sizes must be positive, '
+                     'got 0'):
+    reporting.print_search_results('peer', 'tree', {}, time_search, ['0'],
+                                     50, 3, 0.2, 7)
+  assert len(calls) == 2  # Refused before any timing.
+
+
+def test_check_no_arguments_names_them():
+  reporting.check_no_arguments(['prog'])
+  with pytest.raises(app.UsageError,
+                     match=r"Unexpected arguments: \['x', '-y'\]"):
+    reporting.check_no_arguments(['prog', 'x', '-y'])
