@@ -35,7 +35,7 @@ the median per-round fraction of the faster matmul.
 
     python -m benchmarks.conv_forms --batch_size=128 --dtypes=float32,bfloat16
 
-See docs/benchmarks.md, "The paper's tower at batch 128 on a Xeon with AMX".
+See docs/benchmarks.md, "The tower's layer".
 """
 
 from typing import Sequence

@@ -458,9 +458,10 @@ def make_atari_small_config() -> MuZeroConfig:
       # of this network, fresh or after 575 learner steps on Pong, visit one
       # child per root and self-play plays action 0 in all 400 moves
       # measured; with the parent's value a fresh network's searches visit
-      # 6.2 children and play all 18 actions (`benchmarks/unvisited_q.py`,
-      # docs/benchmarks.md). The paper's `atari` preset keeps the pseudocode's
-      # rule: its fresh network visits all 18 children with either.
+      # 6.2 children and play all 18 actions (docs/benchmarks.md, "The Q of
+      # an unvisited child"). The paper's `atari` preset keeps the
+      # pseudocode's rule: its fresh network visits all 18 children with
+      # either.
       unvisited_q='parent',
       observation_shape=(96, 96, 4 * 3 + 4),
       network=NetworkConfig(
