@@ -98,7 +98,8 @@ PACKAGE_DESCRIPTIONS = {
         'per module.'),
     'tests': 'Tests of muzero_snt: one py_test per pytest file.',
     'launchers': 'Launchers: one py_binary per script.',
-    'benchmarks': 'Benchmarks: one py_binary per script.',
+    'benchmarks': ('Benchmarks: one py_binary per script, one py_test per '
+                   'test of their helpers.'),
 }
 
 # --------------------------------------------------------------------------
