@@ -19,9 +19,6 @@ call, compilation excluded) on one small MLP model (observation 8, hidden
 state 32, 4 actions, scalar heads), with root noise on, for:
 
   * `xla`: `CompiledSearch(config, network, jit_compile=True)`;
-  * `xla_public`: the same calling its program by the concrete function's
-    public call (argument binding included), as it did before
-    `muzero_snt/flat_call.py`;
   * `graph`: the same with `jit_compile=False`;
   * `reference`: `reference_search.search` with `NetworkModel`, the NumPy
     tree;
@@ -102,12 +99,10 @@ SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
 
-_MILLISECOND_COLUMNS = ('xla', 'xla_public', 'xla_bare', 'xla_root',
-                        'xla_network',
+_MILLISECOND_COLUMNS = ('xla', 'xla_bare', 'xla_root', 'xla_network',
                         'xla_empty', 'mctx', 'jax_network', 'jax_empty',
                         'graph', 'reference', 'xla_gumbel', 'mctx_gumbel')
-_RATE_COLUMNS = ('xla', 'xla_public', 'graph', 'reference', 'mctx',
-                 'xla_gumbel',
+_RATE_COLUMNS = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel',
                  'mctx_gumbel')
 
 
@@ -159,7 +154,7 @@ def benchmark_batch(batch_size: int, config, network, jax_modules,
            for name in names if name in _RATE_COLUMNS}
   ratios = {}
   for ours, other in (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
-                      ('xla', 'xla_public'), ('xla_gumbel', 'mctx_gumbel')):
+                      ('xla_gumbel', 'mctx_gumbel')):
     if other in rates:
       ratios[f'{ours}/{other}'] = [a / b for a, b in
                                    zip(rates[ours], rates[other])]
@@ -197,9 +192,9 @@ def format_tables(output: Dict[str, Any]) -> str:
       'noise on; medians over repeats, ratios medians of per-repeat ratios)',
       '',
       '| batch | xla | graph | reference | mctx | xla / mctx '
-      '| xla / reference | xla / xla_public | xla_gumbel | mctx_gumbel '
+      '| xla / reference | xla_gumbel | mctx_gumbel '
       '| xla_gumbel / mctx_gumbel |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ]
   for r in output['search']:
     rate, ratio = r['simulations_per_second'], r['ratios']
@@ -209,7 +204,6 @@ def format_tables(output: Dict[str, Any]) -> str:
         f'| {median(rate.get("mctx"))} '
         f'| {median(ratio.get("xla/mctx"), 2)} '
         f'| {median(ratio.get("xla/reference"), 1)} '
-        f'| {median(ratio.get("xla/xla_public"), 2)} '
         f'| {median(rate.get("xla_gumbel"))} '
         f'| {median(rate.get("mctx_gumbel"))} '
         f'| {median(ratio.get("xla_gumbel/mctx_gumbel"), 2)} |')

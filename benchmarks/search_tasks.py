@@ -51,15 +51,6 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
           reward_support_size=0))
 
 
-class PublicCallSearch(compiled_search.CompiledSearch):
-  """`CompiledSearch` calling its program by the concrete function's
-  public call, which binds the arguments to the signature first: the call
-  before `flat_call.py`, timed as `xla_public` beside `xla`."""
-
-  def _call(self, add_noise: bool):
-    return self._concrete_function(add_noise)
-
-
 def make_tf_tasks(config, network, observation, legal, seed: int,
                   reference: bool) -> Dict[str, Callable[[], Any]]:
   """Our searches, the reference, and the pieces of the compiled search."""
@@ -70,7 +61,6 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
                                            jit_compile=jit_compile)
       for name, jit_compile in (('xla', True), ('graph', False))
   }
-  searches['xla_public'] = PublicCallSearch(config, network)
   searches['xla_gumbel'] = compiled_search.CompiledSearch(
       config.replace(search_policy='gumbel'), network)
   counter = iter(range(10**9))
