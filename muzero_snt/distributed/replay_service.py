@@ -399,20 +399,26 @@ class ReplayService:
     return dict(self._limiter.state(), games=self._games)
 
   async def restore(self, path: Optional[str],
-                    counters: Dict[str, int]) -> None:
+                    counters: Dict[str, int]) -> Tuple[int, int]:
     """Continues from a buffer file and the counters saved with it.
 
     Args:
       path: a file `save` wrote, or None for an empty buffer (then the
         counters' env_steps and games are 0; learner_steps may not be).
       counters: as `save` returns them.
+
+    Returns:
+      The games and positions in the buffer restored (before the games
+      that waited for it are admitted).
     """
     if path is None:
       buffer = replay_lib.ReplayBuffer(self._config, seed=self._seed)
     else:
       buffer = replay_lib.ReplayBuffer.restore(self._config, path)
     self._restore(buffer, counters)
+    restored = buffer.num_games, buffer.num_positions
     await self._notify()
+    return restored
 
   async def load(self, buffer: replay_lib.ReplayBuffer,
                  counters: Dict[str, int]) -> None:

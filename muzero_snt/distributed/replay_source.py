@@ -224,11 +224,11 @@ class ReplayServiceSource:
     saved = self._saved_counters()
     steps = self._learner.steps
     path = self._replay.path
-    self._ray.get(self._service.restore.remote(
+    games, positions = self._ray.get(self._service.restore.remote(
         path, dict(saved, learner_steps=steps)))
     lost_games = max(self._seen['games'] - saved['games'], 0)
     lost_steps = max(self._seen['env_steps'] - saved['env_steps'], 0)
-    stats = self.stats()
+    self.stats()  # The counts restored, and the games admitted since.
     logging.warning(
         'The replay service\'s process died; Ray restarted it with %s (%d '
         'games, %d positions). Lost: the games admitted since (at least %d, '
@@ -236,8 +236,7 @@ class ReplayServiceSource:
         'replace them.',
         f'the replay of the checkpoint at learner step {self._replay.step}'
         if path else 'an empty replay (no checkpoint yet)',
-        stats['stored_games'], stats['positions'], lost_games, lost_steps,
-        steps)
+        games, positions, lost_games, lost_steps, steps)
     self._last_env_steps = self.env_steps
 
   @property

@@ -183,7 +183,7 @@ class ReplayServiceTest(testing.TestCase):
                                 'learner_steps': 1, 'games': 2})
     expected = _run(service.sample_batch(timeout=0.01))
     restored = replay_service.ReplayService(config, 0.5)
-    _run(restored.restore(path, counters))
+    self.assertEqual(_run(restored.restore(path, counters)), (2, 12))
     self.assertEqual(restored.counters(), counters)
     batch, keys = _run(restored.sample_batch(timeout=0.01))
     # The buffer's generator state is saved too: the same next batch.
@@ -214,8 +214,9 @@ class ReplayServiceTest(testing.TestCase):
       for _ in range(3):
         await asyncio.sleep(0)
       self.assertFalse(held.done())
-      await service.restore(None, dict(replay_service.NO_COUNTS,
-                                       learner_steps=3))
+      restored = await service.restore(
+          None, dict(replay_service.NO_COUNTS, learner_steps=3))
+      self.assertEqual(restored, (0, 0))  # The waiting games come after.
       self.assertEqual(await held, 2)
       # floor(0.5 * 8) - 3 = 1 step owed (the first 4 positions fill a
       # batch and owe none).

@@ -85,11 +85,13 @@ class _RestartedService:
   def restore(self, path, counters):
     self.restores.append((path, counters))
     self._restored = True
+    return 5, 40
 
   def stats(self):
     self._check()
-    return {'games': 5, 'env_steps': 40, 'stored_games': 5,
-            'positions': 40}
+    # An actor's games that waited for the restore are in.
+    return {'games': 6, 'env_steps': 47, 'stored_games': 6,
+            'positions': 47}
 
   def recorded(self):
     return self.restores
