@@ -94,6 +94,7 @@ class ReplayBuffer:
     # use them.
     self._targets = position_table.PositionTable()
     self._games_saved = 0
+    self._restored_from: Optional[str] = None
     self._frame_stack: Optional[frames_lib.FrameStack] = None
     self._symmetries = symmetries.BoardSymmetries(
         config.board_symmetries, config.observation_shape,
@@ -119,6 +120,11 @@ class ReplayBuffer:
   def num_positions(self) -> int:
     """Positions N over all stored games."""
     return int(self._offsets[-1])
+
+  @property
+  def restored_from(self) -> Optional[str]:
+    """The file `restore` read this buffer from; None for a new buffer."""
+    return self._restored_from
 
   @property
   def games_saved(self) -> int:
@@ -453,6 +459,7 @@ class ReplayBuffer:
     buffer._priorities = contents.priorities
     buffer._scaled = contents.priorities**config.priority_alpha
     buffer._games_saved = int(contents.meta['games_saved'])
+    buffer._restored_from = path
     if seed is None:
       buffer._rng.bit_generator.state = contents.meta['rng_state']
     else:

@@ -410,6 +410,9 @@ class CheckpointTest(ReplayTestCase):
     buffer.save(path)
     self.assertEqual(os.listdir(directory), ['replay_checkpoint'])
     restored = replay.ReplayBuffer.restore(buffer.config, path)
+    # Where it came from: a restarted replay service reads it again.
+    self.assertIsNone(buffer.restored_from)
+    self.assertEqual(restored.restored_from, path)
     self.assertEqual(restored.game_ids, [1, 2, 3])
     self.assertEqual(restored.games_saved, 4)
     self.assertEqual(restored.num_positions, 6 + 2 + 5)

@@ -31,6 +31,14 @@ limiter's counters, which the learner checkpoints beside its variables;
 Games still queued are not saved: like games in progress, they are lost
 when the run stops.
 
+A service made with `wait_for_restore` holds no buffer until its first
+`restore` or `load`: it refuses the learner's calls (`NotRestoredError`)
+and holds the actors' until then. `runner.py` makes it so and restores it
+at once; Ray restarts a service whose process died with the same
+arguments, so the restarted one waits for the learner, which restores the
+replay of its last checkpoint (`replay_source.py`), and the games the
+actors sent meanwhile go into that buffer.
+
 Reanalysis (`config.reanalyze_fraction > 0`, docs/reanalysis.md): the
 service picks each batch's rows to reanalyse and reads their stored
 positions (`reanalysis.choose_rows`, `reanalysis.gather_inputs`), since the
@@ -51,6 +59,7 @@ worker that dies (or of any worker, at `restore`) are dropped.
 
 import asyncio
 import collections
+import secrets
 from typing import Any, Deque, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
@@ -64,6 +73,13 @@ from muzero_snt.distributed import rate_limiter as rate_limiter_lib
 
 # Episode returns and lengths kept for `stats` between two calls.
 _RECENT = 1000
+# The counters of a new run (`restore(None, NO_COUNTS)`).
+NO_COUNTS = {'env_steps': 0, 'counted_env_steps': 0, 'learner_steps': 0,
+             'games': 0}
+
+
+class NotRestoredError(RuntimeError):
+  """A learner's call to a service that awaits `restore` or `load`."""
 
 
 class Game(NamedTuple):
@@ -97,7 +113,7 @@ class ReplayService:
   def __init__(self, config: config_lib.MuZeroConfig, train_ratio: float,
                seed: int = 0,
                max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD,
-               reanalysis_queue: int = 2):
+               reanalysis_queue: int = 2, wait_for_restore: bool = False):
     """Constructs an empty service.
 
     Args:
@@ -109,12 +125,16 @@ class ReplayService:
         (`rate_limiter.RateLimiter`).
       reanalysis_queue: batches that reanalyse workers may hold (being
         reanalysed, or ready for the learner) at a time (>= 1).
+      wait_for_restore: refuse the learner's calls and hold the actors'
+        until the first `restore` or `load` (see the module docstring).
     """
     if (isinstance(reanalysis_queue, bool) or
         not isinstance(reanalysis_queue, int) or reanalysis_queue < 1):
       raise ValueError(f'reanalysis_queue must be a positive integer, got '
                        f'{reanalysis_queue!r}.')
     self._config = config
+    self._seed = seed
+    self._restored = not wait_for_restore
     self._buffer = replay_lib.ReplayBuffer(config, seed=seed)
     self._limiter = rate_limiter_lib.RateLimiter(train_ratio, max_ahead)
     self._queue: Deque[_Queued] = collections.deque()
@@ -128,7 +148,9 @@ class ReplayService:
     # Reanalysis: the rows' generator; batches out with workers, by ticket.
     self._rows_rng = np.random.default_rng([seed, 1])
     self._reanalysis_queue = reanalysis_queue
-    self._tickets = 0
+    # From a random start: a ticket of a dead service's batch, handed back
+    # to the one Ray restarted in its place, matches none of its own.
+    self._tickets = secrets.randbits(62)
     self._taken: Dict[int, int] = {}  # {ticket: worker}
     self._ready: Deque[Tuple[int, types.Batch, np.ndarray]] = (
         collections.deque())
@@ -156,6 +178,12 @@ class ReplayService:
       self._policy_versions.append(game.policy_version)
       admitted += 1
     return admitted
+
+  def _check_restored(self) -> None:
+    if not self._restored:
+      raise NotRestoredError(
+          'The replay service holds no buffer yet: it awaits restore or '
+          'load (a service Ray restarted after its process died).')
 
   async def _notify(self) -> None:
     async with self._condition():
@@ -204,7 +232,8 @@ class ReplayService:
                          'finished games enter the replay.')
     condition = self._condition()
     async with condition:
-      await condition.wait_for(lambda: not self._queued_per_actor[actor])
+      await condition.wait_for(
+          lambda: self._restored and not self._queued_per_actor[actor])
       for game in games:
         self._queue.append(_Queued(actor, game))
         self._queued_per_actor[actor] += 1
@@ -227,6 +256,7 @@ class ReplayService:
       (batch, keys) as `ReplayBuffer.sample_batch` returns them, or None if
       `timeout` passed first (the caller may check its actors and ask again).
     """
+    self._check_restored()
     condition = self._condition()
     async with condition:
       # Games are admitted whenever the limiter allows, so none that could
@@ -278,7 +308,7 @@ class ReplayService:
 
     def can_take():
       held = len(self._taken)
-      return (held < self._reanalysis_queue and
+      return (self._restored and held < self._reanalysis_queue and
               self._limiter.owed() > held)
 
     async with condition:
@@ -309,6 +339,7 @@ class ReplayService:
                            ) -> Optional[Tuple[types.Batch, np.ndarray]]:
     """The oldest reanalysed batch and its keys, granting a learner step;
     None if `timeout` seconds passed first."""
+    self._check_restored()
     condition = self._condition()
     async with condition:
       try:
@@ -325,13 +356,41 @@ class ReplayService:
       condition.notify_all()
     return batch, keys
 
+  async def learner_batch(self, kind: str, timeout: Optional[float] = None
+                         ) -> Tuple[Any, Dict[str, int]]:
+    """The learner's next batch, and the counters once it is drawn.
+
+    The learner keeps the counters to say what is lost if this process
+    dies (`replay_source.py`).
+
+    Args:
+      kind: 'sample' (`sample_batch`), 'inputs' (`sample_with_inputs`) or
+        'reanalysed' (`take_reanalysed`).
+      timeout: seconds to wait at most.
+
+    Returns:
+      (that method's answer, `counters()`).
+    """
+    if kind == 'sample':
+      result = await self.sample_batch(timeout)
+    elif kind == 'inputs':
+      result = await self.sample_with_inputs(timeout)
+    elif kind == 'reanalysed':
+      result = await self.take_reanalysed(timeout)
+    else:
+      raise ValueError(f"kind must be 'sample', 'inputs' or 'reanalysed', "
+                       f'got {kind!r}.')
+    return result, self.counters()
+
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray
                        ) -> None:
     """`ReplayBuffer.update_priorities` on the service's buffer."""
+    self._check_restored()
     self._buffer.update_priorities(keys, priorities)
 
   def save(self, path: str) -> Dict[str, int]:
     """Writes the buffer to `path`; returns the counters to checkpoint."""
+    self._check_restored()
     self._buffer.save(path)
     return self.counters()
 
@@ -339,11 +398,27 @@ class ReplayService:
     """The limiter's counters and the games admitted."""
     return dict(self._limiter.state(), games=self._games)
 
-  async def restore(self, path: str, counters: Dict[str, int]) -> None:
-    """Continues from a buffer file and the counters saved with it."""
-    self._restore(replay_lib.ReplayBuffer.restore(self._config, path),
-                  counters)
+  async def restore(self, path: Optional[str],
+                    counters: Dict[str, int]) -> Tuple[int, int]:
+    """Continues from a buffer file and the counters saved with it.
+
+    Args:
+      path: a file `save` wrote, or None for an empty buffer (then the
+        counters' env_steps and games are 0; learner_steps may not be).
+      counters: as `save` returns them.
+
+    Returns:
+      The games and positions in the buffer restored (before the games
+      that waited for it are admitted).
+    """
+    if path is None:
+      buffer = replay_lib.ReplayBuffer(self._config, seed=self._seed)
+    else:
+      buffer = replay_lib.ReplayBuffer.restore(self._config, path)
+    self._restore(buffer, counters)
+    restored = buffer.num_games, buffer.num_positions
     await self._notify()
+    return restored
 
   async def load(self, buffer: replay_lib.ReplayBuffer,
                  counters: Dict[str, int]) -> None:
@@ -363,9 +438,11 @@ class ReplayService:
                           counters['counted_env_steps'],
                           counters['learner_steps'])
     self._games = int(counters['games'])
+    self._restored = True
 
   def stats(self) -> Dict[str, Any]:
     """Counters, the observed ratio and the games since the last call."""
+    self._check_restored()
     limiter = self._limiter
     stats = dict(
         self.counters(),

@@ -27,6 +27,15 @@ the source's checkpointed variables, so a checkpoint holds the replay's
 contents and priorities and the rate limiter's counts as they were at one
 moment. A restored buffer goes back to the service with those counters.
 
+A dead service: Ray restarts its process, empty, and the new one refuses
+the learner's calls (`replay_service.NotRestoredError`). The source then
+restores it from the replay file of the last checkpoint saved or resumed
+from, with that checkpoint's counters (so the buffer and its counts of
+games and environment steps agree) but the learner's own step count: the
+limiter owes the learner no step until new games make up for the ones
+lost, as if those had never been played. Batches drawn from the dead
+service get no priority updates.
+
 Reanalysis (docs/reanalysis.md): with a `reanalysis.Reanalyser` the source
 takes each batch with its reanalysis inputs (the rows the service chose,
 their stored positions) and computes the new targets in the learner's
@@ -37,6 +46,7 @@ they have reanalysed already.
 import time
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
+from absl import logging
 import numpy as np
 import tensorflow as tf
 
@@ -48,6 +58,7 @@ from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import types
 from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 
 # Seconds a batch request waits before the actors' health is checked.
@@ -62,19 +73,39 @@ COUNTER_PREFIX = 'distributed_'
 
 
 class ReplayHandle:
-  """What a `checkpointing.Checkpointer` saves as the replay buffer."""
+  """What a `checkpointing.Checkpointer` saves as the replay buffer.
 
-  def __init__(self, service: Any, counters: Dict[str, tf.Variable]):
-    self._ray = ray_support.require_ray()
+  Attributes:
+    path: the replay file of the last save or restored checkpoint, or None;
+      the source restores a restarted service from it.
+    step: the learner step of that checkpoint (0 with no file).
+  """
+
+  def __init__(self, call: Callable[[Callable[[], Any]], Any],
+               service: Any, counters: Dict[str, tf.Variable],
+               learner_steps: Callable[[], int]):
+    """Constructs the handle.
+
+    Args:
+      call: the source's `_call`: answers a call to the service.
+      service: the `ReplayService` actor's handle.
+      counters: the checkpointed variables of the service's counters.
+      learner_steps: the learner's step count now.
+    """
+    self._call = call
     self._service = service
     self._counters = counters
+    self._learner_steps = learner_steps
+    self.path: Optional[str] = None
+    self.step = 0
 
   def save(self, path: str) -> None:
     """The service writes its buffer to `path` (on its machine: the
     learner's, `runner.py`); its counters go to the checkpoint."""
-    counters = self._ray.get(self._service.save.remote(path))
+    counters = self._call(lambda: self._service.save.remote(path))
     for name in _COUNTERS:
       self._counters[name].assign(counters[name])
+    self.path, self.step = path, self._learner_steps()
 
 
 class ReplayServiceSource:
@@ -123,10 +154,18 @@ class ReplayServiceSource:
     self._counters = checkpointing.counters(
         **{COUNTER_PREFIX + name: 0 for name in _COUNTERS})
     self._replay = ReplayHandle(
-        service, {name: self._counters[COUNTER_PREFIX + name]
-                  for name in _COUNTERS})
+        self._call, service,
+        {name: self._counters[COUNTER_PREFIX + name] for name in _COUNTERS},
+        lambda: self._learner.steps)
+    # Restarts of the service so far, and at the last batch drawn.
+    self._restarts = 0
+    self._drawn_at_restart = 0
+    # The service's newest counters known here (`learner_batch`, `stats`):
+    # what is lost if its process dies is counted from them.
+    self._seen: Dict[str, int] = dict(replay_service.NO_COUNTS)
     self._published: Optional[int] = None
     self._pending_publish = None
+    self._store_held = weight_store.NO_VERSION
     self._pending_update = None
     self._next_batch = None  # The request for the next batch, in flight.
     self._checked_at = time.monotonic()  # Of the last `check_workers`.
@@ -145,9 +184,62 @@ class ReplayServiceSource:
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
-      counters = {name: int(self._counters[COUNTER_PREFIX + name].numpy())
-                  for name in _COUNTERS}
-      self._ray.get(self._service.load.remote(replay, counters))
+      self._ray.get(self._service.load.remote(replay,
+                                              self._saved_counters()))
+      self._replay.path = replay.restored_from
+      self._replay.step = self._learner.steps
+    self._last_env_steps = self.env_steps
+
+  def _saved_counters(self) -> Dict[str, int]:
+    """The service's counters of the last checkpoint saved or restored."""
+    return {name: int(self._counters[COUNTER_PREFIX + name].numpy())
+            for name in _COUNTERS}
+
+  def _call(self, call: Callable[[], Any]) -> Any:
+    """The answer of `call()`, a call to the service; if Ray restarted the
+    service meanwhile, restores it (`_restore_restarted`) and calls again.
+    """
+    while True:
+      try:
+        return self._ray.get(call())
+      except replay_service.NotRestoredError:
+        self._restore_restarted()
+
+  def _restore_restarted(self) -> None:
+    """Restores the service Ray restarted, empty, after its process died.
+
+    From the replay file of the last checkpoint (an empty buffer if there
+    is none) and that checkpoint's counters, but with the learner's step
+    count, so the limiter owes no step until new games replace the lost
+    ones. Logs one line: what died and what was lost.
+    """
+    # Calls sent before the restart end on the new process before it is
+    # restored (it refuses them): none of them draws from, or updates
+    # priorities in, the restored buffer.
+    for pending in (self._pending_update, self._next_batch):
+      if pending is not None:
+        try:
+          self._ray.get(pending)
+        except Exception:  # pylint: disable=broad-except
+          pass  # Refused, or answered by the dead process: dropped.
+    self._pending_update = self._next_batch = None
+    self._restarts += 1
+    saved = self._saved_counters()
+    steps = self._learner.steps
+    path = self._replay.path
+    games, positions = self._ray.get(self._service.restore.remote(
+        path, dict(saved, learner_steps=steps)))
+    lost_games = max(self._seen['games'] - saved['games'], 0)
+    lost_steps = max(self._seen['env_steps'] - saved['env_steps'], 0)
+    self.stats()  # The counts restored, and the games admitted since.
+    logging.warning(
+        'The replay service\'s process died; Ray restarted it with %s (%d '
+        'games, %d positions). Lost: the games admitted since (at least %d, '
+        'of %d positions); the learner waits at step %d until new games '
+        'replace them.',
+        f'the replay of the checkpoint at learner step {self._replay.step}'
+        if path else 'an empty replay (no checkpoint yet)',
+        games, positions, lost_games, lost_steps, steps)
     self._last_env_steps = self.env_steps
 
   @property
@@ -201,11 +293,19 @@ class ReplayServiceSource:
     round trip per publication.
     """
     if self._pending_publish is not None:
-      self._ray.get(self._pending_publish)
+      held = self._ray.get(self._pending_publish)
+      if held < self._store_held:
+        logging.warning(
+            'The weight store\'s process died; Ray restarted it, and it holds '
+            'the weights of learner step %d again (the actors played with '
+            'theirs meanwhile).', self._published)
     arrays = weight_store.network_arrays(self._learner.network)
     version = self._learner.steps
     reference = self._ray.put(arrays)
     self._pending_publish = self._weights.publish.remote(version, [reference])
+    # What the store holds before this publication, unless it restarted.
+    self._store_held = (weight_store.NO_VERSION if self._published is None
+                        else self._published)
     self._published = version
 
   def check_workers(self) -> None:
@@ -236,12 +336,12 @@ class ReplayServiceSource:
   def _request_batch(self) -> Any:
     """Asks the service for the next batch (an `ObjectRef` of its answer)."""
     if self._reanalyse_workers:
-      sample = self._service.take_reanalysed
+      kind = 'reanalysed'
     elif self._reanalyser is not None:
-      sample = self._service.sample_with_inputs
+      kind = 'inputs'
     else:
-      sample = self._service.sample_batch
-    return sample.remote(_SAMPLE_TIMEOUT)
+      kind = 'sample'
+    return self._service.learner_batch.remote(kind, _SAMPLE_TIMEOUT)
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     """The next batch from the service.
@@ -254,15 +354,23 @@ class ReplayServiceSource:
     asynchronous replay server.
     """
     if self._pending_update is not None:
-      self._ray.get(self._pending_update)  # Surfaces a failed update.
-      self._pending_update = None
+      pending, self._pending_update = self._pending_update, None
+      try:
+        self._ray.get(pending)  # Surfaces a failed update.
+      except replay_service.NotRestoredError:
+        self._restore_restarted()
     if time.monotonic() - self._checked_at >= _CHECK_INTERVAL:
       self.check_workers()
     while True:
       request = self._next_batch or self._request_batch()
       self._next_batch = None
-      result = self._ray.get(request)
+      try:
+        result, self._seen = self._ray.get(request)
+      except replay_service.NotRestoredError:
+        self._restore_restarted()
+        continue
       self._next_batch = self._request_batch()
+      self._drawn_at_restart = self._restarts
       if result is not None:
         batch, keys = result[:2]
         if self._reanalyser is not None:  # A `replay_service.Sampled`.
@@ -272,6 +380,8 @@ class ReplayServiceSource:
       self.check_workers()
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    if self._drawn_at_restart != self._restarts:
+      return  # Keys of the dead service's buffer.
     self._pending_update = self._service.update_priorities.remote(
         keys, np.asarray(priorities))
 
@@ -301,7 +411,7 @@ class ReplayServiceSource:
   def stats(self) -> Dict[str, Any]:
     """The service's counters and the games since the last call
     (`ReplayService.stats`); updates `env_steps` and `games`."""
-    self._stats = self._ray.get(self._service.stats.remote())
+    self._stats = self._seen = self._call(self._service.stats.remote)
     return self._stats
 
   def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:

@@ -18,11 +18,18 @@
 cluster at `settings.ray_address`), starts the replay service on the
 learner's machine (checkpoints write its buffer to the learner's disk), the
 weight store, `settings.num_actors` self-play actors and
-`settings.num_reanalyze_workers` reanalyse workers (each restarted by Ray
-whenever its process dies) and, with `settings.eval_interval`, an
-evaluator (`evaluator.py`), and yields the learner's data source; on exit
-it stops them all, and the Ray instance if it started one. The learner, its
-logs and its checkpoints are `experiment.run`'s, as in one process.
+`settings.num_reanalyze_workers` reanalyse workers and, with
+`settings.eval_interval`, an evaluator (`evaluator.py`), and yields the
+learner's data source; on exit it stops them all, and the Ray instance if
+it started one. The learner, its logs and its checkpoints are
+`experiment.run`'s, as in one process.
+
+Ray restarts each of these processes whenever it dies. Calls to the replay
+service and the weight store are sent again to their new process: the
+actors' games wait there until the learner has restored the service from
+its last checkpoint (`replay_source.py`), and a restarted weight store
+holds no weights until the learner's next publication (the actors keep
+theirs meanwhile).
 """
 
 import contextlib
@@ -86,14 +93,21 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     # Actors find these by name (unique to this run on a shared cluster).
     run = uuid.uuid4().hex[:12]
     names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
+    restarted = dict(max_restarts=-1, max_task_retries=-1)
+    # Ray restarts the service with these arguments, empty: the new one
+    # waits for the learner to restore it.
     service = ray.remote(replay_service.ReplayService).options(
-        name=names[0], num_cpus=0, scheduling_strategy=on_learner).remote(
+        name=names[0], num_cpus=0, scheduling_strategy=on_learner,
+        **restarted).remote(
             config, self_play.train_ratio, settings.seed,
             reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
-                settings.num_reanalyze_workers, 1))
+                settings.num_reanalyze_workers, 1),
+            wait_for_restore=True)
     weights = ray.remote(weight_store.WeightStore).options(
-        name=names[1], num_cpus=0, scheduling_strategy=on_learner).remote()
+        name=names[1], num_cpus=0, scheduling_strategy=on_learner,
+        **restarted).remote()
     handles += [service, weights]
+    ray.get(service.restore.remote(None, replay_service.NO_COUNTS))
     worker_class = ray.remote(self_play_worker.SelfPlayWorker).options(
         num_cpus=1, max_restarts=-1, max_task_retries=0)
     workers = [

@@ -113,11 +113,18 @@ class WeightStore:
     self._version = NO_VERSION
     self._reference: Optional[Any] = None
 
-  def publish(self, version: int, reference: List[Any]) -> None:
+  def publish(self, version: int, reference: List[Any]) -> int:
     """Takes `[ObjectRef]` of the arrays (in a list, so that Ray passes the
-    reference, not the arrays); older or equal versions are ignored."""
+    reference, not the arrays); older or equal versions are ignored.
+
+    Returns:
+      The version held before (`NO_VERSION` in a store Ray restarted, which
+      tells the learner that the store's process died).
+    """
+    held = self._version
     if version > self._version:
       self._version, self._reference = version, reference[0]
+    return held
 
   def version(self) -> int:
     return self._version

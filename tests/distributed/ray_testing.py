@@ -12,8 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What the tests of runs on a local Ray share: starting Ray, killing and
-asking the run's worker processes.
+"""What the tests of runs on a local Ray share: starting Ray, finding,
+killing and asking the run's worker processes.
 
 A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
 (which must be set before Ray is imported).
@@ -52,6 +52,37 @@ def kill(worker: Any) -> int:
   pid = ray.get(worker.pid.remote())
   os.kill(pid, signal.SIGKILL)
   return pid
+
+
+def processes(title: str) -> List[int]:
+  """The ids of this process's descendants whose title starts with `title`.
+
+  Ray names an actor's process after its class (`ps` shows
+  `ray::ReplayService`), and the actors of this process's Ray instance
+  descend from it (through its raylet). Linux only (reads /proc).
+  """
+  children: Dict[int, List[int]] = {}
+  for entry in os.listdir('/proc'):
+    if not entry.isdigit():
+      continue
+    try:
+      with open(f'/proc/{entry}/stat') as f:
+        # The parent's id follows the name, which may hold spaces.
+        parent = int(f.read().rsplit(')', 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+      continue  # Ended meanwhile.
+    children.setdefault(parent, []).append(int(entry))
+  found, queue = [], list(children.get(os.getpid(), []))
+  while queue:
+    pid = queue.pop()
+    queue += children.get(pid, [])
+    try:
+      with open(f'/proc/{pid}/cmdline', 'rb') as f:
+        if f.read().startswith(title.encode()):
+          found.append(pid)
+    except OSError:
+      continue
+  return found
 
 
 def statuses(workers: Sequence[Any]) -> Optional[List[Dict[str, Any]]]:

@@ -183,13 +183,51 @@ class ReplayServiceTest(testing.TestCase):
                                 'learner_steps': 1, 'games': 2})
     expected = _run(service.sample_batch(timeout=0.01))
     restored = replay_service.ReplayService(config, 0.5)
-    _run(restored.restore(path, counters))
+    self.assertEqual(_run(restored.restore(path, counters)), (2, 12))
     self.assertEqual(restored.counters(), counters)
     batch, keys = _run(restored.sample_batch(timeout=0.01))
     # The buffer's generator state is saved too: the same next batch.
     np.testing.assert_array_equal(keys, expected[1])
     np.testing.assert_array_equal(batch.observation, expected[0].observation)
     self.assertEqual(restored.counters()['learner_steps'], 2)
+
+  def test_a_restarted_service_refuses_the_learner_until_restored(self):
+    # What Ray restarts after the service's process died: it holds no
+    # buffer; the learner restores it with a checkpoint's counters (here
+    # none yet) but its own 3 learner steps.
+    service = replay_service.ReplayService(_config(), 0.5,
+                                           wait_for_restore=True)
+    path = os.path.join(self.get_temp_dir(), 'replay.npz')
+    for call in (service.stats, lambda: service.save(path),
+                 lambda: service.update_priorities(np.zeros((1, 2)), [1.]),
+                 lambda: _run(service.learner_batch('sample', 0.01)),
+                 lambda: _run(service.take_reanalysed(0.01))):
+      with self.assertRaises(replay_service.NotRestoredError):
+        call()
+    self.assertFalse(os.path.exists(path))
+
+    async def scenario():
+      # An actor's games wait for the restore (its call, sent again by Ray
+      # to the new process, returns once they are in).
+      held = asyncio.ensure_future(
+          service.insert(0, [_game(4), _game(8, seed=1)]))
+      for _ in range(3):
+        await asyncio.sleep(0)
+      self.assertFalse(held.done())
+      restored = await service.restore(
+          None, dict(replay_service.NO_COUNTS, learner_steps=3))
+      self.assertEqual(restored, (0, 0))  # The waiting games come after.
+      self.assertEqual(await held, 2)
+      # floor(0.5 * 8) - 3 = 1 step owed (the first 4 positions fill a
+      # batch and owe none).
+      return [await service.learner_batch('sample', 0.01)
+              for _ in range(2)]
+
+    (first, counters), (second, _) = _run(scenario())
+    self.assertIsNotNone(first)
+    self.assertIsNone(second)
+    self.assertEqual(counters, {'env_steps': 12, 'counted_env_steps': 8,
+                                'learner_steps': 4, 'games': 2})
 
   def test_registrations_count_incarnations(self):
     service = replay_service.ReplayService(_config(), 1.)

@@ -28,6 +28,8 @@ import numpy as np
 import pytest
 
 from muzero_snt import networks
+from muzero_snt import replay as replay_lib
+from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import weight_store
 from tests import testing
@@ -44,13 +46,55 @@ class _Service:
     self._batch = batch
     self.calls = 0
 
-  def sample_batch(self, timeout=None):
+  def learner_batch(self, kind, timeout=None):
     del timeout
+    assert kind == 'sample', kind
     self.calls += 1
-    return self._batch, np.zeros((len(self._batch.action), 2), np.int64)
+    keys = np.zeros((len(self._batch.action), 2), np.int64)
+    return (self._batch, keys), {'games': 1, 'env_steps': 9}
 
   def count(self):
     return self.calls
+
+
+class _RestartedService:
+  """A service that Ray restarts at `die()`: it refuses the learner's calls
+  until `restore`, and records it."""
+
+  def __init__(self, batch):
+    self._batch = batch
+    self._restored = True
+    self.restores = []
+
+  def die(self):
+    self._restored = False
+
+  def _check(self):
+    if not self._restored:
+      raise replay_service.NotRestoredError('restarted')
+
+  def learner_batch(self, kind, timeout=None):
+    del kind, timeout
+    self._check()
+    keys = np.zeros((len(self._batch.action), 2), np.int64)
+    return (self._batch, keys), {'games': 9, 'env_steps': 70}
+
+  def load(self, buffer, counters):
+    del buffer, counters
+
+  def restore(self, path, counters):
+    self.restores.append((path, counters))
+    self._restored = True
+    return 5, 40
+
+  def stats(self):
+    self._check()
+    # An actor's games that waited for the restore are in.
+    return {'games': 6, 'env_steps': 47, 'stored_games': 6,
+            'positions': 47}
+
+  def recorded(self):
+    return self.restores
 
 
 class _Actor:
@@ -152,3 +196,43 @@ class FirstRoundTest(_RayTestCase):
       source.run_round(learner.learn, lambda: learner.steps)
       self.assertEqual(learner.steps, steps)
       self.assertEqual(source.published_version, 2 * (steps // 2))
+
+
+class RestartTest(_RayTestCase):
+  """A service that Ray restarted is restored from the last checkpoint."""
+
+  def test_the_resumed_checkpoints_replay_goes_back_with_its_counts(self):
+    config = testing.tiny_mlp_config()
+    service = ray.remote(_RestartedService).options(num_cpus=0).remote(
+        testing.random_batch(config, batch_size=4))
+    source = replay_source.ReplayServiceSource(
+        config, learner=_Learner(None), service=service, weights=None,
+        publish_interval=1)
+    # A run resumed from the checkpoint at learner step 30: its counters
+    # and its replay file.
+    path = os.path.join(self.create_tempdir().full_path, 'replay-30.npz')
+    replay_lib.ReplayBuffer(config).save(path)
+    saved = {'env_steps': 40, 'counted_env_steps': 36, 'learner_steps': 31,
+             'games': 5}
+    for name, value in saved.items():
+      source.counters()[f'distributed_{name}'].assign(value)
+    source._learner.steps = 30
+    source.restore_replay(replay_lib.ReplayBuffer.restore(config, path))
+    source.sample()  # The service counts 9 games, 70 environment steps.
+    source._learner.steps = 33
+    ray.get(service.die.remote())
+    with self.assertLogs('absl', level='WARNING') as logs:
+      # The batch asked for while the last was learnt from came from the
+      # process before; the request after it is refused.
+      source.sample()
+      source.sample()
+    # The checkpoint's file and counts, the learner's steps: no step is
+    # owed until new games replace the lost ones.
+    self.assertEqual(ray.get(service.recorded.remote()),
+                     [(path, dict(saved, learner_steps=33))])
+    (line,) = logs.output
+    self.assertIn(
+        "The replay service's process died; Ray restarted it with the replay "
+        'of the checkpoint at learner step 30 (5 games, 40 positions). Lost: '
+        'the games admitted since (at least 4, of 30 positions); the learner '
+        'waits at step 33 ', line)

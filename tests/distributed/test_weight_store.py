@@ -82,9 +82,11 @@ class WeightStoreTest(testing.TestCase):
   def test_keeps_the_newest_version_only(self):
     store = weight_store.WeightStore()
     self.assertEqual(store.latest(), (weight_store.NO_VERSION, [None]))
-    store.publish(10, ['ten'])
-    store.publish(5, ['five'])  # Late and older: ignored.
+    # Each publication answers with the version held before it: NO_VERSION
+    # from a store that Ray restarted tells the learner so.
+    self.assertEqual(store.publish(10, ['ten']), weight_store.NO_VERSION)
+    self.assertEqual(store.publish(5, ['five']), 10)  # Older: ignored.
     self.assertEqual(store.latest(), (10, ['ten']))
-    store.publish(20, ['twenty'])
+    self.assertEqual(store.publish(20, ['twenty']), 10)
     self.assertEqual(store.version(), 20)
     self.assertEqual(store.latest(), (20, ['twenty']))
