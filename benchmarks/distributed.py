@@ -56,7 +56,7 @@ import numpy as np
 
 from benchmarks import reporting
 from muzero_snt import acting
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib

@@ -46,7 +46,7 @@ from absl import flags
 from absl import logging
 
 from benchmarks import reporting
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import presets
 from muzero_snt.distributed import ray_support
 # pylint: enable=g-import-not-at-top,wrong-import-position

@@ -42,7 +42,7 @@ import numpy as np
 
 from benchmarks import elo
 from benchmarks import reporting
-from muzero_snt import opponents
+from muzero_snt.evaluation import opponents
 from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe_players

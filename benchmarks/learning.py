@@ -61,12 +61,12 @@ import numpy as np
 
 from benchmarks import minatar_baselines
 from benchmarks import selfplay_curve
-from muzero_snt import builders
-from muzero_snt import evaluation
-from muzero_snt import experiment
+from muzero_snt.run import builders
+from muzero_snt.evaluation import matches as evaluation
+from muzero_snt.run import experiment
 from muzero_snt import presets
-from muzero_snt import run_config
-from muzero_snt import run_settings
+from muzero_snt.run import run_config
+from muzero_snt.run import run_settings
 from muzero_snt import search
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe',

@@ -40,12 +40,12 @@ from absl import flags
 from benchmarks import method_timers
 from benchmarks import reporting
 from muzero_snt import acting
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import learning
 from muzero_snt import presets
 from muzero_snt import replay
-from muzero_snt import run_config
-from muzero_snt import training_loop
+from muzero_snt.run import run_config
+from muzero_snt.run import training_loop
 from muzero_snt.search import compiled_search
 
 PRESET = flags.DEFINE_string('preset', 'tictactoe', 'the preset to run.')

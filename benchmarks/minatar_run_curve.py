@@ -34,7 +34,7 @@ from absl import flags
 from benchmarks import minatar_baselines
 from benchmarks import reporting
 from benchmarks import selfplay_curve
-from muzero_snt import curves
+from muzero_snt.evaluation import curves
 
 LOGDIR = flags.DEFINE_string('logdir', None, 'the run\'s TensorBoard '
                              'directory.', required=True)

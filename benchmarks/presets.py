@@ -63,11 +63,11 @@ from absl import flags
 import numpy as np
 
 from benchmarks import reporting
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import search
-from muzero_snt import synthetic
+from muzero_snt.run import synthetic
 
 # 16 blocks of 256 planes: sized for accelerators, timed at a small batch.
 PAPER_PRESETS = ('atari', 'chess', 'go', 'shogi')

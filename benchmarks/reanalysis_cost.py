@@ -39,7 +39,7 @@ from absl import flags
 import numpy as np
 
 from muzero_snt import acting
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import presets
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib

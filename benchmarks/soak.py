@@ -35,7 +35,7 @@ from absl import flags
 from absl import logging
 
 from benchmarks import reporting
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import presets
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],

@@ -51,12 +51,12 @@ import tensorflow as tf
 
 from benchmarks import reporting
 from muzero_snt import environments
-from muzero_snt import evaluation
-from muzero_snt import loading
+from muzero_snt.evaluation import matches as evaluation
+from muzero_snt.evaluation import loading
 from muzero_snt import presets
 from muzero_snt import replay as replay_lib
 from muzero_snt import replay_files
-from muzero_snt import run_config
+from muzero_snt.run import run_config
 from muzero_snt import search
 from benchmarks import tactic_positions
 from muzero_snt.environments import openspiel_players

@@ -28,12 +28,12 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 from absl import app
 from absl import flags
 
-from muzero_snt import checkpointing
+from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import presets
-from muzero_snt import run_lock
-from muzero_snt import run_settings
+from muzero_snt.run import run_lock
+from muzero_snt.run import run_settings
 
 FLAGS = flags.FLAGS
 

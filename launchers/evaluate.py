@@ -62,19 +62,19 @@ from absl import logging
 import tensorflow as tf
 
 from launchers import common_flags
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
-from muzero_snt import curves
+from muzero_snt.evaluation import curves
 from muzero_snt import environments
-from muzero_snt import evaluation
-from muzero_snt import evaluation_report
-from muzero_snt import exact_evaluation
-from muzero_snt import loading
+from muzero_snt.evaluation import matches as evaluation
+from muzero_snt.evaluation import report as evaluation_report
+from muzero_snt.evaluation import exact as exact_evaluation
+from muzero_snt.evaluation import loading
 from muzero_snt import networks
-from muzero_snt import opponents as opponents_lib
-from muzero_snt import preset_evaluation
+from muzero_snt.evaluation import opponents as opponents_lib
+from muzero_snt.evaluation import by_preset as preset_evaluation
 from muzero_snt import presets
-from muzero_snt import run_config
+from muzero_snt.run import run_config
 from muzero_snt import search
 
 PRESETS = common_flags.EVALUATED_PRESETS

@@ -30,7 +30,7 @@ run's replay buffer at the end.
 split evenly across the replicas. With --logdir the metrics go to
 TensorBoard; with --checkpoint_dir the run saves everything it needs to
 continue and resumes from there. The work is the library's
-(`muzero_snt.experiment.run`); this file turns flags into its arguments.
+(`muzero_snt.run.experiment.run`); this file turns flags into its arguments.
 
     python -m launchers.train --preset=tictactoe --checkpoint_dir=/tmp/ttt
     python -m launchers.train --preset=connect4
@@ -69,14 +69,14 @@ from absl import app
 from absl import flags
 
 from launchers import common_flags
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
-from muzero_snt import distribute
-from muzero_snt import experiment
+from muzero_snt.run import distribute
+from muzero_snt.run import experiment
 from muzero_snt import mixed_precision
 from muzero_snt import presets
-from muzero_snt import run_config
-from muzero_snt import run_settings
+from muzero_snt.run import run_config
+from muzero_snt.run import run_settings
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
 

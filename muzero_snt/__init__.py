@@ -21,7 +21,7 @@ Names follow the pseudocode: `MuZeroConfig`, `make_atari_config`,
 import sonnet as snt
 
 from muzero_snt import environments
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import networks
 from muzero_snt import search
 from muzero_snt.acting import Actor
@@ -31,11 +31,11 @@ from muzero_snt.config import MoveCountTemperature
 from muzero_snt.config import MuZeroConfig
 from muzero_snt.config import NetworkConfig
 from muzero_snt.config import TrainingStepTemperature
-from muzero_snt.data_sources import SelfPlay
-from muzero_snt.data_sources import SyntheticBatches
-from muzero_snt.distribute import make_strategy
-from muzero_snt.distribute import STRATEGIES
-from muzero_snt.fixed_dataset import FixedReplay
+from muzero_snt.run.data_sources import SelfPlay
+from muzero_snt.run.data_sources import SyntheticBatches
+from muzero_snt.run.distribute import make_strategy
+from muzero_snt.run.distribute import STRATEGIES
+from muzero_snt.run.fixed_dataset import FixedReplay
 from muzero_snt.frames import FrameStack
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
@@ -62,8 +62,8 @@ from muzero_snt.presets import PRESETS
 from muzero_snt.reanalysis import Reanalyser
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
-from muzero_snt.run_config import RunConfig
-from muzero_snt.run_settings import RunSettings
+from muzero_snt.run.run_config import RunConfig
+from muzero_snt.run.run_settings import RunSettings
 from muzero_snt.search import add_exploration_noise
 from muzero_snt.search import backpropagate
 from muzero_snt.search import CompiledSearch
@@ -79,7 +79,7 @@ from muzero_snt.search import SearchOutput
 from muzero_snt.search import select_action
 from muzero_snt.search import select_child
 from muzero_snt.search import ucb_score
-from muzero_snt.training_loop import TrainingLoop
+from muzero_snt.run.training_loop import TrainingLoop
 from muzero_snt.trajectory import Target
 from muzero_snt.trajectory import Trajectory
 from muzero_snt.types import Batch

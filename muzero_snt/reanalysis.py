@@ -29,7 +29,6 @@ from typing import Callable, Dict, NamedTuple, Optional, Tuple
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
@@ -221,8 +220,11 @@ class Reanalyser:
         config.action_space_size)
     self._learner_steps = learner_steps
     self._seed = seed
-    self._counters = checkpointing.counters(
-        reanalysed_batches=0, target_network_step=-1)
+    # Checkpointed with the run (`state`): int64 like the run's counters.
+    self._counters = {
+        name: tf.Variable(value, dtype=tf.int64, trainable=False, name=name)
+        for name, value in (('reanalysed_batches', 0),
+                            ('target_network_step', -1))}
     self._target_network = None
     self._target_model = None
     if config.td_steps < config.max_moves:

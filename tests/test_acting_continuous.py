@@ -19,9 +19,9 @@ from dm_env import specs
 import numpy as np
 
 from muzero_snt import acting
-from muzero_snt import data_sources
+from muzero_snt.run import data_sources
 from muzero_snt import presets
-from muzero_snt import run_settings
+from muzero_snt.run import run_settings
 from muzero_snt import search
 from muzero_snt import types
 from muzero_snt.environments import base

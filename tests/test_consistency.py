@@ -24,7 +24,7 @@ import pytest
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
-from muzero_snt import datasets
+from muzero_snt.run import datasets
 from muzero_snt import learning
 from muzero_snt import losses
 from muzero_snt import presets

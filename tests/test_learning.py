@@ -23,7 +23,7 @@ import tensorflow as tf
 from muzero_snt import learning
 from muzero_snt import losses
 from muzero_snt import presets
-from muzero_snt import synthetic
+from muzero_snt.run import synthetic
 from muzero_snt.networks import make_network
 from tests import testing
 

@@ -49,7 +49,7 @@ def _max_abs_difference(first, second) -> float:
 def _equivalence(strategy):
   """Steps one learner on one replica and one on `strategy` alike."""
   # pylint: disable=g-import-not-at-top
-  from muzero_snt import datasets
+  from muzero_snt.run import datasets
   from muzero_snt import learning
   from muzero_snt import networks
   # pylint: enable=g-import-not-at-top
@@ -132,7 +132,7 @@ def _consistency(strategy):
   """The consistency loss (next observations split among the replicas,
   directly and through tf.data) steps as on one replica."""
   # pylint: disable=g-import-not-at-top
-  from muzero_snt import datasets
+  from muzero_snt.run import datasets
   from muzero_snt import learning
   from muzero_snt import networks
   # pylint: enable=g-import-not-at-top
@@ -169,7 +169,7 @@ CHECKS = {'equivalence': _equivalence, 'batch_norm': _batch_norm_network,
 def child_main(check: str) -> None:
   """The child process: two logical CPUs, one mirrored strategy, JSON out."""
   import tensorflow as tf  # pylint: disable=g-import-not-at-top
-  from muzero_snt import distribute  # pylint: disable=g-import-not-at-top
+  from muzero_snt.run import distribute  # pylint: disable=g-import-not-at-top
   tf.config.set_logical_device_configuration(
       tf.config.list_physical_devices('CPU')[0],
       [tf.config.LogicalDeviceConfiguration()] * 2)

@@ -63,7 +63,7 @@ def _train(learner, config):
 
 def worker_main() -> None:
   """A child: one worker of the cluster in TF_CONFIG; JSON out."""
-  from muzero_snt import distribute  # pylint: disable=g-import-not-at-top
+  from muzero_snt.run import distribute  # pylint: disable=g-import-not-at-top
   strategy = distribute.make_strategy('multi_worker')
   result = _train(*_learner(strategy))
   result['replicas'] = strategy.num_replicas_in_sync

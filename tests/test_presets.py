@@ -25,7 +25,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import learning
 from muzero_snt import presets
-from muzero_snt import resources
+from muzero_snt.run import resources
 from muzero_snt.search import mcts
 from tests import testing
 

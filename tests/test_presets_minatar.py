@@ -20,7 +20,7 @@ import numpy as np
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import presets_minatar
-from muzero_snt import resources
+from muzero_snt.run import resources
 from muzero_snt import search
 from muzero_snt import types
 from muzero_snt import value_transforms

@@ -20,8 +20,8 @@ import pickle
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import builders
-from muzero_snt import experiment
+from muzero_snt.run import builders
+from muzero_snt.run import experiment
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import reanalysis

@@ -21,7 +21,7 @@ import itertools
 import numpy as np
 import pytest
 
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import reanalysis

@@ -39,7 +39,7 @@ from benchmarks import learner_models
 from benchmarks import reporting
 from muzero_snt import learning
 from muzero_snt import networks
-from muzero_snt import run_config
+from muzero_snt.run import run_config
 
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
 

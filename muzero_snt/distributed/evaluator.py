@@ -29,11 +29,11 @@ the weights' learner step.
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
-from muzero_snt import evaluation_report
-from muzero_snt import opponents as opponents_lib
-from muzero_snt import preset_evaluation
+from muzero_snt.evaluation import report as evaluation_report
+from muzero_snt.evaluation import opponents as opponents_lib
+from muzero_snt.evaluation import by_preset as preset_evaluation
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import worker_setup
 

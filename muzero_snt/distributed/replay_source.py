@@ -50,9 +50,9 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import checkpointing
+from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
-from muzero_snt import data_sources
+from muzero_snt.run import data_sources
 from muzero_snt import learning
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib

@@ -39,7 +39,7 @@ from typing import Any, Iterator, List
 
 from absl import logging
 
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt.distributed import evaluator

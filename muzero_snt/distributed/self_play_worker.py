@@ -54,7 +54,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from muzero_snt import acting
-from muzero_snt import builders
+from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt import search as search_lib
 from muzero_snt.distributed import replay_service

@@ -42,7 +42,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib

@@ -36,7 +36,7 @@ import time
 import pytest
 import tensorflow as tf
 
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import presets
 from muzero_snt.distributed import weight_store
 from tests import testing

@@ -67,7 +67,7 @@ class RunnerChecksTest(testing.TestCase):
     # Go 19x19 has two players and no fixed opponents to evaluate against.
     # Imported here: the runner imports the library's learner and search.
     from muzero_snt import presets  # pylint: disable=g-import-not-at-top
-    from muzero_snt import run_settings  # pylint: disable=g-import-not-at-top
+    from muzero_snt.run import run_settings  # pylint: disable=g-import-not-at-top
     from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
     config = presets.get_preset('go')
     settings = run_settings.RunSettings(preset='go', num_actors=2,

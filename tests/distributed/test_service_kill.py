@@ -38,8 +38,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from muzero_snt import checkpointing
-from muzero_snt import experiment
+from muzero_snt.run import checkpointing
+from muzero_snt.run import experiment
 from muzero_snt import replay as replay_lib
 from tests import testing
 from tests.distributed import ray_testing

@@ -32,9 +32,9 @@ import tensorflow as tf
 
 from launchers import evaluate
 from launchers import common_flags
-from muzero_snt import checkpointing
-from muzero_snt import curves
-from muzero_snt import evaluation_report
+from muzero_snt.run import checkpointing
+from muzero_snt.evaluation import curves
+from muzero_snt.evaluation import report as evaluation_report
 from muzero_snt import networks
 from muzero_snt import presets
 from tests import testing

@@ -17,7 +17,7 @@
 from absl.testing import absltest
 import numpy as np
 
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import presets
 from tests import testing
 

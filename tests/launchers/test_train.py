@@ -27,11 +27,11 @@ import tensorflow as tf
 
 from launchers import common_flags
 from launchers import train
-from muzero_snt import distribute
-from muzero_snt import experiment
+from muzero_snt.run import distribute
+from muzero_snt.run import experiment
 from muzero_snt import learning
 from muzero_snt import presets
-from muzero_snt import run_config
+from muzero_snt.run import run_config
 from tests import testing
 
 FLAGS = flags.FLAGS

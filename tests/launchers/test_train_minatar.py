@@ -28,7 +28,7 @@ import numpy as np
 import tensorflow as tf
 
 from launchers import train
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 
 FLAGS = flags.FLAGS
 _HAS_MINATAR = importlib.util.find_spec('minatar') is not None

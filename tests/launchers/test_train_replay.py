@@ -25,7 +25,7 @@ from absl.testing import flagsaver
 import numpy as np
 
 from launchers import train
-from muzero_snt import experiment
+from muzero_snt.run import experiment
 from muzero_snt import replay as replay_lib
 from tests import testing
 

@@ -32,8 +32,8 @@ import numpy as np
 import tensorflow as tf
 
 from launchers import train
-from muzero_snt import builders
-from muzero_snt import experiment
+from muzero_snt.run import builders
+from muzero_snt.run import experiment
 from muzero_snt import environments
 from muzero_snt.environments import atari
 from muzero_snt import presets

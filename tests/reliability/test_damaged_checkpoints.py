@@ -30,7 +30,7 @@ from absl.testing import parameterized
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import checkpointing
+from muzero_snt.run import checkpointing
 from muzero_snt import presets
 from muzero_snt import replay as replay_lib
 from muzero_snt import trajectory as trajectory_lib

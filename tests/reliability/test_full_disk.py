@@ -35,8 +35,8 @@ from absl.testing import parameterized
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt import checkpointing
-from muzero_snt import experiment
+from muzero_snt.run import checkpointing
+from muzero_snt.run import experiment
 from muzero_snt import presets
 from muzero_snt import replay as replay_lib
 from muzero_snt import replay_files

@@ -22,9 +22,9 @@ import tempfile
 from absl.testing import absltest
 import tensorflow as tf
 
-from muzero_snt import checkpointing
-from muzero_snt import experiment
-from muzero_snt import run_lock
+from muzero_snt.run import checkpointing
+from muzero_snt.run import experiment
+from muzero_snt.run import run_lock
 from tests import testing
 
 

@@ -25,10 +25,10 @@ import time
 from absl.testing import absltest
 import tensorflow as tf
 
-from muzero_snt import data_sources
-from muzero_snt import experiment
-from muzero_snt import stopping
-from muzero_snt import training_loop
+from muzero_snt.run import data_sources
+from muzero_snt.run import experiment
+from muzero_snt.run import stopping
+from muzero_snt.run import training_loop
 from tests import testing
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(

@@ -433,7 +433,7 @@ class CompiledSearchTest(testing.TestCase):
 def _multi_device_check():
   """In the child: CompiledSearch on two replicas against one device."""
   # pylint: disable=g-import-not-at-top
-  from muzero_snt import distribute
+  from muzero_snt.run import distribute
   # pylint: enable=g-import-not-at-top
   tf.config.set_logical_device_configuration(
       tf.config.list_physical_devices('CPU')[0],

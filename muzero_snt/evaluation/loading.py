@@ -1,0 +1,87 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The network of a training run's latest checkpoint, and its config."""
+
+from typing import Optional, Tuple
+
+import tensorflow as tf
+
+from muzero_snt.run import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt.run import run_config
+
+
+def load_network(config: config_lib.MuZeroConfig,
+                 checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
+  """The network of the latest checkpoint in `checkpoint_dir`.
+
+  Restores only the network and the learner step of a training checkpoint
+  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
+  counters are skipped.
+
+  Args:
+    config: the configuration the network was trained with.
+    checkpoint_dir: the training run's checkpoint directory.
+
+  Returns:
+    `(network, learner_step)`.
+
+  Raises:
+    FileNotFoundError: if the directory holds no checkpoint.
+    ValueError: if the checkpoint's network does not fit `config`'s, or no
+      checkpoint in the directory is intact.
+  """
+  network = networks.make_network(config)
+  network.create_variables()
+  step = tf.Variable(0, dtype=tf.int64, trainable=False)
+  checkpointer = checkpointing.Checkpointer(checkpoint_dir, network=network,
+                                            step=step)
+  if checkpointer.latest_number is None:
+    raise FileNotFoundError(
+        f'No checkpoint in {checkpoint_dir!r} (missing or empty).')
+  try:
+    # Verified against its checksums (a damaged newest checkpoint is
+    # skipped with a warning); the directory is left as it is, since a
+    # training run may be writing to it.
+    checkpointer.restore(read_only=True)
+  except checkpointing.CheckpointError as e:
+    raise ValueError(
+        f'No checkpoint in {checkpoint_dir} fits the config\'s network '
+        f'({config.network}) and is intact: {e}') from e
+  return network, int(step.numpy())
+
+
+def run_or_preset_config(
+    preset: str, checkpoint_dir: Optional[str]) -> config_lib.MuZeroConfig:
+  """The configuration saved by a run of `preset` in `checkpoint_dir`.
+
+  Falls back to the preset's own configuration when no directory is given
+  or it holds no saved configuration (a run from before configurations
+  were saved).
+
+  Raises:
+    ValueError: if the directory holds a run of another preset (naming
+      both), or a configuration that cannot be read, or `preset` is
+      unknown.
+  """
+  saved = run_config.load(checkpoint_dir) if checkpoint_dir else None
+  if saved is None:
+    return presets.get_preset(preset)
+  if saved.preset != preset:
+    raise ValueError(f'{checkpoint_dir} holds a run of preset '
+                     f'{saved.preset!r}, not {preset!r}.')
+  return saved.config

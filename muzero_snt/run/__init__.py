@@ -1,0 +1,27 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""What runs an experiment around the algorithm: the run's machinery.
+
+`experiment.run(config, settings)` is the entry point (the launchers call
+it). Around the learner and self-play of the package's top level it
+wires a run's parts (`builders`), turns data into learner steps
+(`training_loop`, `data_sources`, `fixed_dataset`, `synthetic`,
+`datasets`, `overlapped_learning`), saves and resumes (`checkpointing`,
+`run_config`, `run_settings`, `run_lock`), checks resources before any
+work (`resources`, `network_size`), stops cleanly on signals
+(`stopping`), keeps TensorBoard's files consistent (`event_files`),
+builds `tf.distribute` strategies (`distribute`) and exports SavedModels
+(`export`). Nothing at the package's top level imports from here.
+"""

@@ -1,0 +1,173 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Factories of a run's parts from a config: learner, environments, checks.
+
+What the launchers, the benchmarks and the distributed mode all build the
+same way. Every check raises `ValueError` (or `ImportError` for a missing
+optional package) with a message naming the value; the launchers turn
+those into usage errors.
+"""
+
+from typing import Optional
+
+from absl import logging
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt import config as config_lib
+from muzero_snt.run import data_sources
+from muzero_snt import environments
+from muzero_snt.run import fixed_dataset
+from muzero_snt import learning
+from muzero_snt import networks
+from muzero_snt.run import overlapped_learning
+from muzero_snt import reanalysis
+from muzero_snt import search
+
+
+def make_learner(config: config_lib.MuZeroConfig,
+                 seed: int = 0,
+                 jit_compile: bool = True,
+                 strategy: Optional[tf.distribute.Strategy] = None,
+                 compute_dtype: str = 'float32') -> learning.Learner:
+  """The network and its learner, every variable created in the strategy.
+
+  Args:
+    config: the run's configuration.
+    seed: TensorFlow's global seed, set before the network's initialisation.
+    jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
+    strategy: the learner's `tf.distribute` strategy (default: the current).
+    compute_dtype: 'float32' or 'bfloat16' for matmuls and convolutions.
+  """
+  tf.random.set_seed(seed)
+  network = networks.make_network(config)
+  learner = learning.Learner(network, config, strategy=strategy,
+                             jit_compile=jit_compile,
+                             compute_dtype=compute_dtype)
+  logging.info('Learner on %s with %d replica(s).',
+               type(learner.strategy).__name__,
+               learner.strategy.num_replicas_in_sync)
+  return learner
+
+
+def make_environment_factory(preset: str, config: config_lib.MuZeroConfig,
+                             title: Optional[str] = None
+                            ) -> acting.EnvironmentFactory:
+  """`(seed) -> environment` of a preset, checked against the config.
+
+  Args:
+    preset: names the environment (`environments.ENVIRONMENTS`).
+    config: the run's configuration; every environment's specs must match,
+      and every step is checked (`environments.CheckedEnvironment`).
+    title: the Atari game or gymnasium id of a titled preset (None: the
+      preset's default).
+  """
+
+  def make(seed: int) -> environments.Environment:
+    return environments.CheckedEnvironment.from_config(
+        environments.make_environment(preset, seed, title), config)
+
+  return make
+
+
+def check_environment(preset: str, config: config_lib.MuZeroConfig,
+                      title: Optional[str] = None) -> None:
+  """Builds and closes one environment before any training.
+
+  Says which `pip install` extra is missing, which title is unknown, or how
+  the environment's specs differ from the preset's, before TensorFlow
+  builds anything.
+
+  Raises:
+    ValueError: naming the preset (and title) and what is wrong, also for a
+      missing optional package (the message names the extra to install).
+  """
+  where = f'preset {preset!r}' + (f' with title {title!r}' if title else '')
+  try:
+    make_environment_factory(preset, config, title)(0).close()
+  except ImportError as e:
+    raise ValueError(f'{where}: {e}') from e
+  except ValueError as e:
+    raise ValueError(f'{where}: {e}') from e
+
+
+def check_strategy(config: config_lib.MuZeroConfig,
+                   strategy: tf.distribute.Strategy,
+                   jit_compile: bool) -> None:
+  """Checks the batch and XLA settings against the strategy's replicas.
+
+  Raises:
+    ValueError: if the global batch does not split evenly across the
+      replicas, or XLA is asked of several replicas outside a TPU.
+  """
+  num_replicas = strategy.num_replicas_in_sync
+  if config.batch_size % num_replicas:
+    raise ValueError(
+        f'batch_size={config.batch_size} (the global batch) must be '
+        f'divisible by the {num_replicas} replicas of the strategy.')
+  is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
+  if jit_compile and num_replicas > 1 and not is_tpu:
+    raise ValueError(
+        f'jit_compile needs one replica (or a TPU), but the strategy has '
+        f'{num_replicas} replicas: turn XLA off (--nojit_compile).')
+
+
+def make_source(config: config_lib.MuZeroConfig, settings,
+                learner: learning.Learner) -> data_sources.DataSource:
+  """The run's data: self-play on the learner's network, synthetic
+  batches, or a replay file (`settings`: a `run_settings.RunSettings`)."""
+  if settings.data == 'synthetic':
+    return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
+  if settings.data == 'replay':
+    return fixed_dataset.FixedReplay(
+        config, settings.replay_path, seed=settings.seed,
+        reanalyser=make_reanalyser(config, settings, learner))
+  self_play = settings.self_play
+  network, actor_weights = learner.network, None
+  if settings.overlaps_learning(config):
+    # The actor's own network, filled from the learner's between moves.
+    network = networks.make_network(config)
+    network.create_variables()
+    actor_weights = overlapped_learning.WeightCopy(learner.network, network)
+    actor_weights()
+  searcher = search.make_search(
+      config, network, settings.search,
+      min_batch_size=self_play.num_envs if self_play.pad_rounds else 1)
+  actor = acting.Actor(
+      config, searcher, search.NetworkModel(network),
+      make_environment_factory(settings.preset, config,
+                                        settings.title),
+      seed=settings.seed, num_envs=self_play.num_envs)
+  return data_sources.SelfPlay(
+      config, actor, self_play.train_ratio, seed=settings.seed,
+      reanalyser=make_reanalyser(config, settings, learner, searcher),
+      continuous=self_play.continuous, actor_weights=actor_weights)
+
+
+def make_reanalyser(config: config_lib.MuZeroConfig, settings,
+                    learner: learning.Learner,
+                    searcher: Optional[search.Search] = None
+                   ) -> Optional[reanalysis.Reanalyser]:
+  """The run's reanalyser; None with `config.reanalyze_fraction` 0.
+
+  It shares `searcher` (self-play's, whose compiled programs it reuses) or
+  builds a search of `settings.search` on the learner's network.
+  """
+  if not config.reanalyze_fraction:
+    return None
+  searcher = searcher or search.make_search(config, learner.network,
+                                            settings.search)
+  return reanalysis.Reanalyser(config, learner.network, searcher,
+                               lambda: learner.steps, seed=settings.seed)

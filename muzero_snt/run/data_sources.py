@@ -1,0 +1,345 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Where a training loop's batches come from: self-play or synthetic data.
+
+`training_loop.TrainingLoop` runs rounds of a `DataSource`; in each round
+the source produces data and calls back for the learner steps it is owed,
+and between rounds the loop logs and checkpoints. A source keeps its
+counters as `tf.Variable`s (checkpointed with the learner) and, if it has
+one, its replay buffer (checkpointed beside them).
+
+* `SelfPlay`: the MuZero loop. A round is one game per environment;
+  learner steps follow the environment steps at an exact ratio. With a
+  `reanalysis.Reanalyser`, a fraction of each batch gets fresh targets
+  (MuZero Reanalyze).
+* `fixed_dataset.FixedReplay` (its own file): a saved replay buffer, no new
+  games (MuZero Unplugged).
+* `SyntheticBatches`: learnable synthetic batches through `tf.data`
+  (`synthetic.py`); a round is one learner step. Smoke runs and throughput.
+"""
+
+import fractions
+from typing import Callable, Dict, List, Optional, Protocol, Tuple
+
+from absl import logging
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt.run import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt.run import datasets
+from muzero_snt import learning
+from muzero_snt.run import overlapped_learning
+from muzero_snt import reanalysis
+from muzero_snt import replay as replay_lib
+from muzero_snt.run import synthetic
+from muzero_snt import types
+
+# Takes one learner step; returns False once training is over.
+Learn = Callable[[], bool]
+
+
+class DataSource(Protocol):
+  """What a training loop needs of its data."""
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    """Counters to checkpoint with the learner (names unique to the source)."""
+
+  @property
+  def replay(self) -> Optional[replay_lib.ReplayBuffer]:
+    """The replay buffer to checkpoint, None if the source has none."""
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    """Takes the replay buffer of a restored checkpoint (None: start anew)."""
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    """The next batch, and its replay keys if priorities are to be updated."""
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    """Takes the new priorities of a sampled batch."""
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    """Produces one round of data, calling `learn` for each step owed.
+
+    `should_stop` returning True ends the round early (dropping data in
+    progress, such as unfinished games).
+    """
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    """A log-line fragment and summary scalars of the rounds since last call."""
+
+  def totals(self) -> str:
+    """What the source produced over the whole run, for the final summary."""
+
+
+class SelfPlay:
+  """Self-play rounds with learner steps at an exact train ratio.
+
+  Environment steps count once the replay buffer holds a batch's worth of
+  positions; after every batched move the learner has taken exactly
+  floor(train_ratio * counted steps) steps (the ratio is held as an exact
+  fraction), so the ratio of learner steps to environment steps is the
+  configured one at every moment, not only on average. Rounds end with no
+  game in progress, so a checkpoint between rounds holds everything a run
+  needs to continue exactly. With `continuous`, a "round" is instead
+  `Actor.play_games`: `num_envs` games end, each stored as it ends (the
+  learner can sample it from its next step) and replaced at once by a new
+  one; the games in play at a checkpoint are not in it.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
+               train_ratio: float, seed: int = 0,
+               reanalyser: Optional[reanalysis.Reanalyser] = None,
+               continuous: bool = False,
+               actor_weights: Optional[
+                   overlapped_learning.WeightCopy] = None):
+    """Constructs the source.
+
+    Args:
+      config: the run's configuration (batch size and replay settings).
+      actor: plays the games.
+      train_ratio: learner steps per environment step (> 0).
+      seed: seed of the replay buffer's sampling.
+      reanalyser: if given, every sampled batch goes through it (its state
+        is checkpointed with the counters).
+      continuous: play with `Actor.play_games` (no rounds) instead of
+        `Actor.play_round`.
+      actor_weights: when the actor searches a network of its own, copies
+        the learner's weights into it (`overlapped_learning.WeightCopy`);
+        a `TrainingLoop` with `overlap_learning=True` calls it between
+        moves. None: the actor searches the learner's network.
+    """
+    if not (isinstance(train_ratio, (int, float)) and
+            np.isfinite(train_ratio) and train_ratio > 0):
+      raise ValueError(f'train_ratio must be a positive finite number, got '
+                       f'{train_ratio!r}.')
+    self._config = config
+    self._actor = actor
+    self._seed = seed
+    # Exact: floor(ratio * steps) with a float ratio can be off by one.
+    self._train_ratio = fractions.Fraction(str(train_ratio))
+    self._counters = checkpointing.counters(
+        rounds=0, games=0, env_steps=0, counted_env_steps=0, paid_steps=0)
+    self._replay = replay_lib.ReplayBuffer(config, seed=seed)
+    if reanalyser is not None and actor_weights is not None:
+      raise ValueError('Reanalysis with an actor network of its own '
+                       '(actor_weights) is not supported: the reanalyser '
+                       "searches the learner's network, which a learner "
+                       'thread changes meanwhile; pass one or the other.')
+    self._reanalyser = reanalyser
+    self._actor_weights = actor_weights
+    self._continuous = bool(continuous)
+    self._recent: List[acting.GameResult] = []
+    self._last_results: List[acting.GameResult] = []
+    self._last_env_steps = 0
+
+  @property
+  def actor(self) -> acting.Actor:
+    return self._actor
+
+  @property
+  def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
+    return self._reanalyser
+
+  @property
+  def actor_weights(self) -> Optional[overlapped_learning.WeightCopy]:
+    """Copies the learner's weights into the actor's network (None: the
+    actor searches the learner's)."""
+    return self._actor_weights
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    if self._reanalyser is None:
+      return dict(self._counters)
+    return {**self._counters, **self._reanalyser.state}
+
+  @property
+  def replay(self) -> replay_lib.ReplayBuffer:
+    return self._replay
+
+  @property
+  def last_results(self) -> List[acting.GameResult]:
+    """The games the last round finished (in the order they were stored)."""
+    return list(self._last_results)
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    if replay is not None:
+      self._replay = replay
+    self._last_env_steps = self.env_steps
+
+  @property
+  def rounds(self) -> int:
+    return int(self._counters['rounds'].numpy())
+
+  @property
+  def games(self) -> int:
+    return int(self._counters['games'].numpy())
+
+  @property
+  def env_steps(self) -> int:
+    return int(self._counters['env_steps'].numpy())
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    return reanalysis.sample(self._config, self._replay, self._reanalyser)
+
+  def compile_function(self) -> Optional[Callable[[], None]]:
+    """Traces the actor's search; returns a function that compiles the
+    programs its games will run (`Actor.compile_function`), or None."""
+    compile_function = getattr(self._actor, 'compile_function', None)
+    if compile_function is None:
+      return None
+    return compile_function(self._continuous)
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    self._replay.update_priorities(keys, priorities)
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None,
+                end_move: Optional[Callable[[], None]] = None) -> None:
+    """Plays a round (`DataSource.run_round`); `end_move`, if given, is
+    called after each move whose learner steps were asked for."""
+    counted = self._counters['counted_env_steps']
+    paid = self._counters['paid_steps']
+    state = {'training': True}
+
+    def on_move(num_env_steps: int) -> None:
+      """Takes the learner steps that `num_env_steps` new steps are owed."""
+      self._counters['env_steps'].assign_add(num_env_steps)
+      if self._replay.num_positions < self._config.batch_size:
+        return
+      counted.assign_add(num_env_steps)
+      owed = int(self._train_ratio * int(counted.numpy()))  # floor, exactly.
+      while state['training'] and int(paid.numpy()) < owed:
+        state['training'] = learn()
+        paid.assign_add(1)
+      if end_move is not None:
+        end_move()
+
+    results: List[acting.GameResult] = []
+
+    def store(result: acting.GameResult) -> None:
+      self._replay.save_game(result.trajectory)
+      self._counters['games'].assign_add(1)
+      results.append(result)
+
+    if self._continuous:
+      self._actor.play_games(
+          self.rounds, first_game=self.games, training_steps=learner_steps,
+          on_move=on_move, should_stop=should_stop, on_game_end=store)
+    else:
+      finished = self._actor.play_round(
+          self.rounds, training_steps=learner_steps, on_move=on_move,
+          should_stop=should_stop)
+      if len(finished) < self._actor.num_envs:
+        logging.info('Round ended early: %d unfinished games dropped.',
+                     self._actor.num_envs - len(finished))
+      for result in finished:
+        store(result)
+    self._recent.extend(results)
+    self._last_results = results
+    self._counters['rounds'].assign_add(1)
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    returns = [r.episode_return for r in self._recent]
+    lengths = [r.length for r in self._recent]
+    rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
+    self._recent, self._last_env_steps = [], self.env_steps
+    scalars = {
+        'selfplay/games': self.games,
+        'selfplay/env_steps': self.env_steps,
+        'selfplay/env_steps_per_second': rate,
+        'replay/positions': self._replay.num_positions,
+    }
+    # Continuous rounds ended early (`TrainingLoop.run(end_round=...)`) may
+    # have finished no game since the last line.
+    ended = '-  length -'
+    if returns:
+      scalars['selfplay/episode_return'] = float(np.mean(returns))
+      scalars['selfplay/game_length'] = float(np.mean(lengths))
+      ended = f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}'
+    text = (f'games {self.games}  env steps {self.env_steps}  return '
+            f'{ended}  {rate:.1f} env steps/s')
+    if self._reanalyser is not None:
+      more_text, more = reanalysis_progress(self._reanalyser)
+      text += more_text
+      scalars.update(more)
+    return text, scalars
+
+  def totals(self) -> str:
+    return (f'{self.games} games, {self.env_steps} environment steps, '
+            f'{self._replay.num_positions} positions in replay')
+
+
+def reanalysis_progress(reanalyser: reanalysis.Reanalyser
+                       ) -> Tuple[str, Dict[str, float]]:
+  """A log fragment and scalars of the reanalysis since the last call."""
+  rows, positions, seconds = reanalyser.take_stats()
+  return (f'  reanalysed {rows} rows ({seconds:.1f} s)', {
+      'reanalyse/rows': rows,
+      'reanalyse/positions': positions,
+      'reanalyse/seconds': seconds,
+  })
+
+
+class SyntheticBatches:
+  """Synthetic batches with learnable targets, through `tf.data`.
+
+  Batch i depends on (seed, i) only, and the stream starts at the learner's
+  step count when first sampled, so a resumed run continues the stream. A
+  round is one learner step.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig,
+               learner: learning.Learner, seed: int = 0):
+    self._config = config
+    self._learner = learner
+    self._seed = seed
+    self._batches = None
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return {}
+
+  @property
+  def replay(self) -> None:
+    return None
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    del replay  # Synthetic batches keep no replay.
+
+  def sample(self) -> Tuple[types.Batch, None]:
+    if self._batches is None:
+      config, start = self._config, self._learner.steps
+      dataset = datasets.from_batches(
+          lambda: synthetic.SyntheticBatches(
+              config, config.batch_size, seed=self._seed, start=start),
+          config, config.batch_size)
+      self._batches = self._learner.distribute_dataset(dataset)
+    return next(self._batches), None
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    raise ValueError('Synthetic batches have no priorities to update.')
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    del learner_steps, should_stop  # One step per round, whatever happens.
+    learn()
+
+  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+    del elapsed  # The learner's rate is the loop's.
+    return '', {}
+
+  def totals(self) -> str:
+    return 'synthetic batches'

@@ -1,0 +1,358 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A whole training run from a config: what the launchers call.
+
+`run(config, settings)` builds the learner, the data source (self-play with
+the search and the preset's environments, or synthetic batches), the
+TensorBoard writer and the checkpoints, checks that a checkpoint directory
+holds this run (`run_config.py`), trains with `training_loop.TrainingLoop`,
+exports the network if asked and logs a summary; `settings` is a
+`RunSettings` (run_settings.py). A pip-installed `muzero_snt` runs it
+without the repository's launchers:
+
+    from muzero_snt import experiment, presets
+    experiment.run(presets.get_preset('tictactoe'),
+                   experiment.RunSettings(preset='tictactoe',
+                                          checkpoint_dir='/tmp/ttt'))
+"""
+
+import contextlib
+import os
+from typing import Callable, Optional
+
+from absl import logging
+import tensorflow as tf
+
+from muzero_snt.run import builders
+from muzero_snt.run import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt import environments
+from muzero_snt.run import event_files
+from muzero_snt.run import export
+from muzero_snt.run import fixed_dataset
+from muzero_snt import learning
+from muzero_snt import presets
+from muzero_snt.run import resources
+from muzero_snt.run import run_config
+from muzero_snt.run import run_lock
+from muzero_snt.run import run_settings
+from muzero_snt.run import training_loop
+# Ray itself is imported only when a run has actors (`ray_support`).
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_source
+from muzero_snt.distributed import runner
+
+# The public name (README, docs): the class is defined in run_settings.py.
+RunSettings = run_settings.RunSettings
+
+
+def describe_config(settings: RunSettings,
+                    config: config_lib.MuZeroConfig) -> str:
+  """The run in one paragraph: preset, what differs from it, settings."""
+  current = settings.run_config(config)
+  preset = run_config.RunConfig(
+      settings.preset, presets.get_preset(settings.preset), current.settings)
+  diffs = run_config.differences(preset, current)
+  changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
+  values = current.settings
+  return (f'preset {settings.preset}' +
+          (f' ({changed})' if changed else ' (as shipped)') + '; ' +
+          ', '.join(f'{k}={v!r}' for k, v in values.items()) +
+          f'; {config.training_steps} learner steps of batch '
+          f'{config.batch_size}')
+
+
+def check_reanalysis(config: config_lib.MuZeroConfig,
+                     settings: RunSettings) -> None:
+  """Raises ValueError if the run asks for reanalysis where there is none.
+
+  Reanalysis runs in the learner's process or, with num_actors > 0, in
+  reanalyse workers; synthetic batches have no games.
+  """
+  fraction, workers = config.reanalyze_fraction, settings.num_reanalyze_workers
+  if workers and not fraction:
+    raise ValueError(f'num_reanalyze_workers={workers} needs '
+                     'reanalyze_fraction > 0 (nothing to reanalyse).')
+  if fraction and settings.data == 'synthetic':
+    raise ValueError(f'reanalyze_fraction={fraction} is not available with '
+                     "data='synthetic' (no stored games to search again); "
+                     'set it to 0.')
+  if fraction and settings.data == 'selfplay' and settings.overlap_learning:
+    raise ValueError(f'reanalyze_fraction={fraction} is not available with '
+                     'overlap_learning (the reanalyser searches the '
+                     "learner's network while the learner's thread changes "
+                     'it); set one of them off.')
+
+
+def check_train_ratio(config: config_lib.MuZeroConfig,
+                      settings: RunSettings) -> None:
+  """Raises ValueError if self-play's ratio cannot give a learner step.
+
+  At `train_ratio` r the learner steps once every 1/r environment steps.
+  When that is more positions than the replay window can hold
+  (`window_size` games of at most `max_moves`), every game would leave
+  the window before the first learner step: self-play would run forever
+  without learning or checkpointing.
+  """
+  if settings.data != 'selfplay':
+    return
+  ratio = settings.self_play.train_ratio
+  positions = config.window_size * config.max_moves
+  if ratio * positions < 1:
+    raise ValueError(
+        f'train_ratio={ratio:g} asks for one learner step every '
+        f'{1 / ratio:.3g} environment steps, more than the replay window '
+        f'holds (window_size={config.window_size} games of at most '
+        f'max_moves={config.max_moves}: {positions} positions), so no '
+        f'learner step would ever come; expected train_ratio >= '
+        f'{1 / positions:.3g}.')
+
+
+def check_distributed(settings: RunSettings) -> None:
+  """Checks that Ray is installed and `settings.ray_address` answers.
+
+  Raises:
+    ImportError: if Ray is missing (naming what to install).
+    ValueError: if the address is malformed or no cluster answers there.
+  """
+  ray_support.check_installed()
+  if settings.ray_address:
+    ray_support.check_address(settings.ray_address)
+
+
+def check_checkpoint_dir(config: config_lib.MuZeroConfig,
+                         settings: RunSettings) -> None:
+  """Raises `run_config.RunConfigError` unless the directory holds this run.
+
+  A directory with another run's configuration is refused before anything
+  is written to it. Nothing is written here: the run's configuration is
+  saved by `record_run_config` once its checkpoint has been restored, so
+  that a resume that fails leaves the directory's record as it was.
+  """
+  directory = settings.checkpoint_dir
+  if not directory:
+    return
+  check_mode_switch(directory, settings)
+  saved = run_config.check_resume(directory, settings.run_config(config),
+                                  settings.allow_config_changes)
+  if saved is None and tf.train.latest_checkpoint(directory):
+    logging.warning('%s has checkpoints but no %s (an older run): resuming '
+                    'without checking its configuration.', directory,
+                    run_config.RUN_CONFIG_FILE)
+
+
+def record_run_config(config: config_lib.MuZeroConfig,
+                      settings: RunSettings) -> None:
+  """Writes this run's configuration beside its checkpoints (atomically).
+
+  Called after the newest checkpoint was restored (or none was found):
+  the record changes only once the directory is known to continue as
+  this run.
+  """
+  if settings.checkpoint_dir:
+    run_config.save(settings.checkpoint_dir, settings.run_config(config))
+
+
+def check_mode_switch(directory: str, settings: RunSettings) -> None:
+  """Raises `RunConfigError` if the checkpoints are of the other mode.
+
+  A checkpoint holds its data source's counters: those of self-play in the
+  learner's process, or those of the replay service with Ray actors. The
+  two count different things, so a run of one mode does not resume the
+  other's checkpoints.
+  """
+  names = checkpointing.saved_names(directory)
+  if not names:
+    return
+  distributed = any(name.startswith(replay_source.COUNTER_PREFIX)
+                    for name in names)
+  if distributed == bool(settings.num_actors):
+    return
+  if distributed:
+    saved, asked = 'with Ray actors (num_actors > 0)', (
+        'in one process (num_actors=0)')
+  else:
+    saved, asked = 'in one process (num_actors=0)', (
+        f'with num_actors={settings.num_actors}')
+  raise run_config.RunConfigError(
+      f'The checkpoints in {directory} are of a run that played {saved}; '
+      f'they cannot be resumed {asked}, because the two modes count '
+      'their self-play progress differently. Resume in the mode the run '
+      'was started in, or start the new run in another directory.')
+
+
+def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
+              available_memory: Optional[int] = None) -> None:
+  """Checks what a run needs before any work, changing nothing it owns.
+
+  The memory estimate of the network, the batch, the unroll and (with
+  self-play) the full replay window against the memory available; the
+  output directories (a file, read-only, or short of space for the
+  checkpoints retention holds at once); and that the checkpoint directory
+  holds this run.
+
+  Raises:
+    resources.ResourceError: naming the part or the path and what to do.
+    run_config.RunConfigError: if the checkpoint directory holds another
+      run.
+  """
+  check_reanalysis(config, settings)
+  check_train_ratio(config, settings)
+  self_play = settings.data == 'selfplay'
+  with_replay = settings.data != 'synthetic'
+  frame_stack = environments.ENVIRONMENTS[settings.preset].frame_stack
+  resources.check_memory(
+      config, available_bytes=available_memory, with_replay=with_replay,
+      games_in_flight=settings.self_play.num_envs if self_play else 0,
+      frame_stack=frame_stack)
+  if settings.checkpoint_dir:
+    saved = config if with_replay else config.replace(window_size=1,
+                                                      max_moves=1)
+    keep = checkpointing.MAX_TO_KEEP
+    resources.check_output_directory(
+        settings.checkpoint_dir, '--checkpoint_dir',
+        min_free_bytes=resources.checkpoint_space_needed(
+            saved, settings.checkpoint_dir, keep, frame_stack),
+        needed_for=f'{keep} checkpoints kept and the next one, written '
+        f'before the oldest is deleted, of up to '
+        f'{resources.checkpoint_bytes(saved, frame_stack):,} bytes each, '
+        'counting those already there')
+    check_mode_switch(settings.checkpoint_dir, settings)
+    run_config.check_resume(settings.checkpoint_dir,
+                            settings.run_config(config),
+                            settings.allow_config_changes)
+  for name in ('logdir', 'export_dir'):
+    if getattr(settings, name):
+      resources.check_output_directory(getattr(settings, name), f'--{name}')
+  if settings.export_replay:
+    resources.check_output_directory(
+        os.path.dirname(os.path.abspath(settings.export_replay)),
+        '--export_replay')
+  if settings.data == 'replay':
+    fixed_dataset.load_replay(config, settings.replay_path)
+
+
+def run(config: config_lib.MuZeroConfig,
+        settings: RunSettings,
+        strategy: Optional[tf.distribute.Strategy] = None,
+        on_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None,
+        end_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None
+       ) -> training_loop.TrainingLoop:
+  """Trains until `config.training_steps` learner steps; returns the loop.
+
+  Args:
+    config: the run's configuration; `batch_size` is the global batch.
+    settings: everything else about the run.
+    strategy: the learner's `tf.distribute` strategy (default: the current).
+    on_round: `(loop) -> bool` after every round; True stops the run.
+    end_round: `(loop) -> bool` after every move; True ends the round there
+      (`TrainingLoop.run`).
+
+  Raises:
+    ValueError: if the strategy cannot run the batch or XLA as asked, or
+      the checkpoint directory holds another run (`RunConfigError`).
+    run_lock.RunLockError: if another live process writes to the
+      checkpoint directory.
+    checkpointing.CheckpointError: if the directory's checkpoints exist
+      but none is intact (nothing is changed then), or a save fails (a
+      full disk; the older checkpoints are kept).
+    FloatingPointError: if a learner step's loss is not finite (the last
+      good checkpoint stays).
+  """
+  logging.info('Run: %s.', describe_config(settings, config))
+  logging.info('Checkpoints: %s. TensorBoard: %s.',
+               settings.checkpoint_dir or 'none (no --checkpoint_dir)',
+               settings.logdir or 'none (no --logdir)')
+  strategy = strategy or tf.distribute.get_strategy()
+  builders.check_strategy(config, strategy, settings.jit_compile)
+  check_reanalysis(config, settings)
+  check_train_ratio(config, settings)
+  with contextlib.ExitStack() as stack:
+    if settings.checkpoint_dir:
+      # One writer per directory, for the whole run.
+      stack.enter_context(run_lock.RunLock(settings.checkpoint_dir))
+    check_checkpoint_dir(config, settings)
+    learner = builders.make_learner(config, settings.seed,
+                                    settings.jit_compile, strategy,
+                                    settings.compute_dtype)
+    if settings.num_actors:
+      source = stack.enter_context(runner.start(config, settings, learner))
+    else:
+      source = builders.make_source(config, settings, learner)
+    writer, earlier_events = None, []
+    if settings.logdir:
+      earlier_events = event_files.event_files(settings.logdir)
+      writer = tf.summary.create_file_writer(settings.logdir)
+      stack.callback(writer.close)
+    loop = training_loop.TrainingLoop(
+        config, learner, source, checkpoint_dir=settings.checkpoint_dir,
+        writer=writer, log_every=settings.log_every,
+        checkpoint_seconds=(None if settings.checkpoint_minutes is None else
+                            60 * settings.checkpoint_minutes),
+        overlap_learning=settings.overlaps_learning(config))
+    # The checkpoint (if any) is restored: this run continues the
+    # directory's, so its record may now say so.
+    record_run_config(config, settings)
+    if earlier_events:
+      # What an earlier process logged after the checkpoint resumed from
+      # is logged again by this one: no step twice on TensorBoard.
+      event_files.drop_events_after(settings.logdir, learner.steps,
+                                    earlier_events)
+    loop.run(on_round=on_round, end_round=end_round)
+  if settings.export_replay:
+    loop.replay.save(settings.export_replay)
+    logging.info('Wrote the replay buffer (%d games) to %s.',
+                 loop.replay.num_games, settings.export_replay)
+  if settings.export_dir:
+    export.export_inference(learner.network, settings.export_dir,
+                            config=config)
+    logging.info('Exported the inference functions to %s.',
+                 settings.export_dir)
+  logging.info('%s', summary(loop, settings))
+  return loop
+
+
+def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
+  """What a finished run did and where its results are."""
+  how = (f'Stopped by {loop.stopped_by}' if loop.stopped_by else 'Done')
+  lines = [f'{how}: {loop.learner.steps} learner steps, '
+           f'{loop.source.totals()}, in {loop.elapsed:.0f} s.']
+  if loop.last_checkpoint:
+    lines.append(f'  checkpoint: {loop.last_checkpoint}')
+  if settings.logdir:
+    lines.append(f'  TensorBoard: tensorboard --logdir={settings.logdir} '
+                 '--host=127.0.0.1')
+  if settings.export_dir:
+    lines.append(f'  SavedModel: {settings.export_dir}')
+  if settings.export_replay:
+    lines.append(f'  replay: {settings.export_replay}')
+  return '\n'.join(lines)
+
+
+def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
+                 strategy: Optional[tf.distribute.Strategy] = None,
+                 on_round=None, end_round=None,
+                 **settings) -> training_loop.TrainingLoop:
+  """`run` with self-play data; `settings` are `RunSettings` fields."""
+  return run(config, RunSettings(preset=preset, data='selfplay', **settings),
+             strategy=strategy, on_round=on_round, end_round=end_round)
+
+
+def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',
+                  strategy: Optional[tf.distribute.Strategy] = None,
+                  **settings) -> learning.Learner:
+  """`run` on synthetic batches; returns the trained learner."""
+  return run(config, RunSettings(preset=preset, data='synthetic', **settings),
+             strategy=strategy).learner

@@ -1,0 +1,447 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The training loop: rounds of data, learner steps, logs and checkpoints.
+
+One loop for every data source (`data_sources.py`): self-play interleaved
+with learning on the same variables (the actor's search reads the network
+the learner updates), or synthetic batches. With `overlap_learning` the
+learner's steps run in a second thread while the actor plays its next move
+on a copy of the weights (`overlapped_learning.py`). Between rounds the
+loop logs progress, writes TensorBoard summaries and saves checkpoints,
+numbered by learner step.
+
+A run restarted from its last checkpoint continues exactly as if it had
+never stopped. Extending a finished self-play run (a second run with a
+larger `training_steps`) is exact only if the first run's last learner step
+came at the end of a round: otherwise the first run played the rest of that
+round without learning, where the longer run keeps learning.
+"""
+
+import concurrent.futures
+import contextlib
+import time
+from typing import Callable, Dict, Optional
+
+from absl import logging
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt.run import checkpointing
+from muzero_snt import config as config_lib
+from muzero_snt.run import data_sources
+from muzero_snt import learning
+from muzero_snt.run import overlapped_learning
+from muzero_snt import replay as replay_lib
+from muzero_snt.run import stopping
+
+
+class TrainingLoop:
+  """Runs rounds of a data source until the learner has trained enough.
+
+  Usage:
+
+      source = data_sources.SelfPlay(config, actor, train_ratio=0.5)
+      loop = TrainingLoop(config, learner, source, checkpoint_dir=directory)
+      loop.run()
+  """
+
+  def __init__(self,
+               config: config_lib.MuZeroConfig,
+               learner: learning.Learner,
+               source: data_sources.DataSource,
+               checkpoint_dir: Optional[str] = None,
+               writer: Optional[tf.summary.SummaryWriter] = None,
+               log_every: int = 50,
+               checkpoint_seconds: Optional[float] = None,
+               compile_first: bool = True,
+               overlap_learning: bool = False):
+    """Constructs the loop and restores the last checkpoint, if any.
+
+    Args:
+      config: the run's configuration (training_steps, checkpoint_interval,
+        and the replay settings a restored buffer is read with).
+      learner: the learner; with self-play, its network is the one the
+        actor's search reads.
+      source: where the batches come from.
+      checkpoint_dir: where to save and resume checkpoints; none if unset.
+      writer: TensorBoard writer; none if unset.
+      log_every: log and write summaries every this many learner steps (and
+        after the first round).
+      checkpoint_seconds: also save a checkpoint when this much wall time
+        has passed since the last one (between rounds, and only if the
+        learner has stepped since), so that a run that is often killed
+        still progresses; None saves by `config.checkpoint_interval` only.
+      compile_first: with a source that has a search to compile
+        (`data_sources.SelfPlay`), compile its programs in one thread while
+        this one compiles the learner's step (`Learner.warm_up`), before
+        the first round; the run is the same step for step, only sooner
+        (docs/benchmarks.md, "Start-up"). With Ray actors
+        (`distributed.replay_source`) the source publishes the weights
+        first, and the actors' searches compile in their processes.
+      overlap_learning: take each move's learner steps in a second thread
+        while the actor plays the next move (`overlapped_learning.py`: the
+        actor searches with weights one move's steps behind). Needs a
+        `data_sources.SelfPlay` whose actor has a network of its own
+        (`actor_weights`).
+
+    Raises:
+      ValueError: for a bad `log_every` or `checkpoint_seconds`, or
+        `overlap_learning` with a source that cannot overlap.
+    """
+    if (isinstance(log_every, bool) or not isinstance(log_every, int) or
+        log_every <= 0):
+      raise ValueError(f'log_every must be a positive integer, got '
+                       f'{log_every!r}.')
+    if checkpoint_seconds is not None and not checkpoint_seconds > 0:
+      raise ValueError(f'checkpoint_seconds must be positive, got '
+                       f'{checkpoint_seconds!r}.')
+    if overlap_learning and getattr(source, 'actor_weights', None) is None:
+      raise ValueError(
+          'overlap_learning=True needs a self-play source whose actor '
+          'searches a network of its own (data_sources.SelfPlay with '
+          f'actor_weights); got {type(source).__name__} without one.')
+    self._config = config
+    self._learner = learner
+    self._source = source
+    self._overlap = bool(overlap_learning)
+    # With overlap: the batches drawn for the next list of steps and the
+    # replay keys of the running list; the learner's thread; the learner
+    # steps counted through the last metrics taken, asked for (taken,
+    # running or drawn), and in the actor's weights.
+    self._staged = []
+    self._running_keys = []
+    self._thread = overlapped_learning.LearnerThread(
+        lambda batch: self._learner.step_prepared(batch),
+        source.actor_weights.read if overlap_learning else None)
+    self._job_steps = 0
+    self._steps_asked = 0
+    self._actor_steps = 0
+    self._checkpoint_seconds = checkpoint_seconds
+    self._compile_first = compile_first
+    self._stop = stopping.StopOnSignals()
+    self._writer = writer
+    self._log_every = log_every
+    self._checkpointer = None
+    self._last_metrics: Optional[Dict[str, np.ndarray]] = None
+    self._last_checkpoint: Optional[str] = None
+    if checkpoint_dir:
+      self._checkpointer = checkpointing.Checkpointer(
+          checkpoint_dir, **learner.state, **source.counters())
+      has_replay = source.replay is not None
+      replay = self._checkpointer.restore(config if has_replay else None)
+      source.restore_replay(replay)
+      if self._checkpointer.latest_number is not None:
+        self._last_checkpoint = self._checkpointer.latest_path
+        logging.info('Resumed from %s at learner step %d.',
+                     self._last_checkpoint, learner.steps)
+    # Wall time and learner steps of this process's first learner step:
+    # the rate (and the time left) is measured from there, after tracing
+    # and compilation.
+    self._first_step: Optional[tuple] = None
+    self._start = None
+
+  @property
+  def learner(self) -> learning.Learner:
+    return self._learner
+
+  @property
+  def source(self) -> data_sources.DataSource:
+    return self._source
+
+  @property
+  def replay(self) -> Optional[replay_lib.ReplayBuffer]:
+    return self._source.replay
+
+  @property
+  def rounds(self) -> int:
+    """Self-play rounds played (0 for a source without games)."""
+    return getattr(self._source, 'rounds', 0)
+
+  @property
+  def games(self) -> int:
+    """Games played (0 for a source without games)."""
+    return getattr(self._source, 'games', 0)
+
+  @property
+  def env_steps(self) -> int:
+    """Environment steps taken (0 for a source without games)."""
+    return getattr(self._source, 'env_steps', 0)
+
+  @property
+  def last_checkpoint(self) -> Optional[str]:
+    """The path of the newest checkpoint (written or restored), if any."""
+    return self._last_checkpoint
+
+  @property
+  def elapsed(self) -> float:
+    """Seconds since `run` started in this process (0 before)."""
+    return 0. if self._start is None else time.time() - self._start
+
+  def _done(self) -> bool:
+    return self._learner.steps >= self._config.training_steps
+
+  @property
+  def stopped_by(self) -> Optional[str]:
+    """The signal that stopped the last `run` early, if one did."""
+    return self._stop.signal_name
+
+  def _learn(self) -> bool:
+    """One learner step on the source's next batch; False once done (or
+    asked to stop)."""
+    if self._stop.requested:
+      return False
+    batch, keys = self._source.sample()
+    metrics = self._learner.step(batch)
+    if keys is not None:
+      self._source.update_priorities(keys, metrics['priority'])
+    self._last_metrics = metrics
+    if self._first_step is None:
+      self._first_step = (time.time(), self._learner.steps)
+    return not (self._done() or self._stop.requested)
+
+  def _stage(self) -> bool:
+    """`_learn` with overlap: draws the batch now, steps at `_end_move`."""
+    if self._stop.requested:
+      return False
+    batch, keys = self._source.sample()
+    self._staged.append((self._learner.prepare(batch), keys))
+    self._steps_asked += 1
+    return not (self._steps_asked >= self._config.training_steps or
+                self._stop.requested)
+
+  def _collect(self) -> Optional[list]:
+    """Waits for the learner's thread; takes its steps' metrics and
+    priorities (in this thread, which alone writes the replay); returns
+    the weights read after them (None if no step ran)."""
+    keys, self._running_keys = self._running_keys, []
+    try:
+      finished = self._thread.wait()
+    except Exception as error:
+      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
+      raise
+    self._take_metrics(finished.metrics, keys)
+    return finished.weights
+
+  def _take_metrics(self, done, keys) -> None:
+    for metrics, step_keys in zip(done, keys):
+      metrics = {name: value.numpy() for name, value in metrics.items()}
+      self._job_steps += 1
+      metrics['step'] = self._job_steps
+      if step_keys is not None:
+        self._source.update_priorities(step_keys, metrics['priority'])
+      self._last_metrics = metrics
+      if self._first_step is None:
+        self._first_step = (time.time(), self._job_steps)
+
+  def _end_move(self) -> None:
+    """After a move's steps were drawn: waits for the previous move's,
+    starts this move's, and gives the actor the weights after the
+    previous ones."""
+    weights = self._collect()
+    steps = self._job_steps = self._learner.steps
+    if self._staged:
+      staged, self._staged = self._staged, []
+      self._running_keys = [keys for _, keys in staged]
+      self._thread.start([batch for batch, _ in staged])
+    if weights is not None:
+      self._source.actor_weights.write(weights)
+      self._actor_steps = steps
+
+  def _end_round(self) -> None:
+    """Every step drawn taken, and the actor's weights the learner's."""
+    self._end_move()
+    self._end_move()
+
+  def save(self) -> Optional[str]:
+    """Saves a checkpoint numbered by the learner step; logs its path.
+
+    Raises:
+      checkpointing.CheckpointError: if the save fails (a full disk); the
+        older checkpoints are kept.
+    """
+    if self._checkpointer is None:
+      return None
+    step = self._learner.steps
+    path = self._checkpointer.save(step, self._source.replay)
+    self._last_checkpoint = path
+    logging.info('Checkpoint at learner step %d: %s', step, path)
+    return path
+
+  def run(self,
+          on_round: Optional[Callable[['TrainingLoop'], bool]] = None,
+          end_round: Optional[Callable[['TrainingLoop'], bool]] = None
+         ) -> None:
+    """Runs rounds until the learner has `config.training_steps` steps.
+
+    Args:
+      on_round: called after every round (and its checkpoint); returning
+        True stops the loop there (benchmarks evaluate and stop with it).
+      end_round: checked after every move; returning True ends the round
+        there, so that `on_round` runs at once (a benchmark evaluating on a
+        clock). Meant for continuous self-play, whose games in play go on
+        in the next round; a source that plays rounds to the end drops its
+        unfinished games, as on a signal.
+
+    A SIGINT or SIGTERM during the run stops it after the current learner
+    step: the round ends (unfinished games are dropped), a final
+    checkpoint is saved and `stopped_by` names the signal. A second signal
+    raises `KeyboardInterrupt` at once.
+
+    Raises:
+      FloatingPointError: if a learner step's loss is not finite; the step
+        is skipped and no checkpoint is written after it, so the last good
+        checkpoint stays the one a restart resumes from.
+      checkpointing.CheckpointError: if a save fails (a full disk), at a
+        checkpoint interval, at the end or on a signal; the run stops and
+        a restart resumes from the checkpoint before.
+    """
+    self._start = time.time()
+    if self._compile_first and not self._done():
+      self._compile()
+    last_checkpoint, last_save_time = self._learner.steps, time.time()
+    last_log, last_log_time = None, self._start
+    with self._stop, contextlib.ExitStack() as cleanup:
+      cleanup.callback(self._thread.close)
+      while not self._done():
+        should_stop = self._stop
+        if end_round is not None:
+          should_stop = lambda: self._stop() or end_round(self)
+        if self._overlap:
+          self._running_keys = []
+          self._steps_asked = self._actor_steps = self._learner.steps
+          self._source.actor_weights()
+          self._source.run_round(self._stage, lambda: self._actor_steps,
+                                 should_stop=should_stop,
+                                 end_move=self._end_move)
+          self._end_round()
+        else:
+          self._source.run_round(self._learn, lambda: self._learner.steps,
+                                 should_stop=should_stop)
+        steps = self._learner.steps
+        stopping_now = self._stop.requested
+        if last_log is None or steps // self._log_every > last_log // (
+            self._log_every) or self._done() or stopping_now:
+          now = time.time()
+          self._log(now - last_log_time)
+          last_log, last_log_time = steps, now
+        on_time = (self._checkpoint_seconds is not None and
+                   time.time() - last_save_time >= self._checkpoint_seconds)
+        if self._checkpointer and steps > last_checkpoint and (
+            steps - last_checkpoint >= self._config.checkpoint_interval or
+            self._done() or stopping_now or on_time):
+          self.save()
+          last_checkpoint, last_save_time = steps, time.time()
+        if stopping_now:
+          logging.warning('Stopped by %s at learner step %d%s.',
+                          self._stop.signal_name, steps,
+                          f'; checkpoint {self._last_checkpoint}'
+                          if self._last_checkpoint else '')
+          break
+        if on_round is not None and on_round(self):
+          break
+
+  def _compile(self) -> None:
+    """Compiles the source's search and the learner's step side by side.
+
+    Without this the search compiles during the first round (one program
+    per padded batch size) and the learner at its first step, one after
+    the other. The source's programs compile in a second thread (XLA
+    releases the interpreter while it compiles) as this one traces and
+    compiles the learner; the search's compiles only read the variables
+    the learner's warm-up changes and restores, and their results are
+    discarded.
+    """
+    prepare = getattr(self._source, 'compile_function', None)
+    compile_source = prepare() if prepare is not None else None
+    if compile_source is None:
+      return
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+      searches = pool.submit(compile_source)
+      learner_compiled = self._learner.warm_up()
+      searches.result()
+    logging.info('Compiled %s in %.1f s.',
+                 'the learner step with the search beside it'
+                 if learner_compiled else 'the search', time.time() - start)
+
+  def steps_per_second(self) -> Optional[float]:
+    """The learner's rate since its first step here; None if unknown.
+
+    Measured from the end of this process's first learner step, so tracing
+    and compilation do not count.
+    """
+    if self._first_step is None:
+      return None
+    start_time, start_steps = self._first_step
+    steps = self._learner.steps - start_steps
+    seconds = time.time() - start_time
+    return steps / seconds if steps > 0 and seconds > 0 else None
+
+  def remaining_seconds(self) -> Optional[float]:
+    """Time left at `steps_per_second`; None while that is unknown."""
+    rate = self.steps_per_second()
+    if rate is None:
+      return None
+    return (self._config.training_steps - self._learner.steps) / rate
+
+  def _log(self, since_last: float) -> None:
+    """Logs progress and writes TensorBoard summaries since the last log."""
+    steps, total = self._learner.steps, self._config.training_steps
+    metrics = self._last_metrics
+    loss = f'{float(metrics["loss"]):.4f}' if metrics else '-'
+    rate = self.steps_per_second()
+    remaining = None if rate is None else (total - steps) / rate
+    source_text, source_scalars = self._source.progress(since_last)
+    logging.info(
+        'learner step %d/%d  loss %s  %s%s  elapsed %.0fs  remaining %s',
+        steps, total, loss, source_text + '  ' if source_text else '',
+        '-' if rate is None else f'{rate:.2f} learner steps/s', self.elapsed,
+        'unknown yet' if remaining is None else f'~{remaining:.0f}s')
+    if self._writer:
+      with self._writer.as_default(step=steps):
+        for tag, value in source_scalars.items():
+          tf.summary.scalar(tag, value)
+        if metrics:
+          write_learner_summaries(metrics, rate, self._config.batch_size)
+
+
+def write_learner_summaries(metrics: Dict[str, np.ndarray],
+                            steps_per_second: Optional[float],
+                            batch_size: int) -> None:
+  """Writes a learner step's metrics as scalars to the default writer.
+
+  Args:
+    metrics: the output of `Learner.step`.
+    steps_per_second: learner steps per second after the first step (None
+      while unknown: then no rate is written).
+    batch_size: the global batch size, for samples per second.
+  """
+  tf.summary.scalar('loss', metrics['loss'])
+  tf.summary.scalar('loss/regularization', metrics['regularization'])
+  # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
+  # The consistency loss (when on) at 1..K.
+  for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
+                           ('consistency', 1)):
+    if f'{name}_loss' not in metrics:
+      continue
+    per_step = metrics[f'{name}_loss']
+    tf.summary.scalar(f'loss/{name}', np.mean(per_step))
+    for k, value in enumerate(per_step, start=first_step):
+      tf.summary.scalar(f'loss/{name}_step_{k}', value)
+  tf.summary.scalar('learning_rate', metrics['learning_rate'])
+  tf.summary.scalar('gradient_norm', metrics['gradient_norm'])
+  if steps_per_second is not None:
+    tf.summary.scalar('steps_per_second', steps_per_second)
+    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)

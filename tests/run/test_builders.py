@@ -1,0 +1,100 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""Tests of the run factories and their checks."""
+
+import dataclasses
+import types
+
+import tensorflow as tf
+
+from muzero_snt.run import builders
+from muzero_snt import config as config_lib
+from muzero_snt import presets
+from muzero_snt.run import run_settings
+from tests import testing
+
+
+def _tiny_config(**changes) -> config_lib.MuZeroConfig:
+  return testing.tiny_mlp_config(21, batch_size=8).replace(**changes)
+
+
+def _fake_strategy(num_replicas: int):
+  """Stands in for a strategy of `num_replicas` (not a TPU's)."""
+  return types.SimpleNamespace(num_replicas_in_sync=num_replicas)
+
+
+class CheckStrategyTest(testing.TestCase):
+
+  def test_batch_not_divisible_by_the_replicas_is_refused(self):
+    with self.assertRaisesRegex(ValueError,
+                                r'batch_size=8 .*the 3 replicas'):
+      builders.check_strategy(_tiny_config(), _fake_strategy(3),
+                           jit_compile=False)
+    builders.check_strategy(_tiny_config(), _fake_strategy(4), jit_compile=False)
+
+  def test_jit_compile_on_several_replicas_is_refused(self):
+    with self.assertRaisesRegex(ValueError, 'jit_compile.*2 replicas'):
+      builders.check_strategy(_tiny_config(), _fake_strategy(2),
+                           jit_compile=True)
+    builders.check_strategy(_tiny_config(), _fake_strategy(1), jit_compile=True)
+
+
+if __name__ == '__main__':
+  tf.test.main()
+
+
+class SelfPlaySearchTest(testing.TestCase):
+
+  def _rows_searched(self, pad_rounds: bool):
+    """One round of 3 tic-tac-toe games: the rows the round's searches ran
+    (padded rows included), and the games' lengths."""
+    preset = presets.make_tictactoe_config()
+    config = preset.replace(
+        num_simulations=2, batch_size=8, num_unroll_steps=2,
+        network=dataclasses.replace(preset.network, channels=4,
+                                    prediction_blocks=0))
+    settings = run_settings.RunSettings(
+        preset='tictactoe', num_envs=3, train_ratio=1., search='graph',
+        pad_rounds=pad_rounds,
+        # The actor then searches the learner's network, counted here.
+        overlap_learning=False)
+    learner = builders.make_learner(config, jit_compile=False)
+    network = learner.network
+    rows = tf.Variable(0)
+    initial_inference = network.initial_inference
+
+    def counting_initial_inference(observation):
+      if not tf.executing_eagerly():  # The search's program, not set-up.
+        rows.assign_add(tf.shape(observation)[0])
+      return initial_inference(observation)
+
+    network.initial_inference = counting_initial_inference
+    source = builders.make_source(config, settings, learner)
+    source.run_round(lambda: True, lambda: 0)
+    return int(rows.numpy()), [result.length for result in
+                               source.last_results]
+
+  def test_pad_rounds_searches_every_move_with_every_row(self):
+    rows, lengths = self._rows_searched(pad_rounds=True)
+    self.assertLen(lengths, 3)
+    # Every move searched 4 rows: the 3 games padded to a power of two,
+    # the ended games' rows kept.
+    self.assertEqual(rows, 4 * max(lengths))
+    rows, lengths = self._rows_searched(pad_rounds=False)
+    # Without: each move's games in play, padded to a power of two.
+    in_play = [sum(length > move for length in lengths)
+               for move in range(max(lengths))]
+    padded = {1: 1, 2: 2, 3: 4}
+    self.assertEqual(rows, sum(padded[games] for games in in_play))
