@@ -196,7 +196,9 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
   def play_round():
     observation = np.stack([t.observation for t in time_steps])
     to_play = [environment.to_play() for environment in environments]
-    legal = [environment.legal_actions() for environment in environments]
+    legal = search.legal_actions_to_mask(
+        [environment.legal_actions() for environment in environments],
+        config.action_space_size)
     result = compiled(observation, to_play, legal, rng)
     for i, environment in enumerate(environments):
       # Temperature 1, as in the early moves or early training.

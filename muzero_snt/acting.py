@@ -268,7 +268,12 @@ class Actor:
     observations = np.stack([game.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
-    output = self._search(observations, to_play, legal, rng, add_noise=True)
+    # The pseudocode's lists of legal actions, as the search's mask; the
+    # trajectories store it too.
+    legal_mask = search_lib.legal_actions_to_mask(
+        legal, self._config.action_space_size)
+    output = self._search(observations, to_play, legal_mask, rng,
+                          add_noise=True)
     actions = self._choose_actions(games, legal, output, rng, training_steps)
     rewards, time_steps = [], []
     for i, game in enumerate(games):
@@ -277,9 +282,6 @@ class Actor:
       rewards.append(reward)
       time_steps.append(time_step)
       game.player_0_return += reward if to_play[i] == 0 else -reward
-    legal_mask = np.zeros((len(games), self._config.action_space_size), bool)
-    for i, actions_i in enumerate(legal):
-      legal_mask[i, np.asarray(actions_i, np.int64)] = True
     # The moves are checked once as a batch, not once per game.
     trajectory_lib.Trajectory.append_batch(
         [game.trajectory for game in games], observations, to_play,

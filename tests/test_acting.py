@@ -229,9 +229,9 @@ class RecordingSearch:
     self._inner = inner
     self.outputs = []
 
-  def __call__(self, observations, to_play, legal_actions, rng,
+  def __call__(self, observations, to_play, legal_actions_mask, rng,
                add_noise=True):
-    output = self._inner(observations, to_play, legal_actions, rng,
+    output = self._inner(observations, to_play, legal_actions_mask, rng,
                          add_noise)
     self.outputs.append(output)
     return output
@@ -244,19 +244,20 @@ class ChoosingSearch:
   and returns the last legal square as the action to play.
   """
 
-  def __call__(self, observations, to_play, legal_actions, rng,
+  def __call__(self, observations, to_play, legal_actions_mask, rng,
                add_noise=True):
     del observations, to_play, rng, add_noise
-    counts = np.zeros((len(legal_actions), 9), np.int32)
-    policy = np.zeros((len(legal_actions), 9), np.float32)
+    counts = np.zeros((len(legal_actions_mask), 9), np.int32)
+    policy = np.zeros((len(legal_actions_mask), 9), np.float32)
     actions = []
-    for i, legal in enumerate(legal_actions):
+    for i, row in enumerate(legal_actions_mask):
+      legal = np.flatnonzero(row)
       counts[i, legal[0]] = 3
       counts[i, legal[-1]] = 1
       policy[i, legal[-1]] = 1.
       actions.append(legal[-1])
     return search.SearchOutput(counts, policy,
-                               np.zeros(len(legal_actions), np.float32),
+                               np.zeros(len(legal_actions_mask), np.float32),
                                action=np.array(actions, np.int32))
 
 

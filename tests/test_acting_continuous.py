@@ -81,9 +81,9 @@ class UniformSearch:
   def __init__(self):
     self.batch_sizes = []
 
-  def __call__(self, observations, to_play, legal_actions, rng,
+  def __call__(self, observations, to_play, legal_actions_mask, rng,
                add_noise=True):
-    del to_play, legal_actions, rng, add_noise
+    del to_play, legal_actions_mask, rng, add_noise
     size = len(observations)
     self.batch_sizes.append(size)
     return search.SearchOutput(np.ones((size, 2), np.int32),

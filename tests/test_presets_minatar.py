@@ -101,7 +101,7 @@ class MinAtarPresetTest(absltest.TestCase):
     def visits(unvisited_q):
       searcher = search.ReferenceSearch(
           config.replace(unvisited_q=unvisited_q), ConstantModel())
-      output = searcher(observation, [0], [list(range(6))],
+      output = searcher(observation, [0], np.ones((1, 6), bool),
                         np.random.default_rng(0), add_noise=False)
       return output.visit_counts[0]
 

@@ -76,18 +76,20 @@ class MuZeroPlayer:
     Args:
       search: the search, run without noise (e.g. `search.make_search(
         config, network, num_simulations=...)`); it sets the number of
-        simulations.
+        simulations, and its `config` the number of actions.
       seed: seed of the generator handed to the search; a search without
         noise draws nothing from it.
 
     Raises:
-      TypeError: if `search` is not a `search.Search`.
+      TypeError: if `search` is not a `search.Search` with a `config`.
     """
-    if not isinstance(search, search_lib.Search):
-      raise TypeError(f'MuZeroPlayer needs a search.Search (e.g. '
-                      f'search.make_search(config, network)), got '
+    if not (isinstance(search, search_lib.Search) and
+            hasattr(search, 'config')):
+      raise TypeError(f'MuZeroPlayer needs a search.Search with a config '
+                      f'(e.g. search.make_search(config, network)), got '
                       f'{type(search).__name__}.')
     self._search = search
+    self._num_actions = search.config.action_space_size
     self._rng = np.random.default_rng(seed)
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
@@ -111,8 +113,10 @@ class MuZeroPlayer:
                      legal_actions: Sequence[Sequence[int]]
                      ) -> Tuple[np.ndarray, search_lib.SearchOutput]:
     """`select_actions` and the search's output they come from."""
-    output = self._search(observations, to_play, legal_actions, self._rng,
-                          add_noise=False)
+    output = self._search(
+        observations, to_play,
+        search_lib.legal_actions_to_mask(legal_actions, self._num_actions),
+        self._rng, add_noise=False)
     return greedy_actions(output), output
 
   def select_action(self, env: base.Environment,

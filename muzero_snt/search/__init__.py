@@ -15,6 +15,8 @@
 """The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors.
 
 Both implement `Search` and return `SearchOutput`; `make_search` builds one.
+A search takes the legal actions as a `[B, A]` bool mask;
+`legal_actions_to_mask` makes it from the pseudocode's lists.
 """
 
 from muzero_snt.search.action_selection import sample_action
@@ -26,6 +28,7 @@ from muzero_snt.search.base import SearchOutput
 from muzero_snt.search.compiled_search import CompiledSearch
 from muzero_snt.search.factory import make_search
 from muzero_snt.search.factory import SEARCH_KINDS
+from muzero_snt.search.inputs import legal_actions_to_mask
 from muzero_snt.search.mcts import add_exploration_noise
 from muzero_snt.search.mcts import backpropagate
 from muzero_snt.search.mcts import expand_node
@@ -55,6 +58,7 @@ __all__ = (
     'add_exploration_noise',
     'backpropagate',
     'expand_node',
+    'legal_actions_to_mask',
     'make_search',
     'q_value',
     'root_statistics',

@@ -20,8 +20,7 @@ rules on tensors in one compiled function (`compiled_search.py`).
 `factory.make_search` builds either from a network.
 """
 
-from typing import (NamedTuple, Optional, Protocol, Sequence,
-                    runtime_checkable)
+from typing import NamedTuple, Optional, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -57,18 +56,17 @@ class Search(Protocol):
 
   def __call__(self,
                observations: np.ndarray,
-               to_play: Sequence[int],
-               legal_actions: Sequence[Sequence[int]],
+               to_play: np.ndarray,
+               legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> SearchOutput:
-    """Searches from B positions.
+    """Searches from B positions (the input form: `inputs.py`).
 
     Args:
       observations: `[B, *observation_shape]` the current observations.
-      to_play: `[B]` the player to move in each position.
-      legal_actions: B rows of distinct legal actions in [0, A) (lists or
-        integer arrays), or a `[B, A]` bool mask; the exact rules, and the
-        ambiguous forms that are refused, are in `search/inputs.py`.
+      to_play: `[B]` int the player to move in each position.
+      legal_actions_mask: `[B, A]` bool the legal actions, at least one per
+        row (`inputs.legal_actions_to_mask` makes it from lists of ids).
       rng: the generator the exploration noise is drawn from; a search
         without noise draws nothing from it.
       add_noise: whether to add exploration noise (self-play: yes;

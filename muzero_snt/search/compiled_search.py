@@ -14,15 +14,15 @@
 # ============================================================================
 """CompiledSearch: the batched search compiled once, NumPy in and NumPy out.
 
-Self-play hands it observations, players and legal actions of many games;
-it runs `batched.batched_search` as one `tf.function` (XLA by default) with
-a batch-agnostic signature, optionally split among the replicas of a
-`tf.distribute` strategy, and returns the root statistics as NumPy arrays:
-a `base.Search`, like the reference `ReferenceSearch` it is tested against.
-The roots' Dirichlet noise is drawn in the program from a stateless seed,
-each root's from its row alone (`stateless_dirichlet.py`), or, with
-`host_noise`, in NumPy as the reference draws it (`root_noise.py`) and
-passed to the program.
+Self-play hands it the observations, players and legal actions masks of
+many games (`inputs.py`); it runs `batched.batched_search` as one
+`tf.function` (XLA by default) with a batch-agnostic signature, optionally
+split among the replicas of a `tf.distribute` strategy, and returns the root
+statistics as NumPy arrays: a `base.Search`, like the reference
+`ReferenceSearch` it is tested against. The roots' Dirichlet noise is drawn
+in the program from a stateless seed, each root's from its row alone
+(`stateless_dirichlet.py`), or, with `host_noise`, in NumPy as the reference
+draws it (`root_noise.py`) and passed to the program.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -70,14 +70,14 @@ class CompiledSearch:
 
   The function reads the network's variables, not copies: a learner that
   updates the same network in this process is seen by the next search.
-  Its inputs are checked in NumPy before the compiled function runs, by the
-  rules `ReferenceSearch` shares (`inputs.py`): under XLA, which drops
+  Its inputs are checked in NumPy before the compiled function runs
+  (`inputs.check_inputs`, as `ReferenceSearch`): under XLA, which drops
   assertions, the compiled function could not refuse them itself.
 
   Usage:
 
       search = CompiledSearch(config, network)
-      output = search(observations, to_play, legal_actions, rng)
+      output = search(observations, to_play, legal_actions_mask, rng)
   """
 
   def __init__(self,
@@ -278,31 +278,24 @@ class CompiledSearch:
               tf.reduce_all(tf.stack(finite), axis=0))
     return replicated
 
+  @property
+  def config(self) -> config_lib.MuZeroConfig:
+    """The hyperparameters the search runs with (its `num_simulations`)."""
+    return self._config
+
   def __call__(self,
                observations: np.ndarray,
-               to_play: Sequence[int],
-               legal_actions,
+               to_play: np.ndarray,
+               legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> base.SearchOutput:
     """Searches from B positions; see `base.Search`.
 
     With `add_noise` the noise's stateless seed is drawn from `rng` as
-    `rng.integers(0, 2**31 - 1, size=2)`; with `host_noise` the MuZero
-    search's Dirichlet noise is instead drawn from `rng` as the reference
-    search draws it (`root_noise.dirichlet_noise`: one `rng.dirichlet` per
-    root, in batch order), so that both searches consume `rng` alike.
-    Without noise nothing is drawn.
-
-    Args:
-      observations: `[B, *observation_shape]` observations.
-      to_play: `[B]` players to move.
-      legal_actions: `[B, A]` bool mask, or B rows of legal actions.
-      rng: the generator the noise is drawn from.
-      add_noise: mix Dirichlet noise into the root priors (Gumbel: draw
-        the root's Gumbel sample; without it the sample is 0).
-
-    Returns:
-      `base.SearchOutput`.
+    `rng.integers(0, 2**31 - 1, size=2)`, or with `host_noise` the
+    Dirichlet noise itself, as the reference search draws it (one
+    `rng.dirichlet` per root, in batch order). Without noise nothing is
+    drawn.
 
     Raises:
       As `search_with_seed`, and TypeError if `rng` is not a
@@ -310,7 +303,7 @@ class CompiledSearch:
     """
     base.check_rng(rng)
     checked = inputs_lib.check_inputs(self._config, observations, to_play,
-                                      legal_actions)
+                                      legal_actions_mask)
     seed = np.zeros(2, np.int32)
     if add_noise and not self._noise_from_rng:
       seed = rng.integers(0, 2**31 - 1, size=2).astype(np.int32)
@@ -323,22 +316,16 @@ class CompiledSearch:
 
   def search_with_seed(self,
                        observations: np.ndarray,
-                       to_play: Sequence[int],
-                       legal_actions,
+                       to_play: np.ndarray,
+                       legal_actions_mask: np.ndarray,
                        seed,
                        add_noise: bool = True) -> base.SearchOutput:
     """Searches from B positions with the noise's seed given.
 
-    The inputs are read and checked by `inputs.check_inputs`, the rules
-    `ReferenceSearch` shares: floating observations (cast to float32),
-    finite; integer players; legal actions as a `[B, A]` bool (or 0/1
-    integer) `np.ndarray` mask or as B rows of distinct action indices, a
-    row that reads both ways refused.
-
     Args:
-      observations: `[B, *observation_shape]` observations.
-      to_play: `[B]` players to move.
-      legal_actions: `[B, A]` bool mask, or B rows of legal actions.
+      observations: `[B, *observation_shape]` floating observations.
+      to_play: `[B]` int players to move.
+      legal_actions_mask: `[B, A]` bool the legal actions.
       seed: two ints, the stateless seed of the noise (with `host_noise`
         the Dirichlet noise is drawn from `np.random.default_rng(seed)` as
         `__call__` draws it from its generator).
@@ -349,17 +336,13 @@ class CompiledSearch:
       `base.SearchOutput`.
 
     Raises:
-      TypeError: if the observations are not floating point, or a player or
-        an action is not an integer (floats and bools included).
-      ValueError: if the batch's parts disagree with each other or the
-        config, an observation is not finite, a position has no legal
-        action, or a row of legal actions is ambiguous, repeats an action or
-        holds one out of range.
+      TypeError, ValueError: if the inputs are not of the searches' form
+        (`inputs.check_inputs`), or `seed` is not two integers.
       FloatingPointError: if the network returned a non-finite value,
         reward or policy logit during the search (from finite inputs).
     """
     checked = inputs_lib.check_inputs(self._config, observations, to_play,
-                                      legal_actions)
+                                      legal_actions_mask)
     seed_array = np.asarray(seed)
     if seed_array.shape != (2,) or not np.issubdtype(seed_array.dtype,
                                                      np.integer):

@@ -12,43 +12,25 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The checks of a search's NumPy inputs, shared by both searches.
+"""The searches' one input form, its checks, and the pseudocode's lists.
 
-`ReferenceSearch` and `CompiledSearch` read their inputs through
-`check_inputs`, so that they accept the same forms and refuse the same
-misuse with the same message. The rules:
+Every search takes B positions as NumPy arrays:
 
-Observations: `[B, *observation_shape]`, every entry finite. A floating
-array (float16, float32, float64: what `np.zeros` and Python floats give)
-is cast to float32, which only rounds; any other dtype (uint8 frames,
-integer boards, bools) is refused, since the network was trained on the
-environment's float32 observations and a cast would hide, e.g., frames not
-scaled to [0, 1].
+* `observations`: `[B, *observation_shape]` floating point, finite; cast
+  to float32 (other dtypes, e.g. uint8 frames, are refused: the network
+  learnt from the environment's float32 observations);
+* `to_play`: `[B]` integers in [0, num_players);
+* `legal_actions_mask`: `[B, A]` bool, True at each position's legal
+  actions, at least one per row.
 
-Players: B integers (Python or NumPy ints) in [0, num_players). Bools and
-floats are refused, integral floats such as 1.0 included: a float player
-is a value from somewhere else.
-
-Legal actions, in one of two forms:
-
-* a mask: a `[B, A]` `np.ndarray` of dtype bool, or of an integer dtype
-  whose entries are all 0 or 1 (OpenSpiel's `legal_actions_mask()` rows
-  stacked by `np.array`), row b true at the legal actions of position b;
-* indices: B rows of distinct action indices in [0, A), each a 1-D integer
-  `np.ndarray` (what `Environment.legal_actions()` returns) or a list or
-  tuple of Python or NumPy ints; a 2-D integer array that is not a mask is
-  read as such rows.
-
-A row of A zeros and ones reads both ways, so it is refused unless its form
-says which it is: as a list or tuple it is refused whatever its type (pass
-masks as a bool `np.ndarray`, indices as an integer `np.ndarray`), and in an
-integer `[B, A]` array it is refused when it is also valid as indices
-(A <= 2: the row [0, 1] is every action as indices, action 1 as a mask).
-Bools in a row of indices, float indices (integral ones included) and
-repeated actions are refused. Every position needs a legal action.
+The mask is the batch form of the pseudocode's `legal_actions()` and of
+OpenSpiel's `legal_actions_mask()`, in their sense (True is legal), which is
+also what trajectories store; mctx passes its inverse, `invalid_actions`.
+The pseudocode's lists of legal action ids per game become a mask with
+`legal_actions_to_mask`, once, where the games are (self-play, evaluation).
 """
 
-from typing import NamedTuple, Optional, Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -68,70 +50,82 @@ class SearchInputs(NamedTuple):
   legal: np.ndarray
 
 
-def _as_int(value) -> Optional[int]:
-  """`value` as a Python int if it is an integer scalar (not a bool)."""
-  if isinstance(value, (bool, np.bool_)):
-    return None
-  if isinstance(value, (int, np.integer)):
-    return int(value)
-  if (isinstance(value, np.ndarray) and value.shape == () and
-      np.issubdtype(value.dtype, np.integer)):
-    return int(value)
-  return None
-
-
-def _kind(value) -> str:
-  """`value`'s type for messages: 'a bool', 'a float', 'of type str'..."""
-  if isinstance(value, (bool, np.bool_)):
-    return 'a bool'
-  if isinstance(value, (float, np.floating)):
-    return 'a float'
-  return f'of type {type(value).__name__}'
-
-
-def _first_non_finite(array: np.ndarray) -> tuple:
-  """The index of `array`'s first non-finite entry (row-major order)."""
-  return tuple(np.argwhere(~np.isfinite(array))[0].tolist())
-
-
-def check_observations(observations,
-                       observation_shape: Sequence[int]) -> np.ndarray:
-  """`[B, *observation_shape]` float32 observations, finite; see the module.
+def legal_actions_to_mask(legal_actions: Sequence[Sequence[int]],
+                          num_actions: int) -> np.ndarray:
+  """The `[B, A]` mask of B games' lists of legal action ids.
 
   Args:
-    observations: `[B, *observation_shape]` array (or nested sequence) of
-      floats, B > 0.
-    observation_shape: the configuration's observation shape.
+    legal_actions: B non-empty rows of distinct action ids in [0, A): what
+      the pseudocode's `legal_actions()` (`Environment.legal_actions()`)
+      returns, as integer arrays or lists of ints.
+    num_actions: A, the size of the action space.
 
   Returns:
-    The observations as a float32 array.
+    `[B, A]` bool, row b True at the actions of `legal_actions[b]`.
 
   Raises:
-    TypeError: if the observations are not floating point.
-    ValueError: if their shape is not `[B, *observation_shape]` with B > 0,
-      or an entry is NaN or infinite (naming the row and the index).
+    TypeError: if a row is not a 1-D sequence of integers (bools and
+      floats, integral ones included, are refused).
+    ValueError: if a row is empty, holds an action outside [0, A) or
+      repeats one.
   """
-  shape_text = ', '.join(str(n) for n in observation_shape)
+  rows = [np.asarray(row) for row in legal_actions]
+  for i, row in enumerate(rows):
+    # dtype.kind 'i'/'u': integers, not bools or floats (a float id is a
+    # value from somewhere else).
+    if row.ndim != 1 or (row.size and row.dtype.kind not in 'iu'):
+      raise TypeError(f'legal_actions[{i}] must be a 1-D sequence of integer '
+                      f'action ids, got {row.tolist()!r} of dtype '
+                      f'{row.dtype.name}.')
+  lengths = np.array([row.size for row in rows], np.int64)
+  flat = (np.concatenate(rows).astype(np.int64) if rows else
+          np.zeros(0, np.int64))
+  inside = (flat >= 0) & (flat < num_actions)
+  mask = np.zeros((len(rows), num_actions), bool)
+  mask[np.repeat(np.arange(len(rows)), lengths)[inside], flat[inside]] = True
+  # A row is faulty if empty, or it sets fewer entries than it has ids (an
+  # id outside the action space, or a repeat).
+  for i in np.flatnonzero((lengths == 0) | (mask.sum(axis=1) != lengths))[:1]:
+    row = rows[i].astype(np.int64)
+    if not row.size:
+      raise ValueError(f'legal_actions[{i}] is empty; a searched position '
+                       'needs at least one legal action.')
+    outside = row[(row < 0) | (row >= num_actions)]
+    if outside.size:
+      raise ValueError(f'legal_actions[{i}] holds action {int(outside[0])}, '
+                       f'outside the action space [0, {num_actions}).')
+    raise ValueError(f'legal_actions[{i}] repeats an action: '
+                     f'{row.tolist()}.')
+  return mask
+
+
+def _array(name: str, value, expected: str) -> np.ndarray:
+  """`value` as an array; a ragged nested sequence is a ValueError."""
   try:
-    given = np.asarray(observations)
-  except ValueError as error:  # A ragged nested sequence.
-    raise ValueError(f'observations must have shape [B, {shape_text}]: '
-                     f'{error}') from None
-  if not np.issubdtype(given.dtype, np.floating):
+    return np.asarray(value)
+  except ValueError:
+    raise ValueError(f'{name} must be {expected}, got the ragged '
+                     f'{value!r}.') from None
+
+
+def _check_observations(given, observation_shape) -> np.ndarray:
+  """`[B, *observation_shape]` float32 observations, finite; see module."""
+  shape = ', '.join(str(n) for n in observation_shape)
+  given = _array('observations', given, f'[B, {shape}]')
+  if given.dtype.kind != 'f':
     raise TypeError(
         f'observations must be float32 (floating arrays are cast to it), '
         f'got dtype {given.dtype.name}; convert them as the environment '
         'does for training, e.g. np.asarray(x, np.float32), scaled as its '
         'observations are (uint8 frames to [0, 1]).')
-  batch_size = given.shape[0] if given.ndim else 0
-  expected = (batch_size,) + tuple(observation_shape)
-  if given.shape != expected or not batch_size:
-    raise ValueError(f'observations must have shape [B, {shape_text}] with '
+  if given.ndim < 1 or given.shape[1:] != tuple(observation_shape) or (
+      not given.shape[0]):
+    raise ValueError(f'observations must have shape [B, {shape}] with '
                      f'B > 0, got {list(given.shape)}.')
   with np.errstate(over='ignore'):  # Reported below, with the value.
     observation = given.astype(np.float32, copy=False)
-  if not np.all(np.isfinite(observation)):
-    index = _first_non_finite(observation)
+  if not np.isfinite(observation).all():
+    index = tuple(np.argwhere(~np.isfinite(observation))[0].tolist())
     value = float(given[index])
     where = f'observations[{index[0]}]'
     if np.isfinite(value):
@@ -146,258 +140,63 @@ def check_observations(observations,
   return observation
 
 
-def check_players(to_play, batch_size: int, num_players: int) -> np.ndarray:
-  """`[B]` int32 players; see the module.
-
-  An integer array, or a list of Python ints, is checked in one pass (this
-  runs at every search, on hundreds of rows for reanalysis); anything else
-  entry by entry, so that the first faulty entry is named either way.
-
-  Args:
-    to_play: B players, a sequence or a 1-D integer array.
-    batch_size: B.
-    num_players: 1 or 2.
-
-  Returns:
-    The players as an int32 array.
-
-  Raises:
-    TypeError: if a player is not an integer (bools and floats included).
-    ValueError: if there are not B players or one is out of range.
-  """
-  if isinstance(to_play, np.ndarray):
-    if to_play.ndim != 1:
-      raise ValueError(f'to_play must be a 1-D sequence of players, got '
-                       f'shape {list(to_play.shape)}.')
-    if np.issubdtype(to_play.dtype, np.integer):
-      _check_count(len(to_play), batch_size)
-      outside = np.flatnonzero((to_play < 0) | (to_play >= num_players))
-      if outside.size:
-        raise _player_range_error(int(outside[0]), int(to_play[outside[0]]),
-                                  num_players)
-      return to_play.astype(np.int32)
-    values = list(to_play)
-  else:
-    try:
-      values = list(to_play)
-    except TypeError:
-      raise TypeError(f'to_play must be a sequence of {batch_size} '
-                      f'players, got {to_play!r}.') from None
-  _check_count(len(values), batch_size)
-  # `type(v) is int` leaves out bools (and NumPy scalars, checked below).
-  if (values and all(type(value) is int for value in values) and
-      0 <= min(values) and max(values) < num_players):
-    return np.array(values, np.int32)
-  players = []
-  for i, value in enumerate(values):
-    player = _as_int(value)
-    if player is None:
-      raise TypeError(f'to_play[{i}] is {value!r}, {_kind(value)}; players '
-                      f'are integers in [0, {num_players}).')
-    if not 0 <= player < num_players:
-      raise _player_range_error(i, player, num_players)
-    players.append(player)
-  return np.array(players, np.int32)
-
-
-def _check_count(count: int, batch_size: int) -> None:
-  if count != batch_size:
-    raise ValueError(f'to_play must have one player per observation: '
-                     f'{batch_size}, got {count}.')
-
-
-def _player_range_error(i: int, player: int, num_players: int) -> ValueError:
-  return ValueError(f'to_play[{i}] must be a player in [0, {num_players}), '
-                    f'got {player}.')
-
-
-def _ambiguous(i: int, row: Sequence[int], num_actions: int) -> ValueError:
-  """The error for a row of A zeros and ones, with both of its readings."""
-  row = list(row)
-  mask_reading = [a for a, bit in enumerate(row) if bit]
-  return ValueError(
-      f'legal_actions[{i}] is {row}: {num_actions} zeros and ones, which '
-      f'read as action indices are the actions {sorted(set(row))} and read '
-      f'as a mask are the actions {mask_reading}. Pass masks as a '
-      f'[B, {num_actions}] np.ndarray of dtype bool (np.asarray(masks, '
-      'bool)), and indices as 1-D integer np.ndarrays (np.flatnonzero(mask) '
-      'gives them).')
-
-
-def _row_actions(i: int, row, num_actions: int) -> np.ndarray:
-  """Row i of indices as an integer array, its types checked; see module."""
-  if isinstance(row, np.ndarray):
-    if row.dtype == bool:
-      raise TypeError(
-          f'legal_actions[{i}] holds booleans {row.tolist()}; a mask must '
-          f'be one [B, {num_actions}] bool np.ndarray for the whole batch, '
-          'rows of indices integers.')
-    if row.ndim != 1 or not np.issubdtype(row.dtype, np.integer):
-      shown = row.tolist()
-      raise TypeError(
-          f'legal_actions[{i}] is {shown!r} of dtype {row.dtype.name}; '
-          f'expected a 1-D integer array of action indices.')
-    return row
-  try:
-    values = list(row)
-  except TypeError:
-    raise TypeError(f'legal_actions[{i}] is {row!r}, {_kind(row)}; '
-                    'expected a sequence of action indices.') from None
-  if values and all(isinstance(v, (bool, np.bool_)) for v in values):
-    raise TypeError(
-        f'legal_actions[{i}] holds booleans {values}; a mask must be one '
-        f'[B, {num_actions}] bool np.ndarray for the whole batch, rows of '
-        'indices integers.')
-  actions = []
-  for value in values:
-    action = _as_int(value)
-    if action is None:
-      raise TypeError(
-          f'legal_actions[{i}] holds {value!r}, {_kind(value)}; action '
-          'indices are integers (floats are refused, integral ones too).')
-    actions.append(action)
-  if len(actions) == num_actions and set(actions) <= {0, 1}:
-    raise _ambiguous(i, actions, num_actions)
-  return np.asarray(actions, np.int64)
-
-
-def _row_value_error(i: int, actions: np.ndarray,
-                     num_actions: int) -> Optional[ValueError]:
-  """The error of row i of indices if it is empty, out of range or repeats."""
-  if not actions.size:
-    return ValueError(f'legal_actions[{i}] is empty; a searched position '
-                      'needs at least one legal action.')
-  outside = actions[(actions < 0) | (actions >= num_actions)]
-  if outside.size:
-    return ValueError(f'legal_actions[{i}] holds action {int(outside[0])}, '
-                      f'outside the action space [0, {num_actions}).')
-  if np.unique(actions).size != actions.size:
-    message = f'legal_actions[{i}] repeats an action: {actions.tolist()}.'
-    if actions.size == num_actions and np.all(actions <= 1):
-      mask_reading = np.flatnonzero(actions).tolist()
-      message += (f' Read as a mask it would be the actions {mask_reading}:'
-                  f' pass masks as a [B, {num_actions}] np.ndarray of dtype '
-                  'bool.')
-    return ValueError(message)
-  return None
-
-
-def _index_mask(rows: Sequence, num_actions: int) -> np.ndarray:
-  """`[B, A]` mask of B rows of indices, checked; see the module.
-
-  The values of all rows are checked at once in NumPy (a batch of Go
-  positions holds ~10^5 indices); the first faulty row is then named.
-  """
-  actions = [_row_actions(i, row, num_actions) for i, row in enumerate(rows)]
-  lengths = np.array([row.size for row in actions], np.int64)
-  flat = (np.concatenate(actions).astype(np.int64) if actions else
-          np.zeros(0, np.int64))
-  row_of = np.repeat(np.arange(len(actions)), lengths)
-  inside = (flat >= 0) & (flat < num_actions)
-  mask = np.zeros((len(actions), num_actions), bool)
-  mask[row_of[inside], flat[inside]] = True
-  # A row is faulty if empty, with an action outside, or with a repeat (it
-  # then sets fewer entries than it has actions).
-  faulty = (lengths == 0) | (mask.sum(axis=1) != lengths)
-  for i in np.flatnonzero(faulty)[:1]:
-    raise _row_value_error(int(i), np.asarray(actions[i], np.int64),
-                           num_actions)
-  return mask
-
-
-def _array_mask(legal_actions: np.ndarray,
-                num_actions: int) -> Optional[np.ndarray]:
-  """The mask a 2-D array stands for, or None if it holds indices."""
-  if legal_actions.dtype == bool:
-    if legal_actions.shape[1] != num_actions:
-      raise ValueError(
-          f'legal_actions as a bool mask must be [B, {num_actions}], got '
-          f'{list(legal_actions.shape)}.')
-    return legal_actions
-  if not np.issubdtype(legal_actions.dtype, np.integer):
-    raise TypeError(
-        f'legal_actions has dtype {legal_actions.dtype.name} '
-        f'({legal_actions[:1].tolist()} first); expected a [B, '
-        f'{num_actions}] bool mask or integer action indices (floats are '
-        'refused, integral ones too).')
-  if (legal_actions.shape[1] != num_actions or
-      not np.all((legal_actions == 0) | (legal_actions == 1))):
-    return None
-  if num_actions <= 2:  # Only then can a row of zeros and ones not repeat.
-    for i, row in enumerate(legal_actions):
-      if np.unique(row).size == row.size:  # Valid as indices too.
-        raise _ambiguous(i, row.tolist(), num_actions)
-  return legal_actions.astype(bool)
-
-
-def legal_mask(legal_actions, num_actions: int) -> np.ndarray:
-  """`[B, A]` bool mask of legal actions in either form; see the module.
-
-  Args:
-    legal_actions: a `[B, A]` bool (or 0/1 integer) `np.ndarray` mask, or
-      B rows of action indices.
-    num_actions: A, the size of the action space.
-
-  Returns:
-    The `[B, A]` bool mask (each row with a legal action).
-
-  Raises:
-    TypeError: if an index is not an integer (floats and bools included).
-    ValueError: if a row is ambiguous, empty, repeats an action or holds one
-      out of range, or a mask has another width or a row without a legal
-      action.
-  """
-  mask = None
-  if isinstance(legal_actions, np.ndarray) and legal_actions.ndim == 2:
-    mask = _array_mask(legal_actions, num_actions)
-  if mask is None:
-    try:
-      rows = list(legal_actions)
-    except TypeError:
-      raise TypeError(f'legal_actions must be a [B, {num_actions}] bool '
-                      f'mask or B rows of action indices, got '
-                      f'{legal_actions!r}.') from None
-    mask = _index_mask(rows, num_actions)
-  empty = np.flatnonzero(~mask.any(axis=1))
-  if empty.size:
-    raise ValueError(f'legal_actions[{int(empty[0])}] has no legal action; '
-                     'a searched position needs at least one.')
-  return mask
-
-
 def check_inputs(config: config_lib.MuZeroConfig, observations, to_play,
-                 legal_actions) -> SearchInputs:
-  """A search's inputs, checked against `config` and each other.
+                 legal_actions_mask) -> SearchInputs:
+  """The searches' inputs, checked against `config` and each other.
+
+  This runs on the host before every search, so it is a few whole-array
+  NumPy operations; each error names the argument and the faulty value.
 
   Args:
     config: supplies `observation_shape`, `num_players` and
       `action_space_size`.
     observations: `[B, *observation_shape]` floating observations.
     to_play: `[B]` integer players to move.
-    legal_actions: the legal actions, as a mask or as indices (see the
-      module docstring for the rules).
+    legal_actions_mask: `[B, A]` bool legal actions.
 
   Returns:
     `SearchInputs`.
 
   Raises:
-    TypeError: if an input has the wrong type (see `check_observations`,
-      `check_players`, `legal_mask`).
-    ValueError: if an input has the wrong shape or value, or the batch
-      sizes differ.
+    TypeError: if an input has the wrong dtype.
+    ValueError: if an input has the wrong shape or value: batch sizes that
+      differ, an observation that is not finite, a player outside
+      [0, num_players), a row without a legal action.
   """
-  observation = check_observations(observations, config.observation_shape)
-  lengths = [len(observation)]
-  for name, value in (('to_play', to_play), ('legal_actions', legal_actions)):
-    try:
-      lengths.append(len(value))
-    except TypeError:
-      raise TypeError(f'{name} must be a sequence with one entry per '
-                      f'observation, got {value!r}.') from None
-  if lengths[1:] != lengths[:1] * 2:
+  observation = _check_observations(observations,
+                                    config.observation_shape)
+  num_actions = config.action_space_size
+  players = _array('to_play', to_play, 'a [B] integer array')
+  legal = _array('legal_actions_mask', legal_actions_mask,
+                 f'a [B, {num_actions}] bool array')
+  sizes = [len(observation)] + [len(x) if x.ndim else 0
+                                for x in (players, legal)]
+  if sizes[1:] != sizes[:1] * 2:
     raise ValueError(
-        f'observations, to_play and legal_actions must have the same batch '
-        f'length, got {lengths[0]}, {lengths[1]} and {lengths[2]}.')
-  players = check_players(to_play, lengths[0], config.num_players)
-  legal = legal_mask(legal_actions, config.action_space_size)
-  return SearchInputs(observation, players, legal)
+        f'observations, to_play and legal_actions_mask must have the same '
+        f'batch size, got {sizes[0]}, {sizes[1]} and {sizes[2]}.')
+  if players.dtype.kind not in 'iu':
+    raise TypeError(f'to_play must be a [B] integer array, got dtype '
+                    f'{players.dtype.name}: {players.tolist()!r}.')
+  if players.ndim != 1:
+    raise ValueError(f'to_play must be a [B] integer array, got shape '
+                     f'{list(players.shape)}.')
+  outside = np.flatnonzero((players < 0) | (players >= config.num_players))
+  if outside.size:
+    i = int(outside[0])
+    raise ValueError(f'to_play[{i}] must be a player in '
+                     f'[0, {config.num_players}), got {int(players[i])}.')
+  if legal.dtype != bool:
+    raise TypeError(
+        f'legal_actions_mask must be a [B, {num_actions}] bool array, got '
+        f'dtype {legal.dtype.name}; lists of legal action ids convert with '
+        f'search.legal_actions_to_mask(legal_actions, {num_actions}).')
+  if legal.shape[1:] != (num_actions,):
+    raise ValueError(f'legal_actions_mask must have shape [B, {num_actions}]'
+                     f', got {list(legal.shape)}.')
+  empty = np.flatnonzero(~legal.any(axis=1))
+  if empty.size:
+    raise ValueError(f'legal_actions_mask[{int(empty[0])}] has no legal '
+                     'action; a searched position needs at least one.')
+  return SearchInputs(observation, players.astype(np.int32, copy=False),
+                      legal)

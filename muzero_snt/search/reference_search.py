@@ -17,7 +17,7 @@
 `search_trees` is the search part of the pseudocode's `play_game`, written
 to be read beside it; `search` returns its root statistics, and
 `ReferenceSearch` is the `base.Search` that calls it. The compiled search
-(`compiled_search.py`) is tested against it (tests/search/test_batched.py).
+(`compiled_search.py`) is tested against it.
 """
 
 from typing import List, Optional, Sequence
@@ -37,8 +37,8 @@ from muzero_snt.search import node as node_lib
 def search_trees(config: config_lib.MuZeroConfig,
                  model: model_lib.Model,
                  observations: np.ndarray,
-                 to_play: Sequence[int],
-                 legal_actions,
+                 to_play: np.ndarray,
+                 legal_actions_mask: np.ndarray,
                  rng: np.random.Generator,
                  add_noise: bool = True,
                  num_simulations: Optional[int] = None) -> List[node_lib.Node]:
@@ -55,10 +55,10 @@ def search_trees(config: config_lib.MuZeroConfig,
     model: the network (see `model.Model`).
     observations: `[B, *observation_shape]` the current observations,
       floating point (cast to float32) and finite.
-    to_play: `[B]` the player to move in each position (integers).
-    legal_actions: a `[B, A]` bool `np.ndarray` mask, or B rows of distinct
-      action indices in [0, A); `inputs.py` has the exact rules, which
-      `CompiledSearch` shares.
+    to_play: `[B]` int the player to move in each position.
+    legal_actions_mask: `[B, A]` bool the legal actions, at least one per
+      row (`inputs.legal_actions_to_mask` makes it from the pseudocode's
+      lists).
     rng: the random generator for the exploration noise.
     add_noise: whether to add exploration noise (self-play: yes; evaluation:
       no).
@@ -68,15 +68,12 @@ def search_trees(config: config_lib.MuZeroConfig,
     The B searched roots, in batch order.
 
   Raises:
-    TypeError: if observations are not floating point, or a player or an
-      action is not an integer (see `inputs.check_inputs`).
-    ValueError: if the batch lengths differ, an observation is not finite,
-      a player is out of range, or a row of legal actions is empty,
-      ambiguous, repeats an action or holds one out of range.
+    TypeError, ValueError: if the inputs are not of that form
+      (`inputs.check_inputs`).
     FloatingPointError: if the model returns a non-finite output.
   """
   checked = inputs_lib.check_inputs(config, observations, to_play,
-                                    legal_actions)
+                                    legal_actions_mask)
   if num_simulations is not None:
     config = config.replace(num_simulations=num_simulations)
   batch_size = len(checked.observation)
@@ -140,14 +137,14 @@ def root_statistics(roots: Sequence[node_lib.Node],
 def search(config: config_lib.MuZeroConfig,
            model: model_lib.Model,
            observations: np.ndarray,
-           to_play: Sequence[int],
-           legal_actions,
+           to_play: np.ndarray,
+           legal_actions_mask: np.ndarray,
            rng: np.random.Generator,
            add_noise: bool = True,
            num_simulations: Optional[int] = None) -> base.SearchOutput:
   """The root statistics of `search_trees` (same arguments and errors)."""
-  roots = search_trees(config, model, observations, to_play, legal_actions,
-                       rng, add_noise, num_simulations)
+  roots = search_trees(config, model, observations, to_play,
+                       legal_actions_mask, rng, add_noise, num_simulations)
   return root_statistics(roots, config.action_space_size)
 
 
@@ -157,7 +154,7 @@ class ReferenceSearch:
   Usage:
 
       search = ReferenceSearch(config, NetworkModel(network))
-      output = search(observations, to_play, legal_actions, rng)
+      output = search(observations, to_play, legal_actions_mask, rng)
   """
 
   def __init__(self,
@@ -185,18 +182,18 @@ class ReferenceSearch:
     self._config = config
     self._model = model
 
+  @property
+  def config(self) -> config_lib.MuZeroConfig:
+    """The hyperparameters the search runs with (its `num_simulations`)."""
+    return self._config
+
   def __call__(self,
                observations: np.ndarray,
-               to_play: Sequence[int],
-               legal_actions,
+               to_play: np.ndarray,
+               legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions; see `base.Search` and `search_trees`.
-
-    `legal_actions` is a `[B, A]` bool `np.ndarray` mask or B rows of
-    action indices, read and checked as `CompiledSearch` reads them
-    (`inputs.py`); the errors are those of `search_trees`.
-    """
+    """Searches from B positions; see `base.Search` and `search_trees`."""
     base.check_rng(rng)
     return search(self._config, self._model, observations, to_play,
-                  legal_actions, rng, add_noise)
+                  legal_actions_mask, rng, add_noise)

@@ -146,18 +146,23 @@ class MuZeroPlayerTest(testing.TestCase):
   def test_plays_the_action_a_search_chooses(self):
     # A search that returns its own action (Gumbel MuZero's) is followed,
     # not the most visited action.
-    def choosing_search(observations, to_play, legal_actions, rng,
+    def choosing_search(observations, to_play, legal_actions_mask, rng,
                         add_noise=True):
-      del observations, to_play, legal_actions, rng
+      del observations, to_play, rng
       self.assertFalse(add_noise)
+      # The player's lists of legal actions, as the search's mask.
+      self.assertAllEqual(legal_actions_mask, [[True, False, True],
+                                               [True, True, False]])
       return search.SearchOutput(
           visit_counts=np.array([[5, 0, 1], [0, 2, 0]], np.int32),
           policy=np.zeros((2, 3), np.float32),
           root_value=np.zeros(2, np.float32),
           action=np.array([2, 0], np.int32))
 
-    player = evaluation.MuZeroPlayer(
-        mock.create_autospec(search.Search, side_effect=choosing_search))
+    choosing = mock.create_autospec(search.Search,
+                                    side_effect=choosing_search)
+    choosing.config = mock.Mock(action_space_size=3)
+    player = evaluation.MuZeroPlayer(choosing)
     actions = player.select_actions(np.zeros((2, 1)), [0, 0],
                                     [[0, 2], [0, 1]])
     self.assertAllEqual(actions, [2, 0])
@@ -197,6 +202,10 @@ class MuZeroPlayerTest(testing.TestCase):
     # A model is what a search calls, not a search.
     with self.assertRaisesRegex(TypeError, 'search.Search.*got FixedModel'):
       evaluation.MuZeroPlayer(FixedModel(np.zeros(9)))
+    # A search that cannot say its number of actions.
+    with self.assertRaisesRegex(TypeError, 'search.Search with a config.*got '
+                                'function'):
+      evaluation.MuZeroPlayer(lambda *args, **kwargs: None)
 
 
 class TicTacToeEvaluationTest(testing.TestCase):

@@ -23,6 +23,7 @@ from muzero_snt import config as config_lib
 from muzero_snt import networks
 from muzero_snt import types
 from muzero_snt.search import batched
+from muzero_snt.search import inputs
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from tests import testing
@@ -74,6 +75,7 @@ def random_roots(config, batch_size: int, seed: int):
 
 
 def lists(legal):
+  """The pseudocode's lists of legal action ids of each row of a mask."""
   return [np.flatnonzero(row).tolist() for row in legal]
 
 
@@ -107,9 +109,11 @@ class Setup:
         self.config, NUM_ROOTS, seed)
 
   def reference(self, model):
+    # The mask through the pseudocode's lists, as self-play makes it.
+    legal = inputs.legal_actions_to_mask(lists(self.legal), NUM_ACTIONS)
     return reference_search.search(
-        self.config, model, self.observation, self.to_play,
-        lists(self.legal), np.random.default_rng(0), add_noise=False)
+        self.config, model, self.observation, self.to_play, legal,
+        np.random.default_rng(0), add_noise=False)
 
   @functools.cached_property
   def tf_reference(self):

@@ -34,6 +34,7 @@ from muzero_snt import types
 from muzero_snt.environments import tictactoe
 from muzero_snt.search import action_selection
 from muzero_snt.search import batched
+from muzero_snt.search import inputs
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from muzero_snt.search import tree as tree_lib
@@ -92,9 +93,7 @@ def _tictactoe_positions(count: int, seed: int):
     observation.append(env.observation())
     to_play.append(env.to_play())
     legal.append(env.legal_actions().tolist())
-  mask = np.zeros((count, 9), bool)
-  for i, actions in enumerate(legal):
-    mask[i, actions] = True
+  mask = inputs.legal_actions_to_mask(legal, 9)
   return np.stack(observation), np.array(to_play, np.int32), legal, mask
 
 
@@ -131,7 +130,7 @@ class TicTacToeTest(testing.TestCase):
 
   def _reference(self, model):
     return reference_search.search(
-        self.config, model, self.observation, self.to_play, self.legal,
+        self.config, model, self.observation, self.to_play, self.mask,
         np.random.default_rng(0), add_noise=False)
 
   def _batched(self, network, dtype, jit_compile):

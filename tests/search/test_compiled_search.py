@@ -28,6 +28,7 @@ from muzero_snt import networks
 from muzero_snt import types
 from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
+from muzero_snt.search import inputs as inputs_lib
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from tests import testing
@@ -87,11 +88,12 @@ class _CountingNetwork:
 
 class CompiledSearchTest(testing.TestCase):
 
-  def test_numpy_lists_and_masks_equal_reference(self):
+  def test_numpy_masks_equal_reference(self):
     setup = fixtures.setup('two_players_support')
     search = compiled_search.CompiledSearch(
         setup.config, setup.network, jit_compile=False, dtype=tf.float64)
-    for legal in (setup.legal, fixtures.lists(setup.legal)):
+    for legal in (setup.legal, inputs_lib.legal_actions_to_mask(
+        fixtures.lists(setup.legal), fixtures.NUM_ACTIONS)):
       result = search(setup.observation, setup.to_play, legal,
                       np.random.default_rng(0), add_noise=False)
       self.assertIsInstance(result.visit_counts, np.ndarray)
@@ -270,28 +272,30 @@ class CompiledSearchTest(testing.TestCase):
                                             jit_compile=False)
     observation = setup.observation[:2]
     to_play = [0, 1]
-    legal = [[0, 1], [2]]
+    legal = np.array([[True, True, False, False, False],
+                      [False, False, True, False, False]])
     cases = [
         (ValueError, r'observations must have shape \[B, 6\] with B > 0, '
          r'got \[2, 5\]', (observation[:, :5], to_play, legal, [0, 0])),
-        (ValueError, r'same batch length, got 2, 3 and 2',
+        (ValueError, r'same batch size, got 2, 3 and 2',
          (observation, [0, 1, 0], legal, [0, 0])),
         (ValueError, r'to_play\[1\] must be a player in \[0, 2\), got 2',
          (observation, [0, 2], legal, [0, 0])),
-        (ValueError, r'legal_actions\[1\] has no legal action',
+        (ValueError, r'legal_actions_mask\[1\] has no legal action',
          (observation, to_play, np.array([[True] * 5, [False] * 5]),
           [0, 0])),
-        (ValueError, r'legal_actions\[1\] is empty',
+        (ValueError, r'legal_actions_mask must be a \[B, 5\] bool array, '
+         r'got the ragged \[\[0\], \[\]\]',
          (observation, to_play, [[0], []], [0, 0])),
-        (ValueError, r'legal_actions\[0\] holds action 7, outside the '
-         r'action space \[0, 5\)', (observation, to_play, [[0, 7], [1]],
-                                    [0, 0])),
-        (ValueError, r'legal_actions as a bool mask must be \[B, 5\], got '
+        (TypeError, r'legal_actions_mask must be a \[B, 5\] bool array, '
+         r'got dtype int64; lists of legal action ids convert with '
+         r'search\.legal_actions_to_mask', (observation, to_play,
+                                            [[0, 7], [1, 2]], [0, 0])),
+        (ValueError, r'legal_actions_mask must have shape \[B, 5\], got '
          r'\[2, 4\]', (observation, to_play, np.ones((2, 4), bool), [0, 0])),
-        (TypeError, r'legal_actions\[0\] holds booleans \[True, False, '
-         r'True, False, False\]; a mask must be one \[B, 5\] bool',
-         (observation, to_play, [[True, False, True, False, False],
-                                 [False, True, False, False, False]],
+        (TypeError, r'legal_actions_mask must be a \[B, 5\] bool array, '
+         r'got dtype int64',
+         (observation, to_play, np.array([[1, 0, 1, 0, 0], [0, 1, 0, 0, 0]]),
           [0, 0])),
         (ValueError, r'seed must be two integers, got \[1, 2, 3\]',
          (observation, to_play, legal, [1, 2, 3])),
@@ -372,8 +376,8 @@ class CompiledSearchTest(testing.TestCase):
     noisy = search(*inputs, rng, add_noise=True)
     expected = reference_search.search(
         setup.config, model_lib.NetworkModel(setup.network),
-        setup.observation, setup.to_play, fixtures.lists(setup.legal),
-        reference_rng, add_noise=True)
+        setup.observation, setup.to_play, setup.legal, reference_rng,
+        add_noise=True)
     self.assertAllEqual(noisy.visit_counts, expected.visit_counts)
     self.assertAllClose(noisy.root_value, expected.root_value, rtol=0.,
                         atol=1e-6)

@@ -40,7 +40,7 @@ class MakeSearchTest(testing.TestCase):
   @parameterized.parameters('one_player_scalar', 'two_players_support')
   def test_every_kind_gives_the_reference_visits(self, name):
     setup = fixtures.setup(name)
-    inputs = (setup.observation, setup.to_play, fixtures.lists(setup.legal))
+    inputs = (setup.observation, setup.to_play, setup.legal)
     protocol = _parameters(base.Search.__call__)
     outputs = {}
     for kind in factory.SEARCH_KINDS:
@@ -74,7 +74,7 @@ class MakeSearchTest(testing.TestCase):
     search = factory.make_search(setup.config, setup.network, kind,
                                  num_simulations=3)
     output = search(setup.observation[:4], setup.to_play[:4],
-                    fixtures.lists(setup.legal[:4]),
+                    setup.legal[:4],
                     np.random.default_rng(0), add_noise=False)
     self.assertAllEqual(output.visit_counts.sum(axis=1), [3] * 4)
 

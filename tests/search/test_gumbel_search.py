@@ -32,6 +32,7 @@ import tensorflow as tf
 from muzero_snt import networks
 from muzero_snt.search import compiled_search
 from muzero_snt.search import gumbel_search
+from muzero_snt.search import inputs
 from tests import testing
 from tests.search import gumbel_fixtures as fixtures
 
@@ -101,8 +102,8 @@ class MctxConformanceTest(testing.TestCase):
   @parameterized.parameters(1, 2)
   def test_compiled_search_without_noise_agrees_with_mctx(self,
                                                           num_players):
-    # CompiledSearch: NumPy inputs (rows of legal actions), padding to a
-    # power of two, XLA; mctx with gumbel_scale 0.
+    # CompiledSearch: NumPy inputs (the mask made from rows of legal
+    # actions), padding to a power of two, XLA; mctx with gumbel_scale 0.
     config = fixtures.make_config(num_players, 16, 4)
     network = _network(config, seed=2)
     observation, legal = fixtures.random_inputs(5, seed=4)
@@ -110,9 +111,10 @@ class MctxConformanceTest(testing.TestCase):
                                     legal, seed=0, float64=False,
                                     gumbel_scale=0.)
     search = compiled_search.CompiledSearch(config, network)
-    output = search(observation, [0] * 5,
-                    [np.flatnonzero(row) for row in legal],
-                    np.random.default_rng(0), add_noise=False)
+    mask = inputs.legal_actions_to_mask(
+        [np.flatnonzero(row) for row in legal], fixtures.NUM_ACTIONS)
+    output = search(observation, [0] * 5, mask, np.random.default_rng(0),
+                    add_noise=False)
     self.assertAllEqual(output.action, expected.action)
     self.assertAllEqual(output.visit_counts, expected.visit_counts)
     self.assertAllClose(output.policy, expected.policy, rtol=0., atol=1e-4)

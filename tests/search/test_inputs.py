@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of the searches' input checks: both forms, refused misuse."""
+"""Tests of the searches' one input form and of the lists-to-mask helper."""
 
 from absl.testing import absltest
 import numpy as np
@@ -27,157 +27,106 @@ from tests.search import batched_fixtures as fixtures
 
 parameterized = testing.parameterized
 
-AMBIGUOUS = (r'legal_actions\[0\] is \[0, 1, 1, 0, 0\]: 5 zeros and ones, '
-             r'which read as action indices are the actions \[0, 1\] and '
-             r'read as a mask are the actions \[1, 2\]\. Pass masks as a '
-             r'\[B, 5\] np\.ndarray of dtype bool')
+# What a search says to lists of legal action ids, or to a 0/1 integer mask.
+NOT_A_MASK = (r'legal_actions_mask must be a \[B, 5\] bool array, got dtype '
+              r'int64; lists of legal action ids convert with '
+              r'search\.legal_actions_to_mask\(legal_actions, 5\)')
 
 
-class LegalMaskTest(testing.TestCase):
+class LegalActionsToMaskTest(testing.TestCase):
 
-  def test_a_bool_array_is_a_mask(self):
-    mask = np.array([[True, False, True], [False, False, True]])
-    self.assertAllEqual(inputs.legal_mask(mask, 3), mask)
-
-  def test_a_zero_one_integer_array_of_a_columns_is_a_mask(self):
-    # OpenSpiel's legal_actions_mask() rows, stacked by np.array.
-    mask = inputs.legal_mask(np.array([[0, 1, 1, 0], [1, 0, 0, 0]]), 4)
-    self.assertAllEqual(mask, [[False, True, True, False],
-                               [True, False, False, False]])
-
-  def test_rows_of_indices(self):
+  def test_rows_of_ids(self):
     expected = [[False, True, True, False], [True, False, False, True]]
     for legal in ([[2, 1], [3, 0]], [np.array([1, 2], np.int32), (0, 3)],
-                  np.array([[1, 2], [0, 3]]), [[np.int64(1), 2], [0, 3]]):
-      self.assertAllEqual(inputs.legal_mask(legal, 4), expected)
-    # An integer [B, A] array that is not all zeros and ones: indices.
-    self.assertAllEqual(inputs.legal_mask(np.array([[2, 0, 1]]), 3),
-                        [[True, True, True]])
+                  np.array([[1, 2], [0, 3]]), [[np.int64(1), 2], [0, 3]],
+                  [np.array([2, 1], np.uint8), [3, 0]]):
+      mask = inputs.legal_actions_to_mask(legal, 4)
+      self.assertEqual(mask.dtype, bool)
+      self.assertAllEqual(mask, expected)
 
-  def test_integer_array_rows_are_indices_even_for_two_actions(self):
-    # CartPole's legal_actions() is np.arange(2): both actions, not action 1.
-    self.assertAllEqual(inputs.legal_mask([np.arange(2)], 2), [[True, True]])
-
-  def test_a_row_that_reads_both_ways_is_refused(self):
-    with self.assertRaisesRegex(ValueError, AMBIGUOUS):
-      inputs.legal_mask([[0, 1, 1, 0, 0]], 5)
-    # With two actions a list [0, 1] is every action or action 1 alone.
-    with self.assertRaisesRegex(
-        ValueError, r'is \[0, 1\]: 2 zeros and ones, which read as action '
-        r'indices are the actions \[0, 1\] and read as a mask are the '
-        r'actions \[1\]'):
-      inputs.legal_mask([[0, 1]], 2)
-    # So is an integer [B, 2] array whose row is also valid as indices.
-    with self.assertRaisesRegex(ValueError, r'legal_actions\[1\] is \[1, 0\]'
-                                r'.*as a mask are the actions \[0\]'):
-      inputs.legal_mask(np.array([[1, 1], [1, 0]]), 2)
-
-  def test_an_integer_array_row_of_zeros_and_ones_repeats_an_action(self):
-    with self.assertRaisesRegex(
-        ValueError, r'legal_actions\[0\] repeats an action: \[0, 1, 1, 0\]\. '
-        r'Read as a mask it would be the actions \[1, 2\]'):
-      inputs.legal_mask([np.array([0, 1, 1, 0])], 4)
+  def test_every_action_of_two(self):
+    # CartPole's legal_actions() is np.arange(2): both actions.
+    self.assertAllEqual(inputs.legal_actions_to_mask([np.arange(2)], 2),
+                        [[True, True]])
+    self.assertAllEqual(inputs.legal_actions_to_mask([[0, 1], [1]], 2),
+                        [[True, True], [False, True]])
 
   @parameterized.named_parameters(
-      ('list', [[0.0, 2.5]], r'legal_actions\[0\] holds 0\.0, a float'),
-      ('integral', [[0, 2.0]], r'legal_actions\[0\] holds 2\.0, a float'),
+      ('list', [[0.0, 2.5]], r'legal_actions\[0\] must be a 1-D sequence of '
+       r'integer action ids, got \[0\.0, 2\.5\] of dtype float64'),
+      ('integral', [[1], [0, 2.0]], r'legal_actions\[1\] .*got \[0\.0, '
+       r'2\.0\] of dtype float64'),
       ('array_row', [np.array([0., 2.], np.float32)],
-       r'legal_actions\[0\] is \[0\.0, 2\.0\] of dtype float32'),
-      ('array', np.array([[0., 2.]], np.float32),
-       r'legal_actions has dtype float32 \(\[\[0\.0, 2\.0\]\] first\)'),
+       r'got \[0\.0, 2\.0\] of dtype float32'),
+      ('array', np.array([[0., 2.]], np.float32), r'of dtype float32'),
       ('bools', [[True, False, True, False]],
-       r'legal_actions\[0\] holds booleans \[True, False, True, False\]; '
-       r'a mask must be one \[B, 4\] bool np\.ndarray'),
-      ('bool_in_indices', [[1, True]], r'holds True, a bool'),
+       r'got \[True, False, True, False\] of dtype bool'),
       ('bool_array_row', [np.array([True, False, True, True])],
-       r'holds booleans'),
-      ('string', [['1']], r"holds '1', of type str"),
-      ('scalar_rows', np.array([0, 1]), r'legal_actions\[0\] is np\.int64\(0'
-       r'\), of type int64; expected a sequence'))
-  def test_non_integer_indices_are_refused(self, legal, message):
+       r'of dtype bool'),
+      ('string', [['1']], r"got \['1'\] of dtype str"),
+      ('scalar_rows', np.array([0, 1]), r'legal_actions\[0\] must be a 1-D '
+       r'sequence .*got 0 of dtype int64'))
+  def test_non_integer_ids_are_refused(self, legal, message):
     with self.assertRaisesRegex(TypeError, message):
-      inputs.legal_mask(legal, 4)
+      inputs.legal_actions_to_mask(legal, 4)
 
   @parameterized.named_parameters(
       ('empty', [[2], []], r'legal_actions\[1\] is empty'),
       ('too_large', [[0, 4], [1]], r'legal_actions\[0\] holds action 4, '
        r'outside the action space \[0, 4\)'),
-      ('negative', [[0], [-1]], r'holds action -1'),
+      ('negative', [[0], [-1]], r'legal_actions\[1\] holds action -1'),
       ('repeated', [[2], [3, 3]], r'legal_actions\[1\] repeats an action: '
-       r'\[3, 3\]\.$'),
-      ('no_legal', np.array([[True] * 4, [False] * 4]),
-       r'legal_actions\[1\] has no legal action'),
-      ('zeros', np.zeros((1, 4), np.int32),
-       r'legal_actions\[0\] has no legal action'),
-      ('width', np.ones((2, 3), bool),
-       r'as a bool mask must be \[B, 4\], got \[2, 3\]'))
+       r'\[3, 3\]\.$'))
   def test_bad_values_are_refused(self, legal, message):
     with self.assertRaisesRegex(ValueError, message):
-      inputs.legal_mask(legal, 4)
+      inputs.legal_actions_to_mask(legal, 4)
+
+  def test_a_long_batch_names_its_first_faulty_row(self):
+    rows = [np.arange(i % 4 + 1) for i in range(300)]
+    mask = inputs.legal_actions_to_mask(rows, 4)
+    self.assertAllEqual(mask.sum(axis=1), [i % 4 + 1 for i in range(300)])
+    rows[7], rows[200] = np.array([1, 1]), np.array([9])
+    with self.assertRaisesRegex(ValueError, r'legal_actions\[7\] repeats'):
+      inputs.legal_actions_to_mask(rows, 4)
 
 
-class PlayersTest(testing.TestCase):
+class CheckInputsTest(testing.TestCase):
 
-  def test_integers(self):
-    for to_play in ([0, 1, np.int64(1)], np.array([0, 1, 1], np.int8)):
-      players = inputs.check_players(to_play, 3, 2)
-      self.assertEqual(players.dtype, np.int32)
-      self.assertAllEqual(players, [0, 1, 1])
+  @classmethod
+  def setUpClass(cls):
+    super().setUpClass()
+    cls.config = testing.tiny_mlp_config(action_space_size=3,
+                                         observation_shape=(2,),
+                                         num_players=2)
 
-  @parameterized.named_parameters(
-      ('float', [0, 1.0], r'to_play\[1\] is 1\.0, a float; players are '
-       r'integers in \[0, 2\)'),
-      ('float_array', np.array([0., 1.], np.float32),
-       r'to_play\[0\] is np\.float32\(0\.0\), a float'),
-      ('bool', [True, 0], r'to_play\[0\] is True, a bool'),
-      ('bool_array', np.array([False, True]), r'to_play\[0\] is np\.False_, '
-       r'a bool'))
-  def test_non_integers_are_refused(self, to_play, message):
-    with self.assertRaisesRegex(TypeError, message):
-      inputs.check_players(to_play, 2, 2)
+  def _check(self, observations=None, to_play=(0, 1), legal=None):
+    observations = (np.zeros((2, 2), np.float32) if observations is None
+                    else observations)
+    legal = np.ones((2, 3), bool) if legal is None else legal
+    return inputs.check_inputs(self.config, observations, to_play, legal)
 
-  def test_bad_values_are_refused(self):
-    with self.assertRaisesRegex(ValueError, r'to_play\[1\] must be a player '
-                                r'in \[0, 2\), got -1'):
-      inputs.check_players([0, -1], 2, 2)
-    with self.assertRaisesRegex(ValueError, r'shape \[1, 2\]'):
-      inputs.check_players(np.zeros((1, 2), int), 2, 2)
-
-  def test_a_long_batch_names_its_first_faulty_player(self):
-    # 300 players alternating 0, 1; the checks of whole arrays and lists
-    # must still name the first faulty one.
-    players = [i % 2 for i in range(300)]
-    self.assertAllEqual(inputs.check_players(players, 300, 2), players)
-    self.assertAllEqual(
-        inputs.check_players(np.array(players, np.uint8), 300, 2), players)
-    wrong = np.array(players)
-    wrong[[7, 200]] = [2, -3]
-    for given in (wrong, wrong.tolist()):
-      with self.assertRaisesRegex(ValueError, r'to_play\[7\] must be a player'
-                                  r' in \[0, 2\), got 2\.'):
-        inputs.check_players(given, 300, 2)
-    with self.assertRaisesRegex(TypeError, r'to_play\[299\] is True, a bool'):
-      inputs.check_players(players[:299] + [True], 300, 2)
-    with self.assertRaisesRegex(ValueError, r'one player per observation: '
-                                r'301, got 300'):
-      inputs.check_players(np.array(players), 301, 2)
-
-
-class ObservationsTest(testing.TestCase):
+  def test_the_input_form(self):
+    mask = np.array([[True, False, True], [False, False, True]])
+    for to_play in ([0, 1], np.array([0, 1], np.int8), (np.int64(0), 1)):
+      checked = self._check(np.array([[0.5, -1.25], [0., 1.]]), to_play, mask)
+      self.assertEqual(checked.observation.dtype, np.float32)
+      self.assertAllEqual(checked.observation, [[0.5, -1.25], [0., 1.]])
+      self.assertEqual(checked.to_play.dtype, np.int32)
+      self.assertAllEqual(checked.to_play, [0, 1])
+      self.assertAllEqual(checked.legal, mask)
 
   def test_floating_observations_are_cast_to_float32(self):
     for dtype in (np.float16, np.float32, np.float64):
-      observation = inputs.check_observations(
-          np.array([[0.5, -1.25]], dtype), (2,))
+      observation = self._check(np.array([[0.5, -1.25]] * 2, dtype))[0]
       self.assertEqual(observation.dtype, np.float32)
-      self.assertAllEqual(observation, [[0.5, -1.25]])
+      self.assertAllEqual(observation, [[0.5, -1.25]] * 2)
 
   @parameterized.parameters(np.uint8, np.int64, bool)
-  def test_other_dtypes_are_refused(self, dtype):
+  def test_other_observation_dtypes_are_refused(self, dtype):
     with self.assertRaisesRegex(
         TypeError, rf'observations must be float32 .* got dtype '
         rf'{np.dtype(dtype).name}; .*np\.asarray\(x, np\.float32\)'):
-      inputs.check_observations(np.zeros((1, 2), dtype), (2,))
+      self._check(np.zeros((2, 2), dtype))
 
   @parameterized.named_parameters(
       ('nan', np.nan, r'observations\[2\] is not finite: nan at index '
@@ -190,8 +139,67 @@ class ObservationsTest(testing.TestCase):
     observations = np.zeros((3, 2, 2))
     observations[2, 1, 0] = value
     observations[2, 1, 1] = np.nan  # Later in the row: not the one named.
+    config = self.config.replace(observation_shape=(2, 2))
     with self.assertRaisesRegex(ValueError, message):
-      inputs.check_observations(observations, (2, 2))
+      inputs.check_inputs(config, observations, [0, 0, 0],
+                          np.ones((3, 3), bool))
+
+  def test_observation_shape(self):
+    with self.assertRaisesRegex(ValueError, r'observations must have shape '
+                                r'\[B, 2\] with B > 0, got \[2, 3\]'):
+      self._check(np.zeros((2, 3)))
+    with self.assertRaisesRegex(ValueError, r'got \[0, 2\]'):
+      inputs.check_inputs(self.config, np.zeros((0, 2)), [],
+                          np.ones((0, 3), bool))
+
+  @parameterized.named_parameters(
+      ('float', [0, 1.0], r'to_play must be a \[B\] integer array, got '
+       r'dtype float64: \[0\.0, 1\.0\]'),
+      ('float_array', np.array([0., 1.], np.float32), r'dtype float32'),
+      ('bool_array', np.array([False, True]), r'got dtype bool: '
+       r'\[False, True\]'))
+  def test_non_integer_players_are_refused(self, to_play, message):
+    with self.assertRaisesRegex(TypeError, message):
+      self._check(to_play=to_play)
+
+  def test_players_out_of_range_are_named(self):
+    with self.assertRaisesRegex(ValueError, r'to_play\[1\] must be a player '
+                                r'in \[0, 2\), got -1'):
+      self._check(to_play=[0, -1])
+    with self.assertRaisesRegex(ValueError, r'to_play must be a \[B\] '
+                                r'integer array, got shape \[2, 1\]'):
+      self._check(to_play=np.zeros((2, 1), int))
+    # 300 players alternating 0, 1: the first faulty one is named.
+    players = np.array([i % 2 for i in range(300)])
+    players[[7, 200]] = [2, -3]
+    with self.assertRaisesRegex(ValueError, r'to_play\[7\] must be a player'
+                                r' in \[0, 2\), got 2\.'):
+      inputs.check_inputs(self.config, np.zeros((300, 2)), players,
+                          np.ones((300, 3), bool))
+
+  def test_the_batch_sizes_must_agree(self):
+    with self.assertRaisesRegex(
+        ValueError, r'observations, to_play and legal_actions_mask must have '
+        r'the same batch size, got 2, 3 and 2'):
+      self._check(to_play=[0, 1, 0])
+    with self.assertRaisesRegex(ValueError, r'got 2, 2 and 1'):
+      self._check(legal=np.ones((1, 3), bool))
+
+  @parameterized.named_parameters(
+      ('ids', [[0, 2], [1, 2]], TypeError, r'legal_actions_mask must be a '
+       r'\[B, 3\] bool array, got dtype int64; .*'
+       r'search\.legal_actions_to_mask\(legal_actions, 3\)'),
+      ('ragged_ids', [[0, 2], [1]], ValueError, r'legal_actions_mask must be '
+       r'a \[B, 3\] bool array, got the ragged \[\[0, 2\], \[1\]\]'),
+      ('zeros_and_ones', np.array([[0, 1, 1], [1, 0, 0]]), TypeError,
+       r'got dtype int64'),
+      ('width', np.ones((2, 4), bool), ValueError,
+       r'legal_actions_mask must have shape \[B, 3\], got \[2, 4\]'),
+      ('no_legal', np.array([[True] * 3, [False] * 3]), ValueError,
+       r'legal_actions_mask\[1\] has no legal action'))
+  def test_masks_in_another_form_are_refused(self, legal, error, message):
+    with self.assertRaisesRegex(error, message):
+      self._check(legal=legal)
 
 
 def _searches(config, network):
@@ -206,7 +214,7 @@ def _searches(config, network):
 
 
 class BothSearchesTest(testing.TestCase):
-  """The reference and the compiled search read inputs by the same rules."""
+  """The reference and the compiled search check inputs by the same rules."""
 
   @classmethod
   def setUpClass(cls):
@@ -215,43 +223,46 @@ class BothSearchesTest(testing.TestCase):
     cls.observation = setup.observation[:2]
     cls.searches = _searches(setup.config, setup.network)
 
-  def _search(self, kind, observation=None, to_play=(0, 1),
-              legal=((1, 2), (0, 4))):
+  def _search(self, kind, observation=None, to_play=(0, 1), legal=None):
     observation = self.observation if observation is None else observation
-    return self.searches[kind](observation, list(to_play), legal,
+    if legal is None:
+      legal = inputs.legal_actions_to_mask(((1, 2), (0, 4)), 5)
+    return self.searches[kind](observation, to_play, legal,
                                np.random.default_rng(0), add_noise=False)
 
   @parameterized.parameters('reference', 'compiled')
-  def test_masks_and_indices_search_the_same_actions(self, kind):
-    indices = self._search(kind, legal=[[1, 2], [0, 4]])
+  def test_masks_from_ids_search_the_legal_actions(self, kind):
+    output = self._search(kind, legal=inputs.legal_actions_to_mask(
+        [[1, 2], [0, 4]], 5))
     # All 8 simulations go to each row's legal actions.
-    self.assertAllEqual(indices.visit_counts[:, [1, 2]].sum(axis=1), [8, 0])
-    self.assertAllEqual(indices.visit_counts[:, [0, 4]].sum(axis=1), [0, 8])
-    for legal in (np.array([[0, 1, 1, 0, 0], [1, 0, 0, 0, 1]]),
-                  np.array([[0, 1, 1, 0, 0], [1, 0, 0, 0, 1]], bool)):
-      self.assertAllEqual(self._search(kind, legal=legal).visit_counts,
-                          indices.visit_counts)
+    self.assertAllEqual(output.visit_counts[:, [1, 2]].sum(axis=1), [8, 0])
+    self.assertAllEqual(output.visit_counts[:, [0, 4]].sum(axis=1), [0, 8])
+    mask = np.array([[0, 1, 1, 0, 0], [1, 0, 0, 0, 1]], bool)
+    self.assertAllEqual(self._search(kind, legal=mask).visit_counts,
+                        output.visit_counts)
 
   def test_the_searches_agree(self):
-    legal = np.array([[0, 1, 1, 0, 0], [1, 1, 0, 1, 1]])
+    legal = np.array([[0, 1, 1, 0, 0], [1, 1, 0, 1, 1]], bool)
     self.assertAllEqual(self._search('reference', legal=legal).visit_counts,
                         self._search('compiled', legal=legal).visit_counts)
 
   @parameterized.product(
       kind=('reference', 'compiled'),
       case=(
-          # OpenSpiel's legal_actions_mask() rows, as lists.
-          dict(legal=[[0, 1, 1, 0, 0], [1, 0, 0, 0, 1]], error=ValueError,
-               message=AMBIGUOUS),
-          dict(legal=[[0.0, 2.0], [1]], error=TypeError,
-               message=r'legal_actions\[0\] holds 0\.0, a float'),
-          dict(legal=[np.array([0, 2.5], np.float32), [1]], error=TypeError,
-               message=r'legal_actions\[0\] is \[0\.0, 2\.5\] of dtype '
-               r'float32'),
+          # OpenSpiel's legal_actions_mask() rows, as lists of ints.
+          dict(legal=[[0, 1, 1, 0, 0], [1, 0, 0, 0, 1]], error=TypeError,
+               message=NOT_A_MASK),
+          # The pseudocode's lists of legal action ids.
+          dict(legal=[[1, 2, 3], [0, 4, 2]], error=TypeError,
+               message=NOT_A_MASK),
+          dict(legal=[[0, 2], [1]], error=ValueError,
+               message=r'legal_actions_mask must be a \[B, 5\] bool array, '
+               r'got the ragged'),
           dict(to_play=(0, 1.0), error=TypeError,
-               message=r'to_play\[1\] is 1\.0, a float'),
-          dict(to_play=(True, 0), error=TypeError,
-               message=r'to_play\[0\] is True, a bool'),
+               message=r'to_play must be a \[B\] integer array, got dtype '
+               r'float64'),
+          dict(to_play=np.array([True, False]), error=TypeError,
+               message=r'to_play must be .*got dtype bool'),
           dict(observation=np.zeros((2, 6), np.uint8), error=TypeError,
                message=r'observations must be float32 .*got dtype uint8; '
                r'.*np\.asarray\(x, np\.float32\)'),

@@ -21,6 +21,7 @@ from absl.testing import parameterized
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import types
+from muzero_snt.search import inputs
 from muzero_snt.search import mcts
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
@@ -46,10 +47,15 @@ BLOCKS = (
 )
 
 
+def _mask(legal, num_actions=9):
+  """The search's mask of the pseudocode's lists, as its callers make it."""
+  return inputs.legal_actions_to_mask(legal, num_actions)
+
+
 def _batch(positions):
   observations, to_play, legal = zip(
       *(oracle.observation(p) for p in positions))
-  return np.stack(observations), list(to_play), list(legal)
+  return np.stack(observations), list(to_play), _mask(legal)
 
 
 def _occupied(position):
@@ -99,7 +105,8 @@ class TicTacToeSearchTest(parameterized.TestCase):
     observations, to_play, _ = _batch(['XX.OO....'])
     roots = reference_search.search_trees(
         TICTACTOE, oracle.TicTacToeOracle(), observations, to_play,
-        [np.array([8, 5, 6, 7])], np.random.default_rng(0), add_noise=False)
+        _mask([np.array([8, 5, 6, 7])]), np.random.default_rng(0),
+        add_noise=False)
     output = reference_search.root_statistics(roots, 9)
     visits = output.visit_counts[0]
     np.testing.assert_array_equal(visits[[0, 1, 2, 3, 4]], 0)
@@ -124,8 +131,8 @@ class TicTacToeSearchTest(parameterized.TestCase):
     observations, to_play, all_legal = _batch([position])
     roots = reference_search.search_trees(
         TICTACTOE, oracle.TicTacToeOracle(), observations, to_play,
-        [legal or all_legal[0]], np.random.default_rng(0), add_noise=False,
-        num_simulations=1)
+        _mask([legal]) if legal else all_legal, np.random.default_rng(0),
+        add_noise=False, num_simulations=1)
     output = reference_search.root_statistics(roots, 9)
     expected_visits = np.zeros(9, np.int32)
     expected_visits[action] = 1
@@ -147,7 +154,8 @@ class NoiseTest(absltest.TestCase):
     # An independent replay of the draws: 5 then 9 components, mixed into
     # uniform priors with fraction 0.25.
     replay = np.random.default_rng(5)
-    for root, actions in zip(roots, legal):
+    for root, row in zip(roots, legal):
+      actions = np.flatnonzero(row).tolist()
       noise = replay.dirichlet([TICTACTOE.root_dirichlet_alpha] *
                                len(actions))
       np.testing.assert_allclose(
@@ -208,8 +216,8 @@ class OnePlayerSearchTest(absltest.TestCase):
     config = testing.tiny_mlp_config(action_space_size=3, discount=0.5,
                                      num_simulations=50)
     roots = reference_search.search_trees(
-        config, _ChainModel(), np.zeros((1, 4)), [0], [[0, 1, 2]],
-        np.random.default_rng(0), add_noise=False)
+        config, _ChainModel(), np.zeros((1, 4)), [0],
+        _mask([[0, 1, 2]], 3), np.random.default_rng(0), add_noise=False)
     output = reference_search.root_statistics(roots, 3)
     # Q = reward + 0.5 * value: arm 0: 2 + 0 = 2, arm 1: 0 + 0.5 = 0.5,
     # arm 2: 0 + 1.5 = 1.5. The pseudocode's child.value() alone (0, 1, 3)
@@ -282,15 +290,16 @@ class NonFiniteModelTest(parameterized.TestCase):
         r"\[0, 3\]\)"):
       reference_search.search(
           config, _NonFiniteModel(bad_after), observation, [0],
-          [list(range(9))], np.random.default_rng(0), add_noise=False)
+          np.ones((1, 9), bool), np.random.default_rng(0), add_noise=False)
 
 
 class BadInputTest(parameterized.TestCase):
 
+  # The lists are the caller's, converted as the search's callers do.
   @parameterized.named_parameters(
       ('short_to_play', [0], [[2, 5]] * 2,
-       r'same batch length, got 2, 1 and 2'),
-      ('long_legal', [0, 0], [[2]] * 3, r'same batch length, got 2, 2 and 3'),
+       r'same batch size, got 2, 1 and 2'),
+      ('long_legal', [0, 0], [[2]] * 3, r'same batch size, got 2, 2 and 3'),
       ('empty', [0, 0], [[2], []], r'legal_actions\[1\] is empty'),
       ('too_large', [0, 0], [[2, 9], [1]],
        r'legal_actions\[0\] holds action 9, outside the action space '
@@ -304,14 +313,14 @@ class BadInputTest(parameterized.TestCase):
     observations = np.zeros((2, 3, 3, 3), np.float32)
     with self.assertRaisesRegex(ValueError, message):
       reference_search.search(TICTACTOE, oracle.TicTacToeOracle(),
-                              observations, to_play, legal,
+                              observations, to_play, _mask(legal),
                               np.random.default_rng(0))
 
   def test_one_player_games_have_player_zero_only(self):
     config = testing.tiny_mlp_config(action_space_size=3)
     with self.assertRaisesRegex(ValueError, r'\[0, 1\), got 1'):
       reference_search.search(config, _ChainModel(), np.zeros((1, 4)), [1],
-                              [[0]], np.random.default_rng(0))
+                              _mask([[0]], 3), np.random.default_rng(0))
 
 
 class ReferenceSearchTest(absltest.TestCase):
@@ -336,8 +345,8 @@ class ReferenceSearchTest(absltest.TestCase):
     search(observations, to_play, legal, rng, add_noise=True)
     # One Dirichlet draw per root (5 then 9 components), nothing else.
     replay = np.random.default_rng(5)
-    for actions in legal:
-      replay.dirichlet([TICTACTOE.root_dirichlet_alpha] * len(actions))
+    for row in legal:
+      replay.dirichlet([TICTACTOE.root_dirichlet_alpha] * row.sum())
     self.assertEqual(rng.random(), replay.random())
 
   def test_bad_arguments(self):
