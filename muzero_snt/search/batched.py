@@ -18,8 +18,8 @@
 (`reference_search.search_trees` and `mcts.run_mcts`): one
 `initial_inference` for the roots, roots expanded over their legal actions,
 optional Dirichlet noise, then `num_simulations` simulations of descent by
-pUCT, one batched `recurrent_inference`, expansion and backup. The trees
-live in fixed-size tensors (`tree.Tree`), so the whole search is one
+pUCT (`puct.py`), one batched `recurrent_inference`, expansion and backup.
+The trees live in fixed-size tensors (`tree.Tree`), so the whole search is one
 `tf.while_loop` that XLA compiles, with the network called inside it:
 nothing leaves the device until the visit counts.
 
@@ -41,6 +41,7 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt.networks import board_conv
+from muzero_snt.search import puct
 from muzero_snt.search import stateless_dirichlet
 from muzero_snt.search import tree as tree_lib
 
@@ -265,7 +266,7 @@ def batched_search(config: config_lib.MuZeroConfig,
     tree = add_exploration_noise(config, tree, seed, noise)
 
   def simulate(simulation, tree, finite):
-    leaf_edge = tree_lib.select_leaves(config, tree)
+    leaf_edge = puct.select_leaves(config, tree)
     # Inside the search tree we use the dynamics function to obtain the next
     # hidden state given an action and the previous hidden state.
     output = network.recurrent_inference(

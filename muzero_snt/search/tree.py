@@ -12,20 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The search tree as fixed-size tensors, and the pseudocode's rules on it.
+"""The batched search's trees as fixed-size tensors, and their updates.
 
-The batched search keeps B trees of N = num_simulations + 1 nodes each in
-tensors. Node 0 is the root; simulation s creates node s. The rules are those
-of the reference search (`mcts.py`) with the same fixes of the pseudocode's
-defects, written for a whole batch:
-
-- `ucb_scores` is `mcts.ucb_score` for every child of one node per tree;
-- `select_leaves` is the descent of `run_mcts` (`select_child` until an
-  unexpanded child), ties to the lowest action;
-- `expand` is `expand_node` (priors softmax(logits)) for one new node per
-  tree;
-- `backpropagate` is `mcts.backpropagate`: leaf to root, Q = r + g * (+-v)
-  into the tree's min-max bounds, one sign convention for both players.
+B trees of N = num_simulations + 1 nodes each. Node 0 is the root;
+simulation s creates node s. `init_tree` expands the roots over their legal
+actions, `expand` is the reference's `expand_node` (priors softmax(logits))
+for one new node per tree, and `backpropagate` is `mcts.backpropagate`: leaf
+to root, Q = r + g * (+-v) into the tree's min-max bounds, one sign
+convention for both players. How the descent chooses is the search's:
+`puct.py` (MuZero) or `gumbel_search.py`.
 
 Statistics are kept per edge, as in mctx: `Tree.edges[b, n, a]` holds what
 the search needs of action a at node n and of the child it leads to, so a
@@ -34,9 +29,9 @@ and rewrites one row `[6]`. Nodes and edges are addressed by flat indices
 (`node_index`, `edge_index`), rows of the tensors with their tree and node
 (and action) axes merged: XLA gathers and scatters by one index more cheaply
 than by tuples. Every function here is plain TensorFlow on static shapes, so
-the whole search compiles with XLA (`jit_compile=True`). Conventions as in
-`mcts.py`: `to_play` moves at a node, `reward` belongs to the player who
-moved into it, the value to the node's `to_play`.
+the whole search compiles with XLA. Conventions as in `mcts.py`: `to_play`
+moves at a node, `reward` belongs to the player who moved into it, the value
+to the node's `to_play`.
 """
 
 from typing import NamedTuple, Optional, Tuple
@@ -145,21 +140,21 @@ def edge_parent_action(tree: Tree,
   return edges // num_actions % num_nodes, edges % num_actions
 
 
-def _flatten(values: tf.Tensor, num_axes: int) -> tf.Tensor:
-  """`values` with its first `num_axes` axes merged into one."""
+def flatten(values: tf.Tensor, num_axes: int) -> tf.Tensor:
+  """`values` with its first `num_axes` axes merged into one (flat rows)."""
   return tf.reshape(values,
                     tf.concat([[-1], tf.shape(values)[num_axes:]], axis=0))
 
 
 def gather_rows(values: tf.Tensor, rows: tf.Tensor) -> tf.Tensor:
   """`[B, ...]` the flat rows `rows` `[B]` of `values` `[B, N, ...]`."""
-  return tf.gather(_flatten(values, 2), rows)
+  return tf.gather(flatten(values, 2), rows)
 
 
 def set_rows(values: tf.Tensor, rows: tf.Tensor,
              updates: tf.Tensor) -> tf.Tensor:
   """`values` `[B, N, ...]` with flat rows `rows[b]` set to `updates[b]`."""
-  flat = tf.tensor_scatter_nd_update(_flatten(values, 2), rows[:, None],
+  flat = tf.tensor_scatter_nd_update(flatten(values, 2), rows[:, None],
                                      updates)
   return tf.reshape(flat, tf.shape(values))
 
@@ -257,111 +252,6 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
       root_legal=legal)
 
 
-def node_statistics(tree: Tree,
-                    nodes: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
-  """`(visit_count, value_sum)`, each `[B]`, of `nodes[b]` of each tree b.
-
-  Those of the edge into the node, or the root's own.
-  """
-  in_edge = tf.cast(
-      gather_rows(tree.edges[:, :, 0, IN_EDGE], node_index(tree, nodes)),
-      tf.int32)
-  edge = tf.gather(_flatten(tree.edges, 3), edge_index(
-      tree, tf.zeros_like(in_edge), tf.maximum(in_edge, 0)))  # [B, 6]
-  is_root = in_edge < 0
-  return (tf.where(is_root, tree.root_visit_count, edge[:, VISIT_COUNT]),
-          tf.where(is_root, tree.root_value_sum, edge[:, VALUE_SUM]))
-
-
-def _normalize(tree: Tree, q: tf.Tensor) -> tf.Tensor:
-  """`MinMaxStats.normalize` of `[B, A]` Q values with each tree's bounds."""
-  low = tree.min_q[:, None]
-  high = tree.max_q[:, None]
-  # The reference returns Q unchanged while max <= min. tf.where evaluates
-  # both branches: the division's inf/nan in the unused one is discarded.
-  return tf.where(high > low, (q - low) / (high - low), q)
-
-
-def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
-                value_sum: tf.Tensor) -> tf.Tensor:
-  """`[B, 3]` the parts of pUCT at a node that depend on the node alone.
-
-  `(log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q)`, with N the node's
-  visits (`mcts.ucb_score`) and the unvisited Q that `config.unvisited_q`
-  says (`mcts.unvisited_q_value`; 0 for 'minimum', where it is not used).
-  The descent computes them once per node, from the chosen edge: XLA keeps
-  a log or sqrt broadcast over the actions out of the fused scores.
-  """
-  dtype = visit_count.dtype
-  base = tf.constant(config.pb_c_base, dtype)
-  pb_c = tf.math.log((visit_count + base + 1) / base) + config.pb_c_init
-  if config.unvisited_q == 'parent':
-    unvisited = value_sum / tf.maximum(visit_count, 1)
-    unvisited = tf.where(visit_count > 0, unvisited, 0)
-  else:
-    unvisited = tf.zeros_like(visit_count)
-  return tf.stack([pb_c, tf.sqrt(visit_count), unvisited], axis=1)
-
-
-def _scores(config: config_lib.MuZeroConfig, tree: Tree, edges: tf.Tensor,
-            node_terms: tf.Tensor, at_root: tf.Tensor) -> tf.Tensor:
-  """pUCT of every action at one node per tree, from the node's edges.
-
-  Args:
-    config: see `ucb_scores`.
-    tree: the trees (for their Q bounds and root legality).
-    edges: `[B, A, 6]` the node's row of `edges`.
-    node_terms: `[B, 3]` the node's `_node_terms`.
-    at_root: `[B, 1]` bool whether the node is the root.
-
-  Returns:
-    `[B, A]` scores.
-  """
-  dtype = edges.dtype
-  child_visits = edges[:, :, VISIT_COUNT]
-  # The reference's order of operations (mcts.ucb_score).
-  pb_c = node_terms[:, 0:1] * (node_terms[:, 1:2] / (child_visits + 1))
-  prior_score = pb_c * edges[:, :, PRIOR]
-
-  # Q(s, a) of each child, from the parent's player (mcts.q_value).
-  visited = child_visits > 0
-  child_value = edges[:, :, VALUE_SUM] / tf.maximum(child_visits, 1)
-  if config.num_players == 2:
-    child_value = -child_value  # The child's player is the other one.
-  q = edges[:, :, REWARD] + config.discount * child_value
-  if config.unvisited_q == 'minimum':
-    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
-  else:
-    value_score = _normalize(tree, tf.where(visited, q, node_terms[:, 2:3]))
-  scores = prior_score + value_score
-  illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
-  return tf.where(illegal, tf.constant(-float('inf'), dtype), scores)
-
-
-def ucb_scores(config: config_lib.MuZeroConfig, tree: Tree,
-               nodes: tf.Tensor) -> tf.Tensor:
-  """`mcts.ucb_score` of every action at `nodes[b]` of each tree b.
-
-  pUCT of appendix B of arXiv:1911.08265, in the reference's order of
-  operations: prior part `(log((N + c2 + 1) / c2) + c1) * (sqrt(N) / (n + 1))
-  * P`; value part the normalised Q(s, a) = r + g * (+-v) of a visited
-  child, and for an unvisited one what `config.unvisited_q` says
-  (`mcts.unvisited_q_value`). At a root, illegal actions score -inf.
-
-  Args:
-    config: supplies `pb_c_base`, `pb_c_init`, `discount`, `unvisited_q`.
-    tree: the trees.
-    nodes: `[B]` int32 one expanded node per tree.
-
-  Returns:
-    `[B, A]` scores.
-  """
-  terms = _node_terms(config, *node_statistics(tree, nodes))
-  edges = gather_rows(tree.edges, node_index(tree, nodes))
-  return _scores(config, tree, edges, terms,
-                 at_root=tf.equal(nodes, 0)[:, None])
-
-
 def first_argmax(scores: tf.Tensor) -> tf.Tensor:
   """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
 
@@ -371,57 +261,6 @@ def first_argmax(scores: tf.Tensor) -> tf.Tensor:
   runs on and reports the non-finite output.
   """
   return tf.argmax(scores, axis=1, output_type=tf.int32)
-
-
-def select_leaves(config: config_lib.MuZeroConfig,
-                  tree: Tree) -> tf.Tensor:
-  """Descends each tree from the root by pUCT to an unexpanded child.
-
-  `run_mcts`'s `while node.expanded(): select_child(...)` for all trees at
-  once; a tree that has reached its leaf waits for the others. Each step
-  reads the node's row of `edges`; the next node's statistics are those of
-  the chosen edge.
-
-  Args:
-    config: see `ucb_scores`.
-    tree: the trees.
-
-  Returns:
-    `[B]` int32 the flat index (`edge_index`) of the edge from the last
-    expanded node of each path to the new leaf.
-  """
-  batch_size = tf.shape(tree.tree_stats)[0]
-  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
-  node_rows = _flatten(tree.edges, 2)  # [B * N, A, 6]
-  edge_rows = _flatten(tree.edges, 3)  # [B * N * A, 6]
-
-  def cond(node, leaf_edge, node_terms):
-    del node, node_terms
-    return tf.reduce_any(leaf_edge < 0)
-
-  def body(node, leaf_edge, node_terms):
-    # node: [B] flat. A tree that has found its leaf edge stays at its node;
-    # its scores and terms are computed and ignored.
-    edges = tf.gather(node_rows, node)  # [B, A, 6]
-    chosen = first_argmax(_scores(
-        config, tree, edges, node_terms,
-        at_root=tf.equal(node % num_nodes, 0)[:, None]))
-    edge = node * num_actions + chosen
-    stats = tf.gather(edge_rows, edge)  # [B, 6]
-    child = tf.cast(stats[:, CHILD], tf.int32)
-    searching = leaf_edge < 0
-    found = tf.logical_and(searching, tf.equal(child, UNEXPANDED))
-    return (tf.where(searching & ~found, node - node % num_nodes + child,
-                     node),
-            tf.where(found, edge, leaf_edge),
-            _node_terms(config, stats[:, VISIT_COUNT], stats[:, VALUE_SUM]))
-
-  _, leaf_edge, _ = tf.while_loop(
-      cond, body, (node_index(tree, tf.zeros([batch_size], tf.int32)),
-                   tf.fill([batch_size], -1),
-                   _node_terms(config, tree.root_visit_count,
-                               tree.root_value_sum)))
-  return leaf_edge
 
 
 def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
@@ -525,7 +364,7 @@ def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
 
   state = tf.stack([tf.cast(value, dtype), tree.min_q, tree.max_q], axis=1)
   edges, _, state = tf.while_loop(
-      cond, body, (_flatten(tree.edges, 3), leaf_edge, state))
+      cond, body, (flatten(tree.edges, 3), leaf_edge, state))
   return tree._replace(
       edges=tf.reshape(edges, tf.shape(tree.edges)),
       tree_stats=tf.stack([tree.root_visit_count + 1,
