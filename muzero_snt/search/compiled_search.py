@@ -37,6 +37,7 @@ from muzero_snt.search import batched
 from muzero_snt.search import gumbel_search
 from muzero_snt.search import inputs as inputs_lib
 from muzero_snt.search import root_noise
+from muzero_snt.search import stateless_dirichlet
 
 
 # Batches up to this size are padded to a power of two; larger ones to a
@@ -207,18 +208,18 @@ class CompiledSearch:
     given = noise_given and add_noise
 
     def search(observation, to_play, legal, seed, noise):
+      # The inputs were checked in NumPy (`inputs.check_inputs`).
       if self._config.search_policy == 'gumbel':
         output = gumbel_search.gumbel_search(
             self._config, self._network, observation, to_play, legal,
             seed=seed, add_noise=add_noise, dtype=self._dtype,
-            gumbel=noise if given else None)
+            gumbel=noise if given else None, check_inputs=False)
         action = output.action
       else:
         output = batched.batched_search(
             self._config, self._network, observation, to_play, legal,
             seed=seed, add_noise=add_noise, dtype=self._dtype,
-            noise=noise if given else None,
-            check_inputs=False)  # Checked in NumPy by `_search`.
+            noise=noise if given else None, check_inputs=False)
         # MuZero's action is drawn from the visit counts by the caller.
         action = tf.zeros_like(to_play)
       return (output.visit_counts, output.policy, output.root_value,
@@ -235,8 +236,8 @@ class CompiledSearch:
     def draw(legal, seed):
       if config.search_policy == 'gumbel':
         return gumbel_search.sample_gumbel(tf.shape(legal), seed, dtype)
-      return batched.dirichlet_noise(config.root_dirichlet_alpha, legal, seed,
-                                     dtype)
+      return stateless_dirichlet.dirichlet_noise(
+          config.root_dirichlet_alpha, legal, seed, dtype)
     return tf.function(draw, jit_compile=jit_compile, autograph=False)
 
   def _replicated(self, search, add_noise: bool, jit_compile: bool):

@@ -30,9 +30,8 @@ the descent chooses and what the search returns:
 
 The rules at a node are in `gumbel_rules.py`. The network's value of every
 node (the "raw" value v of v_mix) is kept beside the tree. Without noise g
-is 0, for evaluation. Conformance with `mctx.gumbel_muzero_policy` and with
-the NumPy rendition `gumbel_reference.py` is tested in
-tests/search/test_gumbel_search.py; docs/gumbel.md lists the choices.
+is 0, for evaluation. It is tested against `mctx.gumbel_muzero_policy` and
+the NumPy rendition `gumbel_reference.py`; docs/gumbel.md lists the choices.
 """
 
 from typing import NamedTuple, Optional
@@ -41,7 +40,6 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
-from muzero_snt.networks import board_conv
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_rules
 from muzero_snt.search import sequential_halving
@@ -77,12 +75,6 @@ def sample_gumbel(shape: tf.Tensor, seed: tf.Tensor,
   return -tf.math.log(-tf.math.log(uniform))
 
 
-def _node_rows(tree: tree_lib.Tree) -> tf.Tensor:
-  """`[B * N, A, 6]` the rows of `tree.edges`, by flat node index."""
-  shape = tf.shape(tree.edges)
-  return tf.reshape(tree.edges, tf.concat([[-1], shape[2:]], axis=0))
-
-
 def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
                   raw_value: tf.Tensor, root_logits: tf.Tensor,
                   gumbel: tf.Tensor, considered_visit: tf.Tensor) -> tf.Tensor:
@@ -106,7 +98,7 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
     leaf.
   """
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
-  node_rows = _node_rows(tree)  # [B * N, A, 6]
+  node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
   flat_raw_value = tf.reshape(raw_value, [-1])  # [B * N]
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   root = tree_lib.node_index(tree, tf.zeros_like(considered_visit))  # [B]
@@ -152,17 +144,18 @@ def gumbel_search(config: config_lib.MuZeroConfig,
                   network,
                   observation: tf.Tensor,
                   to_play: tf.Tensor,
-                  legal: tf.Tensor,
+                  legal_actions_mask: tf.Tensor,
                   seed: Optional[tf.Tensor] = None,
                   add_noise: bool = True,
                   gumbel: Optional[tf.Tensor] = None,
                   num_simulations: Optional[int] = None,
-                  dtype: tf.DType = tf.float32) -> GumbelSearchOutput:
+                  dtype: tf.DType = tf.float32,
+                  check_inputs: bool = True) -> GumbelSearchOutput:
   """Gumbel MuZero's search from each of B positions; XLA-compilable.
 
   Call it inside a `tf.function` (see `compiled_search.CompiledSearch`).
-  The inputs are those of `batched.batched_search`, checked the same way
-  when tracing; the caller checks their values (`inputs.check_inputs`).
+  The inputs are those of `batched.batched_search`, checked by the same
+  prologue (`batched.expand_roots`).
 
   Args:
     config: the hyperparameters (`num_simulations`, `num_players`,
@@ -171,38 +164,33 @@ def gumbel_search(config: config_lib.MuZeroConfig,
       `types.NetworkOutput` tensors.
     observation: `[B, *observation_shape]` the current observations.
     to_play: `[B]` int the player to move in each position.
-    legal: `[B, A]` bool the legal actions (at least one per row).
+    legal_actions_mask: `[B, A]` bool the legal actions (at least one per
+      row).
     seed: `[2]` int stateless seed of the Gumbel sample; needed if
       `add_noise` and no `gumbel` is given.
     add_noise: draw the Gumbel sample g; without it g = 0 (evaluation).
     gumbel: `[B, A]` a given Gumbel sample, used instead of drawing one.
     num_simulations: overrides `config.num_simulations` if given.
     dtype: float type of the tree's statistics.
+    check_inputs: as `batched.batched_search`'s.
 
   Returns:
     `GumbelSearchOutput`.
 
   Raises:
-    ValueError: if noise is asked for without a seed or a sample, or, when
-      tracing, the inputs' static shapes disagree with each other or the
-      config.
+    ValueError, tf.errors.InvalidArgumentError: as
+      `batched.batched_search`.
   """
-  if add_noise and seed is None and gumbel is None:
-    raise ValueError('gumbel_search with add_noise=True needs a seed or a '
-                     'gumbel sample.')
-  if num_simulations is None:
-    num_simulations = config.num_simulations
-  num_actions = config.action_space_size
-  observation = tf.convert_to_tensor(observation)
-  to_play = tf.convert_to_tensor(to_play)
-  legal = tf.convert_to_tensor(legal, tf.bool)
-  batched.check_shapes(config, observation, to_play, legal)
-
-  output = network.initial_inference(observation)
-  finite = batched.all_finite(output)
-  tree = tree_lib.init_tree(num_simulations + 1, num_actions, output.value,
-                            output.policy_logits, output.hidden_state,
-                            to_play, legal, None, dtype)
+  # Gumbel MuZero normalises Q at each node (`gumbel_rules.py`): the trees'
+  # bounds are not used.
+  roots = batched.expand_roots(
+      config, network, observation, to_play, legal_actions_mask,
+      add_noise=add_noise, seed=seed, noise=gumbel,
+      num_simulations=num_simulations, dtype=dtype, known_bounds=None,
+      check_inputs=check_inputs)
+  num_simulations = roots.num_simulations
+  output, tree = roots.output, roots.tree
+  legal = tree.root_legal
   batch_size = tf.shape(legal)[0]
   raw_value = tf.concat(
       [tf.cast(output.value, dtype)[:, None],
@@ -223,31 +211,21 @@ def gumbel_search(config: config_lib.MuZeroConfig,
   num_considered = tf.minimum(
       max_considered, tf.reduce_sum(tf.cast(legal, tf.int32), axis=1))
 
-  def simulate(simulation, tree, raw_value, finite):
+  def body(simulation, tree, raw_value, finite):
     index = tf.stack([num_considered,
                       tf.fill([batch_size], simulation - 1)], axis=1)
     leaf_edge = select_leaves(config, tree, raw_value, root_logits, gumbel,
                               tf.gather_nd(table, index))
-    output = network.recurrent_inference(
-        tree_lib.gather_rows(tree.hidden_state, leaf_edge // num_actions),
-        leaf_edge % num_actions)
-    tree = tree_lib.expand(tree, simulation, leaf_edge, output.policy_logits,
-                           output.hidden_state, config.num_players)
-    tree = tree_lib.backpropagate(config, tree, leaf_edge, simulation,
-                                  output.value, output.reward)
+    tree, output = batched.simulate(config, network, tree, simulation,
+                                    leaf_edge)
     new = tree_lib.node_index(tree, tf.fill([batch_size], simulation))
     raw_value = tree_lib.set_rows(raw_value, new,
                                   tf.cast(output.value, dtype))
     return (simulation + 1, tree, raw_value,
             tf.logical_and(finite, batched.all_finite(output)))
 
-  # Small boards' convolutions as matmuls, their matrices made once here
-  # rather than in every simulation (networks/board_conv.py).
-  with board_conv.assembled_weights(network, output.hidden_state.shape,
-                                    output.hidden_state.dtype):
-    _, tree, raw_value, finite = tf.while_loop(
-        lambda simulation, *_: simulation <= num_simulations, simulate,
-        (tf.constant(1), tree, raw_value, finite))
+  tree, raw_value, finite = batched.run_simulations(
+      network, roots, body, (tree, raw_value, roots.finite))
 
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   counts = root_edges[:, :, tree_lib.VISIT_COUNT]  # [B, A]
@@ -258,11 +236,10 @@ def gumbel_search(config: config_lib.MuZeroConfig,
       gumbel, root_logits, sigma_q, counts,
       tf.cast(tf.reduce_max(counts, axis=1), tf.int32), legal))
   policy = gumbel_rules.improved_policy(root_logits, sigma_q, legal)
-  root_value = tree.root_value_sum / tree.root_visit_count
   return GumbelSearchOutput(
       visit_counts=tf.cast(counts, tf.int32),
       policy=tf.cast(policy, tf.float32),
-      root_value=tf.cast(root_value, tf.float32),
+      root_value=batched.root_value(tree),
       action=action,
       finite=finite,
       tree=tree)

@@ -37,6 +37,7 @@ from muzero_snt.search import batched
 from muzero_snt.search import inputs
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
+from muzero_snt.search import stateless_dirichlet
 from muzero_snt.search import tree as tree_lib
 from tests import testing
 from tests.search import batched_fixtures as fixtures
@@ -166,85 +167,9 @@ class TicTacToeTest(testing.TestCase):
     self.assertAllEqual(output.root_value, reference.root_value)
 
 
-class DirichletNoiseTest(testing.TestCase):
+class ExplorationNoiseTest(testing.TestCase):
 
   LEGAL = np.array([True, False, True, True, False, True, False, False, True])
-
-  @parameterized.parameters(tf.float32, tf.float64)
-  def test_moments(self, dtype):
-    n = 20_000
-    alpha, k = 0.3, 5
-    legal = np.tile(self.LEGAL, (n, 1))
-    noise = batched.dirichlet_noise(alpha, tf.constant(legal),
-                                    tf.constant([3, 4]), dtype).numpy()
-    self.assertEqual(noise.dtype, dtype.as_numpy_dtype)
-    self.assertTrue(np.all(noise[:, ~self.LEGAL] == 0.))
-    self.assertAllClose(noise.sum(axis=1), np.ones(n),
-                        rtol=0., atol=10 * np.finfo(noise.dtype).eps)
-    # Each legal component of Dirichlet(alpha, ..., alpha) over k actions is
-    # Beta(a, b) with a = alpha, b = (k - 1) alpha: mean 1/k = 0.2, variance
-    # (1/k)(1 - 1/k) / (k alpha + 1) = 0.16 / 2.5 = 0.064. The mean of n
-    # draws has standard error sqrt(0.064 / n) = 0.00179; allow 5 of them.
-    a, b = alpha, (k - 1) * alpha
-    mean = 1 / k
-    variance = mean * (1 - mean) / (k * alpha + 1)
-    self.assertAllClose(variance, 0.064)
-    legal_noise = noise[:, self.LEGAL].astype(np.float64)
-    self.assertAllClose(legal_noise.mean(axis=0), [mean] * k, rtol=0.,
-                        atol=5 * math.sqrt(variance / n))
-    # The sample variance has standard error sqrt((mu4 - variance^2) / n),
-    # mu4 the fourth central moment of Beta(a, b), from its raw moments
-    # E[X^j] = prod_{i<j} (a + i) / (a + b + i): mu4 = 0.01560 and the
-    # standard error 0.00076; allow 5 of them.
-    raw = [math.prod((a + i) / (a + b + i) for i in range(j))
-           for j in range(5)]
-    mu4 = (raw[4] - 4 * mean * raw[3] + 6 * mean**2 * raw[2] -
-           3 * mean**4)
-    self.assertAllClose(legal_noise.var(axis=0), [variance] * k, rtol=0.,
-                        atol=5 * math.sqrt((mu4 - variance**2) / n))
-
-  @parameterized.parameters(tf.float32, tf.float64)
-  def test_single_legal_action_and_tiny_concentration(self, dtype):
-    # One legal action: exactly 1 there, 0 elsewhere.
-    single = np.zeros((4, 9), bool)
-    single[np.arange(4), [0, 3, 8, 8]] = True
-    noise = batched.dirichlet_noise(0.3, tf.constant(single),
-                                    tf.constant([0, 1]), dtype).numpy()
-    self.assertAllEqual(noise, single.astype(noise.dtype))
-    # alpha 1e-3: the Gamma variates themselves would underflow float32 in
-    # most rows; their logarithms do not, and the rows are still Dirichlet:
-    # nearly one-hot on a legal action chosen uniformly, each component of
-    # mean 1/5 and variance (1/5)(4/5) / (5e-3 + 1) = 0.1592.
-    n, k, alpha = 4000, 5, 1e-3
-    legal = np.tile(self.LEGAL, (n, 1))
-    noise = batched.dirichlet_noise(alpha, tf.constant(legal),
-                                    tf.constant([0, 1]), dtype).numpy()
-    self.assertTrue(np.isfinite(noise).all())
-    self.assertTrue(np.all(noise[:, ~self.LEGAL] == 0.))
-    self.assertAllClose(noise.sum(axis=1), np.ones(n), rtol=0.,
-                        atol=10 * np.finfo(noise.dtype).eps)
-    legal_noise = noise[:, self.LEGAL].astype(np.float64)
-    variance = (1 / k) * (1 - 1 / k) / (k * alpha + 1)
-    self.assertAllClose(variance, 0.1592, atol=1e-4)
-    # Standard error of a mean: sqrt(0.1592 / 4000) = 0.0063; allow 5.
-    self.assertAllClose(legal_noise.mean(axis=0), [1 / k] * k, rtol=0.,
-                        atol=5 * math.sqrt(variance / n))
-    # Nearly one-hot: P(largest < 0.99) is about 1% for alpha = 1e-3.
-    self.assertGreater(np.mean(legal_noise.max(axis=1) > 0.99), 0.95)
-
-  def test_seeds(self):
-    legal = tf.constant(np.tile(self.LEGAL, (8, 1)))
-
-    def noise(seed):
-      return batched.dirichlet_noise(0.3, legal, tf.constant(seed),
-                                     tf.float32).numpy()
-
-    self.assertAllEqual(noise([5, 6]), noise([5, 6]))
-    different = noise([5, 6])[:, self.LEGAL] != noise([5, 7])[:, self.LEGAL]
-    self.assertTrue(different.all())
-    # Rows of one draw differ from each other.
-    first = noise([5, 6])
-    self.assertTrue(np.all(first[0, self.LEGAL] != first[1, self.LEGAL]))
 
   def test_add_exploration_noise_mixes_the_root_priors(self):
     config = presets.make_tictactoe_config()  # alpha 0.3, fraction 0.25.
@@ -260,8 +185,8 @@ class DirichletNoiseTest(testing.TestCase):
     # prior * (1 - f) + noise * f, prior the softmax over the legal actions.
     exp = np.where(legal, np.exp(logits), 0.)
     prior = exp / exp.sum(axis=1, keepdims=True)
-    noise = batched.dirichlet_noise(0.3, tf.constant(legal), seed,
-                                    tf.float64).numpy()
+    noise = stateless_dirichlet.dirichlet_noise(0.3, tf.constant(legal), seed,
+                                                tf.float64).numpy()
     self.assertAllClose(noisy.prior[:, 0], prior * 0.75 + noise * 0.25,
                         rtol=0., atol=1e-12)
     self.assertTrue(np.all(noisy.prior.numpy()[:, 0][~legal] == 0.))
@@ -284,9 +209,9 @@ class DirichletNoiseTest(testing.TestCase):
     exp = np.where(legal, np.exp(logits - logits.max(axis=1, keepdims=True)),
                    0.)
     prior = exp / exp.sum(axis=1, keepdims=True)
-    noise = batched.dirichlet_noise(config.root_dirichlet_alpha,
-                                    tf.constant(legal), seed,
-                                    tf.float64).numpy()
+    noise = stateless_dirichlet.dirichlet_noise(
+        config.root_dirichlet_alpha, tf.constant(legal), seed,
+        tf.float64).numpy()
     frac = config.root_exploration_fraction
     self.assertAllClose(output.tree.prior[:, 0],
                         prior * (1 - frac) + noise * frac, rtol=0., atol=1e-6)
@@ -320,8 +245,8 @@ class InputChecksTest(testing.TestCase):
         ValueError, r'same batch size, got shapes \(4, 6\), \(4,\) and '
         r'\(1, 5\)'):
       self._search(np.ones((1, 5), bool))
-    with self.assertRaisesRegex(ValueError, r'legal must be a \[B, 5\] bool '
-                                r'mask, got shape \(4, 1\)'):
+    with self.assertRaisesRegex(ValueError, r'legal_actions_mask must be a '
+                                r'\[B, 5\] bool mask, got shape \(4, 1\)'):
       self._search(np.ones((4, 1), bool))
 
   def test_dynamic_shapes_and_values_are_asserted(self):
@@ -329,7 +254,8 @@ class InputChecksTest(testing.TestCase):
                  tf.TensorSpec([None], tf.int32),
                  tf.TensorSpec([None, None], tf.bool)]
     with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
-                                r'legal must be a \[B, A\] mask'):
+                                r'legal_actions_mask must be a \[B, A\] '
+                                r'mask'):
       self._search(np.ones((4, 1), bool), signature=signature)
     legal = np.ones((4, 5), bool)
     legal[2] = False  # Would search action 0, illegal.
