@@ -15,14 +15,15 @@
 """CompiledSearch: the batched search compiled once, NumPy in and NumPy out.
 
 Self-play hands it the observations, players and legal actions masks of
-many games (`inputs.py`); it runs `batched.batched_search` as one
-`tf.function` (XLA by default) with a batch-agnostic signature, optionally
-split among the replicas of a `tf.distribute` strategy, and returns the root
-statistics as NumPy arrays: a `base.Search`, like the reference
-`ReferenceSearch` it is tested against. The roots' Dirichlet noise is drawn
-in the program from a stateless seed, each root's from its row alone
-(`stateless_dirichlet.py`), or, with `host_noise`, in NumPy as the reference
-draws it (`root_noise.py`) and passed to the program.
+many games (`inputs.py`); it runs `batched.batched_search` (or Gumbel
+MuZero's `gumbel_search.gumbel_search`) as one `tf.function`, XLA by
+default, with a batch-agnostic signature, optionally split among the
+replicas of a `tf.distribute` strategy, and returns the root statistics as
+NumPy arrays: a `base.Search`, like the reference `ReferenceSearch` it is
+tested against. The roots' Dirichlet noise is drawn in the program from a
+stateless seed, each root's from its row alone (`stateless_dirichlet.py`),
+or, with `host_noise`, in NumPy as the reference draws it (`root_noise.py`)
+and passed to the program.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -36,8 +37,8 @@ from muzero_snt.search import base
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_search
 from muzero_snt.search import inputs as inputs_lib
+from muzero_snt.search import replicas
 from muzero_snt.search import root_noise
-from muzero_snt.search import stateless_dirichlet
 
 
 # Batches up to this size are padded to a power of two; larger ones to a
@@ -51,11 +52,10 @@ def _padded_size(batch_size: int, multiple: int) -> int:
   XLA compiles one program per batch size. Up to 64 rows the size is the
   next power of two: self-play's batch shrinks as games end, and powers of
   two bound its programs by log2(num_envs) + 1. Above 64 (reanalysis
-  searches hundreds of stored positions at once, a number that varies a
-  little from batch to batch) the size is the next multiple of p / 8, p the
-  next power of two: at most 8 programs between p / 2 and p, and at most
-  1.25 times the work of the unpadded batch instead of 2 (CartPole's 614
-  positions: 640 rows, not 1,024).
+  searches hundreds of stored positions, a number that varies from batch
+  to batch) it is the next multiple of p / 8, p the next power of two: at
+  most 8 programs between p / 2 and p, and at most 1.25 times the work of
+  the unpadded batch instead of 2.
   """
   size = 1
   while size < batch_size:
@@ -106,26 +106,19 @@ class CompiledSearch:
         are searched and dropped.
       num_simulations: simulations per search (default:
         `config.num_simulations`).
-      host_noise: draw the MuZero search's Dirichlet noise in NumPy, one
-        `rng.dirichlet` per root as the reference search draws it
-        (`root_noise.dirichlet_noise`), and pass it to the program; by
-        default the program draws it, each root's from a stateless seed
-        (drawn from the generator) and its row alone
-        (`stateless_dirichlet.py`). With float64 statistics the search
-        then equals `ReferenceSearch` with noise. The noise values differ
-        from the program's, so a run's games differ: the presets'
-        published results were made with the default.
+      host_noise: draw the MuZero search's Dirichlet noise in NumPy as the
+        reference search draws it (`root_noise.dirichlet_noise`) and pass
+        it to the program; with float64 statistics the search then equals
+        `ReferenceSearch` with noise. By default the program draws it, each
+        root's from a stateless seed and its row alone
+        (`stateless_dirichlet.py`): other numbers, so other games.
       min_batch_size: pad every smaller batch to this many rows first (then
-        to `_padded_size`). Self-play's rounds, whose batch shrinks as
-        their games end, then run one program instead of one per power of
-        two, and compile once (docs/benchmarks.md, "One search program
-        for a round"); the ended games' rows are searched and dropped.
-        Valid rows are searched as in a batch of their own, noise included
-        (each root's noise is drawn from its row: `stateless_dirichlet.py`),
-        up to the network's rounding, which may differ by a unit in the
-        last place between batch sizes. With a `strategy` the noise is
-        drawn for the whole batch before it is split, so a root's noise is
-        the same on any number of replicas.
+        to `_padded_size`), so that self-play's rounds, whose batch shrinks
+        as their games end, run one program. Valid rows are searched as in
+        a batch of their own, noise included, up to the network's rounding
+        (a unit in the last place may differ between batch sizes). With a
+        `strategy` the noise is drawn for the whole batch before it is
+        split, so a root's noise is the same on any number of replicas.
 
     Raises:
       ValueError: if `dtype` is not float32 or float64, if
@@ -147,17 +140,8 @@ class CompiledSearch:
       raise ValueError(f'dtype must be tf.float32 or tf.float64, got {dtype}.')
     if hasattr(network, 'create_variables'):
       network.create_variables()
-    if jit_compile and strategy and strategy.num_replicas_in_sync > 1:
-      # XLA cannot read a variable placed on another replica's device;
-      # variables created in the strategy's scope have a copy on each.
-      outside = [v.name for v in getattr(network, 'variables', ())
-                 if not strategy.extended.variable_created_in_scope(v)]
-      if outside:
-        raise ValueError(
-            f'jit_compile=True on {strategy.num_replicas_in_sync} replicas '
-            'needs the network built under strategy.scope(); variable '
-            f'{outside[0]} was created outside it. Build the network in '
-            '`with strategy.scope():` or pass jit_compile=False.')
+    if strategy is not None and jit_compile:
+      replicas.check_variables(strategy, network)
     self._config = config
     self._network = network
     self._dtype = dtype
@@ -177,9 +161,8 @@ class CompiledSearch:
         tf.TensorSpec([None, config.action_space_size], dtype),
     ]
     self._searches = {}
-    # Without AutoGraph (the search's loops are tf.while_loop already):
-    # converting it took seconds of every first call (docs/benchmarks.md
-    # "Start-up").
+    # Without AutoGraph: the search's loops are tf.while_loop already, and
+    # converting the search would take seconds of every first call.
     for add_noise in (False, True):
       # On several replicas the noise is drawn for the whole batch before
       # it is split, and each replica's program is given its part.
@@ -188,15 +171,18 @@ class CompiledSearch:
                           noise_given=self._noise_from_rng or bool(strategy)),
           input_signature=signature, jit_compile=jit_compile, autograph=False)
       if strategy is not None:
+        draw_noise = None  # Host noise is given.
+        if add_noise and not self._noise_from_rng:
+          draw_noise = replicas.whole_batch_noise(config, dtype, jit_compile)
         search = tf.function(
-            self._replicated(search, add_noise, jit_compile),
+            replicas.replicated(strategy, search, draw_noise),
             input_signature=signature, autograph=False)
       self._searches[add_noise] = search
     # Concrete functions, traced on first use, and their flat calls: the
     # search builds its input tensors itself, so it skips tf.function's
     # matching of the arguments against the signature and the concrete
-    # function's binding of them (`flat_call.py`), together about half of a
-    # one-root search's time (docs/benchmarks.md, "The search's call").
+    # function's binding of them (`flat_call.py`), which would be about half
+    # of a one-root search's time.
     self._concrete = {}
     self._calls = {}
     self._zero_noises = {}
@@ -225,59 +211,6 @@ class CompiledSearch:
       return (output.visit_counts, output.policy, output.root_value,
               action, output.finite)
     return search
-
-  def _whole_batch_noise(self, jit_compile: bool):
-    """The noise a one-device search draws in its program, as a function of
-    `(legal, seed)`: compiled alike (XLA or not), so that its numbers are
-    the one-device program's."""
-    config = self._config
-    dtype = self._dtype
-
-    def draw(legal, seed):
-      if config.search_policy == 'gumbel':
-        return gumbel_search.sample_gumbel(tf.shape(legal), seed, dtype)
-      return stateless_dirichlet.dirichlet_noise(
-          config.root_dirichlet_alpha, legal, seed, dtype)
-    return tf.function(draw, jit_compile=jit_compile, autograph=False)
-
-  def _replicated(self, search, add_noise: bool, jit_compile: bool):
-    """`search` split along the batch among the strategy's replicas.
-
-    Each root's noise is drawn for the whole batch first (unless given from
-    the host), as one device draws it: a root gets the noise of its row
-    however many replicas share the batch.
-    """
-    strategy = self._strategy
-    draw_noise = None
-    if add_noise and not self._noise_from_rng:
-      draw_noise = self._whole_batch_noise(jit_compile)
-
-    def replicated(observation, to_play, legal, seed, noise):
-      per_replica = tf.shape(to_play)[0] // self._num_replicas
-      if draw_noise is not None:
-        noise = draw_noise(legal, seed)
-
-      def split(tensor):
-        def part(context):
-          start = context.replica_id_in_sync_group * per_replica
-          return tensor[start:start + per_replica]
-        return strategy.experimental_distribute_values_from_function(part)
-
-      def run(observation, to_play, legal, noise):
-        # A replica draws nothing: its noise is given (`noise_given`).
-        return search(observation, to_play, legal, seed, noise)
-
-      outputs = strategy.run(
-          run, args=(split(observation), split(to_play), split(legal),
-                     split(noise)))
-      visit_counts, policy, root_value, action, finite = outputs
-      finite = strategy.experimental_local_results(finite)
-      return (strategy.gather(visit_counts, axis=0),
-              strategy.gather(policy, axis=0),
-              strategy.gather(root_value, axis=0),
-              strategy.gather(action, axis=0),
-              tf.reduce_all(tf.stack(finite), axis=0))
-    return replicated
 
   @property
   def config(self) -> config_lib.MuZeroConfig:

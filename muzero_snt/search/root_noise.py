@@ -43,10 +43,8 @@ def dirichlet_noise(alpha: float, legal: np.ndarray,
 
   For alpha >= 0.1 the B draws are made at once, as NumPy makes each:
   Gamma(alpha) variates in the same order (one `rng.standard_gamma` call),
-  each row's summed from left to right and multiplied by its reciprocal;
-  the result is bitwise the per-row draws (tests/search/
-  test_root_noise.py), at a few microseconds for the batch instead of
-  about 15 per row.
+  each row's summed from left to right and multiplied by its reciprocal:
+  bitwise the per-row draws, in one call for the batch.
 
   Args:
     alpha: the concentration, `config.root_dirichlet_alpha` (> 0).

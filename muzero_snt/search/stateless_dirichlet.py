@@ -123,7 +123,8 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
     # log(1 - u) in (-inf, 0]: 1 - u is in (0, 1].
     log_u = tf.math.log1p(-draws[..., 1])
     accepted = positive & (log_u < 0.5 * normal**2 + d - d * v + d * log_v)
-    first = tf.argmax(tf.cast(accepted, tf.int32), axis=-1, output_type=tf.int32)
+    first = tf.argmax(tf.cast(accepted, tf.int32), axis=-1,
+                      output_type=tf.int32)
     log_value = tf.gather(math.log(d) + log_v, first[..., None],
                           batch_dims=len(accepted.shape) - 1)[..., 0]
     return log_value, tf.reduce_any(accepted, axis=-1)
@@ -168,7 +169,8 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   """
   num_actions = legal.shape[-1]
   # Computed on rows padded to whole vector registers (`padded_columns`).
-  legal = tf.pad(legal, [[0, 0], [0, padded_columns(num_actions) - num_actions]])
+  legal = tf.pad(legal,
+                 [[0, 0], [0, padded_columns(num_actions) - num_actions]])
   log_gamma = log_gamma_sample(alpha, tf.shape(legal), seed)
   logits = tf.where(legal, log_gamma, tf.constant(-math.inf, tf.float64))
   noise = tf.nn.softmax(logits, axis=-1)
