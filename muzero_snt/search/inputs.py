@@ -30,6 +30,7 @@ The pseudocode's lists of legal action ids per game become a mask with
 `legal_actions_to_mask`, once, where the games are (self-play, evaluation).
 """
 
+import reprlib
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -75,8 +76,8 @@ def legal_actions_to_mask(legal_actions: Sequence[Sequence[int]],
     # value from somewhere else).
     if row.ndim != 1 or (row.size and row.dtype.kind not in 'iu'):
       raise TypeError(f'legal_actions[{i}] must be a 1-D sequence of integer '
-                      f'action ids, got {row.tolist()!r} of dtype '
-                      f'{row.dtype.name}.')
+                      f'action ids, got {reprlib.repr(row.tolist())} of '
+                      f'dtype {row.dtype.name}.')
   lengths = np.array([row.size for row in rows], np.int64)
   flat = (np.concatenate(rows).astype(np.int64) if rows else
           np.zeros(0, np.int64))
@@ -105,7 +106,7 @@ def _array(name: str, value, expected: str) -> np.ndarray:
     return np.asarray(value)
   except ValueError:
     raise ValueError(f'{name} must be {expected}, got the ragged '
-                     f'{value!r}.') from None
+                     f'{reprlib.repr(value)}.') from None
 
 
 def _check_observations(given, observation_shape) -> np.ndarray:
@@ -177,7 +178,7 @@ def check_inputs(config: config_lib.MuZeroConfig, observations, to_play,
         f'batch size, got {sizes[0]}, {sizes[1]} and {sizes[2]}.')
   if players.dtype.kind not in 'iu':
     raise TypeError(f'to_play must be a [B] integer array, got dtype '
-                    f'{players.dtype.name}: {players.tolist()!r}.')
+                    f'{players.dtype.name}: {reprlib.repr(players.tolist())}.')
   if players.ndim != 1:
     raise ValueError(f'to_play must be a [B] integer array, got shape '
                      f'{list(players.shape)}.')

@@ -177,6 +177,18 @@ class CheckInputsTest(testing.TestCase):
       inputs.check_inputs(self.config, np.zeros((300, 2)), players,
                           np.ones((300, 3), bool))
 
+  def test_long_values_are_abbreviated_in_one_line(self):
+    rows = [[0, 1]] * 299 + [[2]]  # Ragged: 300 rows of ids, not a mask.
+    for kwargs in (dict(to_play=np.zeros(300)), dict(legal=rows)):
+      with self.assertRaises((TypeError, ValueError)) as raised:
+        inputs.check_inputs(self.config, np.zeros((300, 2)),
+                            kwargs.get('to_play', np.zeros(300, int)),
+                            kwargs.get('legal', np.ones((300, 3), bool)))
+      message = str(raised.exception)
+      self.assertIn('...', message)
+      self.assertLess(len(message), 200)
+      self.assertNotIn('\n', message)
+
   def test_the_batch_sizes_must_agree(self):
     with self.assertRaisesRegex(
         ValueError, r'observations, to_play and legal_actions_mask must have '
