@@ -120,7 +120,7 @@ def _static_size(tensor: tf.Tensor, axis: int) -> Optional[int]:
 
 
 def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
-                 to_play: tf.Tensor, legal_actions_mask: tf.Tensor) -> None:
+                  to_play: tf.Tensor, legal_actions_mask: tf.Tensor) -> None:
   """Raises ValueError, when tracing, on shapes known to be wrong.
 
   A mask of width 1, or of batch 1, would broadcast against the tree's
@@ -286,10 +286,7 @@ def batched_search(config: config_lib.MuZeroConfig,
   """Searches from each of B positions; plain TensorFlow, XLA-compilable.
 
   Call it inside a `tf.function` (see `CompiledSearch`). The order of work is
-  the reference's (`reference_search.search_trees`): initial inference;
-  roots expanded over their legal actions; noise; then each simulation
-  descends every tree to a leaf, evaluates all leaves with one
-  `recurrent_inference`, expands them and backs their values up.
+  the reference's (`reference_search.search_trees`; see the module).
 
   Every action the search passes to `recurrent_inference` or gathers is an
   argmax over A scores, so it lies in [0, A) whatever the inputs. Wrong
