@@ -190,8 +190,9 @@ def check_inputs(config: config_lib.MuZeroConfig, observations, to_play,
   if legal.dtype != bool:
     raise TypeError(
         f'legal_actions_mask must be a [B, {num_actions}] bool array, got '
-        f'dtype {legal.dtype.name}; lists of legal action ids convert with '
-        f'search.legal_actions_to_mask(legal_actions, {num_actions}).')
+        f'dtype {legal.dtype.name}; convert lists of legal action ids with '
+        f'search.legal_actions_to_mask(legal_actions, {num_actions}), a 0/1 '
+        'mask with .astype(bool).')
   if legal.shape[1:] != (num_actions,):
     raise ValueError(f'legal_actions_mask must have shape [B, {num_actions}]'
                      f', got {list(legal.shape)}.')

@@ -288,7 +288,7 @@ class CompiledSearchTest(testing.TestCase):
          r'got the ragged \[\[0\], \[\]\]',
          (observation, to_play, [[0], []], [0, 0])),
         (TypeError, r'legal_actions_mask must be a \[B, 5\] bool array, '
-         r'got dtype int64; lists of legal action ids convert with '
+         r'got dtype int64; convert lists of legal action ids with '
          r'search\.legal_actions_to_mask', (observation, to_play,
                                             [[0, 7], [1, 2]], [0, 0])),
         (ValueError, r'legal_actions_mask must have shape \[B, 5\], got '

@@ -29,8 +29,9 @@ parameterized = testing.parameterized
 
 # What a search says to lists of legal action ids, or to a 0/1 integer mask.
 NOT_A_MASK = (r'legal_actions_mask must be a \[B, 5\] bool array, got dtype '
-              r'int64; lists of legal action ids convert with '
-              r'search\.legal_actions_to_mask\(legal_actions, 5\)')
+              r'int64; convert lists of legal action ids with '
+              r'search\.legal_actions_to_mask\(legal_actions, 5\), a 0/1 '
+              r'mask with \.astype\(bool\)\.$')
 
 
 class LegalActionsToMaskTest(testing.TestCase):
