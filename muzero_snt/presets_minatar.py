@@ -23,7 +23,7 @@ MINATAR_ACTIONS = 6
 
 
 def make_minatar_config() -> config_lib.MuZeroConfig:
-  """A MinAtar game (`--env=breakout` etc.) on a CPU.
+  """A MinAtar game (the title 'breakout', 'asterix' etc.) on a CPU.
 
   The input is the current 10x10 state alone, as MinAtar's baselines use
   it (no frame stacking, no action planes); games are cut at 3,000 moves
