@@ -22,6 +22,7 @@ a usage error prints its message first.
 """
 
 import dataclasses
+import re
 import sys
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -179,6 +180,47 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
         f'{e} (from the flags of --preset={PRESET.value})') from e
 
 
+# Library arguments whose flag has another name.
+_FLAG_OF_ARGUMENT = {'compute_dtype': 'mixed_precision', 'title': 'env'}
+
+# An argument as the library's messages name it: `name=value`, or a config
+# field `config.name` / `config.network.name`. Not inside a path, a dotted
+# name or a flag.
+_ARGUMENT = re.compile(
+    r"(?<![\w./-])(?P<field>config\.(?:network\.)?)?(?P<name>[a-z_]\w*)"
+    r"(?P<assign>=(?P<value>\([^)]*\)|'[^']*'|True\b|False\b)?)?")
+
+
+def flag_names(message: str) -> str:
+  """`message` of the library with its arguments named as this launcher's flags.
+
+  The library names what it refuses by its arguments; the launcher's user
+  set them with flags: `checkpoint_dir=/x` becomes `--checkpoint_dir=/x`,
+  `jit_compile=False` `--nojit_compile`, `allow_config_changes=('a', 'b')`
+  `--allow_config_changes=a,b`, `data='synthetic'` `--data=synthetic` and
+  `config.network.channels` `--channels`. Names no flag of this launcher
+  sets, and bare words, stay as they are.
+  """
+
+  def rewrite(match: re.Match) -> str:
+    flag = _FLAG_OF_ARGUMENT.get(match['name'], match['name'])
+    if flag not in FLAGS or not (match['field'] or match['assign']):
+      return match[0]
+    value = match['value']
+    if not match['assign']:
+      return f'--{flag}'
+    if value is None:  # A number or a path follows as it is.
+      return f'--{flag}='
+    if value in ('True', 'False') and isinstance(FLAGS[flag],
+                                                  flags.BooleanFlag):
+      return f'--{flag}' if value == 'True' else f'--no{flag}'
+    if value.startswith('('):
+      return f'--{flag}=' + ','.join(re.findall(r"'([^']*)'", value))
+    return f'--{flag}={value[1:-1]}'  # A quoted string.
+
+  return _ARGUMENT.sub(rewrite, message)
+
+
 def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
   """Calls `function`; a `ValueError` or `ImportError` becomes `UsageError`.
 
@@ -188,7 +230,7 @@ def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
   try:
     return function(*args, **kwargs)
   except (ValueError, ImportError) as e:
-    raise app.UsageError(str(e)) from e
+    raise app.UsageError(flag_names(str(e))) from e
 
 
 def run(main: Callable[[Sequence[str]], None]) -> None:
@@ -211,7 +253,7 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
     except (checkpointing.CheckpointError, run_lock.RunLockError) as e:
       # A directory the run cannot continue from: the message says why and
       # what to do; a traceback would add nothing.
-      sys.stderr.write(f'{program}: error: {e}\n')
+      sys.stderr.write(f'{program}: error: {flag_names(str(e))}\n')
       sys.stderr.flush()
       sys.exit(1)
 

@@ -154,9 +154,9 @@ class NetworkConfig:
     conv_as_matmul: whether a residual network's 3x3 convolutions run as one
       matmul each on boards of at most 3 x 3 cells
       (`networks/board_conv.py`): the same function and variables, rounded
-      differently; about 1.2x faster learner steps and batched searches on
-      tic-tac-toe (docs/benchmarks.md). Off by default: the presets'
-      published results were made with the convolution.
+      differently; faster learner steps and batched searches on
+      tic-tac-toe. Off by default: the presets' published results were made
+      with the convolution.
     projection_hidden: width of the two hidden layers of the consistency
       loss's projection of a hidden state (`networks/projection.py`; built
       only when `MuZeroConfig.consistency_loss_weight` > 0).
@@ -255,8 +255,7 @@ class MuZeroConfig:
   # Halving, completed-Q policy targets; docs/gumbel.md), with its m and the
   # constants of sigma(q) = (c_visit + max N) * c_scale * q (the paper's).
   # With m at least the simulations n, Sequential Halving never halves: each
-  # simulation visits another root action, a one-move look-ahead (tic-tac-toe
-  # with n = 8 learns with m = 4, not with 16; docs/gumbel.md).
+  # simulation visits another root action, a one-move look-ahead.
   search_policy: str = 'muzero'
   gumbel_max_considered_actions: int = 16
   gumbel_c_visit: float = 50.

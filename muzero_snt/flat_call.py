@@ -16,11 +16,11 @@
 
 Calling a `tf.function`'s concrete function binds the arguments to its
 signature in Python (the function type's binding, one `TensorSpec` cast per
-argument) before the program runs: on this project's machines 50-200 us a
-call, a fifth to a half of a one-root search (docs/benchmarks.md, "The
-search's call"). A caller that builds the tensors itself, in the order,
-dtypes and shapes of the signature, can skip that step and hand them to the
-function as a flat list, as the concrete function does after binding.
+argument) before the program runs, a large share of a small program's call
+(docs/benchmarks.md, "The search's call"). A caller that builds the tensors
+itself, in the order, dtypes and shapes of the signature, can skip that
+step and hand them to the function as a flat list, as the concrete
+function does after binding.
 
 That entry point (`ConcreteFunction._call_flat`) is not part of
 TensorFlow's public API. `flat_caller` uses it where it exists and falls

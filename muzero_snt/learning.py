@@ -212,19 +212,17 @@ class Learner:
       self._optimizer = make_optimizer(config, self._learning_rate)
       self._optimizer.initialize(self._variables)
     # Without AutoGraph: the step has no Python control flow on tensors, and
-    # converting it (Sonnet's modules with it) took seconds of every first
-    # call (docs/benchmarks.md "Start-up"). One replica with XLA: the whole
-    # step is one XLA program, the update and the metrics fused with the
-    # gradients (tic-tac-toe's step 1.05x against the update in
-    # TensorFlow's graph, docs/benchmarks.md). On several replicas the
-    # gradients are summed across them between the loss and the update,
+    # converting it (Sonnet's modules with it) costs seconds of every first
+    # call. One replica with XLA: the whole step is one XLA program, the
+    # update and the metrics fused with the gradients. On several replicas
+    # the gradients are summed across them between the loss and the update,
     # which only a TPU compiles as one program.
     self._compiled_step = tf.function(
         self._step, autograph=False,
         jit_compile=jit_compile and num_replicas == 1)
-    # The step by flat call, one trace per batch dtype and shape: matching
-    # a `Batch` against the traces cost about 1 ms of a 10 ms tic-tac-toe
-    # step (docs/benchmarks.md, "The learner's call").
+    # The step by flat call (`flat_call.py`), one trace per batch dtype and
+    # shape: matching a `Batch` against the traces costs about 1 ms a step,
+    # a tenth of tic-tac-toe's.
     self._flat_step = flat_call.FlatFunction(self._compiled_step)
 
   @property
@@ -268,14 +266,13 @@ class Learner:
     and leaves the learner as it was.
 
     The first `step` otherwise pays this (tens of seconds of XLA for a
-    residual network on a 2-core CPU: docs/benchmarks.md, "Start-up"); a
-    caller can pay it earlier, e.g. while the search's programs compile in
-    another thread (`training_loop.TrainingLoop` does). It runs one step
-    on `zero_batch` (the shapes and dtypes of replay batches) and then
-    writes back every variable the step changed, bit for bit: the steps
-    after are those of a learner that never warmed up. Nothing else may
-    read the learner's variables meanwhile, except work whose results are
-    thrown away.
+    residual network on a 2-core CPU); a caller can pay it earlier, e.g.
+    while the search's programs compile in another thread
+    (`training_loop.TrainingLoop` does). It runs one step on `zero_batch`
+    (the shapes and dtypes of replay batches) and then writes back every
+    variable the step changed, bit for bit: the steps after are those of a
+    learner that never warmed up. Nothing else may read the learner's
+    variables meanwhile, except work whose results are thrown away.
 
     Returns:
       True if the step was compiled; False on a strategy with several

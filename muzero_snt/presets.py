@@ -213,45 +213,34 @@ def make_tictactoe_config() -> MuZeroConfig:
   Observations are 3x3 with three planes (the mover's stones, the
   opponent's stones, a constant plane for the player to move); an action is a
   square, so the dynamics sees it on one 'board' plane. Value and reward use
-  21-atom supports. Two changes from the paper's recipe make every seed
-  tried learn perfect play (docs/results.md): batches augmented by the
-  board's 8 symmetries, as AlphaGo Zero's, and heads of 16 planes instead of
-  AlphaZero's 1 and 2, which lr 0.2 could switch off for good; and
-  self-play's first move at random (`random_opening_moves=1`). 50
-  simulations a move (the paper's Atari count) reach perfect play in fewer
-  learner steps than 25, at no cost in time on two cores. Batches of 64
-  windows instead of 128 reach it sooner: the slowest seed takes more
-  steps, but each costs less.
+  21-atom supports. Where it departs from the paper (the board's 8
+  symmetries, heads of 16 planes, a random first move, batches of 64, lr
+  0.2), each value says why beside it; the measurements are in
+  docs/results.md, "Tic-tac-toe: how the preset got here".
   """
   return MuZeroConfig(
       action_space_size=9,
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # Measured on a 2-core AMD EPYC with batches of 128 (docs/results.md,
-      # "50 simulations"): seeds 0, 1 and 2 play perfectly from 5,001, 5,023
-      # and 4,519 learner steps (25: 7,025, 5,011 and 8,009), and two of
-      # the three lose no line to either opponent at 18,000 steps.
-      # Self-play searches beside the learner's steps on the other core,
-      # so a learner step costs what it did with 25.
+      # The paper's Atari count: perfect play in fewer learner steps than
+      # with 25, and no dearer a step, since self-play searches beside the
+      # learner's steps on the other core.
       num_simulations=50,
-      # Measured (docs/results.md, "Batches of 64"): five seeds play
-      # perfectly from 3,007 / 5,510 / 3,006 / 7,000 / 4,524 learner steps
-      # (batch 128: 5,001 / 5,023 / 4,519 / 6,015 / 4,523) at about 1.25x
-      # cheaper steps; the slowest in 84 s of training against 113-136 s.
+      # Half the other small presets' 128: the slowest seed takes more
+      # steps to perfect play, but each costs less, and it gets there
+      # sooner.
       batch_size=64,
       td_steps=9,  # Monte Carlo return, as for the other board games.
       num_actors=1,
-      # Measured at 3,000 learner steps (one seed each, docs/results.md):
-      # the search's move is optimal in 67% of all positions with 0.02,
-      # 79% with a constant 0.1 and 86-93% with 0.2; 0.3 collapses.
+      # At 0.02 the value stalls far below what the network can fit; at
+      # 0.3 the value head collapses.
       lr_init=0.2,
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
       known_bounds=KnownBounds(-1, 1),
-      # Measured (docs/results.md, "Batches of 64"): at 18,000 steps (lr
-      # 0.003 by then) seeds 0 and 2 lose no line of play to either
-      # opponent, seed 1 one line as second player (0.69%).
+      # Until the rate has decayed to 0.003: at 10,000 steps a seed still
+      # lost games as second player.
       training_steps=18_000,
       checkpoint_interval=500,
       window_size=2_000,
@@ -266,19 +255,20 @@ def make_tictactoe_config() -> MuZeroConfig:
           action_encoding='board',
           value_support_size=21,
           reward_support_size=21,
-          # A 1x1 convolution of 1 or 2 planes before a ReLU dies when an
-          # early update pushes its batch-norm offset below the activations
-          # (measured: a constant value or policy, docs/results.md).
+          # Not AlphaZero's 2 and 1: a 1x1 convolution of 1 or 2 planes
+          # before a ReLU dies, and the head gives one value or policy for
+          # every position, when an early update pushes its batch-norm
+          # offset below the activations; of 16 planes some stay alive.
           policy_head_channels=16,
           value_head_channels=16,
           reward_head_channels=16,
       ),
+      # AlphaGo Zero's augmentation: a bad reply to a rare opening, which
+      # self-play seldom punishes, is learnt in all its orientations.
       board_symmetries='dihedral',
       # Every opening draws, so self-play settles on a few and rarely meets
       # the rest, which the evaluation's perfect player plays: the first
-      # move of each self-play game is drawn uniformly. Measured on an AMD
-      # EPYC (docs/results.md): seed 0 loses 16.4% of the lines as second
-      # player without it, none with it.
+      # move of each self-play game is drawn uniformly.
       random_opening_moves=1,
   )
 
@@ -288,20 +278,19 @@ def make_cartpole_config() -> MuZeroConfig:
 
   Two hidden layers of 128 in each torso, heads with one layer of 32, and
   601-atom value and reward supports, as in the paper's Atari heads. An
-  unvisited child's Q in the search is its parent's value.
+  unvisited child's Q in the search is its parent's value. The measurements
+  behind the values that depart from the paper are in docs/results.md,
+  "CartPole: how the preset got here".
   """
   return MuZeroConfig(
       action_space_size=2,
       max_moves=500,
       discount=0.997,
       root_dirichlet_alpha=0.25,
-      # Early on the search keeps nearly all its visits on the child it
-      # visits first, the larger noised prior, and the prior learns from
-      # those visits. Noise at the pseudocode's fraction 0.25 cannot lift a
-      # child past a sibling whose prior is above 2/3, and moves a prior of
-      # 0.6 to 0.63: runs sat at one push every move for up to 700 learner
-      # steps. At 0.5 the same loop pulls the prior back to even
-      # (docs/results.md, "CartPole: root noise at half the prior").
+      # Early on the search keeps nearly all its visits on the child with
+      # the larger noised prior, and the prior learns from those visits. At
+      # the pseudocode's 0.25 that loop drives any prior above 1/2 towards
+      # 1 (one push every move); at 0.5 it pulls the prior back to even.
       root_exploration_fraction=0.5,
       num_simulations=50,
       batch_size=128,
@@ -316,9 +305,7 @@ def make_cartpole_config() -> MuZeroConfig:
       window_size=500,
       # Returns are positive and there are no known bounds, so the
       # pseudocode's Q of 0 for an unvisited child would rank it below every
-      # visited one; the parent's value keeps the search exploring (in 180 s
-      # runs: mean return 497 over 100 episodes with 'parent', 444 on a
-      # 10-episode screen with 'minimum', 83 with 'zero'; docs/results.md).
+      # visited one; the parent's value keeps the search exploring.
       unvisited_q='parent',
       observation_shape=(4,),
       network=NetworkConfig(
@@ -340,18 +327,14 @@ def make_connect4_config() -> MuZeroConfig:
   32 planes; the dynamics sees a move as its whole column on one plane
   ('column'; the 'board' encoding marks one square, at the bottom of the
   column, however high the disc lands): a fresh network learns sooner which
-  move wins, and after 4,133 learner steps it beat MCTS-10 in 73 of 100
-  games against 56 (docs/results.md "Connect four: the move as a column").
-  Each unrolled step's reward loss weighs K = 5 (inside the step's 1/K
-  gradient scale, which stays): a win is the one non-zero reward of a game,
-  and at weight 1 the dynamics barely told a winning move from another
-  (docs/results.md "Connect four: the reward loss weighted by K").
-  The value target bootstraps from the stored search value 10 moves on
-  (the paper's Atari n; its board games use the game's result): over 60
-  minutes it was 26 to 97 Elo ahead of the result at each of five
-  checkpoints, each gap within one seed's noise (docs/results.md "Connect
-  four: the preset after 60 minutes, the value bootstrapped after 10
-  moves").
+  move wins. Each unrolled step's reward loss weighs K = 5 (inside the
+  step's 1/K gradient scale, which stays): a win is the one non-zero reward
+  of a game, and at weight 1 the dynamics barely told a winning move from
+  another. The value target bootstraps from the stored search value 10
+  moves on (the paper's Atari n; its board games use the game's result):
+  over an hour it rated ahead of the game's result at every checkpoint
+  compared, each gap within one seed's noise. The measurements are in
+  docs/results.md, "Connect four: how the preset got here".
   """
   return MuZeroConfig(
       action_space_size=7,
@@ -455,13 +438,11 @@ def make_atari_small_config() -> MuZeroConfig:
       checkpoint_interval=1_000,
       window_size=150,
       # With the pseudocode's Q of 0 for an unvisited child, 16 simulations
-      # of this network, fresh or after 575 learner steps on Pong, visit one
-      # child per root and self-play plays action 0 in all 400 moves
-      # measured; with the parent's value a fresh network's searches visit
-      # 6.2 children and play all 18 actions (docs/benchmarks.md, "The Q of
-      # an unvisited child"). The paper's `atari` preset keeps the
-      # pseudocode's rule: its fresh network visits all 18 children with
-      # either.
+      # of this network visit one child per root and self-play plays the
+      # no-op every move; with the parent's value its searches spread over
+      # the 18 actions (docs/benchmarks.md, "The Q of an unvisited child").
+      # The paper's `atari` preset keeps the pseudocode's rule: its fresh
+      # network visits all 18 children with either.
       unvisited_q='parent',
       observation_shape=(96, 96, 4 * 3 + 4),
       network=NetworkConfig(
@@ -527,23 +508,20 @@ class SelfPlaySettings:
 
 SELF_PLAY: Dict[str, SelfPlaySettings] = {
     # Games of 5 to 9 moves: a round's searches padded to its 32 games
-    # compile one program, not six (a run starts about 18 s sooner on
-    # 2 cores); the learner's steps run beside the next move
-    # (docs/benchmarks.md, "One search program for a round").
+    # compile one program, not six, and the run starts sooner; the
+    # learner's steps run beside the next move.
     'tictactoe': SelfPlaySettings(num_envs=32, train_ratio=0.1,
                                   overlap_learning=True, pad_rounds=True),
     # Episodes last 10 to 500 moves: rounds would wait for the longest and
-    # search ever fewer games (docs/results.md "CartPole"). The learner's
-    # steps run beside the next move: seeds 0, 1 and 2 solve in 60, 30
-    # and 100 s against 100, 70 and 100 s without (docs/results.md).
+    # search ever fewer games. The learner's steps run beside the next
+    # move, which solves sooner in time.
     'cartpole': SelfPlaySettings(num_envs=32, train_ratio=0.05,
                                  continuous=True, overlap_learning=True),
     'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
     'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
     'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),
     # 0.2: 25.6 samples learnt per frame (DQN's MinAtar baseline 32); 0.05
-    # learnt half as much per frame and less in the same hour (Breakout,
-    # docs/results.md "MinAtar").
+    # learnt half as much per frame and less in the same hour (Breakout).
     'minatar': SelfPlaySettings(num_envs=16, train_ratio=0.2),
     # Paper-sized: they run here, slowly; real runs need accelerators and
     # many actors.

@@ -23,7 +23,7 @@ MINATAR_ACTIONS = 6
 
 
 def make_minatar_config() -> config_lib.MuZeroConfig:
-  """A MinAtar game (`--env=breakout` etc.) on a CPU.
+  """A MinAtar game (the title 'breakout', 'asterix' etc.) on a CPU.
 
   The input is the current 10x10 state alone, as MinAtar's baselines use
   it (no frame stacking, no action planes); games are cut at 3,000 moves
@@ -32,8 +32,8 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
   planes on the 10x10 grid (no down-sampling; the baselines' DQN has one
   convolution of 16 filters), an action as 6 one-hot planes, and 61-atom
   value and reward supports (the transformed range -30..30, values up to
-  about 900). A learner step at batch 128 costs about 2.3 times less than
-  with 32 planes (docs/minatar.md). Replay is prioritised with
+  about 900). 16 planes, not 32: a learner step costs less than half as
+  much (docs/minatar.md). Replay is prioritised with
   alpha = beta = 1, as for Atari. A stored position is a float32 state of
   4 KB, so the window of 100 games holds at most 100 x 3,000 x 4 KB, 1.2 GB
   (2.6 GB with its checkpoint copy and the 16 games being played, as
@@ -59,8 +59,7 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
       # Returns are positive and there are no known bounds: the pseudocode's
       # Q of 0 for an unvisited child normalises far below every visited
       # child, so each search follows its first child and self-play turns
-      # deterministic (Space Invaders: return 0 in every game from 10k
-      # frames; Breakout: fixed at 2.7; docs/minatar.md). As for CartPole.
+      # deterministic. As for CartPole.
       unvisited_q='parent',
       observation_shape=MINATAR_OBSERVATION_SHAPE,
       network=config_lib.NetworkConfig(

@@ -40,11 +40,10 @@ import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
-# The largest dense matrix used, in entries (4 MiB of float32). Measured
-# (docs/benchmarks.md): 16 planes on 3 x 3 (144 x 144) run about 1.2x
-# faster as a matmul; the paper's 256 planes (2,304 x 2,304), whose
-# convolutions already run near the matmul rate, do not gain (0.98x), and
-# each of their matrices is 21 MB to assemble.
+# The largest dense matrix used, in entries (4 MiB of float32): tic-tac-toe's
+# 16 planes on 3 x 3 (144 x 144) gain from the matmul; the paper's 256 planes
+# (2,304 x 2,304) do not, their convolutions already running near the
+# matmul rate, and each of their matrices is 21 MB to assemble.
 MAX_DENSE_ENTRIES = 1 << 20
 
 

@@ -121,7 +121,7 @@ def check_strategy(config: config_lib.MuZeroConfig,
   if jit_compile and num_replicas > 1 and not is_tpu:
     raise ValueError(
         f'jit_compile needs one replica (or a TPU), but the strategy has '
-        f'{num_replicas} replicas: turn XLA off (--nojit_compile).')
+        f'{num_replicas} replicas: turn XLA off (jit_compile=False).')
 
 
 def make_source(config: config_lib.MuZeroConfig, settings,

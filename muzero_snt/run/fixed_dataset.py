@@ -16,11 +16,11 @@
 
 MuZero Unplugged (Schrittwieser et al., 2021) trains on a fixed dataset
 with Reanalyse and no environment interaction. `FixedReplay` reads a replay
-file (`ReplayBuffer.save`: a checkpoint's `replay-N.npz` or one written by
-`--export_replay`) and samples it as self-play would, with reanalysis if
-the config asks for it; no game is ever added. The buffer, its priorities
-and its sampling state are checkpointed like self-play's, so a resumed run
-continues exactly.
+file (`ReplayBuffer.save`: a checkpoint's `replay-N.npz` or the run
+setting `export_replay`'s) and samples it as self-play would, with
+reanalysis if the config asks for it; no game is ever added. The buffer,
+its priorities and its sampling state are checkpointed like self-play's, so
+a resumed run continues exactly.
 """
 
 from typing import Callable, Dict, Optional, Tuple

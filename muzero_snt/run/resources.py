@@ -176,7 +176,8 @@ def estimate_memory(config: config_lib.MuZeroConfig,
 
   Args:
     config: the run's config.
-    games_in_flight: games played at once by self-play (--num_envs).
+    games_in_flight: games played at once by self-play (the run's
+      `num_envs`).
     with_replay: False for a run without replay (synthetic batches).
     replay_save_copy: whether replay is checkpointed (the copy above).
     frame_stack: the environment's frame layout: stored positions hold one
@@ -214,20 +215,21 @@ def _advice(part: str, config: config_lib.MuZeroConfig,
   b, k = config.batch_size, config.num_unroll_steps
   if part == 'network':
     count = network_size.parameter_count(config)
-    flags = ('--channels or --num_blocks' if net.kind == 'residual' else
-             '--hidden_size (or the MLP layers)')
+    fields = ('config.network.channels or config.network.num_blocks'
+              if net.kind == 'residual' else
+              'config.network.hidden_size or config.network.mlp_layers')
     return (f'{count.trainable:,} weights with their {config.optimizer} '
-            f'slots and gradients; lower {flags}')
+            f'slots and gradients; lower {fields}')
   if part == 'batch':
     return (f'{b} examples of observations {list(config.observation_shape)} '
-            f'and targets for K = {k}; lower --batch_size')
+            f'and targets for K = {k}; lower config.batch_size')
   if part == 'unroll':
     return (f'activations of {b} examples over K + 1 = {k + 1} steps kept '
-            f'for the backward pass; lower --num_unroll_steps or '
-            f'--batch_size')
+            f'for the backward pass; lower config.num_unroll_steps or '
+            f'config.batch_size')
   return (f'{config.window_size} games of up to {config.max_moves} moves at '
           f'{replay_position_bytes(config, frame_stack):,} bytes a position; '
-          f'lower the window_size (games kept) or max_moves')
+          f'lower config.window_size (games kept) or config.max_moves')
 
 
 def check_memory(config: config_lib.MuZeroConfig,
@@ -339,7 +341,8 @@ def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
 
   Args:
     path: the directory a run will write.
-    what: how the user named it, e.g. '--checkpoint_dir', for the message.
+    what: the argument that named it, e.g. 'checkpoint_dir', for the
+      message.
     min_free_bytes: the free disk space needed (e.g.
       `checkpoint_space_needed`).
     needed_for: what those bytes are for, for the message.

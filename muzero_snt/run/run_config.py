@@ -265,7 +265,7 @@ def check_resume(directory: str, current: RunConfig,
         f'{path(directory)} holds a run whose configuration differs from '
         f'this one: {describe(diffs)}. Resume with the saved values, choose '
         'another checkpoint directory, or allow the change explicitly '
-        f'(--allow_config_changes={",".join(d[0] for d in diffs)}).')
+        f'(allow_config_changes={tuple(d[0] for d in diffs)!r}).')
   return saved
 
 
@@ -289,6 +289,6 @@ def check_network(directory: str, current: RunConfig) -> Optional[RunConfig]:
     raise RunConfigError(
         f'The checkpoints in {directory} are of another network: '
         f'{describe(diffs)} ({path(directory)} has the whole saved '
-        'configuration). Evaluate with the preset and network flags of the '
+        'configuration). Evaluate with the preset and network of the '
         'training run.')
   return saved

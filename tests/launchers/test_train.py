@@ -267,8 +267,14 @@ class TrainTest(testing.TestCase):
                              overlap_learning=False):
       with self.assertRaisesRegex(
           run_config.RunConfigError,
-          'allow_config_changes=overlap_learning'):
+          r"allow_config_changes=\('overlap_learning',\)"):
         experiment.check_run(train.make_config(), train.make_settings())
+      # The launcher's user reads it as the flag.
+      with self.assertRaisesRegex(
+          app.UsageError,
+          r'\(--allow_config_changes=overlap_learning\)\.$'):
+        common_flags.usage_errors(experiment.check_run, train.make_config(),
+                                  train.make_settings())
     with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,
                              overlap_learning=False,
                              allow_config_changes=['overlap_learning']):
@@ -372,6 +378,29 @@ class TrainTest(testing.TestCase):
   def test_helpfull_examples_keep_their_line_continuations(self):
     # A raw docstring: '\' + newline stays in the help text.
     self.assertIn('--data=synthetic \\\n', train.__doc__)
+
+  def test_library_arguments_are_named_as_flags(self):
+    for message, expected in (
+        ('checkpoint_dir=/tmp/a=b is a file', '--checkpoint_dir=/tmp/a=b is a '
+         'file'),
+        ('turn XLA off (jit_compile=False).',
+         'turn XLA off (--nojit_compile).'),
+        ("(allow_config_changes=('batch_size', 'network.channels')).",
+         '(--allow_config_changes=batch_size,network.channels).'),
+        ("reanalyze_fraction=0.5 is not available with data='synthetic'",
+         '--reanalyze_fraction=0.5 is not available with --data=synthetic'),
+        ('lower config.network.channels or config.network.num_blocks',
+         'lower --channels or --num_blocks'),
+        ('lower config.window_size or config.max_moves',
+         'lower --window_size or config.max_moves'),
+        ('compute_dtype=mixed_bfloat16', '--mixed_precision=mixed_bfloat16'),
+        # Bare words, dotted names, flags and names of no flag stay.
+        ('batch_size: saved 128, now 64; network.channels: saved 8',
+         'batch_size: saved 128, now 64; network.channels: saved 8'),
+        ('--checkpoint_dir=/x and max_moves=9',
+         '--checkpoint_dir=/x and max_moves=9'),
+    ):
+      self.assertEqual(common_flags.flag_names(message), expected)
 
   def test_a_usage_error_prints_its_message_first_and_no_native_noise(self):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(

@@ -120,8 +120,8 @@ class TrainReplayTest(testing.TestCase):
     with flagsaver.flagsaver(training_steps=2, data='synthetic',
                              reanalyze_fraction=0.5, preset='tictactoe'):
       with self.assertRaisesRegex(
-          app.UsageError, "reanalyze_fraction=0.5 is not available with "
-          "data='synthetic'"):
+          app.UsageError, '--reanalyze_fraction=0.5 is not available with '
+          '--data=synthetic'):
         train.main(['train'])
 
 

@@ -45,7 +45,9 @@ class CheckStrategyTest(testing.TestCase):
     builders.check_strategy(_tiny_config(), _fake_strategy(4), jit_compile=False)
 
   def test_jit_compile_on_several_replicas_is_refused(self):
-    with self.assertRaisesRegex(ValueError, 'jit_compile.*2 replicas'):
+    with self.assertRaisesRegex(
+        ValueError, r'jit_compile needs one replica.*2 replicas: turn XLA '
+        r'off \(jit_compile=False\)\.'):
       builders.check_strategy(_tiny_config(), _fake_strategy(2),
                            jit_compile=True)
     builders.check_strategy(_tiny_config(), _fake_strategy(1), jit_compile=True)

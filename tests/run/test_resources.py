@@ -100,15 +100,15 @@ class MemoryTest(testing.TestCase):
   @parameterized.named_parameters(
       ('network', dict(network=NetworkConfig(kind='residual', channels=100000,
                                              action_encoding='board')),
-       'the network', '--channels or --num_blocks'),
+       'the network', 'config.network.channels or config.network.num_blocks'),
       ('batch', dict(network=testing.tiny_mlp_config().network,
                      observation_shape=(100000,), batch_size=100000,
                      num_unroll_steps=1, window_size=1, max_moves=1),
-       'the batch', '--batch_size'),
+       'the batch', 'lower config.batch_size'),
       ('unroll', dict(num_unroll_steps=2000, batch_size=4096),
-       'the unroll', '--num_unroll_steps'),
+       'the unroll', 'lower config.num_unroll_steps or config.batch_size'),
       ('replay', dict(window_size=10**6, max_moves=10**4), 'the replay',
-       'window_size'),
+       'lower config.window_size (games kept) or config.max_moves'),
   )
   def test_message_names_the_largest_part(self, changes, part, flag):
     config = presets.make_tictactoe_config().replace(
@@ -229,28 +229,28 @@ class OutputDirectoryTest(testing.TestCase):
 
   def test_creates_a_missing_directory_and_leaves_nothing_in_it(self):
     path = os.path.join(self.root, 'a', 'b')
-    resources.check_output_directory(path, '--checkpoint_dir',
+    resources.check_output_directory(path, 'checkpoint_dir',
                                      min_free_bytes=1)
     self.assertTrue(os.path.isdir(path))
     self.assertEqual(os.listdir(path), [])
 
   def test_an_empty_path_is_refused(self):
     with self.assertRaisesRegex(resources.ResourceError,
-                                '--logdir is empty: give a directory path'):
-      resources.check_output_directory('', '--logdir')
+                                'logdir is empty: give a directory path'):
+      resources.check_output_directory('', 'logdir')
 
   def test_a_file_is_refused(self):
     path = os.path.join(self.root, 'file')
     _write(path, 'x')
     with self.assertRaisesRegex(
         resources.ResourceError,
-        f'--checkpoint_dir={path} is a file, not a directory'):
-      resources.check_output_directory(path, '--checkpoint_dir')
+        f'checkpoint_dir={path} is a file, not a directory'):
+      resources.check_output_directory(path, 'checkpoint_dir')
     with self.assertRaisesRegex(
         resources.ResourceError,
-        f'--export_dir={path}/sub cannot be created'):
+        f'export_dir={path}/sub cannot be created'):
       resources.check_output_directory(os.path.join(path, 'sub'),
-                                       '--export_dir')
+                                       'export_dir')
 
   def test_read_only_directory_is_refused(self):
     read_only = os.path.join(self.root, 'read_only')
@@ -267,7 +267,7 @@ class OutputDirectoryTest(testing.TestCase):
         # Root writes anywhere; user nobody, in a forked child, does not.
         receive, send = multiprocessing.Pipe(duplex=False)
         child = multiprocessing.get_context('fork').Process(
-            target=_check_as_nobody, args=(path, '--logdir', send))
+            target=_check_as_nobody, args=(path, 'logdir', send))
         child.start()
         self.assertTrue(receive.poll(30))
         message = receive.recv()
@@ -276,9 +276,9 @@ class OutputDirectoryTest(testing.TestCase):
           self.skipTest(message[len('skip: '):])
       else:
         with self.assertRaises(resources.ResourceError) as error:
-          resources.check_output_directory(path, '--logdir')
+          resources.check_output_directory(path, 'logdir')
         message = str(error.exception)
-      self.assertIn(f'--logdir={path} {expected}', message)
+      self.assertIn(f'logdir={path} {expected}', message)
 
   def test_checkpoint_space_counts_every_checkpoint_retention_holds(self):
     config = _hand_mlp_config()
@@ -311,14 +311,14 @@ class OutputDirectoryTest(testing.TestCase):
     with mock.patch.object(resources.shutil, 'disk_usage',
                            return_value=usage(10**12, 10**12 - 5 * 10**8,
                                               5 * 10**8)):
-      resources.check_output_directory(self.root, '--checkpoint_dir',
+      resources.check_output_directory(self.root, 'checkpoint_dir',
                                        min_free_bytes=5 * 10**8)
       with self.assertRaises(resources.ResourceError) as error:
-        resources.check_output_directory(self.root, '--checkpoint_dir',
+        resources.check_output_directory(self.root, 'checkpoint_dir',
                                          min_free_bytes=2 * 10**9)
     self.assertEqual(
         str(error.exception),
-        f'--checkpoint_dir={self.root} has 500,000,000 bytes (0.50 GB) of '
+        f'checkpoint_dir={self.root} has 500,000,000 bytes (0.50 GB) of '
         'disk free, less than the 2,000,000,000 bytes (2.00 GB) needed: free '
         'some space or choose a directory on another disk.')
     with mock.patch.object(resources.shutil, 'disk_usage',
@@ -326,7 +326,7 @@ class OutputDirectoryTest(testing.TestCase):
                                               5 * 10**8)):
       with self.assertRaises(resources.ResourceError) as error:
         resources.check_output_directory(
-            self.root, '--checkpoint_dir', min_free_bytes=2 * 10**9,
+            self.root, 'checkpoint_dir', min_free_bytes=2 * 10**9,
             needed_for='4 checkpoints')
     self.assertIn('the 2,000,000,000 bytes (2.00 GB) needed (4 checkpoints): '
                   'free some space', str(error.exception))

@@ -115,7 +115,7 @@ class SavedRunTest(absltest.TestCase):
     with self.assertRaisesRegex(
         run_config.RunConfigError,
         r'batch_size: saved 128, now 64; td_steps: saved 9, now 3\. .*'
-        r'--allow_config_changes=batch_size,td_steps'):
+        r"allow_config_changes=\('batch_size', 'td_steps'\)"):
       run_config.check_resume(self.directory, _run(batch_size=64, td_steps=3))
 
   def test_resume_accepts_allowed_and_always_changeable_fields(self):
@@ -135,8 +135,9 @@ class SavedRunTest(absltest.TestCase):
         network=dataclasses.replace(_run().config.network,
                                     conv_as_matmul=True)))
     network = dataclasses.replace(_run().config.network, channels=8)
-    with self.assertRaisesRegex(run_config.RunConfigError,
-                                'network.channels: saved 16, now 8'):
+    with self.assertRaisesRegex(
+        run_config.RunConfigError, 'network.channels: saved 16, now 8.*'
+        r'Evaluate with the preset and network of the training run\.$'):
       run_config.check_network(self.directory, _run(network=network))
     other = run_config.RunConfig('connect4', presets.make_connect4_config())
     with self.assertRaisesRegex(run_config.RunConfigError,
