@@ -222,7 +222,7 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
                                                       max_moves=1)
     keep = checkpointing.MAX_TO_KEEP
     resources.check_output_directory(
-        settings.checkpoint_dir, '--checkpoint_dir',
+        settings.checkpoint_dir, 'checkpoint_dir',
         min_free_bytes=resources.checkpoint_space_needed(
             saved, settings.checkpoint_dir, keep, frame_stack),
         needed_for=f'{keep} checkpoints kept and the next one, written '
@@ -235,11 +235,11 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
                             settings.allow_config_changes)
   for name in ('logdir', 'export_dir'):
     if getattr(settings, name):
-      resources.check_output_directory(getattr(settings, name), f'--{name}')
+      resources.check_output_directory(getattr(settings, name), name)
   if settings.export_replay:
     resources.check_output_directory(
         os.path.dirname(os.path.abspath(settings.export_replay)),
-        '--export_replay')
+        'export_replay')
   if settings.data == 'replay':
     fixed_dataset.load_replay(config, settings.replay_path)
 

@@ -325,7 +325,7 @@ class CheckRunTest(testing.TestCase):
           experiment.check_run(config, settings, available_memory=10**12)
     self.assertEqual(
         str(error.exception),
-        f'--checkpoint_dir={directory} has 10,485,760 bytes (0.01 GB) of '
+        f'checkpoint_dir={directory} has 10,485,760 bytes (0.01 GB) of '
         'disk free, less than the 15,324,736 bytes (0.02 GB) needed (3 '
         'checkpoints kept and the next one, written before the oldest is '
         'deleted, of up to 3,814,800 bytes each, counting those already '
