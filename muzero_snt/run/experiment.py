@@ -22,7 +22,9 @@ exports the network if asked and logs a summary; `settings` is a
 `RunSettings` (run_settings.py). A pip-installed `muzero_snt` runs it
 without the repository's launchers:
 
-    from muzero_snt import experiment, presets
+    from muzero_snt import presets
+
+    from muzero_snt.run import experiment
     experiment.run(presets.get_preset('tictactoe'),
                    experiment.RunSettings(preset='tictactoe',
                                           checkpoint_dir='/tmp/ttt'))

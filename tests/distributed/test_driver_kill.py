@@ -55,7 +55,8 @@ _DRIVER = f"""
 import dataclasses
 import sys
 from absl import logging
-from muzero_snt import experiment, presets
+from muzero_snt import presets
+from muzero_snt.run import experiment
 logging.set_verbosity(logging.INFO)
 config = presets.get_preset('tictactoe')
 config = config.replace(

@@ -26,7 +26,7 @@ from muzero_snt import presets
 from muzero_snt import search
 from muzero_snt.environments import tictactoe
 from tests import testing
-from tests.test_evaluation import FixedModel
+from tests.evaluation.test_matches import FixedModel
 
 HAS_GYMNASIUM = importlib.util.find_spec('gymnasium') is not None
 HAS_OPENSPIEL = importlib.util.find_spec('pyspiel') is not None

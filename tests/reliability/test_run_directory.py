@@ -90,7 +90,7 @@ class RunDirectoryTest(testing.TestCase):
     holder = subprocess.Popen(
         [sys.executable, '-c',
          'import sys, time\n'
-         'from muzero_snt import run_lock\n'
+         'from muzero_snt.run import run_lock\n'
          f'run_lock.RunLock({self.directory!r}).acquire()\n'
          'print("held", flush=True)\n'
          'time.sleep(120)\n'],

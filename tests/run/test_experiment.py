@@ -351,7 +351,8 @@ class CheckReanalysisTest(testing.TestCase):
 _OUTSIDE_SCRIPT = """
 import dataclasses
 import sys
-from muzero_snt import experiment, presets
+from muzero_snt import presets
+from muzero_snt.run import experiment
 config = presets.make_tictactoe_config()
 config = config.replace(
     num_simulations=2, batch_size=8, num_unroll_steps=2, training_steps=2,
