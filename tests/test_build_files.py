@@ -27,7 +27,10 @@ The checks, with `tools/build_files.py` reading the BUILD and Python files:
     import fails under `bazel test` only), and every test has the
     `conftest.py` files that pytest loads for it;
   * the public library target `//:muzero_snt` contains every library module
-    of the muzero_snt package.
+    of the muzero_snt package;
+  * the tests tagged "smoke", the ones CI runs under Bazel, are exactly
+    `build_files.SMOKE_TESTS`, in the BUILD files and in what `--write`
+    writes.
 
 A failure message shows the target to add; `python -m tools.build_files
 --write` rewrites the BUILD files. The Bazel target is tagged "external" so
@@ -135,6 +138,47 @@ def test_public_library_has_every_module(ws):
                 (public, ', '.join(missing), ', '.join(
                     '"%s"' % ws.label_for(m) for m in missing)),
                 pytrace=False)
+
+
+def _smoke_tagged(targets) -> List[str]:
+  return sorted(t.label for t in targets
+                if build_files.SMOKE_TAG in (t.attrs.get('tags') or []))
+
+
+def test_smoke_tests_are_tagged(ws):
+  """CI's `bazel test --config=smoke` runs SMOKE_TESTS: each is tagged."""
+  expected = sorted(build_files.SMOKE_TESTS)
+  for label in expected:
+    target = ws.targets.get(label)
+    if target is None or target.kind != 'test':
+      pytest.fail('%s is in build_files.SMOKE_TESTS but is no test target' %
+                  label, pytrace=False)
+  tagged = _smoke_tagged(ws.targets.values())
+  assert tagged == expected, (
+      'the targets tagged "smoke" are %s, build_files.SMOKE_TESTS holds %s: '
+      'run python -m tools.build_files --write' % (tagged, expected))
+
+
+def test_write_keeps_the_smoke_tags(ws):
+  """Regenerating the BUILD files tags SMOKE_TESTS, and only them."""
+  generated = build_files.generate_build_files(ws)
+  targets = [t for rel, text in generated.items()
+             for t in build_files.parse_build_text(text, rel)]
+  assert _smoke_tagged(targets) == sorted(build_files.SMOKE_TESTS)
+  by_label = {t.label: t for t in targets}
+  # Tags set for other reasons stay beside the smoke tag.
+  assert by_label['//tests:test_build_files'].attrs['tags'] == [
+      'external', build_files.SMOKE_TAG]
+
+
+def test_smoke_tags_follow_the_list():
+  smoke = build_files.SMOKE_TESTS[0]
+  assert build_files.smoke_tags(smoke, None) == [build_files.SMOKE_TAG]
+  assert build_files.smoke_tags(smoke, ['no-sandbox', 'smoke']) == [
+      'no-sandbox', build_files.SMOKE_TAG]
+  assert build_files.smoke_tags('//tests:not_smoke', ['smoke']) is None
+  assert build_files.smoke_tags('//tests:not_smoke',
+                                ['smoke', 'external']) == ['external']
 
 
 def test_checks_catch_a_file_without_target(ws, monkeypatch, tmp_path):

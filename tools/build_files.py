@@ -24,6 +24,8 @@ rewrites the BUILD files:
   python -m tools.build_files --print muzero_snt/networks
   python -m tools.build_files --write   # all of them; keeps size/tags
 
+--write also tags the tests of SMOKE_TESTS, the ones CI runs under Bazel.
+
 Under `bazel test` it reads the real source tree, found through the symlink
 of this file in the runfiles.
 """
@@ -73,6 +75,22 @@ DEFAULT_ATTRIBUTES = {
     # what it depends on, so it must never pass from the cache.
     '//tests:test_build_files': {'size': 'small', 'tags': ['external']},
 }
+
+# The tests that CI runs under Bazel (`bazel test --config=smoke //...`),
+# which --write tags SMOKE_TAG, and no other target. pytest runs every test
+# once; under Bazel a few fast ones are enough to show that the test macro,
+# the pytest runner and the runfiles work: the BUILD checks (which read the
+# source tree), the public library imported in a fresh interpreter, and
+# tests of the top test package and of nested ones with their helper
+# libraries (numpy_reference, testing, conftest). See docs/bazel.md.
+SMOKE_TAG = 'smoke'
+SMOKE_TESTS = (
+    '//tests:test_build_files',
+    '//tests:test_imports',
+    '//tests:test_value_transforms',
+    '//tests/networks:test_mlp',
+    '//tests/environments:test_tictactoe',
+)
 
 # Import name -> PyPI name, for the `# pip:` comments of the BUILD files.
 PIP_NAMES = {
@@ -154,10 +172,13 @@ def label_to_path(label: str) -> str:
 
 def parse_build_file(path: str) -> List[Target]:
   """The Python targets that the BUILD file at `path` declares."""
-  rel = os.path.relpath(path, ROOT)
-  package = os.path.dirname(rel).replace(os.sep, '/')
   with open(path) as f:
-    source = f.read()
+    return parse_build_text(f.read(), os.path.relpath(path, ROOT))
+
+
+def parse_build_text(source: str, rel: str) -> List[Target]:
+  """The Python targets of BUILD text `source`, read from `rel`."""
+  package = os.path.dirname(rel).replace(os.sep, '/')
   try:
     tree = ast.parse(source, filename=rel)
   except SyntaxError as e:
@@ -507,6 +528,14 @@ def format_target(macro: str, name: str, package: str, src: Optional[str],
   return '\n'.join(lines) + '\n'
 
 
+def smoke_tags(label: str, tags: Optional[List[str]]) -> Optional[List[str]]:
+  """`tags` with SMOKE_TAG exactly when `label` is in SMOKE_TESTS."""
+  tags = [t for t in (tags or []) if t != SMOKE_TAG]
+  if label in SMOKE_TESTS:
+    tags.append(SMOKE_TAG)
+  return sorted(tags) or None
+
+
 def licence_header() -> str:
   """The licence header of this file: every BUILD file starts with it."""
   lines = []
@@ -565,6 +594,7 @@ def generate_build_files(ws: Workspace) -> Dict[str, str]:
       kept = dict(DEFAULT_ATTRIBUTES.get(label, {}))
       kept.update((k, old.attrs.get(k)) for k in KEPT_ATTRIBUTES
                   if old is not None and k in old.attrs)
+      kept['tags'] = smoke_tags(label, kept.get('tags'))
       body.append(
           format_target(MACRO_OF_KIND[kind], name, d, os.path.basename(f),
                         deps, pips, visibility, kept))
