@@ -163,7 +163,7 @@ class BoardConv2DTest(testing.TestCase):
     self.assertNotIn('Conv2D', types)
 
   def _op_types(self, module, shape):
-    graph = tf.function(module).get_concrete_function(
+    graph = tf.function(module, autograph=False).get_concrete_function(
         tf.TensorSpec(shape)).graph
     return [op.type for op in graph.get_operations()]
 
@@ -227,7 +227,7 @@ class AssembledWeightsTest(testing.TestCase):
           return module(module(x))
         with board_conv.assembled_weights(module, x.shape):
           return module(module(x))
-      graph = tf.function(body).get_concrete_function(x).graph
+      graph = tf.function(body, autograph=False).get_concrete_function(x).graph
       return sum(op.type == 'GatherV2' for op in graph.get_operations())
 
     # Two convolutions called twice: four matrices, or two in the context.
@@ -276,8 +276,9 @@ class ConvAsMatmulNetworkTest(testing.TestCase):
     observation = tf.TensorSpec((2,) + config.observation_shape)
 
     def conv_ops(network):
-      graph = tf.function(network.initial_inference).get_concrete_function(
-          observation).graph
+      graph = tf.function(network.initial_inference,
+                          autograph=False).get_concrete_function(
+                              observation).graph
       return sum(op.type == 'Conv2D' for op in graph.get_operations())
 
     # Representation: stem and one block (3 convolutions 3x3); prediction:
