@@ -14,14 +14,29 @@
 # ============================================================================
 """muzero_snt: MuZero (arXiv:1911.08265) as Sonnet 2 modules on TensorFlow 2.
 
-Names follow the pseudocode: `MuZeroConfig`, `make_atari_config`,
-`NetworkOutput`, `scalar_loss`, `update_weights`, `scale_gradient`, ...
+What is public is what this module exports (`__all__`):
+
+- the pseudocode's names: `MuZeroConfig`, `KnownBounds`, the
+  `make_*_config` functions, `NetworkOutput`, `scalar_loss`,
+  `update_weights` (the literal rendition), `scale_gradient` (Sonnet's),
+  `Node`, `MinMaxStats`, `run_mcts`, `ucb_score`, `backpropagate`,
+  `add_exploration_noise`, `select_action`, `ReplayBuffer`, ...;
+- the pieces a user builds with: presets (`get_preset`), `make_network`,
+  the batched loss (`unrolled_loss`), `Learner`, `make_search`, `Actor`,
+  `ReplayBuffer`, `Reanalyser`;
+- the run entry point, `train(config, settings)` with `RunSettings`: a
+  whole experiment (self-play, replay, learner, checkpoints, logs).
+
+The subpackages `networks`, `search` and `environments` are public too.
+The machinery that runs an experiment is reached through
+`muzero_snt.run`, evaluation through `muzero_snt.evaluation`, the Ray
+processes through `muzero_snt.distributed`; other modules are the
+library's own.
 """
 
 import sonnet as snt
 
 from muzero_snt import environments
-from muzero_snt.run import experiment
 from muzero_snt import networks
 from muzero_snt import search
 from muzero_snt.acting import Actor
@@ -31,11 +46,6 @@ from muzero_snt.config import MoveCountTemperature
 from muzero_snt.config import MuZeroConfig
 from muzero_snt.config import NetworkConfig
 from muzero_snt.config import TrainingStepTemperature
-from muzero_snt.run.data_sources import SelfPlay
-from muzero_snt.run.data_sources import SyntheticBatches
-from muzero_snt.run.distribute import make_strategy
-from muzero_snt.run.distribute import STRATEGIES
-from muzero_snt.run.fixed_dataset import FixedReplay
 from muzero_snt.frames import FrameStack
 from muzero_snt.learning import Learner
 from muzero_snt.learning import learning_rate_schedule
@@ -62,12 +72,13 @@ from muzero_snt.presets import PRESETS
 from muzero_snt.reanalysis import Reanalyser
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
-from muzero_snt.run.run_config import RunConfig
+from muzero_snt.run.experiment import run as train
 from muzero_snt.run.run_settings import RunSettings
 from muzero_snt.search import add_exploration_noise
 from muzero_snt.search import backpropagate
 from muzero_snt.search import CompiledSearch
 from muzero_snt.search import expand_node
+from muzero_snt.search import legal_actions_to_mask
 from muzero_snt.search import make_search
 from muzero_snt.search import MinMaxStats
 from muzero_snt.search import Node
@@ -79,7 +90,6 @@ from muzero_snt.search import SearchOutput
 from muzero_snt.search import select_action
 from muzero_snt.search import select_child
 from muzero_snt.search import ucb_score
-from muzero_snt.run.training_loop import TrainingLoop
 from muzero_snt.trajectory import Target
 from muzero_snt.trajectory import Trajectory
 from muzero_snt.types import Batch
@@ -104,7 +114,6 @@ __all__ = (
     'Adam',
     'Batch',
     'CompiledSearch',
-    'FixedReplay',
     'FrameStack',
     'KnownBounds',
     'Learner',
@@ -123,16 +132,11 @@ __all__ = (
     'Reanalyser',
     'ReferenceSearch',
     'ReplayBuffer',
-    'RunConfig',
     'RunSettings',
     'SEARCH_KINDS',
-    'STRATEGIES',
-    'SelfPlay',
-    'SyntheticBatches',
     'Search',
     'SearchOutput',
     'Target',
-    'TrainingLoop',
     'TrainingStepTemperature',
     'Trajectory',
     'add_exploration_noise',
@@ -140,10 +144,10 @@ __all__ = (
     'consistency_loss',
     'environments',
     'expand_node',
-    'experiment',
     'get_preset',
     'l2_regularization',
     'learning_rate_schedule',
+    'legal_actions_to_mask',
     'make_atari_config',
     'make_board_game_config',
     'make_cartpole_config',
@@ -154,7 +158,6 @@ __all__ = (
     'make_openspiel_shogi_config',
     'make_search',
     'make_shogi_config',
-    'make_strategy',
     'make_tictactoe_config',
     'networks',
     'policy_loss',
@@ -169,6 +172,7 @@ __all__ = (
     'signed_hyperbolic',
     'signed_parabolic',
     'support_to_scalar',
+    'train',
     'two_hot_to_scalar',
     'ucb_score',
     'unrolled_loss',
