@@ -296,6 +296,11 @@ def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   validate_flags()
+  if CHECKPOINT_DIR.value:
+    try:
+      loading.check_checkpoint_dir(CHECKPOINT_DIR.value)
+    except OSError as e:  # Missing, a file, or without a checkpoint.
+      raise app.UsageError(common_flags.flag_names(str(e))) from e
   config = common_flags.make_config()
   common_flags.usage_errors(builders.check_environment, PRESET.value, config,
                             ENV.value)

@@ -14,6 +14,7 @@
 # ============================================================================
 """The network of a training run's latest checkpoint, and its config."""
 
+import os
 from typing import Optional, Tuple
 
 import tensorflow as tf
@@ -23,6 +24,29 @@ from muzero_snt import config as config_lib
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt.run import run_config
+
+
+def check_checkpoint_dir(checkpoint_dir: str) -> None:
+  """Raises unless `checkpoint_dir` is a directory holding a checkpoint.
+
+  Raises:
+    FileNotFoundError: if it does not exist, or holds no checkpoint (the
+      message says whether it is empty).
+    NotADirectoryError: if it is a file.
+  """
+  where = f'checkpoint_dir={checkpoint_dir}'
+  if not os.path.exists(checkpoint_dir):
+    raise FileNotFoundError(f'{where} does not exist: give the checkpoint '
+                            'directory of a training run.')
+  if not os.path.isdir(checkpoint_dir):
+    raise NotADirectoryError(f'{where} is a file, not a directory: give '
+                             'the checkpoint directory of a training run.')
+  if checkpointing.Checkpointer(checkpoint_dir).latest_number is None:
+    what_is_there = ('it is empty' if not os.listdir(checkpoint_dir) else
+                     'no ckpt-N.index file')
+    raise FileNotFoundError(f'{where} holds no checkpoint ({what_is_there}): '
+                            'give the checkpoint directory of a training '
+                            'run that has saved one.')
 
 
 def load_network(config: config_lib.MuZeroConfig,
@@ -41,18 +65,18 @@ def load_network(config: config_lib.MuZeroConfig,
     `(network, learner_step)`.
 
   Raises:
-    FileNotFoundError: if the directory holds no checkpoint.
+    FileNotFoundError: if the directory does not exist or holds no
+      checkpoint.
+    NotADirectoryError: if `checkpoint_dir` is a file.
     ValueError: if the checkpoint's network does not fit `config`'s, or no
       checkpoint in the directory is intact.
   """
+  check_checkpoint_dir(checkpoint_dir)
   network = networks.make_network(config)
   network.create_variables()
   step = tf.Variable(0, dtype=tf.int64, trainable=False)
   checkpointer = checkpointing.Checkpointer(checkpoint_dir, network=network,
                                             step=step)
-  if checkpointer.latest_number is None:
-    raise FileNotFoundError(
-        f'No checkpoint in {checkpoint_dir!r} (missing or empty).')
   try:
     # Verified against its checksums (a damaged newest checkpoint is
     # skipped with a warning); the directory is left as it is, since a

@@ -74,6 +74,23 @@ class LoadNetworkTest(testing.TestCase):
     with self.assertRaisesRegex(FileNotFoundError, 'nowhere'):
       loading.load_network(TICTACTOE, missing)
 
+  def test_a_file_or_an_empty_directory_is_named_as_such(self):
+    directory = _new_dir(self)
+    with self.assertRaisesRegex(
+        FileNotFoundError, f'checkpoint_dir={directory} holds no checkpoint '
+        r'\(it is empty\)'):
+      loading.load_network(TICTACTOE, directory)
+    a_file = os.path.join(directory, 'a_file')
+    with open(a_file, 'w') as f:
+      f.write('x')
+    with self.assertRaisesRegex(
+        FileNotFoundError, r'holds no checkpoint \(no ckpt-N.index file\)'):
+      loading.load_network(TICTACTOE, directory)
+    with self.assertRaisesRegex(
+        NotADirectoryError,
+        f'checkpoint_dir={a_file} is a file, not a directory'):
+      loading.load_network(TICTACTOE, a_file)
+
   def test_a_checkpoint_of_another_network_is_rejected(self):
     config = testing.tiny_mlp_config()
     directory = _new_dir(self)

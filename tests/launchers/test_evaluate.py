@@ -195,6 +195,28 @@ class EvaluateTest(testing.TestCase):
                                 '--checkpoint_dir is required.*random_init'):
       _run_main()
 
+  def test_a_checkpoint_dir_without_checkpoints_is_one_usage_error(self):
+    base = _new_dir(self)
+    empty = os.path.join(base, 'empty')
+    os.mkdir(empty)
+    stray = os.path.join(base, 'stray')
+    os.mkdir(stray)
+    with open(os.path.join(stray, 'notes.txt'), 'w') as f:
+      f.write('no checkpoint here')
+    a_file = os.path.join(base, 'a_file')
+    with open(a_file, 'w') as f:
+      f.write('not a directory')
+    for directory, message in (
+        (os.path.join(base, 'missing'), 'does not exist'),
+        (empty, r'holds no checkpoint \(it is empty\)'),
+        (stray, r'holds no checkpoint \(no ckpt-N.index file\)'),
+        (a_file, 'is a file, not a directory')):
+      with self.subTest(message), flagsaver.flagsaver(
+          preset='tictactoe', checkpoint_dir=directory):
+        with self.assertRaisesRegex(
+            app.UsageError, f'^--checkpoint_dir={directory} {message}: '):
+          _run_main()
+
   @flagsaver.flagsaver(random_init=True, num_games=0)
   def test_non_positive_num_games_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, '--num_games.*0'):
