@@ -339,7 +339,7 @@ def main(argv):
                                   REPEATS.value, pin)
     print(json.dumps(results['actor']), flush=True)
   reporting.report(results, OUTPUT_JSON.value)
-  ray.shutdown()
+  ray_support.shutdown()
 
 
 if __name__ == '__main__':

@@ -187,7 +187,7 @@ def main(argv):
           rate / base for rate, base in
           zip(measured['learner_steps_per_second'], alone)]
   reporting.report(results, OUTPUT_JSON.value)
-  ray_support.require_ray().shutdown()
+  ray_support.shutdown()
 
 
 if __name__ == '__main__':

@@ -28,6 +28,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 from absl import app
 from absl import flags
+from absl import logging
 
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
@@ -35,6 +36,7 @@ from muzero_snt import environments
 from muzero_snt import presets
 from muzero_snt.run import run_lock
 from muzero_snt.run import run_settings
+from muzero_snt.run import stopping
 
 FLAGS = flags.FLAGS
 
@@ -238,7 +240,9 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
 
   absl prints the whole module docstring and every flag before the message
   of a `UsageError`; here the message comes alone, with a pointer to
-  `--helpfull`.
+  `--helpfull`. A run stopped by a signal during its start-up
+  (`stopping.Stopped`) logs one line naming the stage and exits 0, as a
+  run stopped during training does.
   """
 
   def main_with_short_errors(argv: Sequence[str]) -> None:
@@ -256,5 +260,10 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
       sys.stderr.write(f'{program}: error: {flag_names(str(e))}\n')
       sys.stderr.flush()
       sys.exit(1)
+    except stopping.Stopped as e:
+      # Asked for, and done: the `with` blocks on the way out released the
+      # run lock and stopped Ray.
+      logging.warning('%s', e)
+      sys.exit(0)
 
   app.run(main_with_short_errors)

@@ -77,6 +77,7 @@ from muzero_snt import mixed_precision
 from muzero_snt import presets
 from muzero_snt.run import run_config
 from muzero_snt.run import run_settings
+from muzero_snt.run import stopping
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
@@ -352,21 +353,25 @@ def make_settings() -> experiment.RunSettings:
 
 
 def main(argv: Sequence[str]) -> None:
-  if len(argv) > 1:
-    raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  validate_flags()
-  config = make_config()
-  settings = make_settings()
-  if settings.data == 'selfplay':
-    common_flags.usage_errors(builders.check_environment, settings.preset,
-                              config, settings.title)
-  common_flags.usage_errors(experiment.check_run, config, settings)
-  if settings.num_actors:
-    common_flags.usage_errors(experiment.check_distributed, settings)
-  strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
-  common_flags.usage_errors(builders.check_strategy, config, strategy,
-                            JIT_COMPILE.value)
-  experiment.run(config, settings, strategy=strategy)
+  # From the first line a signal stops the run cleanly: at the end of the
+  # stage in progress, with one line naming it (common_flags.run).
+  with stopping.StopOnSignals() as stop:
+    stop.begin('checking the run')
+    if len(argv) > 1:
+      raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+    validate_flags()
+    config = make_config()
+    settings = make_settings()
+    if settings.data == 'selfplay':
+      common_flags.usage_errors(builders.check_environment, settings.preset,
+                                config, settings.title)
+    common_flags.usage_errors(experiment.check_run, config, settings)
+    if settings.num_actors:
+      common_flags.usage_errors(experiment.check_distributed, settings)
+    strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
+    common_flags.usage_errors(builders.check_strategy, config, strategy,
+                              JIT_COMPILE.value)
+    experiment.run(config, settings, strategy=strategy, stop=stop)
 
 
 if __name__ == '__main__':

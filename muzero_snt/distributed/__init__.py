@@ -21,6 +21,7 @@ Ray (`pip install -e '.[distributed]'`) is imported only when a run starts
 from muzero_snt.distributed.rate_limiter import RateLimiter
 from muzero_snt.distributed.ray_support import connect
 from muzero_snt.distributed.ray_support import require_ray
+from muzero_snt.distributed.ray_support import shutdown
 from muzero_snt.distributed.reanalyse_worker import ReanalyseWorker
 from muzero_snt.distributed.replay_service import Game
 from muzero_snt.distributed.replay_service import ReplayService
@@ -45,5 +46,6 @@ __all__ = (
     'connect',
     'network_arrays',
     'require_ray',
+    'shutdown',
     'start',
 )

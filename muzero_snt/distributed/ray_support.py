@@ -19,7 +19,12 @@ distributed mode imports it, and `check_installed` / `require_ray` say what
 to install when it is missing. `connect` starts a private Ray instance on
 this machine (no dashboard, every server on the loopback interface) or
 joins a running cluster at HOST:PORT, and refuses an address where no
-cluster answers at once instead of letting Ray retry for minutes.
+cluster answers at once instead of letting Ray retry for minutes;
+`shutdown` leaves it.
+
+Ray's `init` and `shutdown` replace the SIGTERM handler; both are called
+inside `stopping.keep_handlers()`, so that a `stopping.StopOnSignals` of
+the caller keeps its handlers (see `stopping.py`).
 
 Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` when it is first imported:
 set to 0, a node takes 127.0.0.1 as its address, so its servers listen on
@@ -35,6 +40,8 @@ import sys
 from typing import Any, Optional
 
 from absl import logging
+
+from muzero_snt.run import stopping
 
 INSTALL_HINT = "pip install -e '.[distributed]'"
 # Seconds to wait for a TCP answer from a cluster's address.
@@ -111,13 +118,23 @@ def connect(address: Optional[str] = None,
     return False
   if address:
     check_address(address)
-    ray.init(address=address, log_to_driver=True)
+    with stopping.keep_handlers():
+      ray.init(address=address, log_to_driver=True)
     return False
-  ray.init(num_cpus=num_cpus, include_dashboard=False,
-           _node_ip_address='127.0.0.1', log_to_driver=True)
+  with stopping.keep_handlers():
+    ray.init(num_cpus=num_cpus, include_dashboard=False,
+             _node_ip_address='127.0.0.1', log_to_driver=True)
   if ray.util.get_node_ip_address() != '127.0.0.1':
     logging.warning(
         'Ray was imported before muzero_snt started it, without %s=0: its '
         'servers listen on %s, not only on the loopback interface.',
         _LOCAL_ONLY, ray.util.get_node_ip_address())
   return True
+
+
+def shutdown() -> None:
+  """Disconnects from Ray, stopping the instance `connect` started, if any.
+  """
+  ray = require_ray()
+  with stopping.keep_handlers():
+    ray.shutdown()

@@ -155,4 +155,4 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     for handle in reversed(handles):
       ray.kill(handle, no_restart=True)
     if started:
-      ray.shutdown()
+      ray_support.shutdown()

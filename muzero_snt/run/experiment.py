@@ -50,6 +50,7 @@ from muzero_snt.run import resources
 from muzero_snt.run import run_config
 from muzero_snt.run import run_lock
 from muzero_snt.run import run_settings
+from muzero_snt.run import stopping
 from muzero_snt.run import training_loop
 # Ray itself is imported only when a run has actors (`ray_support`).
 from muzero_snt.distributed import ray_support
@@ -246,13 +247,25 @@ def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
     fixed_dataset.load_replay(config, settings.replay_path)
 
 
+_OnRound = Callable[[training_loop.TrainingLoop], bool]
+
+
 def run(config: config_lib.MuZeroConfig,
         settings: RunSettings,
         strategy: Optional[tf.distribute.Strategy] = None,
-        on_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None,
-        end_round: Optional[Callable[[training_loop.TrainingLoop], bool]] = None
+        on_round: Optional[_OnRound] = None,
+        end_round: Optional[_OnRound] = None,
+        stop: Optional[stopping.StopOnSignals] = None
        ) -> training_loop.TrainingLoop:
   """Trains until `config.training_steps` learner steps; returns the loop.
+
+  A SIGINT or SIGTERM from the first line on stops the run cleanly
+  (`stopping.py`): during the training loop after a learner step with a
+  final checkpoint; before it, when the start-up stage in progress ends
+  (checking the directory, building the learner, the environments or Ray,
+  restoring the checkpoint; the compilation at once), with
+  `stopping.Stopped` naming the stage, nothing saved, and the run lock,
+  Ray and its actors released on the way out.
 
   Args:
     config: the run's configuration; `batch_size` is the global batch.
@@ -261,6 +274,8 @@ def run(config: config_lib.MuZeroConfig,
     on_round: `(loop) -> bool` after every round; True stops the run.
     end_round: `(loop) -> bool` after every move; True ends the round there
       (`TrainingLoop.run`).
+    stop: the caller's `stopping.StopOnSignals`, if it listens to signals
+      already (a launcher, from its first line); default: a new one.
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
@@ -272,27 +287,63 @@ def run(config: config_lib.MuZeroConfig,
       full disk; the older checkpoints are kept).
     FloatingPointError: if a learner step's loss is not finite (the last
       good checkpoint stays).
+    stopping.Stopped: if a signal came before the training loop began.
   """
-  logging.info('Run: %s.', describe_config(settings, config))
-  logging.info('Checkpoints: %s. TensorBoard: %s.',
-               settings.checkpoint_dir or 'none (no --checkpoint_dir)',
-               settings.logdir or 'none (no --logdir)')
-  strategy = strategy or tf.distribute.get_strategy()
-  builders.check_strategy(config, strategy, settings.jit_compile)
-  check_reanalysis(config, settings)
-  check_train_ratio(config, settings)
+  stop = stop or stopping.StopOnSignals()
+  with stop:
+    stop.begin('checking the run')
+    logging.info('Run: %s.', describe_config(settings, config))
+    logging.info('Checkpoints: %s. TensorBoard: %s.',
+                 settings.checkpoint_dir or 'none (no --checkpoint_dir)',
+                 settings.logdir or 'none (no --logdir)')
+    strategy = strategy or tf.distribute.get_strategy()
+    builders.check_strategy(config, strategy, settings.jit_compile)
+    check_reanalysis(config, settings)
+    check_train_ratio(config, settings)
+    loop = _train(config, settings, strategy, on_round, end_round, stop)
+  if settings.export_replay:
+    loop.replay.save(settings.export_replay)
+    logging.info('Wrote the replay buffer (%d games) to %s.',
+                 loop.replay.num_games, settings.export_replay)
+  if settings.export_dir:
+    export.export_inference(loop.learner.network, settings.export_dir,
+                            config=config)
+    logging.info('Exported the inference functions to %s.',
+                 settings.export_dir)
+  logging.info('%s', summary(loop, settings))
+  return loop
+
+
+# What `_train` does while building the data source, by `settings.data`.
+_SOURCE_STAGES = {
+    'selfplay': 'building the environments and the search',
+    'synthetic': 'building the synthetic batches',
+    'replay': 'loading the replay file',
+}
+
+
+def _train(config, settings, strategy, on_round, end_round,
+           stop: stopping.StopOnSignals) -> training_loop.TrainingLoop:
+  """`run`'s stages from the lock to the loop's end, naming each to `stop`.
+  """
   with contextlib.ExitStack() as stack:
     if settings.checkpoint_dir:
+      stop.begin('checking the checkpoint directory')
       # One writer per directory, for the whole run.
       stack.enter_context(run_lock.RunLock(settings.checkpoint_dir))
     check_checkpoint_dir(config, settings)
+    stop.begin('building the learner')
     learner = builders.make_learner(config, settings.seed,
                                     settings.jit_compile, strategy,
                                     settings.compute_dtype)
     if settings.num_actors:
+      stop.begin('starting Ray and the actors')
       source = stack.enter_context(runner.start(config, settings, learner))
     else:
+      stop.begin(_SOURCE_STAGES[settings.data])
       source = builders.make_source(config, settings, learner)
+    stop.begin('restoring the checkpoint' if settings.checkpoint_dir else
+               'building the training loop')
     writer, earlier_events = None, []
     if settings.logdir:
       earlier_events = event_files.event_files(settings.logdir)
@@ -303,7 +354,7 @@ def run(config: config_lib.MuZeroConfig,
         writer=writer, log_every=settings.log_every,
         checkpoint_seconds=(None if settings.checkpoint_minutes is None else
                             60 * settings.checkpoint_minutes),
-        overlap_learning=settings.overlaps_learning(config))
+        overlap_learning=settings.overlaps_learning(config), stop=stop)
     # The checkpoint (if any) is restored: this run continues the
     # directory's, so its record may now say so.
     record_run_config(config, settings)
@@ -313,16 +364,6 @@ def run(config: config_lib.MuZeroConfig,
       event_files.drop_events_after(settings.logdir, learner.steps,
                                     earlier_events)
     loop.run(on_round=on_round, end_round=end_round)
-  if settings.export_replay:
-    loop.replay.save(settings.export_replay)
-    logging.info('Wrote the replay buffer (%d games) to %s.',
-                 loop.replay.num_games, settings.export_replay)
-  if settings.export_dir:
-    export.export_inference(learner.network, settings.export_dir,
-                            config=config)
-    logging.info('Exported the inference functions to %s.',
-                 settings.export_dir)
-  logging.info('%s', summary(loop, settings))
   return loop
 
 

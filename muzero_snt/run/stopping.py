@@ -15,27 +15,76 @@
 """Clean stops: SIGINT and SIGTERM ask a run to stop; a second one stops it.
 
 Inside `StopOnSignals()` the first SIGINT (Ctrl-C) or SIGTERM (what a job
-scheduler or `kill` sends) only sets `requested`: the training loop
-finishes the learner step it is in, saves a final checkpoint and returns.
-A second signal raises `KeyboardInterrupt` at once (nothing is saved; the
-last complete checkpoint stays). Outside the main thread, where Python
-cannot install handlers, the block changes nothing.
+scheduler or `kill` sends) only sets `requested`. During the training loop
+the loop finishes the learner step it is in, saves a final checkpoint and
+returns. During start-up (the launcher's checks, the lock, the learner,
+the environments or Ray, the restore, the compilation: stages named by
+`begin`) the run raises `Stopped`, naming the stage, when that stage ends,
+or at once during the compilation (the main thread only waits for the
+compiling ones then). Nothing was learnt, so nothing is saved, and the
+run's `with` blocks release what they hold (the run lock, Ray). A second signal raises `KeyboardInterrupt` at once
+(nothing is saved; the last complete checkpoint stays). Outside the main
+thread, where Python cannot install handlers, the block changes nothing.
+
+Some libraries replace the handlers: Ray's `init` installs SIGTERM
+handlers that exit the process (and its core worker a C++ one that
+aborts it), and `ray.shutdown` leaves SIGTERM at the default action.
+`keep_handlers()` around such calls keeps the installed `StopOnSignals`'
+handlers in place.
 """
 
+import contextlib
 import os
 import signal
 import threading
-from typing import Optional
+from typing import Iterator, Optional
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
+# The StopOnSignals whose handlers are installed (by the main thread).
+_installed: Optional['StopOnSignals'] = None
+
+
+class Stopped(Exception):
+  """A signal stopped a run during start-up, before any learner step.
+
+  Attributes:
+    signal_name: 'SIGINT' or 'SIGTERM'.
+    stage: the start-up stage the signal came in, e.g. 'building the
+      learner'.
+  """
+
+  def __init__(self, signal_name: str, stage: str):
+    super().__init__(f'Stopped by {signal_name} while {stage}, before the '
+                     'first learner step: nothing was saved.')
+    self.signal_name = signal_name
+    self.stage = stage
+
 
 class StopOnSignals:
-  """Context manager turning the first SIGINT or SIGTERM into a request."""
+  """Context manager turning the first SIGINT or SIGTERM into a request.
+
+  Usage:
+
+      with StopOnSignals() as stop:
+        stop.begin('building the learner')
+        learner = ...
+        stop.begin('compiling')  # Raises `Stopped` if a signal came.
+        ...
+        stop.begin(None)  # The training loop: it polls `stop()`.
+
+  Blocks of one instance nest: the outermost installs and restores the
+  handlers, and a request made in an outer block holds in the inner ones.
+  """
 
   def __init__(self):
     self._received: Optional[int] = None
+    self._stage: Optional[str] = None
+    self._received_in: Optional[str] = None
     self._previous = {}
+    self._depth = 0
+    # The instance installed before this one's outermost block, if any.
+    self._outer: Optional['StopOnSignals'] = None
 
   @property
   def requested(self) -> bool:
@@ -46,9 +95,33 @@ class StopOnSignals:
     return None if self._received is None else signal.Signals(
         self._received).name
 
+  @property
+  def stage(self) -> Optional[str]:
+    """The start-up stage in progress; None once training has begun."""
+    return self._stage
+
   def __call__(self) -> bool:
     """`requested`, as a `should_stop` callback."""
     return self.requested
+
+  def check(self) -> None:
+    """Raises `Stopped` if a signal came during start-up."""
+    if self._received is not None and self._received_in is not None:
+      raise Stopped(self.signal_name, self._received_in)
+
+  def begin(self, stage: Optional[str]) -> None:
+    """Ends the start-up stage in progress and begins `stage`.
+
+    Args:
+      stage: what the run does next, as in 'while <stage>' ('building the
+        learner'); None when the training loop begins, after which a signal
+        stops the run after a learner step.
+
+    Raises:
+      Stopped: if a signal came during the stage that ends here.
+    """
+    self.check()
+    self._stage = stage
 
   def _handle(self, signum, frame) -> None:
     del frame  # Unused.
@@ -57,21 +130,79 @@ class StopOnSignals:
           f'Second signal ({signal.Signals(signum).name}): stopping at once; '
           'the last complete checkpoint stays.')
     self._received = signum
+    self._received_in = self._stage
+    name = signal.Signals(signum).name
+    if self._stage is None:
+      notice = (f'{name} received: stopping after the current learner step '
+                'with a final checkpoint')
+    else:
+      notice = (f'{name} received while {self._stage}: stopping before the '
+                'first learner step, with nothing to save')
     # Straight to the file descriptor: the signal may arrive while the main
     # thread is inside a write to sys.stderr (a log line), and a logging
     # call here would re-enter that buffered writer ("reentrant call").
-    os.write(2, (f'{signal.Signals(signum).name} received: stopping after '
-                 'the current learner step with a final checkpoint (send it '
-                 'again to stop at once).\n').encode())
+    os.write(2, f'{notice} (send it again to stop at once).\n'.encode())
+
+  def _install(self) -> None:
+    for signum in SIGNALS:
+      previous = signal.signal(signum, self._handle)
+      self._previous.setdefault(signum, previous)
 
   def __enter__(self) -> 'StopOnSignals':
-    self._received = None
-    if threading.current_thread() is threading.main_thread():
-      for signum in SIGNALS:
-        self._previous[signum] = signal.signal(signum, self._handle)
+    global _installed
+    if threading.current_thread() is not threading.main_thread():
+      return self
+    if self._depth == 0:
+      self._received = self._received_in = None
+      self._stage = None
+      self._previous = {}
+      self._outer = _installed
+    # Installed again by an inner block too: a library may have replaced
+    # the handlers since the outer one (see `keep_handlers`).
+    self._install()
+    self._depth += 1
+    _installed = self
     return self
 
   def __exit__(self, *unused_exc_info) -> None:
+    global _installed
+    if (threading.current_thread() is not threading.main_thread() or
+        self._depth == 0):
+      return  # As `__enter__` did nothing.
+    self._depth -= 1
+    if self._depth:
+      return
     for signum, handler in self._previous.items():
       signal.signal(signum, handler)
     self._previous = {}
+    _installed, self._outer = self._outer, None
+
+
+@contextlib.contextmanager
+def keep_handlers() -> Iterator[None]:
+  """Keeps the installed `StopOnSignals`' handlers through the block.
+
+  Inside, `signal.signal` leaves SIGINT and SIGTERM as they are (and
+  returns their handlers); at the end the handlers are installed again,
+  which also undoes what native code (Ray's core worker) set behind
+  Python's back. Without an installed `StopOnSignals`, or outside the main
+  thread, the block changes nothing.
+  """
+  stop = _installed
+  if stop is None or threading.current_thread() is not threading.main_thread():
+    yield
+    return
+  original = signal.signal
+
+  def signal_keeping_ours(signum, handler):
+    if signum in SIGNALS:
+      return signal.getsignal(signum)
+    return original(signum, handler)
+
+  signal.signal = signal_keeping_ours
+  try:
+    yield
+  finally:
+    signal.signal = original
+    if _installed is stop:
+      stop._install()  # pylint: disable=protected-access

@@ -31,6 +31,7 @@ round without learning, where the longer run keeps learning.
 
 import concurrent.futures
 import contextlib
+import threading
 import time
 from typing import Callable, Dict, Optional
 
@@ -66,7 +67,8 @@ class TrainingLoop:
                log_every: int = 50,
                checkpoint_seconds: Optional[float] = None,
                compile_first: bool = True,
-               overlap_learning: bool = False):
+               overlap_learning: bool = False,
+               stop: Optional[stopping.StopOnSignals] = None):
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
@@ -95,6 +97,9 @@ class TrainingLoop:
         actor searches with weights one move's steps behind). Needs a
         `data_sources.SelfPlay` whose actor has a network of its own
         (`actor_weights`).
+      stop: the run's `stopping.StopOnSignals`, when its start-up already
+        listens to signals (`experiment.run`); `run` enters it again, so a
+        signal that came before keeps its effect. Default: a new one.
 
     Raises:
       ValueError: for a bad `log_every` or `checkpoint_seconds`, or
@@ -130,7 +135,7 @@ class TrainingLoop:
     self._actor_steps = 0
     self._checkpoint_seconds = checkpoint_seconds
     self._compile_first = compile_first
-    self._stop = stopping.StopOnSignals()
+    self._stop = stop or stopping.StopOnSignals()
     self._writer = writer
     self._log_every = log_every
     self._checkpointer = None
@@ -296,8 +301,10 @@ class TrainingLoop:
 
     A SIGINT or SIGTERM during the run stops it after the current learner
     step: the round ends (unfinished games are dropped), a final
-    checkpoint is saved and `stopped_by` names the signal. A second signal
-    raises `KeyboardInterrupt` at once.
+    checkpoint is saved and `stopped_by` names the signal. One during the
+    compilation (or before `run`, with the `stop` of the constructor)
+    raises `stopping.Stopped` before any learner step, saving nothing. A
+    second signal raises `KeyboardInterrupt` at once.
 
     Raises:
       FloatingPointError: if a learner step's loss is not finite; the step
@@ -306,13 +313,16 @@ class TrainingLoop:
       checkpointing.CheckpointError: if a save fails (a full disk), at a
         checkpoint interval, at the end or on a signal; the run stops and
         a restart resumes from the checkpoint before.
+      stopping.Stopped: if a signal came before the first round.
     """
     self._start = time.time()
-    if self._compile_first and not self._done():
-      self._compile()
-    last_checkpoint, last_save_time = self._learner.steps, time.time()
-    last_log, last_log_time = None, self._start
     with self._stop, contextlib.ExitStack() as cleanup:
+      self._stop.begin('compiling')
+      if self._compile_first and not self._done():
+        self._compile()
+      self._stop.begin(None)
+      last_checkpoint, last_save_time = self._learner.steps, time.time()
+      last_log, last_log_time = None, self._start
       cleanup.callback(self._thread.close)
       while not self._done():
         should_stop = self._stop
@@ -357,21 +367,36 @@ class TrainingLoop:
 
     Without this the search compiles during the first round (one program
     per padded batch size) and the learner at its first step, one after
-    the other. The source's programs compile in a second thread (XLA
-    releases the interpreter while it compiles) as this one traces and
-    compiles the learner; the search's compiles only read the variables
-    the learner's warm-up changes and restores, and their results are
-    discarded.
+    the other. The source's programs and the learner's step compile in two
+    threads (XLA releases the interpreter while it compiles); the search's
+    compiles only read the variables the learner's warm-up changes and
+    restores, and their results are discarded.
+
+    This thread only waits, so that a stop asked for meanwhile raises
+    `stopping.Stopped` at once, and the run releases what it holds (its
+    lock, Ray) without waiting for the compiles (tens of seconds, which
+    XLA cannot cut short). Their threads run on to their end, and the
+    interpreter waits for them before it exits; a daemon thread killed
+    inside XLA at exit would abort the process.
     """
     prepare = getattr(self._source, 'compile_function', None)
     compile_source = prepare() if prepare is not None else None
     if compile_source is None:
       return
     start = time.time()
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-      searches = pool.submit(compile_source)
-      learner_compiled = self._learner.warm_up()
-      searches.result()
+    searches = _in_thread(compile_source, 'compile-search')
+    learner = _in_thread(self._learner.warm_up, 'compile-learner')
+    pending = {searches, learner}
+    while pending:
+      # Signal handlers run in this thread between the waits.
+      _, pending = concurrent.futures.wait(pending, timeout=0.05)
+      if pending and self._stop.requested:
+        logging.info('Stopping: the compilation in progress finishes in its '
+                     'threads (it cannot be cut short); the process exits '
+                     'after it.')
+        self._stop.check()
+    searches.result()
+    learner_compiled = learner.result()
     logging.info('Compiled %s in %.1f s.',
                  'the learner step with the search beside it'
                  if learner_compiled else 'the search', time.time() - start)
@@ -415,6 +440,22 @@ class TrainingLoop:
           tf.summary.scalar(tag, value)
         if metrics:
           write_learner_summaries(metrics, rate, self._config.batch_size)
+
+
+def _in_thread(function: Callable[[], object],
+               name: str) -> concurrent.futures.Future:
+  """Runs `function` in a new thread; returns its future."""
+  future = concurrent.futures.Future()
+
+  def run() -> None:
+    future.set_running_or_notify_cancel()
+    try:
+      future.set_result(function())
+    except BaseException as e:  # pylint: disable=broad-except
+      future.set_exception(e)
+
+  threading.Thread(target=run, name=name).start()
+  return future
 
 
 def write_learner_summaries(metrics: Dict[str, np.ndarray],

@@ -21,7 +21,7 @@ A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
 
 import os
 import signal
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from absl import flags
 import pytest
@@ -83,6 +83,51 @@ def processes(title: str) -> List[int]:
     except OSError:
       continue
   return found
+
+
+def _processes() -> Dict[int, Tuple[int, int, bool, str]]:
+  """pid -> (parent, start time, zombie, command line) of every process."""
+  table = {}
+  for name in os.listdir('/proc'):
+    if not name.isdigit():
+      continue
+    try:
+      with open(f'/proc/{name}/stat', 'rb') as f:
+        stat = f.read()
+      with open(f'/proc/{name}/cmdline', 'rb') as f:
+        command = f.read().replace(b'\0', b' ').decode(errors='replace')
+    except OSError:
+      continue  # Ended meanwhile.
+    fields = stat[stat.rfind(b')') + 2:].split()
+    table[int(name)] = (int(fields[1]), int(fields[19]), fields[0] == b'Z',
+                        command.strip())
+  return table
+
+
+def descendants(pid: int) -> Dict[Tuple[int, int], str]:
+  """The processes descended from process `pid` (Linux /proc).
+
+  Returns:
+    Their command lines by (pid, start time): a pair names one process
+    even after its pid is reused.
+  """
+  table = _processes()
+  found, frontier = {}, [pid]
+  while frontier:
+    parent = frontier.pop()
+    for child, (ppid, start, _, command) in table.items():
+      if ppid == parent and (child, start) not in found:
+        found[(child, start)] = command
+        frontier.append(child)
+  return found
+
+
+def running(started: Dict[Tuple[int, int], str]) -> Dict[int, str]:
+  """Those of `started` (from `descendants`) still running (zombies have
+  ended): their command lines by pid."""
+  table = _processes()
+  return {pid: command for (pid, start), command in started.items()
+          if pid in table and table[pid][1] == start and not table[pid][2]}
 
 
 def statuses(workers: Sequence[Any]) -> Optional[List[Dict[str, Any]]]:

@@ -12,13 +12,18 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A distributed run whose driver is killed with kill -9, then resumed.
+"""A distributed run whose driver is killed (kill -9) or stopped (SIGTERM).
 
-The driver (`experiment.run` with one actor, in a child process) joins the
-Ray instance this test starts through `ray_address`, so its actors and
-replay service die with it and nothing else needs cleaning up. The second
-run resumes from the last checkpoint: the learner's step and the replay
-service's games (the file the service wrote) carry on.
+In `DriverKillTest` the driver (`experiment.run` with one actor, in a
+child process) joins the Ray instance this test starts through
+`ray_address`, so its actors and replay service die with it and nothing
+else needs cleaning up. The second run resumes from the last checkpoint:
+the learner's step and the replay service's games (the file the service
+wrote) carry on.
+
+In `PrivateInstanceTest` the launcher starts a Ray instance of its own, as
+`--num_actors` without `--ray_address` does: stopped by SIGTERM during its
+start-up, it leaves no Ray process behind.
 """
 
 import os
@@ -33,6 +38,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -40,6 +46,7 @@ import pytest
 
 from muzero_snt import replay as replay_lib
 from muzero_snt import presets
+from tests import launcher_runs
 from tests import testing
 from tests.distributed import ray_testing
 
@@ -139,3 +146,51 @@ class DriverKillTest(testing.TestCase):
                                     before.game(game_id).observations)
       np.testing.assert_array_equal(after.game(game_id).actions,
                                     before.game(game_id).actions)
+
+
+# Seconds a process of the run may outlive its driver.
+_OUTLIVE_SECONDS = 10
+# One actor, searching without XLA: Ray starts in seconds, not minutes.
+_DISTRIBUTED = ('--num_actors=1', '--search=graph', '--train_ratio=0.5')
+
+
+class PrivateInstanceTest(testing.TestCase):
+  """The launcher's own Ray instance goes with it, however it ends."""
+
+  def setUp(self):
+    super().setUp()
+    self.directory = tempfile.mkdtemp(dir=self.get_temp_dir())
+    # Every process the run has started, by (pid, start time).
+    self.started = {}
+
+  def _follow(self, pid):
+    self.started.update(ray_testing.descendants(pid))
+    return ' '.join(self.started.values())
+
+  def _survivors(self):
+    """The run's processes still running `_OUTLIVE_SECONDS` after it."""
+    deadline = time.time() + _OUTLIVE_SECONDS
+    while True:
+      alive = ray_testing.running(self.started)
+      if not alive or time.time() > deadline:
+        return alive
+      time.sleep(0.1)
+
+  def test_sigterm_during_start_up_stops_ray_with_the_run(self):
+
+    def actors_asked_for(directory, pid):
+      self._follow(pid)
+      # Printed once the actors are asked for: Ray's core worker, with its
+      # C++ SIGTERM handler (an abort, before), is in the driver now.
+      return launcher_runs.printed('Ray:')(directory)
+
+    returncode, output = launcher_runs.signal_launcher(
+        self.directory, signal.SIGTERM, actors_asked_for, _DISTRIBUTED)
+    self.assertEqual(returncode, 0, output[-3000:])
+    self.assertRegex(output, r'Stopped by SIGTERM while [a-z ]+, before the '
+                     'first learner step: nothing was saved.')
+    self.assertNotIn('Traceback', output)
+    self.assertNotIn('*** SIGTERM received', output)
+    self.assertNotIn('LOCK', os.listdir(os.path.join(self.directory, 'run')))
+    self.assertIn('raylet', ' '.join(self.started.values()))
+    self.assertEqual(self._survivors(), {})

@@ -16,11 +16,9 @@
 
 import glob
 import os
+import re
 import signal
-import subprocess
-import sys
 import tempfile
-import time
 
 from absl.testing import absltest
 import tensorflow as tf
@@ -29,10 +27,8 @@ from muzero_snt.run import data_sources
 from muzero_snt.run import experiment
 from muzero_snt.run import stopping
 from muzero_snt.run import training_loop
+from tests import launcher_runs
 from tests import testing
-
-_REPO = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
 
 
 def _numbers(directory):
@@ -58,6 +54,54 @@ class StopOnSignalsTest(absltest.TestCase):
     self.assertEqual({s: signal.getsignal(s) for s in stopping.SIGNALS},
                      before)
 
+  def test_a_signal_during_start_up_stops_at_the_next_stage(self):
+    with stopping.StopOnSignals() as stop:
+      stop.begin('building the learner')
+      stop.begin('restoring the checkpoint')  # Nothing asked: goes on.
+      os.kill(os.getpid(), signal.SIGINT)
+      self.assertEqual(stop.stage, 'restoring the checkpoint')
+      with self.assertRaises(stopping.Stopped) as raised:
+        stop.begin('compiling')
+    self.assertEqual((raised.exception.signal_name, raised.exception.stage),
+                     ('SIGINT', 'restoring the checkpoint'))
+    self.assertEqual(str(raised.exception),
+                     'Stopped by SIGINT while restoring the checkpoint, '
+                     'before the first learner step: nothing was saved.')
+
+  def test_an_inner_block_keeps_the_request_and_the_handlers(self):
+    before = {s: signal.getsignal(s) for s in stopping.SIGNALS}
+    stop = stopping.StopOnSignals()
+    with stop:
+      stop.begin('starting Ray and the actors')
+      os.kill(os.getpid(), signal.SIGTERM)
+      with stop:  # The training loop's block.
+        self.assertTrue(stop())
+        with self.assertRaisesRegex(stopping.Stopped, 'while starting Ray'):
+          stop.check()
+      installed = {s: signal.getsignal(s) for s in stopping.SIGNALS}
+      self.assertNotEqual(installed, before)
+    self.assertEqual({s: signal.getsignal(s) for s in stopping.SIGNALS},
+                     before)
+
+  def test_keep_handlers_ignores_a_library_replacing_them(self):
+    replaced = []
+    with stopping.StopOnSignals() as stop:
+      ours = signal.getsignal(signal.SIGTERM)
+      with stopping.keep_handlers():
+        # What ray.init does.
+        previous = signal.signal(signal.SIGTERM, lambda *_: replaced.append(1))
+        self.assertIs(previous, ours)
+        self.assertIs(signal.getsignal(signal.SIGTERM), ours)
+      os.kill(os.getpid(), signal.SIGTERM)
+      self.assertEqual(stop.signal_name, 'SIGTERM')
+    self.assertEqual(replaced, [])
+    # Without a StopOnSignals installed the block changes nothing.
+    usr1 = signal.getsignal(signal.SIGUSR1)
+    with stopping.keep_handlers():
+      signal.signal(signal.SIGUSR1, signal.SIG_IGN)
+    self.assertEqual(signal.getsignal(signal.SIGUSR1), signal.SIG_IGN)
+    signal.signal(signal.SIGUSR1, usr1)
+
 
 class TimedCheckpointTest(testing.TestCase):
 
@@ -79,44 +123,61 @@ class TimedCheckpointTest(testing.TestCase):
       training_loop.TrainingLoop(None, None, None, checkpoint_seconds=0)
 
 
+# What `experiment.run` and the launcher call their start-up stages.
+_STAGES = ('checking the run', 'checking the checkpoint directory',
+           'building the learner', 'building the environments and the search',
+           'restoring the checkpoint', 'compiling')
+
+
 class LauncherSignalTest(testing.TestCase):
 
   def test_sigterm_stops_after_a_step_with_a_final_checkpoint(self):
     directory = tempfile.mkdtemp(dir=self.get_temp_dir())
-    command = [
-        sys.executable, '-m', 'launchers.train', '--preset=tictactoe',
-        f'--checkpoint_dir={directory}', '--training_steps=100000',
-        '--checkpoint_interval=20', '--batch_size=8', '--num_unroll_steps=2',
-        '--channels=4', '--num_simulations=4', '--nojit_compile',
-        '--num_envs=2', '--train_ratio=1', '--log_every=1000']
-    log_path = os.path.join(directory, 'log.txt')
-    with open(log_path, 'w') as log:
-      process = subprocess.Popen(
-          command, cwd=_REPO, stdout=log, stderr=subprocess.STDOUT,
-          env=dict(os.environ, PYTHONPATH=_REPO, CUDA_VISIBLE_DEVICES=''))
-      try:
-        deadline = time.time() + 300
-        while (process.poll() is None and time.time() < deadline and
-               not glob.glob(os.path.join(directory, 'ckpt-*.index'))):
-          time.sleep(0.05)
-        first = max(_numbers(directory), default=None)
-        process.send_signal(signal.SIGTERM)
-        process.wait(timeout=120)
-      finally:
-        if process.poll() is None:
-          process.kill()
-          process.wait()
-    with open(log_path) as f:
-      output = f.read()
-    self.assertEqual(process.returncode, 0, output[-3000:])
+    run = os.path.join(directory, 'run')
+    first = []
+
+    def after_a_checkpoint(unused_directory, unused_pid):
+      first[:] = _numbers(run)
+      return bool(first)
+
+    returncode, output = launcher_runs.signal_launcher(
+        directory, signal.SIGTERM, after_a_checkpoint)
+    self.assertEqual(returncode, 0, output[-3000:])
     self.assertNotIn('Traceback', output)
-    latest = tf.train.latest_checkpoint(directory)
+    latest = tf.train.latest_checkpoint(run)
     step = int(latest.rsplit('-', 1)[1])
-    self.assertIsNotNone(first, output[-3000:])
-    self.assertGreaterEqual(step, first)
+    self.assertTrue(first, output[-3000:])
+    self.assertGreaterEqual(step, max(first))
     self.assertIn(f'Stopped by SIGTERM at learner step {step}; checkpoint '
                   f'{latest}', output)
     self.assertIn(f'Stopped by SIGTERM: {step} learner steps', output)
+
+  def _check_stopped_during_start_up(self, signum):
+    directory = tempfile.mkdtemp(dir=self.get_temp_dir())
+    # The first line `experiment.run` logs: the launcher's checks are done,
+    # the lock, the learner and the environments are next.
+    returncode, output = launcher_runs.signal_launcher(
+        directory, signum, launcher_runs.printed('Run:'))
+    name = signal.Signals(signum).name
+    self.assertEqual(returncode, 0, output[-3000:])
+    self.assertNotIn('Traceback', output)
+    stages = re.findall(rf'Stopped by {name} while ([a-z ]+), before the '
+                        r'first learner step: nothing was saved\.$', output,
+                        re.MULTILINE)
+    self.assertLen(stages, 1, output[-3000:])
+    self.assertIn(stages[0], _STAGES)
+    self.assertNotIn('learner step 0/', output)  # The loop never began.
+    run = os.path.join(directory, 'run')
+    # No lock left, no checkpoint: at most the run's configuration, if the
+    # stop came after the lock was taken.
+    self.assertContainsSubset(
+        os.listdir(run) if os.path.exists(run) else [], ['run_config.json'])
+
+  def test_sigterm_during_start_up_stops_naming_the_stage(self):
+    self._check_stopped_during_start_up(signal.SIGTERM)
+
+  def test_sigint_during_start_up_stops_naming_the_stage(self):
+    self._check_stopped_during_start_up(signal.SIGINT)
 
 
 if __name__ == '__main__':
