@@ -22,6 +22,14 @@ joins a running cluster at HOST:PORT, and refuses an address where no
 cluster answers at once instead of letting Ray retry for minutes;
 `shutdown` leaves it.
 
+A private instance is not quite without a dashboard: Ray 2.60 starts its
+API server (`dashboard.py` with the usage-statistics module only and no
+web front end, listening on no port) whatever `include_dashboard` says,
+and beside the raylet a dashboard agent and a runtime-env agent. If the
+driver dies without `shutdown` (kill -9), the agents would outlive it by a
+minute or more; `reaper.py`, started by `connect`, kills what is left of
+the instance as soon as the driver is gone.
+
 Ray's `init` and `shutdown` replace the SIGTERM handler; both are called
 inside `stopping.keep_handlers()`, so that a `stopping.StopOnSignals` of
 the caller keeps its handlers (see `stopping.py`).
@@ -36,11 +44,13 @@ import importlib.util
 import os
 import re
 import socket
+import subprocess
 import sys
 from typing import Any, Optional
 
 from absl import logging
 
+from muzero_snt.distributed import reaper
 from muzero_snt.run import stopping
 
 INSTALL_HINT = "pip install -e '.[distributed]'"
@@ -51,6 +61,8 @@ _ADDRESS = re.compile(r'^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):'
 
 
 _LOCAL_ONLY = 'RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'
+# The reaper of the private instance this process started, if any.
+_reaper: Optional[subprocess.Popen] = None
 
 
 def _missing(reason: str) -> ImportError:
@@ -104,7 +116,8 @@ def connect(address: Optional[str] = None,
 
   Args:
     address: HOST:PORT of a running cluster's head, or None to start a
-      private instance on this machine (loopback only, no dashboard).
+      private instance on this machine (loopback only, no dashboard web
+      interface; see the module doc).
     num_cpus: CPUs of a private instance (default: this machine's).
 
   Raises:
@@ -121,9 +134,20 @@ def connect(address: Optional[str] = None,
     with stopping.keep_handlers():
       ray.init(address=address, log_to_driver=True)
     return False
-  with stopping.keep_handlers():
-    ray.init(num_cpus=num_cpus, include_dashboard=False,
-             _node_ip_address='127.0.0.1', log_to_driver=True)
+  _start_reaper()
+  before = reaper.children(os.getpid()) if _reaper is not None else set()
+  try:
+    with stopping.keep_handlers():
+      ray.init(num_cpus=num_cpus, include_dashboard=False,
+               _node_ip_address='127.0.0.1', log_to_driver=True)
+  except BaseException:
+    _stop_reaper()  # Whatever Ray had started goes too.
+    raise
+  if _reaper is not None:
+    # Ray's: the children ray.init started (the reaper is one of `before`).
+    _reaper.stdin.write(reaper.started_message(
+        reaper.children(os.getpid()) - before))
+    _reaper.stdin.flush()
   if ray.util.get_node_ip_address() != '127.0.0.1':
     logging.warning(
         'Ray was imported before muzero_snt started it, without %s=0: its '
@@ -134,7 +158,46 @@ def connect(address: Optional[str] = None,
 
 def shutdown() -> None:
   """Disconnects from Ray, stopping the instance `connect` started, if any.
+
+  After `ray.shutdown` the reaper of a private instance kills whatever of
+  it is left, at once.
   """
   ray = require_ray()
   with stopping.keep_handlers():
     ray.shutdown()
+  _stop_reaper()
+
+
+def _start_reaper() -> None:
+  """Starts `reaper.py` for the processes Ray is about to start (Linux)."""
+  global _reaper
+  if not os.path.isdir('/proc/self'):
+    return  # The reaper follows processes through /proc.
+  _stop_reaper()
+  # A session of its own: Ctrl-C and signals to the driver's process
+  # group do not reach it.
+  _reaper = subprocess.Popen(
+      [sys.executable, '-I', reaper.__file__, str(os.getpid())],
+      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+      stderr=subprocess.DEVNULL, start_new_session=True)
+  # Once it has listed this process's children (none of them Ray's).
+  if _reaper.stdout.read(len(reaper.READY)) != reaper.READY:
+    logging.warning('The reaper of Ray\'s processes did not start; a kill '
+                    '-9 of this process may leave some of them running.')
+    _stop_reaper()
+    return
+  _reaper.stdout.close()
+
+
+def _stop_reaper() -> None:
+  """Closes the reaper's pipe: it kills what is left, and exits."""
+  global _reaper
+  process, _reaper = _reaper, None
+  if process is None:
+    return
+  process.stdin.close()
+  try:
+    process.wait(timeout=30)
+  except subprocess.TimeoutExpired:
+    logging.warning('The reaper of Ray\'s processes (pid %d) has not ended '
+                    'in 30 s; leaving it.', process.pid)

@@ -23,7 +23,7 @@ wrote) carry on.
 
 In `PrivateInstanceTest` the launcher starts a Ray instance of its own, as
 `--num_actors` without `--ray_address` does: stopped by SIGTERM during its
-start-up, it leaves no Ray process behind.
+start-up or killed with kill -9, it leaves no Ray process behind.
 """
 
 import os
@@ -148,10 +148,12 @@ class DriverKillTest(testing.TestCase):
                                     before.game(game_id).actions)
 
 
-# Seconds a process of the run may outlive its driver.
+# Seconds a process of the run may outlive its driver (before the reaper:
+# Ray's dashboard and runtime-env agents, 60-70 s).
 _OUTLIVE_SECONDS = 10
 # One actor, searching without XLA: Ray starts in seconds, not minutes.
 _DISTRIBUTED = ('--num_actors=1', '--search=graph', '--train_ratio=0.5')
+_AGENTS = ('ray::DashboardAgent', 'ray::RuntimeEnvAgent')
 
 
 class PrivateInstanceTest(testing.TestCase):
@@ -193,4 +195,20 @@ class PrivateInstanceTest(testing.TestCase):
     self.assertNotIn('*** SIGTERM received', output)
     self.assertNotIn('LOCK', os.listdir(os.path.join(self.directory, 'run')))
     self.assertIn('raylet', ' '.join(self.started.values()))
+    self.assertEqual(self._survivors(), {})
+
+  def test_kill_9_of_the_driver_leaves_no_ray_process(self):
+
+    def agents_started(unused_directory, pid):
+      # They outlived the driver. They start within seconds of the raylet
+      # (on a loaded machine after the actors are asked for).
+      commands = self._follow(pid)
+      return all(agent in commands for agent in _AGENTS)
+
+    returncode, output = launcher_runs.signal_launcher(
+        self.directory, signal.SIGKILL, agents_started, _DISTRIBUTED)
+    self.assertEqual(returncode, -signal.SIGKILL, output[-3000:])
+    commands = ' '.join(self.started.values())
+    for process in ('raylet', 'gcs_server') + _AGENTS:
+      self.assertIn(process, commands)  # What is checked below existed.
     self.assertEqual(self._survivors(), {})
