@@ -47,6 +47,7 @@ from absl import logging
 
 from benchmarks import reporting
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt import presets
 from muzero_snt.distributed import ray_support
 # pylint: enable=g-import-not-at-top,wrong-import-position
@@ -134,7 +135,7 @@ def time_training(num_actors: int, warmup: float, window: float,
 
   config = presets.get_preset('tictactoe').replace(
       training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
-  experiment.run(config, experiment.RunSettings(
+  experiment.run(config, run_settings.RunSettings(
       preset='tictactoe', num_actors=num_actors, log_every=10**6,
       publish_interval=publish_interval,
       num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)

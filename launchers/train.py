@@ -321,9 +321,9 @@ def make_config() -> config_lib.MuZeroConfig:
     raise app.UsageError(f'--config: {e}') from e
 
 
-def make_settings() -> experiment.RunSettings:
+def make_settings() -> run_settings.RunSettings:
   """The run's settings from the flags."""
-  return experiment.RunSettings(
+  return run_settings.RunSettings(
       preset=common_flags.PRESET.value,
       title=common_flags.ENV.value,
       data=DATA.value,

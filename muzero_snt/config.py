@@ -220,8 +220,10 @@ class NetworkConfig:
 class MuZeroConfig:
   """All hyperparameters of a MuZero run (the pseudocode's `MuZeroConfig`).
 
-  The first twelve fields are the pseudocode constructor's arguments, in its
-  order (`dirichlet_alpha` is stored as `root_dirichlet_alpha`, as there).
+  The first eleven fields are the pseudocode constructor's arguments, in its
+  order (`dirichlet_alpha` is stored as `root_dirichlet_alpha`, as there),
+  without its `num_actors`: how many processes play is the run's choice
+  (`RunSettings.num_actors`), not a hyperparameter.
   The rest carry the pseudocode's fixed values as defaults, then the fields
   the paper's appendix adds. Construction validates every field and raises a
   `ValueError` naming the field and the bad value.
@@ -233,7 +235,6 @@ class MuZeroConfig:
   num_simulations: int
   batch_size: int
   td_steps: int
-  num_actors: int
   lr_init: float
   lr_decay_steps: float
   visit_softmax_temperature_fn: Callable[[int, int], float]
@@ -329,7 +330,7 @@ class MuZeroConfig:
 
     for name in ('action_space_size', 'max_moves', 'num_simulations',
                  'gumbel_max_considered_actions',
-                 'batch_size', 'td_steps', 'num_actors', 'training_steps',
+                 'batch_size', 'td_steps', 'training_steps',
                  'checkpoint_interval', 'window_size', 'num_unroll_steps',
                  'target_update_interval'):
       positive_int(name)

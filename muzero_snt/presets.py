@@ -87,7 +87,6 @@ def make_board_game_config(
       num_simulations=800,
       batch_size=2048,
       td_steps=max_moves,  # Always use Monte Carlo return.
-      num_actors=3000,
       lr_init=lr_init,
       lr_decay_steps=400e3,
       lr_warmup_steps=PAPER_LR_WARMUP_STEPS,
@@ -193,7 +192,6 @@ def make_atari_config() -> MuZeroConfig:
       num_simulations=50,
       batch_size=1024,
       td_steps=10,
-      num_actors=350,
       lr_init=0.05,
       lr_decay_steps=350e3,
       lr_warmup_steps=PAPER_LR_WARMUP_STEPS,
@@ -232,7 +230,6 @@ def make_tictactoe_config() -> MuZeroConfig:
       # sooner.
       batch_size=64,
       td_steps=9,  # Monte Carlo return, as for the other board games.
-      num_actors=1,
       # At 0.02 the value stalls far below what the network can fit; at
       # 0.3 the value head collapses.
       lr_init=0.2,
@@ -295,7 +292,6 @@ def make_cartpole_config() -> MuZeroConfig:
       num_simulations=50,
       batch_size=128,
       td_steps=50,
-      num_actors=1,
       lr_init=0.02,
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(
@@ -345,7 +341,6 @@ def make_connect4_config() -> MuZeroConfig:
       num_simulations=50,
       batch_size=128,
       td_steps=10,
-      num_actors=1,
       lr_init=0.02,
       lr_decay_steps=20e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=8),
@@ -384,7 +379,6 @@ def make_go9_config() -> MuZeroConfig:
       num_simulations=50,
       batch_size=128,
       td_steps=162,  # Monte Carlo return.
-      num_actors=1,
       lr_init=0.02,
       lr_decay_steps=50e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=20),
@@ -429,7 +423,6 @@ def make_atari_small_config() -> MuZeroConfig:
       num_simulations=16,
       batch_size=32,
       td_steps=10,
-      num_actors=1,
       lr_init=0.02,
       lr_decay_steps=50e3,
       visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(

@@ -48,7 +48,6 @@ def make_minatar_config() -> config_lib.MuZeroConfig:
       num_simulations=16,
       batch_size=128,
       td_steps=10,
-      num_actors=1,
       lr_init=0.02,
       lr_decay_steps=50e3,
       visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(

@@ -38,7 +38,6 @@ def _valid_kwargs(**changes):
       num_simulations=8,
       batch_size=16,
       td_steps=5,
-      num_actors=2,
       lr_init=0.01,
       lr_decay_steps=1000.,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(10),
@@ -146,7 +145,7 @@ class MuZeroConfigValidationTest(testing.TestCase):
     # The pseudocode's MuZeroConfig constructor sets these for every game.
     required = ('action_space_size', 'max_moves', 'discount',
                 'root_dirichlet_alpha', 'num_simulations', 'batch_size',
-                'td_steps', 'num_actors', 'lr_init', 'lr_decay_steps',
+                'td_steps', 'lr_init', 'lr_decay_steps',
                 'visit_softmax_temperature_fn')
     kwargs = _valid_kwargs()
     config = MuZeroConfig(**{name: kwargs[name] for name in required})
@@ -171,7 +170,6 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('batch_size_zero', 'batch_size', 0),
       ('batch_size_float', 'batch_size', 1.5),
       ('td_steps_zero', 'td_steps', 0),
-      ('num_actors_zero', 'num_actors', 0),
       ('training_steps_zero', 'training_steps', 0),
       ('training_steps_float', 'training_steps', 1e6),
       ('checkpoint_interval_zero', 'checkpoint_interval', 0),

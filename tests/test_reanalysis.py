@@ -22,6 +22,7 @@ import tensorflow as tf
 
 from muzero_snt.run import builders
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import reanalysis
@@ -248,7 +249,7 @@ class FractionZeroTest(ReanalyserTestCase):
             presets.make_tictactoe_config().network, channels=4,
             prediction_blocks=0))
     self.assertEqual(config.reanalyze_fraction, 0.)  # The default.
-    settings = experiment.RunSettings(preset='tictactoe', num_envs=2,
+    settings = run_settings.RunSettings(preset='tictactoe', num_envs=2,
                                       train_ratio=1., search='graph')
     learner = builders.make_learner(config, jit_compile=False)
     self.assertIsNone(builders.make_reanalyser(config, settings, learner))

@@ -23,11 +23,11 @@ exports the network if asked and logs a summary; `settings` is a
 without the repository's launchers:
 
     from muzero_snt import presets
-
     from muzero_snt.run import experiment
+    from muzero_snt.run import run_settings
     experiment.run(presets.get_preset('tictactoe'),
-                   experiment.RunSettings(preset='tictactoe',
-                                          checkpoint_dir='/tmp/ttt'))
+                   run_settings.RunSettings(preset='tictactoe',
+                                            checkpoint_dir='/tmp/ttt'))
 """
 
 import contextlib
@@ -57,11 +57,8 @@ from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
 
-# The public name (README, docs): the class is defined in run_settings.py.
-RunSettings = run_settings.RunSettings
 
-
-def describe_config(settings: RunSettings,
+def describe_config(settings: run_settings.RunSettings,
                     config: config_lib.MuZeroConfig) -> str:
   """The run in one paragraph: preset, what differs from it, settings."""
   current = settings.run_config(config)
@@ -78,7 +75,7 @@ def describe_config(settings: RunSettings,
 
 
 def check_reanalysis(config: config_lib.MuZeroConfig,
-                     settings: RunSettings) -> None:
+                     settings: run_settings.RunSettings) -> None:
   """Raises ValueError if the run asks for reanalysis where there is none.
 
   Reanalysis runs in the learner's process or, with num_actors > 0, in
@@ -100,7 +97,7 @@ def check_reanalysis(config: config_lib.MuZeroConfig,
 
 
 def check_train_ratio(config: config_lib.MuZeroConfig,
-                      settings: RunSettings) -> None:
+                      settings: run_settings.RunSettings) -> None:
   """Raises ValueError if self-play's ratio cannot give a learner step.
 
   At `train_ratio` r the learner steps once every 1/r environment steps.
@@ -123,7 +120,7 @@ def check_train_ratio(config: config_lib.MuZeroConfig,
         f'{1 / positions:.3g}.')
 
 
-def check_distributed(settings: RunSettings) -> None:
+def check_distributed(settings: run_settings.RunSettings) -> None:
   """Checks that Ray is installed and `settings.ray_address` answers.
 
   Raises:
@@ -136,7 +133,7 @@ def check_distributed(settings: RunSettings) -> None:
 
 
 def check_checkpoint_dir(config: config_lib.MuZeroConfig,
-                         settings: RunSettings) -> None:
+                         settings: run_settings.RunSettings) -> None:
   """Raises `run_config.RunConfigError` unless the directory holds this run.
 
   A directory with another run's configuration is refused before anything
@@ -157,7 +154,7 @@ def check_checkpoint_dir(config: config_lib.MuZeroConfig,
 
 
 def record_run_config(config: config_lib.MuZeroConfig,
-                      settings: RunSettings) -> None:
+                      settings: run_settings.RunSettings) -> None:
   """Writes this run's configuration beside its checkpoints (atomically).
 
   Called after the newest checkpoint was restored (or none was found):
@@ -168,7 +165,8 @@ def record_run_config(config: config_lib.MuZeroConfig,
     run_config.save(settings.checkpoint_dir, settings.run_config(config))
 
 
-def check_mode_switch(directory: str, settings: RunSettings) -> None:
+def check_mode_switch(directory: str,
+                      settings: run_settings.RunSettings) -> None:
   """Raises `RunConfigError` if the checkpoints are of the other mode.
 
   A checkpoint holds its data source's counters: those of self-play in the
@@ -196,7 +194,8 @@ def check_mode_switch(directory: str, settings: RunSettings) -> None:
       'was started in, or start the new run in another directory.')
 
 
-def check_run(config: config_lib.MuZeroConfig, settings: RunSettings,
+def check_run(config: config_lib.MuZeroConfig,
+              settings: run_settings.RunSettings,
               available_memory: Optional[int] = None) -> None:
   """Checks what a run needs before any work, changing nothing it owns.
 
@@ -251,7 +250,7 @@ _OnRound = Callable[[training_loop.TrainingLoop], bool]
 
 
 def run(config: config_lib.MuZeroConfig,
-        settings: RunSettings,
+        settings: run_settings.RunSettings,
         strategy: Optional[tf.distribute.Strategy] = None,
         on_round: Optional[_OnRound] = None,
         end_round: Optional[_OnRound] = None,
@@ -367,7 +366,8 @@ def _train(config, settings, strategy, on_round, end_round,
   return loop
 
 
-def summary(loop: training_loop.TrainingLoop, settings: RunSettings) -> str:
+def summary(loop: training_loop.TrainingLoop,
+            settings: run_settings.RunSettings) -> str:
   """What a finished run did and where its results are."""
   how = (f'Stopped by {loop.stopped_by}' if loop.stopped_by else 'Done')
   lines = [f'{how}: {loop.learner.steps} learner steps, '
@@ -389,7 +389,8 @@ def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
                  on_round=None, end_round=None,
                  **settings) -> training_loop.TrainingLoop:
   """`run` with self-play data; `settings` are `RunSettings` fields."""
-  return run(config, RunSettings(preset=preset, data='selfplay', **settings),
+  return run(config, run_settings.RunSettings(preset=preset, data='selfplay',
+                                              **settings),
              strategy=strategy, on_round=on_round, end_round=end_round)
 
 
@@ -397,5 +398,6 @@ def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',
                   strategy: Optional[tf.distribute.Strategy] = None,
                   **settings) -> learning.Learner:
   """`run` on synthetic batches; returns the trained learner."""
-  return run(config, RunSettings(preset=preset, data='synthetic', **settings),
+  return run(config, run_settings.RunSettings(preset=preset, data='synthetic',
+                                              **settings),
              strategy=strategy).learner

@@ -46,6 +46,10 @@ _TEMPERATURES = {
                                   config_lib.TrainingStepTemperature)
 }
 _FORMAT = 1
+# Fields configurations saved by earlier versions hold and this one has not:
+# read and dropped, so that their runs resume and evaluate as before.
+# `num_actors` (the pseudocode's) is the run's setting, not the config's.
+_REMOVED_FIELDS = ('num_actors',)
 
 
 class RunConfigError(ValueError):
@@ -97,6 +101,8 @@ def config_from_dict(values: Mapping[str, Any]) -> config_lib.MuZeroConfig:
   """The inverse of `config_to_dict`; raises ValueError on unknown fields."""
   network, top = {}, {}
   for name, value in values.items():
+    if name in _REMOVED_FIELDS:
+      continue
     if name.startswith('network.'):
       network[name[len('network.'):]] = _tuples(value)
     else:

@@ -16,8 +16,7 @@
 
 Where the data comes from, the search, seeds, output directories and the
 distributed mode, each checked when the settings are made. `experiment.run`
-takes them with a `config.MuZeroConfig`; `experiment.RunSettings` names the
-same class.
+takes them with a `config.MuZeroConfig`.
 """
 
 import dataclasses

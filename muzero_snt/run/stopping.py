@@ -22,8 +22,9 @@ the environments or Ray, the restore, the compilation: stages named by
 `begin`) the run raises `Stopped`, naming the stage, when that stage ends,
 or at once during the compilation (the main thread only waits for the
 compiling ones then). Nothing was learnt, so nothing is saved, and the
-run's `with` blocks release what they hold (the run lock, Ray). A second signal raises `KeyboardInterrupt` at once
-(nothing is saved; the last complete checkpoint stays). Outside the main
+run's `with` blocks release what they hold (the run lock, Ray). A second
+signal raises `KeyboardInterrupt` at once (nothing is saved; the last
+complete checkpoint stays). Outside the main
 thread, where Python cannot install handlers, the block changes nothing.
 
 Some libraries replace the handlers: Ray's `init` installs SIGTERM

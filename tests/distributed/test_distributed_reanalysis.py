@@ -43,6 +43,8 @@ import pytest
 import tensorflow as tf
 
 from muzero_snt.run import experiment
+
+from muzero_snt.run import run_settings
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
@@ -158,7 +160,7 @@ class _ReanalysedRunTest(testing.TestCase):
                              kill=cls.num_reanalyze_workers > 0)
     cls.loop = experiment.run(
         cls.config,
-        experiment.RunSettings(
+        run_settings.RunSettings(
             preset='tictactoe', num_actors=1, num_envs=4, train_ratio=0.5,
             search='graph', jit_compile=False, publish_interval=10**6,
             log_every=10, num_reanalyze_workers=cls.num_reanalyze_workers),

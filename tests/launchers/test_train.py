@@ -29,6 +29,7 @@ from launchers import common_flags
 from launchers import train
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt import learning
 from muzero_snt import presets
 from muzero_snt.run import run_config
@@ -260,7 +261,7 @@ class TrainTest(testing.TestCase):
     # suggestion is a name the flag accepts.
     directory = self.create_tempdir().full_path
     config = presets.get_preset('cartpole')
-    saved = experiment.RunSettings(preset='cartpole').run_config(config)
+    saved = run_settings.RunSettings(preset='cartpole').run_config(config)
     self.assertTrue(saved.settings['overlap_learning'])
     run_config.save(directory, saved)
     with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,

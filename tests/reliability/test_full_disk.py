@@ -37,6 +37,7 @@ import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt import presets
 from muzero_snt import replay as replay_lib
 from muzero_snt import replay_files
@@ -252,7 +253,7 @@ class FullDiskRunTest(testing.TestCase):
 
   def test_the_final_save_of_a_run_fails_in_one_line_and_resumes(self):
     directory = tempfile.mkdtemp(dir=self.get_temp_dir())
-    settings = experiment.RunSettings(data='synthetic', jit_compile=False,
+    settings = run_settings.RunSettings(data='synthetic', jit_compile=False,
                                       checkpoint_dir=directory)
     real_write = tf.train.Checkpoint.write
 

@@ -24,6 +24,7 @@ import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt.run import run_lock
 from tests import testing
 
@@ -46,7 +47,7 @@ class RunDirectoryTest(testing.TestCase):
     first_steps = []
     experiment.run(
         _config(training_steps=training_steps),
-        experiment.RunSettings(data='synthetic', jit_compile=False,
+        run_settings.RunSettings(data='synthetic', jit_compile=False,
                                checkpoint_dir=self.directory),
         on_round=lambda loop: first_steps.append(loop.learner.steps))
     return first_steps

@@ -30,6 +30,7 @@ from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
+from muzero_snt.run import run_settings
 from muzero_snt import presets
 from muzero_snt.run import resources
 from muzero_snt.run import run_config
@@ -271,13 +272,13 @@ class ModeSwitchTest(testing.TestCase):
          r'cannot be resumed with num_actors=2'),
         (distributed, 0, r'played with Ray actors \(num_actors > 0\); they '
          r'cannot be resumed in one process')):
-      settings = experiment.RunSettings(
+      settings = run_settings.RunSettings(
           preset='cartpole', checkpoint_dir=directory, num_actors=num_actors)
       with self.assertRaisesRegex(run_config.RunConfigError, message):
         experiment.check_run(config, settings)
     # Each mode resumes its own.
     for directory, num_actors in ((one_process, 0), (distributed, 2)):
-      experiment.check_mode_switch(directory, experiment.RunSettings(
+      experiment.check_mode_switch(directory, run_settings.RunSettings(
           preset='cartpole', num_actors=num_actors))
 
 
@@ -289,17 +290,17 @@ class TrainRatioTest(testing.TestCase):
     config = presets.get_preset('tictactoe')
     self.assertEqual(config.window_size * config.max_moves, 18_000)
     for ratio in (1e-300, 1 / 18_001):
-      settings = experiment.RunSettings(preset='tictactoe',
+      settings = run_settings.RunSettings(preset='tictactoe',
                                         train_ratio=ratio)
       with self.assertRaisesRegex(
           ValueError, r'train_ratio=.* more than the replay window holds '
           r'\(window_size=2000 games of at most max_moves=9: 18000 '
           r'positions\).*expected train_ratio >= 5.56e-05'):
         experiment.check_train_ratio(config, settings)
-    experiment.check_train_ratio(config, experiment.RunSettings(
+    experiment.check_train_ratio(config, run_settings.RunSettings(
         preset='tictactoe', train_ratio=1 / 18_000))
     # Synthetic batches have no ratio to check.
-    experiment.check_train_ratio(config, experiment.RunSettings(
+    experiment.check_train_ratio(config, run_settings.RunSettings(
         preset='tictactoe', data='synthetic'))
 
 
@@ -311,7 +312,7 @@ class CheckRunTest(testing.TestCase):
     # and 64 KiB of small files.
     directory = os.path.join(self.get_temp_dir(), 'disk_check')
     config = presets.make_tictactoe_config()
-    settings = experiment.RunSettings(preset='tictactoe',
+    settings = run_settings.RunSettings(preset='tictactoe',
                                       checkpoint_dir=directory)
     usage = collections.namedtuple('usage', 'total used free')
     needed = 4 * 3_814_800 + 65_536
@@ -336,7 +337,7 @@ class CheckReanalysisTest(testing.TestCase):
 
   def test_reanalyse_workers_need_a_fraction_to_reanalyse(self):
     config = presets.get_preset('tictactoe')
-    settings = experiment.RunSettings(num_actors=2, num_reanalyze_workers=1)
+    settings = run_settings.RunSettings(num_actors=2, num_reanalyze_workers=1)
     with self.assertRaisesRegex(ValueError, 'num_reanalyze_workers=1 needs '
                                 r'reanalyze_fraction > 0'):
       experiment.check_reanalysis(config, settings)
@@ -344,7 +345,7 @@ class CheckReanalysisTest(testing.TestCase):
     for workers in (0, 1):
       experiment.check_reanalysis(
           config.replace(reanalyze_fraction=0.8),
-          experiment.RunSettings(num_actors=2,
+          run_settings.RunSettings(num_actors=2,
                                  num_reanalyze_workers=workers))
 
 

@@ -99,6 +99,23 @@ class SavedRunTest(absltest.TestCase):
       self.assertEqual(json.load(f)['config']['batch_size'], 96)
     self.assertEqual(run_config.load(self.directory), _run(batch_size=96))
 
+  def test_a_configuration_saved_with_num_actors_still_resumes(self):
+    # Earlier versions saved the pseudocode's num_actors with the config;
+    # it is the run's setting now. Such a file loads as the same run.
+    data = json.loads(_run().to_json())
+    self.assertNotIn('num_actors', data['config'])
+    data['config']['num_actors'] = 1
+    with open(run_config.path(self.directory), 'w') as f:
+      json.dump(data, f)
+    self.assertEqual(run_config.load(self.directory), _run())
+    self.assertEqual(run_config.check_resume(self.directory, _run()), _run())
+    # Any other field the config does not know is still refused.
+    data['config']['colour'] = 'red'
+    with open(run_config.path(self.directory), 'w') as f:
+      json.dump(data, f)
+    with self.assertRaisesRegex(run_config.RunConfigError, 'colour'):
+      run_config.load(self.directory)
+
   def test_no_file_is_no_saved_run(self):
     self.assertIsNone(run_config.load(self.directory))
     self.assertIsNone(run_config.check_resume(self.directory, _run()))
