@@ -31,27 +31,7 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt.run import checkpointing
-from muzero_snt import presets
-from muzero_snt import replay as replay_lib
-from muzero_snt import trajectory as trajectory_lib
-
-
-def _config():
-  return presets.make_tictactoe_config().replace(
-      batch_size=4, num_unroll_steps=2, window_size=10)
-
-
-def _replay(config, num_games):
-  """A buffer of `num_games` two-move games (the count identifies it)."""
-  buffer = replay_lib.ReplayBuffer(config, seed=0)
-  for i in range(num_games):
-    trajectory = trajectory_lib.Trajectory(9, num_players=2, discount=1.)
-    for move, player in ((i % 9, 0), ((i + 1) % 9, 1)):
-      trajectory.append(np.zeros((3, 3, 3), np.float32), player, move, 0.,
-                        np.full(9, 1 / 9, np.float32), 0.)
-    trajectory.finish(terminal=False, bootstrap_value=0.)
-    buffer.save_game(trajectory)
-  return buffer
+from tests.reliability import checkpoint_fixtures
 
 
 def _truncate(path, keep_fraction=0.5):
@@ -73,14 +53,14 @@ class DamagedCheckpointTest(parameterized.TestCase, tf.test.TestCase):
   def setUp(self):
     super().setUp()
     self.directory = tempfile.mkdtemp(dir=self.get_temp_dir())
-    self.config = _config()
+    self.config = checkpoint_fixtures.tiny_config()
     self.weights = tf.Variable(tf.zeros([64]))
     self.counters = checkpointing.counters(games=0)
     checkpointer = self._checkpointer()
     for number in (1, 2, 3):
       self.weights.assign(tf.fill([64], float(number)))
       self.counters['games'].assign(number)
-      checkpointer.save(number, _replay(self.config, number))
+      checkpointer.save(number, checkpoint_fixtures.replay(self.config, number))
     self.weights.assign(tf.fill([64], -1.))
     self.counters['games'].assign(-1)
 
@@ -151,7 +131,7 @@ class DamagedCheckpointTest(parameterized.TestCase, tf.test.TestCase):
     checkpointer.restore(self.config)
     self.weights.assign(tf.fill([64], 4.))
     self.counters['games'].assign(4)
-    checkpointer.save(4, _replay(self.config, 4))
+    checkpointer.save(4, checkpoint_fixtures.replay(self.config, 4))
     self.assertRestoredCheckpoint(4, self._checkpointer().restore(self.config))
 
   def test_a_garbled_index_file_resumes_from_the_newest_checkpoint(self):
@@ -208,13 +188,13 @@ class DamagedCheckpointTest(parameterized.TestCase, tf.test.TestCase):
                            return_value=('simulated bad read', None)):
       with self.assertRaisesRegex(checkpointing.CheckpointError,
                                   'did not read back intact'):
-        checkpointer.save(4, _replay(self.config, 4))
+        checkpointer.save(4, checkpoint_fixtures.replay(self.config, 4))
     self.assertContainsSubset(
         ['ckpt-1.index', 'ckpt-2.index', 'ckpt-3.index'], self._listing())
     self.assertEqual(tf.train.latest_checkpoint(self.directory),
                      self._path('ckpt-3'))
     # Intact saves keep the three newest.
-    checkpointer.save(5, _replay(self.config, 5))
+    checkpointer.save(5, checkpoint_fixtures.replay(self.config, 5))
     indexes = sorted(os.path.basename(p) for p in glob.glob(
         self._path('ckpt-*.index')))
     self.assertEqual(indexes, ['ckpt-3.index', 'ckpt-4.index',

@@ -32,38 +32,17 @@ from unittest import mock
 
 from absl.testing import absltest
 from absl.testing import parameterized
-import numpy as np
 import tensorflow as tf
 
+from muzero_snt import replay_files
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
 from muzero_snt.run import run_settings
-from muzero_snt import presets
-from muzero_snt import replay as replay_lib
-from muzero_snt import replay_files
-from muzero_snt import trajectory as trajectory_lib
 from tests import testing
+from tests.reliability import checkpoint_fixtures
 
 _FREE = 4096  # What the faked disk has left after the failed save.
 _NO_SPACE = os.strerror(errno.ENOSPC)
-
-
-def _config():
-  return presets.make_tictactoe_config().replace(
-      batch_size=4, num_unroll_steps=2, window_size=10)
-
-
-def _replay(config, num_games):
-  """A buffer of `num_games` two-move games (the count identifies it)."""
-  buffer = replay_lib.ReplayBuffer(config, seed=0)
-  for i in range(num_games):
-    trajectory = trajectory_lib.Trajectory(9, num_players=2, discount=1.)
-    for move, player in ((i % 9, 0), ((i + 1) % 9, 1)):
-      trajectory.append(np.zeros((3, 3, 3), np.float32), player, move, 0.,
-                        np.full(9, 1 / 9, np.float32), 0.)
-    trajectory.finish(terminal=False, bootstrap_value=0.)
-    buffer.save_game(trajectory)
-  return buffer
 
 
 def _full_in_replay_write(f, **unused_arrays):
@@ -104,7 +83,7 @@ class FullDiskTest(parameterized.TestCase, tf.test.TestCase):
   def setUp(self):
     super().setUp()
     self.directory = tempfile.mkdtemp(dir=self.get_temp_dir())
-    self.config = _config()
+    self.config = checkpoint_fixtures.tiny_config()
     self.weights = tf.Variable(tf.zeros([64]))
     self.counters = checkpointing.counters(games=0)
 
@@ -116,7 +95,8 @@ class FullDiskTest(parameterized.TestCase, tf.test.TestCase):
     """Saves checkpoint `number` of weights `number` and `number` games."""
     self.weights.assign(tf.fill([64], float(number)))
     self.counters['games'].assign(number)
-    return checkpointer.save(number, _replay(self.config, number))
+    return checkpointer.save(
+        number, checkpoint_fixtures.replay(self.config, number))
 
   def _sizes(self):
     return {name: os.path.getsize(os.path.join(self.directory, name))
@@ -161,7 +141,7 @@ class FullDiskTest(parameterized.TestCase, tf.test.TestCase):
       with self.assertRaises(checkpointing.CheckpointError) as raised:
         # A replay file of checkpoint 2's size: what was written before
         # SaveV2 failed is less than checkpoint 2.
-        checkpointer.save(3, _replay(self.config, 2))
+        checkpointer.save(3, checkpoint_fixtures.replay(self.config, 2))
     self.assertEqual(
         str(raised.exception),
         f'Checkpoint 3 could not be written to {self.directory} '
@@ -233,7 +213,7 @@ class FullDiskTest(parameterized.TestCase, tf.test.TestCase):
             f'{re.escape(self.directory)} '
             r'\((OSError: \[Errno 28\]|ResourceExhaustedError:) '
             f'{_NO_SPACE}\\): it needs about .*resumes from checkpoint 2'):
-          checkpointer.save(3, _replay(self.config, 3)
+          checkpointer.save(3, checkpoint_fixtures.replay(self.config, 3)
                             if files == 'replay' else None)
         self.assertEqual(
             {k: v for k, v in self._sizes().items() if k != 'filler'},
