@@ -231,6 +231,8 @@ class ReplayServiceSource:
         path, dict(saved, learner_steps=steps)))
     lost_games = max(self._seen['games'] - saved['games'], 0)
     lost_steps = max(self._seen['env_steps'] - saved['env_steps'], 0)
+    # The restored service counts from the checkpoint's counters again.
+    self._seen = dict(replay_service.NO_COUNTS)
     self.stats()  # The counts restored, and the games admitted since.
     logging.warning(
         'The replay service\'s process died; Ray restarted it with %s (%d '
@@ -365,7 +367,8 @@ class ReplayServiceSource:
       request = self._next_batch or self._request_batch()
       self._next_batch = None
       try:
-        result, self._seen = self._ray.get(request)
+        result, counts = self._ray.get(request)
+        self._see(counts)
       except replay_service.NotRestoredError:
         self._restore_restarted()
         continue
@@ -411,8 +414,16 @@ class ReplayServiceSource:
   def stats(self) -> Dict[str, Any]:
     """The service's counters and the games since the last call
     (`ReplayService.stats`); updates `env_steps` and `games`."""
-    self._stats = self._seen = self._call(self._service.stats.remote)
+    self._stats = self._call(self._service.stats.remote)
+    self._see(self._stats)
     return self._stats
+
+  def _see(self, counts: Dict[str, Any]) -> None:
+    """Takes the service's newest counters. A batch requested before a
+    `stats` call may be answered after it with older counts: the counters
+    only grow while the service lives, so the larger value is the newer."""
+    self._seen = {name: max(int(counts.get(name, 0)), seen)
+                  for name, seen in self._seen.items()}
 
   def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
     stats = self.stats()
