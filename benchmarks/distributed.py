@@ -249,7 +249,7 @@ def time_actor(ray, preset: str, warmup: float, window: float,
   """One actor's environment steps/s (and its process's CPU seconds per
   1,000 of them) with and without distribution."""
   config = presets.get_preset(preset)
-  num_envs = presets.get_self_play(preset).num_envs
+  num_envs = presets.run_defaults(preset)['num_envs']
   network = networks.make_network(config)
   network.create_variables()
   results = {'num_envs': num_envs, 'publish_seconds': publish_seconds,

@@ -47,7 +47,7 @@ from absl import logging
 
 from benchmarks import reporting
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import presets
 from muzero_snt.distributed import ray_support
 # pylint: enable=g-import-not-at-top,wrong-import-position
@@ -135,8 +135,8 @@ def time_training(num_actors: int, warmup: float, window: float,
 
   config = presets.get_preset('tictactoe').replace(
       training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
-  experiment.run(config, run_settings.RunSettings(
-      preset='tictactoe', num_actors=num_actors, log_every=10**6,
+  experiment.run(run_config.RunConfig(
+      config=config, preset='tictactoe', num_actors=num_actors, log_every=10**6,
       publish_interval=publish_interval,
       num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)
   (t0, l0, e0, r0, c0), (t1, l1, e1, r1, c1) = marks['start'], marks['end']

@@ -66,7 +66,6 @@ from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.run import experiment
 from muzero_snt import presets
 from muzero_snt.run import run_config
-from muzero_snt.run import run_settings
 from muzero_snt import search
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe',
@@ -95,7 +94,7 @@ NUM_ACTORS = flags.DEFINE_integer(
     '(0: self-play in the learner\'s process). The learner pauses for an '
     'evaluation; the actors go on, at most the rate limiter\'s 40 learner '
     'steps ahead.')
-SEARCH = flags.DEFINE_enum('search', 'xla', list(run_settings.SEARCHES),
+SEARCH = flags.DEFINE_enum('search', 'xla', list(run_config.SEARCHES),
                            'how self-play and evaluation search.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
                                 'compile the loss and gradients with XLA.')
@@ -256,7 +255,7 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
   evaluator = _Evaluator(preset, config, eval_every, time_limit, num_eval,
                          seed, EVAL_EVERY_STEPS.value, STEP_LIMIT.value,
                          title)
-  settings = dict(title=title, num_envs=NUM_ENVS.value,
+  settings = dict(env=title, num_envs=NUM_ENVS.value,
                   train_ratio=TRAIN_RATIO.value,
                   continuous_selfplay=CONTINUOUS_SELFPLAY.value,
                   overlap_learning=OVERLAP_LEARNING.value,
@@ -265,8 +264,8 @@ def run_seed(preset: str, seed: int, time_limit: float, eval_every: float,
                   jit_compile=JIT_COMPILE.value, log_every=LOG_EVERY.value,
                   search=SEARCH.value)
   # With actors a round is one learner step.
-  continuous = (run_settings.RunSettings(
-      preset=preset, **settings).self_play.continuous and
+  continuous = (run_config.RunConfig(
+      preset=preset, **settings).resolved().continuous_selfplay and
                 not NUM_ACTORS.value)
   loop = experiment.run_selfplay(
       config, preset, on_round=evaluator,

@@ -244,7 +244,7 @@ def benchmark_preset(preset: str,
   config = make_config(preset, batch_size, paper_batch_size,
                        paper_simulations)
   paper = preset in PAPER_PRESETS
-  num_envs = presets.get_self_play(preset).num_envs
+  num_envs = presets.run_defaults(preset)['num_envs']
   result = {
       'preset': preset,
       'batch_size': config.batch_size,

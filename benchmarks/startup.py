@@ -90,7 +90,7 @@ def time_preset(preset: str) -> Dict[str, float]:
   result = {'import': time.perf_counter() - start,
             'muzero_snt': os.path.dirname(learning.__file__)}
   config = presets.get_preset(preset)
-  size = presets.get_self_play(preset).num_envs
+  size = presets.run_defaults(preset)['num_envs']
   network = networks.make_network(config)
   learner = learning.Learner(network, config, jit_compile=True)
   search = compiled_search.CompiledSearch(config, network)

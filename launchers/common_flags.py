@@ -34,8 +34,8 @@ from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import presets
+from muzero_snt.run import run_config
 from muzero_snt.run import run_lock
-from muzero_snt.run import run_settings
 from muzero_snt.run import stopping
 
 FLAGS = flags.FLAGS
@@ -61,7 +61,7 @@ LOGDIR = flags.DEFINE_string('logdir', None,
                              'the run\'s TensorBoard directory.')
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 SEARCH = flags.DEFINE_enum(
-    'search', 'xla', list(run_settings.SEARCHES),
+    'search', 'xla', list(run_config.SEARCHES),
     'xla (batched tensors, XLA-compiled), graph (batched, no XLA) or '
     'reference (NumPy, one tree per game).')
 NUM_SIMULATIONS = flags.DEFINE_integer(

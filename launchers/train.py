@@ -63,7 +63,7 @@ from launchers import quiet
 quiet.start_tensorflow()
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
-from typing import Sequence
+from typing import Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -74,15 +74,13 @@ from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
 from muzero_snt import mixed_precision
-from muzero_snt import presets
 from muzero_snt.run import run_config
-from muzero_snt.run import run_settings
 from muzero_snt.run import stopping
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
 DATA = flags.DEFINE_enum(
-    'data', 'selfplay', list(run_settings.DATA_SOURCES),
+    'data', 'selfplay', list(run_config.DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
     'synthetic batches; replay: the games of --replay_path only.')
 REPLAY_PATH = flags.DEFINE_string(
@@ -275,8 +273,7 @@ def validate_flags() -> None:
   # Every name the saved configuration holds for a run of these flags, or
   # for the run already in --checkpoint_dir (a setting it saved may be one
   # these flags leave out, e.g. overlap_learning).
-  known = set(make_settings().run_config(
-      presets.get_preset(common_flags.PRESET.value)).flat())
+  known = set(make_run().flat())
   if common_flags.CHECKPOINT_DIR.value:
     saved = common_flags.usage_errors(run_config.load,
                                       common_flags.CHECKPOINT_DIR.value)
@@ -321,11 +318,13 @@ def make_config() -> config_lib.MuZeroConfig:
     raise app.UsageError(f'--config: {e}') from e
 
 
-def make_settings() -> run_settings.RunSettings:
-  """The run's settings from the flags."""
-  return run_settings.RunSettings(
+def make_run(config: Optional[config_lib.MuZeroConfig] = None
+            ) -> run_config.RunConfig:
+  """The run of the flags (with `config`, or the preset's hyperparameters)."""
+  return run_config.RunConfig(
       preset=common_flags.PRESET.value,
-      title=common_flags.ENV.value,
+      config=config,
+      env=common_flags.ENV.value,
       data=DATA.value,
       num_envs=NUM_ENVS.value,
       train_ratio=TRAIN_RATIO.value,
@@ -361,17 +360,17 @@ def main(argv: Sequence[str]) -> None:
       raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
     validate_flags()
     config = make_config()
-    settings = make_settings()
-    if settings.data == 'selfplay':
-      common_flags.usage_errors(builders.check_environment, settings.preset,
-                                config, settings.title)
-    common_flags.usage_errors(experiment.check_run, config, settings)
-    if settings.num_actors:
-      common_flags.usage_errors(experiment.check_distributed, settings)
+    run = common_flags.usage_errors(make_run, config)
+    if run.data == 'selfplay':
+      common_flags.usage_errors(builders.check_environment, run.preset,
+                                config, run.env)
+    common_flags.usage_errors(experiment.check_run, run)
+    if run.num_actors:
+      common_flags.usage_errors(experiment.check_distributed, run)
     strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
     common_flags.usage_errors(builders.check_strategy, config, strategy,
                               JIT_COMPILE.value)
-    experiment.run(config, settings, strategy=strategy, stop=stop)
+    experiment.run(run, strategy=strategy, stop=stop)
 
 
 if __name__ == '__main__':

@@ -24,8 +24,8 @@ What is public is what this module exports (`__all__`):
 - the pieces a user builds with: presets (`get_preset`), `make_network`,
   the batched loss (`unrolled_loss`), `Learner`, `make_search`, `Actor`,
   `ReplayBuffer`, `Reanalyser`;
-- the run entry point, `train(config, settings)` with `RunSettings`: a
-  whole experiment (self-play, replay, learner, checkpoints, logs).
+- the run entry point, `train(RunConfig(...))`: a whole experiment
+  (self-play, replay, learner, checkpoints, logs).
 
 The subpackages `networks`, `search` and `environments` are public too.
 The machinery that runs an experiment is reached through
@@ -73,7 +73,7 @@ from muzero_snt.reanalysis import Reanalyser
 from muzero_snt.reference import update_weights
 from muzero_snt.replay import ReplayBuffer
 from muzero_snt.run.experiment import run as train
-from muzero_snt.run.run_settings import RunSettings
+from muzero_snt.run.run_config import RunConfig
 from muzero_snt.search import add_exploration_noise
 from muzero_snt.search import backpropagate
 from muzero_snt.search import CompiledSearch
@@ -132,7 +132,7 @@ __all__ = (
     'Reanalyser',
     'ReferenceSearch',
     'ReplayBuffer',
-    'RunSettings',
+    'RunConfig',
     'SEARCH_KINDS',
     'Search',
     'SearchOutput',

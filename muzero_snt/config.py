@@ -223,7 +223,7 @@ class MuZeroConfig:
   The first eleven fields are the pseudocode constructor's arguments, in its
   order (`dirichlet_alpha` is stored as `root_dirichlet_alpha`, as there),
   without its `num_actors`: how many processes play is the run's choice
-  (`RunSettings.num_actors`), not a hyperparameter.
+  (`RunConfig.num_actors`), not a hyperparameter.
   The rest carry the pseudocode's fixed values as defaults, then the fields
   the paper's appendix adds. Construction validates every field and raises a
   `ValueError` naming the field and the bad value.

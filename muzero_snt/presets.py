@@ -24,7 +24,7 @@ CPU. `PRESETS` names the ones the environments of
 """
 
 import dataclasses
-from typing import Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Tuple
 
 from muzero_snt import config as config_lib
 from muzero_snt import presets_minatar
@@ -469,59 +469,33 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
 }
 
 
-@dataclasses.dataclass(frozen=True)
-class SelfPlaySettings:
-  """How a preset's self-play runs in one process.
-
-  Attributes:
-    num_envs: games played at once (one batched search per move).
-    train_ratio: learner steps per environment step; each step trains on
-      `batch_size` positions.
-    continuous: replace each game as it ends (`acting.Actor.play_games`;
-      every search holds `num_envs` games and each game is in the replay
-      from the move it ends) instead of rounds that wait for their longest
-      game (`acting.Actor.play_round`).
-    overlap_learning: take each move's learner steps in a second thread
-      while the actor plays the next move on a copy of the weights, one
-      move's steps behind (`overlapped_learning.py`).
-    pad_rounds: search every move of a round with `num_envs` rows, the
-      ended games' rows padded (`CompiledSearch(min_batch_size=...)`), so
-      that XLA compiles one search program instead of one per power of two
-      up to `num_envs`, and plays the same games up to rounding (each
-      root's noise is drawn from its row); for games of about equal
-      length, whose rounds end within a few moves. Rounds only (not
-      `continuous`).
-  """
-  num_envs: int
-  train_ratio: float
-  continuous: bool = False
-  overlap_learning: bool = False
-  pad_rounds: bool = False
-
-
-SELF_PLAY: Dict[str, SelfPlaySettings] = {
+# How each preset's self-play runs in one process, by `RunConfig` field
+# (`muzero_snt.run.run_config`, which resolves a run's unset fields from
+# these): games played at once, learner steps per environment step, and
+# the three ways of playing that are off unless named here.
+RUN_DEFAULTS: Dict[str, Dict[str, Any]] = {
     # Games of 5 to 9 moves: a round's searches padded to its 32 games
     # compile one program, not six, and the run starts sooner; the
     # learner's steps run beside the next move.
-    'tictactoe': SelfPlaySettings(num_envs=32, train_ratio=0.1,
-                                  overlap_learning=True, pad_rounds=True),
+    'tictactoe': dict(num_envs=32, train_ratio=0.1, overlap_learning=True,
+                      pad_rounds=True),
     # Episodes last 10 to 500 moves: rounds would wait for the longest and
     # search ever fewer games. The learner's steps run beside the next
     # move, which solves sooner in time.
-    'cartpole': SelfPlaySettings(num_envs=32, train_ratio=0.05,
-                                 continuous=True, overlap_learning=True),
-    'connect4': SelfPlaySettings(num_envs=32, train_ratio=0.05),
-    'go9': SelfPlaySettings(num_envs=16, train_ratio=0.02),
-    'atari_small': SelfPlaySettings(num_envs=4, train_ratio=0.05),
+    'cartpole': dict(num_envs=32, train_ratio=0.05, continuous_selfplay=True,
+                     overlap_learning=True),
+    'connect4': dict(num_envs=32, train_ratio=0.05),
+    'go9': dict(num_envs=16, train_ratio=0.02),
+    'atari_small': dict(num_envs=4, train_ratio=0.05),
     # 0.2: 25.6 samples learnt per frame (DQN's MinAtar baseline 32); 0.05
     # learnt half as much per frame and less in the same hour (Breakout).
-    'minatar': SelfPlaySettings(num_envs=16, train_ratio=0.2),
+    'minatar': dict(num_envs=16, train_ratio=0.2),
     # Paper-sized: they run here, slowly; real runs need accelerators and
     # many actors.
-    'atari': SelfPlaySettings(num_envs=2, train_ratio=0.05),
-    'go': SelfPlaySettings(num_envs=2, train_ratio=0.01),
-    'chess': SelfPlaySettings(num_envs=2, train_ratio=0.01),
-    'shogi': SelfPlaySettings(num_envs=2, train_ratio=0.01),
+    'atari': dict(num_envs=2, train_ratio=0.05),
+    'go': dict(num_envs=2, train_ratio=0.01),
+    'chess': dict(num_envs=2, train_ratio=0.01),
+    'shogi': dict(num_envs=2, train_ratio=0.01),
 }
 
 
@@ -533,9 +507,10 @@ def get_preset(name: str) -> MuZeroConfig:
   return PRESETS[name]()
 
 
-def get_self_play(name: str) -> SelfPlaySettings:
-  """The self-play settings of preset `name`; a `ValueError` lists them."""
-  if name not in SELF_PLAY:
+def run_defaults(name: str) -> Dict[str, Any]:
+  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off."""
+  if name not in RUN_DEFAULTS:
     raise ValueError(
-        f'Unknown preset {name!r}; expected one of {sorted(SELF_PLAY)}.')
-  return SELF_PLAY[name]
+        f'Unknown preset {name!r}; expected one of {sorted(RUN_DEFAULTS)}.')
+  return dict(dict(continuous_selfplay=False, overlap_learning=False,
+                   pad_rounds=False), **RUN_DEFAULTS[name])

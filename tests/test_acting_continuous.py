@@ -21,7 +21,7 @@ import numpy as np
 from muzero_snt import acting
 from muzero_snt.run import data_sources
 from muzero_snt import presets
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import search
 from muzero_snt import types
 from muzero_snt.environments import base
@@ -264,17 +264,17 @@ class ContinuousSourceTest(testing.TestCase):
 
   def test_settings_refuse_continuous_play_without_self_play(self):
     # Actors play continuously too (tests/distributed/test_distributed_run).
-    self.assertTrue(run_settings.RunSettings(
+    self.assertTrue(run_config.RunConfig(
         preset='tictactoe', num_actors=2,
-        continuous_selfplay=True).self_play.continuous)
+        continuous_selfplay=True).resolved().continuous_selfplay)
     with self.assertRaisesRegex(
         ValueError, "continuous_selfplay must be False unless "
         "data='selfplay', got True"):
-      run_settings.RunSettings(preset='tictactoe', data='synthetic',
+      run_config.RunConfig(preset='tictactoe', data='synthetic',
                                continuous_selfplay=True)
     with self.assertRaisesRegex(ValueError,
                                 'continuous_selfplay must be None, True or False'):
-      run_settings.RunSettings(preset='tictactoe', continuous_selfplay=1)
+      run_config.RunConfig(preset='tictactoe', continuous_selfplay=1)
 
 
 if __name__ == '__main__':

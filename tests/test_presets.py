@@ -388,7 +388,7 @@ class SmallPresetTest(testing.TestCase):
                      resources.replay_position_bytes(small, stack),
                      589_824 - 96 * 96 * 3)
     self.assertGreaterEqual(small.window_size, 100)
-    playing = presets.SELF_PLAY['atari_small'].num_envs
+    playing = presets.RUN_DEFAULTS['atari_small']['num_envs']
     before = resources.estimate_memory(small.replace(window_size=6),
                                        games_in_flight=playing)
     after = resources.estimate_memory(small, games_in_flight=playing,

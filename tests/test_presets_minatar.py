@@ -48,8 +48,10 @@ class MinAtarPresetTest(absltest.TestCase):
   def test_registered_with_self_play_settings(self):
     self.assertIs(presets.PRESETS['minatar'],
                   presets_minatar.make_minatar_config)
-    self.assertEqual(presets.get_self_play('minatar'),
-                     presets.SelfPlaySettings(num_envs=16, train_ratio=0.2))
+    self.assertEqual(presets.run_defaults('minatar'),
+                     dict(num_envs=16, train_ratio=0.2,
+                          continuous_selfplay=False, overlap_learning=False,
+                          pad_rounds=False))
 
   def test_minatars_protocol(self):
     config = presets.get_preset('minatar')
@@ -90,7 +92,7 @@ class MinAtarPresetTest(absltest.TestCase):
     # The check before a run: the replay, its checkpoint copy and the games
     # being played stay under 3 GB on a shared machine.
     estimate = resources.estimate_memory(
-        config, games_in_flight=presets.get_self_play('minatar').num_envs)
+        config, games_in_flight=presets.run_defaults('minatar')['num_envs'])
     self.assertLess(estimate.total, 3e9)
 
   def test_the_search_keeps_exploring_when_every_value_is_positive(self):

@@ -19,7 +19,7 @@ import sonnet as snt
 
 import muzero_snt
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 
 # The names a reader of the pseudocode looks for (its own spelling).
 _PSEUDOCODE = ('MuZeroConfig', 'KnownBounds', 'make_board_game_config',
@@ -45,10 +45,10 @@ class PublicApiTest(absltest.TestCase):
 
   def test_the_run_is_one_entry_point_and_its_settings(self):
     self.assertIs(muzero_snt.train, experiment.run)
-    self.assertIs(muzero_snt.RunSettings, run_settings.RunSettings)
+    self.assertIs(muzero_snt.RunConfig, run_config.RunConfig)
     # The machinery itself is reached through its subpackage.
     for name in ('TrainingLoop', 'SelfPlay', 'SyntheticBatches',
-                 'FixedReplay', 'RunConfig', 'make_strategy', 'experiment'):
+                 'FixedReplay', 'make_strategy', 'experiment'):
       self.assertNotIn(name, muzero_snt.__all__)
 
   def test_exported_names_are_sorted_for_readers(self):

@@ -22,7 +22,7 @@ import tensorflow as tf
 
 from muzero_snt.run import builders
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import reanalysis
@@ -249,11 +249,13 @@ class FractionZeroTest(ReanalyserTestCase):
             presets.make_tictactoe_config().network, channels=4,
             prediction_blocks=0))
     self.assertEqual(config.reanalyze_fraction, 0.)  # The default.
-    settings = run_settings.RunSettings(preset='tictactoe', num_envs=2,
+    settings = run_config.RunConfig(preset='tictactoe', num_envs=2,
                                       train_ratio=1., search='graph')
     learner = builders.make_learner(config, jit_compile=False)
-    self.assertIsNone(builders.make_reanalyser(config, settings, learner))
-    source = builders.make_source(config, settings, learner)
+    self.assertIsNone(builders.make_reanalyser(
+        settings.replace(config=config).resolved(), learner))
+    source = builders.make_source(
+        settings.replace(config=config).resolved(), learner)
     # The checkpoint holds what it held before reanalysis existed.
     self.assertEqual(sorted(source.counters()), [
         'counted_env_steps', 'env_steps', 'games', 'paid_steps', 'rounds'])

@@ -40,7 +40,6 @@ from typing import Any, Iterator, List
 from absl import logging
 
 from muzero_snt.run import builders
-from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt.distributed import evaluator
 from muzero_snt.distributed import ray_support
@@ -55,14 +54,12 @@ BATCHES_PER_REANALYSE_WORKER = 2
 
 
 @contextlib.contextmanager
-def start(config: config_lib.MuZeroConfig, settings: Any,
-          learner: learning.Learner
+def start(settings: Any, learner: learning.Learner
          ) -> Iterator[replay_source.ReplayServiceSource]:
   """Starts the replay service, the weight store and the actors.
 
   Args:
-    config: the run's configuration.
-    settings: the run's `run_settings.RunSettings` (num_actors > 0).
+    settings: the run's resolved `run_config.RunConfig` (num_actors > 0).
     learner: the learner, in this process.
 
   Yields:
@@ -73,6 +70,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     ValueError: if `settings.ray_address` is malformed or no cluster
       answers there.
   """
+  config = settings.config
   if settings.eval_interval and not evaluator.supported(settings.preset,
                                                          config):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '
@@ -89,7 +87,6 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     # The learner's machine: checkpoints write the replay to its disk.
     on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
         node_id=ray.get_runtime_context().get_node_id(), soft=False)
-    self_play = settings.self_play
     # Actors find these by name (unique to this run on a shared cluster).
     run = uuid.uuid4().hex[:12]
     names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
@@ -99,7 +96,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     service = ray.remote(replay_service.ReplayService).options(
         name=names[0], num_cpus=0, scheduling_strategy=on_learner,
         **restarted).remote(
-            config, self_play.train_ratio, settings.seed,
+            config, settings.train_ratio, settings.seed,
             reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
                 settings.num_reanalyze_workers, 1),
             wait_for_restore=True)
@@ -111,11 +108,11 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     worker_class = ray.remote(self_play_worker.SelfPlayWorker).options(
         num_cpus=1, max_restarts=-1, max_task_retries=0)
     workers = [
-        worker_class.remote(i, config, settings.preset, settings.title,
-                            settings.search, self_play.num_envs,
+        worker_class.remote(i, config, settings.preset, settings.env,
+                            settings.search, settings.num_envs,
                             settings.seed, *names,
-                            continuous=self_play.continuous,
-                            pad_rounds=self_play.pad_rounds)
+                            continuous=settings.continuous_selfplay,
+                            pad_rounds=settings.pad_rounds)
         for i in range(settings.num_actors)
     ]
     handles += workers
@@ -131,14 +128,14 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
     if settings.eval_interval:
       evaluator_handle = ray.remote(evaluator.Evaluator).options(
           num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
-      ).remote(config, settings.preset, settings.title, settings.search,
+      ).remote(config, settings.preset, settings.env, settings.search,
                names[1], settings.logdir, settings.eval_interval,
                settings.eval_games, settings.seed)
       handles.append(evaluator_handle)
     logging.info('Ray: %d self-play actor(s) of %d %sgames each, %d '
                  'reanalyse worker(s), the replay service and the weight '
-                 'store%s.', len(workers), self_play.num_envs,
-                 'continuous ' if self_play.continuous else '',
+                 'store%s.', len(workers), settings.num_envs,
+                 'continuous ' if settings.continuous_selfplay else '',
                  len(reanalysers),
                  f' on the cluster at {settings.ray_address}'
                  if settings.ray_address else ' on this machine')
@@ -147,7 +144,7 @@ def start(config: config_lib.MuZeroConfig, settings: Any,
         workers=workers, evaluator=evaluator_handle,
         # Reanalysis in the learner's process when no worker does it.
         reanalyser=(None if reanalysers else
-                    builders.make_reanalyser(config, settings, learner)),
+                    builders.make_reanalyser(settings, learner)),
         reanalyse_workers=reanalysers)
     yield source
     source.close()

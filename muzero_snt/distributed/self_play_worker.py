@@ -22,7 +22,7 @@ and starts the self-play loop in a thread, so a process that Ray restarts
 had in progress are lost. Its search's programs compile before the first
 weights arrive (the learner compiles its step meanwhile).
 
-It plays in one of two ways (`presets.SelfPlaySettings.continuous`):
+It plays in one of two ways (`RunConfig.continuous_selfplay`):
 
 * rounds: one game per environment with `Actor.play_round`, all to their
   end; it sends a round's games to the replay service while it plays the
@@ -98,7 +98,7 @@ class SelfPlayWorker(worker_setup.LoopThread):
       continuous: replace each game as it ends (`Actor.play_games`) and
         send games as they end, instead of rounds (`Actor.play_round`).
       pad_rounds: search every move of a round with `num_envs` rows: one
-        compiled search program (`presets.SelfPlaySettings.pad_rounds`).
+        compiled search program (`RunConfig.pad_rounds`).
     """
     self._worker = worker_setup.set_up(
         config, search, weights, threads,

@@ -124,50 +124,48 @@ def check_strategy(config: config_lib.MuZeroConfig,
         f'{num_replicas} replicas: turn XLA off (jit_compile=False).')
 
 
-def make_source(config: config_lib.MuZeroConfig, settings,
-                learner: learning.Learner) -> data_sources.DataSource:
-  """The run's data: self-play on the learner's network, synthetic
-  batches, or a replay file (`settings`: a `run_settings.RunSettings`)."""
-  if settings.data == 'synthetic':
-    return data_sources.SyntheticBatches(config, learner, seed=settings.seed)
-  if settings.data == 'replay':
+def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
+  """The run's data: self-play on the learner's network, synthetic batches,
+  or a replay file (`run`: a resolved `run_config.RunConfig`)."""
+  config = run.config
+  if run.data == 'synthetic':
+    return data_sources.SyntheticBatches(config, learner, seed=run.seed)
+  if run.data == 'replay':
     return fixed_dataset.FixedReplay(
-        config, settings.replay_path, seed=settings.seed,
-        reanalyser=make_reanalyser(config, settings, learner))
-  self_play = settings.self_play
+        config, run.replay_path, seed=run.seed,
+        reanalyser=make_reanalyser(run, learner))
   network, actor_weights = learner.network, None
-  if settings.overlaps_learning(config):
+  if run.overlap_learning:
     # The actor's own network, filled from the learner's between moves.
     network = networks.make_network(config)
     network.create_variables()
     actor_weights = overlapped_learning.WeightCopy(learner.network, network)
     actor_weights()
   searcher = search.make_search(
-      config, network, settings.search,
-      min_batch_size=self_play.num_envs if self_play.pad_rounds else 1)
+      config, network, run.search,
+      min_batch_size=run.num_envs if run.pad_rounds else 1)
   actor = acting.Actor(
       config, searcher, search.NetworkModel(network),
-      make_environment_factory(settings.preset, config,
-                                        settings.title),
-      seed=settings.seed, num_envs=self_play.num_envs)
+      make_environment_factory(run.preset, config, run.env),
+      seed=run.seed, num_envs=run.num_envs)
   return data_sources.SelfPlay(
-      config, actor, self_play.train_ratio, seed=settings.seed,
-      reanalyser=make_reanalyser(config, settings, learner, searcher),
-      continuous=self_play.continuous, actor_weights=actor_weights)
+      config, actor, run.train_ratio, seed=run.seed,
+      reanalyser=make_reanalyser(run, learner, searcher),
+      continuous=run.continuous_selfplay, actor_weights=actor_weights)
 
 
-def make_reanalyser(config: config_lib.MuZeroConfig, settings,
-                    learner: learning.Learner,
+def make_reanalyser(run, learner: learning.Learner,
                     searcher: Optional[search.Search] = None
                    ) -> Optional[reanalysis.Reanalyser]:
   """The run's reanalyser; None with `config.reanalyze_fraction` 0.
 
   It shares `searcher` (self-play's, whose compiled programs it reuses) or
-  builds a search of `settings.search` on the learner's network.
+  builds a search of `run.search` on the learner's network.
   """
+  config = run.config
   if not config.reanalyze_fraction:
     return None
   searcher = searcher or search.make_search(config, learner.network,
-                                            settings.search)
+                                            run.search)
   return reanalysis.Reanalyser(config, learner.network, searcher,
-                               lambda: learner.steps, seed=settings.seed)
+                               lambda: learner.steps, seed=run.seed)

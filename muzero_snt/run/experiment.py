@@ -14,20 +14,16 @@
 # ============================================================================
 """A whole training run from a config: what the launchers call.
 
-`run(config, settings)` builds the learner, the data source (self-play with
-the search and the preset's environments, or synthetic batches), the
+`run(run_config)` builds the learner, the data source (self-play with the
+search and the preset's environments, or synthetic batches), the
 TensorBoard writer and the checkpoints, checks that a checkpoint directory
 holds this run (`run_config.py`), trains with `training_loop.TrainingLoop`,
-exports the network if asked and logs a summary; `settings` is a
-`RunSettings` (run_settings.py). A pip-installed `muzero_snt` runs it
-without the repository's launchers:
+exports the network if asked and logs a summary. A pip-installed
+`muzero_snt` runs it without the repository's launchers:
 
-    from muzero_snt import presets
-    from muzero_snt.run import experiment
-    from muzero_snt.run import run_settings
-    experiment.run(presets.get_preset('tictactoe'),
-                   run_settings.RunSettings(preset='tictactoe',
-                                            checkpoint_dir='/tmp/ttt'))
+    import muzero_snt
+    muzero_snt.train(muzero_snt.RunConfig(preset='tictactoe',
+                                          checkpoint_dir='/tmp/ttt'))
 """
 
 import contextlib
@@ -37,19 +33,17 @@ from typing import Callable, Optional
 from absl import logging
 import tensorflow as tf
 
-from muzero_snt.run import builders
-from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
+from muzero_snt import learning
+from muzero_snt.run import builders
+from muzero_snt.run import checkpointing
 from muzero_snt.run import event_files
 from muzero_snt.run import export
 from muzero_snt.run import fixed_dataset
-from muzero_snt import learning
-from muzero_snt import presets
 from muzero_snt.run import resources
-from muzero_snt.run import run_config
+from muzero_snt.run import run_config as run_config_lib
 from muzero_snt.run import run_lock
-from muzero_snt.run import run_settings
 from muzero_snt.run import stopping
 from muzero_snt.run import training_loop
 # Ray itself is imported only when a run has actors (`ray_support`).
@@ -58,46 +52,41 @@ from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
 
 
-def describe_config(settings: run_settings.RunSettings,
-                    config: config_lib.MuZeroConfig) -> str:
+def describe_config(run: run_config_lib.RunConfig) -> str:
   """The run in one paragraph: preset, what differs from it, settings."""
-  current = settings.run_config(config)
-  preset = run_config.RunConfig(
-      settings.preset, presets.get_preset(settings.preset), current.settings)
-  diffs = run_config.differences(preset, current)
+  run = run.resolved()
+  diffs = run_config_lib.differences(run.replace(config=None), run)
   changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
-  values = current.settings
-  return (f'preset {settings.preset}' +
+  return (f'preset {run.preset}' +
           (f' ({changed})' if changed else ' (as shipped)') + '; ' +
-          ', '.join(f'{k}={v!r}' for k, v in values.items()) +
-          f'; {config.training_steps} learner steps of batch '
-          f'{config.batch_size}')
+          ', '.join(f'{k}={v!r}' for k, v in run.defining_settings().items())
+          + f'; {run.config.training_steps} learner steps of batch '
+          f'{run.config.batch_size}')
 
 
-def check_reanalysis(config: config_lib.MuZeroConfig,
-                     settings: run_settings.RunSettings) -> None:
+def check_reanalysis(run: run_config_lib.RunConfig) -> None:
   """Raises ValueError if the run asks for reanalysis where there is none.
 
   Reanalysis runs in the learner's process or, with num_actors > 0, in
   reanalyse workers; synthetic batches have no games.
   """
-  fraction, workers = config.reanalyze_fraction, settings.num_reanalyze_workers
+  run = run.resolved()
+  fraction, workers = run.config.reanalyze_fraction, run.num_reanalyze_workers
   if workers and not fraction:
     raise ValueError(f'num_reanalyze_workers={workers} needs '
                      'reanalyze_fraction > 0 (nothing to reanalyse).')
-  if fraction and settings.data == 'synthetic':
+  if fraction and run.data == 'synthetic':
     raise ValueError(f'reanalyze_fraction={fraction} is not available with '
                      "data='synthetic' (no stored games to search again); "
                      'set it to 0.')
-  if fraction and settings.data == 'selfplay' and settings.overlap_learning:
+  if fraction and run.data == 'selfplay' and run.overlap_learning:
     raise ValueError(f'reanalyze_fraction={fraction} is not available with '
                      'overlap_learning (the reanalyser searches the '
                      "learner's network while the learner's thread changes "
                      'it); set one of them off.')
 
 
-def check_train_ratio(config: config_lib.MuZeroConfig,
-                      settings: run_settings.RunSettings) -> None:
+def check_train_ratio(run: run_config_lib.RunConfig) -> None:
   """Raises ValueError if self-play's ratio cannot give a learner step.
 
   At `train_ratio` r the learner steps once every 1/r environment steps.
@@ -106,9 +95,10 @@ def check_train_ratio(config: config_lib.MuZeroConfig,
   the window before the first learner step: self-play would run forever
   without learning or checkpointing.
   """
-  if settings.data != 'selfplay':
+  run = run.resolved()
+  if run.data != 'selfplay':
     return
-  ratio = settings.self_play.train_ratio
+  config, ratio = run.config, run.train_ratio
   positions = config.window_size * config.max_moves
   if ratio * positions < 1:
     raise ValueError(
@@ -120,53 +110,49 @@ def check_train_ratio(config: config_lib.MuZeroConfig,
         f'{1 / positions:.3g}.')
 
 
-def check_distributed(settings: run_settings.RunSettings) -> None:
-  """Checks that Ray is installed and `settings.ray_address` answers.
+def check_distributed(run: run_config_lib.RunConfig) -> None:
+  """Checks that Ray is installed and `run.ray_address` answers.
 
   Raises:
     ImportError: if Ray is missing (naming what to install).
     ValueError: if the address is malformed or no cluster answers there.
   """
   ray_support.check_installed()
-  if settings.ray_address:
-    ray_support.check_address(settings.ray_address)
+  if run.ray_address:
+    ray_support.check_address(run.ray_address)
 
 
-def check_checkpoint_dir(config: config_lib.MuZeroConfig,
-                         settings: run_settings.RunSettings) -> None:
-  """Raises `run_config.RunConfigError` unless the directory holds this run.
+def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
+  """Raises `RunConfigError` unless the directory holds this run.
 
   A directory with another run's configuration is refused before anything
   is written to it. Nothing is written here: the run's configuration is
   saved by `record_run_config` once its checkpoint has been restored, so
   that a resume that fails leaves the directory's record as it was.
   """
-  directory = settings.checkpoint_dir
+  directory = run.checkpoint_dir
   if not directory:
     return
-  check_mode_switch(directory, settings)
-  saved = run_config.check_resume(directory, settings.run_config(config),
-                                  settings.allow_config_changes)
+  check_mode_switch(directory, run)
+  saved = run_config_lib.check_resume(directory, run, run.allow_config_changes)
   if saved is None and tf.train.latest_checkpoint(directory):
     logging.warning('%s has checkpoints but no %s (an older run): resuming '
                     'without checking its configuration.', directory,
-                    run_config.RUN_CONFIG_FILE)
+                    run_config_lib.RUN_CONFIG_FILE)
 
 
-def record_run_config(config: config_lib.MuZeroConfig,
-                      settings: run_settings.RunSettings) -> None:
+def record_run_config(run: run_config_lib.RunConfig) -> None:
   """Writes this run's configuration beside its checkpoints (atomically).
 
   Called after the newest checkpoint was restored (or none was found):
   the record changes only once the directory is known to continue as
   this run.
   """
-  if settings.checkpoint_dir:
-    run_config.save(settings.checkpoint_dir, settings.run_config(config))
+  if run.checkpoint_dir:
+    run_config_lib.save(run.checkpoint_dir, run)
 
 
-def check_mode_switch(directory: str,
-                      settings: run_settings.RunSettings) -> None:
+def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
   """Raises `RunConfigError` if the checkpoints are of the other mode.
 
   A checkpoint holds its data source's counters: those of self-play in the
@@ -179,23 +165,22 @@ def check_mode_switch(directory: str,
     return
   distributed = any(name.startswith(replay_source.COUNTER_PREFIX)
                     for name in names)
-  if distributed == bool(settings.num_actors):
+  if distributed == bool(run.num_actors):
     return
   if distributed:
     saved, asked = 'with Ray actors (num_actors > 0)', (
         'in one process (num_actors=0)')
   else:
     saved, asked = 'in one process (num_actors=0)', (
-        f'with num_actors={settings.num_actors}')
-  raise run_config.RunConfigError(
+        f'with num_actors={run.num_actors}')
+  raise run_config_lib.RunConfigError(
       f'The checkpoints in {directory} are of a run that played {saved}; '
       f'they cannot be resumed {asked}, because the two modes count '
       'their self-play progress differently. Resume in the mode the run '
       'was started in, or start the new run in another directory.')
 
 
-def check_run(config: config_lib.MuZeroConfig,
-              settings: run_settings.RunSettings,
+def check_run(run: run_config_lib.RunConfig,
               available_memory: Optional[int] = None) -> None:
   """Checks what a run needs before any work, changing nothing it owns.
 
@@ -210,47 +195,47 @@ def check_run(config: config_lib.MuZeroConfig,
     run_config.RunConfigError: if the checkpoint directory holds another
       run.
   """
-  check_reanalysis(config, settings)
-  check_train_ratio(config, settings)
-  self_play = settings.data == 'selfplay'
-  with_replay = settings.data != 'synthetic'
-  frame_stack = environments.ENVIRONMENTS[settings.preset].frame_stack
+  run = run.resolved()
+  config = run.config
+  check_reanalysis(run)
+  check_train_ratio(run)
+  self_play = run.data == 'selfplay'
+  with_replay = run.data != 'synthetic'
+  frame_stack = environments.ENVIRONMENTS[run.preset].frame_stack
   resources.check_memory(
       config, available_bytes=available_memory, with_replay=with_replay,
-      games_in_flight=settings.self_play.num_envs if self_play else 0,
+      games_in_flight=run.num_envs if self_play else 0,
       frame_stack=frame_stack)
-  if settings.checkpoint_dir:
+  if run.checkpoint_dir:
     saved = config if with_replay else config.replace(window_size=1,
                                                       max_moves=1)
     keep = checkpointing.MAX_TO_KEEP
     resources.check_output_directory(
-        settings.checkpoint_dir, 'checkpoint_dir',
+        run.checkpoint_dir, 'checkpoint_dir',
         min_free_bytes=resources.checkpoint_space_needed(
-            saved, settings.checkpoint_dir, keep, frame_stack),
+            saved, run.checkpoint_dir, keep, frame_stack),
         needed_for=f'{keep} checkpoints kept and the next one, written '
         f'before the oldest is deleted, of up to '
         f'{resources.checkpoint_bytes(saved, frame_stack):,} bytes each, '
         'counting those already there')
-    check_mode_switch(settings.checkpoint_dir, settings)
-    run_config.check_resume(settings.checkpoint_dir,
-                            settings.run_config(config),
-                            settings.allow_config_changes)
+    check_mode_switch(run.checkpoint_dir, run)
+    run_config_lib.check_resume(run.checkpoint_dir, run,
+                            run.allow_config_changes)
   for name in ('logdir', 'export_dir'):
-    if getattr(settings, name):
-      resources.check_output_directory(getattr(settings, name), name)
-  if settings.export_replay:
+    if getattr(run, name):
+      resources.check_output_directory(getattr(run, name), name)
+  if run.export_replay:
     resources.check_output_directory(
-        os.path.dirname(os.path.abspath(settings.export_replay)),
+        os.path.dirname(os.path.abspath(run.export_replay)),
         'export_replay')
-  if settings.data == 'replay':
-    fixed_dataset.load_replay(config, settings.replay_path)
+  if run.data == 'replay':
+    fixed_dataset.load_replay(config, run.replay_path)
 
 
 _OnRound = Callable[[training_loop.TrainingLoop], bool]
 
 
-def run(config: config_lib.MuZeroConfig,
-        settings: run_settings.RunSettings,
+def run(run_config: run_config_lib.RunConfig,
         strategy: Optional[tf.distribute.Strategy] = None,
         on_round: Optional[_OnRound] = None,
         end_round: Optional[_OnRound] = None,
@@ -267,8 +252,7 @@ def run(config: config_lib.MuZeroConfig,
   Ray and its actors released on the way out.
 
   Args:
-    config: the run's configuration; `batch_size` is the global batch.
-    settings: everything else about the run.
+    run_config: the run (its config's `batch_size` is the global batch).
     strategy: the learner's `tf.distribute` strategy (default: the current).
     on_round: `(loop) -> bool` after every round; True stops the run.
     end_round: `(loop) -> bool` after every move; True ends the round there
@@ -288,32 +272,34 @@ def run(config: config_lib.MuZeroConfig,
       good checkpoint stays).
     stopping.Stopped: if a signal came before the training loop began.
   """
+  run = run_config.resolved()
+  config = run.config
   stop = stop or stopping.StopOnSignals()
   with stop:
     stop.begin('checking the run')
-    logging.info('Run: %s.', describe_config(settings, config))
+    logging.info('Run: %s.', describe_config(run))
     logging.info('Checkpoints: %s. TensorBoard: %s.',
-                 settings.checkpoint_dir or 'none (no --checkpoint_dir)',
-                 settings.logdir or 'none (no --logdir)')
+                 run.checkpoint_dir or 'none (no --checkpoint_dir)',
+                 run.logdir or 'none (no --logdir)')
     strategy = strategy or tf.distribute.get_strategy()
-    builders.check_strategy(config, strategy, settings.jit_compile)
-    check_reanalysis(config, settings)
-    check_train_ratio(config, settings)
-    loop = _train(config, settings, strategy, on_round, end_round, stop)
-  if settings.export_replay:
-    loop.replay.save(settings.export_replay)
+    builders.check_strategy(config, strategy, run.jit_compile)
+    check_reanalysis(run)
+    check_train_ratio(run)
+    loop = _train(run, strategy, on_round, end_round, stop)
+  if run.export_replay:
+    loop.replay.save(run.export_replay)
     logging.info('Wrote the replay buffer (%d games) to %s.',
-                 loop.replay.num_games, settings.export_replay)
-  if settings.export_dir:
-    export.export_inference(loop.learner.network, settings.export_dir,
+                 loop.replay.num_games, run.export_replay)
+  if run.export_dir:
+    export.export_inference(loop.learner.network, run.export_dir,
                             config=config)
     logging.info('Exported the inference functions to %s.',
-                 settings.export_dir)
-  logging.info('%s', summary(loop, settings))
+                 run.export_dir)
+  logging.info('%s', summary(loop, run))
   return loop
 
 
-# What `_train` does while building the data source, by `settings.data`.
+# What `_train` does while building the data source, by `run.data`.
 _SOURCE_STAGES = {
     'selfplay': 'building the environments and the search',
     'synthetic': 'building the synthetic batches',
@@ -321,66 +307,67 @@ _SOURCE_STAGES = {
 }
 
 
-def _train(config, settings, strategy, on_round, end_round,
+def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
            stop: stopping.StopOnSignals) -> training_loop.TrainingLoop:
   """`run`'s stages from the lock to the loop's end, naming each to `stop`.
   """
+  config = run.config
   with contextlib.ExitStack() as stack:
-    if settings.checkpoint_dir:
+    if run.checkpoint_dir:
       stop.begin('checking the checkpoint directory')
       # One writer per directory, for the whole run.
-      stack.enter_context(run_lock.RunLock(settings.checkpoint_dir))
-    check_checkpoint_dir(config, settings)
+      stack.enter_context(run_lock.RunLock(run.checkpoint_dir))
+    check_checkpoint_dir(run)
     stop.begin('building the learner')
-    learner = builders.make_learner(config, settings.seed,
-                                    settings.jit_compile, strategy,
-                                    settings.compute_dtype)
-    if settings.num_actors:
+    learner = builders.make_learner(config, run.seed,
+                                    run.jit_compile, strategy,
+                                    run.compute_dtype)
+    if run.num_actors:
       stop.begin('starting Ray and the actors')
-      source = stack.enter_context(runner.start(config, settings, learner))
+      source = stack.enter_context(runner.start(run, learner))
     else:
-      stop.begin(_SOURCE_STAGES[settings.data])
-      source = builders.make_source(config, settings, learner)
-    stop.begin('restoring the checkpoint' if settings.checkpoint_dir else
+      stop.begin(_SOURCE_STAGES[run.data])
+      source = builders.make_source(run, learner)
+    stop.begin('restoring the checkpoint' if run.checkpoint_dir else
                'building the training loop')
     writer, earlier_events = None, []
-    if settings.logdir:
-      earlier_events = event_files.event_files(settings.logdir)
-      writer = tf.summary.create_file_writer(settings.logdir)
+    if run.logdir:
+      earlier_events = event_files.event_files(run.logdir)
+      writer = tf.summary.create_file_writer(run.logdir)
       stack.callback(writer.close)
     loop = training_loop.TrainingLoop(
-        config, learner, source, checkpoint_dir=settings.checkpoint_dir,
-        writer=writer, log_every=settings.log_every,
-        checkpoint_seconds=(None if settings.checkpoint_minutes is None else
-                            60 * settings.checkpoint_minutes),
-        overlap_learning=settings.overlaps_learning(config), stop=stop)
+        config, learner, source, checkpoint_dir=run.checkpoint_dir,
+        writer=writer, log_every=run.log_every,
+        checkpoint_seconds=(None if run.checkpoint_minutes is None else
+                            60 * run.checkpoint_minutes),
+        overlap_learning=run.overlap_learning, stop=stop)
     # The checkpoint (if any) is restored: this run continues the
     # directory's, so its record may now say so.
-    record_run_config(config, settings)
+    record_run_config(run)
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.
-      event_files.drop_events_after(settings.logdir, learner.steps,
+      event_files.drop_events_after(run.logdir, learner.steps,
                                     earlier_events)
     loop.run(on_round=on_round, end_round=end_round)
   return loop
 
 
 def summary(loop: training_loop.TrainingLoop,
-            settings: run_settings.RunSettings) -> str:
+            run: run_config_lib.RunConfig) -> str:
   """What a finished run did and where its results are."""
   how = (f'Stopped by {loop.stopped_by}' if loop.stopped_by else 'Done')
   lines = [f'{how}: {loop.learner.steps} learner steps, '
            f'{loop.source.totals()}, in {loop.elapsed:.0f} s.']
   if loop.last_checkpoint:
     lines.append(f'  checkpoint: {loop.last_checkpoint}')
-  if settings.logdir:
-    lines.append(f'  TensorBoard: tensorboard --logdir={settings.logdir} '
+  if run.logdir:
+    lines.append(f'  TensorBoard: tensorboard --logdir={run.logdir} '
                  '--host=127.0.0.1')
-  if settings.export_dir:
-    lines.append(f'  SavedModel: {settings.export_dir}')
-  if settings.export_replay:
-    lines.append(f'  replay: {settings.export_replay}')
+  if run.export_dir:
+    lines.append(f'  SavedModel: {run.export_dir}')
+  if run.export_replay:
+    lines.append(f'  replay: {run.export_replay}')
   return '\n'.join(lines)
 
 
@@ -388,9 +375,9 @@ def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
                  strategy: Optional[tf.distribute.Strategy] = None,
                  on_round=None, end_round=None,
                  **settings) -> training_loop.TrainingLoop:
-  """`run` with self-play data; `settings` are `RunSettings` fields."""
-  return run(config, run_settings.RunSettings(preset=preset, data='selfplay',
-                                              **settings),
+  """`run` with self-play data; `settings` are other `RunConfig` fields."""
+  return run(run_config_lib.RunConfig(preset=preset, config=config,
+                                      data='selfplay', **settings),
              strategy=strategy, on_round=on_round, end_round=end_round)
 
 
@@ -398,6 +385,6 @@ def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',
                   strategy: Optional[tf.distribute.Strategy] = None,
                   **settings) -> learning.Learner:
   """`run` on synthetic batches; returns the trained learner."""
-  return run(config, run_settings.RunSettings(preset=preset, data='synthetic',
-                                              **settings),
+  return run(run_config_lib.RunConfig(preset=preset, config=config,
+                                      data='synthetic', **settings),
              strategy=strategy).learner

@@ -12,15 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A run's configuration as JSON, saved beside its checkpoints.
+"""A run's one configuration, `RunConfig`, and its record beside checkpoints.
 
-A checkpoint directory holds one run. `RunConfig` is what defines that run:
-the preset, every `MuZeroConfig` field and the settings that shape its data
-(seed, data source, self-play games and ratio, search). It is written as
-`run_config.json` before the first checkpoint; a resumed run and an
-evaluation compare themselves with it, so that a checkpoint of another run
-is a clear error naming the differing fields instead of a TensorFlow restore
-error (or, worse, a silently different run).
+`RunConfig` holds everything about a training run: the preset, every
+`MuZeroConfig` field and the run's other choices, the preset's defaults
+resolved in one place (`RunConfig.resolved`). A checkpoint directory holds
+one run: what defines it is written as `run_config.json` once its
+checkpoint is restored; a resumed run and an evaluation compare themselves
+with it, so that a checkpoint of another run is a clear error naming the
+differing fields instead of a TensorFlow restore error (or, worse, a
+silently different run).
 """
 
 import dataclasses
@@ -30,6 +31,9 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
+from muzero_snt import mixed_precision
+from muzero_snt import presets
+from muzero_snt import search
 
 RUN_CONFIG_FILE = 'run_config.json'
 # Fields a resumed run may change without being asked: how long it runs and
@@ -147,42 +151,260 @@ def apply_overrides(config: config_lib.MuZeroConfig,
   return config_from_dict(values)
 
 
+DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
+# How self-play searches (`search.make_search`).
+SEARCHES = search.SEARCH_KINDS
+# The fields resolved from the preset's self-play defaults when None
+# (`presets.RUN_DEFAULTS`).
+_SELF_PLAY_FIELDS = ('num_envs', 'train_ratio', 'continuous_selfplay',
+                     'overlap_learning', 'pad_rounds')
+
+
 @dataclasses.dataclass(frozen=True)
 class RunConfig:
-  """What defines a run: its preset, configuration and data settings.
+  """One training run: its preset, hyperparameters and every other choice.
+
+  `experiment.run` takes one. Fields left None take the preset's values in
+  one place, `resolved()`; the resolved fields that change what the run
+  computes (`defining_settings`) are saved beside its checkpoints as
+  `run_config.json`, so that a resume and an evaluation check themselves
+  against the run that wrote them.
 
   Attributes:
-    preset: the preset's name (`presets.PRESETS`), or None for a config
-      built by hand.
-    config: every hyperparameter.
-    settings: the run's other choices that change what it computes, as
-      JSON values: e.g. `seed`, `data`, `num_envs`, `train_ratio`, `search`,
-      `env`.
+    preset: names the environment, the hyperparameters and the self-play
+      defaults (`presets.PRESETS`, `presets.RUN_DEFAULTS`).
+    config: the hyperparameters; None for the preset's.
+    env: the game of a titled preset (an Atari title, a gymnasium id);
+      None for the preset's default.
+    data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
+      or 'replay' (the games of `replay_path` only, no new self-play).
+    num_envs: self-play games played at once by each player of games
+      (None: the preset's, split among the actors when num_actors > 0, so
+      that as many games are in flight as in one process).
+    train_ratio: learner steps per environment step (None: the preset's).
+    continuous_selfplay: replace each self-play game as it ends
+      (`acting.Actor.play_games`) instead of playing rounds that wait for
+      their longest game, in this process or in each actor.
+    overlap_learning: take each move's learner steps in a second thread
+      while self-play plays the next move on a copy of the weights
+      (`overlapped_learning.py`; data='selfplay', num_actors=0). The
+      preset's default gives way to reanalysis (whose searches read the
+      learner's network); an explicit True does not.
+    pad_rounds: search every move of a self-play round with all num_envs
+      rows, so that the batched search compiles one program; the games
+      are those of unpadded rounds, up to rounding. The preset's default
+      holds for the xla search in rounds only (the graph search traces one
+      program for every batch size, so padding gains nothing there).
+    search: one of `SEARCHES`.
+    seed: seed of TensorFlow, self-play, replay and synthetic batches.
+    jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
+    compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
+    log_every: log and write summaries every this many learner steps.
+    checkpoint_dir: where to save checkpoints and resume from the newest.
+    logdir: where to write TensorBoard summaries.
+    export_dir: where to export the inference functions after training.
+    allow_config_changes: fields a resumed run may change besides
+      `CHANGEABLE`.
+    checkpoint_minutes: also checkpoint after this much wall time since
+      the last checkpoint (None: by learner steps only).
+    num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
+      in the learner's process.
+    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
+      this machine); with num_actors > 0 only.
+    publish_interval: learner steps between weight publications to the
+      actors (num_actors > 0). Actors ask for new weights every 0.05 s at
+      most, two or three tic-tac-toe steps, so publishing more often
+      mostly costs the learner.
+    eval_interval: learner steps between evaluations of the published
+      weights by an evaluator process writing `eval/...` scalars to
+      `logdir` (num_actors > 0; 0: none).
+    eval_games: games per opponent and side (two players) or episodes (one
+      player) of each of those evaluations.
+    num_reanalyze_workers: reanalyse worker processes on Ray
+      (num_actors > 0, reanalyze_fraction > 0); 0 reanalyses in the
+      learner's process.
+    replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
+    export_replay: where to write the run's replay buffer at the end
+      (data 'selfplay' or 'replay', num_actors 0).
   """
-  preset: Optional[str]
-  config: config_lib.MuZeroConfig
-  settings: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+  preset: str = 'tictactoe'
+  config: Optional[config_lib.MuZeroConfig] = None
+  env: Optional[str] = None
+  data: str = 'selfplay'
+  num_envs: Optional[int] = None
+  train_ratio: Optional[float] = None
+  continuous_selfplay: Optional[bool] = None
+  overlap_learning: Optional[bool] = None
+  pad_rounds: Optional[bool] = None
+  search: str = 'xla'
+  seed: int = 0
+  jit_compile: bool = True
+  compute_dtype: str = 'float32'
+  log_every: int = 50
+  checkpoint_dir: Optional[str] = None
+  logdir: Optional[str] = None
+  export_dir: Optional[str] = None
+  allow_config_changes: Tuple[str, ...] = ()
+  checkpoint_minutes: Optional[float] = None
+  num_actors: int = 0
+  ray_address: Optional[str] = None
+  publish_interval: int = 4
+  eval_interval: int = 0
+  eval_games: int = 20
+  num_reanalyze_workers: int = 0
+  replay_path: Optional[str] = None
+  export_replay: Optional[str] = None
+
+  def __post_init__(self):
+    def fail(name, expected):
+      raise ValueError(f'{name} must be {expected}, got '
+                       f'{getattr(self, name)!r}.')
+
+    def check_count(name, minimum):  # An int (not a bool) >= 0 or >= 1.
+      if type(getattr(self, name)) is not int or getattr(self, name) < minimum:
+        fail(name, ('a non-negative', 'a positive')[minimum] + ' integer')
+
+    def check_flag(name):
+      if not (getattr(self, name) is None or
+              isinstance(getattr(self, name), bool)):
+        fail(name, 'None, True or False')
+
+    def check_positive(name):
+      value = getattr(self, name)
+      if value is not None and not (
+          isinstance(value, (int, float)) and not isinstance(value, bool)
+          and 0 < value < float('inf')):
+        fail(name, 'None or a positive finite number')
+
+    if self.preset not in presets.PRESETS:
+      fail('preset', f'one of {sorted(presets.PRESETS)}')
+    if not (self.config is None or
+            isinstance(self.config, config_lib.MuZeroConfig)):
+      fail('config', 'None or a MuZeroConfig')
+    if self.data not in DATA_SOURCES:
+      fail('data', f'one of {DATA_SOURCES}')
+    if self.search not in SEARCHES:
+      fail('search', f'one of {SEARCHES}')
+    if self.compute_dtype not in mixed_precision.COMPUTE_DTYPES:
+      fail('compute_dtype', f'one of {sorted(mixed_precision.COMPUTE_DTYPES)}')
+    if self.num_envs is not None:
+      check_count('num_envs', 1)
+    check_positive('train_ratio')
+    check_positive('checkpoint_minutes')
+    for name in ('continuous_selfplay', 'overlap_learning', 'pad_rounds'):
+      check_flag(name)
+    if self.continuous_selfplay and self.data != 'selfplay':
+      fail('continuous_selfplay', "False unless data='selfplay'")
+    if self.overlap_learning and (self.data != 'selfplay' or
+                                  self.num_actors):
+      fail('overlap_learning', "False unless data='selfplay' in one "
+           'process (num_actors=0; actors on Ray overlap already)')
+    if self.pad_rounds and (self.data != 'selfplay' or
+                            self.continuous_selfplay or
+                            self.search == 'reference'):
+      fail('pad_rounds', "False unless data='selfplay' plays rounds "
+           '(continuous_selfplay off) with a batched search (xla or graph)')
+    check_count('log_every', 1)
+    check_count('num_actors', 0)
+    if self.num_actors and self.data != 'selfplay':
+      fail('num_actors', f'0 with data={self.data!r}')
+    if (self.data == 'replay') != bool(self.replay_path):
+      fail('replay_path', "a file with data='replay' (only then)")
+    if self.export_replay and (self.data == 'synthetic' or self.num_actors):
+      fail('export_replay', 'None with synthetic data or num_actors > 0 '
+           '(no replay buffer in this process)')
+    if self.ray_address and not self.num_actors:
+      fail('ray_address', 'None unless num_actors > 0')
+    check_count('publish_interval', 1)
+    check_count('eval_interval', 0)
+    check_count('eval_games', 1)
+    if self.eval_interval and not self.num_actors:
+      fail('eval_interval', '0 unless num_actors > 0')
+    check_count('num_reanalyze_workers', 0)
+    if self.num_reanalyze_workers and not self.num_actors:
+      fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
+           'workers are Ray processes of the distributed mode)')
+
+  def replace(self, **changes) -> 'RunConfig':
+    return dataclasses.replace(self, **changes)
+
+  def resolved(self) -> 'RunConfig':
+    """This run with every None taken from its preset: the one place.
+
+    The config is the preset's; `num_envs` is per actor, so by default the
+    actors share the preset's games (rounded up) and each game's moves
+    span as many learner steps as in one process. Resolving twice changes
+    nothing.
+    """
+    config = self.config or presets.get_preset(self.preset)
+    defaults = presets.run_defaults(self.preset)
+    self_play = self.data == 'selfplay'
+    num_envs = self.num_envs
+    if num_envs is None:
+      num_envs = -(-defaults['num_envs'] // max(self.num_actors, 1))
+    continuous = self.continuous_selfplay
+    if continuous is None:
+      continuous = defaults['continuous_selfplay'] and self_play
+    overlap = self.overlap_learning
+    if overlap is None:
+      overlap = (defaults['overlap_learning'] and self_play and
+                 not self.num_actors and not config.reanalyze_fraction)
+    pad_rounds = self.pad_rounds
+    if pad_rounds is None:
+      pad_rounds = (defaults['pad_rounds'] and self_play and
+                    not continuous and self.search == 'xla')
+    return self.replace(
+        config=config, num_envs=num_envs,
+        train_ratio=self.train_ratio or defaults['train_ratio'],
+        continuous_selfplay=continuous, overlap_learning=overlap,
+        pad_rounds=pad_rounds)
+
+  def defining_settings(self) -> Dict[str, Any]:
+    """The resolved choices besides the config that change what it computes.
+
+    Those a resumed run must keep (as JSON values): the seed and the data
+    source with, for self-play, its game, games at once, ratio, search and
+    ways of playing (named only when on).
+    """
+    run = self.resolved()
+    values = {'data': run.data, 'seed': run.seed}
+    if run.data == 'replay':
+      values.update(replay_path=run.replay_path, search=run.search)
+    if run.data == 'selfplay':
+      values.update(env=run.env, num_envs=run.num_envs,
+                    train_ratio=run.train_ratio, search=run.search)
+      for name in ('continuous_selfplay', 'pad_rounds', 'overlap_learning'):
+        if getattr(run, name):
+          values[name] = True
+    return values
 
   def flat(self) -> Dict[str, Any]:
-    """Every value by one name: `preset`, config fields, settings."""
-    return {'preset': self.preset, **config_to_dict(self.config),
-            **dict(self.settings)}
+    """Every defining value by one name: `preset`, config fields, settings."""
+    return {'preset': self.preset,
+            **config_to_dict(self.resolved().config),
+            **self.defining_settings()}
 
   def to_json(self) -> str:
     return json.dumps({
         'format': _FORMAT,
         'preset': self.preset,
-        'config': config_to_dict(self.config),
-        'settings': dict(self.settings),
+        'config': config_to_dict(self.resolved().config),
+        'settings': self.defining_settings(),
     }, indent=2, sort_keys=True)
 
   @classmethod
   def from_json(cls, text: str) -> 'RunConfig':
+    """The run saved by `to_json` (output directories unset)."""
     data = json.loads(text)
     if not isinstance(data, dict) or data.get('format') != _FORMAT:
       raise ValueError(f'expected a run configuration of format {_FORMAT}')
-    return cls(data['preset'], config_from_dict(data['config']),
-               data.get('settings', {}))
+    settings = dict(data.get('settings', {}))
+    if settings.get('data', 'selfplay') == 'selfplay':
+      # Ways of playing are saved only when on.
+      for name in ('continuous_selfplay', 'pad_rounds', 'overlap_learning'):
+        settings.setdefault(name, False)
+    return cls(preset=data['preset'], config=config_from_dict(data['config']),
+               **settings)
 
 
 def differences(saved: RunConfig, current: RunConfig,

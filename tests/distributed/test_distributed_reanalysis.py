@@ -44,7 +44,7 @@ import tensorflow as tf
 
 from muzero_snt.run import experiment
 
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
 from muzero_snt import search as search_lib
@@ -159,8 +159,8 @@ class _ReanalysedRunTest(testing.TestCase):
     cls.recorder = _Recorder(cls.directory,
                              kill=cls.num_reanalyze_workers > 0)
     cls.loop = experiment.run(
-        cls.config,
-        run_settings.RunSettings(
+        run_config.RunConfig(
+            config=cls.config,
             preset='tictactoe', num_actors=1, num_envs=4, train_ratio=0.5,
             search='graph', jit_compile=False, publish_interval=10**6,
             log_every=10, num_reanalyze_workers=cls.num_reanalyze_workers),

@@ -38,7 +38,7 @@ import tensorflow as tf
 
 from muzero_snt.run import experiment
 
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import presets
 from muzero_snt.distributed import weight_store
 from tests import testing
@@ -114,8 +114,8 @@ class DistributedRunTest(testing.TestCase):
     cls.start = time.time()
     cls.logdir = tempfile.mkdtemp()
     cls.loop = experiment.run(
-        tiny_tictactoe_config(),
-        run_settings.RunSettings(
+        run_config.RunConfig(
+            config=tiny_tictactoe_config(),
             preset='tictactoe', num_actors=2, num_envs=_NUM_ENVS,
             train_ratio=0.5, continuous_selfplay=True, search='graph', jit_compile=False, publish_interval=5,
             log_every=20, logdir=cls.logdir, eval_interval=_EVAL_INTERVAL,

@@ -64,15 +64,15 @@ import sys
 from absl import logging
 from muzero_snt import presets
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 logging.set_verbosity(logging.INFO)
 config = presets.get_preset('tictactoe')
 config = config.replace(
     batch_size=8, num_unroll_steps=2, num_simulations=4,
     training_steps={_STEPS}, checkpoint_interval=20,
     network=dataclasses.replace(config.network, channels=4))
-experiment.run(config, run_settings.RunSettings(
-    preset='tictactoe', num_actors=1, ray_address=sys.argv[1],
+experiment.run(run_config.RunConfig(
+    config=config, preset='tictactoe', num_actors=1, ray_address=sys.argv[1],
     checkpoint_dir=sys.argv[2], num_envs=4, train_ratio=0.5,
     search='graph', jit_compile=False, log_every=10, publish_interval=5))
 """

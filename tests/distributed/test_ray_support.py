@@ -67,16 +67,17 @@ class RunnerChecksTest(testing.TestCase):
     # Go 19x19 has two players and no fixed opponents to evaluate against.
     # Imported here: the runner imports the library's learner and search.
     from muzero_snt import presets  # pylint: disable=g-import-not-at-top
-    from muzero_snt.run import run_settings  # pylint: disable=g-import-not-at-top
+    from muzero_snt.run import run_config  # pylint: disable=g-import-not-at-top
     from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
     config = presets.get_preset('go')
-    settings = run_settings.RunSettings(preset='go', num_actors=2,
+    settings = run_config.RunConfig(preset='go', num_actors=2,
                                         eval_interval=100)
     connect = mock.Mock(side_effect=AssertionError('Ray was started'))
     with mock.patch.object(ray_support, 'connect', connect):
       with self.assertRaisesRegex(
           ValueError, "eval_interval: the evaluator plays .* not 'go'; set "
           'it to 0'):
-        with runner.start(config, settings, learner=None):
+        with runner.start(settings.replace(config=config).resolved(),
+                          learner=None):
           pass
     connect.assert_not_called()

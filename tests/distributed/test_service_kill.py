@@ -40,7 +40,7 @@ import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import replay as replay_lib
 from tests import testing
 from tests.distributed import ray_testing
@@ -121,8 +121,8 @@ class ServiceKillTest(testing.TestCase):
     logging.getLogger('absl').addHandler(warnings)
     try:
       cls.loop = experiment.run(
-          cls.config,
-          run_settings.RunSettings(
+          run_config.RunConfig(
+              config=cls.config,
               preset='tictactoe', num_actors=1, num_envs=4, train_ratio=0.5,
               search='graph', jit_compile=False, publish_interval=5,
               log_every=10, checkpoint_dir=cls.directory),

@@ -95,7 +95,7 @@ class PaperAtariTest(testing.TestCase):
     loop = experiment.run_selfplay(
         config, 'atari', num_envs=_NUM_ENVS, train_ratio=_TRAIN_RATIO,
         jit_compile=False, seed=_SEED, log_every=1, on_round=on_round,
-        search='xla', title='Pong')
+        search='xla', env='Pong')
 
     # Learner.step counts finite updates only (it raises on the others).
     self.assertEqual(loop.learner.steps, _TRAINING_STEPS)

@@ -29,7 +29,6 @@ from launchers import common_flags
 from launchers import train
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
 from muzero_snt import learning
 from muzero_snt import presets
 from muzero_snt.run import run_config
@@ -261,26 +260,26 @@ class TrainTest(testing.TestCase):
     # suggestion is a name the flag accepts.
     directory = self.create_tempdir().full_path
     config = presets.get_preset('cartpole')
-    saved = run_settings.RunSettings(preset='cartpole').run_config(config)
-    self.assertTrue(saved.settings['overlap_learning'])
+    saved = run_config.RunConfig(preset='cartpole').replace(config=config)
+    self.assertTrue(saved.defining_settings()['overlap_learning'])
     run_config.save(directory, saved)
     with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,
                              overlap_learning=False):
       with self.assertRaisesRegex(
           run_config.RunConfigError,
           r"allow_config_changes=\('overlap_learning',\)"):
-        experiment.check_run(train.make_config(), train.make_settings())
+        experiment.check_run(train.make_run(train.make_config()))
       # The launcher's user reads it as the flag.
       with self.assertRaisesRegex(
           app.UsageError,
           r'\(--allow_config_changes=overlap_learning\)\.$'):
-        common_flags.usage_errors(experiment.check_run, train.make_config(),
-                                  train.make_settings())
+        common_flags.usage_errors(experiment.check_run,
+                                  train.make_run(train.make_config()))
     with flagsaver.flagsaver(preset='cartpole', checkpoint_dir=directory,
                              overlap_learning=False,
                              allow_config_changes=['overlap_learning']):
       train.validate_flags()
-      experiment.check_run(train.make_config(), train.make_settings())
+      experiment.check_run(train.make_run(train.make_config()))
 
   def test_distributed_flags_need_actors_and_self_play(self):
     for name, value in (('ray_address', '127.0.0.1:6379'),
@@ -308,16 +307,14 @@ class TrainTest(testing.TestCase):
 
   def test_continuous_selfplay_flag(self):
     with flagsaver.flagsaver(continuous_selfplay=True):
-      self.assertTrue(train.make_settings().continuous_selfplay)
-      self.assertTrue(train.make_settings().run_config(
-          train.presets.get_preset('tictactoe')).flat()[
-              'continuous_selfplay'])
-    self.assertIsNone(train.make_settings().continuous_selfplay)
+      self.assertTrue(train.make_run().continuous_selfplay)
+      self.assertTrue(train.make_run().flat()['continuous_selfplay'])
+    self.assertIsNone(train.make_run().continuous_selfplay)
     with flagsaver.flagsaver(continuous_selfplay=False, preset='cartpole'):
-      self.assertFalse(train.make_settings().self_play.continuous)
+      self.assertFalse(train.make_run().resolved().continuous_selfplay)
     with flagsaver.flagsaver(continuous_selfplay=True, num_actors=2):
       train.validate_flags()  # The actors play continuously.
-      self.assertTrue(train.make_settings().self_play.continuous)
+      self.assertTrue(train.make_run().resolved().continuous_selfplay)
     for data in ('synthetic', 'replay'):
       with flagsaver.flagsaver(continuous_selfplay=True, data=data,
                                replay_path='/tmp/replay.npz'
@@ -328,14 +325,13 @@ class TrainTest(testing.TestCase):
           train.validate_flags()
 
   def test_pad_rounds_flag(self):
-    self.assertIsNone(train.make_settings().pad_rounds)
-    self.assertTrue(train.make_settings().self_play.pad_rounds)  # Preset's.
+    self.assertIsNone(train.make_run().pad_rounds)
+    self.assertTrue(train.make_run().resolved().pad_rounds)  # Preset's.
     with flagsaver.flagsaver(pad_rounds=False):
-      self.assertFalse(train.make_settings().self_play.pad_rounds)
-      self.assertNotIn('pad_rounds', train.make_settings().run_config(
-          train.presets.get_preset('tictactoe')).flat())
+      self.assertFalse(train.make_run().resolved().pad_rounds)
+      self.assertNotIn('pad_rounds', train.make_run().flat())
     with flagsaver.flagsaver(pad_rounds=True, preset='connect4'):
-      self.assertTrue(train.make_settings().self_play.pad_rounds)
+      self.assertTrue(train.make_run().resolved().pad_rounds)
     for data in ('synthetic', 'replay'):
       with flagsaver.flagsaver(pad_rounds=True, data=data,
                                replay_path='/tmp/replay.npz'
@@ -349,12 +345,12 @@ class TrainTest(testing.TestCase):
     with flagsaver.flagsaver(num_actors=3, ray_address='10.0.0.5:6379',
                              publish_interval=7, eval_interval=50,
                              eval_games=100, num_reanalyze_workers=2):
-      settings = train.make_settings()
+      settings = train.make_run()
     self.assertEqual((settings.num_actors, settings.ray_address,
                       settings.publish_interval, settings.eval_interval,
                       settings.eval_games, settings.num_reanalyze_workers),
                      (3, '10.0.0.5:6379', 7, 50, 100, 2))
-    self.assertEqual(train.make_settings().num_actors, 0)  # The default.
+    self.assertEqual(train.make_run().num_actors, 0)  # The default.
 
   def test_a_bad_ray_address_is_a_usage_error_before_any_work(self):
     with socket.socket() as probe:  # A loopback port nobody listens on.

@@ -159,10 +159,11 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertGreaterEqual(loop.env_steps, sum(g.length for g in games))
 
   def test_every_preset_has_self_play_settings(self):
-    self.assertCountEqual(presets.SELF_PLAY, presets.PRESETS)
-    for name, defaults in presets.SELF_PLAY.items():
-      self.assertGreater(defaults.num_envs, 0, msg=name)
-      self.assertGreater(defaults.train_ratio, 0, msg=name)
+    self.assertCountEqual(presets.RUN_DEFAULTS, presets.PRESETS)
+    for name in presets.RUN_DEFAULTS:
+      defaults = presets.run_defaults(name)
+      self.assertGreater(defaults['num_envs'], 0, msg=name)
+      self.assertGreater(defaults['train_ratio'], 0, msg=name)
 
   @flagsaver.flagsaver(data='selfplay', preset='connect4', env='Pong')
   def test_a_title_for_an_untitled_preset_is_a_usage_error(self):

@@ -37,7 +37,7 @@ import tensorflow as tf
 from muzero_snt import replay_files
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from tests import testing
 from tests.reliability import checkpoint_fixtures
 
@@ -233,7 +233,7 @@ class FullDiskRunTest(testing.TestCase):
 
   def test_the_final_save_of_a_run_fails_in_one_line_and_resumes(self):
     directory = tempfile.mkdtemp(dir=self.get_temp_dir())
-    settings = run_settings.RunSettings(data='synthetic', jit_compile=False,
+    settings = run_config.RunConfig(data='synthetic', jit_compile=False,
                                       checkpoint_dir=directory)
     real_write = tf.train.Checkpoint.write
 
@@ -249,9 +249,9 @@ class FullDiskRunTest(testing.TestCase):
           f'^Checkpoint 4 could not be written to {re.escape(directory)} '
           f'\\(ResourceExhaustedError: {_NO_SPACE}\\): .* the run resumes '
           'from checkpoint 2, which is intact. Free space and resume.$'):
-        experiment.run(_run_config(), settings)
+        experiment.run(settings.replace(config=_run_config()))
     first_steps = []
-    experiment.run(_run_config(), settings,
+    experiment.run(settings.replace(config=_run_config()),
                    on_round=lambda loop: first_steps.append(
                        loop.learner.steps))
     self.assertEqual(first_steps, [3, 4])

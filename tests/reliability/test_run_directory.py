@@ -24,7 +24,7 @@ import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt.run import run_lock
 from tests import testing
 
@@ -46,8 +46,8 @@ class RunDirectoryTest(testing.TestCase):
   def _resume(self, training_steps):
     first_steps = []
     experiment.run(
-        _config(training_steps=training_steps),
-        run_settings.RunSettings(data='synthetic', jit_compile=False,
+        run_config.RunConfig(config=_config(training_steps=training_steps),
+                             data='synthetic', jit_compile=False,
                                checkpoint_dir=self.directory),
         on_round=lambda loop: first_steps.append(loop.learner.steps))
     return first_steps

@@ -22,7 +22,7 @@ import tensorflow as tf
 from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt import presets
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from tests import testing
 
 
@@ -67,7 +67,7 @@ class SelfPlaySearchTest(testing.TestCase):
         num_simulations=2, batch_size=8, num_unroll_steps=2,
         network=dataclasses.replace(preset.network, channels=4,
                                     prediction_blocks=0))
-    settings = run_settings.RunSettings(
+    settings = run_config.RunConfig(
         preset='tictactoe', num_envs=3, train_ratio=1., search='graph',
         pad_rounds=pad_rounds,
         # The actor then searches the learner's network, counted here.
@@ -83,7 +83,8 @@ class SelfPlaySearchTest(testing.TestCase):
       return initial_inference(observation)
 
     network.initial_inference = counting_initial_inference
-    source = builders.make_source(config, settings, learner)
+    source = builders.make_source(
+        settings.replace(config=config).resolved(), learner)
     source.run_round(lambda: True, lambda: 0)
     return int(rows.numpy()), [result.length for result in
                                source.last_results]

@@ -30,7 +30,6 @@ from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
-from muzero_snt.run import run_settings
 from muzero_snt import presets
 from muzero_snt.run import resources
 from muzero_snt.run import run_config
@@ -239,7 +238,7 @@ class SyntheticRunTest(testing.TestCase):
                                seed=1, allow_config_changes=('seed',))
     with open(record, 'rb') as f:
       self.assertEqual(f.read(), before)
-    self.assertEqual(run_config.load(directory).settings['seed'], 5)
+    self.assertEqual(run_config.load(directory).seed, 5)
 
   def test_checkpoints_are_numbered_by_learner_step(self):
     directory = self.create_tempdir().full_path
@@ -272,13 +271,13 @@ class ModeSwitchTest(testing.TestCase):
          r'cannot be resumed with num_actors=2'),
         (distributed, 0, r'played with Ray actors \(num_actors > 0\); they '
          r'cannot be resumed in one process')):
-      settings = run_settings.RunSettings(
+      settings = run_config.RunConfig(
           preset='cartpole', checkpoint_dir=directory, num_actors=num_actors)
       with self.assertRaisesRegex(run_config.RunConfigError, message):
-        experiment.check_run(config, settings)
+        experiment.check_run(settings.replace(config=config))
     # Each mode resumes its own.
     for directory, num_actors in ((one_process, 0), (distributed, 2)):
-      experiment.check_mode_switch(directory, run_settings.RunSettings(
+      experiment.check_mode_switch(directory, run_config.RunConfig(
           preset='cartpole', num_actors=num_actors))
 
 
@@ -290,18 +289,18 @@ class TrainRatioTest(testing.TestCase):
     config = presets.get_preset('tictactoe')
     self.assertEqual(config.window_size * config.max_moves, 18_000)
     for ratio in (1e-300, 1 / 18_001):
-      settings = run_settings.RunSettings(preset='tictactoe',
+      settings = run_config.RunConfig(preset='tictactoe',
                                         train_ratio=ratio)
       with self.assertRaisesRegex(
           ValueError, r'train_ratio=.* more than the replay window holds '
           r'\(window_size=2000 games of at most max_moves=9: 18000 '
           r'positions\).*expected train_ratio >= 5.56e-05'):
-        experiment.check_train_ratio(config, settings)
-    experiment.check_train_ratio(config, run_settings.RunSettings(
-        preset='tictactoe', train_ratio=1 / 18_000))
+        experiment.check_train_ratio(settings.replace(config=config))
+    experiment.check_train_ratio(run_config.RunConfig(
+        config=config, preset='tictactoe', train_ratio=1 / 18_000))
     # Synthetic batches have no ratio to check.
-    experiment.check_train_ratio(config, run_settings.RunSettings(
-        preset='tictactoe', data='synthetic'))
+    experiment.check_train_ratio(run_config.RunConfig(
+        config=config, preset='tictactoe', data='synthetic'))
 
 
 class CheckRunTest(testing.TestCase):
@@ -312,7 +311,7 @@ class CheckRunTest(testing.TestCase):
     # and 64 KiB of small files.
     directory = os.path.join(self.get_temp_dir(), 'disk_check')
     config = presets.make_tictactoe_config()
-    settings = run_settings.RunSettings(preset='tictactoe',
+    settings = run_config.RunConfig(preset='tictactoe',
                                       checkpoint_dir=directory)
     usage = collections.namedtuple('usage', 'total used free')
     needed = 4 * 3_814_800 + 65_536
@@ -320,10 +319,12 @@ class CheckRunTest(testing.TestCase):
       with mock.patch.object(resources.shutil, 'disk_usage',
                              return_value=usage(10**12, 0, free)):
         if free >= needed:
-          experiment.check_run(config, settings, available_memory=10**12)
+          experiment.check_run(settings.replace(config=config),
+                               available_memory=10**12)
           continue
         with self.assertRaises(resources.ResourceError) as error:
-          experiment.check_run(config, settings, available_memory=10**12)
+          experiment.check_run(settings.replace(config=config),
+                               available_memory=10**12)
     self.assertEqual(
         str(error.exception),
         f'checkpoint_dir={directory} has 10,485,760 bytes (0.01 GB) of '
@@ -337,15 +338,16 @@ class CheckReanalysisTest(testing.TestCase):
 
   def test_reanalyse_workers_need_a_fraction_to_reanalyse(self):
     config = presets.get_preset('tictactoe')
-    settings = run_settings.RunSettings(num_actors=2, num_reanalyze_workers=1)
+    settings = run_config.RunConfig(num_actors=2, num_reanalyze_workers=1)
     with self.assertRaisesRegex(ValueError, 'num_reanalyze_workers=1 needs '
                                 r'reanalyze_fraction > 0'):
-      experiment.check_reanalysis(config, settings)
+      experiment.check_reanalysis(settings.replace(config=config))
     # With a fraction, in the Ray mode, with or without workers: accepted.
     for workers in (0, 1):
       experiment.check_reanalysis(
-          config.replace(reanalyze_fraction=0.8),
-          run_settings.RunSettings(num_actors=2,
+          run_config.RunConfig(
+                               config=config.replace(reanalyze_fraction=0.8),
+                               num_actors=2,
                                  num_reanalyze_workers=workers))
 
 

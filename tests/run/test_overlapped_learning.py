@@ -33,7 +33,7 @@ from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt.run import overlapped_learning
 from muzero_snt import presets
-from muzero_snt.run import run_settings
+from muzero_snt.run import run_config
 from muzero_snt import search
 from muzero_snt.run import training_loop
 from muzero_snt.environments import checks
@@ -369,45 +369,49 @@ class OverlappedLoopTest(tf.test.TestCase):
 class SettingsTest(absltest.TestCase):
 
   def test_settings_name_where_overlap_applies(self):
-    self.assertFalse(run_settings.RunSettings(
-        preset='connect4').self_play.overlap_learning)
-    self.assertTrue(run_settings.RunSettings(
-        preset='connect4', overlap_learning=True).self_play.overlap_learning)
+    self.assertFalse(run_config.RunConfig(
+        preset='connect4').resolved().overlap_learning)
+    self.assertTrue(run_config.RunConfig(
+        preset='connect4', overlap_learning=True).resolved().overlap_learning)
     # CartPole's and tic-tac-toe's presets overlap, in one process and with
     # self-play only.
     for preset in ('cartpole', 'tictactoe'):
-      self.assertTrue(run_settings.RunSettings(
-          preset=preset).self_play.overlap_learning, preset)
+      self.assertTrue(run_config.RunConfig(
+          preset=preset).resolved().overlap_learning, preset)
       for changes in (dict(num_actors=2), dict(data='synthetic'),
                       dict(overlap_learning=False)):
-        self.assertFalse(run_settings.RunSettings(
-            preset=preset, **changes).self_play.overlap_learning, changes)
+        self.assertFalse(run_config.RunConfig(
+            preset=preset, **changes).resolved().overlap_learning, changes)
     with self.assertRaisesRegex(ValueError, 'overlap_learning must be None, '
                                 "True or False, got 1"):
-      run_settings.RunSettings(overlap_learning=1)
+      run_config.RunConfig(overlap_learning=1)
     for changes in (dict(data='synthetic'), dict(num_actors=2)):
       with self.assertRaisesRegex(ValueError, "overlap_learning must be False "
                                   "unless data='selfplay' in one process"):
-        run_settings.RunSettings(overlap_learning=True, **changes)
+        run_config.RunConfig(overlap_learning=True, **changes)
     config = presets.make_tictactoe_config()
-    self.assertTrue(run_settings.RunSettings(
-        overlap_learning=True).run_config(config).flat()['overlap_learning'])
-    self.assertNotIn('overlap_learning', run_settings.RunSettings(
-        overlap_learning=False).run_config(config).flat())
+    self.assertTrue(run_config.RunConfig(
+        overlap_learning=True).replace(
+            config=config).flat()['overlap_learning'])
+    self.assertNotIn('overlap_learning', run_config.RunConfig(
+        overlap_learning=False).replace(config=config).flat())
     # A preset's default gives way to reanalysis; an explicit True does not.
     cartpole = presets.make_cartpole_config()
     reanalysed = cartpole.replace(reanalyze_fraction=0.5)
-    default = run_settings.RunSettings(preset='cartpole')
-    self.assertTrue(default.overlaps_learning(cartpole))
-    self.assertFalse(default.overlaps_learning(reanalysed))
+    default = run_config.RunConfig(preset='cartpole')
+    self.assertTrue(
+        default.replace(config=cartpole).resolved().overlap_learning)
+    self.assertFalse(
+        default.replace(config=reanalysed).resolved().overlap_learning)
     self.assertNotIn('overlap_learning',
-                     default.run_config(reanalysed).flat())
-    experiment.check_reanalysis(reanalysed, default)
-    asked = run_settings.RunSettings(preset='cartpole', overlap_learning=True)
-    self.assertTrue(asked.overlaps_learning(reanalysed))
+                     default.replace(config=reanalysed).flat())
+    experiment.check_reanalysis(default.replace(config=reanalysed))
+    asked = run_config.RunConfig(preset='cartpole', overlap_learning=True)
+    self.assertTrue(
+        asked.replace(config=reanalysed).resolved().overlap_learning)
     with self.assertRaisesRegex(ValueError, 'reanalyze_fraction=0.5 is not '
                                 'available with overlap_learning'):
-      experiment.check_reanalysis(reanalysed, asked)
+      experiment.check_reanalysis(asked.replace(config=reanalysed))
 
 
 if __name__ == '__main__':

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of the run configuration saved beside the checkpoints."""
+"""Tests of `RunConfig`: its checks, its defaults and its saved record."""
 
 import dataclasses
 import json
@@ -26,12 +26,12 @@ from absl.testing import parameterized
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt.run import run_config
+from tests import testing
 
 
 def _run(**changes) -> run_config.RunConfig:
   config = presets.make_tictactoe_config().replace(**changes)
-  return run_config.RunConfig('tictactoe', config,
-                              {'seed': 0, 'data': 'selfplay'})
+  return run_config.RunConfig('tictactoe', config)
 
 
 class ConfigDictTest(parameterized.TestCase):
@@ -87,8 +87,7 @@ class SavedRunTest(absltest.TestCase):
   def test_differences_name_both_values(self):
     saved = _run()
     current = run_config.RunConfig('tictactoe',
-                                   saved.config.replace(lr_init=0.1),
-                                   {'seed': 1, 'data': 'selfplay'})
+                                   saved.config.replace(lr_init=0.1), seed=1)
     self.assertEqual(run_config.differences(saved, current),
                      [('lr_init', 0.2, 0.1), ('seed', 0, 1)])
 
@@ -97,7 +96,8 @@ class SavedRunTest(absltest.TestCase):
     self.assertEqual(os.listdir(self.directory), ['run_config.json'])
     with open(path) as f:
       self.assertEqual(json.load(f)['config']['batch_size'], 96)
-    self.assertEqual(run_config.load(self.directory), _run(batch_size=96))
+    self.assertEqual(run_config.load(self.directory),
+                     _run(batch_size=96).resolved())
 
   def test_a_configuration_saved_with_num_actors_still_resumes(self):
     # Earlier versions saved the pseudocode's num_actors with the config;
@@ -107,8 +107,9 @@ class SavedRunTest(absltest.TestCase):
     data['config']['num_actors'] = 1
     with open(run_config.path(self.directory), 'w') as f:
       json.dump(data, f)
-    self.assertEqual(run_config.load(self.directory), _run())
-    self.assertEqual(run_config.check_resume(self.directory, _run()), _run())
+    self.assertEqual(run_config.load(self.directory), _run().resolved())
+    self.assertEqual(run_config.check_resume(self.directory, _run()),
+                     _run().resolved())
     # Any other field the config does not know is still refused.
     data['config']['colour'] = 'red'
     with open(run_config.path(self.directory), 'w') as f:
@@ -140,7 +141,7 @@ class SavedRunTest(absltest.TestCase):
     saved = run_config.check_resume(
         self.directory, _run(training_steps=99, checkpoint_interval=7,
                              lr_init=0.1), allowed=['lr_init'])
-    self.assertEqual(saved, _run())
+    self.assertEqual(saved, _run().resolved())
 
   def test_evaluation_checks_the_network_only(self):
     run_config.save(self.directory, _run())
@@ -160,6 +161,140 @@ class SavedRunTest(absltest.TestCase):
     with self.assertRaisesRegex(run_config.RunConfigError,
                                 'preset: saved "tictactoe", now "connect4"'):
       run_config.check_network(self.directory, other)
+
+
+class RunConfigFieldsTest(testing.TestCase):
+  """The run's checks and the preset defaults it resolves."""
+
+  def test_distributed_settings_are_checked(self):
+    for changes, message in (
+        (dict(num_actors=-1), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=True), 'num_actors must be a non-negative integer'),
+        (dict(num_actors=2, data='synthetic'), "num_actors must be 0 with "
+         "data='synthetic', got 2"),
+        (dict(ray_address='10.0.0.5:6379'), 'ray_address must be None '
+         'unless num_actors > 0'),
+        (dict(num_actors=1, publish_interval=0), 'publish_interval must be '
+         'a positive integer, got 0'),
+        (dict(eval_interval=10), 'eval_interval must be 0 unless '
+         'num_actors > 0, got 10'),
+        (dict(num_actors=1, eval_interval=-1), 'eval_interval must be a '
+         'non-negative integer'),
+        (dict(num_actors=1, eval_interval=5, eval_games=0), 'eval_games must '
+         'be a positive integer, got 0'),
+        (dict(num_actors=1, num_reanalyze_workers=-1), 'num_reanalyze_workers '
+         'must be a non-negative integer, got -1'),
+        (dict(num_reanalyze_workers=2), r'num_reanalyze_workers must be 0 '
+         r'unless num_actors > 0 \(reanalyse workers are Ray processes')):
+      with self.assertRaisesRegex(ValueError, message):
+        run_config.RunConfig(**changes)
+    settings = run_config.RunConfig(num_actors=2, ray_address='h:1',
+                                        publish_interval=3)
+    self.assertEqual(settings.num_actors, 2)
+
+  def test_actors_share_the_presets_games_unless_told(self):
+    games = presets.run_defaults('tictactoe')['num_envs']
+    # 32 games: 1 actor plays all, 2 actors 16 each, 3 actors 11 each
+    # (33 in flight: rounded up), 64 actors 1 each.
+    for actors, each in ((0, games), (1, games), (2, games // 2),
+                         (3, 11), (64, 1)):
+      self.assertEqual(run_config.RunConfig(
+          num_actors=actors).resolved().num_envs, each, actors)
+    # --num_envs is per actor when given.
+    self.assertEqual(run_config.RunConfig(
+        num_actors=2, num_envs=32).resolved().num_envs, 32)
+
+  def test_continuous_self_play_is_the_presets_unless_told(self):
+    def continuous(**changes):
+      return run_config.RunConfig(**changes).resolved().continuous_selfplay
+
+    self.assertTrue(presets.run_defaults('cartpole')['continuous_selfplay'])
+    self.assertFalse(presets.run_defaults('tictactoe')['continuous_selfplay'])
+    self.assertTrue(continuous(preset='cartpole'))
+    self.assertFalse(continuous(preset='tictactoe'))
+    self.assertTrue(continuous(preset='tictactoe', continuous_selfplay=True))
+    self.assertFalse(continuous(preset='cartpole', continuous_selfplay=False))
+    # Actors play as the process would; only self-play plays at all: the
+    # preset's default gives way there (an explicit True is refused).
+    self.assertTrue(continuous(preset='cartpole', num_actors=2))
+    self.assertFalse(continuous(preset='cartpole', num_actors=2,
+                                continuous_selfplay=False))
+    self.assertFalse(continuous(preset='cartpole', data='synthetic'))
+    with self.assertRaisesRegex(ValueError, 'continuous_selfplay must be '
+                                "False unless data='selfplay'"):
+      run_config.RunConfig(preset='cartpole', data='synthetic',
+                               continuous_selfplay=True)
+    # The run's record (beside its checkpoints) says how it played.
+    config = presets.get_preset('cartpole')
+    self.assertTrue(run_config.RunConfig(
+        preset='cartpole', config=config).flat()['continuous_selfplay'])
+    self.assertNotIn('continuous_selfplay', run_config.RunConfig(
+        preset='cartpole', continuous_selfplay=False, config=config).flat())
+
+  def test_pad_rounds_is_the_presets_where_rounds_are_searched(self):
+    def pad_rounds(**changes):
+      return run_config.RunConfig(**changes).resolved().pad_rounds
+
+    self.assertFalse(presets.run_defaults('connect4')['pad_rounds'])
+    self.assertFalse(pad_rounds(preset='connect4'))
+    # Tic-tac-toe's preset pads its rounds; the default gives way where
+    # there are no rounds of a batched search (an explicit True is refused).
+    self.assertTrue(pad_rounds(preset='tictactoe'))
+    self.assertTrue(pad_rounds(preset='tictactoe', num_actors=2))
+    for changes in (dict(pad_rounds=False), dict(data='synthetic'),
+                    dict(continuous_selfplay=True), dict(search='reference'),
+                    dict(search='graph')):
+      self.assertFalse(pad_rounds(preset='tictactoe', **changes), changes)
+    self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True))
+    self.assertTrue(pad_rounds(preset='connect4', pad_rounds=True,
+                               num_actors=2))
+    for changes, message in (
+        (dict(pad_rounds=1), 'pad_rounds must be None, True or False, got 1'),
+        (dict(pad_rounds=True, data='synthetic'), "pad_rounds must be False "
+         "unless data='selfplay' plays rounds"),
+        (dict(pad_rounds=True, continuous_selfplay=True), 'pad_rounds must '
+         'be False unless .* plays rounds \\(continuous_selfplay off\\)'),
+        (dict(pad_rounds=True, search='reference'), 'pad_rounds must be '
+         'False unless .* with a batched search \\(xla or graph\\)')):
+      with self.subTest(changes), self.assertRaisesRegex(ValueError, message):
+        run_config.RunConfig(**changes)
+    # The run's record (beside its checkpoints) says how it searched.
+    config = presets.get_preset('connect4')
+    self.assertTrue(run_config.RunConfig(
+        preset='connect4', pad_rounds=True, config=config).flat()['pad_rounds'])
+    self.assertNotIn('pad_rounds', run_config.RunConfig(
+        preset='connect4').replace(config=config).flat())
+
+
+  def test_unset_fields_resolve_to_the_presets_once(self):
+    run = run_config.RunConfig(preset='cartpole', seed=3).resolved()
+    # presets.RUN_DEFAULTS['cartpole']: 32 games, ratio 0.05, continuous
+    # games beside the learner's thread; no padded rounds.
+    self.assertEqual(run.config, presets.get_preset('cartpole'))
+    self.assertEqual((run.num_envs, run.train_ratio, run.continuous_selfplay,
+                      run.overlap_learning, run.pad_rounds, run.seed),
+                     (32, 0.05, True, True, False, 3))
+    self.assertEqual(run.resolved(), run)
+    # Values given are kept; 3 actors share 32 games, 11 each.
+    asked = run_config.RunConfig(preset='cartpole', num_actors=3,
+                                 train_ratio=0.5).resolved()
+    self.assertEqual((asked.num_envs, asked.train_ratio,
+                      asked.overlap_learning), (11, 0.5, False))
+
+  def test_a_record_written_by_hand_loads_as_the_run(self):
+    # The record's layout: the preset, every config field, and the
+    # defining settings, ways of playing named only when on.
+    config = presets.get_preset('tictactoe')
+    record = {'format': 1, 'preset': 'tictactoe',
+              'config': run_config.config_to_dict(config),
+              'settings': {'data': 'selfplay', 'seed': 0, 'env': None,
+                           'num_envs': 32, 'train_ratio': 0.1,
+                           'search': 'xla', 'overlap_learning': True,
+                           'pad_rounds': True}}
+    loaded = run_config.RunConfig.from_json(json.dumps(record))
+    self.assertEqual(loaded, run_config.RunConfig('tictactoe').resolved())
+    self.assertFalse(loaded.continuous_selfplay)
+    self.assertEqual(json.loads(loaded.to_json()), record)
 
 
 if __name__ == '__main__':
