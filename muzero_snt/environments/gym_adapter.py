@@ -38,17 +38,12 @@ def _import_gymnasium():
 class GymnasiumEnvironment(base.Environment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
-  Observations are cast to float32 with the shape of the (`Box`) observation
-  space. gymnasium's `terminated` becomes `dm_env.termination` (discount 0)
-  and `truncated` (a time limit such as CartPole-v1's 500 steps) becomes
-  `dm_env.truncation` (discount 1: the state after it still has value);
-  when both are set the episode terminated. Player 0 is always to play and
-  every action is legal.
-
-  `seed` goes to the first `reset(seed=...)` only; later resets continue the
-  environment's random stream, so a seeded run reproduces every episode.
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode.
+  Observations are float32 in the `Box` space's shape. `terminated` is a
+  termination (discount 0), `truncated` a truncation (discount 1: the state
+  after a time limit still has value). `seed` goes to the first reset only;
+  later resets continue its random stream. Player 0 is always to play and
+  every action is legal. A `step()` on a fresh environment or after a LAST
+  time step starts a new episode.
   """
 
   def __init__(self,
@@ -74,8 +69,7 @@ class GymnasiumEnvironment(base.Environment):
       try:
         env = gymnasium.make(env, **make_kwargs)
       except gymnasium.error.Error as e:
-        # Unknown ids, versions and namespaces: gymnasium's own message
-        # names the id and suggests close ones.
+        # gymnasium's message names the id and suggests close ones.
         raise ValueError(f'gymnasium cannot make {env!r}: {e}') from e
     elif make_kwargs:
       raise ValueError(

@@ -12,16 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Board-game opponents: OpenSpiel's MCTS bot with random rollouts.
-
-`MCTSPlayer` is OpenSpiel's own C++ `MCTSBot` (`pyspiel.MCTSBot`, UCT with
-MCTS-Solver backups) over `pyspiel.RandomRolloutEvaluator`, the bot of
-OpenSpiel's `examples/mcts.py` with its defaults (exploration constant 2, one
-rollout per leaf). It plays in an `OpenSpielEnvironment`, reading the
-environment's `pyspiel.State`. The random player of any environment is
-`tictactoe_players.RandomPlayer`; `play_game` plays one game of two players
-and `winner` scores a game from its last reward.
-"""
+"""Board-game opponents: OpenSpiel's MCTS bot with random rollouts."""
 
 from typing import Sequence
 
@@ -44,14 +35,11 @@ def _check_count(value, name: str) -> int:
 
 
 class MCTSPlayer:
-  """OpenSpiel's MCTS bot with random rollouts, as an opponent.
+  """OpenSpiel's C++ `MCTSBot` (UCT, MCTS-Solver) with random rollouts.
 
-  Each move is a new search of `num_simulations` simulations from the
-  current position (OpenSpiel's bot keeps no tree between moves); at each
-  leaf `num_rollouts` uniformly random games are played to the end and
-  their mean return is backed up. The most visited root action is played
-  (a proven win first, with MCTS-Solver). The bot and its rollouts each
-  draw from a generator seeded with `seed`, so a player replays its moves.
+  The bot of OpenSpiel's `examples/mcts.py`: each move is a fresh search of
+  `num_simulations` simulations, with `num_rollouts` random games per leaf;
+  the most visited root action is played. Seeded, it replays its moves.
   """
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
@@ -68,9 +56,8 @@ class MCTSPlayer:
     Raises:
       ImportError: if open-spiel is not installed.
       TypeError: if `game` is not a `pyspiel.Game`.
-      ValueError: if `num_simulations` or `num_rollouts` is not a positive
-        integer, or the game is not one of sequential moves and a final
-        outcome (what OpenSpiel's MCTS supports).
+      ValueError: if a count is not a positive integer, or the game has no
+        sequential moves and final outcome, which OpenSpiel's MCTS needs.
     """
     pyspiel = openspiel.import_pyspiel()
     if not isinstance(game, pyspiel.Game):
@@ -124,10 +111,6 @@ class MCTSPlayer:
 
 def winner(last_reward: float, mover: int) -> int:
   """The winner of a two-player game from its last move's reward.
-
-  The reward after a move is for its mover (`base.Environment`): positive
-  when the move won, negative when it lost (a loss the rules give the
-  mover), zero for a draw.
 
   Args:
     last_reward: the reward of the game's LAST time step.

@@ -51,10 +51,6 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 def check_position(board, to_play) -> np.ndarray:
   """Checks that (`board`, `to_play`) can arise in a game; returns the board.
 
-  Player 0 moves first, so the player to move is 0 exactly when both players
-  have as many stones; at most one player owns a line, and it is the one who
-  moved last (the player not to move).
-
   Args:
     board: `[9]` or `[3, 3]` integers: 0 empty, 1 player 0's stone, 2 player
       1's stone.
@@ -102,25 +98,16 @@ class TicTacToe(base.Environment):
   for the move that fills the board in a draw). The episode ends
   (`dm_env.termination`, discount 0) on a line or a full board.
 
-  Observations are float32 `[3, 3, 3]`, planes last as the networks expect:
-  `[..., 0]` the stones of the player to move, `[..., 1]` the opponent's,
-  `[..., 2]` constant, equal to the player to move. After the last move the
-  player to move still alternates, so the terminal observation is seen by the
-  player who did not make the last move.
-
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode (FIRST). Any other
-  illegal action raises a `ValueError` and leaves the state unchanged.
+  Observations are float32 `[3, 3, 3]`: the stones of the player to move,
+  the opponent's, and a constant plane equal to the player to move (who
+  still alternates after the last move). A `step()` on a fresh environment
+  or after a LAST time step starts a new episode; any other illegal action
+  raises a `ValueError` and leaves the state unchanged.
   """
 
   def __init__(self, seed: Optional[int] = None):
-    """Builds an empty board.
-
-    Args:
-      seed: ignored (the game is deterministic); accepted so that every
-        environment factory takes a seed.
-    """
-    del seed  # Unused: nothing is random.
+    """Builds an empty board; `seed` is unused (nothing is random)."""
+    del seed
     self._board = np.zeros(9, np.int8)
     self._to_play = 0
     self._winner = None
@@ -205,17 +192,16 @@ class TicTacToe(base.Environment):
   def set_state(self, board, to_play: int):
     """Sets up a position; the next `step()` plays in it.
 
-    A finished position (a line or a full board) ends the episode: its
-    `winner` is set and the next `step()` starts a new episode.
+    A finished position sets `winner`, and the next `step()` starts a new
+    episode.
 
     Args:
       board: `[9]` or `[3, 3]` integers, coded as `board`.
-      to_play: the player to move; it must match the stones (player 0 moves
-        first).
+      to_play: the player to move.
 
     Raises:
-      ValueError: if the position cannot arise in a game (see
-        `check_position`); the state is then unchanged.
+      ValueError: if the position cannot arise in a game; the state is then
+        unchanged.
     """
     board = check_position(board, to_play)
     owners = line_owners(board)

@@ -14,11 +14,8 @@
 # ============================================================================
 """Tic-tac-toe opponents for evaluation: a perfect (minimax) and a random one.
 
-The solver is plain minimax over the game tree, memoised on the position:
-fewer than 6,000 positions can arise, so the first query solves the whole
-game in well under a second and later queries are look-ups. Values are for
-the player to move: +1 a win, 0 a draw, -1 a loss, with perfect play from
-both sides (no discount: the game has no intermediate rewards).
+Minimax is memoised on the position (fewer than 6,000 arise). Values are for
+the player to move under perfect play: +1 a win, 0 a draw, -1 a loss.
 """
 
 import functools
@@ -124,11 +121,7 @@ def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
 
 
 class PerfectPlayer:
-  """Plays an optimal action, uniformly at random among the optimal ones.
-
-  Never loses; randomising among equally good moves lets evaluation games
-  cover many lines of play instead of one.
-  """
+  """Plays uniformly among the optimal actions: many lines, never a loss."""
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
@@ -147,11 +140,7 @@ class PerfectPlayer:
 
 
 class RandomPlayer:
-  """Plays uniformly at random among the legal actions.
-
-  Works in any `base.Environment` (it reads only `legal_actions()`): it is
-  also the random opponent of the OpenSpiel board games.
-  """
+  """Plays uniformly among the legal actions of any `base.Environment`."""
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
