@@ -25,11 +25,7 @@ import tensorflow as tf
 
 from muzero_snt.networks import heads
 from muzero_snt.networks import hidden_state as hidden_state_lib
-
-
-def _check_positive(name: str, value: int):
-  if not isinstance(value, int) or value <= 0:
-    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
+from muzero_snt.networks import tower
 
 
 class MLPRepresentation(snt.Module):
@@ -47,7 +43,7 @@ class MLPRepresentation(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('hidden_size', hidden_size)
+    tower.check_positive('hidden_size', hidden_size)
     self._to_vector = snt.Flatten()
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
@@ -81,8 +77,8 @@ class MLPDynamics(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('num_actions', num_actions)
-    _check_positive('hidden_size', hidden_size)
+    tower.check_positive('num_actions', num_actions)
+    tower.check_positive('hidden_size', hidden_size)
     self._num_actions = num_actions
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
@@ -131,7 +127,7 @@ class MLPPrediction(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('num_actions', num_actions)
+    tower.check_positive('num_actions', num_actions)
     self._torso = snt.nets.MLP(
         list(hidden_sizes), activate_final=True, name='torso')
     self._policy_head = snt.nets.MLP(

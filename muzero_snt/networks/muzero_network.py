@@ -16,7 +16,6 @@
 
 from typing import Optional, Sequence, Tuple
 
-import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
@@ -25,12 +24,9 @@ from muzero_snt import value_transforms
 
 
 class MuZeroNetwork(snt.Module):
-  """The three functions of MuZero as one module.
+  """The three functions of MuZero (arXiv:1911.08265, section 2) as a module.
 
-  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` runs g
-  then f (section 2 of arXiv:1911.08265). Both return `NetworkOutput` with
-  scalar value and reward for the search, and the heads' logits for the loss
-  when the heads are categorical.
+  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` g then f.
   """
 
   def __init__(self,
@@ -191,11 +187,7 @@ class MuZeroNetwork(snt.Module):
     return self.trainable_variables
 
   def create_variables(self, batch_size: int = 1) -> None:
-    """Builds every variable eagerly with a dummy batch.
-
-    Run it before tracing a `tf.function`, so that variables are not created
-    inside one, and so that a checkpoint can be restored into them.
-    """
+    """Builds every variable eagerly, before any `tf.function` or restore."""
     observation = tf.zeros((batch_size,) + self.observation_shape)
     output = self.initial_inference(observation)
     self.recurrent_inference(output.hidden_state,

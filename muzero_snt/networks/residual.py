@@ -14,10 +14,8 @@
 # ============================================================================
 """Residual representation, dynamics and prediction networks.
 
-For image and board observations `[B, H, W, C]`: AlphaZero's residual tower
-(3x3 convolutions, batch normalisation, ReLU), as in the appendix "Network
-Architecture" of arXiv:1911.08265, with the paper's Atari down-sampling stem
-as an option. The hidden state is `[B, h, w, channels]`.
+For `[B, H, W, C]` observations, AlphaZero's residual tower (arXiv:1911.08265,
+appendix "Network Architecture"); the hidden state is `[B, h, w, channels]`.
 """
 
 from typing import Optional, Sequence, Tuple
