@@ -67,9 +67,7 @@ def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
 
 
 def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step; writes a PNG.
-
-  One panel per tag, stacked, sharing the step axis.
+  """Plots scalars of a run against the learner step, a panel each; a PNG.
 
   Args:
     logdir: the run's TensorBoard directory (see `read_scalars`).

@@ -12,18 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The network of a training run's latest checkpoint, and its config."""
+"""The network of a training run's latest checkpoint."""
 
 import os
-from typing import Optional, Tuple
+from typing import Tuple
 
 import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import networks
-from muzero_snt import presets
-from muzero_snt.run import run_config
 
 
 def check_checkpoint_dir(checkpoint_dir: str) -> None:
@@ -51,11 +49,7 @@ def check_checkpoint_dir(checkpoint_dir: str) -> None:
 
 def load_network(config: config_lib.MuZeroConfig,
                  checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """The network of the latest checkpoint in `checkpoint_dir`.
-
-  Restores only the network and the learner step of a training checkpoint
-  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
-  counters are skipped.
+  """The network and learner step of the latest checkpoint in `checkpoint_dir`.
 
   Args:
     config: the configuration the network was trained with.
@@ -78,9 +72,7 @@ def load_network(config: config_lib.MuZeroConfig,
   checkpointer = checkpointing.Checkpointer(checkpoint_dir, network=network,
                                             step=step)
   try:
-    # Verified against its checksums (a damaged newest checkpoint is
-    # skipped with a warning); the directory is left as it is, since a
-    # training run may be writing to it.
+    # Read-only: a training run may be writing to the directory.
     checkpointer.restore(read_only=True)
   except checkpointing.CheckpointError as e:
     raise ValueError(
@@ -88,24 +80,3 @@ def load_network(config: config_lib.MuZeroConfig,
         f'({config.network}) and is intact: {e}') from e
   return network, int(step.numpy())
 
-
-def run_or_preset_config(
-    preset: str, checkpoint_dir: Optional[str]) -> config_lib.MuZeroConfig:
-  """The configuration saved by a run of `preset` in `checkpoint_dir`.
-
-  Falls back to the preset's own configuration when no directory is given
-  or it holds no saved configuration (a run from before configurations
-  were saved).
-
-  Raises:
-    ValueError: if the directory holds a run of another preset (naming
-      both), or a configuration that cannot be read, or `preset` is
-      unknown.
-  """
-  saved = run_config.load(checkpoint_dir) if checkpoint_dir else None
-  if saved is None:
-    return presets.get_preset(preset)
-  if saved.preset != preset:
-    raise ValueError(f'{checkpoint_dir} holds a run of preset '
-                     f'{saved.preset!r}, not {preset!r}.')
-  return saved.config

@@ -12,12 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The fixed opponents of each two-player preset, for evaluation.
-
-Tic-tac-toe has the perfect and the random player
-(`tictactoe_players`); connect four and 9x9 Go have OpenSpiel's MCTS bot
-with random rollouts (`openspiel_players.MCTSPlayer`) and the random player.
-"""
+"""The fixed opponents of each two-player preset, for evaluation."""
 
 import functools
 from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
@@ -61,9 +56,6 @@ def make_opponents(preset: str,
                    ) -> Dict[str, OpponentFactory]:
   """The opponents of a two-player preset, by their names in results.
 
-  The MCTS opponent is named `mcts<num_simulations>` in results (e.g.
-  'mcts1000'), the others by their names in `OPPONENTS`.
-
   Args:
     preset: a key of `OPPONENTS`.
     names: the opponents wanted, among `OPPONENTS[preset]` (default: all).
@@ -72,7 +64,8 @@ def make_opponents(preset: str,
     num_rollouts: the MCTS bot's random rollouts per leaf.
 
   Returns:
-    `{name: factory}`, factories taking a seed, in `OPPONENTS` order.
+    `{name: factory}`, factories taking a seed, in `OPPONENTS` order; the
+    MCTS opponent is named `mcts_name(num_simulations)`.
 
   Raises:
     ValueError: naming a preset without opponents, an opponent the preset
