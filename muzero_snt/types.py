@@ -25,11 +25,8 @@ Array = Union[np.ndarray, tf.Tensor]
 class NetworkOutput(NamedTuple):
   """What `initial_inference` and `recurrent_inference` return.
 
-  The first four fields are the pseudocode's `NetworkOutput`; the search reads
-  them. The last two keep the heads' logits for the loss when value and reward
-  are categorical over a support (appendix F of the paper); they are `None`
-  for scalar heads, and `reward_logits` is `None` after `initial_inference`,
-  whose reward is zero by definition.
+  The first four fields are the pseudocode's `NetworkOutput`; the last two
+  the categorical heads' logits for the loss (appendix F), else `None`.
 
   Attributes:
     value: `[B]` predicted value as a scalar (decoded from the support).
@@ -37,7 +34,8 @@ class NetworkOutput(NamedTuple):
     policy_logits: `[B, A]` unnormalised log-probabilities over actions.
     hidden_state: `[B, ...]` the next hidden state, min-max normalised.
     value_logits: `[B, S]` logits over the value support, or `None`.
-    reward_logits: `[B, S]` logits over the reward support, or `None`.
+    reward_logits: `[B, S]` logits over the reward support, or `None` (also
+      after `initial_inference`).
   """
   value: tf.Tensor
   reward: tf.Tensor
@@ -50,10 +48,8 @@ class NetworkOutput(NamedTuple):
 class Batch(NamedTuple):
   """A batch of K-step training windows, the learner's input.
 
-  Unroll step 0 is the real observation; step k in 1..K follows the k-th
-  action. `target_reward[:, k-1]` is the reward received for the k-th action
-  (the pseudocode pairs step k with the reward before it; see
-  docs/pseudocode.md). There is no reward to predict at step 0.
+  Step 0 is the real observation; step k follows the k-th action, whose
+  reward is `target_reward[:, k-1]` (docs/pseudocode.md, defect 4).
 
   Attributes:
     observation: `[B, *observation_shape]` the observation at step 0.
@@ -65,9 +61,7 @@ class Batch(NamedTuple):
       policy is trained, 0 for absorbing states past the end.
     weight: `[B]` importance-sampling weights (1 for uniform replay).
     next_observation: `[B, K, *observation_shape]` the real observations at
-      steps 1..K (zeros past the end of the game, where `policy_mask` is 0),
-      for the consistency loss (`MuZeroConfig.consistency_loss_weight`);
-      None when that loss is off (the paper's batch).
+      steps 1..K (zeros past the end), for the consistency loss; else None.
   """
   observation: Array
   action: Array
