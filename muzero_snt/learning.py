@@ -342,16 +342,8 @@ class Learner:
         value_fn)
 
   def distribute_dataset(self, dataset: tf.data.Dataset):
-    """Splits a dataset of global batches among the replicas.
-
-    Args:
-      dataset: yields `Batch`es of the global batch size (for example from
-        `datasets.from_batches`).
-
-    Returns:
-      An iterator whose elements `step()` takes: each replica's slice of a
-      global batch, already on its device.
-    """
+    """An iterator of `dataset`'s global `Batch`es split among the replicas,
+    on their devices, for `step()`."""
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
   def prepare(self, batch: types.Batch) -> types.Batch:
@@ -377,7 +369,11 @@ class Learner:
     Raises:
       FloatingPointError: as `step`.
     """
-    metrics = self._call_step(batch)
+    # By flat call on one replica; several need `tf.function`'s call.
+    if self._strategy.num_replicas_in_sync > 1:
+      metrics = self._compiled_step(batch)
+    else:
+      metrics = self._flat_step(batch)
     finite = bool(metrics.pop('finite').numpy())
     if not finite:
       raise FloatingPointError(
@@ -387,13 +383,6 @@ class Learner:
           'their last finite values.')
     return metrics
 
-  def _call_step(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
-    """Runs the compiled step on a prepared batch: by flat call on one
-    replica (`flat_call.FlatFunction`), by `tf.function`'s call on several."""
-    if self._strategy.num_replicas_in_sync > 1:
-      return self._compiled_step(batch)
-    return self._flat_step(batch)
-
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
@@ -402,16 +391,15 @@ class Learner:
         element of `distribute_dataset(...)`.
 
     Returns:
-      Metrics as NumPy: 'loss' (data loss + L2), 'gradient_norm',
-      'regularization', 'learning_rate' (the one applied), 'value_loss'
-      `[K+1]`, 'reward_loss' `[K]`, 'policy_loss' `[K+1]` per unroll step
-      (and 'consistency_loss' `[K]` when its weight is positive),
-      'priority' `[B]` for prioritised replay, 'step' (updates so far).
+      NumPy metrics: 'loss' (data loss + L2), 'gradient_norm',
+      'regularization', 'learning_rate', per unroll step 'value_loss' `[K+1]`,
+      'reward_loss' `[K]`, 'policy_loss' `[K+1]` (and 'consistency_loss'
+      `[K]`), 'priority' `[B]`, and 'step' (updates so far).
 
     Raises:
       ValueError: if the batch does not fit the config or the network.
-      FloatingPointError: if the loss or gradients are not finite; the update
-        is skipped, so the variables keep their last finite values.
+      FloatingPointError: if the loss or gradients are not finite; the
+        update is then skipped.
     """
     metrics = self.step_prepared(self.prepare(batch))
     metrics = {name: value.numpy() for name, value in metrics.items()}

@@ -326,17 +326,8 @@ class Reanalyser:
 def sample(config: config_lib.MuZeroConfig, replay: replay_lib.ReplayBuffer,
            reanalyser: Optional[Reanalyser] = None
            ) -> Tuple[types.Batch, Optional[np.ndarray]]:
-  """A batch of `replay`, through `reanalyser` if one is given.
-
-  Args:
-    config: the run's configuration.
-    replay: the buffer to sample.
-    reanalyser: if given, the batch gets its `reanalyse` targets.
-
-  Returns:
-    The `Batch`, and its `[B, 2]` replay keys if `config.prioritized_replay`
-    (their priorities are to be updated), else None.
-  """
+  """A `Batch` of `replay`, reanalysed if a `reanalyser` is given, and its
+  `[B, 2]` keys if `config.prioritized_replay`, else None."""
   if reanalyser is None:
     batch, keys = replay.sample_batch()
   else:

@@ -145,10 +145,7 @@ class ReplayBuffer:
                        'of frames; start from an empty replay).')
 
   def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
-    """Stores a finished game, evicting the oldest one if the window is full.
-
-    Args:
-      trajectory: a finished `Trajectory` that fits the config.
+    """Stores a finished game, evicting the oldest if the window is full.
 
     Returns:
       The game's id.
@@ -213,10 +210,8 @@ class ReplayBuffer:
         changes targets first (reanalysis).
 
     Returns:
-      A `Batch` of NumPy arrays (float32, actions int32) with
-      K = config.num_unroll_steps, value targets with n = config.td_steps,
-      and keys: `[B, 2]` int64 (game id, position) for
-      `update_priorities`.
+      A `Batch` of NumPy arrays (float32, actions int32), and its `[B, 2]`
+      int64 keys (game id, position) for `update_priorities`.
 
     Raises:
       ValueError: if the buffer is empty.
@@ -318,11 +313,7 @@ class ReplayBuffer:
     return flat[stored], stored
 
   def get_priorities(self, keys) -> np.ndarray:
-    """The priorities p (epsilon included) of stored keys `[B, 2]`.
-
-    Returns:
-      `[B]` float64, NaN for keys of evicted games.
-    """
+    """`[B]` float64 priorities of keys `[B, 2]`, NaN for evicted games."""
     flat, stored = self._flat_indices(keys)
     out = np.full(stored.shape, np.nan)
     out[stored] = self._priorities[flat]
@@ -332,14 +323,13 @@ class ReplayBuffer:
     """Sets the priorities of sampled positions (the learner's output).
 
     Args:
-      keys: `[B, 2]` (game id, position) from `sample_batch`. Keys of games
-        evicted since then are ignored. If a key appears twice, its last
-        priority wins.
+      keys: `[B, 2]` from `sample_batch`; keys of evicted games are ignored,
+        and a repeated key's last priority wins.
       priorities: `[B]` finite, non-negative; stored plus PRIORITY_EPSILON.
 
     Raises:
-      ValueError: naming the key, if a priority is NaN, infinite or
-        negative, or a key was never stored.
+      ValueError: naming the key, if a priority is not finite and
+        non-negative, or a key was never stored.
     """
     keys = np.asarray(keys)
     priorities = np.asarray(priorities, np.float64)

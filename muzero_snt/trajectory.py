@@ -49,11 +49,10 @@ class Trajectory:
     """Constructs an empty trajectory.
 
     Args:
-      action_space_size: the size A of the action space.
+      action_space_size: A.
       num_players: 1, or 2 for games whose players alternate.
-      discount: the discount g in (0, 1].
-      frame_stack: the layout of observations that stack frames (each
-        frame is then stored once); None stores every observation whole.
+      discount: in (0, 1].
+      frame_stack: the observations' layout if they stack frames.
 
     Raises:
       ValueError: if an argument is out of range.
@@ -139,15 +138,13 @@ class Trajectory:
     """Records one move (the pseudocode's `apply` + `store_search_statistics`).
 
     Args:
-      observation: the observation at this position, `[*obs]`.
-      to_play: the player to move here (0 in one-player games).
+      observation: `[*obs]` the observation here.
+      to_play: the player to move (0 in one-player games).
       action: the action taken, in [0, A).
-      reward: the reward that followed, for the player who moved.
-      policy: `[A]` the search's visit distribution over the full action
-        space (0 for actions it did not visit or that are illegal).
-      root_value: the search's value of this position, for the player to
-        move.
-      legal_actions: `[A]` bool, the actions legal here; None: all of them.
+      reward: the reward that followed, for the mover.
+      policy: `[A]` the search's visit distribution.
+      root_value: the search's value here, for the mover.
+      legal_actions: `[A]` bool the legal actions; None: all.
 
     Raises:
       ValueError: after `finish`, or naming the move and a value out of
@@ -171,16 +168,8 @@ class Trajectory:
 
     Args:
       trajectories: B trajectories, none finished.
-      observations: `[B, *obs]` the observation of each game's position.
-      to_play: `[B]` the players to move.
-      actions: `[B]` the actions taken.
-      rewards: `[B]` the rewards that followed.
-      policies: `[B, A]` the search's visit distributions.
-      root_values: `[B]` the search's values.
-      legal_actions: `[B, A]` bool, the legal actions of each position.
-
-    Raises:
-      ValueError: as `append`, naming the game.
+      observations, to_play, actions, rewards, policies, root_values,
+        legal_actions: `append`'s arguments for each game, `[B, ...]`.
     """
     rows = None
     num_games = len(trajectories)
@@ -248,11 +237,9 @@ class Trajectory:
     """Closes the record; no move can be appended afterwards.
 
     Args:
-      terminal: True if the game reached a terminal state (whose value is
-        0); False if it was truncated (e.g. CartPole's 500-step limit).
-      bootstrap_value: for a truncated game, the value estimate of the
-        position after the last move, from the perspective of the player to
-        move there; it must be 0 for a terminal game.
+      terminal: whether the game reached a terminal state, else truncated.
+      bootstrap_value: the value after the last move, for the player to
+        move there; 0 for a terminal game.
 
     Raises:
       ValueError: if the trajectory is empty or already finished, or
@@ -266,7 +253,6 @@ class Trajectory:
     move_checks.check_ending(terminal, bootstrap_value)
     self._arrays = {}
     for name, values in self._moves.items():
-      # Lists after `append`; already arrays after `from_arrays`.
       self._arrays[name] = (values if isinstance(values, np.ndarray)
                             else np.stack(values))
       # Targets are cached from these arrays, so they must not change.
@@ -403,19 +389,10 @@ class Trajectory:
 
   def make_target(self, index: int, num_unroll_steps: int,
                   td_steps: int) -> Target:
-    """`targets.window_targets` of the K-step window at position `index`.
-
-    Args:
-      index: the window's first position, in [0, T).
-      num_unroll_steps: K >= 0.
-      td_steps: n >= 1.
-
-    Returns:
-      A float32 `Target`.
+    """The float32 `targets.window_targets` of the window at `index`.
 
     Raises:
-      ValueError: if the trajectory is not finished or an argument is out of
-        range.
+      ValueError: if unfinished or an argument is out of range.
     """
     self._check_finished('make_target')
     self._check_index(index)

@@ -182,7 +182,7 @@ class AreaResize:
     return out  # [H, W, C]
 
 
-class AtariEnvironment(base.Environment):
+class AtariEnvironment(base.OnePlayerEnvironment):
   """One Atari 2600 game through ALE, with MuZero's Atari protocol.
 
   arXiv:1911.08265, appendices "Data generation" and "Network Input":
@@ -203,10 +203,9 @@ class AtariEnvironment(base.Environment):
     again.
   * The game's end is a termination (discount 0); `max_episode_frames`
     emulator frames since the reset, no-ops included, a truncation.
-
-  Player 0 is always to play and every action is legal. A `step()` on a
-  fresh environment or after a LAST time step starts a new episode.
   """
+
+  _num_actions = NUM_ACTIONS
 
   def __init__(self,
                game: str,
@@ -368,11 +367,7 @@ class AtariEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < NUM_ACTIONS:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{NUM_ACTIONS - 1}.')
+    index = base.check_action(action, NUM_ACTIONS)
     reward, game_over = self._play(index)
     self._push_frame(index)
     observation = self._observation()
@@ -383,18 +378,6 @@ class AtariEnvironment(base.Environment):
       self._reset_next_step = True
       return base.truncation(reward, observation)
     return base.transition(reward, observation)
-
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(NUM_ACTIONS, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
 
   def _play(self, index: int) -> Tuple[float, bool]:
     """Plays `index` for up to `action_repeat` frames: (reward, game over)."""

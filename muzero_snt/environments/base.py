@@ -38,7 +38,9 @@ class Environment(dm_env.Environment):
   The pseudocode's `Game.legal_actions` and `Game.to_play`. Players are 0 and
   1 (always 0 with one player); the reward after an action is for the player
   who took it. Subclasses build time steps with `transition`, `termination`
-  and `truncation` so that rewards and discounts are float32 scalars.
+  and `truncation` so that rewards and discounts are float32 scalars. A
+  `step()` on a fresh environment or after a LAST time step starts a new
+  episode; any other illegal action raises a `ValueError`.
   """
 
   @abc.abstractmethod
@@ -70,6 +72,22 @@ class Environment(dm_env.Environment):
     return DISCOUNT_SPEC
 
 
+class OnePlayerEnvironment(Environment):
+  """An environment of one player, 0, with every one of its actions legal."""
+
+  _num_actions: int
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(self._num_actions, dtype=np.int32)
+
+  def to_play(self) -> int:
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return 1
+
+
 def transition(reward, observation) -> dm_env.TimeStep:
   """`dm_env.transition` with a float32 reward and discount 1."""
   return dm_env.transition(np.float32(reward), observation, discount=_ONE)
@@ -99,6 +117,15 @@ def as_action(action) -> int:
       np.issubdtype(action.dtype, np.integer)):
     return int(action)
   return None
+
+
+def check_action(action, num_actions: int) -> int:
+  """Returns `action` as an int if it lies in 0..num_actions - 1, else raises."""
+  index = as_action(action)
+  if index is None or not 0 <= index < num_actions:
+    raise ValueError(f'Illegal action {action!r}: expected an integer in '
+                     f'0..{num_actions - 1}.')
+  return index
 
 
 def check_int(name: str, value, minimum: int,

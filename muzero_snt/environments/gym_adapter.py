@@ -35,15 +35,13 @@ def _import_gymnasium():
   return gymnasium
 
 
-class GymnasiumEnvironment(base.Environment):
+class GymnasiumEnvironment(base.OnePlayerEnvironment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
   Observations are float32 in the `Box` space's shape. `terminated` is a
   termination (discount 0), `truncated` a truncation (discount 1: the state
   after a time limit still has value). `seed` goes to the first reset only;
-  later resets continue its random stream. Player 0 is always to play and
-  every action is legal. A `step()` on a fresh environment or after a LAST
-  time step starts a new episode.
+  later resets continue its random stream.
   """
 
   def __init__(self,
@@ -55,14 +53,13 @@ class GymnasiumEnvironment(base.Environment):
     Args:
       env: a gymnasium id (e.g. 'CartPole-v1') or a `gymnasium.Env`.
       seed: the seed of the first reset, or None for an unseeded one.
-      **make_kwargs: keyword arguments of `gymnasium.make` (with an id only),
-        e.g. `max_episode_steps`.
+      **make_kwargs: `gymnasium.make`'s keyword arguments, with an id only.
 
     Raises:
       ImportError: if gymnasium is not installed.
-      ValueError: if gymnasium has no environment `env`, the action space
-        is not `Discrete`, the observation space is not a `Box`, or
-        `make_kwargs` come with an instance.
+      ValueError: if gymnasium cannot make `env`, its spaces are not
+        `Discrete` actions and `Box` observations, or `make_kwargs` come
+        with an instance.
     """
     gymnasium = _import_gymnasium()
     if isinstance(env, str):
@@ -119,11 +116,7 @@ class GymnasiumEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < self._num_actions:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{self._num_actions - 1}.')
+    index = base.check_action(action, self._num_actions)
     observation, reward, terminated, truncated, _ = self._env.step(
         index + self._action_start)
     observation = self._observation(observation)
@@ -137,18 +130,6 @@ class GymnasiumEnvironment(base.Environment):
 
   def close(self):
     self._env.close()
-
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(self._num_actions, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
 
   def _observation(self, observation) -> np.ndarray:
     return np.asarray(observation, dtype=np.float32).reshape(

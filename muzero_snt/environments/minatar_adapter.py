@@ -51,7 +51,7 @@ def _import_minatar():
   return minatar
 
 
-class MinAtarEnvironment(base.Environment):
+class MinAtarEnvironment(base.OnePlayerEnvironment):
   """One MinAtar game (arXiv:1903.03176), as its baselines play it.
 
   An observation is the current float32 `[10, 10, C]` state, unstacked (the
@@ -60,10 +60,9 @@ class MinAtarEnvironment(base.Environment):
   `sticky_action_probability`. Rewards are unclipped; the game's end is a
   termination (discount 0), `max_episode_steps` a truncation. `seed` seeds
   MinAtar's `RandomState`, which continues across resets.
-
-  Player 0 is always to play and every action is legal. A `step()` on a
-  fresh environment or after a LAST time step starts a new episode.
   """
+
+  _num_actions = NUM_ACTIONS
 
   def __init__(self,
                game: str,
@@ -76,24 +75,18 @@ class MinAtarEnvironment(base.Environment):
     """Creates the game.
 
     Args:
-      game: one of `GAMES`, up to case and underscores ('breakout',
-        'SpaceInvaders', 'space_invaders').
+      game: one of `GAMES`, up to case and underscores ('SpaceInvaders').
       seed: MinAtar's seed, in 0..2**32 - 1.
-      sticky_action_probability: the probability in [0, 1] that MinAtar
-        repeats the previous action instead of the agent's.
-      difficulty_ramping: whether Asterix, Seaquest and Space Invaders get
-        harder as they go (MinAtar's default; the other games ignore it).
-      num_channels: planes of an observation, at least the game's (Breakout
-        4, Asterix 4, Freeway 7, Seaquest 10, Space Invaders 6); None for
-        the game's own.
-      max_episode_steps: steps after which an episode is truncated, or None
-        for MinAtar's episodes as they are.
+      sticky_action_probability: in [0, 1].
+      difficulty_ramping: MinAtar's option (Asterix, Seaquest, Invaders).
+      num_channels: planes of an observation, at least the game's (4 to
+        10); None for the game's own.
+      max_episode_steps: steps after which an episode is truncated, or None.
 
     Raises:
       ImportError: if minatar is not installed.
       TypeError: if `game` is not a string.
-      ValueError: if the game is unknown (the message lists MinAtar's) or
-        another argument is out of range.
+      ValueError: if the game is unknown or an argument out of range.
     """
     minatar = _import_minatar()
     if not isinstance(game, str):
@@ -170,11 +163,7 @@ class MinAtarEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < NUM_ACTIONS:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{NUM_ACTIONS - 1}.')
+    index = base.check_action(action, NUM_ACTIONS)
     reward, terminal = self._env.act(index)
     self._episode_steps += 1
     observation = self._observation()
@@ -186,18 +175,6 @@ class MinAtarEnvironment(base.Environment):
       self._reset_next_step = True
       return base.truncation(reward, observation)
     return base.transition(reward, observation)
-
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(NUM_ACTIONS, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
 
   def _observation(self) -> np.ndarray:
     """Returns the float32 `[10, 10, num_channels]` current state."""

@@ -142,9 +142,7 @@ class OpenSpielEnvironment(base.Environment):
   else OpenSpiel's reward. The end is a termination (discount 0), also after
   `max_moves` moves, adjudicated a draw as AlphaZero did (Silver et al.
   2018). After the end `to_play()` is the player after the last mover and
-  there are no legal actions. A `step()` on a fresh environment or after a
-  LAST time step starts a new episode; an illegal action raises a
-  `ValueError` and leaves the state unchanged.
+  there are no legal actions. An illegal action leaves the state unchanged.
   """
 
   def __init__(self,
@@ -158,12 +156,10 @@ class OpenSpielEnvironment(base.Environment):
     """Loads the game and sets up its initial position.
 
     Args:
-      game: an OpenSpiel game name ('connect_four', 'go', 'chess', ...) or a
-        `pyspiel.Game`.
+      game: an OpenSpiel game name ('connect_four', 'go') or a `pyspiel.Game`.
       seed: unused (the games are deterministic).
       history: the number of positions whose tensors are stacked.
-      max_moves: if set, a game still running after this many moves ends
-        as a draw.
+      max_moves: if set, the moves after which a game ends as a draw.
       player_planes: the planes of player 0's and player 1's pieces in a
         tensor that is the same for both players (connect_four: (0, 1));
         player 1 then sees them swapped, so that the mover's pieces come

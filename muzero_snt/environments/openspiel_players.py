@@ -50,7 +50,7 @@ class MCTSPlayer:
       game: the `pyspiel.Game` to play (an `OpenSpielEnvironment`'s `game`).
       num_simulations: simulations per move.
       seed: seed of the bot and of its rollouts.
-      num_rollouts: random games per leaf evaluation.
+      num_rollouts: random games per leaf.
       uct_c: UCT's exploration constant.
 
     Raises:
@@ -110,15 +110,8 @@ class MCTSPlayer:
 
 
 def winner(last_reward: float, mover: int) -> int:
-  """The winner of a two-player game from its last move's reward.
-
-  Args:
-    last_reward: the reward of the game's LAST time step.
-    mover: the player who made the last move, 0 or 1.
-
-  Returns:
-    0 or 1, or `DRAW`.
-  """
+  """The winner (0, 1 or `DRAW`) of a game whose last move, by `mover`,
+  earned `last_reward`."""
   if mover not in (0, 1):
     raise ValueError(f'mover must be 0 or 1, got {mover!r}.')
   if last_reward > 0:
@@ -129,15 +122,8 @@ def winner(last_reward: float, mover: int) -> int:
 
 
 def play_game(players: Sequence, env) -> int:
-  """Plays one game from the start; `players[p]` moves for player p.
-
-  Args:
-    players: two objects with `select_action(env) -> int`.
-    env: a two-player `base.Environment` (reset here).
-
-  Returns:
-    The winner: 0, 1, or `DRAW`.
-  """
+  """Plays a game in `env` from its reset, `players[p]` (with
+  `select_action(env) -> int`) moving for p; returns the `winner`."""
   if len(players) != 2:
     raise ValueError(f'A board game needs two players, got {len(players)}.')
   time_step = env.reset()

@@ -40,12 +40,10 @@ class EnvironmentEntry(NamedTuple):
 
   Attributes:
     make: `(seed, title) -> Environment`.
-    default_title: the title used when none is given; None when the
-      environment takes no title.
+    default_title: the title when none is given; None if it takes none.
     extra: the `pip install -e '.[extra]'` the adapter needs, or None.
     description: one line for `--help` and error messages.
-    frame_stack: the environments' `frame_stack()`, known without building
-      one.
+    frame_stack: the environments' `frame_stack()`, without building one.
   """
   make: Callable[[int, Optional[str]], base.Environment]
   default_title: Optional[str]

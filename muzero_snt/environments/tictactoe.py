@@ -52,12 +52,11 @@ def check_position(board, to_play) -> np.ndarray:
   """Checks that (`board`, `to_play`) can arise in a game; returns the board.
 
   Args:
-    board: `[9]` or `[3, 3]` integers: 0 empty, 1 player 0's stone, 2 player
-      1's stone.
+    board: `[9]` or `[3, 3]` integers coded as `TicTacToe.board`.
     to_play: the player to move, 0 or 1.
 
   Returns:
-    The board as a new int8 `[9]` array.
+    A new int8 `[9]` board.
 
   Raises:
     ValueError: if the board or the player is malformed or inconsistent.
@@ -100,9 +99,8 @@ class TicTacToe(base.Environment):
 
   Observations are float32 `[3, 3, 3]`: the stones of the player to move,
   the opponent's, and a constant plane equal to the player to move (who
-  still alternates after the last move). A `step()` on a fresh environment
-  or after a LAST time step starts a new episode; any other illegal action
-  raises a `ValueError` and leaves the state unchanged.
+  still alternates after the last move). An illegal action leaves the state
+  unchanged.
   """
 
   def __init__(self, seed: Optional[int] = None):

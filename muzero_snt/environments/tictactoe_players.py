@@ -73,17 +73,12 @@ def _is_over(board: Board) -> bool:
 
 
 def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
-  """The exact value of each legal action for the player to move.
+  """`{action: value}` of the legal actions for the player to move.
 
   Args:
-    board: a `TicTacToe` (its position is read, not changed), or a `[9]` or
-      `[3, 3]` board coded as `TicTacToe.board`.
-    to_play: the player to move (0 or 1) with a board; None with an
-      environment.
-
-  Returns:
-    `{action: value}` over the legal actions, values in {-1, 0, +1} for the
-    player to move; empty when the game is over.
+    board: a `TicTacToe` (read, not changed), or a `[9]` or `[3, 3]` board
+      coded as `TicTacToe.board`.
+    to_play: the player to move with a board; None with an environment.
 
   Raises:
     ValueError: if the position cannot arise in a game.
@@ -160,15 +155,8 @@ class RandomPlayer:
 
 def play_game(players: Sequence, env: Optional[tictactoe.TicTacToe] = None
               ) -> int:
-  """Plays one game from a new board; `players[p]` moves for player p.
-
-  Args:
-    players: two objects with `select_action(env) -> int`.
-    env: the environment to play in (reset first); a new one if None.
-
-  Returns:
-    The winner: 0, 1, or -1 (`tictactoe.DRAW`) for a draw.
-  """
+  """Plays a game in `env` (a new `TicTacToe` if None) from its reset,
+  `players[p]` moving for p; returns the winner, 0, 1 or `DRAW`."""
   if len(players) != 2:
     raise ValueError(f'Tic-tac-toe needs two players, got {len(players)}.')
   env = tictactoe.TicTacToe() if env is None else env

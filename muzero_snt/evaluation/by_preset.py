@@ -50,14 +50,12 @@ def evaluate(search: search_lib.Search,
   Args:
     search: MuZero's search (played without noise).
     make_environment: (seed) -> a fresh environment of the preset.
-    opponents: `make_opponents`'s result: `{name: factory}`, or None for a
-      one-player preset.
+    opponents: `make_opponents`'s result.
     num_games: games per opponent and side, or episodes.
     seed: seed of the opponents and the environments.
 
   Returns:
-    `evaluation.evaluate_matches`'s results, or the episodes'
-    `evaluation.EpisodeStats` for a one-player preset.
+    `evaluate_matches`'s results, or `evaluate_episodes`'s.
   """
   if opponents is None:
     return evaluation.evaluate_episodes(search, make_environment, num_games,

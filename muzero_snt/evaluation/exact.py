@@ -73,8 +73,7 @@ def walk(select_actions: SelectActions, opponent: str,
     side: 0 if the player moves first, 1 if second.
 
   Raises:
-    ValueError: for an unknown opponent or side, or if the player picks an
-      illegal move (naming the position and the move).
+    ValueError: for an unknown opponent or side, or an illegal move.
   """
   choices_of = _choices_of(opponent)
   if side not in (0, 1):

@@ -28,8 +28,7 @@ def check_checkpoint_dir(checkpoint_dir: str) -> None:
   """Raises unless `checkpoint_dir` is a directory holding a checkpoint.
 
   Raises:
-    FileNotFoundError: if it does not exist, or holds no checkpoint (the
-      message says whether it is empty).
+    FileNotFoundError: if it does not exist, or holds no checkpoint.
     NotADirectoryError: if it is a file.
   """
   where = f'checkpoint_dir={checkpoint_dir}'
@@ -51,19 +50,12 @@ def load_network(config: config_lib.MuZeroConfig,
                  checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
   """The network and learner step of the latest checkpoint in `checkpoint_dir`.
 
-  Args:
-    config: the configuration the network was trained with.
-    checkpoint_dir: the training run's checkpoint directory.
-
   Returns:
-    `(network, learner_step)`.
+    `(network, learner_step)` of `config`'s network.
 
   Raises:
-    FileNotFoundError: if the directory does not exist or holds no
-      checkpoint.
-    NotADirectoryError: if `checkpoint_dir` is a file.
-    ValueError: if the checkpoint's network does not fit `config`'s, or no
-      checkpoint in the directory is intact.
+    FileNotFoundError, NotADirectoryError: as `check_checkpoint_dir`.
+    ValueError: if no intact checkpoint's network fits `config`'s.
   """
   check_checkpoint_dir(checkpoint_dir)
   network = networks.make_network(config)

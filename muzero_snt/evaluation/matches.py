@@ -63,8 +63,7 @@ class MuZeroPlayer:
     """Constructs the player.
 
     Args:
-      search: the search, run without noise; its `config` gives the number
-        of actions.
+      search: the search, run without noise.
       seed: seed of the generator handed to the search.
 
     Raises:
@@ -81,16 +80,8 @@ class MuZeroPlayer:
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
-    """The `greedy_actions` of B positions.
-
-    Args:
-      observations: `[B, *observation_shape]` current observations.
-      to_play: `[B]` the player to move in each position.
-      legal_actions: B non-empty sequences of legal actions.
-
-    Returns:
-      `[B]` int64 actions.
-    """
+    """`[B]` int64 `greedy_actions` of B positions: their `[B, *obs]`
+    observations, players to move and non-empty legal actions."""
     output = self._search(
         observations, to_play,
         search_lib.legal_actions_to_mask(legal_actions, self._num_actions),
@@ -99,12 +90,8 @@ class MuZeroPlayer:
 
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
-    """The action to play in `env`'s current position.
-
-    Args:
-      env: the environment; its `to_play()` and `legal_actions()` are read.
-      observation: the current observation; read from `env.observation()`
-        if None.
+    """The action to play in `env`'s position, whose observation is
+    `observation` or else `env.observation()`.
 
     Raises:
       ValueError: if no observation is given and `env` has no
@@ -195,8 +182,7 @@ def evaluate_matches(
     seed: the first seed.
 
   Returns:
-    One `MatchResult` per opponent (in the mapping's order) and side (first,
-    then second).
+    A `MatchResult` per opponent, in order, and side (first, then second).
 
   Raises:
     ValueError: if `num_games` is not positive or `opponents` is empty.
@@ -268,12 +254,6 @@ def evaluate_episodes(search: search_lib.Search,
 
   Episode i runs in `make_environment(seed + i)` to its LAST time step; the
   episodes advance in lockstep under one `MuZeroPlayer(search, seed)`.
-
-  Args:
-    search: the search of the player.
-    make_environment: `(seed) -> environment`, one player.
-    num_episodes: N, the number of episodes.
-    seed: the first environment seed (and the player's seed).
 
   Returns:
     `EpisodeStats` of the N returns, in episode order.

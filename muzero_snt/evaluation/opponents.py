@@ -59,17 +59,16 @@ def make_opponents(preset: str,
   Args:
     preset: a key of `OPPONENTS`.
     names: the opponents wanted, among `OPPONENTS[preset]` (default: all).
-    game: the `pyspiel.Game` of an MCTS opponent (the environment's `game`).
-    num_simulations: the MCTS bot's simulations per move.
-    num_rollouts: the MCTS bot's random rollouts per leaf.
+    game: the `pyspiel.Game` of an MCTS opponent.
+    num_simulations, num_rollouts: the MCTS bot's, per move and per leaf.
 
   Returns:
     `{name: factory}`, factories taking a seed, in `OPPONENTS` order; the
     MCTS opponent is named `mcts_name(num_simulations)`.
 
   Raises:
-    ValueError: naming a preset without opponents, an opponent the preset
-      does not have, or a bad simulation or rollout count.
+    ValueError: naming a preset without opponents, an opponent it does not
+      have, or a bad count.
     TypeError: if an MCTS opponent's `game` is not a `pyspiel.Game`.
   """
   if preset not in OPPONENTS:

@@ -89,17 +89,8 @@ class MLPDynamics(snt.Module):
                hidden_state: tf.Tensor,
                action: tf.Tensor,
                is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
-    """Runs one step of the learned model.
-
-    Args:
-      hidden_state: `[B, H]` hidden states.
-      action: `[B]` int actions.
-      is_training: unused (no batch statistics).
-
-    Returns:
-      `[B, H]` next hidden states scaled to [0, 1], and the reward: `[B]`
-      scalars or `[B, S]` logits.
-    """
+    """`[B, H]` states, `[B]` actions -> next states scaled to [0, 1] and
+    `[B]` rewards or `[B, S]` reward logits."""
     del is_training
     encoded = hidden_state_lib.one_hot_vector(action, self._num_actions,
                                               hidden_state.dtype)
