@@ -120,7 +120,7 @@ def as_action(action) -> int:
 
 
 def check_action(action, num_actions: int) -> int:
-  """Returns `action` as an int if it lies in 0..num_actions - 1, else raises."""
+  """Returns `action` as an int in 0..num_actions - 1, else raises."""
   index = as_action(action)
   if index is None or not 0 <= index < num_actions:
     raise ValueError(f'Illegal action {action!r}: expected an integer in '
