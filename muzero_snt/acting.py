@@ -88,8 +88,7 @@ class Actor:
       num_envs: games played at once; every move searches them in one batch.
 
     Raises:
-      TypeError: if `search` is not a `search.Search` or `model` not a
-        `search.Model`.
+      TypeError: if `search` or `model` is of another type.
       ValueError: if `num_envs` is not a positive integer.
     """
     if not isinstance(search, search_lib.Search):
@@ -149,8 +148,7 @@ class Actor:
         drops the games in progress.
 
     Returns:
-      The finished games, in environment order: all `num_envs` of them
-      unless `should_stop` ended the round early.
+      The finished games, in environment order.
     """
     rng = np.random.default_rng(_seed(self._seed, round_index))
     first_game = round_index * self._num_envs
@@ -183,15 +181,11 @@ class Actor:
     Args:
       call_index: the number of calls before (fixes the moves' seeds).
       first_game: the index of the first game started by the first call.
-      training_steps: returns the learner's steps so far, for the
-        temperature schedule.
-      on_move: called with `num_envs` after every batched move.
-      should_stop: checked after every batched move; True ends the call.
+      training_steps, on_move, should_stop: as `play_round`'s.
       on_game_end: called with each game as it ends, before `on_move`.
 
     Returns:
-      The games that ended, in order (slot order within a move): at least
-      `num_envs` unless `should_stop` ended the call early.
+      The games that ended, in order (slot order within a move).
     """
     rng = np.random.default_rng(_seed(self._seed, call_index, 2))
     if self._in_play is None:

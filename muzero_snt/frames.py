@@ -136,16 +136,13 @@ def _assemble(stack: FrameStack, picked: np.ndarray, present: np.ndarray,
 
 def stack_observations(stack: FrameStack, frames: np.ndarray,
                        actions: np.ndarray, indices) -> np.ndarray:
-  """The float32 observations of positions `indices` of one game.
+  """`[B, H, W, C N + N]` float32 observations of positions of one game.
 
   Args:
     stack: the layout.
     frames: `[T, H, W, C]` the game's frames, frame t at move t.
     actions: `[T']` the game's actions, T' >= max(indices).
     indices: `[B]` positions in [0, T).
-
-  Returns:
-    `[B, H, W, C N + N]` float32.
   """
   indices = np.asarray(indices, np.int64).reshape(-1)  # [B]
   n = stack.num_frames
@@ -164,18 +161,16 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
   Args:
     stack: the layout.
     observation: `[H, W, C N + N]` the observation of move `move`.
-    recent: the stored frames of the moves before it that it shows (at
-      most N - 1, oldest first).
-    led: the actions that led to each of those frames and to the newest
-      one (0 for a game's first frame), `[len(recent) + 1]`.
+    recent: the stored frames before it that it shows, oldest first.
+    led: `[len(recent) + 1]` the actions that led to those frames and to
+      the newest (0 for a game's first frame).
     move: the move's number, for the message.
 
   Returns:
     `[H, W, C]` the frame, of `stack.frame_dtype`.
 
   Raises:
-    ValueError: if the stack of `recent`, the frame and `led` is not
-      `observation` exactly, naming the first differing element.
+    ValueError: naming the first element where the stack differs.
   """
   frame = _newest_frame(stack, observation)
   window = list(recent) + [frame]

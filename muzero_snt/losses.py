@@ -33,18 +33,11 @@ HIDDEN_STATE_GRADIENT_SCALE = 0.5
 
 
 def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
-  """The pseudocode's `scalar_loss`, per example.
+  """The pseudocode's `scalar_loss`, per scalar: `[...]` losses.
 
-  "MSE in board games, cross entropy between categorical values in Atari":
-  for a scalar prediction, the squared error; for logits over a support of
-  S = 2n + 1 atoms, the cross entropy against two_hot(h(target)).
-
-  Args:
-    prediction: `[...]` scalars, or `[..., S]` logits (e.g. `[B, K+1, S]`).
-    target: `[...]` scalar targets (untransformed).
-
-  Returns:
-    `[...]` losses, one per scalar.
+  The squared error of `[...]` scalar predictions, or the cross entropy of
+  `[..., S]` logits against `scalar_to_support(target)`, for `[...]`
+  untransformed targets.
 
   Raises:
     ValueError: if the shapes fit neither case, or S is not odd and >= 3.
@@ -79,9 +72,9 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
   0 with a non-zero gradient.
 
   Args:
-    policy_logits: `[..., A]` predicted logits (e.g. `[B, K+1, A]`).
+    policy_logits: `[..., A]` predicted logits.
     target_policy: `[..., A]` visit distributions.
-    mask: `[...]` 1 inside the game, 0 for absorbing states past its end.
+    mask: `[...]` 1 inside the game, 0 past its end.
 
   Returns:
     `[...]` losses.
@@ -98,14 +91,12 @@ def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
   -<p / |p|, t / |t|>, with no gradient into `target`; 0 where masked.
 
   Args:
-    prediction: `[..., D]` projections of the dynamics' hidden states,
-      through the prediction head.
-    target: `[..., D]` projections of the representations of the real
-      observations at the same steps.
-    mask: `[...]` 1 where the step's observation lies inside the game.
+    prediction: `[..., D]` projections of the dynamics' hidden states.
+    target: `[..., D]` projections of the real observations' states.
+    mask: `[...]` 1 inside the game.
 
   Returns:
-    `[...]` losses in [-1, 1] (0 where masked).
+    `[...]` losses in [-1, 1].
   """
   prediction = tf.math.l2_normalize(tf.cast(prediction, tf.float32), -1)
   target = tf.math.l2_normalize(
@@ -138,7 +129,7 @@ def check_batch(batch: types.Batch,
 
   Args:
     batch: the batch to check.
-    num_actions: the size A of the action space.
+    num_actions: A.
     num_unroll_steps: the expected K, or None to take it from `batch.action`.
   """
   action_shape = tf.TensorShape(batch.action.shape)
@@ -186,18 +177,15 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     network: the model.
     batch: a `Batch` of B K-step windows.
     weight_decay: coefficient of the L2 term.
-    value_loss_weight: weight of the value loss (1 in the paper; 0.25 with
-      Reanalyze).
-    reward_loss_weight: weight of each recurrent step's reward loss (1 in
-      the pseudocode), inside the step's 1/K gradient scale.
+    value_loss_weight: weight of the value loss (0.25 with Reanalyze).
+    reward_loss_weight: weight of each recurrent step's reward loss.
     is_training: whether batch norm uses and updates batch statistics.
     consistency_loss_weight: weight of EfficientZero's `consistency_loss` at
       each recurrent step, inside its 1/K gradient scale, against
       `batch.next_observation`; 0 (the paper's loss) computes none of it.
 
   Returns:
-    `LossOutput`; `extra.per_example` and `extra.regularization` let a
-    distributed learner do its own reduction.
+    `LossOutput`, whose `extra` lets a distributed learner reduce itself.
 
   Raises:
     ValueError: if the batch's shapes do not fit the network, or the

@@ -95,40 +95,27 @@ class ComputeDtypeNetwork:
   def trainable_variables(self) -> Sequence[tf.Variable]:
     return self._network.trainable_variables
 
-  def _outputs(self, output: types.NetworkOutput) -> types.NetworkOutput:
-    return output._replace(
-        value=_to_float32(output.value),
-        reward=_to_float32(output.reward),
-        policy_logits=_to_float32(output.policy_logits),
-        hidden_state=_to_float32(output.hidden_state),
-        value_logits=_to_float32(output.value_logits),
-        reward_logits=_to_float32(output.reward_logits))
+  def _run(self, method: str, inputs: tf.Tensor, *args):
+    """The network's `method` on `inputs` cast to the compute dtype, with
+    every output cast to float32."""
+    with compute_dtype_scope(self._dtype):
+      output = getattr(self._network, method)(
+          tf.cast(inputs, self._dtype), *args)
+    return tf.nest.map_structure(_to_float32, output)
 
   def initial_inference(self, observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:
-    observation = tf.cast(observation, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      output = self._network.initial_inference(observation, is_training)
-    return self._outputs(output)
+    return self._run('initial_inference', observation, is_training)
 
   def represent(self, observation: tf.Tensor,
                 is_training: bool = False) -> tf.Tensor:
-    observation = tf.cast(observation, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      hidden_state = self._network.represent(observation, is_training)
-    return _to_float32(hidden_state)
+    return self._run('represent', observation, is_training)
 
   def project(self, hidden_state: tf.Tensor,
               with_head: bool = False) -> tf.Tensor:
-    hidden_state = tf.cast(hidden_state, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      projected = self._network.project(hidden_state, with_head)
-    return _to_float32(projected)
+    return self._run('project', hidden_state, with_head)
 
   def recurrent_inference(self, hidden_state: tf.Tensor, action: tf.Tensor,
                           is_training: bool = False) -> types.NetworkOutput:
-    hidden_state = tf.cast(hidden_state, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      output = self._network.recurrent_inference(hidden_state, action,
-                                                 is_training)
-    return self._outputs(output)
+    return self._run('recurrent_inference', hidden_state, action,
+                     is_training)

@@ -76,16 +76,13 @@ class Inputs(NamedTuple):
 def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
                   rows: np.ndarray, replay: replay_lib.ReplayBuffer
                  ) -> Inputs:
-  """Reads the chosen rows' stored positions from `replay`.
+  """The `Inputs` of the chosen rows, read from `replay`.
 
   Args:
     config: the `MuZeroConfig`.
     keys: the batch's `[B, 2]` (game id, position) keys.
     rows: `[R]` the rows to reanalyse (`choose_rows`).
-    replay: the buffer the batch came from (its games are read).
-
-  Returns:
-    The rows' `Inputs`.
+    replay: the buffer the batch came from.
   """
   k, n = config.num_unroll_steps, config.td_steps
   keys = np.asarray(keys)
@@ -255,12 +252,11 @@ class Reanalyser:
 
     Args:
       batch: a `Batch` of NumPy arrays from `replay.sample_batch()`.
-      keys: its `[B, 2]` (game id, position) keys.
-      replay: the buffer the batch came from (its games are read).
+      keys: its `[B, 2]` keys.
+      replay: the buffer the batch came from.
 
     Returns:
-      The `Batch` with new `target_policy` `[B, K+1, A]` and `target_value`
-      `[B, K+1]` (copies; the input is not changed).
+      A new `Batch` with new `target_policy` and `target_value`.
     """
     start = time.perf_counter()
     rng = self._next_rng()

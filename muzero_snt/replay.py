@@ -366,14 +366,10 @@ class ReplayBuffer:
     """Reads a buffer written by `save`; it continues exactly where it was.
 
     Args:
-      config: the run's config; the fields that define the stored data must
-        equal the saved ones, and the window must hold the saved games.
+      config: the run's config, matching the file's data and games.
       path: the file written by `save`.
       seed: if given, the sampling generator starts from this seed instead
         of the saved state.
-
-    Returns:
-      The buffer; its next `sample_batch` is the saved buffer's next.
 
     Raises:
       ValueError: naming `path`, if the file's format or data do not fit

@@ -72,8 +72,8 @@ def write(path: str, config: config_lib.MuZeroConfig,
 
   Args:
     path: the file to write (no suffix is added).
-    config: the buffer's config (its data fields go into the metadata).
-    games: the finished games, oldest first, all of layout `frame_stack`.
+    config: the buffer's config.
+    games: the finished games, oldest first, of layout `frame_stack`.
     frame_stack: their layout, or None for whole observations.
     priorities: `[N]` the positions' priorities, game by game.
     meta: more metadata (counters, the generator's state).

@@ -51,13 +51,10 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
   for player 1.
 
   Args:
-    to_play: `[T]` int the player to move at each position.
-    rewards: `[T]` the reward after each action, for its mover.
-    root_values: `[T]` the search values, for the player to move.
+    to_play, rewards, root_values: the game's `[T]` arrays (`Trajectory`).
     discount: g.
     num_players: 1 or 2.
-    terminal: whether the game ended in a terminal state.
-    bootstrap_value: the value after the last move of a truncated game.
+    terminal, bootstrap_value: how the game ended (`Trajectory.finish`).
     td_steps: n >= 1.
 
   Returns:
@@ -93,9 +90,8 @@ def window_targets(values: np.ndarray, rewards: np.ndarray,
   action, at column k - 1 (docs/pseudocode.md, defects 4 and 5).
 
   Args:
-    values: `[T]` the game's value targets.
-    rewards: `[T]` its rewards.
-    policies: `[T, A]` its visit distributions.
+    values, rewards, policies: the game's value targets `[T]`, rewards `[T]`
+      and visit distributions `[T, A]`.
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.
 
@@ -127,7 +123,7 @@ def actions_window(actions: np.ndarray, action_space_size: int, index: int,
   state to an absorbing state.
 
   Args:
-    actions: `[T]` the game's actions.
+    actions: `[T]` the game's actions, in [0, `action_space_size`).
     action_space_size: A.
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.

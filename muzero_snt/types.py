@@ -29,9 +29,9 @@ class NetworkOutput(NamedTuple):
   the categorical heads' logits for the loss (appendix F), else `None`.
 
   Attributes:
-    value: `[B]` predicted value as a scalar (decoded from the support).
-    reward: `[B]` predicted reward as a scalar; zeros for the initial step.
-    policy_logits: `[B, A]` unnormalised log-probabilities over actions.
+    value: `[B]` predicted value.
+    reward: `[B]` predicted reward; zeros for the initial step.
+    policy_logits: `[B, A]` policy logits.
     hidden_state: `[B, ...]` the next hidden state, min-max normalised.
     value_logits: `[B, S]` logits over the value support, or `None`.
     reward_logits: `[B, S]` logits over the reward support, or `None` (also
@@ -57,8 +57,7 @@ class Batch(NamedTuple):
     target_value: `[B, K+1]` value targets (0 past the end of the game).
     target_reward: `[B, K]` reward targets (0 past the end of the game).
     target_policy: `[B, K+1, A]` search visit distributions (0 where masked).
-    policy_mask: `[B, K+1]` 1 where the position lies inside the game and its
-      policy is trained, 0 for absorbing states past the end.
+    policy_mask: `[B, K+1]` 1 inside the game, 0 past its end.
     weight: `[B]` importance-sampling weights (1 for uniform replay).
     next_observation: `[B, K, *observation_shape]` the real observations at
       steps 1..K (zeros past the end), for the consistency loss; else None.
@@ -77,15 +76,14 @@ class LossExtra(NamedTuple):
   """Parts of the unrolled loss, for logging and prioritised replay.
 
   Attributes:
-    per_example: `[B]` each example's data loss (importance-weighted, gradient
-      scales applied), before the reduction over the batch.
+    per_example: `[B]` each example's importance-weighted data loss.
     regularization: `[]` the L2 weight-decay term.
     value_loss: `[K+1]` batch-mean value loss per unroll step.
     reward_loss: `[K]` batch-mean reward loss per recurrent step.
     policy_loss: `[K+1]` batch-mean policy loss per unroll step.
     priority: `[B]` |predicted root value - value target at step 0|.
-    consistency_loss: `[K]` batch-mean consistency loss per recurrent step
-      (negative cosine similarity, unweighted), or None when it is off.
+    consistency_loss: `[K]` batch-mean consistency loss per recurrent step,
+      or None when it is off.
   """
   per_example: tf.Tensor
   regularization: tf.Tensor
@@ -97,12 +95,7 @@ class LossExtra(NamedTuple):
 
 
 class LossOutput(NamedTuple):
-  """A loss and its parts.
-
-  Attributes:
-    loss: `[]` the batch mean of `extra.per_example` plus
-      `extra.regularization`.
-    extra: the parts of the loss.
-  """
+  """A loss, `[]` mean of `extra.per_example` plus regularization, and its
+  parts."""
   loss: tf.Tensor
   extra: LossExtra

@@ -76,26 +76,13 @@ def _check_resolution(resolution,
   return int(resolution[0]), int(resolution[1])
 
 
-def paper_observation_shape(
-    num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
-    resolution: Tuple[int, int] = (96, 96)) -> Tuple[int, int, int]:
-  """Returns the observation shape `[H, W, 3 N + N]`: (96, 96, 128) default.
-
-  `num_stacked_frames` (N) RGB frames of `resolution` (H, W) and N action
-  planes (arXiv:1911.08265, appendix "Network Input").
-
-  Raises:
-    ValueError: if an argument is not a positive integer (pair).
-  """
-  n = base.check_int('num_stacked_frames', num_stacked_frames, 1)
-  height, width = _check_resolution(resolution)
-  return height, width, 3 * n + n
-
-
 def frame_stack(num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
                 resolution: Tuple[int, int] = (96, 96)
                ) -> frames_lib.FrameStack:
   """The layout of `AtariEnvironment`'s observations: uint8 RGB frames.
+
+  `num_stacked_frames` N frames of `resolution` and N action planes, shape
+  `[H, W, 3 N + N]` (arXiv:1911.08265, appendix "Network Input").
 
   Raises:
     ValueError: if an argument is not a positive integer (pair).
@@ -330,8 +317,7 @@ class AtariEnvironment(base.OnePlayerEnvironment):
   # dm_env.Environment.
 
   def observation_spec(self) -> specs.BoundedArray:
-    shape = paper_observation_shape(self._num_stacked_frames,
-                                    self._resolution)
+    shape = self._frame_stack.observation_shape
     return specs.BoundedArray(shape=shape, dtype=np.float32, minimum=0.,
                               maximum=1., name='observation')
 

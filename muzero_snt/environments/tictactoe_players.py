@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 
 Board = Tuple[int, ...]
@@ -155,12 +156,6 @@ class RandomPlayer:
 
 def play_game(players: Sequence, env: Optional[tictactoe.TicTacToe] = None
               ) -> int:
-  """Plays a game in `env` (a new `TicTacToe` if None) from its reset,
-  `players[p]` moving for p; returns the winner, 0, 1 or `DRAW`."""
-  if len(players) != 2:
-    raise ValueError(f'Tic-tac-toe needs two players, got {len(players)}.')
-  env = tictactoe.TicTacToe() if env is None else env
-  timestep = env.reset()
-  while not timestep.last():
-    timestep = env.step(players[env.to_play()].select_action(env))
-  return env.winner
+  """`openspiel_players.play_game` in `env`, a new `TicTacToe` if None."""
+  return openspiel_players.play_game(
+      players, tictactoe.TicTacToe() if env is None else env)

@@ -15,13 +15,12 @@
 """The fixed opponents of each two-player preset, for evaluation."""
 
 import functools
-from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from muzero_snt.environments import openspiel_players
-from muzero_snt.environments import tictactoe_players
+from muzero_snt.evaluation import matches
 
-# (seed) -> an opponent with `select_action(env) -> int`.
-OpponentFactory = Callable[[int], object]
+OpponentFactory = matches.OpponentFactory
 
 # The opponents of each two-player preset; 'mcts' is OpenSpiel's MCTS bot.
 OPPONENTS: Mapping[str, Tuple[str, ...]] = {
@@ -31,12 +30,6 @@ OPPONENTS: Mapping[str, Tuple[str, ...]] = {
 }
 MCTS_SIMULATIONS = 1000  # The MCTS opponent's default simulations per move.
 MCTS_ROLLOUTS = 1  # OpenSpiel's examples/mcts.py.
-
-_SEEDED_PLAYERS: Mapping[str, OpponentFactory] = {
-    'perfect': tictactoe_players.PerfectPlayer,
-    'random': tictactoe_players.RandomPlayer,
-}
-
 
 def mcts_name(num_simulations: int) -> str:
   """The MCTS opponent's name in results, e.g. 'mcts1000'."""
@@ -91,5 +84,6 @@ def make_opponents(preset: str,
       factories[mcts_name(num_simulations)] = functools.partial(
           _mcts_player, game, num_simulations, num_rollouts)
     else:
-      factories[name] = _SEEDED_PLAYERS[name]
+      # The random player plays any game.
+      factories[name] = matches.TICTACTOE_OPPONENTS[name]
   return factories
