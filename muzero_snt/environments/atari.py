@@ -53,10 +53,9 @@ def _import_ale():
 
 
 def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
-  """Returns the ROM id in `known` of a title, or None if there is none.
+  """The ROM id in `known` of a title up to case and underscores, or None.
 
-  Titles match ROM ids up to case and underscores, so gymnasium's CamelCase
-  names work: 'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
+  'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
   """
   key = game.replace('_', '').lower()
   for name in known:
@@ -172,24 +171,15 @@ class AreaResize:
 class AtariEnvironment(base.OnePlayerEnvironment):
   """One Atari 2600 game through ALE, with MuZero's Atari protocol.
 
-  arXiv:1911.08265, appendices "Data generation" and "Network Input":
-
-  * All 18 actions of ALE's full action set; action i is
-    `ale.getLegalActionSet()[i]` (0 is NOOP).
-  * `step(a)` plays `a` for `action_repeat` emulator frames and returns the
-    sum of their raw, unclipped rewards.
-  * Frames are RGB screens area-resized to `resolution`, rounded to bytes
-    and scaled by 1/255; with `max_pool` a frame is the maximum of the last
-    two screens (DQN's flicker fix; off by default, as the paper is silent).
-  * Observations are float32 `[H, W, 3 N + N]`, the layout of
-    `frame_stack()`: the last N frames oldest first, then N constant planes
-    of (the action that led to frame i) / 18; zeros before the reset's
-    frame, which action 0 reached.
-  * `reset()` plays 0..`noop_max` no-op steps, drawn from
-    `np.random.default_rng(seed)`; a game that ends during them is reset
-    again.
-  * The game's end is a termination (discount 0); `max_episode_frames`
-    emulator frames since the reset, no-ops included, a truncation.
+  arXiv:1911.08265, appendices "Data generation" and "Network Input": all
+  18 actions of ALE's full set (action i is `ale.getLegalActionSet()[i]`);
+  `step(a)` plays `a` for `action_repeat` frames and sums their unclipped
+  rewards; frames are RGB screens area-resized to `resolution`, rounded to
+  bytes (with `max_pool`, the maximum of the last two screens, DQN's
+  flicker fix); observations stack them as `frame_stack()` says. `reset()`
+  plays 0..`noop_max` no-op steps drawn from `default_rng(seed)`. The
+  game's end is a termination (discount 0); `max_episode_frames` emulator
+  frames since the reset, a truncation.
   """
 
   _num_actions = NUM_ACTIONS
@@ -216,10 +206,8 @@ class AtariEnvironment(base.OnePlayerEnvironment):
       resolution: `(H, W)` of a frame (96x96 in the paper).
       noop_max: the most no-op agent steps after a reset (30 in the paper).
       max_episode_frames: emulator frames after which an episode is
-        truncated (108,000 in the paper); more than `noop_max *
-        action_repeat`.
-      sticky_actions: whether ALE repeats the previous action with
-        probability 0.25 instead of the agent's.
+        truncated (108,000 in the paper); > `noop_max * action_repeat`.
+      sticky_actions: whether ALE's sticky actions (0.25) are on.
       max_pool: whether a frame is the maximum of the last two screens.
       ale_factory: a zero-argument callable returning an `ale_py.ALEInterface`
         or a stand-in; None for a new `ale_py.ALEInterface`.
@@ -313,8 +301,6 @@ class AtariEnvironment(base.OnePlayerEnvironment):
 
   def frame_stack(self) -> frames_lib.FrameStack:
     return self._frame_stack
-
-  # dm_env.Environment.
 
   def observation_spec(self) -> specs.BoundedArray:
     shape = self._frame_stack.observation_shape

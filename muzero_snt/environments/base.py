@@ -57,12 +57,8 @@ class Environment(dm_env.Environment):
     """The number of players: 1 or 2."""
 
   def frame_stack(self) -> Optional[frames.FrameStack]:
-    """The layout of observations that stack the last frames and actions.
-
-    None (the default): self-play stores every observation whole. Otherwise
-    observations must be built exactly as `frames.stack_observations` does,
-    and self-play stores each frame once.
-    """
+    """The layout of observations built as `frames.stack_observations`
+    does, whose frames self-play stores once; None (the default) if not."""
     return None
 
   def reward_spec(self) -> specs.Array:

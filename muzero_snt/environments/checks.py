@@ -45,9 +45,8 @@ class CheckedEnvironment(base.Environment):
 
     Args:
       environment: the environment to check.
-      observation_shape: the shape every observation must have.
+      observation_shape, observation_dtype: those of every observation.
       action_space_size: the number of actions.
-      observation_dtype: the dtype every observation must have.
 
     Raises:
       TypeError: if `environment` is not a `base.Environment`.
@@ -98,8 +97,6 @@ class CheckedEnvironment(base.Environment):
       raise AttributeError(name)
     return getattr(self._environment, name)
 
-  # dm_env.Environment.
-
   def observation_spec(self):
     return self._environment.observation_spec()
 
@@ -128,8 +125,6 @@ class CheckedEnvironment(base.Environment):
   def close(self):
     self._environment.close()
 
-  # base.Environment.
-
   def frame_stack(self):
     return self._environment.frame_stack()
 
@@ -142,8 +137,6 @@ class CheckedEnvironment(base.Environment):
   @property
   def num_players(self) -> int:
     return self._environment.num_players
-
-  # Checks.
 
   def _check_timestep(self, timestep: dm_env.TimeStep) -> dm_env.TimeStep:
     """Records where the episode is, then checks `timestep`."""

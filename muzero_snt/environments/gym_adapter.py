@@ -94,8 +94,6 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
     """The wrapped `gymnasium.Env`."""
     return self._env
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=self._observation_shape, dtype=np.float32,
                        name='observation')

@@ -143,8 +143,6 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
     """The wrapped `minatar.Environment`."""
     return self._env
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.BoundedArray:
     return specs.BoundedArray(
         shape=(GRID_SIZE, GRID_SIZE, self._num_channels), dtype=np.float32,

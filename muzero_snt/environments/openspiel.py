@@ -160,19 +160,17 @@ class OpenSpielEnvironment(base.Environment):
       seed: unused (the games are deterministic).
       history: the number of positions whose tensors are stacked.
       max_moves: if set, the moves after which a game ends as a draw.
-      player_planes: the planes of player 0's and player 1's pieces in a
-        tensor that is the same for both players (connect_four: (0, 1));
-        player 1 then sees them swapped, so that the mover's pieces come
-        first (AlphaZero's encoding). None keeps OpenSpiel's tensor.
+      player_planes: the planes of player 0's and player 1's pieces, which
+        player 1 then sees swapped, so that the mover's come first
+        (AlphaZero's encoding; connect_four: (0, 1)).
       **game_params: OpenSpiel game parameters, e.g. `board_size=9` for Go;
         only with a game name.
 
     Raises:
       ImportError: if open-spiel is not installed.
       TypeError: if `game` is neither a name nor a `pyspiel.Game`.
-      ValueError: for an unknown name or parameters, a game of another kind
-        (the message names the property it lacks), or a bad `history`,
-        `max_moves` or `player_planes`.
+      ValueError: for an unknown name or parameters, a game of another
+        kind, or a bad `history`, `max_moves` or `player_planes`.
     """
     pyspiel = import_pyspiel()
     self._history = _positive_int(history, 'history')
@@ -229,8 +227,6 @@ class OpenSpielEnvironment(base.Environment):
     """The number of moves after which a game is drawn, or None."""
     return self._max_moves
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=self._observation_shape, dtype=np.float32,
                        name='observation')
@@ -285,8 +281,6 @@ class OpenSpielEnvironment(base.Environment):
       self._reset_next_step = True
       return base.termination(reward, self.observation())
     return base.transition(reward, self.observation())
-
-  # base.Environment.
 
   def legal_actions(self) -> np.ndarray:
     return np.asarray(self._legal_list(), np.int32)

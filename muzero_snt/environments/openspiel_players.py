@@ -43,7 +43,7 @@ class MCTSPlayer:
   """
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
-               num_rollouts: int = 1, uct_c: float = UCT_C):
+               num_rollouts: int = 1):
     """Builds the bot.
 
     Args:
@@ -51,7 +51,6 @@ class MCTSPlayer:
       num_simulations: simulations per move.
       seed: seed of the bot and of its rollouts.
       num_rollouts: random games per leaf.
-      uct_c: UCT's exploration constant.
 
     Raises:
       ImportError: if open-spiel is not installed.
@@ -77,7 +76,7 @@ class MCTSPlayer:
     seed = int(seed) % 2**31  # The C++ generators take a 32-bit int.
     # Kept here: the bot refers to the evaluator but does not own it.
     self._evaluator = pyspiel.RandomRolloutEvaluator(self._num_rollouts, seed)
-    self._bot = pyspiel.MCTSBot(game, self._evaluator, float(uct_c),
+    self._bot = pyspiel.MCTSBot(game, self._evaluator, UCT_C,
                                 self._num_simulations, _MAX_MEMORY_MB,
                                 True, seed, False)
 

@@ -92,15 +92,11 @@ def check_position(board, to_play) -> np.ndarray:
 class TicTacToe(base.Environment):
   """Tic-tac-toe on a 3x3 board: two players, player 0 moves first.
 
-  Actions 0..8 are squares in row-major order. The reward after a move is
-  for the player who made it: +1 for completing a line, 0 otherwise (also
-  for the move that fills the board in a draw). The episode ends
-  (`dm_env.termination`, discount 0) on a line or a full board.
-
+  Actions 0..8 are squares row-major. The mover's reward is 1 for
+  completing a line, else 0; a line or a full board ends the episode.
   Observations are float32 `[3, 3, 3]`: the stones of the player to move,
   the opponent's, and a constant plane equal to the player to move (who
-  still alternates after the last move). An illegal action leaves the state
-  unchanged.
+  still alternates after the last move).
   """
 
   def __init__(self, seed: Optional[int] = None):
@@ -111,8 +107,6 @@ class TicTacToe(base.Environment):
     self._winner = None
     self._reset_next_step = True
     self._legal: Optional[np.ndarray] = None  # Of the position, once asked.
-
-  # dm_env.Environment.
 
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=(3, 3, 3), dtype=np.float32, name='observation')
@@ -155,8 +149,6 @@ class TicTacToe(base.Environment):
     return base.termination(1. if self._winner == mover else 0.,
                             self.observation())
 
-  # base.Environment.
-
   def legal_actions(self) -> np.ndarray:
     if self._winner is not None:
       return np.zeros(0, np.int32)
@@ -170,8 +162,6 @@ class TicTacToe(base.Environment):
   @property
   def num_players(self) -> int:
     return 2
-
-  # Game state, for evaluation and tests.
 
   def observation(self) -> np.ndarray:
     """Returns the float32 `[3, 3, 3]` observation of the current position."""
@@ -188,19 +178,9 @@ class TicTacToe(base.Environment):
     return self._winner
 
   def set_state(self, board, to_play: int):
-    """Sets up a position; the next `step()` plays in it.
-
-    A finished position sets `winner`, and the next `step()` starts a new
-    episode.
-
-    Args:
-      board: `[9]` or `[3, 3]` integers, coded as `board`.
-      to_play: the player to move.
-
-    Raises:
-      ValueError: if the position cannot arise in a game; the state is then
-        unchanged.
-    """
+    """Sets up the position (`board`, `to_play`), as `check_position`
+    checks it; the next `step()` plays in it, or, if it is finished (see
+    `winner`), starts a new episode."""
     board = check_position(board, to_play)
     owners = line_owners(board)
     if owners:

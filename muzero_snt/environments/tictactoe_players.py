@@ -91,11 +91,8 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
 
 
 def game_value(board, to_play: Optional[int] = None) -> int:
-  """The exact value of the position for the player to move (-1, 0 or +1).
-
-  A finished game is worth -1 to the player to move if the other player
-  completed a line, 0 after a draw. Arguments as `minimax_values`.
-  """
+  """The exact value (-1, 0 or +1) of the position for the player to move,
+  also once finished; arguments as `minimax_values`."""
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board):
     return -1  # Only the player who moved last can own a line.
@@ -105,10 +102,7 @@ def game_value(board, to_play: Optional[int] = None) -> int:
 
 
 def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
-  """All actions that keep the game value, in increasing order.
-
-  Arguments as `minimax_values`; empty when the game is over.
-  """
+  """The actions that keep the game value, ascending; as `minimax_values`."""
   values = minimax_values(env_or_board, to_play)
   if not values:
     return []
