@@ -45,7 +45,8 @@ def make_opponents(preset: str,
 def evaluate(search: search_lib.Search,
              make_environment: EnvironmentFactory,
              opponents, num_games: int, seed: int = 0) -> Results:
-  """Plays `num_games` per opponent and side, or episodes.
+  """`evaluate_matches` of `num_games` per opponent and side, or
+  `evaluate_episodes` of `num_games` episodes for a one-player preset.
 
   Args:
     search: MuZero's search (played without noise).
@@ -53,9 +54,6 @@ def evaluate(search: search_lib.Search,
     opponents: `make_opponents`'s result.
     num_games: games per opponent and side, or episodes.
     seed: seed of the opponents and the environments.
-
-  Returns:
-    `evaluate_matches`'s results, or `evaluate_episodes`'s.
   """
   if opponents is None:
     return evaluation.evaluate_episodes(search, make_environment, num_games,

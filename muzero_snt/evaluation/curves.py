@@ -64,15 +64,12 @@ def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
 
 
 def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step, a panel each; a PNG.
+  """Plots scalars of a run against the learner step into PNG `path`.
 
   Args:
     logdir: the run's TensorBoard directory (see `read_scalars`).
     tags: the scalar tags to plot, e.g. `('selfplay/episode_return',)`.
-    path: the PNG file to write (its directory is created).
-
-  Returns:
-    `path`.
+    path: the PNG file to write (its directory is created), returned.
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.

@@ -14,10 +14,8 @@
 # ============================================================================
 """Exact tic-tac-toe results of a deterministic player, by walking every line.
 
-Against an opponent that picks uniformly among known moves, each result's
-probability is a finite sum over the opponent's choices: exact, where
-sampled games cannot tell a rare losing line from none. The player's moves
-of each depth are searched in one batch.
+Against an opponent picking uniformly among known moves, each result's
+probability is a finite sum, where sampled games miss rare losing lines.
 """
 
 from typing import Callable, Dict, List, NamedTuple, Sequence, Tuple

@@ -48,10 +48,7 @@ def check_checkpoint_dir(checkpoint_dir: str) -> None:
 
 def load_network(config: config_lib.MuZeroConfig,
                  checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """The network and learner step of the latest checkpoint in `checkpoint_dir`.
-
-  Returns:
-    `(network, learner_step)` of `config`'s network.
+  """(network, learner step) of the latest checkpoint in `checkpoint_dir`.
 
   Raises:
     FileNotFoundError, NotADirectoryError: as `check_checkpoint_dir`.

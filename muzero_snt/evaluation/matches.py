@@ -15,9 +15,8 @@
 """Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
 The player plays the most visited action (the pseudocode's `select_action`
-at temperature 0), so an evaluation's variety comes from the opponents and
-the environments' seeds. Games and episodes run in lockstep, with one
-batched search per move.
+at temperature 0). Games and episodes run in lockstep, with one batched
+search per move.
 """
 
 from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
@@ -125,16 +124,15 @@ def play_games(muzero_player: MuZeroPlayer,
                envs: Sequence[base.Environment],
                opponents: Sequence[object],
                muzero_side: int) -> List[int]:
-  """Plays each game from its current position to the end, in lockstep.
+  """Plays each game from its position to the end, in lockstep.
+
+  Returns each game's winner: 0, 1, or `openspiel_players.DRAW`.
 
   Args:
     muzero_player: the MuZero player.
     envs: two-player games with `observation()`, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
-
-  Returns:
-    The winner of each game: 0, 1, or `openspiel_players.DRAW`.
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
@@ -250,13 +248,10 @@ def evaluate_episodes(search: search_lib.Search,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
                       seed: int = 0) -> EpisodeStats:
-  """Undiscounted returns of N episodes of a one-player environment.
+  """`EpisodeStats` of the undiscounted returns of N one-player episodes.
 
   Episode i runs in `make_environment(seed + i)` to its LAST time step; the
   episodes advance in lockstep under one `MuZeroPlayer(search, seed)`.
-
-  Returns:
-    `EpisodeStats` of the N returns, in episode order.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
