@@ -49,14 +49,11 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 
 
 def check_position(board, to_play) -> np.ndarray:
-  """Checks that (`board`, `to_play`) can arise in a game; returns the board.
+  """Checks that (`board`, `to_play`) can arise; returns a new int8 `[9]`.
 
   Args:
     board: `[9]` or `[3, 3]` integers coded as `TicTacToe.board`.
     to_play: the player to move, 0 or 1.
-
-  Returns:
-    A new int8 `[9]` board.
 
   Raises:
     ValueError: if the board or the player is malformed or inconsistent.

@@ -71,15 +71,12 @@ class Projection(snt.Module):
 
   def __call__(self, hidden_state: tf.Tensor,
                with_head: bool = False) -> tf.Tensor:
-    """The projection of `hidden_state`, through the head if `with_head`.
+    """`[B, projection_size]`, through the head if `with_head`.
 
     Args:
       hidden_state: `[B, ...]` hidden states (any rank; flattened).
       with_head: True for the online branch (the dynamics' prediction),
         False for the target branch.
-
-    Returns:
-      `[B, projection_size]`.
     """
     x = self._to_vector(hidden_state)
     dtype = x.dtype
