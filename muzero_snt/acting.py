@@ -14,12 +14,9 @@
 # ============================================================================
 """Self-play: the pseudocode's `play_game` for several games at once.
 
-Every move runs one batched search over the games in progress. In rounds
-(`play_round`) each environment plays one game and no game spans rounds, so
-with seeds `(seed, round)` and `(seed, game)` a resumed run replays an
-uninterrupted one. `play_games` replaces each game as it ends instead, so
-every search holds `num_envs` positions; games in play span calls and are
-not checkpointed.
+Every move runs one batched search over the games in progress. No game
+spans two `play_round`s, so a resumed run replays an uninterrupted one;
+`play_games` replaces each game as it ends, so every search is full.
 """
 
 from typing import Callable, List, NamedTuple, Optional
@@ -136,7 +133,7 @@ class Actor:
       on_move: Optional[Callable[[int], None]] = None,
       should_stop: Optional[Callable[[], bool]] = None,
   ) -> List[GameResult]:
-    """Plays one game in each environment, all to their end.
+    """Plays one game in each environment to its end; returns them in order.
 
     Args:
       round_index: the number of rounds played before (fixes the seeds).
@@ -146,9 +143,6 @@ class Actor:
         batched move.
       should_stop: checked after every batched move; True ends the round and
         drops the games in progress.
-
-    Returns:
-      The finished games, in environment order.
     """
     rng = np.random.default_rng(_seed(self._seed, round_index))
     first_game = round_index * self._num_envs
@@ -176,16 +170,14 @@ class Actor:
   ) -> List[GameResult]:
     """Plays until `num_envs` games have ended, a new game in each free slot.
 
-    Games still in play when the call returns continue in the next call.
+    Returns the games that ended, in order (slot order within a move); those
+    still in play continue in the next call.
 
     Args:
       call_index: the number of calls before (fixes the moves' seeds).
       first_game: the index of the first game started by the first call.
       training_steps, on_move, should_stop: as `play_round`'s.
       on_game_end: called with each game as it ends, before `on_move`.
-
-    Returns:
-      The games that ended, in order (slot order within a move).
     """
     rng = np.random.default_rng(_seed(self._seed, call_index, 2))
     if self._in_play is None:

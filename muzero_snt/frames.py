@@ -156,7 +156,8 @@ def stack_observations(stack: FrameStack, frames: np.ndarray,
 def checked_frame(stack: FrameStack, observation: np.ndarray,
                   recent: Sequence[np.ndarray], led: Sequence[int],
                   move: int) -> np.ndarray:
-  """The newest frame of `observation`, checked to stack back into it.
+  """The `[H, W, C]` newest frame of `observation`, of `stack.frame_dtype`,
+  checked to stack back into it.
 
   Args:
     stack: the layout.
@@ -165,9 +166,6 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
     led: `[len(recent) + 1]` the actions that led to those frames and to
       the newest (0 for a game's first frame).
     move: the move's number, for the message.
-
-  Returns:
-    `[H, W, C]` the frame, of `stack.frame_dtype`.
 
   Raises:
     ValueError: naming the first element where the stack differs.

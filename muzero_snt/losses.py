@@ -65,7 +65,7 @@ def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
 
 def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
-  """Cross entropy against the search policy, zero where masked.
+  """`[...]` cross entropies against the search policy, zero where masked.
 
   Not `tf.nn.softmax_cross_entropy_with_logits`: its gradient assumes the
   target sums to 1, so an absorbing state's zero target would get a loss of
@@ -75,9 +75,6 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
     policy_logits: `[..., A]` predicted logits.
     target_policy: `[..., A]` visit distributions.
     mask: `[...]` 1 inside the game, 0 past its end.
-
-  Returns:
-    `[...]` losses.
   """
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
@@ -86,17 +83,14 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
 
 def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
                      mask: tf.Tensor) -> tf.Tensor:
-  """EfficientZero's consistency loss: negative cosine similarity.
+  """EfficientZero's consistency loss: `[...]` negative cosine similarities.
 
-  -<p / |p|, t / |t|>, with no gradient into `target`; 0 where masked.
+  -<p / |p|, t / |t|> in [-1, 1], no gradient into `target`; 0 if masked.
 
   Args:
     prediction: `[..., D]` projections of the dynamics' hidden states.
     target: `[..., D]` projections of the real observations' states.
     mask: `[...]` 1 inside the game.
-
-  Returns:
-    `[...]` losses in [-1, 1].
   """
   prediction = tf.math.l2_normalize(tf.cast(prediction, tf.float32), -1)
   target = tf.math.l2_normalize(

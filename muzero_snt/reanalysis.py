@@ -248,15 +248,13 @@ class Reanalyser:
 
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,
                 replay: replay_lib.ReplayBuffer) -> types.Batch:
-    """The batch with fresh targets in a random `reanalyze_fraction` of rows.
+    """A new batch with fresh `target_policy` and `target_value` in a random
+    `reanalyze_fraction` of rows.
 
     Args:
       batch: a `Batch` of NumPy arrays from `replay.sample_batch()`.
       keys: its `[B, 2]` keys.
       replay: the buffer the batch came from.
-
-    Returns:
-      A new `Batch` with new `target_policy` and `target_value`.
     """
     start = time.perf_counter()
     rng = self._next_rng()
@@ -268,7 +266,8 @@ class Reanalyser:
 
   def reanalyse_gathered(self, batch: types.Batch, inputs: Inputs,
                          maps: Optional[np.ndarray] = None) -> types.Batch:
-    """`reanalyse` of a batch whose rows were chosen and gathered elsewhere.
+    """`reanalyse` of a batch whose rows were chosen and gathered elsewhere,
+    each row then moved by its map.
 
     Args:
       batch: a `Batch` of NumPy arrays from `ReplayBuffer.sample_batch
@@ -276,9 +275,6 @@ class Reanalyser:
       inputs: `gather_inputs` of its chosen rows.
       maps: `[B]` symmetry maps (`ReplayBuffer.draw_symmetries`) moving each
         row after its targets are new; None moves nothing.
-
-    Returns:
-      As `reanalyse`, each row then moved by its map.
     """
     start = time.perf_counter()
     rng = self._next_rng()

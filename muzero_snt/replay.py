@@ -145,10 +145,8 @@ class ReplayBuffer:
                        'of frames; start from an empty replay).')
 
   def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
-    """Stores a finished game, evicting the oldest if the window is full.
-
-    Returns:
-      The game's id.
+    """Stores a finished game, evicting the oldest if the window is full;
+    returns its id.
 
     Raises:
       ValueError: if the trajectory is not finished or does not fit the

@@ -39,7 +39,7 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
                   root_values: np.ndarray, discount: float, num_players: int,
                   terminal: bool, bootstrap_value: float,
                   td_steps: int) -> np.ndarray:
-  """The n-step value target z_t of every position of a game, n = td_steps.
+  """`[T]` float64 n-step value targets z_t for the player to move at t.
 
   z_t = sum_{i<n} g^i s(t, t+i) r_{t+i} + g^n s(t, t+n) v_{t+n}, with v the
   root values and s(t, j) = +1 if the same player moves at t and j, else -1
@@ -56,9 +56,6 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
     num_players: 1 or 2.
     terminal, bootstrap_value: how the game ended (`Trajectory.finish`).
     td_steps: n >= 1.
-
-  Returns:
-    `[T]` float64 value targets, each for the player to move at t.
   """
   t_max = len(rewards)
   g = discount
@@ -83,7 +80,7 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
 def window_targets(values: np.ndarray, rewards: np.ndarray,
                    policies: np.ndarray, index: int,
                    num_unroll_steps: int) -> Target:
-  """The targets of the K-step window of a game starting at `index`.
+  """The float32 `Target` of the K-step window of a game at `index`.
 
   Unroll step k is position index + k; positions past the end are absorbing
   (value, policy and mask 0); the reward of step k is that of the k-th
@@ -94,9 +91,6 @@ def window_targets(values: np.ndarray, rewards: np.ndarray,
       and visit distributions `[T, A]`.
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.
-
-  Returns:
-    A float32 `Target`.
   """
   k = num_unroll_steps
   t_max = len(rewards)
@@ -116,7 +110,7 @@ def window_targets(values: np.ndarray, rewards: np.ndarray,
 def actions_window(actions: np.ndarray, action_space_size: int, index: int,
                    num_unroll_steps: int,
                    rng: np.random.Generator) -> np.ndarray:
-  """The K actions a[index .. index+K-1] of a game, padded past the end.
+  """`[K]` int32 actions a[index .. index+K-1] of a game, padded past the end.
 
   Past the last move the targets are absorbing, so any action is valid;
   uniformly random ones teach that every action leads from an absorbing
@@ -128,9 +122,6 @@ def actions_window(actions: np.ndarray, action_space_size: int, index: int,
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.
     rng: draws the padding actions, only when the window runs past the end.
-
-  Returns:
-    `[K]` int32 actions.
   """
   k = num_unroll_steps
   real = actions[index:index + k].astype(np.int32)

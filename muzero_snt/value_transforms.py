@@ -50,15 +50,8 @@ def signed_parabolic(x: tf.Tensor, eps: float = EPSILON) -> tf.Tensor:
 
 
 def scalar_to_two_hot(x: tf.Tensor, support_size: int) -> tf.Tensor:
-  """Encodes scalars as two-hot distributions over -n..n, clipped to it.
-
-  Args:
-    x: `[...]` scalars.
-    support_size: 2n + 1, the number of atoms.
-
-  Returns:
-    `[..., support_size]` probabilities; atom i stands for the integer i - n.
-  """
+  """`[...]` scalars `x` as `[..., 2n + 1]` two-hot distributions over the
+  integers -n..n (atom i is i - n), clipped to them; `support_size` 2n + 1."""
   n = _support_half_width(support_size)
   x = tf.clip_by_value(tf.convert_to_tensor(x), -float(n), float(n))
   low = tf.floor(x)
