@@ -12,27 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Self-play: games played with the search and the current network.
+"""Self-play: the pseudocode's `play_game` for several games at once.
 
-The pseudocode's `play_game`, for several games at once: every move runs one
-batched search (a `search.Search`) over the games still in progress, picks
-each game's action with the visit-count temperature, steps the environments
-and records the moves in `Trajectory`s for the replay buffer.
-
-Games are played in rounds: each of the `num_envs` environments plays one
-game per round, and a round ends when all of them have finished. Between
-rounds no game is in progress, so a checkpoint there holds everything a run
-needs to continue. Every round draws from its own seeds `(seed, round)`, and
-every game's environment from `(seed, game)`, so a run restarted from a
-checkpoint plays the games an uninterrupted one would (see
-`training_loop.py` for the one condition on extending a finished run).
-
-`Actor.play_games` plays without rounds instead: a game that ends is
-replaced at once by the next one, so every batched search holds `num_envs`
-positions however unequal the games' lengths (a round's last moves search
-only its longest games). Games in progress carry over from one call to the
-next; a checkpoint between calls does not hold them, so a restarted run
-plays other games than an uninterrupted one.
+Every move runs one batched search over the games in progress. No game
+spans two `play_round`s, so a resumed run replays an uninterrupted one;
+`play_games` replaces each game as it ends, so every search is full.
 """
 
 from typing import Callable, List, NamedTuple, Optional
@@ -79,15 +63,7 @@ class _Game:
 
 
 class Actor:
-  """Plays rounds of self-play games with the search.
-
-  Usage:
-
-      actor = Actor(config, search.make_search(config, network),
-                    search.NetworkModel(network), make_env, seed=0)
-      for result in actor.play_round(training_steps=learner.steps):
-        replay.save_game(result.trajectory)
-  """
+  """Plays self-play games with the search."""
 
   def __init__(self,
                config: config_lib.MuZeroConfig,
@@ -99,21 +75,17 @@ class Actor:
     """Constructs an `Actor`.
 
     Args:
-      config: the hyperparameters (temperature, max_moves).
-      search: the search that picks every move, with exploration noise (e.g.
-        `search.make_search(config, network)`); built on the learner's
-        network, it reads its variables at every call, so every move uses
-        the latest weights.
-      model: the same network as a `search.Model` (e.g.
-        `search.NetworkModel`): its value of the last position is the
-        bootstrap value of a game cut off by a time limit.
+      config: the `MuZeroConfig`.
+      search: the search that picks every move, with exploration noise; it
+        reads the network's variables at every call.
+      model: the same network as a `search.Model`, for the bootstrap value
+        of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
       seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
 
     Raises:
-      TypeError: if `search` is not a `search.Search` or `model` not a
-        `search.Model`.
+      TypeError: if `search` or `model` is of another type.
       ValueError: if `num_envs` is not a positive integer.
     """
     if not isinstance(search, search_lib.Search):
@@ -144,11 +116,9 @@ class Actor:
 
   def compile_function(self, continuous: bool = False
                       ) -> Optional[Callable[[], None]]:
-    """Traces the search now; returns a function that compiles the programs
-    self-play will run (`CompiledSearch.compile_function`): one per padded
-    batch of `play_round`, whose batch shrinks as games end, or the one of
-    `play_games` (`continuous`). None for a search that compiles nothing.
-    """
+    """Traces the search now; returns a function compiling the programs of
+    `play_round` (or of `play_games`, `continuous`), or None for a search
+    that compiles nothing."""
     compile_function = getattr(self._search, 'compile_function', None)
     if compile_function is None:
       return None
@@ -163,21 +133,16 @@ class Actor:
       on_move: Optional[Callable[[int], None]] = None,
       should_stop: Optional[Callable[[], bool]] = None,
   ) -> List[GameResult]:
-    """Plays one game in each environment, all to their end.
+    """Plays one game in each environment to its end; returns them in order.
 
     Args:
       round_index: the number of rounds played before (fixes the seeds).
       training_steps: returns the learner's steps so far, for the
         temperature schedule.
       on_move: called with the number of environment steps after every
-        batched move (the training loop runs learner steps from it).
-      should_stop: checked after every batched move; once it returns True
-        the round ends there and the games still in progress are dropped
-        (a run stopping on a signal).
-
-    Returns:
-      The finished games, in environment order: all `num_envs` of them
-      unless `should_stop` ended the round early.
+        batched move.
+      should_stop: checked after every batched move; True ends the round and
+        drops the games in progress.
     """
     rng = np.random.default_rng(_seed(self._seed, round_index))
     first_game = round_index * self._num_envs
@@ -205,32 +170,14 @@ class Actor:
   ) -> List[GameResult]:
     """Plays until `num_envs` games have ended, a new game in each free slot.
 
-    Every batched move searches all `num_envs` games in play; a game that
-    ends is replaced before the next move by a fresh game, whose environment
-    draws from `(seed, game index)`. The games still in play when the call
-    returns continue in the next call.
+    Returns the games that ended, in order (slot order within a move); those
+    still in play continue in the next call.
 
     Args:
-      call_index: the number of calls before (the moves of this call draw
-        from `(seed, call_index)`).
-      first_game: the index of the first game started when no game is in
-        play (the first call): e.g. the games a resumed run had finished.
-      training_steps: returns the learner's steps so far, for the
-        temperature schedule.
-      on_move: called with the number of environment steps (`num_envs`)
-        after every batched move (the training loop runs learner steps
-        from it).
-      should_stop: checked after every batched move; once it returns True
-        the call returns the games that have ended so far.
-      on_game_end: called with each game as it ends, before the move's
-        `on_move` (the training loop stores it, so the learner can sample it
-        from the next learner step on).
-
-    Returns:
-      The games that ended during the call, in the order they ended (games
-      ending on the same move in slot order): at least `num_envs` of them
-      (more when several end on the last move) unless `should_stop` ended
-      the call early.
+      call_index: the number of calls before (fixes the moves' seeds).
+      first_game: the index of the first game started by the first call.
+      training_steps, on_move, should_stop: as `play_round`'s.
+      on_game_end: called with each game as it ends, before `on_move`.
     """
     rng = np.random.default_rng(_seed(self._seed, call_index, 2))
     if self._in_play is None:
@@ -268,8 +215,6 @@ class Actor:
     observations = np.stack([game.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
-    # The pseudocode's lists of legal actions, as the search's mask; the
-    # trajectories store it too.
     legal_mask = search_lib.legal_actions_to_mask(
         legal, self._config.action_space_size)
     output = self._search(observations, to_play, legal_mask, rng,
@@ -295,11 +240,7 @@ class Actor:
                       training_steps: int) -> np.ndarray:
     """The move of each game: a draw from its visit counts, as a batch.
 
-    Game by game in order, `rng` draws what a loop of per-game choices
-    would (an opening move's `rng.choice(legal)`, one uniform for a draw
-    at a positive temperature), so the games are the same; the visit
-    softmax and the draws' searches then run once for the batch
-    (`search.sample_actions`).
+    `rng` draws game by game what per-game choices would draw.
     """
     config = self._config
     num_games = len(games)

@@ -14,11 +14,8 @@
 # ============================================================================
 """Files replaced whole or not at all, even across a kill -9 or power loss.
 
-The content goes to a temporary file beside the target, is flushed and
-synced, then renamed over the target (`os.replace` is atomic on POSIX), and
-the directory is synced so the rename itself survives a crash. A reader
-sees the old file or the new one, never a part. Temporary files of an
-interrupted write end in `.tmp`.
+A synced temporary file (`.tmp`) is renamed over the target and the
+directory synced.
 """
 
 import os

@@ -14,18 +14,10 @@
 # ============================================================================
 """Calling a traced function on tensors without matching its arguments.
 
-Calling a `tf.function`'s concrete function binds the arguments to its
-signature in Python (the function type's binding, one `TensorSpec` cast per
-argument) before the program runs, a large share of a small program's call
-(docs/benchmarks.md, "The search's call"). A caller that builds the tensors
-itself, in the order, dtypes and shapes of the signature, can skip that
-step and hand them to the function as a flat list, as the concrete
-function does after binding.
-
-That entry point (`ConcreteFunction._call_flat`) is not part of
-TensorFlow's public API. `flat_caller` uses it where it exists and falls
-back to the public call otherwise, so a TensorFlow without it is slower,
-not wrong.
+A concrete function's call binds the arguments in Python, a large share of
+a small program's call (docs/benchmarks.md, "The search's call"). A caller
+holding the signature's tensors can pass them as a flat list through the
+private `ConcreteFunction._call_flat`; without it, the public call is used.
 """
 
 from typing import Any, Callable, Dict, Tuple
@@ -41,10 +33,8 @@ def flat_caller(concrete: Any) -> Callable[..., Any]:
       tensors (no Python values, no nested structures).
 
   Returns:
-    `call(*tensors)`, returning what `concrete(*tensors)` returns. The
-    tensors must have the signature's dtypes and compatible shapes: unlike
-    the public call, the fast path does not check them. Without the flat
-    entry point, `concrete` itself.
+    `call(*tensors)`, as `concrete(*tensors)` but without checking dtypes
+    and shapes; `concrete` itself without the flat entry point.
   """
   call_flat = getattr(concrete, '_call_flat', None)
   if call_flat is None or not hasattr(concrete, 'captured_inputs'):
@@ -58,14 +48,10 @@ def flat_caller(concrete: Any) -> Callable[..., Any]:
 
 
 class FlatFunction:
-  """A `tf.function` called by flat call, one concrete function per
-  signature of its arguments.
+  """A `tf.function` called by flat call, one trace per argument signature.
 
-  Arguments that are nests of tensors (e.g. a `Batch`, its absent fields
-  None) are keyed by their leaves' dtypes and shapes; the concrete function
-  for a key is the trace the `tf.function` itself would pick, called on the
-  flattened tensors. Arguments with anything else (NumPy arrays,
-  distributed values) go through the `tf.function`'s own call.
+  Nests of tensors (None leaves allowed) are keyed by their leaves' dtypes
+  and shapes; anything else goes through the `tf.function`'s own call.
   """
 
   def __init__(self, function: Any):

@@ -14,29 +14,19 @@
 # ============================================================================
 """Observations that stack the last N frames and actions, stored per frame.
 
-The pseudocode's `Game.make_image(state_index)` builds a position's
-observation from the game's history when it is needed. For environments
-whose observation is the last N frames plus N planes of the actions that
-led to them (Atari in the paper, appendix "Network Input"), a game keeps
-each frame once, in the frame's own dtype (uint8 for screens), and its
-actions; `stack_observations` builds the float32 observations from them.
-
-The layout (`FrameStack`) of the observation of position t, `[H, W, C N +
-N]`:
-
-* planes `C i .. C i + C - 1` (i = 0..N-1, oldest first) are frame
-  j = t - N + 1 + i divided by `frame_max`, zeros when j < 0;
-* plane `C N + i` is constant, (the action that led to frame j) divided by
-  `num_actions`: action a_{j-1} for j >= 1, and 0 for frame 0 (a reset's
-  frame counts as reached by action 0) and for missing frames (j < 0).
-
-A game of T moves stores frames 0..T-1 (the frame of move t is the newest
-frame of its observation) and actions a_0..a_{T-1}.
+The pseudocode's `Game.make_image`, for observations of the last N frames
+and N action planes (Atari, arXiv:1911.08265 appendix "Network Input"): a
+game stores each frame once, in its own dtype. Position t's observation
+`[H, W, C N + N]` holds, oldest first, frames j = t - N + 1 .. t divided by
+`frame_max` (zeros for j < 0), then N constant planes of the action that led
+to frame j, a_{j-1}, divided by `num_actions` (0 for j <= 0).
 """
 
 from typing import NamedTuple, Sequence, Tuple
 
 import numpy as np
+
+from muzero_snt import move_checks
 
 # Frame dtypes a stack may hold; floating frames are kept as they come.
 _FRAME_DTYPES = ('uint8', 'bool', 'float32')
@@ -48,10 +38,8 @@ class FrameStack(NamedTuple):
   Attributes:
     num_frames: N, the frames in an observation.
     frame_shape: `(H, W, C)` of one frame.
-    frame_dtype: how a frame is stored: 'uint8' (screens), 'bool' (binary
-      planes) or 'float32'.
-    frame_max: a frame's planes are its values divided by this (255 for
-      uint8 screens scaled to [0, 1]; 1 for binary planes).
+    frame_dtype: how a frame is stored: 'uint8', 'bool' or 'float32'.
+    frame_max: a frame's planes are its values divided by this.
     num_actions: the action planes are the action divided by this.
   """
   num_frames: int
@@ -71,11 +59,6 @@ class FrameStack(NamedTuple):
     return dict(self._asdict(), frame_shape=list(self.frame_shape))
 
 
-def _is_int(value) -> bool:
-  return isinstance(value, (int, np.integer)) and not isinstance(
-      value, (bool, np.bool_))
-
-
 def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
                      num_actions) -> FrameStack:
   """A checked `FrameStack` (e.g. from a replay file's JSON).
@@ -83,11 +66,11 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
   Raises:
     ValueError: naming the field and what was expected.
   """
-  if not _is_int(num_frames) or num_frames < 1:
+  if not move_checks.is_int(num_frames) or num_frames < 1:
     raise ValueError(f'num_frames must be an integer >= 1, got '
                      f'{num_frames!r}.')
   if (not isinstance(frame_shape, (tuple, list)) or len(frame_shape) != 3 or
-      not all(_is_int(size) and size >= 1 for size in frame_shape)):
+      not all(move_checks.is_int(size) and size >= 1 for size in frame_shape)):
     raise ValueError(f'frame_shape must be (H, W, C), three integers >= 1, '
                      f'got {frame_shape!r}.')
   if frame_dtype not in _FRAME_DTYPES:
@@ -97,7 +80,7 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
       isinstance(frame_max, bool) or not 0 < frame_max < np.inf):
     raise ValueError(f'frame_max must be a positive number, got '
                      f'{frame_max!r}.')
-  if not _is_int(num_actions) or num_actions < 1:
+  if not move_checks.is_int(num_actions) or num_actions < 1:
     raise ValueError(f'num_actions must be an integer >= 1, got '
                      f'{num_actions!r}.')
   return FrameStack(int(num_frames), tuple(int(s) for s in frame_shape),
@@ -126,8 +109,7 @@ def frame_planes(stack: FrameStack, frames: np.ndarray) -> np.ndarray:
 
 def action_planes(stack: FrameStack, actions: np.ndarray) -> np.ndarray:
   """Actions `[...]` as float32 plane values (/ num_actions)."""
-  # Divided in float64, then rounded once: as Python's a / A stored into a
-  # float32 array.
+  # Divided in float64, then rounded once, as the environments do.
   return (np.asarray(actions, np.int64) / stack.num_actions).astype(
       np.float32)
 
@@ -154,17 +136,13 @@ def _assemble(stack: FrameStack, picked: np.ndarray, present: np.ndarray,
 
 def stack_observations(stack: FrameStack, frames: np.ndarray,
                        actions: np.ndarray, indices) -> np.ndarray:
-  """The float32 observations of positions `indices` of one game.
+  """`[B, H, W, C N + N]` float32 observations of positions of one game.
 
   Args:
     stack: the layout.
     frames: `[T, H, W, C]` the game's frames, frame t at move t.
-    actions: `[T']` the game's actions, T' >= max(indices) (the action of
-      the newest move is not used).
+    actions: `[T']` the game's actions, T' >= max(indices).
     indices: `[B]` positions in [0, T).
-
-  Returns:
-    `[B, H, W, C N + N]` float32.
   """
   indices = np.asarray(indices, np.int64).reshape(-1)  # [B]
   n = stack.num_frames
@@ -178,25 +156,21 @@ def stack_observations(stack: FrameStack, frames: np.ndarray,
 def checked_frame(stack: FrameStack, observation: np.ndarray,
                   recent: Sequence[np.ndarray], led: Sequence[int],
                   move: int) -> np.ndarray:
-  """The newest frame of `observation`, checked to stack back into it.
+  """The `[H, W, C]` newest frame of `observation`, of `stack.frame_dtype`,
+  checked to stack back into it.
 
   Args:
     stack: the layout.
     observation: `[H, W, C N + N]` the observation of move `move`.
-    recent: the stored frames of the moves before it that it shows (at
-      most N - 1, oldest first).
-    led: the actions that led to each of those frames and to the newest
-      one (0 for a game's first frame), `[len(recent) + 1]`.
+    recent: the stored frames before it that it shows, oldest first.
+    led: `[len(recent) + 1]` the actions that led to those frames and to
+      the newest (0 for a game's first frame).
     move: the move's number, for the message.
 
-  Returns:
-    `[H, W, C]` the frame, of `stack.frame_dtype`.
-
   Raises:
-    ValueError: if the stack of `recent`, the frame and `led` is not
-      `observation` exactly, naming the first differing element.
+    ValueError: naming the first element where the stack differs.
   """
-  frame = newest_frame(stack, observation)
+  frame = _newest_frame(stack, observation)
   window = list(recent) + [frame]
   missing = stack.num_frames - len(window)
   picked = np.stack([np.zeros_like(frame)] * missing + window)[None]
@@ -215,17 +189,8 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
   return frame
 
 
-def newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
-  """The newest frame of a stacked observation, in the frame's dtype.
-
-  Args:
-    stack: the layout.
-    observation: `[H, W, C N + N]` float32.
-
-  Returns:
-    `[H, W, C]` of `stack.frame_dtype`; the caller checks that stacking it
-    gives the observation back (`frame_planes` of it equals its planes).
-  """
+def _newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
+  """`[H, W, C]` newest frame of a stacked observation, in the frame dtype."""
   channels = stack.frame_shape[-1]
   last = channels * (stack.num_frames - 1)
   planes = np.asarray(observation)[..., last:last + channels]

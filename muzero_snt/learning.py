@@ -14,12 +14,9 @@
 # ============================================================================
 """The MuZero learner: a compiled step under any tf.distribute strategy.
 
-The `tf.function` step computes the unrolled loss and its gradients on each
-replica, sums the gradients across replicas and applies them (with
-`jit_compile=True` on one replica, all of it as one XLA program); the
-Python `step()` validates the batch, keeps the counters and turns the
-step's outputs into NumPy metrics. `state` is what `tf.train.Checkpoint`
-needs to resume.
+The `tf.function` step computes the loss and gradients on each replica, sums
+the gradients and applies them; the Python `step()` validates the batch and
+returns NumPy metrics; `state` feeds `tf.train.Checkpoint`.
 """
 
 from typing import Any, Dict, Optional
@@ -43,8 +40,7 @@ def learning_rate_schedule(config: config_lib.MuZeroConfig,
   """The learning rate of update number `step` (0 for the first).
 
   The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`,
-  times min(1, (step + 1) / W) when `config.lr_warmup_steps` W > 0: the
-  first update takes lr_init / W and update W - 1 the full rate
+  times min(1, (step + 1) / W) for `config.lr_warmup_steps` W > 0
   (docs/pseudocode.md, deviation R).
   """
   exponent = tf.cast(step, tf.float32) / float(config.lr_decay_steps)
@@ -67,12 +63,9 @@ def make_optimizer(config: config_lib.MuZeroConfig,
 def _replica_local_state_creator(next_creator, **kwargs):
   """Makes a network's non-trainable state (batch-norm statistics) local.
 
-  The replicated step assigns such variables inside each replica, which a
-  mirrored variable allows only through a cross-replica `merge_call` (not
-  possible inside the XLA-compiled gradient function). As in TF-Replicator,
-  each replica keeps and updates its own copy from its share of the batch;
-  reading the variable outside a replica (for inference or a checkpoint)
-  gives the first replica's copy.
+  A mirrored variable could be assigned inside a replica only through a
+  `merge_call`, impossible in XLA. As in TF-Replicator, each replica keeps
+  its own copy; reads outside a replica give the first replica's.
   """
   # `trainable=None` (unspecified) means trainable.
   trainable = kwargs.get('trainable')
@@ -99,9 +92,8 @@ def _as_batch_of_tensors(batch: types.Batch) -> types.Batch:
 
 def zero_batch(config: config_lib.MuZeroConfig,
                batch_size: int) -> types.Batch:
-  """A batch of the shapes and dtypes replay batches have, all windows
-  inside their games: zero observations, actions and targets, uniform
-  policy targets, unit weights (what `Learner.warm_up` compiles on)."""
+  """A valid batch of replay batches' shapes and dtypes: zeros, uniform
+  policy targets and unit weights."""
   b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
   return types.Batch(
       observation=np.zeros((b,) + tuple(config.observation_shape),
@@ -137,14 +129,7 @@ def _check_values(batch: types.Batch, num_actions: int) -> None:
 
 
 class Learner:
-  """Trains a `MuZeroNetwork` with the unrolled MuZero loss.
-
-  Usage:
-
-      learner = Learner(network, config)
-      metrics = learner.step(batch)  # a `Batch` of global batch size
-      checkpoint = tf.train.Checkpoint(**learner.state)
-  """
+  """Trains a `MuZeroNetwork` with the unrolled MuZero loss."""
 
   def __init__(self,
                network: muzero_network.MuZeroNetwork,
@@ -157,22 +142,18 @@ class Learner:
     """Constructs a `Learner` and creates all its variables.
 
     Args:
-      network: the model; its variables are created here, inside
-        `strategy.scope()`, so it must not have been called yet when the
-        strategy has several replicas.
-      config: hyperparameters (learning rate and schedule, optimizer,
-        weight decay, K, value loss weight).
+      network: the model, not yet called when the strategy has several
+        replicas: its variables are created here, in `strategy.scope()`.
+      config: the `MuZeroConfig`.
       strategy: a `tf.distribute` strategy; the current one by default.
-      jit_compile: whether to compile the step (loss, gradients and update)
-        with XLA (one replica; a TPU strategy compiles the whole step
-        regardless).
-      loss_reduction: 'mean' over the global batch (the default), or 'sum'
-        over it as the pseudocode's `update_weights` does.
-      validate_batches: whether `step()` checks actions and finiteness of a
-        batch's values in NumPy before running it.
-      compute_dtype: 'float32', or 'bfloat16' to run the network's matmuls
-        and convolutions in bfloat16 while variables, optimizer slots, batch
-        norm and the loss stay float32 (`mixed_precision.py`).
+      jit_compile: whether to compile the step with XLA (one replica; a TPU
+        strategy compiles it regardless).
+      loss_reduction: 'mean' over the global batch, or 'sum' as the
+        pseudocode's `update_weights`.
+      validate_batches: whether `step()` checks a batch's actions and
+        finiteness in NumPy first.
+      compute_dtype: 'float32', or 'bfloat16' for the network's matmuls and
+        convolutions (`mixed_precision.py`).
 
     Raises:
       ValueError: if `loss_reduction` or `compute_dtype` is unknown, or
@@ -211,18 +192,13 @@ class Learner:
           name='learning_rate')
       self._optimizer = make_optimizer(config, self._learning_rate)
       self._optimizer.initialize(self._variables)
-    # Without AutoGraph: the step has no Python control flow on tensors, and
-    # converting it (Sonnet's modules with it) costs seconds of every first
-    # call. One replica with XLA: the whole step is one XLA program, the
-    # update and the metrics fused with the gradients. On several replicas
-    # the gradients are summed across them between the loss and the update,
-    # which only a TPU compiles as one program.
+    # Without AutoGraph: the step has no tensor control flow, and converting
+    # it costs seconds. Several replicas sum gradients between the loss and
+    # the update, which only a TPU compiles as one program.
     self._compiled_step = tf.function(
         self._step, autograph=False,
         jit_compile=jit_compile and num_replicas == 1)
-    # The step by flat call (`flat_call.py`), one trace per batch dtype and
-    # shape: matching a `Batch` against the traces costs about 1 ms a step,
-    # a tenth of tic-tac-toe's.
+    # By flat call: matching a `Batch` against the traces costs ~1 ms.
     self._flat_step = flat_call.FlatFunction(self._compiled_step)
 
   @property
@@ -262,17 +238,11 @@ class Learner:
     return list(variables.values())
 
   def warm_up(self) -> bool:
-    """Traces and compiles the step for `config.batch_size` batches now,
-    and leaves the learner as it was.
+    """Compiles the step for `config.batch_size` batches now, as the first
+    `step` would, and leaves every variable as it was, bit for bit.
 
-    The first `step` otherwise pays this (tens of seconds of XLA for a
-    residual network on a 2-core CPU); a caller can pay it earlier, e.g.
-    while the search's programs compile in another thread
-    (`training_loop.TrainingLoop` does). It runs one step on `zero_batch`
-    (the shapes and dtypes of replay batches) and then writes back every
-    variable the step changed, bit for bit: the steps after are those of a
-    learner that never warmed up. Nothing else may read the learner's
-    variables meanwhile, except work whose results are thrown away.
+    Runs one step on `zero_batch` and restores the variables; nothing else
+    may read them meanwhile.
 
     Returns:
       True if the step was compiled; False on a strategy with several
@@ -372,25 +342,14 @@ class Learner:
         value_fn)
 
   def distribute_dataset(self, dataset: tf.data.Dataset):
-    """Splits a dataset of global batches among the replicas.
-
-    Args:
-      dataset: yields `Batch`es of the global batch size (for example from
-        `datasets.from_batches`).
-
-    Returns:
-      An iterator whose elements `step()` takes: each replica's slice of a
-      global batch, already on its device.
-    """
+    """An iterator of `dataset`'s global `Batch`es split among the replicas,
+    on their devices, for `step()`."""
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
   def prepare(self, batch: types.Batch) -> types.Batch:
-    """What `step` does to a batch before the update: checks it against the
-    config and the network and turns it into tensors (each replica's
-    slice). An element of `distribute_dataset(...)` passes unchanged.
-
-    With `step_prepared`, a caller can check and convert batches in one
-    thread while another runs the updates (`overlapped_learning.py`).
+    """What `step` does to a batch before the update: checks it and turns
+    it into tensors, each replica's slice (`distribute_dataset` elements
+    pass unchanged). For `step_prepared`, possibly in another thread.
 
     Raises:
       ValueError: if the batch does not fit the config or the network.
@@ -410,7 +369,11 @@ class Learner:
     Raises:
       FloatingPointError: as `step`.
     """
-    metrics = self._call_step(batch)
+    # By flat call on one replica; several need `tf.function`'s call.
+    if self._strategy.num_replicas_in_sync > 1:
+      metrics = self._compiled_step(batch)
+    else:
+      metrics = self._flat_step(batch)
     finite = bool(metrics.pop('finite').numpy())
     if not finite:
       raise FloatingPointError(
@@ -420,33 +383,23 @@ class Learner:
           'their last finite values.')
     return metrics
 
-  def _call_step(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
-    """Runs the compiled step on a prepared batch: by flat call on one
-    replica (`flat_call.FlatFunction`), by `tf.function`'s call on several."""
-    if self._strategy.num_replicas_in_sync > 1:
-      return self._compiled_step(batch)
-    return self._flat_step(batch)
-
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
     """Runs one update on a global batch.
 
     Args:
       batch: a `Batch` of NumPy arrays or tensors, global batch size; or an
-        element of `distribute_dataset(...)`, already split among the
-        replicas (its values are checked inside the step only: a non-finite
-        loss still skips the update).
+        element of `distribute_dataset(...)`.
 
     Returns:
-      Metrics as NumPy: 'loss' (data loss + L2), 'gradient_norm',
-      'regularization', 'learning_rate' (the one applied), 'value_loss'
-      `[K+1]`, 'reward_loss' `[K]`, 'policy_loss' `[K+1]` per unroll step
-      (and 'consistency_loss' `[K]` when its weight is positive),
-      'priority' `[B]` for prioritised replay, 'step' (updates so far).
+      NumPy metrics: 'loss' (data loss + L2), 'gradient_norm',
+      'regularization', 'learning_rate', per unroll step 'value_loss' `[K+1]`,
+      'reward_loss' `[K]`, 'policy_loss' `[K+1]` (and 'consistency_loss'
+      `[K]`), 'priority' `[B]`, and 'step' (updates so far).
 
     Raises:
       ValueError: if the batch does not fit the config or the network.
-      FloatingPointError: if the loss or gradients are not finite; the update
-        is skipped, so the variables keep their last finite values.
+      FloatingPointError: if the loss or gradients are not finite; the
+        update is then skipped.
     """
     metrics = self.step_prepared(self.prepare(batch))
     metrics = {name: value.numpy() for name, value in metrics.items()}

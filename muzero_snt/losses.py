@@ -14,9 +14,8 @@
 # ============================================================================
 """MuZero's losses: scalar_loss, the policy loss and the unrolled loss.
 
-Section 3 and appendix G of arXiv:1911.08265, and the pseudocode's
-`update_weights`, batched: the unroll is over all examples at once instead of
-a Python loop over them (see `reference.py` for the loop, literally).
+Section 3 and appendix G of arXiv:1911.08265; the pseudocode's
+`update_weights` batched (`reference.py` has the literal loop).
 """
 
 from typing import Optional
@@ -34,18 +33,11 @@ HIDDEN_STATE_GRADIENT_SCALE = 0.5
 
 
 def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
-  """The pseudocode's `scalar_loss`, per example.
+  """The pseudocode's `scalar_loss`, per scalar: `[...]` losses.
 
-  "MSE in board games, cross entropy between categorical values in Atari":
-  for a scalar prediction, the squared error; for logits over a support of
-  S = 2n + 1 atoms, the cross entropy against two_hot(h(target)).
-
-  Args:
-    prediction: `[...]` scalars, or `[..., S]` logits (e.g. `[B, K+1, S]`).
-    target: `[...]` scalar targets (untransformed).
-
-  Returns:
-    `[...]` losses, one per scalar.
+  The squared error of `[...]` scalar predictions, or the cross entropy of
+  `[..., S]` logits against `scalar_to_support(target)`, for `[...]`
+  untransformed targets.
 
   Raises:
     ValueError: if the shapes fit neither case, or S is not odd and >= 3.
@@ -73,20 +65,16 @@ def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
 
 def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
-  """Cross entropy against the search policy, zero where masked.
+  """`[...]` cross entropies against the search policy, zero where masked.
 
-  Written as -sum(target * log_softmax(logits)) rather than with
-  `tf.nn.softmax_cross_entropy_with_logits`, whose gradient
-  softmax(logits) - target assumes the target sums to 1: for the zero target
-  of an absorbing state that op returns a loss of 0 with a non-zero gradient.
+  Not `tf.nn.softmax_cross_entropy_with_logits`: its gradient assumes the
+  target sums to 1, so an absorbing state's zero target would get a loss of
+  0 with a non-zero gradient.
 
   Args:
-    policy_logits: `[..., A]` predicted logits (e.g. `[B, K+1, A]`).
+    policy_logits: `[..., A]` predicted logits.
     target_policy: `[..., A]` visit distributions.
-    mask: `[...]` 1 inside the game, 0 for absorbing states past its end.
-
-  Returns:
-    `[...]` losses.
+    mask: `[...]` 1 inside the game, 0 past its end.
   """
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
@@ -95,21 +83,14 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
 
 def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
                      mask: tf.Tensor) -> tf.Tensor:
-  """EfficientZero's consistency loss: negative cosine similarity.
+  """EfficientZero's consistency loss: `[...]` negative cosine similarities.
 
-  -<p / |p|, t / |t|> between the online branch's projection `prediction`
-  and the target branch's `target`, with no gradient into `target` (its
-  `stop_gradient` is here, so no caller can forget it); 0 where masked.
+  -<p / |p|, t / |t|> in [-1, 1], no gradient into `target`; 0 if masked.
 
   Args:
-    prediction: `[..., D]` projections of the dynamics' hidden states,
-      through the prediction head.
-    target: `[..., D]` projections of the representations of the real
-      observations at the same steps.
-    mask: `[...]` 1 where the step's observation lies inside the game.
-
-  Returns:
-    `[...]` losses in [-1, 1] (0 where masked).
+    prediction: `[..., D]` projections of the dynamics' hidden states.
+    target: `[..., D]` projections of the real observations' states.
+    mask: `[...]` 1 inside the game.
   """
   prediction = tf.math.l2_normalize(tf.cast(prediction, tf.float32), -1)
   target = tf.math.l2_normalize(
@@ -118,11 +99,7 @@ def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
 
 
 def l2_regularization(network: snt.Module, weight_decay: float) -> tf.Tensor:
-  """`weight_decay * sum(l2_loss(w))` over the trainable variables.
-
-  As the pseudocode's loop over `network.get_weights()`; `tf.nn.l2_loss` is
-  half the squared norm.
-  """
+  """`weight_decay * sum(l2_loss(w))` over the trainable variables."""
   return weight_decay * tf.add_n(
       [tf.nn.l2_loss(tf.cast(w, tf.float32))
        for w in network.trainable_variables])
@@ -142,11 +119,11 @@ def check_batch(batch: types.Batch,
                 num_unroll_steps: Optional[int] = None) -> None:
   """Raises a `ValueError` naming the field if `batch` is not a K-step batch.
 
-  Checks static shapes only, so it costs nothing inside a `tf.function`.
+  Static shapes only: free inside a `tf.function`.
 
   Args:
     batch: the batch to check.
-    num_actions: the size A of the action space.
+    num_actions: A.
     num_unroll_steps: the expected K, or None to take it from `batch.action`.
   """
   action_shape = tf.TensorShape(batch.action.shape)
@@ -185,37 +162,24 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
                   consistency_loss_weight: float = 0.0) -> types.LossOutput:
   """The MuZero loss of `update_weights`, over a whole batch at once.
 
-  The network is unrolled K steps from the observation along the batch's
-  actions. As in the pseudocode, the gradient into each next recurrent step
-  is halved (`snt.scale_gradient(hidden_state, 0.5)` after every recurrent
-  step) and each recurrent step's loss is scaled by 1/K
-  (`snt.scale_gradient(l, 1/K)`). `scale_gradient` is the identity forward;
-  only gradients are scaled, so `loss` is the plain sum of the step losses.
-
-  Deviations from the pseudocode, each in docs/pseudocode.md: step 0 has no
-  reward loss (the pseudocode pairs it with the previous reward); policies
-  past the end of the game are masked; each example's loss is multiplied by
-  its importance weight; the loss is the mean over the batch, not the sum.
+  As the pseudocode, the gradient into each next hidden state is halved and
+  each recurrent step's loss gradient scaled by 1/K. Deviations, each in
+  docs/pseudocode.md: step 0 has no reward loss; policies past the end are
+  masked; losses are importance-weighted; the batch is averaged, not summed.
 
   Args:
     network: the model.
     batch: a `Batch` of B K-step windows.
     weight_decay: coefficient of the L2 term.
-    value_loss_weight: weight of the value loss (1 in the paper; 0.25 with
-      Reanalyze).
-    reward_loss_weight: weight of each recurrent step's reward loss (1 in
-      the pseudocode), inside the step's 1/K gradient scale.
+    value_loss_weight: weight of the value loss (0.25 with Reanalyze).
+    reward_loss_weight: weight of each recurrent step's reward loss.
     is_training: whether batch norm uses and updates batch statistics.
-    consistency_loss_weight: weight of EfficientZero's consistency loss
-      (`consistency_loss`) at each recurrent step, inside the step's 1/K
-      gradient scale: the projection of the step's hidden state (before its
-      0.5 gradient scale, as the step's other losses see it) against that of
-      the representation of `batch.next_observation`. 0, the paper's loss,
-      computes none of it.
+    consistency_loss_weight: weight of EfficientZero's `consistency_loss` at
+      each recurrent step, inside its 1/K gradient scale, against
+      `batch.next_observation`; 0 (the paper's loss) computes none of it.
 
   Returns:
-    `LossOutput`; `extra.per_example` and `extra.regularization` let a
-    distributed learner do its own reduction.
+    `LossOutput`, whose `extra` lets a distributed learner reduce itself.
 
   Raises:
     ValueError: if the batch's shapes do not fit the network, or the
@@ -241,9 +205,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   hidden_state = output.hidden_state
   recurrent_states = []
 
-  # Recurrent steps, from action and previous hidden state. (Small boards'
-  # convolutions run as matmuls whose matrices are made once for the K
-  # steps, in the dtype the network computes in: networks/board_conv.py.)
+  # Recurrent steps; small boards' matmul weights are made once for all K.
   with board_conv.assembled_weights(
       network, hidden_state.shape,
       getattr(network, 'compute_dtype', hidden_state.dtype)):
@@ -255,9 +217,8 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
       hidden_state = snt.scale_gradient(output.hidden_state,
                                         HIDDEN_STATE_GRADIENT_SCALE)
 
-  # The K + 1 steps' losses at once, on predictions stacked along axis 1
-  # (each loss is per position: the same numbers, up to rounding); then the
-  # pseudocode's loop over the steps, with its one scale_gradient per step.
+  # The K + 1 steps' losses at once, then the pseudocode's loop over the
+  # steps for its one scale_gradient per step.
   outputs = [prediction for _, prediction in predictions]
   value_loss = scalar_loss(
       tf.stack([_value_prediction(o) for o in outputs], axis=1),
@@ -302,12 +263,7 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
 
 def _unrolled_consistency(network, next_observation, recurrent_states,
                           mask: tf.Tensor, is_training: bool) -> tf.Tensor:
-  """`[B, K]` consistency losses of the K recurrent steps, batched.
-
-  The K steps' observations go through the representation and the
-  projection as one batch of B * K, the K hidden states through the
-  projection and its head as another.
-  """
+  """`[B, K]` consistency losses of the K recurrent steps, as B * K rows."""
   next_observation = tf.convert_to_tensor(next_observation)
   num_steps = len(recurrent_states)
   observation_shape = next_observation.shape[2:].as_list()

@@ -14,22 +14,11 @@
 # ============================================================================
 """bfloat16 compute with float32 variables, for the learner's forward pass.
 
-Sonnet 2 has no Keras-style dtype policy, so the learner gets mixed precision
-from three small rules, all here or marked where they apply:
-
-1. Variables stay float32: the optimizer, its slots and checkpoints never
-   see another dtype.
-2. Inside `compute_dtype_scope(tf.bfloat16)` every float32 variable that an
-   `snt.Linear` or `snt.Conv2D` reads is cast to bfloat16 on read (Sonnet's
-   `custom_variable_getter`). Those two modules hold nearly all the FLOPs.
-   The cast is differentiable, so gradients arrive in float32 at the
-   variables.
-3. Batch norm normalises in float32 (`networks/tower.py`); every output of
-   the network, the hidden state included, leaves it as float32
-   (`ComputeDtypeNetwork`), so the losses, their sum over the unroll and the
-   L2 term are float32, and `snt.scale_gradient` (whose backward multiplies
-   by a float32 scale) sees the dtype it expects. The next recurrent step
-   casts the hidden state back to bfloat16.
+Sonnet 2 has no dtype policy, so: variables stay float32; inside
+`compute_dtype_scope` the weights of `snt.Linear` and `snt.Conv2D` (nearly
+all the FLOPs) are cast on read, differentiably; batch norm runs in float32
+(`networks/tower.py`) and every network output leaves as float32, so the
+losses and `snt.scale_gradient` see float32.
 """
 
 import contextlib
@@ -56,14 +45,7 @@ def get_compute_dtype(name: str) -> tf.DType:
 
 @contextlib.contextmanager
 def compute_dtype_scope(dtype: tf.DType) -> Iterator[None]:
-  """Linear and convolution weights are read as `dtype` inside the scope.
-
-  Args:
-    dtype: the compute dtype; `tf.float32` makes the scope a no-op.
-
-  Yields:
-    Nothing; the cast applies until the scope exits.
-  """
+  """Linear and convolution weights are read as `dtype` inside the scope."""
   if dtype == tf.float32:
     yield
     return
@@ -82,12 +64,9 @@ def _to_float32(value):
 
 
 class ComputeDtypeNetwork:
-  """A `MuZeroNetwork` seen through a compute dtype.
+  """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs.
 
-  It has the two inference functions the loss calls: inputs are cast to the
-  compute dtype, the network runs inside `compute_dtype_scope`, and every
-  output comes back as float32. It owns no variables;
-  `trainable_variables` are the wrapped network's float32 ones.
+  It owns no variables: `trainable_variables` are the wrapped network's.
   """
 
   def __init__(self, network, dtype: tf.DType):
@@ -109,48 +88,34 @@ class ComputeDtypeNetwork:
 
   @property
   def submodules(self) -> Sequence[snt.Module]:
-    """The wrapped network's modules (`board_conv.assembled_weights` reads
-    them)."""
+    """The wrapped network's modules, for `board_conv.assembled_weights`."""
     return self._network.submodules
 
   @property
   def trainable_variables(self) -> Sequence[tf.Variable]:
     return self._network.trainable_variables
 
-  def _outputs(self, output: types.NetworkOutput) -> types.NetworkOutput:
-    return output._replace(
-        value=_to_float32(output.value),
-        reward=_to_float32(output.reward),
-        policy_logits=_to_float32(output.policy_logits),
-        hidden_state=_to_float32(output.hidden_state),
-        value_logits=_to_float32(output.value_logits),
-        reward_logits=_to_float32(output.reward_logits))
+  def _run(self, method: str, inputs: tf.Tensor, *args):
+    """The network's `method` on `inputs` cast to the compute dtype, with
+    every output cast to float32."""
+    with compute_dtype_scope(self._dtype):
+      output = getattr(self._network, method)(
+          tf.cast(inputs, self._dtype), *args)
+    return tf.nest.map_structure(_to_float32, output)
 
   def initial_inference(self, observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:
-    observation = tf.cast(observation, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      output = self._network.initial_inference(observation, is_training)
-    return self._outputs(output)
+    return self._run('initial_inference', observation, is_training)
 
   def represent(self, observation: tf.Tensor,
                 is_training: bool = False) -> tf.Tensor:
-    observation = tf.cast(observation, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      hidden_state = self._network.represent(observation, is_training)
-    return _to_float32(hidden_state)
+    return self._run('represent', observation, is_training)
 
   def project(self, hidden_state: tf.Tensor,
               with_head: bool = False) -> tf.Tensor:
-    hidden_state = tf.cast(hidden_state, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      projected = self._network.project(hidden_state, with_head)
-    return _to_float32(projected)
+    return self._run('project', hidden_state, with_head)
 
   def recurrent_inference(self, hidden_state: tf.Tensor, action: tf.Tensor,
                           is_training: bool = False) -> types.NetworkOutput:
-    hidden_state = tf.cast(hidden_state, self._dtype)
-    with compute_dtype_scope(self._dtype):
-      output = self._network.recurrent_inference(hidden_state, action,
-                                                 is_training)
-    return self._outputs(output)
+    return self._run('recurrent_inference', hidden_state, action,
+                     is_training)

@@ -93,21 +93,13 @@ def check_moves(first: int, num_moves: int, action_space_size: int,
                 root_values, legal_actions) -> Dict[str, np.ndarray]:
   """Validates `[T, ...]` arrays of moves numbered from `first`.
 
-  Args:
-    first: the number of the first move (for messages).
-    num_moves: T.
-    action_space_size: A.
-    num_players: 1 or 2.
-    to_play: `[T]` int players to move.
-    actions: `[T]` int actions in [0, A).
-    rewards: `[T]` finite rewards.
-    policies: `[T, A]` visit distributions, each summing to one.
-    root_values: `[T]` finite search values.
-    legal_actions: `[T, A]` bool masks holding each move's action.
+  `to_play` and `actions` `[T]` must be integers in range, `rewards` and
+  `root_values` `[T]` finite, `policies` `[T, A]` distributions, and
+  `legal_actions` `[T, A]` bool masks holding each move's action.
 
   Returns:
-    The arrays by property name, to_play and actions int64, rewards and
-    root values float64, policies float32.
+    The arrays by `Trajectory` property name, to_play and actions int64,
+    rewards and root values float64, policies float32.
 
   Raises:
     ValueError: naming the first bad value and its move.

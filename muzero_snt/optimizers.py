@@ -14,15 +14,10 @@
 # ============================================================================
 """Momentum SGD and Adam that apply updates under any tf.distribute strategy.
 
-Sonnet 2's optimizers refuse `MirroredStrategy`, `MultiWorkerMirroredStrategy`
-and `TPUStrategy` (they accept only Sonnet's own replicators). These apply
-each update with `strategy.extended.update`, entered through `merge_call`
-from a replica, so one learner step runs on any strategy. Slots are created
-by `initialize`, before tracing, so that they checkpoint and restore.
-
-`apply(..., apply_updates)` takes a boolean scalar: where it is false the
-variables and slots keep their values exactly, which lets a learner skip a
-step whose gradients are not finite without leaving the compiled graph.
+Sonnet 2's optimizers accept only Sonnet's replicators; these update through
+`strategy.extended.update`. Slots are created by `initialize`, before
+tracing, so that they checkpoint. `apply_updates` false keeps every variable
+as it was: a non-finite step is skipped inside the compiled graph.
 """
 
 from typing import Optional, Sequence, Union
@@ -57,9 +52,7 @@ class _Optimizer(snt.Module):
             apply_updates: Union[bool, tf.Tensor] = True) -> None:
     """Applies `updates` (gradients) to `parameters`.
 
-    Call from a replica (inside `strategy.run`), from the cross-replica
-    context, or with no strategy. In a replica, `updates` must already be
-    the same on every replica (all-reduced).
+    From a replica, `updates` must already be all-reduced.
 
     Args:
       updates: one gradient per parameter, or None to skip it.
@@ -79,10 +72,6 @@ class _Optimizer(snt.Module):
     else:
       self._apply_cross_replica(tf.distribute.get_strategy(), updates,
                                 parameters, apply_updates)
-
-
-def _select(apply_updates, new, old):
-  return tf.where(apply_updates, new, old)
 
 
 class Momentum(_Optimizer):
@@ -114,9 +103,9 @@ class Momentum(_Optimizer):
                                  parameter.dtype) * accumulation + gradient
       learning_rate = tf.cast(self.learning_rate, parameter.dtype)
       new_parameter = parameter - learning_rate * new_accumulation
-      accumulation.assign(_select(apply_updates, new_accumulation,
+      accumulation.assign(tf.where(apply_updates, new_accumulation,
                                   accumulation))
-      parameter.assign(_select(apply_updates, new_parameter, parameter))
+      parameter.assign(tf.where(apply_updates, new_parameter, parameter))
 
     for gradient, parameter, accumulation in zip(updates, parameters,
                                                  self.accumulation):
@@ -167,9 +156,9 @@ class Adam(_Optimizer):
       learning_rate = tf.cast(self.learning_rate, dtype)
       new_parameter = parameter - learning_rate * m_hat / (
           tf.sqrt(v_hat) + self.epsilon)
-      m.assign(_select(apply_updates, new_m, m))
-      v.assign(_select(apply_updates, new_v, v))
-      parameter.assign(_select(apply_updates, new_parameter, parameter))
+      m.assign(tf.where(apply_updates, new_m, m))
+      v.assign(tf.where(apply_updates, new_v, v))
+      parameter.assign(tf.where(apply_updates, new_parameter, parameter))
 
     for gradient, parameter, m, v in zip(updates, parameters, self.m, self.v):
       if gradient is not None:

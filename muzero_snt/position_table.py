@@ -22,21 +22,9 @@ import numpy as np
 class PositionTable:
   """Named columns of rows appended at the back and dropped from the front.
 
-  The replay buffer keeps one row per stored position (its games' positions
-  in order), so that a batch gathers its rows with one index array per
-  column instead of a Python loop over its games. Rows live in arrays with
-  room to spare: the capacity doubles when the back is reached, and the
-  live rows move to the front once the dropped ones fill half the arrays.
-  Appending n rows and dropping n rows then cost amortised O(n) copies,
-  whatever the number of rows kept, where concatenating whole columns would
-  copy every stored row on each save.
-
-  Usage:
-
-      table = PositionTable()
-      table.append(value=values, action=actions)   # [n] each
-      table.drop_front(3)
-      table.column('value')[rows]                  # gather live rows
+  The replay buffer's row per stored position, gathered by index arrays.
+  The arrays keep spare room (doubling, and compacting once half is
+  dropped), so appending or dropping n rows costs amortised O(n) copies.
   """
 
   def __init__(self):
@@ -69,8 +57,7 @@ class PositionTable:
   def append(self, **columns: np.ndarray) -> None:
     """Appends n rows: `[n, ...]` per column, every column of the table.
 
-    The first call fixes the columns' names, dtypes and row shapes; later
-    rows are cast to the dtype (as assigning into an array does).
+    The first call fixes the columns' names, dtypes and row shapes.
 
     Raises:
       ValueError: naming the column, if the columns differ from the
@@ -119,8 +106,7 @@ class PositionTable:
       self._start = self._stop = 0
 
   def __getstate__(self):
-    """The live rows alone (a pickled table, e.g. a buffer sent to another
-    process, carries no spare room)."""
+    """The live rows alone: a pickled table carries no spare room."""
     return {name: array[self._start:self._stop]
             for name, array in self._arrays.items()}
 
@@ -139,8 +125,7 @@ class PositionTable:
       return
     live = len(self)
     if live + n <= capacity // 2:
-      # Enough room once the dropped rows are reclaimed: move the live rows
-      # to the front in place (each row moves at most once per halving).
+      # Room once the dropped rows are reclaimed: compact in place.
       for array in self._arrays.values():
         array[:live] = array[self._start:self._stop]
     else:

@@ -14,13 +14,10 @@
 # ============================================================================
 """Reanalyse: fresh targets for stored positions (MuZero Reanalyze).
 
-Appendix H of the paper (Schrittwieser et al., 2020): stored positions are
-searched again with the latest network, and the fresh visit distributions
-become the policy targets; the n-step value targets bootstrap from a target
-network's value v^-(s_{t+n}) instead of the search value stored at play
-time. The same rules on a fixed dataset are MuZero Unplugged (Schrittwieser
-et al., 2021). The rules and every choice made here are in
-docs/reanalysis.md.
+Appendix H of arXiv:1911.08265: stored positions are searched again for
+fresh policy targets, and n-step value targets bootstrap from a target
+network. On a fixed dataset this is MuZero Unplugged (Schrittwieser et al.,
+2021). The choices made here are in docs/reanalysis.md.
 """
 
 import time
@@ -41,9 +38,7 @@ def num_rows(fraction: float, batch_size: int,
              rng: np.random.Generator) -> int:
   """How many of a batch's rows to reanalyse: fraction * B on average.
 
-  floor(f B), plus one with probability f B - floor(f B) (a draw from `rng`
-  only when f B is not a whole number), so every batch holds within one
-  row of the fraction and the mean over batches is exactly f B.
+  floor(f B), plus one with probability f B - floor(f B) (drawn only then).
   """
   exact = fraction * batch_size
   count = int(np.floor(exact))
@@ -63,11 +58,8 @@ def choose_rows(fraction: float, batch_size: int,
 class Inputs(NamedTuple):
   """What the new targets of a batch's chosen rows need from the replay.
 
-  P positions are searched again (every position of a chosen row's window
-  inside its game; none with `config.reanalyze_policy` False) and Q
-  bootstrap observations evaluated (where the bootstrap position b = j + n
-  of unroll position j lies inside the game).
-  NumPy arrays only, so they travel between processes as they are.
+  P positions searched again and Q bootstrap observations (b = j + n inside
+  the game) evaluated; NumPy arrays only, to travel between processes.
   """
   rows: np.ndarray  # [R] int64 the chosen rows, ascending.
   searched: np.ndarray  # [P, 2] int64 (row, unroll step) searched again.
@@ -84,17 +76,13 @@ class Inputs(NamedTuple):
 def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
                   rows: np.ndarray, replay: replay_lib.ReplayBuffer
                  ) -> Inputs:
-  """Reads the chosen rows' stored positions from `replay`.
+  """The `Inputs` of the chosen rows, read from `replay`.
 
   Args:
-    config: uses num_unroll_steps, td_steps, observation_shape and
-      reanalyze_policy.
+    config: the `MuZeroConfig`.
     keys: the batch's `[B, 2]` (game id, position) keys.
     rows: `[R]` the rows to reanalyse (`choose_rows`).
-    replay: the buffer the batch came from (its games are read).
-
-  Returns:
-    The rows' `Inputs`.
+    replay: the buffer the batch came from.
   """
   k, n = config.num_unroll_steps, config.td_steps
   keys = np.asarray(keys)
@@ -144,47 +132,16 @@ def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
 class Reanalyser:
   """Recomputes the targets of a random fraction of a sampled batch's rows.
 
-  For each chosen row (a K-step window from position t of a stored game of
-  length T):
-
-  - Policy: the positions t..t+K inside the game are searched again, all
-    rows' positions in ONE batched call of `search`, over their stored
-    observations, players and legal-action masks, without Dirichlet noise;
-    the visit distributions replace the stored ones. With
-    `config.reanalyze_policy` False the stored policies stay and nothing
-    is searched (the value targets alone are new).
-  - Value: where the n-step bootstrap position b = j + n of unroll position
-    j lies inside the game, the target becomes
-    z_j = sum_{i<n} g^i s(j, j+i) r_{j+i} + g^n s(j, b) v^-(o_b), with the
-    target network's value v^- of the stored observation o_b (one batched
-    inference) instead of the stored search value; s(j, b) is +1 if the
-    same player moves at j and b, else -1, as `Trajectory.value_targets`.
-    Windows whose bootstrap falls at or past the end keep their targets
-    (terminal: 0; truncated: the stored bootstrap value, whose observation
-    is not stored). With td_steps >= max_moves (board games) no target
-    bootstraps inside a game: only the policy targets change, and no target
-    network is built.
-
-  Rewards, masks, actions, weights and keys are unchanged, so prioritised
-  replay updates the same positions. The target network is a copy of
-  `network`, refreshed when the learner has taken
-  `config.target_update_interval` steps since the last copy (the first
-  call copies). Each call draws from its own generator, seeded by
-  (seed, number of calls before), and that number, the target network and
-  the step of its last refresh are `state` for checkpoints, so a resumed
-  run reanalyses as an uninterrupted one.
-
-  Usage:
-
-      reanalyser = Reanalyser(config, learner.network, search,
-                              lambda: learner.steps, seed=0)
-      batch, keys = replay.sample_batch()
-      batch = reanalyser.reanalyse(batch, keys, replay)
-
-  Where the replay is in another process (the distributed mode), that
-  process picks the rows and reads their stored positions
-  (`choose_rows`, `gather_inputs`), and `reanalyse_gathered(batch, inputs)`
-  computes the targets by the same rules.
+  In each chosen row, the window's positions inside the game are searched
+  again without noise, in one batched call, for the policy targets (unless
+  `config.reanalyze_policy` is False). Where the bootstrap position b = j + n
+  lies inside the game, the value target's bootstrap term becomes
+  g^n s(j, b) v^-(o_b), the target network's value; other value targets
+  stay. The target network copies `network` every
+  `config.target_update_interval` learner steps; it and the call count are
+  `state`, so a resumed run reanalyses as an uninterrupted one. With the
+  replay in another process, that process calls `choose_rows` and
+  `gather_inputs`, and `reanalyse_gathered` computes the targets.
   """
 
   def __init__(self,
@@ -196,12 +153,10 @@ class Reanalyser:
     """Constructs the reanalyser and, if values bootstrap, its target net.
 
     Args:
-      config: uses reanalyze_fraction, reanalyze_policy,
-        target_update_interval, num_unroll_steps, td_steps, max_moves,
-        discount, num_players.
+      config: the `MuZeroConfig`; with td_steps >= max_moves no value
+        bootstraps inside a game and no target network is built.
       network: the learner's `MuZeroNetwork` (the target network copies it).
-      search: a `search.Search` over `network` (it reads the network's
-        variables at each call), e.g. the actor's.
+      search: a `search.Search` over `network`.
       learner_steps: returns the learner's steps so far.
       seed: seeds the choice of rows.
 
@@ -293,16 +248,13 @@ class Reanalyser:
 
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,
                 replay: replay_lib.ReplayBuffer) -> types.Batch:
-    """The batch with fresh targets in a random `reanalyze_fraction` of rows.
+    """A new batch with fresh `target_policy` and `target_value` in a random
+    `reanalyze_fraction` of rows.
 
     Args:
       batch: a `Batch` of NumPy arrays from `replay.sample_batch()`.
-      keys: its `[B, 2]` (game id, position) keys.
-      replay: the buffer the batch came from (its games are read).
-
-    Returns:
-      The `Batch` with new `target_policy` `[B, K+1, A]` and `target_value`
-      `[B, K+1]` (copies; the input is not changed).
+      keys: its `[B, 2]` keys.
+      replay: the buffer the batch came from.
     """
     start = time.perf_counter()
     rng = self._next_rng()
@@ -314,23 +266,15 @@ class Reanalyser:
 
   def reanalyse_gathered(self, batch: types.Batch, inputs: Inputs,
                          maps: Optional[np.ndarray] = None) -> types.Batch:
-    """The batch with fresh targets in the rows `inputs` were gathered for.
-
-    What `reanalyse` does once the rows are chosen and their inputs read,
-    for a batch whose replay is in another process (the distributed
-    mode's replay service chooses the rows and gathers their inputs).
+    """`reanalyse` of a batch whose rows were chosen and gathered elsewhere,
+    each row then moved by its map.
 
     Args:
-      batch: a `Batch` of NumPy arrays, as `ReplayBuffer.sample_batch
-        (augment=False)` returns it: the windows as stored, which the search
-        reads.
+      batch: a `Batch` of NumPy arrays from `ReplayBuffer.sample_batch
+        (augment=False)`.
       inputs: `gather_inputs` of its chosen rows.
-      maps: `[B]` maps of `config.board_symmetries`
-        (`ReplayBuffer.draw_symmetries`) moving each row once its targets
-        are new, as `sample` does in one process; None moves nothing.
-
-    Returns:
-      As `reanalyse`, each row then moved by its map.
+      maps: `[B]` symmetry maps (`ReplayBuffer.draw_symmetries`) moving each
+        row after its targets are new; None moves nothing.
     """
     start = time.perf_counter()
     rng = self._next_rng()
@@ -374,25 +318,12 @@ class Reanalyser:
 def sample(config: config_lib.MuZeroConfig, replay: replay_lib.ReplayBuffer,
            reanalyser: Optional[Reanalyser] = None
            ) -> Tuple[types.Batch, Optional[np.ndarray]]:
-  """A batch of `replay`, through `reanalyser` if one is given.
-
-  What a data source with a replay buffer in its process returns from
-  `sample` (`data_sources.SelfPlay`, `fixed_dataset.FixedReplay`).
-
-  Args:
-    config: the run's configuration.
-    replay: the buffer to sample.
-    reanalyser: if given, the batch gets its `reanalyse` targets.
-
-  Returns:
-    The `Batch`, and its `[B, 2]` replay keys if `config.prioritized_replay`
-    (their priorities are to be updated), else None.
-  """
+  """A `Batch` of `replay`, reanalysed if a `reanalyser` is given, and its
+  `[B, 2]` keys if `config.prioritized_replay`, else None."""
   if reanalyser is None:
     batch, keys = replay.sample_batch()
   else:
-    # Reanalysis searches the stored positions, so the windows are moved by
-    # the board's symmetries (if any) after their targets are new.
+    # The search reads stored positions: augment after the new targets.
     batch, keys = replay.sample_batch(augment=False)
     batch = replay.augment(reanalyser.reanalyse(batch, keys, replay))
   return batch, keys if config.prioritized_replay else None

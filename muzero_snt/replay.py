@@ -26,58 +26,33 @@ from muzero_snt import symmetries
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 
-# Added to every priority so that no position has probability zero: a search
-# value that matched its target exactly would otherwise never be replayed.
-# Far below any value error that matters (values are O(1) in board games,
-# O(100) in CartPole) yet above float64 underflow for p^alpha with alpha <= 1.
+# Added to every priority so that no position has probability zero.
 PRIORITY_EPSILON = 1e-6
 
 class ReplayBuffer:
   """The pseudocode's `ReplayBuffer`: the last `window_size` games.
 
-  Fixes of the pseudocode (docs/pseudocode.md, defect 7): `save_game` drops
-  the oldest game exactly when a new one would exceed the window (the
-  pseudocode pops only once it already holds more than `window_size`), and
-  sampling is implemented instead of a stub:
+  With the pseudocode's stubs and defects fixed (docs/pseudocode.md, defect
+  7): the window never exceeds `window_size`, and B positions are drawn
+  independently, with replacement:
 
-  - Uniform (`config.prioritized_replay=False`): every stored position is
-    equally likely, with weight 1. The pseudocode's `sample_game` then
-    `sample_position` picks a game first, which over-weights the positions
-    of short games (a 10-move game's positions would be drawn 50 times as
-    often as a 500-move game's).
-  - Prioritised (appendix G of the paper): position i is drawn with
-    P(i) = p_i^alpha / sum_j p_j^alpha over all stored positions, and
-    weighted by w_i = (N P(i))^-beta, the paper's (1/N 1/P(i))^beta,
-    divided by the largest w in the batch so that weights only shrink
-    updates (as Schaul et al., 2016). New positions get
-    p = |search value - n-step return| + PRIORITY_EPSILON; the learner's
-    `priority` output replaces it through `update_priorities`.
+  - uniformly over all positions, weight 1 (picking a game first, as the
+    pseudocode does, over-weights short games); or
+  - by priority (appendix G): P(i) = p_i^alpha / sum_j p_j^alpha, weight
+    (N P(i))^-beta divided by the batch's largest (Schaul et al., 2016).
+    New positions get p = |search value - n-step return| + PRIORITY_EPSILON.
 
-  The B positions of a batch are drawn independently, with replacement.
-  Positions are addressed by keys (game id, position); game ids count every
-  game ever saved and are never reused, so keys of evicted games are
-  recognised and ignored by `update_priorities`.
-
-  Storage is one flat array of priorities over all stored positions, game by
-  game in id order, so a draw costs one cumulative sum over the N positions
-  (cached until priorities change) and a binary search per example. The
-  targets of every position (value target, reward, policy and action) are
-  kept the same way, in a
-  `position_table.PositionTable`, so that a batch's K-step windows are
-  gathered with index arrays, not a loop over its rows. Games of a
-  frame-stacking environment keep each frame once
-  (`Trajectory.frame_stack`); their observations are stacked when a batch
-  is drawn. The games of a buffer share one frame layout.
+  Positions are keyed (game id, position); ids are never reused, so
+  `update_priorities` ignores keys of evicted games. Priorities and targets
+  are flat arrays over all positions, so a batch is gathered with index
+  arrays.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, seed: int = 0):
     """Constructs an empty buffer.
 
     Args:
-      config: uses window_size (games), batch_size, num_unroll_steps,
-        td_steps, discount, num_players, action_space_size,
-        observation_shape, prioritized_replay, priority_alpha and
-        priority_beta.
+      config: the `MuZeroConfig`.
       seed: seeds the generator that draws positions and padding actions.
     """
     if not isinstance(config, config_lib.MuZeroConfig):
@@ -90,8 +65,7 @@ class ReplayBuffer:
     self._priorities = np.zeros(0, np.float64)  # [N] p, epsilon included.
     self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
-    # [N] rows: value target, reward, policy [A] and action, as the batches
-    # use them.
+    # [N] rows: value target, reward, policy [A] and action.
     self._targets = position_table.PositionTable()
     self._games_saved = 0
     self._restored_from: Optional[str] = None
@@ -171,18 +145,12 @@ class ReplayBuffer:
                        'of frames; start from an empty replay).')
 
   def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
-    """Stores a finished game, evicting the oldest one if the window is full.
-
-    Args:
-      trajectory: a finished `Trajectory` that fits the config.
-
-    Returns:
-      The game's id.
+    """Stores a finished game, evicting the oldest if the window is full;
+    returns its id.
 
     Raises:
       ValueError: if the trajectory is not finished or does not fit the
-        config (action space, players, discount, observation shape) or the
-        stored games' frame layout.
+        config or the stored games' frame layout.
     """
     self._check_trajectory(trajectory)
     values = trajectory.value_targets(self._config.td_steps)
@@ -236,16 +204,12 @@ class ReplayBuffer:
     """Draws `config.batch_size` K-step windows and their targets.
 
     Args:
-      augment: move each window by a random map of
-        `config.board_symmetries` (`augment`); False leaves the windows as
-        stored, for a caller that changes targets first (reanalysis) and
-        calls `augment` after.
+      augment: whether to `augment` the batch; False for a caller that
+        changes targets first (reanalysis).
 
     Returns:
-      A `Batch` of NumPy arrays (float32, actions int32) with
-      K = config.num_unroll_steps, value targets with n = config.td_steps,
-      and keys: `[B, 2]` int64 (game id, position) for
-      `update_priorities`.
+      A `Batch` of NumPy arrays (float32, actions int32), and its `[B, 2]`
+      int64 keys (game id, position) for `update_priorities`.
 
     Raises:
       ValueError: if the buffer is empty.
@@ -258,10 +222,7 @@ class ReplayBuffer:
     flat, weight = self._draw(b)
     game_index = np.searchsorted(self._offsets, flat, side='right') - 1
     position = flat - self._offsets[game_index]
-    # Each row's window t .. t+K, as `make_target(t, K, td_steps)` and
-    # `actions_window(t, K, rng)` give it: unroll step j reads position
-    # t + j while it lies inside the game, and is absorbing past the end
-    # (value, reward and policy 0, masked).
+    # Each row's window t .. t+K, as `Trajectory.make_target` gives it.
     table = self._targets
     moves_left = self._offsets[game_index + 1] - flat  # [B] T - t >= 1
     steps = np.arange(k + 1)
@@ -277,11 +238,7 @@ class ReplayBuffer:
                              np.float32(0))  # [B, K+1, A]
     policy_mask = inside.astype(np.float32)  # [B, K+1]
     action = table.column('action')[rows[:, :k]]  # [B, K]
-    # Past the end the actions are drawn uniformly, row by row in batch
-    # order. One draw of all of them gives the numbers that one draw per
-    # row gives (NumPy's bounded integers below 2**32 take one 32-bit
-    # output each, buffered in the bit generator across calls): the batches
-    # of the route before, which drew per row (tests/test_replay.py).
+    # Past the end the actions are drawn uniformly, in batch order.
     padding = ~inside[:, :k]  # [B, K]
     num_padding = int(padding.sum())
     if num_padding:
@@ -320,17 +277,13 @@ class ReplayBuffer:
     return batch, keys
 
   def augment(self, batch: types.Batch) -> types.Batch:
-    """The batch with each window moved by a random map of
-    `config.board_symmetries` (`symmetries.BoardSymmetries`), drawn from
-    this buffer's generator; the batch itself for 'none', drawing
-    nothing."""
+    """The batch, each window moved by a random `config.board_symmetries`
+    map drawn from this buffer's generator."""
     return self._symmetries.sample(batch, self._rng)
 
   def draw_symmetries(self, rows: int) -> np.ndarray:
-    """`[rows]` maps of `config.board_symmetries`, drawn from this buffer's
-    generator as `augment` draws them (all 0, the identity, and nothing
-    drawn for 'none'): for a batch moved in another process after its
-    targets change (the distributed mode's reanalysis)."""
+    """`[rows]` maps drawn as `augment` draws them, for a batch moved in
+    another process."""
     return self._symmetries.draw(rows, self._rng)
 
   def _flat_indices(self, keys) -> Tuple[np.ndarray, np.ndarray]:
@@ -358,11 +311,7 @@ class ReplayBuffer:
     return flat[stored], stored
 
   def get_priorities(self, keys) -> np.ndarray:
-    """The priorities p (epsilon included) of stored keys `[B, 2]`.
-
-    Returns:
-      `[B]` float64, NaN for keys of evicted games.
-    """
+    """`[B]` float64 priorities of keys `[B, 2]`, NaN for evicted games."""
     flat, stored = self._flat_indices(keys)
     out = np.full(stored.shape, np.nan)
     out[stored] = self._priorities[flat]
@@ -372,14 +321,13 @@ class ReplayBuffer:
     """Sets the priorities of sampled positions (the learner's output).
 
     Args:
-      keys: `[B, 2]` (game id, position) from `sample_batch`. Keys of games
-        evicted since then are ignored. If a key appears twice, its last
-        priority wins.
+      keys: `[B, 2]` from `sample_batch`; keys of evicted games are ignored,
+        and a repeated key's last priority wins.
       priorities: `[B]` finite, non-negative; stored plus PRIORITY_EPSILON.
 
     Raises:
-      ValueError: naming the key, if a priority is NaN, infinite or
-        negative, or a key was never stored.
+      ValueError: naming the key, if a priority is not finite and
+        non-negative, or a key was never stored.
     """
     keys = np.asarray(keys)
     priorities = np.asarray(priorities, np.float64)
@@ -404,18 +352,7 @@ class ReplayBuffer:
     return self._frame_stack
 
   def save(self, path: str) -> None:
-    """Writes the whole buffer to `path` atomically (`replay_files.write`).
-
-    One `.npz` file without pickles: every stored move's arrays
-    (concatenated over games; frames once per move for frame-stacked
-    games), each game's length, terminal flag and bootstrap value, the
-    priorities, and a JSON string with the counters, the config fields
-    that define the data, the frame layout and the random generator's
-    state. A crash while writing leaves the old file or the new one.
-
-    Args:
-      path: the file to write (no suffix is added).
-    """
+    """Writes the whole buffer to `path` atomically (`replay_files.write`)."""
     replay_files.write(
         path, self._config, self._games, self._frame_stack, self._priorities,
         {'games_saved': self._games_saved,
@@ -426,22 +363,11 @@ class ReplayBuffer:
               seed: Optional[int] = None) -> 'ReplayBuffer':
     """Reads a buffer written by `save`; it continues exactly where it was.
 
-    Files of formats 1 to 3 are read (`replay_files.read`: format 1 has no
-    legal-action masks, formats 1 and 2 whole observations).
-
     Args:
-      config: the run's config; the fields that define the stored data
-        (action space, observation shape, players, discount, priority
-        alpha) must equal the saved ones, and the window must hold the saved
-        games.
+      config: the run's config, matching the file's data and games.
       path: the file written by `save`.
       seed: if given, the sampling generator starts from this seed instead
-        of the saved state (a new run on a fixed dataset).
-
-    Returns:
-      A `ReplayBuffer` with the saved games, priorities, counters and random
-      generator state: its next `sample_batch` is the one the saved buffer
-      would have drawn.
+        of the saved state.
 
     Raises:
       ValueError: naming `path`, if the file's format or data do not fit

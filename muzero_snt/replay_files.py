@@ -14,11 +14,9 @@
 # ============================================================================
 """The replay buffer's file: every stored game in one `.npz`, no pickles.
 
-Format 3 (written by `write`) stores, concatenated over games, every move's
-arrays: either whole observations, or, for games of an environment whose
-observation stacks frames (`frames.FrameStack`), each move's frame once in
-its own dtype, with the layout in the metadata. Formats 1 and 2 (whole
-observations; format 1 without legal-action masks) are still read.
+Format 3 holds every move's arrays concatenated over games, with whole
+observations or each move's frame once (`frames.FrameStack`). Formats 1 and
+2 (whole observations; 1 without legal-action masks) are still read.
 """
 
 import json
@@ -72,14 +70,10 @@ def write(path: str, config: config_lib.MuZeroConfig,
           priorities: np.ndarray, meta: Dict[str, Any]) -> None:
   """Writes `games` (one frame layout) and their priorities atomically.
 
-  It is written to a temporary file in the same directory and moved over
-  `path` with `os.replace`, so a crash (even kill -9) leaves either the old
-  file or the new one.
-
   Args:
     path: the file to write (no suffix is added).
-    config: the buffer's config (its data fields go into the metadata).
-    games: the finished games, oldest first, all of layout `frame_stack`.
+    config: the buffer's config.
+    games: the finished games, oldest first, of layout `frame_stack`.
     frame_stack: their layout, or None for whole observations.
     priorities: `[N]` the positions' priorities, game by game.
     meta: more metadata (counters, the generator's state).
@@ -114,12 +108,8 @@ def write(path: str, config: config_lib.MuZeroConfig,
 
 
 def _load(path: str):
-  """The arrays and the metadata of a replay file; ValueError naming `path`.
-
-  A file that is missing, not an `.npz` archive, damaged (zip CRC) or
-  without the arrays and metadata `write` writes is refused here, before
-  any of its data is used.
-  """
+  """The arrays and the metadata of a replay file; ValueError naming `path`
+  if it is missing, damaged or lacks what `write` writes."""
   try:
     with np.load(path, allow_pickle=False) as data:
       arrays = {name: data[name] for name in data.files}
@@ -168,12 +158,9 @@ def _frame_stack(path: str, arrays, meta, version: int,
 def read(path: str, config: config_lib.MuZeroConfig) -> Contents:
   """Reads and checks a replay file against `config`.
 
-  Files of format 1 hold no legal-action masks: their moves are read with
-  every action legal, which is exact for one-player games (every
-  environment of the library has all actions legal there). For two-player
-  games the masks are unknown, so such a file is refused when the config
-  asks for reanalysis (`reanalyze_fraction > 0`), which searches stored
-  positions with them.
+  Format 1 has no legal-action masks: every action is read as legal, exact
+  for the library's one-player games; two-player files are refused for
+  reanalysis, which searches with the masks.
 
   Raises:
     ValueError: naming `path`, if the file's format or data do not fit

@@ -14,26 +14,14 @@
 # ============================================================================
 """Board symmetries as data augmentation of training batches.
 
-AlphaGo Zero (Silver et al., 2017, "Mastering the game of Go without human
-knowledge", Methods) trained on positions transformed by a random one of
-the board's 8 dihedral symmetries (4 rotations, each with or without a
-reflection); AlphaZero dropped it because chess and shogi are not
-symmetric. Neither the MuZero paper nor its pseudocode augment. Here it is
-an option (`MuZeroConfig.board_symmetries`) for games whose rules do not
-change under the maps, applied to each sampled K-step window as a whole:
-the observation's board planes, every action of the window and every
-policy target move together, and values and rewards stay as they are.
+AlphaGo Zero's random dihedral map of each position (Silver et al., 2017,
+Methods); MuZero does not augment, so 'none' is the default. A K-step
+window moves as a whole: board planes, actions and policy targets.
 
-Kinds:
-
-  * 'none': no augmentation (the paper's setting, the default).
-  * 'dihedral': the 8 maps of a square board (tic-tac-toe, Go).
-  * 'left_right': the identity and the mirror image (connect four).
-
-Observations are `[height, width, planes]`. Actions are either the squares
-in row-major order (`action_space_size` = height * width, plus at most one
-action such as Go's pass, which no map moves), or, for 'left_right', the
-columns (`action_space_size` = width, connect four's drops).
+Kinds: 'none'; 'dihedral', the 8 maps of a square board (tic-tac-toe, Go);
+'left_right', the identity and the mirror (connect four). Observations are
+`[height, width, planes]`; actions are the squares row-major (plus at most
+one, such as Go's pass, that no map moves) or, for 'left_right', columns.
 """
 
 from typing import Any, Optional, Sequence
@@ -45,13 +33,7 @@ SYMMETRY_KINDS = ('none', 'dihedral', 'left_right')
 
 def check(kind: str, observation_shape: Sequence[int],
           action_space_size: int) -> Optional[str]:
-  """What is wrong with `kind` for a game of this shape, or None.
-
-  Returns:
-    None if the maps of `kind` apply to observations of
-    `observation_shape` and actions `range(action_space_size)`; otherwise
-    a sentence that names the values and what was expected.
-  """
+  """What is wrong with `kind` for a game of this shape, or None."""
   if kind not in SYMMETRY_KINDS:
     return f'board_symmetries {kind!r}: expected one of {SYMMETRY_KINDS}.'
   if kind == 'none':
@@ -146,10 +128,8 @@ class BoardSymmetries:
     return moved.reshape(observations.shape)
 
   def apply(self, batch: Any, maps: np.ndarray) -> Any:
-    """The `types.Batch` of NumPy arrays with row i moved by map `maps[i]`
-    (`[B]` ints in `range(size)`): observations (the next observations
-    too, when present), actions and policy targets; values, rewards, masks
-    and weights unchanged."""
+    """The NumPy `types.Batch` with row i's observations, actions and policy
+    targets moved by map `maps[i]`."""
     maps = np.asarray(maps, np.int64)
     if self._kind == 'none':
       return batch

@@ -39,34 +39,23 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
                   root_values: np.ndarray, discount: float, num_players: int,
                   terminal: bool, bootstrap_value: float,
                   td_steps: int) -> np.ndarray:
-  """The n-step value target z_t of every position of a game, n = td_steps.
+  """`[T]` float64 n-step value targets z_t for the player to move at t.
 
   z_t = sum_{i<n} g^i s(t, t+i) r_{t+i} + g^n s(t, t+n) v_{t+n}, with v the
   root values and s(t, j) = +1 if the same player moves at t and j, else -1
   (the pseudocode's `make_target` value, with the two-player signs it
-  leaves out). Rewards at or past the end are 0. The bootstrap term past
-  the end is 0 after a terminal state; for a truncated game, a window that
-  reaches the end bootstraps there instead: g^(T-t) s(t, T) times
-  `bootstrap_value`, with the player to move after the last move,
-  (to_play[T-1] + 1) % num_players.
-
-  Computed in O(T) from discounted suffix sums in player 0's frame: with
-  sigma_j = +1 for player 0 and -1 for player 1, s(t, j) = sigma_t sigma_j,
-  and R_t = sigma_t r_t + g R_{t+1} gives
-  sum_{t<=i<b} g^(i-t) sigma_i r_i = R_t - g^(b-t) R_b.
+  leaves out; docs/pseudocode.md, defect 3). Past the end, rewards are 0 and
+  the bootstrap is 0 after a terminal state, else `bootstrap_value` for the
+  player to move after the last move. Computed in O(T) from discounted
+  suffix sums R_t = sigma_t r_t + g R_{t+1}, sigma = +1 for player 0, -1
+  for player 1.
 
   Args:
-    to_play: `[T]` int the player to move at each position.
-    rewards: `[T]` the reward after each action, for its mover.
-    root_values: `[T]` the search values, for the player to move.
+    to_play, rewards, root_values: the game's `[T]` arrays (`Trajectory`).
     discount: g.
     num_players: 1 or 2.
-    terminal: whether the game ended in a terminal state.
-    bootstrap_value: the value after the last move of a truncated game.
+    terminal, bootstrap_value: how the game ended (`Trajectory.finish`).
     td_steps: n >= 1.
-
-  Returns:
-    `[T]` float64 value targets, each for the player to move at t.
   """
   t_max = len(rewards)
   g = discount
@@ -91,22 +80,17 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
 def window_targets(values: np.ndarray, rewards: np.ndarray,
                    policies: np.ndarray, index: int,
                    num_unroll_steps: int) -> Target:
-  """The targets of the K-step window of a game starting at `index`.
+  """The float32 `Target` of the K-step window of a game at `index`.
 
-  Unroll step k (0..K) is position index + k; positions at or past the end
-  T are absorbing (value, policy and mask 0); the reward of step k is that
-  of the k-th action, rewards[index + k - 1], at column k - 1, and 0 for
-  actions past the last move (docs/pseudocode.md, defects 4 and 5).
+  Unroll step k is position index + k; positions past the end are absorbing
+  (value, policy and mask 0); the reward of step k is that of the k-th
+  action, at column k - 1 (docs/pseudocode.md, defects 4 and 5).
 
   Args:
-    values: `[T]` the game's value targets.
-    rewards: `[T]` its rewards.
-    policies: `[T, A]` its visit distributions.
+    values, rewards, policies: the game's value targets `[T]`, rewards `[T]`
+      and visit distributions `[T, A]`.
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.
-
-  Returns:
-    A float32 `Target`.
   """
   k = num_unroll_steps
   t_max = len(rewards)
@@ -123,75 +107,21 @@ def window_targets(values: np.ndarray, rewards: np.ndarray,
   return Target(target_value, target_reward, target_policy, policy_mask)
 
 
-class PaddedTargets(NamedTuple):
-  """A game's scalar targets with K + 1 absorbing positions after its end.
-
-  The window starting at position t is rows t .. t+K of `values` and
-  `mask`, and rows t .. t+K-1 of `rewards`: each equals the matching field
-  of `window_targets(..., t, K)`, for every t at once. (The policies, `[A]`
-  a position, are not copied: a window's are the game's rows t .. T-1 at
-  most, then zeros.)
-
-  Attributes:
-    values: `[T+K+1]` float32 value targets, then zeros.
-    rewards: `[T+K]` float32 rewards, then zeros.
-    mask: `[T+K+1]` float32 ones for the game's positions, then zeros.
-  """
-  values: np.ndarray
-  rewards: np.ndarray
-  mask: np.ndarray
-
-
-def padded_targets(values: np.ndarray, rewards: np.ndarray,
-                   num_unroll_steps: int) -> PaddedTargets:
-  """The scalar targets of every K-step window of a game, as slices.
-
-  Sampling a window is then three slices instead of `window_targets`'s new
-  arrays (the replay buffer's batches; the same float32 values).
-
-  Args:
-    values: `[T]` the game's value targets.
-    rewards: `[T]` its rewards.
-    num_unroll_steps: K >= 0.
-
-  Returns:
-    A `PaddedTargets`, read-only.
-  """
-  k = num_unroll_steps
-  t_max = len(rewards)
-
-  def pad(array: np.ndarray, extra: int) -> np.ndarray:
-    out = np.zeros((t_max + extra,) + array.shape[1:], np.float32)
-    out[:t_max] = array
-    out.setflags(write=False)
-    return out
-
-  return PaddedTargets(values=pad(values, k + 1), rewards=pad(rewards, k),
-                       mask=pad(np.ones(t_max), k + 1))
-
-
 def actions_window(actions: np.ndarray, action_space_size: int, index: int,
                    num_unroll_steps: int,
                    rng: np.random.Generator) -> np.ndarray:
-  """The K actions a[index .. index+K-1] of a game, padded past the end.
+  """`[K]` int32 actions a[index .. index+K-1] of a game, padded past the end.
 
-  The dynamics function is unrolled K steps whatever the game's length, so
-  steps past the last move need some action. Their targets are absorbing
-  (value, reward and policy 0, policy masked), so any action is a valid
-  input there; uniformly random actions teach the model that every action
-  leads on from an absorbing state to an absorbing state, rather than one
-  fixed action that the search would never see elsewhere.
+  Past the last move the targets are absorbing, so any action is valid;
+  uniformly random ones teach that every action leads from an absorbing
+  state to an absorbing state.
 
   Args:
-    actions: `[T]` the game's actions.
+    actions: `[T]` the game's actions, in [0, `action_space_size`).
     action_space_size: A.
     index: the window's first position, in [0, T).
     num_unroll_steps: K >= 0.
-    rng: draws the padding actions, uniformly over [0, A); it is used only
-      when the window runs past the end.
-
-  Returns:
-    `[K]` int32 actions.
+    rng: draws the padding actions, only when the window runs past the end.
   """
   k = num_unroll_steps
   real = actions[index:index + k].astype(np.int32)

@@ -14,7 +14,7 @@
 # ============================================================================
 """One game's record and its training targets (the pseudocode's `Game`)."""
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Sequence
 
 import numpy as np
 
@@ -23,7 +23,6 @@ from muzero_snt import move_checks
 from muzero_snt import targets as targets_lib
 
 Target = targets_lib.Target
-POLICY_SUM_TOLERANCE = move_checks.POLICY_SUM_TOLERANCE
 
 _MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
                 'legal_actions')
@@ -32,34 +31,14 @@ _MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
 class Trajectory:
   """The record of one game: what `play_game` stores, without the environment.
 
-  Move t holds the observation at position t, the player to move there, the
-  action taken, the reward that followed (from the mover's perspective), the
-  search's visit distribution over the full action space, the search's
-  root value (from the mover's perspective) and the mask of the actions that
-  were legal there (reanalysis searches the position again with them).
-  `finish` closes the record: either the game reached a terminal state, or
-  it was truncated and the value of the position after the last move is
-  estimated by `bootstrap_value`.
-
-  With a `frame_stack` (an environment whose observation is its last N
-  frames and actions, `frames.FrameStack`), move t keeps only its newest
-  frame, in the frame's dtype; `observation(t)` stacks it with the frames
-  and actions before it when asked (the pseudocode's `Game.make_image`).
-  `append` checks that the stack it will give equals the observation it is
-  handed, so the stacked observations are the environment's exactly.
-
-  `make_target` is the pseudocode's `Game.make_target`, with its defects
-  fixed (docs/pseudocode.md, defects 3, 4 and 5): two-player signs, the
-  reward of unroll step k is the reward of the k-th action, and positions
-  past the end of the game are absorbing and masked.
-
-  Usage:
-
-      trajectory = Trajectory(action_space_size=2, discount=0.997)
-      for each move:
-        trajectory.append(observation, to_play, action, reward, policy, value)
-      trajectory.finish(terminal=True)
-      target = trajectory.make_target(index, num_unroll_steps=5, td_steps=10)
+  Move t holds the observation, the player to move, the action, the reward
+  that followed and the search's root value (both for the mover), the
+  search's visit distribution over all actions, and the legal-actions mask.
+  `finish` closes the record, terminal or truncated with a `bootstrap_value`.
+  With a `frame_stack`, move t stores only its newest frame, and
+  `observation(t)` stacks frames and actions (the pseudocode's
+  `Game.make_image`). `make_target` is the pseudocode's `Game.make_target`
+  with its defects fixed (docs/pseudocode.md, defects 3, 4 and 5).
   """
 
   def __init__(self,
@@ -70,11 +49,10 @@ class Trajectory:
     """Constructs an empty trajectory.
 
     Args:
-      action_space_size: the size A of the action space.
+      action_space_size: A.
       num_players: 1, or 2 for games whose players alternate.
-      discount: the discount g in (0, 1].
-      frame_stack: the layout of observations that stack frames (each
-        frame is then stored once); None stores every observation whole.
+      discount: in (0, 1].
+      frame_stack: the observations' layout if they stack frames.
 
     Raises:
       ValueError: if an argument is out of range.
@@ -96,8 +74,6 @@ class Trajectory:
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.
     self._value_targets: Dict[int, np.ndarray] = {}
-    self._padded_targets: Dict[Tuple[int, int],
-                               targets_lib.PaddedTargets] = {}
 
   @classmethod
   def from_arrays(cls, action_space_size: int, num_players: int,
@@ -112,11 +88,10 @@ class Trajectory:
                  ) -> 'Trajectory':
     """A finished trajectory from whole arrays (e.g. read from a checkpoint).
 
-    The arguments are those of the constructor, then the `[T, ...]` arrays
-    named as the properties, then those of `finish`; they are validated as
-    `append` and `finish` validate them. `legal_actions` `[T, A]` None marks
-    every action legal at every move. With a `frame_stack`, `frames`
-    `[T, H, W, C]` replace `observations` (which must be None).
+    The constructor's arguments, the `[T, ...]` arrays named as the
+    properties, then `finish`'s, validated as `append` and `finish` do.
+    `legal_actions` None marks every action legal. With a `frame_stack`,
+    `frames` `[T, H, W, C]` replace `observations` (then None).
     """
     trajectory = cls(action_space_size, num_players, discount, frame_stack)
     if legal_actions is None:
@@ -163,20 +138,18 @@ class Trajectory:
     """Records one move (the pseudocode's `apply` + `store_search_statistics`).
 
     Args:
-      observation: the observation at this position, `[*obs]`.
-      to_play: the player to move here (0 in one-player games).
+      observation: `[*obs]` the observation here.
+      to_play: the player to move (0 in one-player games).
       action: the action taken, in [0, A).
-      reward: the reward that followed, for the player who moved.
-      policy: `[A]` the search's visit distribution over the full action
-        space (0 for actions it did not visit or that are illegal).
-      root_value: the search's value of this position, for the player to
-        move.
-      legal_actions: `[A]` bool, the actions legal here; None: all of them.
+      reward: the reward that followed, for the mover.
+      policy: `[A]` the search's visit distribution.
+      root_value: the search's value here, for the mover.
+      legal_actions: `[A]` bool the legal actions; None: all.
 
     Raises:
-      ValueError: after `finish`, or if a value is out of range; the message
-        names the value and the move index. With a frame stack, also if the
-        observation is not the stack of the frames and actions before it.
+      ValueError: after `finish`, or naming the move and a value out of
+        range or, with a frame stack, an observation that is not the stack
+        of the frames and actions before it.
     """
     self._store(self._checked_move(observation, to_play, action, reward,
                                    policy, root_value, legal_actions))
@@ -187,27 +160,16 @@ class Trajectory:
                    actions: Sequence[int], rewards: Sequence[float],
                    policies: np.ndarray, root_values: Sequence[float],
                    legal_actions: np.ndarray) -> None:
-    """Records one move in each of B trajectories (B `append` calls).
+    """Records one move in each of B trajectories, as B `append` calls.
 
-    What is stored, and what is refused, are those of `append` for each
-    game; the checks run once on the `[B, ...]` arrays instead of once per
-    game when the trajectories store whole observations and the batch is
-    valid (self-play's path, `acting.Actor`). A bad value raises the error
-    `append` would raise for the first game that holds one, prefixed with
-    the game's index, and then no trajectory has changed.
+    The checks run once on the `[B, ...]` arrays when they can. A bad value
+    raises `append`'s error for the first game holding one, prefixed with
+    the game's index; then no trajectory has changed.
 
     Args:
       trajectories: B trajectories, none finished.
-      observations: `[B, *obs]` the observation of each game's position.
-      to_play: `[B]` the players to move.
-      actions: `[B]` the actions taken.
-      rewards: `[B]` the rewards that followed.
-      policies: `[B, A]` the search's visit distributions.
-      root_values: `[B]` the search's values.
-      legal_actions: `[B, A]` bool, the legal actions of each position.
-
-    Raises:
-      ValueError: as `append`, naming the game.
+      observations, to_play, actions, rewards, policies, root_values,
+        legal_actions: `append`'s arguments for each game, `[B, ...]`.
     """
     rows = None
     num_games = len(trajectories)
@@ -225,9 +187,7 @@ class Trajectory:
             np.asarray(rewards, np.float64), policies,
             np.asarray(root_values, np.float64), legal_actions)
         arrays['observations'] = stored
-        # Each game's rows are copies, not views of the batch: a game in
-        # play would otherwise keep every move's whole batch in memory (and
-        # the caller may reuse its mask).
+        # Copies: a view would keep every move's whole batch in memory.
         rows = [{name: (value[i].copy() if value.ndim > 1 else value[i])
                  for name, value in arrays.items()}
                 for i in range(num_games)]
@@ -277,11 +237,9 @@ class Trajectory:
     """Closes the record; no move can be appended afterwards.
 
     Args:
-      terminal: True if the game reached a terminal state (whose value is
-        0); False if it was truncated (e.g. CartPole's 500-step limit).
-      bootstrap_value: for a truncated game, the value estimate of the
-        position after the last move, from the perspective of the player to
-        move there; it must be 0 for a terminal game.
+      terminal: whether the game reached a terminal state, else truncated.
+      bootstrap_value: the value after the last move, for the player to
+        move there; 0 for a terminal game.
 
     Raises:
       ValueError: if the trajectory is empty or already finished, or
@@ -295,7 +253,6 @@ class Trajectory:
     move_checks.check_ending(terminal, bootstrap_value)
     self._arrays = {}
     for name, values in self._moves.items():
-      # Lists after `append`; already arrays after `from_arrays`.
       self._arrays[name] = (values if isinstance(values, np.ndarray)
                             else np.stack(values))
       # Targets are cached from these arrays, so they must not change.
@@ -340,11 +297,7 @@ class Trajectory:
     return len(self._moves['actions'])
 
   def observations_at(self, indices: Sequence[int]) -> np.ndarray:
-    """`[B, *obs]` the observations of positions `indices` in [0, T).
-
-    Without a frame stack, the stored observations; with one, float32
-    stacks of the stored frames and actions (`frames.stack_observations`).
-    """
+    """`[B, *obs]` the observations of positions `indices` in [0, T)."""
     indices = np.asarray(indices, np.int64).reshape(-1)
     bad = (indices < 0) | (indices >= self.length)
     if bad.any():
@@ -363,11 +316,7 @@ class Trajectory:
 
   @property
   def observations(self) -> np.ndarray:
-    """`[T, *obs]` the observation at each position.
-
-    With a frame stack this builds all T stacked observations (N times the
-    frames' memory, as float32): read single positions with `observation`.
-    """
+    """`[T, *obs]` the observation at each position (stacked if need be)."""
     if self._frame_stack is None:
       return self._array('observations')
     return self.observations_at(np.arange(self.length))
@@ -426,17 +375,7 @@ class Trajectory:
                        'first.')
 
   def value_targets(self, td_steps: int) -> np.ndarray:
-    """The n-step value target z_t of every position, n = td_steps.
-
-    `targets.value_targets` of this game (its formula and signs), computed
-    once per `td_steps`.
-
-    Args:
-      td_steps: n >= 1.
-
-    Returns:
-      `[T]` float64 value targets, each for the player to move at t.
-    """
+    """`[T]` float64 `targets.value_targets` of this game, cached."""
     self._check_finished('value_targets')
     move_checks.check_count('td_steps', td_steps, 1)
     td_steps = int(td_steps)
@@ -450,24 +389,10 @@ class Trajectory:
 
   def make_target(self, index: int, num_unroll_steps: int,
                   td_steps: int) -> Target:
-    """The targets of the K-step window starting at position `index`.
-
-    `targets.window_targets` of this game with `value_targets(td_steps)`:
-    the reward of unroll step k is that of the k-th action (the
-    pseudocode's defect 4) and positions past the end are absorbing and
-    masked (defect 5).
-
-    Args:
-      index: the window's first position, in [0, T).
-      num_unroll_steps: K >= 0.
-      td_steps: n >= 1.
-
-    Returns:
-      A float32 `Target`.
+    """The float32 `targets.window_targets` of the window at `index`.
 
     Raises:
-      ValueError: if the trajectory is not finished or an argument is out of
-        range.
+      ValueError: if unfinished or an argument is out of range.
     """
     self._check_finished('make_target')
     self._check_index(index)
@@ -476,39 +401,9 @@ class Trajectory:
         self.value_targets(td_steps), self.rewards, self.policies,
         int(index), int(num_unroll_steps))
 
-  def padded_targets(self, num_unroll_steps: int,
-                     td_steps: int) -> targets_lib.PaddedTargets:
-    """Every window's targets as slices (`targets.padded_targets`), cached.
-
-    Rows t .. t+K of the result are `make_target(t, K, td_steps)`'s value
-    targets and mask, rows t .. t+K-1 its reward targets.
-
-    Args:
-      num_unroll_steps: K >= 0.
-      td_steps: n >= 1.
-
-    Raises:
-      ValueError: if the trajectory is not finished or an argument is out of
-        range.
-    """
-    cached = self._padded_targets.get((num_unroll_steps, td_steps))
-    if cached is not None:  # Checked when it was made (the sampler's path).
-      return cached
-    self._check_finished('padded_targets')
-    move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
-    key = (int(num_unroll_steps), int(td_steps))
-    if key not in self._padded_targets:
-      self._padded_targets[key] = targets_lib.padded_targets(
-          self.value_targets(td_steps), self.rewards, key[0])
-    return self._padded_targets[key]
-
   def actions_window(self, index: int, num_unroll_steps: int,
                      rng: np.random.Generator) -> np.ndarray:
-    """`[K]` int32 actions a[index .. index+K-1], padded past the end.
-
-    See `targets.actions_window`; `rng` draws the padding, only when the
-    window runs past the end.
-    """
+    """`[K]` int32 `targets.actions_window` at position `index`."""
     self._check_index(index)
     move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
     return targets_lib.actions_window(self.actions, self._action_space_size,

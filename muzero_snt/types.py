@@ -25,19 +25,17 @@ Array = Union[np.ndarray, tf.Tensor]
 class NetworkOutput(NamedTuple):
   """What `initial_inference` and `recurrent_inference` return.
 
-  The first four fields are the pseudocode's `NetworkOutput`; the search reads
-  them. The last two keep the heads' logits for the loss when value and reward
-  are categorical over a support (appendix F of the paper); they are `None`
-  for scalar heads, and `reward_logits` is `None` after `initial_inference`,
-  whose reward is zero by definition.
+  The first four fields are the pseudocode's `NetworkOutput`; the last two
+  the categorical heads' logits for the loss (appendix F), else `None`.
 
   Attributes:
-    value: `[B]` predicted value as a scalar (decoded from the support).
-    reward: `[B]` predicted reward as a scalar; zeros for the initial step.
-    policy_logits: `[B, A]` unnormalised log-probabilities over actions.
+    value: `[B]` predicted value.
+    reward: `[B]` predicted reward; zeros for the initial step.
+    policy_logits: `[B, A]` policy logits.
     hidden_state: `[B, ...]` the next hidden state, min-max normalised.
     value_logits: `[B, S]` logits over the value support, or `None`.
-    reward_logits: `[B, S]` logits over the reward support, or `None`.
+    reward_logits: `[B, S]` logits over the reward support, or `None` (also
+      after `initial_inference`).
   """
   value: tf.Tensor
   reward: tf.Tensor
@@ -50,10 +48,8 @@ class NetworkOutput(NamedTuple):
 class Batch(NamedTuple):
   """A batch of K-step training windows, the learner's input.
 
-  Unroll step 0 is the real observation; step k in 1..K follows the k-th
-  action. `target_reward[:, k-1]` is the reward received for the k-th action
-  (the pseudocode pairs step k with the reward before it; see
-  docs/pseudocode.md). There is no reward to predict at step 0.
+  Step 0 is the real observation; step k follows the k-th action, whose
+  reward is `target_reward[:, k-1]` (docs/pseudocode.md, defect 4).
 
   Attributes:
     observation: `[B, *observation_shape]` the observation at step 0.
@@ -61,13 +57,10 @@ class Batch(NamedTuple):
     target_value: `[B, K+1]` value targets (0 past the end of the game).
     target_reward: `[B, K]` reward targets (0 past the end of the game).
     target_policy: `[B, K+1, A]` search visit distributions (0 where masked).
-    policy_mask: `[B, K+1]` 1 where the position lies inside the game and its
-      policy is trained, 0 for absorbing states past the end.
+    policy_mask: `[B, K+1]` 1 inside the game, 0 past its end.
     weight: `[B]` importance-sampling weights (1 for uniform replay).
     next_observation: `[B, K, *observation_shape]` the real observations at
-      steps 1..K (zeros past the end of the game, where `policy_mask` is 0),
-      for the consistency loss (`MuZeroConfig.consistency_loss_weight`);
-      None when that loss is off (the paper's batch).
+      steps 1..K (zeros past the end), for the consistency loss; else None.
   """
   observation: Array
   action: Array
@@ -83,15 +76,14 @@ class LossExtra(NamedTuple):
   """Parts of the unrolled loss, for logging and prioritised replay.
 
   Attributes:
-    per_example: `[B]` each example's data loss (importance-weighted, gradient
-      scales applied), before the reduction over the batch.
+    per_example: `[B]` each example's importance-weighted data loss.
     regularization: `[]` the L2 weight-decay term.
     value_loss: `[K+1]` batch-mean value loss per unroll step.
     reward_loss: `[K]` batch-mean reward loss per recurrent step.
     policy_loss: `[K+1]` batch-mean policy loss per unroll step.
     priority: `[B]` |predicted root value - value target at step 0|.
-    consistency_loss: `[K]` batch-mean consistency loss per recurrent step
-      (negative cosine similarity, unweighted), or None when it is off.
+    consistency_loss: `[K]` batch-mean consistency loss per recurrent step,
+      or None when it is off.
   """
   per_example: tf.Tensor
   regularization: tf.Tensor
@@ -103,12 +95,7 @@ class LossExtra(NamedTuple):
 
 
 class LossOutput(NamedTuple):
-  """A loss and its parts.
-
-  Attributes:
-    loss: `[]` the batch mean of `extra.per_example` plus
-      `extra.regularization`.
-    extra: the parts of the loss.
-  """
+  """A loss, `[]` mean of `extra.per_example` plus regularization, and its
+  parts."""
   loss: tf.Tensor
   extra: LossExtra

@@ -14,12 +14,9 @@
 # ============================================================================
 """The value transform h, its inverse, and scalars as two-hot supports.
 
-Appendix F of arXiv:1911.08265: values and rewards are scaled with
-h(x) = sign(x) (sqrt(|x| + 1) - 1) + eps x, eps = 0.001 (Pohlen et al. 2018),
-then represented as a categorical distribution over the integers -n..n with
-two adjacent atoms non-zero ("two-hot"): 3.7 puts 0.3 on 3 and 0.7 on 4. A
-network outputs logits over the 2n + 1 atoms; the scalar is h^-1 of the
-expectation.
+Appendix F of arXiv:1911.08265: h(x) = sign(x) (sqrt(|x| + 1) - 1) + eps x,
+eps = 0.001 (Pohlen et al. 2018), then a "two-hot" distribution over the
+integers -n..n: 3.7 puts 0.3 on 3 and 0.7 on 4.
 """
 
 import tensorflow as tf
@@ -43,11 +40,8 @@ def signed_hyperbolic(x: tf.Tensor, eps: float = EPSILON) -> tf.Tensor:
 def signed_parabolic(x: tf.Tensor, eps: float = EPSILON) -> tf.Tensor:
   """h^-1(x), the inverse of `signed_hyperbolic`, elementwise.
 
-  Solving y = sqrt(u + 1) - 1 + eps u for u = |x| >= 0 gives
-  u = z^2 - 1 with z = (sqrt(1 + 4 eps w) - 1) / (2 eps), w = |y| + 1 + eps.
-  Written that way z subtracts two nearly equal numbers and loses about 1e-3
-  in float32 on [-10, 10]; multiplying by the conjugate gives the same z as
-  z = 2 w / (sqrt(1 + 4 eps w) + 1), accurate to a few float32 ulps.
+  |h^-1(y)| = z^2 - 1, z = (sqrt(1 + 4 eps w) - 1) / (2 eps), w = |y| + 1 +
+  eps, computed as 2 w / (sqrt(1 + 4 eps w) + 1) to avoid cancellation.
   """
   x = tf.convert_to_tensor(x)
   w = tf.abs(x) + 1. + eps
@@ -56,17 +50,8 @@ def signed_parabolic(x: tf.Tensor, eps: float = EPSILON) -> tf.Tensor:
 
 
 def scalar_to_two_hot(x: tf.Tensor, support_size: int) -> tf.Tensor:
-  """Encodes scalars as two-hot distributions over the integers -n..n.
-
-  Values beyond the support are clipped to its ends.
-
-  Args:
-    x: `[...]` scalars.
-    support_size: 2n + 1, the number of atoms.
-
-  Returns:
-    `[..., support_size]` probabilities; atom i stands for the integer i - n.
-  """
+  """`[...]` scalars `x` as `[..., 2n + 1]` two-hot distributions over the
+  integers -n..n (atom i is i - n), clipped to them; `support_size` 2n + 1."""
   n = _support_half_width(support_size)
   x = tf.clip_by_value(tf.convert_to_tensor(x), -float(n), float(n))
   low = tf.floor(x)

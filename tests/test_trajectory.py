@@ -188,45 +188,6 @@ class LiteralFormulaTest(testing.TestCase):
       self.assertAllClose(game.value_targets(n), expected, atol=1e-12)
 
 
-class PaddedTargetsTest(testing.TestCase, parameterized.TestCase):
-  """Every window's rows equal `make_target`'s arrays, bit for bit."""
-
-  @parameterized.parameters(
-      (_one_player_game, 0, 2), (_one_player_game, 3, 2),
-      (_one_player_game, 6, 10), (_tictactoe_like_game, 3, 9),
-      (_tictactoe_like_game, 5, 1))
-  def test_rows_are_each_window_targets(self, make_game, k, td_steps):
-    game = make_game()
-    padded = game.padded_targets(k, td_steps)
-    self.assertLen(padded.values, game.length + k + 1)
-    for t in range(game.length):
-      target = game.make_target(t, k, td_steps)
-      self.assertAllEqual(padded.values[t:t + k + 1], target.target_value)
-      self.assertAllEqual(padded.rewards[t:t + k], target.target_reward)
-      self.assertAllEqual(padded.mask[t:t + k + 1], target.policy_mask)
-      self.assertEqual(padded.values.dtype, np.float32)
-
-  def test_hand_worked_window_past_the_end(self):
-    # z = 9.5, 13.5, 5, 4 (OnePlayerTargetTest); K = 3 pads 4 zeros.
-    padded = _one_player_game().padded_targets(3, 2)
-    self.assertAllClose(padded.values, [9.5, 13.5, 5., 4., 0., 0., 0., 0.])
-    self.assertAllClose(padded.rewards, [1., 2., 3., 4., 0., 0., 0.])
-    self.assertAllEqual(padded.mask, [1., 1., 1., 1., 0., 0., 0., 0.])
-
-  def test_cached_and_read_only(self):
-    game = _one_player_game()
-    padded = game.padded_targets(3, 2)
-    self.assertIs(game.padded_targets(3, 2), padded)
-    with self.assertRaises(ValueError):
-      padded.values[0] = 1.
-
-  def test_unfinished_game_is_refused(self):
-    game = Trajectory(action_space_size=3)
-    game.append(np.zeros(2, np.float32), 0, 0, 1., POLICIES[0], 1.)
-    with self.assertRaisesRegex(ValueError, 'finished trajectory'):
-      game.padded_targets(3, 2)
-
-
 class ActionsWindowTest(testing.TestCase):
 
   def test_inside_the_game_returns_the_actions_taken(self):

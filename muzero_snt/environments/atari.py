@@ -53,29 +53,15 @@ def _import_ale():
 
 
 def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
-  """Returns the ROM id in `known` of a title, or None if there is none.
+  """The ROM id in `known` of a title up to case and underscores, or None.
 
-  Titles match ROM ids up to case and underscores, so gymnasium's CamelCase
-  names work: 'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
+  'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
   """
   key = game.replace('_', '').lower()
   for name in known:
     if name.replace('_', '') == key:
       return name
   return None
-
-
-def _check_int(name: str, value, minimum: int, maximum: Optional[int] = None):
-  """Returns `value` as an int if it lies in `minimum..maximum`, else raises."""
-  if maximum is None:
-    expected = f'an integer >= {minimum}'
-  else:
-    expected = f'an integer in {minimum}..{maximum}'
-  number = base.as_action(value)
-  if (number is None or number < minimum or
-      (maximum is not None and number > maximum)):
-    raise ValueError(f'{name} must be {expected}, got {value!r}.')
-  return number
 
 
 def _check_resolution(resolution,
@@ -89,38 +75,18 @@ def _check_resolution(resolution,
   return int(resolution[0]), int(resolution[1])
 
 
-def paper_observation_shape(
-    num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
-    resolution: Tuple[int, int] = (96, 96)) -> Tuple[int, int, int]:
-  """Returns the observation shape `[H, W, 4 N]`: (96, 96, 128) by default.
-
-  The paper stacks the last 32 RGB frames at 96x96 with one plane per frame
-  for the action that led to it (arXiv:1911.08265, appendix "Network Input").
-
-  Args:
-    num_stacked_frames: frames in the history, `N`.
-    resolution: `(H, W)` of a frame.
-
-  Raises:
-    ValueError: if an argument is not a positive integer (pair).
-  """
-  n = _check_int('num_stacked_frames', num_stacked_frames, 1)
-  height, width = _check_resolution(resolution)
-  return height, width, 3 * n + n
-
-
 def frame_stack(num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
                 resolution: Tuple[int, int] = (96, 96)
                ) -> frames_lib.FrameStack:
   """The layout of `AtariEnvironment`'s observations: uint8 RGB frames.
 
-  `N` frames of `[H, W, 3]` bytes, scaled by 1/255, and `N` action planes
-  of (action index) / 18; a game stores each frame once (`Trajectory`).
+  `num_stacked_frames` N frames of `resolution` and N action planes, shape
+  `[H, W, 3 N + N]` (arXiv:1911.08265, appendix "Network Input").
 
   Raises:
     ValueError: if an argument is not a positive integer (pair).
   """
-  n = _check_int('num_stacked_frames', num_stacked_frames, 1)
+  n = base.check_int('num_stacked_frames', num_stacked_frames, 1)
   height, width = _check_resolution(resolution)
   return frames_lib.FrameStack(num_frames=n, frame_shape=(height, width, 3),
                                frame_dtype='uint8', frame_max=255.,
@@ -130,17 +96,14 @@ def frame_stack(num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
 def area_weights(size_in: int, size_out: int) -> np.ndarray:
   """Returns the `[size_out, size_in]` weights of an area (box) resize in 1-D.
 
-  Output pixel i covers the input interval `[i s, (i + 1) s)` with
-  `s = size_in / size_out`; its weight on input pixel j is the length of the
-  overlap of `[j, j + 1)` with that interval divided by `s`, so each row
-  sums to one (the mean of the pixels it covers). 4 -> 2 averages pairs;
-  3 -> 2 gives rows (2/3, 1/3, 0) and (0, 1/3, 2/3).
+  Output pixel i is the mean of input interval `[i s, (i + 1) s)`,
+  `s = size_in / size_out`: 3 -> 2 gives rows (2/3, 1/3, 0), (0, 1/3, 2/3).
 
   Raises:
     ValueError: if a size is not a positive integer.
   """
-  size_in = _check_int('size_in', size_in, 1)
-  size_out = _check_int('size_out', size_out, 1)
+  size_in = base.check_int('size_in', size_in, 1)
+  size_out = base.check_int('size_out', size_out, 1)
   scale = size_in / size_out
   low = np.arange(size_out)[:, None] * scale  # [size_out, 1]
   pixel = np.arange(size_in)[None, :]  # [1, size_in]
@@ -149,11 +112,10 @@ def area_weights(size_in: int, size_out: int) -> np.ndarray:
 
 
 def _taps(weights: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-  """Returns the band of `weights` `[out, in]` as `[T, out]` taps.
+  """Returns the band of `weights` `[out, in]` as `[T, out]` index, weight.
 
-  Row i of an area weight matrix is nonzero on one run of at most T input
-  pixels; tap t of output i is input `index[t, i]` with weight
-  `weight[t, i]` (zero past the run).
+  Row i is nonzero on one run of at most T inputs; tap t of output i is
+  input `index[t, i]` with weight `weight[t, i]` (zero past the run).
   """
   size_out, size_in = weights.shape
   nonzero = weights > 0.
@@ -169,26 +131,16 @@ def _taps(weights: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 class AreaResize:
   """Resizes `[h, w, C]` images to `[H, W, C]` float32 by area averaging.
 
-  Computes `Wr @ image @ Wc^T` per channel with the weights of
-  `area_weights` for rows and columns, precomputed once; `scale` multiplies
-  the result (1/255 turns bytes into [0, 1]). The products run over the
-  matrices' bands (at most `ceil(h / H) + 1` input pixels per output
-  pixel) as a few gathered, weighted sums: a dense BLAS product is no
-  faster alone and tens of times slower when BLAS threads compete with
-  other processes, as self-play actors do.
+  Computes `scale * Wr @ image @ Wc^T` per channel with `area_weights`, as
+  a few gathered sums over the weights' bands: a dense BLAS product is
+  much slower when its threads compete with other self-play processes.
   """
 
   def __init__(self,
                input_shape: Tuple[int, int],
                resolution: Tuple[int, int],
                scale: float = 1.):
-    """Precomputes the weights.
-
-    Args:
-      input_shape: `(h, w)` of the images.
-      resolution: `(H, W)` of the output.
-      scale: a factor applied to every output pixel.
-    """
+    """Precomputes the weights of `(h, w)` input to `(H, W)` output."""
     height_in, width_in = _check_resolution(input_shape, 'input_shape')
     height, width = _check_resolution(resolution)
     self._input_shape = (height_in, width_in)
@@ -216,47 +168,21 @@ class AreaResize:
     return out  # [H, W, C]
 
 
-class AtariEnvironment(base.Environment):
+class AtariEnvironment(base.OnePlayerEnvironment):
   """One Atari 2600 game through ALE, with MuZero's Atari protocol.
 
-  The protocol of arXiv:1911.08265 (appendix "Data generation" and
-  "Network Input"):
-
-  * All 18 actions of ALE's full action set in every game; action i is
-    `ale.getLegalActionSet()[i]` (0 is NOOP).
-  * Each `step(a)` plays `a` for `action_repeat` emulator frames and
-    returns the sum of their raw rewards (not clipped: MuZero's value
-    transform handles the scale). It stops early when the game ends or the
-    episode reaches `max_episode_frames`.
-  * Frames are RGB screens resized to `resolution` by area averaging,
-    rounded to bytes (as an image resize of bytes gives bytes) and scaled
-    to [0, 1] by 1/255; with `max_pool` a frame is the pixel-wise maximum of
-    the last two emulator screens (the DQN convention against flicker; the
-    paper does not say it pools, so it is off by default).
-  * Observations are float32 `[H, W, 3 N + N]`: the last N frames oldest
-    first (planes 3i..3i+2 are frame i), then N constant planes, plane
-    3N + i equal to (the action that led to frame i) / 18. A fresh episode
-    has one frame, reached by action 0: its observation is zeros except the
-    newest frame's three planes (3N - 3..3N - 1); missing frames are zeros
-    and missing actions 0 until N frames have been seen. This is the
-    layout of `frame_stack()` (`frames.FrameStack`): self-play stores each
-    uint8 frame once and stacks them when a position is read.
-  * `reset()` resets the game and plays a number of no-op agent steps
-    (action 0, `action_repeat` frames each) drawn uniformly from
-    0..`noop_max` with the environment's own `np.random.Generator(seed)`;
-    their frames and rewards are not seen. A game that ends during its
-    no-ops is reset again (with a fresh draw).
-  * The game's end (`game_over()`) is a `dm_env.termination` (discount 0);
-    reaching `max_episode_frames` emulator frames since the reset (no-op
-    frames included; 108,000 frames = 30 minutes at 60 Hz) is a
-    `dm_env.truncation` (discount 1). When both happen, it terminated.
-
-  Sticky actions (ALE's `repeat_action_probability` 0.25) are off unless
-  `sticky_actions`. Player 0 is always to play and every action is legal.
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode. The generator of no-op
-  counts continues across resets, so a seeded run reproduces every episode.
+  arXiv:1911.08265, appendices "Data generation" and "Network Input": all
+  18 actions of ALE's full set (action i is `ale.getLegalActionSet()[i]`);
+  `step(a)` plays `a` for `action_repeat` frames and sums their unclipped
+  rewards; frames are RGB screens area-resized to `resolution`, rounded to
+  bytes (with `max_pool`, the maximum of the last two screens, DQN's
+  flicker fix); observations stack them as `frame_stack()` says. `reset()`
+  plays 0..`noop_max` no-op steps drawn from `default_rng(seed)`. The
+  game's end is a termination (discount 0); `max_episode_frames` emulator
+  frames since the reset, a truncation.
   """
+
+  _num_actions = NUM_ACTIONS
 
   def __init__(self,
                game: str,
@@ -273,26 +199,18 @@ class AtariEnvironment(base.Environment):
     """Loads the game's ROM into a fresh emulator.
 
     Args:
-      game: a title, 'Pong', 'MsPacman' (CamelCase) or ALE's ROM id
-        'ms_pacman'.
-      seed: seeds the no-op counts and ALE's own `random_seed` (sticky
-        actions, games with randomness; ALE gets `seed % 2**31`, its int32
-        range); in 0..2**64 - 1.
+      game: a title, 'MsPacman', or ALE's ROM id 'ms_pacman'.
+      seed: in 0..2**64 - 1; seeds the no-op counts and ALE (`seed % 2**31`).
       num_stacked_frames: frames in the observation, `N` (32 in the paper).
       action_repeat: emulator frames per agent step (4 in the paper).
       resolution: `(H, W)` of a frame (96x96 in the paper).
       noop_max: the most no-op agent steps after a reset (30 in the paper).
       max_episode_frames: emulator frames after which an episode is
-        truncated (108,000 in the paper); more than `noop_max *
-        action_repeat`.
-      sticky_actions: whether ALE repeats the previous action with
-        probability 0.25 instead of the agent's.
+        truncated (108,000 in the paper); > `noop_max * action_repeat`.
+      sticky_actions: whether ALE's sticky actions (0.25) are on.
       max_pool: whether a frame is the maximum of the last two screens.
       ale_factory: a zero-argument callable returning an `ale_py.ALEInterface`
-        or an object with the methods used here (`setInt`, `setFloat`,
-        `loadROM`, `getLegalActionSet`, `act`, `getScreenRGB`, `game_over`,
-        `reset_game`); None for a new `ale_py.ALEInterface`. The environment
-        configures it and loads the ROM.
+        or a stand-in; None for a new `ale_py.ALEInterface`.
 
     Raises:
       ImportError: if ale-py is not installed.
@@ -312,13 +230,13 @@ class AtariEnvironment(base.Environment):
       hint = (f'close ROM ids: {close}' if close else
               'ale_py.roms.get_all_rom_ids() lists them')
       raise ValueError(f'Unknown Atari game {game!r}; {hint}.')
-    self._seed = _check_int('seed', seed, 0, _MAX_SEED)
-    self._num_stacked_frames = _check_int(
+    self._seed = base.check_int('seed', seed, 0, _MAX_SEED)
+    self._num_stacked_frames = base.check_int(
         'num_stacked_frames', num_stacked_frames, 1)
-    self._action_repeat = _check_int('action_repeat', action_repeat, 1)
+    self._action_repeat = base.check_int('action_repeat', action_repeat, 1)
     self._resolution = _check_resolution(resolution)
-    self._noop_max = _check_int('noop_max', noop_max, 0)
-    self._max_episode_frames = _check_int(
+    self._noop_max = base.check_int('noop_max', noop_max, 0)
+    self._max_episode_frames = base.check_int(
         'max_episode_frames', max_episode_frames, 1)
     noop_frames = self._noop_max * self._action_repeat
     if self._max_episode_frames <= noop_frames:
@@ -384,11 +302,8 @@ class AtariEnvironment(base.Environment):
   def frame_stack(self) -> frames_lib.FrameStack:
     return self._frame_stack
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.BoundedArray:
-    shape = paper_observation_shape(self._num_stacked_frames,
-                                    self._resolution)
+    shape = self._frame_stack.observation_shape
     return specs.BoundedArray(shape=shape, dtype=np.float32, minimum=0.,
                               maximum=1., name='observation')
 
@@ -424,11 +339,7 @@ class AtariEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < NUM_ACTIONS:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{NUM_ACTIONS - 1}.')
+    index = base.check_action(action, NUM_ACTIONS)
     reward, game_over = self._play(index)
     self._push_frame(index)
     observation = self._observation()
@@ -440,24 +351,8 @@ class AtariEnvironment(base.Environment):
       return base.truncation(reward, observation)
     return base.transition(reward, observation)
 
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(NUM_ACTIONS, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
-
   def _play(self, index: int) -> Tuple[float, bool]:
-    """Plays action `index` for up to `action_repeat` frames.
-
-    Returns:
-      The sum of the frames' rewards and whether the game ended.
-    """
+    """Plays `index` for up to `action_repeat` frames: (reward, game over)."""
     action = self._actions[index]
     reward = 0.
     for _ in range(self._action_repeat):

@@ -35,24 +35,17 @@ _ONE = np.float32(1.)
 class Environment(dm_env.Environment):
   """A `dm_env.Environment` that also says who moves and which moves are legal.
 
-  The search needs both at the root: the legal actions mask the prior (the
-  pseudocode's `Game.legal_actions`) and the player to move sets the sign of
-  values (`Game.to_play`). Players are 0 and 1; in a one-player environment
-  player 0 is always to play. The reward that follows an action is for the
-  player who took it.
-
-  Rewards and discounts are float32 scalars (`REWARD_SPEC`, `DISCOUNT_SPEC`);
-  subclasses build their time steps with `transition`, `termination` and
-  `truncation` below so that they conform.
+  The pseudocode's `Game.legal_actions` and `Game.to_play`. Players are 0 and
+  1 (always 0 with one player); the reward after an action is for the player
+  who took it. Subclasses build time steps with `transition`, `termination`
+  and `truncation` so that rewards and discounts are float32 scalars. A
+  `step()` on a fresh environment or after a LAST time step starts a new
+  episode; any other illegal action raises a `ValueError`.
   """
 
   @abc.abstractmethod
   def legal_actions(self) -> np.ndarray:
-    """Returns `[L]` int32 indices of the legal actions, in increasing order.
-
-    Meaningful while an episode runs; after a LAST time step the next
-    `step()` ignores its action, and a game may return no actions.
-    """
+    """Returns `[L]` int32 indices of the legal actions, in increasing order."""
 
   @abc.abstractmethod
   def to_play(self) -> int:
@@ -64,15 +57,8 @@ class Environment(dm_env.Environment):
     """The number of players: 1 or 2."""
 
   def frame_stack(self) -> Optional[frames.FrameStack]:
-    """The layout of observations that stack the last frames and actions.
-
-    None (the default) for observations that do not: self-play then
-    stores every observation whole. An environment that returns a
-    `frames.FrameStack` must build its observations exactly as
-    `frames.stack_observations` does (frames oldest first, then the action
-    planes; a reset's frame reached by action 0); self-play then stores
-    each frame once and checks every observation against the stack.
-    """
+    """The layout of observations built as `frames.stack_observations`
+    does, whose frames self-play stores once; None (the default) if not."""
     return None
 
   def reward_spec(self) -> specs.Array:
@@ -80,6 +66,22 @@ class Environment(dm_env.Environment):
 
   def discount_spec(self) -> specs.BoundedArray:
     return DISCOUNT_SPEC
+
+
+class OnePlayerEnvironment(Environment):
+  """An environment of one player, 0, with every one of its actions legal."""
+
+  _num_actions: int
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(self._num_actions, dtype=np.int32)
+
+  def to_play(self) -> int:
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return 1
 
 
 def transition(reward, observation) -> dm_env.TimeStep:
@@ -99,11 +101,9 @@ def truncation(reward, observation) -> dm_env.TimeStep:
 
 
 def as_action(action) -> int:
-  """Returns `action` as a Python int if it is an integer scalar, else None.
+  """Returns an integer scalar (int, NumPy, 0-d array) as an int, else None.
 
-  Accepts Python ints, NumPy integer scalars and 0-d integer arrays (what
-  `DiscreteArray.generate_value` and most agents produce); rejects bools,
-  floats (even integral ones) and arrays with more than one element.
+  Bools and floats, even integral ones, give None.
   """
   if isinstance(action, (bool, np.bool_)):
     return None
@@ -113,3 +113,24 @@ def as_action(action) -> int:
       np.issubdtype(action.dtype, np.integer)):
     return int(action)
   return None
+
+
+def check_action(action, num_actions: int) -> int:
+  """Returns `action` as an int in 0..num_actions - 1, else raises."""
+  index = as_action(action)
+  if index is None or not 0 <= index < num_actions:
+    raise ValueError(f'Illegal action {action!r}: expected an integer in '
+                     f'0..{num_actions - 1}.')
+  return index
+
+
+def check_int(name: str, value, minimum: int,
+              maximum: Optional[int] = None) -> int:
+  """Returns `value` as an int if it lies in `minimum..maximum`, else raises."""
+  number = as_action(value)
+  if (number is None or number < minimum or
+      (maximum is not None and number > maximum)):
+    expected = (f'an integer >= {minimum}' if maximum is None else
+                f'an integer in {minimum}..{maximum}')
+    raise ValueError(f'{name} must be {expected}, got {value!r}.')
+  return number

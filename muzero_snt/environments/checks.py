@@ -27,26 +27,13 @@ from muzero_snt.environments import base
 class CheckedEnvironment(base.Environment):
   """Checks every exchange with an environment and raises on the first fault.
 
-  A mismatch between an environment and the network's configuration, or a
-  broken reward or move list, would otherwise surface as a shape error deep
-  in the search or as a silently wrong value target. This wrapper raises a
-  `ValueError` naming the value and what was expected when:
-
-  * the observation spec, or an observation, has another shape or dtype than
-    the configuration's, or an observation holds a NaN or an infinity (the
-    message names the environment, the step and the first such index);
-  * the action spec is not a `DiscreteArray` of `action_space_size` actions;
-  * an action outside `legal_actions()` is passed to `step()` (checked before
-    it is forwarded, so the environment is untouched);
-  * a reward is missing, NaN or infinite;
-  * the legal actions are empty at a non-terminal state, or hold indices
-    outside the action space, duplicates or non-integers.
-
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step starts a new episode and ignores its action, which is then not
-  checked. Attributes the wrapper does not define (`board`, `set_state`, ...)
-  are read from the wrapped environment; positions set up through them are
-  not checked.
+  Faults would otherwise surface as shape errors deep in the search or as
+  silently wrong targets. A `ValueError` names the value and what was
+  expected when the specs or an observation differ from the configuration
+  or an observation is not finite; an illegal action is passed to `step()`
+  (before it is forwarded); a reward is missing or not finite; or the legal
+  actions of a non-terminal state are empty, out of range, duplicated or not
+  integers. Other attributes are read from the wrapped environment.
   """
 
   def __init__(self,
@@ -58,9 +45,8 @@ class CheckedEnvironment(base.Environment):
 
     Args:
       environment: the environment to check.
-      observation_shape: the shape every observation must have.
-      action_space_size: the number of actions, `A`.
-      observation_dtype: the dtype every observation must have.
+      observation_shape, observation_dtype: those of every observation.
+      action_space_size: the number of actions.
 
     Raises:
       TypeError: if `environment` is not a `base.Environment`.
@@ -96,16 +82,7 @@ class CheckedEnvironment(base.Environment):
   @classmethod
   def from_config(cls, environment: base.Environment,
                   config) -> 'CheckedEnvironment':
-    """Checks `environment` against a `MuZeroConfig`.
-
-    Args:
-      environment: the environment to check.
-      config: a `MuZeroConfig`; its `observation_shape` and
-        `action_space_size` are the expectations.
-
-    Returns:
-      The checking wrapper.
-    """
+    """Checks `environment` against a `MuZeroConfig`'s shapes."""
     return cls(environment, config.observation_shape, config.action_space_size)
 
   @property
@@ -119,8 +96,6 @@ class CheckedEnvironment(base.Environment):
     if name.startswith('__') or name == '_environment':
       raise AttributeError(name)
     return getattr(self._environment, name)
-
-  # dm_env.Environment.
 
   def observation_spec(self):
     return self._environment.observation_spec()
@@ -150,8 +125,6 @@ class CheckedEnvironment(base.Environment):
   def close(self):
     self._environment.close()
 
-  # base.Environment.
-
   def frame_stack(self):
     return self._environment.frame_stack()
 
@@ -164,8 +137,6 @@ class CheckedEnvironment(base.Environment):
   @property
   def num_players(self) -> int:
     return self._environment.num_players
-
-  # Checks.
 
   def _check_timestep(self, timestep: dm_env.TimeStep) -> dm_env.TimeStep:
     """Records where the episode is, then checks `timestep`."""
@@ -211,8 +182,7 @@ class CheckedEnvironment(base.Environment):
       raise ValueError(
           f'There are no legal actions at {where}, a non-terminal state; '
           f'{expected}.')
-    # On the few actions of a position, Python's min, max and set cost less
-    # than NumPy's reductions and np.unique (this runs at every move).
+    # Python's min, max and set are cheaper than NumPy's on a few actions.
     values = legal.tolist() if legal.ndim == 1 else None
     if (values is None or legal.dtype.kind not in 'iu' or
         min(values) < 0 or max(values) >= self._action_space_size or

@@ -35,20 +35,13 @@ def _import_gymnasium():
   return gymnasium
 
 
-class GymnasiumEnvironment(base.Environment):
+class GymnasiumEnvironment(base.OnePlayerEnvironment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
-  Observations are cast to float32 with the shape of the (`Box`) observation
-  space. gymnasium's `terminated` becomes `dm_env.termination` (discount 0)
-  and `truncated` (a time limit such as CartPole-v1's 500 steps) becomes
-  `dm_env.truncation` (discount 1: the state after it still has value);
-  when both are set the episode terminated. Player 0 is always to play and
-  every action is legal.
-
-  `seed` goes to the first `reset(seed=...)` only; later resets continue the
-  environment's random stream, so a seeded run reproduces every episode.
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode.
+  Observations are float32 in the `Box` space's shape. `terminated` is a
+  termination (discount 0), `truncated` a truncation (discount 1: the state
+  after a time limit still has value). `seed` goes to the first reset only;
+  later resets continue its random stream.
   """
 
   def __init__(self,
@@ -60,22 +53,20 @@ class GymnasiumEnvironment(base.Environment):
     Args:
       env: a gymnasium id (e.g. 'CartPole-v1') or a `gymnasium.Env`.
       seed: the seed of the first reset, or None for an unseeded one.
-      **make_kwargs: keyword arguments of `gymnasium.make` (with an id only),
-        e.g. `max_episode_steps`.
+      **make_kwargs: `gymnasium.make`'s keyword arguments, with an id only.
 
     Raises:
       ImportError: if gymnasium is not installed.
-      ValueError: if gymnasium has no environment `env`, the action space
-        is not `Discrete`, the observation space is not a `Box`, or
-        `make_kwargs` come with an instance.
+      ValueError: if gymnasium cannot make `env`, its spaces are not
+        `Discrete` actions and `Box` observations, or `make_kwargs` come
+        with an instance.
     """
     gymnasium = _import_gymnasium()
     if isinstance(env, str):
       try:
         env = gymnasium.make(env, **make_kwargs)
       except gymnasium.error.Error as e:
-        # Unknown ids, versions and namespaces: gymnasium's own message
-        # names the id and suggests close ones.
+        # gymnasium's message names the id and suggests close ones.
         raise ValueError(f'gymnasium cannot make {env!r}: {e}') from e
     elif make_kwargs:
       raise ValueError(
@@ -103,8 +94,6 @@ class GymnasiumEnvironment(base.Environment):
     """The wrapped `gymnasium.Env`."""
     return self._env
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=self._observation_shape, dtype=np.float32,
                        name='observation')
@@ -125,11 +114,7 @@ class GymnasiumEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < self._num_actions:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{self._num_actions - 1}.')
+    index = base.check_action(action, self._num_actions)
     observation, reward, terminated, truncated, _ = self._env.step(
         index + self._action_start)
     observation = self._observation(observation)
@@ -143,18 +128,6 @@ class GymnasiumEnvironment(base.Environment):
 
   def close(self):
     self._env.close()
-
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(self._num_actions, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
 
   def _observation(self, observation) -> np.ndarray:
     return np.asarray(observation, dtype=np.float32).reshape(

@@ -51,49 +51,18 @@ def _import_minatar():
   return minatar
 
 
-def _check_int(name: str, value, minimum: int,
-               maximum: Optional[int] = None) -> int:
-  number = base.as_action(value)
-  if (number is None or number < minimum or
-      (maximum is not None and number > maximum)):
-    expected = (f'an integer >= {minimum}' if maximum is None else
-                f'an integer in {minimum}..{maximum}')
-    raise ValueError(f'{name} must be {expected}, got {value!r}.')
-  return number
+class MinAtarEnvironment(base.OnePlayerEnvironment):
+  """One MinAtar game (arXiv:1903.03176), as its baselines play it.
 
-
-class MinAtarEnvironment(base.Environment):
-  """One MinAtar game through `minatar.Environment`, as its baselines play it.
-
-  MinAtar (arXiv:1903.03176) draws Breakout, Asterix, Freeway, Seaquest and
-  Space Invaders on a 10x10 grid with one binary plane per kind of object.
-  Its DQN and actor-critic baselines feed the network the current state
-  alone, without frame stacking: each game shows motion on extra planes
-  (a trail where a ball or an enemy was, Space Invaders' direction planes,
-  Freeway's speed planes), so one state is close to Markov. This adapter
-  does the same:
-
-  * An observation is the float32 `[10, 10, C]` state `minatar.Environment
-    .state()` of the current frame, C the game's planes (Breakout 4,
-    Asterix 4, Freeway 7, Seaquest 10, Space Invaders 6), or zero planes
-    after them up to `num_channels` if that is larger (one shape for every
-    game). No frames are stacked and no action planes added.
-  * Actions are MinAtar's 6 in every game, action i being
-    `minatar.Environment.act(i)`; each is one frame (MinAtar has no frame
-    skip). With probability `sticky_action_probability` (0.1, MinAtar's
-    default and its baselines') MinAtar plays the previous action instead.
-  * The reward is MinAtar's, unclipped. MinAtar's end of a game is a
-    `dm_env.termination` (discount 0), also Freeway's end after 2,500
-    frames, which MinAtar reports as the game's end. `max_episode_steps`,
-    if given, truncates a longer episode (`dm_env.truncation`, discount 1).
-  * `seed` seeds MinAtar's own `RandomState` (`Environment.seed`), which
-    draws both the games' randomness and the sticky actions and continues
-    across resets, so a seeded run reproduces every episode.
-
-  Player 0 is always to play and every action is legal. Following `dm_env`,
-  a `step()` on a fresh environment or after a LAST time step ignores its
-  action and starts a new episode.
+  An observation is the current float32 `[10, 10, C]` state, unstacked (the
+  games show motion on their own planes), zero-padded to `num_channels`.
+  Actions are MinAtar's 6, one frame each, sticky with probability
+  `sticky_action_probability`. Rewards are unclipped; the game's end is a
+  termination (discount 0), `max_episode_steps` a truncation. `seed` seeds
+  MinAtar's `RandomState`, which continues across resets.
   """
+
+  _num_actions = NUM_ACTIONS
 
   def __init__(self,
                game: str,
@@ -106,23 +75,18 @@ class MinAtarEnvironment(base.Environment):
     """Creates the game.
 
     Args:
-      game: one of `GAMES`, up to case and underscores ('breakout',
-        'SpaceInvaders', 'space_invaders').
+      game: one of `GAMES`, up to case and underscores ('SpaceInvaders').
       seed: MinAtar's seed, in 0..2**32 - 1.
-      sticky_action_probability: the probability in [0, 1] that MinAtar
-        repeats the previous action instead of the agent's.
-      difficulty_ramping: whether Asterix, Seaquest and Space Invaders get
-        harder as they go (MinAtar's default; the other games ignore it).
-      num_channels: planes of an observation, at least the game's; None for
-        the game's own.
-      max_episode_steps: steps after which an episode is truncated, or None
-        for MinAtar's episodes as they are.
+      sticky_action_probability: in [0, 1].
+      difficulty_ramping: MinAtar's option (Asterix, Seaquest, Invaders).
+      num_channels: planes of an observation, at least the game's (4 to
+        10); None for the game's own.
+      max_episode_steps: steps after which an episode is truncated, or None.
 
     Raises:
-      ImportError: if minatar is not installed; the message names the extra.
+      ImportError: if minatar is not installed.
       TypeError: if `game` is not a string.
-      ValueError: if the game is unknown (the message lists MinAtar's) or
-        another argument is out of range.
+      ValueError: if the game is unknown or an argument out of range.
     """
     minatar = _import_minatar()
     if not isinstance(game, str):
@@ -133,7 +97,7 @@ class MinAtarEnvironment(base.Environment):
       raise ValueError(
           f'Unknown MinAtar game {game!r}; expected one of {list(GAMES)} '
           '(case and underscores do not matter).')
-    seed = _check_int('seed', seed, 0, _MAX_SEED)
+    seed = base.check_int('seed', seed, 0, _MAX_SEED)
     probability = sticky_action_probability
     if (isinstance(probability, (bool, np.bool_)) or
         not isinstance(probability, (int, float, np.floating)) or
@@ -144,7 +108,7 @@ class MinAtarEnvironment(base.Environment):
       raise ValueError(
           f'difficulty_ramping must be a bool, got {difficulty_ramping!r}.')
     if max_episode_steps is not None:
-      max_episode_steps = _check_int('max_episode_steps', max_episode_steps,
+      max_episode_steps = base.check_int('max_episode_steps', max_episode_steps,
                                      1)
     env = minatar.Environment(name,
                               sticky_action_prob=float(probability),
@@ -154,7 +118,7 @@ class MinAtarEnvironment(base.Environment):
     if num_channels is None:
       num_channels = game_channels
     else:
-      num_channels = _check_int(f'num_channels (of {name})', num_channels,
+      num_channels = base.check_int(f'num_channels (of {name})', num_channels,
                                 game_channels)
     self._env = env
     self._game = name
@@ -179,8 +143,6 @@ class MinAtarEnvironment(base.Environment):
     """The wrapped `minatar.Environment`."""
     return self._env
 
-  # dm_env.Environment.
-
   def observation_spec(self) -> specs.BoundedArray:
     return specs.BoundedArray(
         shape=(GRID_SIZE, GRID_SIZE, self._num_channels), dtype=np.float32,
@@ -199,11 +161,7 @@ class MinAtarEnvironment(base.Environment):
   def step(self, action) -> dm_env.TimeStep:
     if self._reset_next_step:
       return self.reset()
-    index = base.as_action(action)
-    if index is None or not 0 <= index < NUM_ACTIONS:
-      raise ValueError(
-          f'Illegal action {action!r}: expected an integer in '
-          f'0..{NUM_ACTIONS - 1}.')
+    index = base.check_action(action, NUM_ACTIONS)
     reward, terminal = self._env.act(index)
     self._episode_steps += 1
     observation = self._observation()
@@ -215,18 +173,6 @@ class MinAtarEnvironment(base.Environment):
       self._reset_next_step = True
       return base.truncation(reward, observation)
     return base.transition(reward, observation)
-
-  # base.Environment.
-
-  def legal_actions(self) -> np.ndarray:
-    return np.arange(NUM_ACTIONS, dtype=np.int32)
-
-  def to_play(self) -> int:
-    return 0
-
-  @property
-  def num_players(self) -> int:
-    return 1
 
   def _observation(self) -> np.ndarray:
     """Returns the float32 `[10, 10, num_channels]` current state."""

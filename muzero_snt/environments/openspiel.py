@@ -124,63 +124,25 @@ def _planes_shape(game) -> Tuple[int, int, int]:
   return shape[1:] + shape[:1]
 
 
-def observation_shape(game, history: int = 1,
-                      **game_params) -> Tuple[int, int, int]:
-  """The observation shape of `OpenSpielEnvironment(game, ...)`, unbuilt.
-
-  Args:
-    game: an OpenSpiel game name or a `pyspiel.Game`, as for the environment.
-    history: the number of positions stacked, as for the environment.
-    **game_params: OpenSpiel game parameters (with a name only).
-
-  Returns:
-    `(H, W, history * C + 1)`.
-
-  Raises:
-    ImportError, TypeError, ValueError: as `OpenSpielEnvironment`.
-  """
-  pyspiel = import_pyspiel()
-  history = _positive_int(history, 'history')
-  height, width, channels = _planes_shape(
-      _load_game(pyspiel, game, game_params))
-  return (height, width, history * channels + 1)
-
-
 class OpenSpielEnvironment(base.Environment):
   """A deterministic two-player OpenSpiel game, such as Go or chess.
 
-  Any sequential, deterministic, perfect-information, zero-sum OpenSpiel
-  game for two players with an observation tensor qualifies, and the
-  players must alternate, as the search assumes: in a game where a player
-  may move twice in a row (Amazons, a multiple jump in checkers) that move
-  raises a `ValueError` and abandons the episode. Players keep OpenSpiel's
-  numbers, so the first mover need not be player 0: in chess White, who
-  moves first, is player 1.
+  Any sequential, deterministic, perfect-information, zero-sum game with an
+  observation tensor, whose players alternate as the search assumes (a
+  second move in a row raises a `ValueError` and abandons the episode).
+  Players keep OpenSpiel's numbers: in chess White, who moves first, is 1.
 
-  Observations are float32 `[H, W, history * C + 1]`, planes last: the
-  game's observation tensors of the last `history` positions, oldest first
-  (zeros for positions before the start), then one constant plane equal to
-  the player to move. Some tensors do not say who moves, and some (Othello)
-  are egocentric; every stacked tensor is therefore seen by the player to
-  move now, so that a history is consistent. A `[C, H, W]` tensor becomes
-  `[H, W, C]`; a vector `[C]` becomes `[1, 1, C]` and a matrix `[H, W]`
-  becomes `[H, W, 1]`. Each position's tensor is read once per player who
-  may see it, when the position is reached: once with `history` 1, twice
-  otherwise (the state is updated in place and never copied).
+  Observations are float32 `[H, W, history * C + 1]`: the tensors of the
+  last `history` positions oldest first (zeros before the start), all seen
+  by the player to move now, then a constant plane equal to that player.
+  `[C, H, W]` tensors become `[H, W, C]`, `[C]` `[1, 1, C]`, `[H, W]`
+  `[H, W, 1]`.
 
-  The reward after a move is for the player who made it: at the end of a
-  game its return (+1 win, -1 loss, 0 draw in most games), otherwise
-  OpenSpiel's reward (0 in board games). The game ends as
-  `dm_env.termination` (discount 0), also when `max_moves` moves have been
-  played: the unfinished game is then adjudicated a draw (reward 0), as
-  AlphaZero did at its maximum game length (Silver et al. 2018). After the
-  end the turn still passes: `to_play()` is the player after the last
-  mover, the final observation is the end position seen by that player,
-  and there are no legal actions.
-
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode (FIRST). An illegal
-  action raises a `ValueError` and leaves the state unchanged.
+  The reward after a move is for its mover: the game's return at the end,
+  else OpenSpiel's reward. The end is a termination (discount 0), also after
+  `max_moves` moves, adjudicated a draw as AlphaZero did (Silver et al.
+  2018). After the end `to_play()` is the player after the last mover and
+  there are no legal actions. An illegal action leaves the state unchanged.
   """
 
   def __init__(self,
@@ -194,30 +156,21 @@ class OpenSpielEnvironment(base.Environment):
     """Loads the game and sets up its initial position.
 
     Args:
-      game: an OpenSpiel game name ('connect_four', 'go', 'chess', ...) or a
-        `pyspiel.Game`.
-      seed: unused (the games are deterministic); accepted so that every
-        environment factory takes a seed.
+      game: an OpenSpiel game name ('connect_four', 'go') or a `pyspiel.Game`.
+      seed: unused (the games are deterministic).
       history: the number of positions whose tensors are stacked.
-      max_moves: if set, a game still running after this many moves ends
-        as a draw.
-      player_planes: the planes of the tensor that hold player 0's and
-        player 1's pieces, in games whose tensor is the same for both
-        players (connect_four: planes 0 and 1). Given, player 1 sees the
-        two swapped, so that every observation has the mover's pieces in
-        the first and the opponent's in the second (AlphaZero's encoding,
-        and the tic-tac-toe environment's). None keeps OpenSpiel's tensor.
+      max_moves: if set, the moves after which a game ends as a draw.
+      player_planes: the planes of player 0's and player 1's pieces, which
+        player 1 then sees swapped, so that the mover's come first
+        (AlphaZero's encoding; connect_four: (0, 1)).
       **game_params: OpenSpiel game parameters, e.g. `board_size=9` for Go;
         only with a game name.
 
     Raises:
       ImportError: if open-spiel is not installed.
       TypeError: if `game` is neither a name nor a `pyspiel.Game`.
-      ValueError: for an unknown name (the message lists close matches),
-        parameters OpenSpiel rejects or that come with a loaded game, a game
-        of another kind (the message names the property it lacks), a
-        `history` or `max_moves` that is not a positive integer, or
-        `player_planes` that are not two different planes of the tensor.
+      ValueError: for an unknown name or parameters, a game of another
+        kind, or a bad `history`, `max_moves` or `player_planes`.
     """
     pyspiel = import_pyspiel()
     self._history = _positive_int(history, 'history')
@@ -225,7 +178,7 @@ class OpenSpielEnvironment(base.Environment):
       max_moves = _positive_int(max_moves, 'max_moves')
     self._max_moves = max_moves
     self._game = _load_game(pyspiel, game, game_params)
-    self._seed = seed
+    del seed
     self._name = self._game.get_type().short_name
     # With terminal rewards OpenSpiel reports the outcome as the returns at
     # the end; other games reward every step and their returns are sums.
@@ -254,8 +207,6 @@ class OpenSpielEnvironment(base.Environment):
     self._new_episode()
     self._reset_next_step = True
 
-  # Properties.
-
   @property
   def game(self):
     """The `pyspiel.Game`."""
@@ -275,13 +226,6 @@ class OpenSpielEnvironment(base.Environment):
   def max_moves(self) -> Optional[int]:
     """The number of moves after which a game is drawn, or None."""
     return self._max_moves
-
-  @property
-  def seed(self):
-    """The seed given to the constructor (unused: the games are fixed)."""
-    return self._seed
-
-  # dm_env.Environment.
 
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=self._observation_shape, dtype=np.float32,
@@ -338,8 +282,6 @@ class OpenSpielEnvironment(base.Environment):
       return base.termination(reward, self.observation())
     return base.transition(reward, self.observation())
 
-  # base.Environment.
-
   def legal_actions(self) -> np.ndarray:
     return np.asarray(self._legal_list(), np.int32)
 
@@ -351,8 +293,6 @@ class OpenSpielEnvironment(base.Environment):
   @property
   def num_players(self) -> int:
     return 2
-
-  # Observations.
 
   def observation(self) -> np.ndarray:
     """Returns the float32 `[H, W, history * C + 1]` observation now."""
@@ -375,12 +315,10 @@ class OpenSpielEnvironment(base.Environment):
     self._add_position()
 
   def _add_position(self):
-    """Caches the planes of the current position for later observations.
+    """Caches the current position's planes for later observations.
 
-    A stacked position is seen by the player to move at the newest one. As
-    the state is updated in place, a position keeps its planes for both
-    players when it will be stacked under the other player's move; with
-    `history` 1, or at the end, only the player to move sees it.
+    The state is updated in place, so a position keeps the planes of both
+    players when a later position, the other player's, will stack it.
     """
     player = self.to_play()
     if self._history > 1 and not self._ended:

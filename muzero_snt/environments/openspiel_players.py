@@ -12,16 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Board-game opponents: OpenSpiel's MCTS bot with random rollouts.
-
-`MCTSPlayer` is OpenSpiel's own C++ `MCTSBot` (`pyspiel.MCTSBot`, UCT with
-MCTS-Solver backups) over `pyspiel.RandomRolloutEvaluator`, the bot of
-OpenSpiel's `examples/mcts.py` with its defaults (exploration constant 2, one
-rollout per leaf). It plays in an `OpenSpielEnvironment`, reading the
-environment's `pyspiel.State`. The random player of any environment is
-`tictactoe_players.RandomPlayer`; `play_game` plays one game of two players
-and `winner` scores a game from its last reward.
-"""
+"""Board-game opponents: OpenSpiel's MCTS bot with random rollouts."""
 
 from typing import Sequence
 
@@ -44,33 +35,28 @@ def _check_count(value, name: str) -> int:
 
 
 class MCTSPlayer:
-  """OpenSpiel's MCTS bot with random rollouts, as an opponent.
+  """OpenSpiel's C++ `MCTSBot` (UCT, MCTS-Solver) with random rollouts.
 
-  Each move is a new search of `num_simulations` simulations from the
-  current position (OpenSpiel's bot keeps no tree between moves); at each
-  leaf `num_rollouts` uniformly random games are played to the end and
-  their mean return is backed up. The most visited root action is played
-  (a proven win first, with MCTS-Solver). The bot and its rollouts each
-  draw from a generator seeded with `seed`, so a player replays its moves.
+  The bot of OpenSpiel's `examples/mcts.py`: each move is a fresh search of
+  `num_simulations` simulations, with `num_rollouts` random games per leaf;
+  the most visited root action is played. Seeded, it replays its moves.
   """
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
-               num_rollouts: int = 1, uct_c: float = UCT_C):
+               num_rollouts: int = 1):
     """Builds the bot.
 
     Args:
       game: the `pyspiel.Game` to play (an `OpenSpielEnvironment`'s `game`).
       num_simulations: simulations per move.
       seed: seed of the bot and of its rollouts.
-      num_rollouts: random games per leaf evaluation.
-      uct_c: UCT's exploration constant.
+      num_rollouts: random games per leaf.
 
     Raises:
       ImportError: if open-spiel is not installed.
       TypeError: if `game` is not a `pyspiel.Game`.
-      ValueError: if `num_simulations` or `num_rollouts` is not a positive
-        integer, or the game is not one of sequential moves and a final
-        outcome (what OpenSpiel's MCTS supports).
+      ValueError: if a count is not a positive integer, or the game has no
+        sequential moves and final outcome, which OpenSpiel's MCTS needs.
     """
     pyspiel = openspiel.import_pyspiel()
     if not isinstance(game, pyspiel.Game):
@@ -90,7 +76,7 @@ class MCTSPlayer:
     seed = int(seed) % 2**31  # The C++ generators take a 32-bit int.
     # Kept here: the bot refers to the evaluator but does not own it.
     self._evaluator = pyspiel.RandomRolloutEvaluator(self._num_rollouts, seed)
-    self._bot = pyspiel.MCTSBot(game, self._evaluator, float(uct_c),
+    self._bot = pyspiel.MCTSBot(game, self._evaluator, UCT_C,
                                 self._num_simulations, _MAX_MEMORY_MB,
                                 True, seed, False)
 
@@ -123,19 +109,8 @@ class MCTSPlayer:
 
 
 def winner(last_reward: float, mover: int) -> int:
-  """The winner of a two-player game from its last move's reward.
-
-  The reward after a move is for its mover (`base.Environment`): positive
-  when the move won, negative when it lost (a loss the rules give the
-  mover), zero for a draw.
-
-  Args:
-    last_reward: the reward of the game's LAST time step.
-    mover: the player who made the last move, 0 or 1.
-
-  Returns:
-    0 or 1, or `DRAW`.
-  """
+  """The winner (0, 1 or `DRAW`) of a game whose last move, by `mover`,
+  earned `last_reward`."""
   if mover not in (0, 1):
     raise ValueError(f'mover must be 0 or 1, got {mover!r}.')
   if last_reward > 0:
@@ -146,15 +121,8 @@ def winner(last_reward: float, mover: int) -> int:
 
 
 def play_game(players: Sequence, env) -> int:
-  """Plays one game from the start; `players[p]` moves for player p.
-
-  Args:
-    players: two objects with `select_action(env) -> int`.
-    env: a two-player `base.Environment` (reset here).
-
-  Returns:
-    The winner: 0, 1, or `DRAW`.
-  """
+  """Plays a game in `env` from its reset, `players[p]` (with
+  `select_action(env) -> int`) moving for p; returns the `winner`."""
   if len(players) != 2:
     raise ValueError(f'A board game needs two players, got {len(players)}.')
   time_step = env.reset()

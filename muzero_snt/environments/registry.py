@@ -12,13 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Environments by name: one per preset, with the title a user may choose.
-
-`make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. Titles choose the Atari or MinAtar game or the
-gymnasium id; board games have none. Adapters whose packages are optional
-import them only when built, and say which `pip install` extra they need.
-"""
+"""Environments by name, one per preset, with the title a user may choose."""
 
 from typing import Callable, Dict, NamedTuple, Optional
 
@@ -45,15 +39,11 @@ class EnvironmentEntry(NamedTuple):
   """How to build one named environment.
 
   Attributes:
-    make: `(seed, title) -> Environment`; `title` is never None when the
-      entry has a `default_title`.
-    default_title: the title used when none is given, or None when the
-      environment takes no title.
+    make: `(seed, title) -> Environment`.
+    default_title: the title when none is given; None if it takes none.
     extra: the `pip install -e '.[extra]'` the adapter needs, or None.
     description: one line for `--help` and error messages.
-    frame_stack: the environments' `frame_stack()`, known without building
-      one (the memory check before a run counts stored frames with it);
-      None for observations stored whole.
+    frame_stack: the environments' `frame_stack()`, without building one.
   """
   make: Callable[[int, Optional[str]], base.Environment]
   default_title: Optional[str]
@@ -125,18 +115,14 @@ def make_environment(name: str, seed: int = 0,
 
   Args:
     name: one of `ENVIRONMENTS`.
-    seed: the environment's seed (tic-tac-toe and the board games are
-      deterministic and ignore it).
-    title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
-      ('breakout') or the gymnasium id ('CartPole-v1'); None for the entry's
-      default. Board games take none.
+    seed: the environment's seed (board games ignore it).
+    title: the Atari or MinAtar game or the gymnasium id; None for the
+      entry's default. Board games take none.
 
   Raises:
-    ValueError: if `name` is unknown (the message lists the known names), or
-      a title is given to an environment that takes none, or the title is
-      unknown to the adapter.
-    ImportError: if the adapter's optional package is missing; the message
-      names the `pip install` extra.
+    ValueError: if `name` or the title is unknown, or a title is given to
+      an environment that takes none.
+    ImportError: if the adapter's optional package is missing.
   """
   if name not in ENVIRONMENTS:
     raise ValueError(f'Unknown environment {name!r}; expected one of '

@@ -49,19 +49,11 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 
 
 def check_position(board, to_play) -> np.ndarray:
-  """Checks that (`board`, `to_play`) can arise in a game; returns the board.
-
-  Player 0 moves first, so the player to move is 0 exactly when both players
-  have as many stones; at most one player owns a line, and it is the one who
-  moved last (the player not to move).
+  """Checks that (`board`, `to_play`) can arise; returns a new int8 `[9]`.
 
   Args:
-    board: `[9]` or `[3, 3]` integers: 0 empty, 1 player 0's stone, 2 player
-      1's stone.
+    board: `[9]` or `[3, 3]` integers coded as `TicTacToe.board`.
     to_play: the player to move, 0 or 1.
-
-  Returns:
-    The board as a new int8 `[9]` array.
 
   Raises:
     ValueError: if the board or the player is malformed or inconsistent.
@@ -97,37 +89,21 @@ def check_position(board, to_play) -> np.ndarray:
 class TicTacToe(base.Environment):
   """Tic-tac-toe on a 3x3 board: two players, player 0 moves first.
 
-  Actions 0..8 are squares in row-major order. The reward after a move is
-  for the player who made it: +1 for completing a line, 0 otherwise (also
-  for the move that fills the board in a draw). The episode ends
-  (`dm_env.termination`, discount 0) on a line or a full board.
-
-  Observations are float32 `[3, 3, 3]`, planes last as the networks expect:
-  `[..., 0]` the stones of the player to move, `[..., 1]` the opponent's,
-  `[..., 2]` constant, equal to the player to move. After the last move the
-  player to move still alternates, so the terminal observation is seen by the
-  player who did not make the last move.
-
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step ignores its action and starts a new episode (FIRST). Any other
-  illegal action raises a `ValueError` and leaves the state unchanged.
+  Actions 0..8 are squares row-major. The mover's reward is 1 for
+  completing a line, else 0; a line or a full board ends the episode.
+  Observations are float32 `[3, 3, 3]`: the stones of the player to move,
+  the opponent's, and a constant plane equal to the player to move (who
+  still alternates after the last move).
   """
 
   def __init__(self, seed: Optional[int] = None):
-    """Builds an empty board.
-
-    Args:
-      seed: ignored (the game is deterministic); accepted so that every
-        environment factory takes a seed.
-    """
-    del seed  # Unused: nothing is random.
+    """Builds an empty board; `seed` is unused (nothing is random)."""
+    del seed
     self._board = np.zeros(9, np.int8)
     self._to_play = 0
     self._winner = None
     self._reset_next_step = True
     self._legal: Optional[np.ndarray] = None  # Of the position, once asked.
-
-  # dm_env.Environment.
 
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=(3, 3, 3), dtype=np.float32, name='observation')
@@ -170,8 +146,6 @@ class TicTacToe(base.Environment):
     return base.termination(1. if self._winner == mover else 0.,
                             self.observation())
 
-  # base.Environment.
-
   def legal_actions(self) -> np.ndarray:
     if self._winner is not None:
       return np.zeros(0, np.int32)
@@ -185,8 +159,6 @@ class TicTacToe(base.Environment):
   @property
   def num_players(self) -> int:
     return 2
-
-  # Game state, for evaluation and tests.
 
   def observation(self) -> np.ndarray:
     """Returns the float32 `[3, 3, 3]` observation of the current position."""
@@ -203,20 +175,9 @@ class TicTacToe(base.Environment):
     return self._winner
 
   def set_state(self, board, to_play: int):
-    """Sets up a position; the next `step()` plays in it.
-
-    A finished position (a line or a full board) ends the episode: its
-    `winner` is set and the next `step()` starts a new episode.
-
-    Args:
-      board: `[9]` or `[3, 3]` integers, coded as `board`.
-      to_play: the player to move; it must match the stones (player 0 moves
-        first).
-
-    Raises:
-      ValueError: if the position cannot arise in a game (see
-        `check_position`); the state is then unchanged.
-    """
+    """Sets up the position (`board`, `to_play`), as `check_position`
+    checks it; the next `step()` plays in it, or, if it is finished (see
+    `winner`), starts a new episode."""
     board = check_position(board, to_play)
     owners = line_owners(board)
     if owners:

@@ -14,11 +14,8 @@
 # ============================================================================
 """Tic-tac-toe opponents for evaluation: a perfect (minimax) and a random one.
 
-The solver is plain minimax over the game tree, memoised on the position:
-fewer than 6,000 positions can arise, so the first query solves the whole
-game in well under a second and later queries are look-ups. Values are for
-the player to move: +1 a win, 0 a draw, -1 a loss, with perfect play from
-both sides (no discount: the game has no intermediate rewards).
+Minimax is memoised on the position (fewer than 6,000 arise). Values are for
+the player to move under perfect play: +1 a win, 0 a draw, -1 a loss.
 """
 
 import functools
@@ -26,6 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 
 Board = Tuple[int, ...]
@@ -76,17 +74,12 @@ def _is_over(board: Board) -> bool:
 
 
 def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
-  """The exact value of each legal action for the player to move.
+  """`{action: value}` of the legal actions for the player to move.
 
   Args:
-    board: a `TicTacToe` (its position is read, not changed), or a `[9]` or
-      `[3, 3]` board coded as `TicTacToe.board`.
-    to_play: the player to move (0 or 1) with a board; None with an
-      environment.
-
-  Returns:
-    `{action: value}` over the legal actions, values in {-1, 0, +1} for the
-    player to move; empty when the game is over.
+    board: a `TicTacToe` (read, not changed), or a `[9]` or `[3, 3]` board
+      coded as `TicTacToe.board`.
+    to_play: the player to move with a board; None with an environment.
 
   Raises:
     ValueError: if the position cannot arise in a game.
@@ -98,11 +91,8 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
 
 
 def game_value(board, to_play: Optional[int] = None) -> int:
-  """The exact value of the position for the player to move (-1, 0 or +1).
-
-  A finished game is worth -1 to the player to move if the other player
-  completed a line, 0 after a draw. Arguments as `minimax_values`.
-  """
+  """The exact value (-1, 0 or +1) of the position for the player to move,
+  also once finished; arguments as `minimax_values`."""
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board):
     return -1  # Only the player who moved last can own a line.
@@ -112,10 +102,7 @@ def game_value(board, to_play: Optional[int] = None) -> int:
 
 
 def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
-  """All actions that keep the game value, in increasing order.
-
-  Arguments as `minimax_values`; empty when the game is over.
-  """
+  """The actions that keep the game value, ascending; as `minimax_values`."""
   values = minimax_values(env_or_board, to_play)
   if not values:
     return []
@@ -124,11 +111,7 @@ def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
 
 
 class PerfectPlayer:
-  """Plays an optimal action, uniformly at random among the optimal ones.
-
-  Never loses; randomising among equally good moves lets evaluation games
-  cover many lines of play instead of one.
-  """
+  """Plays uniformly among the optimal actions: many lines, never a loss."""
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
@@ -147,11 +130,7 @@ class PerfectPlayer:
 
 
 class RandomPlayer:
-  """Plays uniformly at random among the legal actions.
-
-  Works in any `base.Environment` (it reads only `legal_actions()`): it is
-  also the random opponent of the OpenSpiel board games.
-  """
+  """Plays uniformly among the legal actions of any `base.Environment`."""
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
@@ -171,19 +150,6 @@ class RandomPlayer:
 
 def play_game(players: Sequence, env: Optional[tictactoe.TicTacToe] = None
               ) -> int:
-  """Plays one game from a new board; `players[p]` moves for player p.
-
-  Args:
-    players: two objects with `select_action(env) -> int`.
-    env: the environment to play in (reset first); a new one if None.
-
-  Returns:
-    The winner: 0, 1, or -1 (`tictactoe.DRAW`) for a draw.
-  """
-  if len(players) != 2:
-    raise ValueError(f'Tic-tac-toe needs two players, got {len(players)}.')
-  env = tictactoe.TicTacToe() if env is None else env
-  timestep = env.reset()
-  while not timestep.last():
-    timestep = env.step(players[env.to_play()].select_action(env))
-  return env.winner
+  """`openspiel_players.play_game` in `env`, a new `TicTacToe` if None."""
+  return openspiel_players.play_game(
+      players, tictactoe.TicTacToe() if env is None else env)

@@ -13,11 +13,7 @@
 # limitations under the License.
 # ============================================================================
 """A search evaluated the way its preset is: two-player presets against
-their fixed opponents (`opponents.OPPONENTS`), both sides; one-player
-presets by the returns of their episodes.
-
-`launchers/evaluate.py` and the distributed evaluator
-(`distributed/evaluator.py`) both evaluate through `evaluate`.
+their fixed opponents, both sides; one-player presets by episode returns.
 """
 
 from typing import Callable, List, Optional, Sequence, Union
@@ -38,11 +34,7 @@ def make_opponents(preset: str,
                    num_simulations: int = opponents_lib.MCTS_SIMULATIONS,
                    num_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
                    seed: int = 0):
-  """`opponents.make_opponents` for `preset`, or None for a one-player one.
-
-  An MCTS opponent plays the `pyspiel.Game` of the preset's environment
-  (`make_environment(seed).game`).
-  """
+  """`opponents.make_opponents` for `preset`, or None for a one-player one."""
   if preset not in opponents_lib.OPPONENTS:
     return None
   game = getattr(make_environment(seed), 'game', None)
@@ -53,19 +45,15 @@ def make_opponents(preset: str,
 def evaluate(search: search_lib.Search,
              make_environment: EnvironmentFactory,
              opponents, num_games: int, seed: int = 0) -> Results:
-  """Plays `num_games` per opponent and side, or episodes.
+  """`evaluate_matches` of `num_games` per opponent and side, or
+  `evaluate_episodes` of `num_games` episodes for a one-player preset.
 
   Args:
-    search: MuZero's search (it plays without noise, `MuZeroPlayer`).
+    search: MuZero's search (played without noise).
     make_environment: (seed) -> a fresh environment of the preset.
-    opponents: `make_opponents`'s result: `{name: factory}`, or None for a
-      one-player preset.
+    opponents: `make_opponents`'s result.
     num_games: games per opponent and side, or episodes.
     seed: seed of the opponents and the environments.
-
-  Returns:
-    `evaluation.evaluate_matches`'s results, or the episodes'
-    `evaluation.EpisodeStats` for a one-player preset.
   """
   if opponents is None:
     return evaluation.evaluate_episodes(search, make_environment, num_games,

@@ -27,12 +27,9 @@ _PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
 def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
   """Every scalar of the TensorBoard event files directly in `logdir`.
 
-  Args:
-    logdir: a directory of `events.out.tfevents*` files (`tf.summary`).
-
   Returns:
-    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step. A step
-    written twice (a resumed run logs it again) keeps the later value.
+    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step; a step
+    written twice (by a resumed run) keeps the later value.
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
@@ -67,23 +64,16 @@ def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
 
 
 def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step; writes a PNG.
-
-  One panel per tag, stacked, sharing the step axis.
+  """Plots scalars of a run against the learner step into PNG `path`.
 
   Args:
     logdir: the run's TensorBoard directory (see `read_scalars`).
-    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',
-      'loss')`.
-    path: the PNG file to write (its directory is created).
-
-  Returns:
-    `path`.
+    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',)`.
+    path: the PNG file to write (its directory is created), returned.
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
-    ValueError: if `tags` is empty or a tag is not in the logs; the message
-      lists the tags there are.
+    ValueError: if `tags` is empty or a tag is not in the logs.
     ImportError: if matplotlib is not installed.
   """
   if isinstance(tags, str) or not tags:

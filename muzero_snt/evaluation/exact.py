@@ -14,15 +14,8 @@
 # ============================================================================
 """Exact tic-tac-toe results of a deterministic player, by walking every line.
 
-The evaluated player (`evaluation.MuZeroPlayer`: a noise-free search, the
-most visited action) is deterministic, so against an opponent that picks
-uniformly among a known set of moves (the perfect player among its optimal
-moves, the random player among the legal ones) the probability of each
-result is a finite sum over the opponent's choices. Sampled games estimate
-it (`evaluation.evaluate_tictactoe`: 100 games a side cannot tell a 0.4%
-losing line from none); this walk gives it exactly, with every losing line.
-The walk goes breadth first, and the player's moves of each depth are
-searched in one batch.
+Against an opponent picking uniformly among known moves, each result's
+probability is a finite sum, where sampled games miss rare losing lines.
 """
 
 from typing import Callable, Dict, List, NamedTuple, Sequence, Tuple
@@ -47,11 +40,10 @@ OPPONENTS = tuple(_CHOICES)
 
 
 class ExactResult(NamedTuple):
-  """Probabilities of each result for the walked player, and how it loses.
+  """Probabilities of each result, and every losing line.
 
-  `losing_lines` lists every line of play the player loses, as the squares
-  played from the empty board, with its probability under the opponent's
-  choices; they sum to `loss`.
+  `losing_lines`: (squares played from the empty board, probability), summing
+  to `loss`.
   """
   opponent: str
   side: str  # 'first' (the player moves first) or 'second'.
@@ -75,15 +67,11 @@ def walk(select_actions: SelectActions, opponent: str,
 
   Args:
     select_actions: the player's batched, deterministic move choice.
-    opponent: 'perfect' or 'random' (`_CHOICES`).
+    opponent: 'perfect' or 'random'.
     side: 0 if the player moves first, 1 if second.
 
-  Returns:
-    The `ExactResult`.
-
   Raises:
-    ValueError: for an unknown opponent or side, or if the player picks an
-      illegal move (naming the position and the move).
+    ValueError: for an unknown opponent or side, or an illegal move.
   """
   choices_of = _choices_of(opponent)
   if side not in (0, 1):

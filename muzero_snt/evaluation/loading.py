@@ -12,26 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The network of a training run's latest checkpoint, and its config."""
+"""The network of a training run's latest checkpoint."""
 
 import os
-from typing import Optional, Tuple
+from typing import Tuple
 
 import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import networks
-from muzero_snt import presets
-from muzero_snt.run import run_config
 
 
 def check_checkpoint_dir(checkpoint_dir: str) -> None:
   """Raises unless `checkpoint_dir` is a directory holding a checkpoint.
 
   Raises:
-    FileNotFoundError: if it does not exist, or holds no checkpoint (the
-      message says whether it is empty).
+    FileNotFoundError: if it does not exist, or holds no checkpoint.
     NotADirectoryError: if it is a file.
   """
   where = f'checkpoint_dir={checkpoint_dir}'
@@ -51,25 +48,11 @@ def check_checkpoint_dir(checkpoint_dir: str) -> None:
 
 def load_network(config: config_lib.MuZeroConfig,
                  checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """The network of the latest checkpoint in `checkpoint_dir`.
-
-  Restores only the network and the learner step of a training checkpoint
-  (`checkpointing.Checkpointer`, `Learner.state`); the optimizer and the
-  counters are skipped.
-
-  Args:
-    config: the configuration the network was trained with.
-    checkpoint_dir: the training run's checkpoint directory.
-
-  Returns:
-    `(network, learner_step)`.
+  """(network, learner step) of the latest checkpoint in `checkpoint_dir`.
 
   Raises:
-    FileNotFoundError: if the directory does not exist or holds no
-      checkpoint.
-    NotADirectoryError: if `checkpoint_dir` is a file.
-    ValueError: if the checkpoint's network does not fit `config`'s, or no
-      checkpoint in the directory is intact.
+    FileNotFoundError, NotADirectoryError: as `check_checkpoint_dir`.
+    ValueError: if no intact checkpoint's network fits `config`'s.
   """
   check_checkpoint_dir(checkpoint_dir)
   network = networks.make_network(config)
@@ -78,9 +61,7 @@ def load_network(config: config_lib.MuZeroConfig,
   checkpointer = checkpointing.Checkpointer(checkpoint_dir, network=network,
                                             step=step)
   try:
-    # Verified against its checksums (a damaged newest checkpoint is
-    # skipped with a warning); the directory is left as it is, since a
-    # training run may be writing to it.
+    # Read-only: a training run may be writing to the directory.
     checkpointer.restore(read_only=True)
   except checkpointing.CheckpointError as e:
     raise ValueError(
@@ -88,24 +69,3 @@ def load_network(config: config_lib.MuZeroConfig,
         f'({config.network}) and is intact: {e}') from e
   return network, int(step.numpy())
 
-
-def run_or_preset_config(
-    preset: str, checkpoint_dir: Optional[str]) -> config_lib.MuZeroConfig:
-  """The configuration saved by a run of `preset` in `checkpoint_dir`.
-
-  Falls back to the preset's own configuration when no directory is given
-  or it holds no saved configuration (a run from before configurations
-  were saved).
-
-  Raises:
-    ValueError: if the directory holds a run of another preset (naming
-      both), or a configuration that cannot be read, or `preset` is
-      unknown.
-  """
-  saved = run_config.load(checkpoint_dir) if checkpoint_dir else None
-  if saved is None:
-    return presets.get_preset(preset)
-  if saved.preset != preset:
-    raise ValueError(f'{checkpoint_dir} holds a run of preset '
-                     f'{saved.preset!r}, not {preset!r}.')
-  return saved.config

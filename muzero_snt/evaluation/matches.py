@@ -12,20 +12,14 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Evaluation: MuZero's search against fixed opponents.
+"""Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
-The evaluated player searches without exploration noise and plays the most
-visited action (the pseudocode's `select_action` at temperature 0), so it is
-deterministic: the variety of an evaluation comes from the opponents (the
-perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
-MCTS bot draws its rollouts from a seed per game) and from the environments'
-seeds (CartPole's initial states). Two-player games are scored from their
-last reward (`openspiel_players.winner`). Games and episodes are
-played in lockstep, with one batched search per move for all of them.
+The player plays the most visited action (the pseudocode's `select_action`
+at temperature 0). Games and episodes run in lockstep, with one batched
+search per move.
 """
 
-from typing import (Callable, List, Mapping, NamedTuple, Optional, Sequence,
-                    Tuple)
+from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
 
 from absl import logging
 import numpy as np
@@ -47,11 +41,10 @@ SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
 def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
-  """The actions a noise-free search's output plays: `[B]` int64.
+  """The `[B]` int64 actions of a noise-free search's output.
 
   Gumbel MuZero's selected action where the search chooses one, else the
-  most visited root action, ties to the lowest (illegal actions have no
-  visits, and one search of at least one simulation visits a legal one).
+  most visited root action, ties to the lowest.
   """
   if output.action is not None:
     return output.action.astype(np.int64)
@@ -61,24 +54,16 @@ def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
 class MuZeroPlayer:
   """Plays the most visited action of a noise-free search.
 
-  The player protocol is the opponents' `select_action(env) -> int`: the
-  player to move and the legal actions come from the environment
-  (`base.Environment`), the observation from `env.observation()` when the
-  environment has one (`TicTacToe`). A `dm_env` exposes its observation only
-  in the last `TimeStep`, so for other environments pass it:
-  `select_action(env, time_step.observation)`. `select_actions` searches a
-  batch of positions at once.
+  `select_action(env)` is the opponents' protocol; environments without
+  `observation()` need the last time step's observation passed in.
   """
 
   def __init__(self, search: search_lib.Search, seed: int = 0):
     """Constructs the player.
 
     Args:
-      search: the search, run without noise (e.g. `search.make_search(
-        config, network, num_simulations=...)`); it sets the number of
-        simulations, and its `config` the number of actions.
-      seed: seed of the generator handed to the search; a search without
-        noise draws nothing from it.
+      search: the search, run without noise.
+      seed: seed of the generator handed to the search.
 
     Raises:
       TypeError: if `search` is not a `search.Search` with a `config`.
@@ -94,39 +79,18 @@ class MuZeroPlayer:
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
-    """The most visited root action of each of B positions (Gumbel
-    MuZero: the action its search selects, without Gumbel noise).
-
-    Args:
-      observations: `[B, *observation_shape]` current observations.
-      to_play: `[B]` the player to move in each position.
-      legal_actions: B non-empty sequences of legal actions.
-
-    Returns:
-      `[B]` int64 actions; ties go to the lowest action (illegal actions have
-      no visits, and one search of at least one simulation visits a legal
-      action).
-    """
-    return self.search_actions(observations, to_play, legal_actions)[0]
-
-  def search_actions(self, observations: np.ndarray, to_play: Sequence[int],
-                     legal_actions: Sequence[Sequence[int]]
-                     ) -> Tuple[np.ndarray, search_lib.SearchOutput]:
-    """`select_actions` and the search's output they come from."""
+    """`[B]` int64 `greedy_actions` of B positions: their `[B, *obs]`
+    observations, players to move and non-empty legal actions."""
     output = self._search(
         observations, to_play,
         search_lib.legal_actions_to_mask(legal_actions, self._num_actions),
         self._rng, add_noise=False)
-    return greedy_actions(output), output
+    return greedy_actions(output)
 
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
-    """The action to play in `env`'s current position.
-
-    Args:
-      env: the environment; its `to_play()` and `legal_actions()` are read.
-      observation: the current observation; read from `env.observation()`
-        if None.
+    """The action to play in `env`'s position, whose observation is
+    `observation` or else `env.observation()`.
 
     Raises:
       ValueError: if no observation is given and `env` has no
@@ -144,10 +108,7 @@ class MuZeroPlayer:
 
 
 class MatchResult(NamedTuple):
-  """Two-player games of MuZero against one opponent, from one side.
-
-  Wins, draws and losses count from MuZero's perspective.
-  """
+  """MuZero's wins, draws and losses against one opponent, from one side."""
   opponent: str
   side: str  # 'first' (MuZero is player 0) or 'second'.
   wins: int
@@ -163,23 +124,15 @@ def play_games(muzero_player: MuZeroPlayer,
                envs: Sequence[base.Environment],
                opponents: Sequence[object],
                muzero_side: int) -> List[int]:
-  """Plays each game from its current position to the end, in lockstep.
+  """Plays each game from its position to the end, in lockstep.
 
-  `envs[i]` (two players, with `observation()`; reset, or set to a
-  position) is played against `opponents[i]` with MuZero as player
-  `muzero_side`; MuZero's moves of all the games are searched together.
-  The winner is read from each game's last reward, which is for its mover
-  (`openspiel_players.winner`).
+  Returns each game's winner: 0, 1, or `openspiel_players.DRAW`.
 
   Args:
     muzero_player: the MuZero player.
-    envs: the games, none over.
+    envs: two-player games with `observation()`, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
-
-  Returns:
-    The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
-    to `tictactoe.DRAW`).
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
@@ -207,24 +160,6 @@ def play_games(muzero_player: MuZeroPlayer,
   return winners
 
 
-def play_tictactoe(muzero_player: MuZeroPlayer,
-                   opponents: Sequence[object],
-                   muzero_side: int) -> List[int]:
-  """Plays one tic-tac-toe game against each opponent, all in lockstep.
-
-  The game against `opponents[i]` is the game `tictactoe_players.play_game`
-  would play with MuZero as player `muzero_side` (`play_games` from new
-  boards).
-
-  Returns:
-    The winner of each game: 0, 1, or -1 (`tictactoe.DRAW`).
-  """
-  envs = [tictactoe.TicTacToe() for _ in opponents]
-  for env in envs:
-    env.reset()
-  return play_games(muzero_player, envs, opponents, muzero_side)
-
-
 def evaluate_matches(
     muzero_player: MuZeroPlayer,
     make_environment: Callable[[int], base.Environment],
@@ -233,9 +168,8 @@ def evaluate_matches(
     seed: int = 0) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
-  Game g (0-based) with MuZero as player s is played in
-  `make_environment(seed + s * num_games + g)` against its own opponent,
-  `factory(seed + s * num_games + g)`, so each game can be replayed alone.
+  Game g with MuZero as player s is played in `make_environment(n)` against
+  `factory(n)`, `n = seed + s * num_games + g`, so it can be replayed alone.
 
   Args:
     muzero_player: the MuZero player.
@@ -246,8 +180,7 @@ def evaluate_matches(
     seed: the first seed.
 
   Returns:
-    One `MatchResult` per opponent (in the mapping's order) and side (first,
-    then second).
+    A `MatchResult` per opponent, in order, and side (first, then second).
 
   Raises:
     ValueError: if `num_games` is not positive or `opponents` is empty.
@@ -283,21 +216,8 @@ def evaluate_tictactoe(
     opponents: Optional[Mapping[str, OpponentFactory]] = None,
     num_games: int = 100,
     seed: int = 0) -> List[MatchResult]:
-  """`evaluate_matches` on tic-tac-toe.
-
-  Game g with MuZero as player s can be replayed alone with
-  `tictactoe_players.play_game` against `factory(seed + s * num_games + g)`.
-
-  Args:
-    muzero_player: the MuZero player.
-    opponents: `{name: factory}`, factories taking a seed (default:
-      `TICTACTOE_OPPONENTS`, the perfect and the random player).
-    num_games: games per opponent and side.
-    seed: the first opponent seed.
-
-  Returns:
-    One `MatchResult` per opponent and side, as `evaluate_matches`.
-  """
+  """`evaluate_matches` on tic-tac-toe, by default against
+  `TICTACTOE_OPPONENTS`."""
   opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
   return evaluate_matches(muzero_player, lambda _: tictactoe.TicTacToe(),
                           opponents, num_games, seed)
@@ -324,51 +244,14 @@ class EpisodeStats(NamedTuple):
     return float(np.max(self.returns))
 
 
-class EpisodeRecord(NamedTuple):
-  """One episode of `play_episodes`: T moves.
+def evaluate_episodes(search: search_lib.Search,
+                      make_environment: Callable[[int], base.Environment],
+                      num_episodes: int,
+                      seed: int = 0) -> EpisodeStats:
+  """`EpisodeStats` of the undiscounted returns of N one-player episodes.
 
-  Attributes:
-    observations: `[T + 1, *observation_shape]` every observation, the
-      last one the episode's end; None unless recorded.
-    actions: `[T]` int64 the moves played.
-    rewards: `[T]` float64 the reward after each move.
-    root_values: `[T]` float64 the search's root value before each move.
-    terminal: False if the episode was cut by a time limit (truncated).
-  """
-  observations: Optional[np.ndarray]
-  actions: np.ndarray
-  rewards: np.ndarray
-  root_values: np.ndarray
-  terminal: bool
-
-  @property
-  def episode_return(self) -> float:
-    return float(np.sum(self.rewards))
-
-
-def play_episodes(search: search_lib.Search,
-                  make_environment: Callable[[int], base.Environment],
-                  num_episodes: int,
-                  seed: int = 0,
-                  record_observations: bool = False) -> List[EpisodeRecord]:
-  """N episodes of a one-player environment under the noise-free search.
-
-  Episode i runs in `make_environment(seed + i)`; all episodes advance in
-  lockstep with one batched search per move over those still running (the
-  `MuZeroPlayer`'s: `greedy_actions`), and each ends at its environment's
-  LAST time step (termination or a time limit such as CartPole's 500
-  steps).
-
-  Args:
-    search: the search of the `MuZeroPlayer` that plays the episodes.
-    make_environment: `(seed) -> environment`, one player.
-    num_episodes: N, the number of episodes.
-    seed: the first environment seed (and the player's seed).
-    record_observations: whether to keep every observation (T + 1 of
-      them an episode: memory grows with the moves).
-
-  Returns:
-    N `EpisodeRecord`s, in episode order.
+  Episode i runs in `make_environment(seed + i)` to its LAST time step; the
+  episodes advance in lockstep under one `MuZeroPlayer(search, seed)`.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
@@ -382,12 +265,11 @@ def play_episodes(search: search_lib.Search,
   for env in envs:
     if env.num_players != 1:
       raise ValueError(
-          f'play_episodes needs one-player environments, got '
+          f'evaluate_episodes needs one-player environments, got '
           f'{type(env).__name__} with {env.num_players} players; use '
           'evaluate_tictactoe for tic-tac-toe.')
   time_steps = [env.reset() for env in envs]
-  records = [dict(observations=[np.asarray(t.observation)], actions=[],
-                  rewards=[], root_values=[]) for t in time_steps]
+  returns = np.zeros(num_episodes)
   live = list(range(num_episodes))
   moves = 0
   while live:
@@ -395,44 +277,16 @@ def play_episodes(search: search_lib.Search,
     if moves % 100 == 0:
       logging.info('Evaluation move %d: %d of %d episodes still running.',
                    moves, len(live), num_episodes)
-    actions, output = player.search_actions(
+    actions = player.select_actions(
         np.stack([time_steps[i].observation for i in live]),
         [envs[i].to_play() for i in live],
         [envs[i].legal_actions() for i in live])
-    for i, action, value in zip(live, actions, output.root_value):
+    for i, action in zip(live, actions):
       time_steps[i] = envs[i].step(int(action))
-      record = records[i]
-      if record_observations:
-        record['observations'].append(np.asarray(time_steps[i].observation))
-      record['actions'].append(int(action))
-      record['rewards'].append(float(time_steps[i].reward))
-      record['root_values'].append(float(value))
+      returns[i] += float(time_steps[i].reward)
     live = [i for i in live if not time_steps[i].last()]
   for env in envs:
     env.close()
-  return [
-      EpisodeRecord(
-          observations=(np.stack(r['observations'])
-                        if record_observations else None),
-          actions=np.array(r['actions'], np.int64),
-          rewards=np.array(r['rewards'], np.float64),
-          root_values=np.array(r['root_values'], np.float64),
-          terminal=float(t.discount) == 0.)
-      for r, t in zip(records, time_steps)]
-
-
-def evaluate_episodes(search: search_lib.Search,
-                      make_environment: Callable[[int], base.Environment],
-                      num_episodes: int,
-                      seed: int = 0) -> EpisodeStats:
-  """Undiscounted returns of `play_episodes` (its arguments and errors).
-
-  Returns:
-    `EpisodeStats` of the N returns.
-  """
-  episodes = play_episodes(search, make_environment, num_episodes, seed)
-  returns = np.array([e.episode_return for e in episodes])
   logging.info('%d episodes in %d moves: mean return %.1f.', num_episodes,
-               max(len(e.actions) for e in episodes),
-               float(np.mean(returns)))
+               moves, float(np.mean(returns)))
   return EpisodeStats(returns)

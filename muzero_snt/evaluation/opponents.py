@@ -12,21 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The fixed opponents of each two-player preset, for evaluation.
-
-Tic-tac-toe has the perfect and the random player
-(`tictactoe_players`); connect four and 9x9 Go have OpenSpiel's MCTS bot
-with random rollouts (`openspiel_players.MCTSPlayer`) and the random player.
-"""
+"""The fixed opponents of each two-player preset, for evaluation."""
 
 import functools
-from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Dict, Mapping, Optional, Sequence, Tuple
 
 from muzero_snt.environments import openspiel_players
-from muzero_snt.environments import tictactoe_players
+from muzero_snt.evaluation import matches
 
-# (seed) -> an opponent with `select_action(env) -> int`.
-OpponentFactory = Callable[[int], object]
+OpponentFactory = matches.OpponentFactory
 
 # The opponents of each two-player preset; 'mcts' is OpenSpiel's MCTS bot.
 OPPONENTS: Mapping[str, Tuple[str, ...]] = {
@@ -36,12 +30,6 @@ OPPONENTS: Mapping[str, Tuple[str, ...]] = {
 }
 MCTS_SIMULATIONS = 1000  # The MCTS opponent's default simulations per move.
 MCTS_ROLLOUTS = 1  # OpenSpiel's examples/mcts.py.
-
-_SEEDED_PLAYERS: Mapping[str, OpponentFactory] = {
-    'perfect': tictactoe_players.PerfectPlayer,
-    'random': tictactoe_players.RandomPlayer,
-}
-
 
 def mcts_name(num_simulations: int) -> str:
   """The MCTS opponent's name in results, e.g. 'mcts1000'."""
@@ -61,22 +49,19 @@ def make_opponents(preset: str,
                    ) -> Dict[str, OpponentFactory]:
   """The opponents of a two-player preset, by their names in results.
 
-  The MCTS opponent is named `mcts<num_simulations>` in results (e.g.
-  'mcts1000'), the others by their names in `OPPONENTS`.
-
   Args:
     preset: a key of `OPPONENTS`.
     names: the opponents wanted, among `OPPONENTS[preset]` (default: all).
-    game: the `pyspiel.Game` of an MCTS opponent (the environment's `game`).
-    num_simulations: the MCTS bot's simulations per move.
-    num_rollouts: the MCTS bot's random rollouts per leaf.
+    game: the `pyspiel.Game` of an MCTS opponent.
+    num_simulations, num_rollouts: the MCTS bot's, per move and per leaf.
 
   Returns:
-    `{name: factory}`, factories taking a seed, in `OPPONENTS` order.
+    `{name: factory}`, factories taking a seed, in `OPPONENTS` order; the
+    MCTS opponent is named `mcts_name(num_simulations)`.
 
   Raises:
-    ValueError: naming a preset without opponents, an opponent the preset
-      does not have, or a bad simulation or rollout count.
+    ValueError: naming a preset without opponents, an opponent it does not
+      have, or a bad count.
     TypeError: if an MCTS opponent's `game` is not a `pyspiel.Game`.
   """
   if preset not in OPPONENTS:
@@ -99,5 +84,6 @@ def make_opponents(preset: str,
       factories[mcts_name(num_simulations)] = functools.partial(
           _mcts_player, game, num_simulations, num_rollouts)
     else:
-      factories[name] = _SEEDED_PLAYERS[name]
+      # The random player plays any game.
+      factories[name] = matches.TICTACTOE_OPPONENTS[name]
   return factories

@@ -14,23 +14,11 @@
 # ============================================================================
 """A 2D convolution that runs as one matmul on boards no larger than its kernel.
 
-On a board of H x W <= kh x kw cells (tic-tac-toe's 3 x 3 under a 3 x 3
-kernel), a stride-1 'SAME' convolution mixes every input cell into nearly
-every output cell, so it is a dense linear map from the `H*W*C_in` inputs
-to the `H*W*C_out` outputs, whose `[H*W*C_in, H*W*C_out]` matrix holds the
-kernel's taps where a tap connects two cells and zeros elsewhere. It costs
-`(H*W)^2 * C_in * C_out` multiply-adds, no more than the convolution's
-`H*W * kh*kw * C_in * C_out` (the zero padding included), and XLA:CPU runs
-one matmul of that shape faster than the small convolution when the
-matrix is small (docs/benchmarks.md, "Small boards: convolutions as one
-matmul").
-
-`BoardConv2D` is an `snt.Conv2D` with the same variables (`w` of shape
-`[kh, kw, C_in, C_out]`, optional `b`), so checkpoints do not change; it
-assembles the dense matrix from `w` (a gather, differentiable) on every call,
-or once per search or unroll with `assembled_weights`, and falls back to the
-convolution on larger boards, matrices over `MAX_DENSE_ENTRIES`, and other
-strides.
+On H x W <= kh x kw cells a stride-1 'SAME' convolution is a dense
+`[H*W*C_in, H*W*C_out]` linear map, with no more multiply-adds, and XLA:CPU
+runs that one matmul faster than the small convolution (docs/benchmarks.md,
+"Small boards: convolutions as one matmul"). `BoardConv2D` keeps
+`snt.Conv2D`'s variables, so checkpoints do not change.
 """
 
 import contextlib
@@ -40,10 +28,8 @@ import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
-# The largest dense matrix used, in entries (4 MiB of float32): tic-tac-toe's
-# 16 planes on 3 x 3 (144 x 144) gain from the matmul; the paper's 256 planes
-# (2,304 x 2,304) do not, their convolutions already running near the
-# matmul rate, and each of their matrices is 21 MB to assemble.
+# The largest dense matrix used, in entries (4 MiB of float32): 256 planes on
+# 3 x 3 gain nothing and cost 21 MB per matrix to assemble.
 MAX_DENSE_ENTRIES = 1 << 20
 
 
@@ -51,11 +37,9 @@ def tap_table(height: int, width: int, kernel_height: int,
               kernel_width: int) -> np.ndarray:
   """`[H*W, H*W]` int32: which kernel tap carries input cell p to output q.
 
-  Entry `[p, q]` is the index `ty * kw + tx` of the tap of a stride-1
-  'SAME' convolution that reads input cell p when computing output cell q
-  (cells numbered row by row), or `kh * kw` when no tap does (p is outside
-  q's window). The 'SAME' window of output (qy, qx) reads input
-  (qy + ty - (kh - 1) // 2, qx + tx - (kw - 1) // 2), as TensorFlow pads.
+  Entry `[p, q]` is the tap `ty * kw + tx` of a stride-1 'SAME' convolution
+  (TensorFlow's padding) reading cell p for cell q, cells row by row, or
+  `kh * kw` when no tap does.
   """
   table = np.full([height * width, height * width],
                   kernel_height * kernel_width, np.int32)
@@ -73,9 +57,8 @@ def tap_table(height: int, width: int, kernel_height: int,
 class BoardConv2D(snt.Conv2D):
   """`snt.Conv2D` ('SAME', NHWC) as one matmul on boards <= its kernel.
 
-  Usage is `snt.Conv2D`'s: `BoardConv2D(channels, 3, use_matmul=True)(x)`.
-  Without `use_matmul` (an attribute too: `make_network` sets it from
-  `network.conv_as_matmul`) it is always the convolution.
+  Without `use_matmul` (an attribute, set by `make_network`) it is always
+  the convolution.
   """
 
   def __init__(self,
@@ -96,9 +79,7 @@ class BoardConv2D(snt.Conv2D):
                                     tf.Tensor]] = None
 
   def runs_as_matmul(self, input_shape) -> bool:
-    """Whether a call on inputs of `input_shape` (`[B, H, W, C]`) is the
-    dense matmul: a stride-1 NHWC convolution on H * W <= kh * kw cells
-    whose matrix has at most `MAX_DENSE_ENTRIES` entries."""
+    """Whether a call on `[B, H, W, C]` inputs runs as the dense matmul."""
     shape = tf.TensorShape(input_shape)
     if not self.use_matmul or shape.rank != 4 or None in shape[1:]:
       return False
@@ -119,8 +100,8 @@ class BoardConv2D(snt.Conv2D):
   def dense_weights(self, height: int, width: int) -> tf.Tensor:
     """The `[H*W*C_in, H*W*C_out]` matrix of the convolution on H x W.
 
-    Row `p * C_in + i`, column `q * C_out + o` is `w[ty, tx, i, o]` for the
-    tap (ty, tx) that carries cell p to cell q, else 0 (`tap_table`).
+    Entry `[p * C_in + i, q * C_out + o]` is `w[ty, tx, i, o]` for the tap
+    carrying cell p to cell q, else 0.
     """
     kernel_height, kernel_width, in_channels, out_channels = self.w.shape
     taps = kernel_height * kernel_width
@@ -153,24 +134,18 @@ class BoardConv2D(snt.Conv2D):
 @contextlib.contextmanager
 def assembled_weights(module, feature_shape,
                       dtype: tf.DType = tf.float32) -> Iterator[None]:
-  """Inside the context, `module`'s `BoardConv2D`s reuse weights made once.
+  """Inside the context, `module`'s `BoardConv2D`s reuse matrices made once.
 
-  A search calls the network once per simulation inside a `tf.while_loop`;
-  XLA does not hoist the assembly of the dense matrices out of the loop (it
-  inflates their size), so the search assembles them here, once, before the
-  loop; the unrolled loss does the same for its K recurrent steps, whose
-  gradients then reach each kernel through one matrix. The matrices are
-  tensors of the enclosing function (or eager values), read while the
-  context is open; a call on another board size or dtype assembles its own.
+  XLA does not hoist the matrices' assembly out of a search's
+  `tf.while_loop`, so the search (and the unrolled loss) assemble them here.
+  A call on another board size or dtype assembles its own.
 
   Args:
-    module: any object; the `BoardConv2D` submodules, whose variables
-      exist, of an `snt.Module` or of another object with `submodules`
-      (`mixed_precision.ComputeDtypeNetwork`) are affected.
-    feature_shape: `[B, H, W, C]`, the shape of the feature maps (hidden
-      states) the convolutions see; for any other rank nothing changes.
-    dtype: the dtype the convolutions compute in (the network's compute
-      dtype); the matrices are made in it.
+    module: an object with `submodules`; its built `BoardConv2D`s are
+      affected.
+    feature_shape: `[B, H, W, C]` of the feature maps the convolutions see;
+      for any other rank nothing changes.
+    dtype: the dtype the convolutions compute in.
   """
   feature_shape = tf.TensorShape(feature_shape)
   previous = []  # (conv, what it held before), restored on exit.

@@ -21,17 +21,10 @@ _MIN_RANGE = 1e-5
 
 
 def scale_hidden_state(hidden_state: tf.Tensor) -> tf.Tensor:
-  """Min-max scales each example's hidden state to [0, 1].
+  """Min-max scales each example of `[B, ...]` hidden states to [0, 1].
 
-  Appendix "Network Architecture" of arXiv:1911.08265: s' = (s - min s) /
-  (max s - min s), per example, after the representation and after every
-  dynamics step. A constant state (max = min) maps to zeros.
-
-  Args:
-    hidden_state: `[B, ...]` hidden states.
-
-  Returns:
-    `[B, ...]` scaled hidden states.
+  Appendix "Network Architecture" of arXiv:1911.08265. A constant state maps
+  to zeros.
   """
   axes = list(range(1, hidden_state.shape.rank))
   low = tf.reduce_min(hidden_state, axis=axes, keepdims=True)
@@ -48,11 +41,7 @@ def one_hot_vector(action: tf.Tensor, num_actions: int,
 
 def one_hot_planes(action: tf.Tensor, num_actions: int, height: int,
                    width: int, dtype: tf.DType) -> tf.Tensor:
-  """`[B]` actions -> `[B, H, W, A]`: plane a is all ones, the others zeros.
-
-  The Atari encoding of the paper: the one-hot action vector tiled over the
-  hidden state's spatial positions.
-  """
+  """`[B]` actions -> `[B, H, W, A]` tiled one-hot planes (the Atari one)."""
   planes = tf.one_hot(action, num_actions, dtype=dtype)[:, None, None, :]
   return tf.tile(planes, [1, height, width, 1])
 
@@ -62,9 +51,7 @@ def board_action_planes(action: tf.Tensor, num_actions: int, height: int,
   """`[B]` actions -> `[B, H, W, P]` with a single one at the action's place.
 
   P = ceil(A / (H W)) planes; action a marks plane a // (H W) at square
-  a % (H W), squares numbered row-major. One plane for games whose moves are
-  squares (tic-tac-toe), a second for Go's pass, 73 for AlphaZero's chess
-  move planes.
+  a % (H W), row-major (a second plane for Go's pass, 73 for chess).
   """
   squares = height * width
   num_planes = -(-num_actions // squares)
@@ -77,14 +64,11 @@ def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
                          width: int, dtype: tf.DType) -> tf.Tensor:
   """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games.
 
-  For games whose moves are columns (connect four): the whole column of the
-  move is marked, so every square of it sees the move in its own 3x3
-  neighbourhood, wherever in the column the piece lands. ('board' would mark
-  one square of the first row, as many rows from the landing square as the
-  column is full.)
+  For connect four: every square of the column sees the move in its 3x3
+  neighbourhood, wherever the piece lands.
 
   Raises:
-    ValueError: if `num_actions` is not the width `width`.
+    ValueError: if `num_actions` is not `width`.
   """
   if num_actions != width:
     raise ValueError(

@@ -25,11 +25,7 @@ import tensorflow as tf
 
 from muzero_snt.networks import heads
 from muzero_snt.networks import hidden_state as hidden_state_lib
-
-
-def _check_positive(name: str, value: int):
-  if not isinstance(value, int) or value <= 0:
-    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
+from muzero_snt.networks import tower
 
 
 class MLPRepresentation(snt.Module):
@@ -47,7 +43,7 @@ class MLPRepresentation(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('hidden_size', hidden_size)
+    tower.check_positive('hidden_size', hidden_size)
     self._to_vector = snt.Flatten()
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
@@ -81,8 +77,8 @@ class MLPDynamics(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('num_actions', num_actions)
-    _check_positive('hidden_size', hidden_size)
+    tower.check_positive('num_actions', num_actions)
+    tower.check_positive('hidden_size', hidden_size)
     self._num_actions = num_actions
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
@@ -93,17 +89,8 @@ class MLPDynamics(snt.Module):
                hidden_state: tf.Tensor,
                action: tf.Tensor,
                is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
-    """Runs one step of the learned model.
-
-    Args:
-      hidden_state: `[B, H]` hidden states.
-      action: `[B]` int actions.
-      is_training: unused (no batch statistics).
-
-    Returns:
-      `[B, H]` next hidden states scaled to [0, 1], and the reward: `[B]`
-      scalars or `[B, S]` logits.
-    """
+    """`[B, H]` states, `[B]` actions -> next states scaled to [0, 1] and
+    `[B]` rewards or `[B, S]` reward logits."""
     del is_training
     encoded = hidden_state_lib.one_hot_vector(action, self._num_actions,
                                               hidden_state.dtype)
@@ -131,7 +118,7 @@ class MLPPrediction(snt.Module):
       name: name of the module.
     """
     super().__init__(name=name)
-    _check_positive('num_actions', num_actions)
+    tower.check_positive('num_actions', num_actions)
     self._torso = snt.nets.MLP(
         list(hidden_sizes), activate_final=True, name='torso')
     self._policy_head = snt.nets.MLP(

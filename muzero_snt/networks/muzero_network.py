@@ -16,7 +16,6 @@
 
 from typing import Optional, Sequence, Tuple
 
-import numpy as np
 import sonnet as snt
 import tensorflow as tf
 
@@ -25,12 +24,9 @@ from muzero_snt import value_transforms
 
 
 class MuZeroNetwork(snt.Module):
-  """The three functions of MuZero as one module.
+  """The three functions of MuZero (arXiv:1911.08265, section 2) as a module.
 
-  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` runs g
-  then f (section 2 of arXiv:1911.08265). Both return `NetworkOutput` with
-  scalar value and reward for the search, and the heads' logits for the loss
-  when the heads are categorical.
+  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` g then f.
   """
 
   def __init__(self,
@@ -55,9 +51,7 @@ class MuZeroNetwork(snt.Module):
       num_actions: size A of the action space.
       value_support_size: atoms of the value head, 0 for a scalar head.
       reward_support_size: atoms of the reward head, 0 for a scalar head.
-      projection: the consistency loss's projection of hidden states,
-        `(hidden_state, with_head) -> [B, D]` (`projection.Projection`), or
-        None (the paper's network, no consistency loss).
+      projection: the consistency loss's `projection.Projection`, or None.
       name: name of the module.
     """
     super().__init__(name=name)
@@ -105,14 +99,7 @@ class MuZeroNetwork(snt.Module):
   def initial_inference(self,
                         observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:
-    """Representation + prediction, from a real observation.
-
-    Args:
-      observation: `[B, *observation_shape]` observations.
-      is_training: whether batch norm uses and updates batch statistics.
-
-    Returns:
-      `NetworkOutput` with reward zero (there is no transition yet).
+    """h then f on `[B, *observation_shape]` observations; reward zero.
 
     Raises:
       ValueError: if the observation's shape does not fit the network.
@@ -135,19 +122,11 @@ class MuZeroNetwork(snt.Module):
                           hidden_state: tf.Tensor,
                           action: tf.Tensor,
                           is_training: bool = False) -> types.NetworkOutput:
-    """Dynamics + prediction, from a hidden state and an action.
-
-    Args:
-      hidden_state: `[B, ...]` hidden states.
-      action: `[B]` integer actions in [0, A).
-      is_training: whether batch norm uses and updates batch statistics.
-
-    Returns:
-      `NetworkOutput` of the next state.
+    """g then f on `[B, ...]` hidden states and `[B]` actions in [0, A).
 
     Raises:
-      ValueError: if the action is not a `[B]` integer tensor, or (when run
-        eagerly) holds a value outside [0, A).
+      ValueError: if the action is not a `[B]` integer tensor, or (eagerly)
+        holds a value outside [0, A).
     """
     action = tf.convert_to_tensor(action)
     self._check_action(action)
@@ -191,11 +170,7 @@ class MuZeroNetwork(snt.Module):
     return self.trainable_variables
 
   def create_variables(self, batch_size: int = 1) -> None:
-    """Builds every variable eagerly with a dummy batch.
-
-    Run it before tracing a `tf.function`, so that variables are not created
-    inside one, and so that a checkpoint can be restored into them.
-    """
+    """Builds every variable eagerly, before any `tf.function` or restore."""
     observation = tf.zeros((batch_size,) + self.observation_shape)
     output = self.initial_inference(observation)
     self.recurrent_inference(output.hidden_state,

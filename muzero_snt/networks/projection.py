@@ -14,19 +14,9 @@
 # ============================================================================
 """The projection of a hidden state for the consistency loss.
 
-EfficientZero (Ye et al. 2021, arXiv:2111.00210, section 4.1) compares the
-hidden state the dynamics predicts for step k with the representation of the
-real observation at step k, as SimSiam (Chen and He, 2021) compares two
-views: both are projected by the same MLP; the predicted one, the online
-branch, also passes through a prediction head; the target branch gets no
-gradient. The loss is their negative cosine similarity
-(`losses.consistency_loss`).
-
-EfficientZero's projection is three linear layers with batch normalisation
-(ReLU after the first two) and its head two (batch norm and ReLU between).
-Here layer normalisation takes batch normalisation's place: the module is
-used in training only, and layer norm keeps no statistics to average or to
-make replica-local under `tf.distribute`.
+EfficientZero's SimSiam-style projection and prediction head (Ye et al. 2021,
+arXiv:2111.00210, section 4.1), with layer norm in batch norm's place: it
+keeps no statistics to make replica-local under `tf.distribute`.
 """
 
 from typing import Optional
@@ -81,16 +71,12 @@ class Projection(snt.Module):
 
   def __call__(self, hidden_state: tf.Tensor,
                with_head: bool = False) -> tf.Tensor:
-    """The projection of `hidden_state`, through the head if `with_head`.
+    """`[B, projection_size]`, through the head if `with_head`.
 
     Args:
       hidden_state: `[B, ...]` hidden states (any rank; flattened).
       with_head: True for the online branch (the dynamics' prediction),
-        False for the target branch (the representation of the real
-        observation).
-
-    Returns:
-      `[B, projection_size]`.
+        False for the target branch.
     """
     x = self._to_vector(hidden_state)
     dtype = x.dtype
@@ -107,7 +93,5 @@ class Projection(snt.Module):
 
 def _normalized(norm: snt.LayerNorm, x: tf.Tensor,
                 dtype: tf.DType) -> tf.Tensor:
-  """`norm(x)` in float32 (its variables' dtype), returned in `dtype`: a
-  bfloat16 compute dtype (`mixed_precision.py`) casts the linear layers
-  only."""
+  """`norm(x)` in float32, its variables' dtype, returned in `dtype`."""
   return tf.cast(norm(tf.cast(x, tf.float32)), dtype)

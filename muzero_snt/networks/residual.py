@@ -14,10 +14,8 @@
 # ============================================================================
 """Residual representation, dynamics and prediction networks.
 
-For image and board observations `[B, H, W, C]`: AlphaZero's residual tower
-(3x3 convolutions, batch normalisation, ReLU), as in the appendix "Network
-Architecture" of arXiv:1911.08265, with the paper's Atari down-sampling stem
-as an option. The hidden state is `[B, h, w, channels]`.
+For `[B, H, W, C]` observations, AlphaZero's residual tower (arXiv:1911.08265,
+appendix "Network Architecture"); the hidden state is `[B, h, w, channels]`.
 """
 
 from typing import Optional, Sequence, Tuple
@@ -47,11 +45,10 @@ class ResidualRepresentation(snt.Module):
     Args:
       channels: planes of the tower (256 in the paper).
       num_blocks: residual blocks after the stem (16 in the paper).
-      downsample: whether to start with the Atari down-sampling stem
-        (96x96 -> 6x6) instead of a single 3x3 convolution.
+      downsample: whether the stem is the Atari `tower.DownsampleStem`
+        rather than one 3x3 convolution.
       batch_norm: whether to use batch normalisation.
-      zero_init: whether every residual block starts as the identity
-        (`tower.ResidualBlock`).
+      zero_init: whether each residual block starts as the identity.
       name: name of the module.
     """
     super().__init__(name=name)
@@ -95,13 +92,11 @@ class ResidualDynamics(snt.Module):
       num_blocks: residual blocks (16 in the paper).
       head_sizes: hidden layers of the reward head after its 1x1 convolution.
       reward_support_size: 0 for a scalar reward, else its number of atoms.
-      action_encoding: 'one_hot' (A constant planes), 'board' (the action's
-        square marked on ceil(A / (h w)) planes) or 'column' (the action's
-        column marked on one plane, A = w); see `hidden_state`.
+      action_encoding: 'one_hot', 'board' or 'column' (`hidden_state`'s
+        `one_hot_planes`, `board_action_planes`, `column_action_planes`).
       batch_norm: whether to use batch normalisation.
       reward_head_channels: planes of the reward head's 1x1 convolution.
-      zero_init: whether every residual block starts as the identity
-        (`tower.ResidualBlock`).
+      zero_init: whether each residual block starts as the identity.
       name: name of the module.
 
     Raises:
@@ -137,17 +132,8 @@ class ResidualDynamics(snt.Module):
                hidden_state: tf.Tensor,
                action: tf.Tensor,
                is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
-    """Runs one step of the learned model.
-
-    Args:
-      hidden_state: `[B, h, w, channels]` hidden states.
-      action: `[B]` int actions.
-      is_training: whether batch norm uses and updates batch statistics.
-
-    Returns:
-      `[B, h, w, channels]` next hidden states scaled to [0, 1], and the
-      reward: `[B]` scalars or `[B, S]` logits.
-    """
+    """`[B, h, w, C]` states, `[B]` actions -> next states scaled to [0, 1]
+    and `[B]` rewards or `[B, S]` reward logits."""
     inputs = tf.concat([hidden_state, self._encode(action, hidden_state)],
                        axis=-1)  # [B, h, w, channels + action planes]
     features = self._tower(self._stem(inputs, is_training), is_training)
@@ -179,12 +165,9 @@ class ResidualPrediction(snt.Module):
       head_sizes: hidden layers of the value head after its convolution.
       value_support_size: 0 for a scalar value, else its number of atoms.
       batch_norm: whether to use batch normalisation.
-      policy_head_channels: planes of the policy head's 1x1 convolution
-        (2 in AlphaZero).
-      value_head_channels: planes of the value head's 1x1 convolution
-        (1 in AlphaZero).
-      zero_init: whether every residual block starts as the identity
-        (`tower.ResidualBlock`).
+      policy_head_channels: planes of the policy head's 1x1 convolution.
+      value_head_channels: planes of the value head's 1x1 convolution.
+      zero_init: whether each residual block starts as the identity.
       name: name of the module.
     """
     super().__init__(name=name)

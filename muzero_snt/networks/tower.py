@@ -32,10 +32,8 @@ _BATCH_NORM_DECAY = 0.99
 class _MovingAverage(snt.ExponentialMovingAverage):
   """A debiased moving average that reads `initial_value` before any update.
 
-  Sonnet's reads 0 until its first update, so a fresh batch norm in inference
-  mode divides by sqrt(0 + eps) ~ 0.003 and a deep tower overflows. Self-play
-  runs the network in inference mode before the first training step; a
-  moving variance of 1 there makes batch norm the identity instead.
+  Sonnet's reads 0, so a fresh batch norm in inference mode (self-play
+  before the first step) divides by sqrt(eps) and a deep tower overflows.
   """
 
   def __init__(self, decay: float, initial_value: float, name: str):
@@ -66,13 +64,9 @@ def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
               is_training: bool) -> tf.Tensor:
   """Applies `norm` (if any) in float32 and returns the inputs' dtype.
 
-  Batch statistics of bfloat16 activations lose too many bits, and the
-  moving averages are float32 variables (`mixed_precision.py`).
-
-  `[B, H, W, C]` feature maps are normalised as `[B*H*W, C]` rows, the same
-  statistics over the same axes, because that keeps Sonnet off the fused
-  batch-norm kernel: under XLA, the fused kernel's gradient in training
-  mode came out NaN (tests/networks/test_tower.py reproduces the case).
+  bfloat16 batch statistics lose too many bits. Feature maps are normalised
+  as `[B*H*W, C]` rows, the same statistics, to keep Sonnet off the fused
+  kernel, whose gradient under XLA is NaN (tests/networks/test_tower.py).
   """
   if norm is None:
     return inputs
@@ -99,7 +93,6 @@ class ConvBlock(snt.Module):
     super().__init__(name=name)
     check_positive('channels', channels)
     # Batch norm's offset takes the bias's place.
-    # A matmul on small boards if `make_network` says (`board_conv.py`).
     self._conv = board_conv.BoardConv2D(
         channels, kernel_shape, stride=stride, with_bias=not batch_norm,
         name='conv')
@@ -113,11 +106,9 @@ class ConvBlock(snt.Module):
 class ResidualBlock(snt.Module):
   """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions.
 
-  With `zero_init`, the block's last batch-norm scale starts at 0 (its last
-  convolution's weights, without batch norm), so that a fresh block maps
-  x >= 0 to relu(x) = x: the "zero gamma" of Goyal et al. (2017), which
-  keeps a fresh 16-block tower and its first updates at the scale of one
-  block (docs/pseudocode.md, deviation Q).
+  With `zero_init`, the last batch-norm scale (or, without batch norm, the
+  last convolution) starts at 0, so a fresh block is the identity on x >= 0:
+  the "zero gamma" of Goyal et al. (2017) (docs/pseudocode.md, deviation Q).
   """
 
   def __init__(self,
@@ -127,7 +118,6 @@ class ResidualBlock(snt.Module):
                name: Optional[str] = None):
     super().__init__(name=name)
     check_positive('channels', channels)
-    # Matmuls on small boards if `make_network` says (`board_conv.py`).
     self._conv_0 = board_conv.BoardConv2D(channels, 3,
                                           with_bias=not batch_norm,
                                           name='conv_0')
@@ -151,11 +141,7 @@ class ResidualBlock(snt.Module):
 
 
 class ResidualTower(snt.Module):
-  """`num_blocks` residual blocks in sequence (identity when 0).
-
-  With `zero_init`, every block starts as the identity on inputs >= 0
-  (see `ResidualBlock`).
-  """
+  """`num_blocks` `ResidualBlock`s in sequence (identity when 0)."""
 
   def __init__(self,
                channels: int,

@@ -197,11 +197,12 @@ class ShapeTest(absltest.TestCase):
 
   def test_paper_observation_shape(self):
     # 32 RGB frames and 32 action planes at 96x96.
-    self.assertEqual(atari.paper_observation_shape(), (96, 96, 128))
-    self.assertEqual(atari.paper_observation_shape(4, (84, 80)), (84, 80, 16))
+    self.assertEqual(atari.frame_stack().observation_shape, (96, 96, 128))
+    self.assertEqual(atari.frame_stack(4, (84, 80)).observation_shape,
+                     (84, 80, 16))
     with self.assertRaisesRegex(
         ValueError, r'num_stacked_frames must be an integer >= 1, got 0'):
-      atari.paper_observation_shape(0)
+      atari.frame_stack(0)
 
   def test_rom_ids_match_titles_up_to_case_and_underscores(self):
     known = ['ms_pacman', 'pitfall2', 'pitfall', 'tic_tac_toe_3d']

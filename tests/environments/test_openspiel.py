@@ -308,7 +308,6 @@ class ConnectFourTest(absltest.TestCase):
 
   def test_properties(self):
     env = openspiel.OpenSpielEnvironment('connect_four', seed=7, history=3)
-    self.assertEqual(env.seed, 7)
     self.assertEqual(env.history, 3)
     self.assertIsNone(env.max_moves)
     self.assertEqual(env.num_players, 2)
@@ -328,8 +327,6 @@ class GoTest(parameterized.TestCase):
     self.assertEqual(env.observation_spec(), specs.Array(shape, np.float32))
     self.assertEqual(env.action_spec().num_values, 82)
     self.assertEqual(env.reset().observation.shape, shape)
-    self.assertEqual(
-        openspiel.observation_shape('go', history, board_size=9), shape)
 
   def test_pass_pass_with_komi_wins_for_white(self):
     env = openspiel.OpenSpielEnvironment('go', board_size=9)
@@ -455,9 +452,6 @@ class SmallTensorTest(absltest.TestCase):
     env = openspiel.OpenSpielEnvironment('nim', pile_sizes='1;2',
                                          is_misere=False)
     self.assertEqual(env.observation_spec().shape, (1, 1, 12))
-    self.assertEqual(
-        openspiel.observation_shape('nim', pile_sizes='1;2', is_misere=False),
-        (1, 1, 12))
     observation = env.reset().observation
     raw = np.asarray(env.state.observation_tensor(0), np.float32)
     np.testing.assert_array_equal(observation[0, 0, :11], raw)
@@ -494,7 +488,7 @@ class BadInputTest(parameterized.TestCase):
       openspiel.OpenSpielEnvironment('conect_four')
     with self.assertRaisesRegex(
         ValueError, r"Unknown OpenSpiel game 'qqqqzz'.*registered_names"):
-      openspiel.observation_shape('qqqqzz')
+      openspiel.OpenSpielEnvironment('qqqqzz')
 
   @parameterized.named_parameters(
       ('chance', 'kuhn_poker',
@@ -548,8 +542,6 @@ class BadInputTest(parameterized.TestCase):
         repr(history))
     with self.assertRaisesRegex(ValueError, message):
       openspiel.OpenSpielEnvironment('tic_tac_toe', history=history)
-    with self.assertRaisesRegex(ValueError, message):
-      openspiel.observation_shape('tic_tac_toe', history)
 
   @parameterized.named_parameters(('zero', 0), ('float', 2.0), ('bool', True))
   def test_max_moves_must_be_a_positive_integer(self, max_moves):
@@ -578,8 +570,6 @@ class MissingOpenSpielTest(absltest.TestCase):
     with mock.patch.dict(sys.modules, {'pyspiel': None}):
       with self.assertRaisesRegex(ImportError, hint):
         openspiel.OpenSpielEnvironment('tic_tac_toe')
-      with self.assertRaisesRegex(ImportError, hint):
-        openspiel.observation_shape('tic_tac_toe')
 
 
 if __name__ == '__main__':

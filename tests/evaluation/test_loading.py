@@ -26,7 +26,6 @@ from muzero_snt.run import checkpointing
 from muzero_snt.evaluation import loading
 from muzero_snt import networks
 from muzero_snt import presets
-from muzero_snt.run import run_config
 from tests import testing
 
 TICTACTOE = presets.make_tictactoe_config()
@@ -108,31 +107,6 @@ class LoadNetworkTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError,
                                 'fits the config.*not bound'):
       loading.load_network(config, step_only)
-
-
-
-class RunOrPresetConfigTest(testing.TestCase):
-
-  def test_the_saved_config_of_the_same_preset(self):
-    directory = _new_dir(self)
-    saved = TICTACTOE.replace(lr_init=0.123, training_steps=77)
-    run_config.save(directory, run_config.RunConfig('tictactoe', saved))
-    self.assertEqual(loading.run_or_preset_config('tictactoe', directory),
-                     saved)
-
-  def test_the_presets_own_without_a_saved_one(self):
-    self.assertEqual(loading.run_or_preset_config('tictactoe', None),
-                     TICTACTOE)
-    self.assertEqual(
-        loading.run_or_preset_config('tictactoe', _new_dir(self)), TICTACTOE)
-
-  def test_a_run_of_another_preset_is_named(self):
-    directory = _new_dir(self)
-    run_config.save(directory, run_config.RunConfig(
-        'connect4', presets.make_connect4_config()))
-    with self.assertRaisesRegex(
-        ValueError, "holds a run of preset 'connect4', not 'tictactoe'"):
-      loading.run_or_preset_config('tictactoe', directory)
 
 
 if __name__ == '__main__':

@@ -254,7 +254,7 @@ class TicTacToeEvaluationTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError, 'opponents is empty'):
       evaluation.evaluate_tictactoe(player, opponents={})
     with self.assertRaisesRegex(ValueError, 'muzero_side.*2'):
-      evaluation.play_tictactoe(player, [], muzero_side=2)
+      evaluation.play_games(player, [], [], muzero_side=2)
 
 
 class BoardGameEvaluationTest(testing.TestCase):
