@@ -157,7 +157,7 @@ def _game(length: int, rng: np.random.Generator
     game.append(rng.random(config.observation_shape).astype(np.float32),
                 t % 2, int(rng.integers(9)), 0., policy, 0.)
   game.finish(True)
-  return replay_service.Game(game, 0., 0)
+  return replay_service.Game(game, 0.)
 
 
 def time_replay(ray, seconds: float) -> Dict[str, Any]:

@@ -270,7 +270,7 @@ def test_the_replay_service_moves_windows_after_their_reanalysis():
     service = replay_service.ReplayService(kind_config, 1., seed=2)
 
     async def take(service=service):
-      await service.insert(0, [replay_service.Game(game, 0., 0)
+      await service.insert(0, [replay_service.Game(game, 0.)
                                for game in games])
       return await service.sample_with_inputs(timeout=1.)
 

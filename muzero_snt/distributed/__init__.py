@@ -14,38 +14,17 @@
 # ============================================================================
 """MuZero's parts as processes on Ray: actors, replay service, learner.
 
-Ray (`pip install -e '.[distributed]'`) is imported only when a run starts
-(`ray_support.require_ray`), so these modules import without it.
+One module per concern; `run/experiment.py` starts it all (`runner.start`).
+
+* `ray_support`, `reaper`: Ray imported on demand; connecting, and no Ray
+  process outliving the driver.
+* `runner`: which processes start, where they run, how Ray restarts them.
+* `replay_service`, `rate_limiter`: the shared replay and its admission.
+* `replay_source`: the learner's side of the service (a `DataSource`).
+* `weight_store`: publishing the learner's weights and following them.
+* `worker_setup`: what the worker processes share; `self_play_worker`,
+  `reanalyse_worker`, `evaluator`: the workers.
+
+Ray (`pip install -e '.[distributed]'`) is imported only when a run starts,
+so these modules import without it.
 """
-
-from muzero_snt.distributed.rate_limiter import RateLimiter
-from muzero_snt.distributed.ray_support import connect
-from muzero_snt.distributed.ray_support import require_ray
-from muzero_snt.distributed.ray_support import shutdown
-from muzero_snt.distributed.reanalyse_worker import ReanalyseWorker
-from muzero_snt.distributed.replay_service import Game
-from muzero_snt.distributed.replay_service import ReplayService
-from muzero_snt.distributed.replay_source import ReplayHandle
-from muzero_snt.distributed.replay_source import ReplayServiceSource
-from muzero_snt.distributed.runner import start
-from muzero_snt.distributed.self_play_worker import SelfPlayWorker
-from muzero_snt.distributed.weight_store import assign_arrays
-from muzero_snt.distributed.weight_store import network_arrays
-from muzero_snt.distributed.weight_store import WeightStore
-
-__all__ = (
-    'Game',
-    'RateLimiter',
-    'ReanalyseWorker',
-    'ReplayHandle',
-    'ReplayService',
-    'ReplayServiceSource',
-    'SelfPlayWorker',
-    'WeightStore',
-    'assign_arrays',
-    'connect',
-    'network_arrays',
-    'require_ray',
-    'shutdown',
-    'start',
-)

@@ -12,30 +12,27 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""An evaluator process: the newest published weights against fixed
-opponents, written as `eval/...` scalars.
+"""An evaluator process: the published weights against fixed opponents.
 
-Run as a Ray actor on the learner's machine (`runner.py`), restarted by Ray
-if its process dies. Its constructor builds a network copy and starts a
-thread that, whenever the published weights are at least `interval` learner
-steps newer than the last evaluated ones, evaluates them as
-`launchers/evaluate.py` does (two-player presets: their fixed opponents
-from `opponents.OPPONENTS`, both sides, e.g. tic-tac-toe's perfect and
-random players or connect four's OpenSpiel MCTS bot and random player;
-one-player presets: episodes' returns) and writes
+Whenever the published weights are at least `interval` learner steps newer
+than the last evaluated, it evaluates them as `launchers/evaluate.py` does
+(two-player presets: against their fixed opponents, `opponents.OPPONENTS`,
+from both sides; one-player presets: episodes' returns) and writes
 `evaluation_report.summary_scalars` to the run's TensorBoard directory at
 the weights' learner step.
 """
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from muzero_snt.run import builders
+import tensorflow as tf
+
 from muzero_snt import config as config_lib
-from muzero_snt.evaluation import report as evaluation_report
-from muzero_snt.evaluation import opponents as opponents_lib
-from muzero_snt.evaluation import by_preset as preset_evaluation
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import worker_setup
+from muzero_snt.evaluation import by_preset as preset_evaluation
+from muzero_snt.evaluation import opponents as opponents_lib
+from muzero_snt.evaluation import report as evaluation_report
+from muzero_snt.run import builders
 
 # Seconds between looks at the weight store.
 _POLL = 0.5
@@ -47,7 +44,7 @@ def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
   return preset in opponents_lib.OPPONENTS or config.num_players == 1
 
 
-class Evaluator(worker_setup.LoopThread):
+class Evaluator(worker_setup.Worker):
   """Evaluates the newest weights every `interval` learner steps."""
 
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
@@ -56,7 +53,7 @@ class Evaluator(worker_setup.LoopThread):
                seed: int = 0,
                opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
                opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS):
-    """Builds the network copy and starts the loop.
+    """Builds the network copy and the opponents and starts the loop.
 
     Args:
       config: the run's configuration.
@@ -69,8 +66,7 @@ class Evaluator(worker_setup.LoopThread):
       interval: learner steps between evaluations.
       num_games: games per opponent and side, or episodes.
       seed: seed of the opponents and environments.
-      opponent_simulations: the MCTS opponent's simulations per move
-        (connect four, 9x9 Go).
+      opponent_simulations: the MCTS opponent's simulations per move.
       opponent_rollouts: the MCTS opponent's random rollouts per leaf.
     """
     if not supported(preset, config):
@@ -78,10 +74,7 @@ class Evaluator(worker_setup.LoopThread):
           f'The evaluator plays one-player presets or two-player presets '
           f'with opponents {sorted(opponents_lib.OPPONENTS)}, got '
           f'{preset!r}.')
-    import tensorflow as tf  # pylint: disable=g-import-not-at-top
-    self._tf = tf
-    self._worker = worker_setup.set_up(config, search, weights)
-    self._preset = preset
+    self._set_up(config, search, weights)
     self._make_environment = builders.make_environment_factory(
         preset, config, title)
     self._opponents = preset_evaluation.make_opponents(
@@ -94,34 +87,27 @@ class Evaluator(worker_setup.LoopThread):
     self._results: List[Tuple[int, Dict[str, float]]] = []
     self._start_loop('evaluator')
 
-  def _evaluate(self) -> Dict[str, float]:
-    results = preset_evaluation.evaluate(
-        self._worker.search, self._make_environment, self._opponents,
-        self._num_games, self._seed)
-    return evaluation_report.summary_scalars(results)
-
   def _loop(self) -> None:
-    evaluated = None
-    worker = self._worker
+    newer_than = weight_store.NO_VERSION
     while not self._stop.is_set():
-      version, (reference,) = worker.ray.get(worker.weights.latest.remote())
-      if version == weight_store.NO_VERSION or (
-          evaluated is not None and version < evaluated + self._interval):
+      if not self._weights.update(newer_than=newer_than):
         self._stop.wait(_POLL)
         continue
-      weight_store.assign_arrays(worker.network, worker.ray.get(reference))
-      scalars = self._evaluate()
+      version = self._weights.version
+      scalars = evaluation_report.summary_scalars(preset_evaluation.evaluate(
+          self._search, self._make_environment, self._opponents,
+          self._num_games, self._seed))
       if self._writer:
         with self._writer.as_default(step=version):
           for tag, value in scalars.items():
-            self._tf.summary.scalar(tag, value)
+            tf.summary.scalar(tag, value)
         self._writer.flush()
       self._results.append((version, scalars))
-      evaluated = version
+      newer_than = version + self._interval - 1
 
   def results(self) -> List[Tuple[int, Dict[str, float]]]:
     """(learner step, `eval/...` scalars) of every evaluation so far."""
     return list(self._results)
 
-  def status(self) -> Dict[str, Any]:
-    return {'evaluations': len(self._results), 'error': self._error}
+  def _progress(self) -> Dict[str, Any]:
+    return {'evaluations': len(self._results)}

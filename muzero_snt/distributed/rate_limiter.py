@@ -17,24 +17,18 @@
 In the spirit of Reverb's `SampleToInsertRatio`: the replay service asks
 the limiter before it hands the learner a batch (the learner waits for
 data) and before it admits a finished game into the buffer (actors wait
-when they are too far ahead). With E the environment steps admitted since
-the buffer first held a batch's worth of positions, L the learner steps
+when too far ahead). With E the environment steps admitted since the
+buffer first held a batch's worth of positions, L the learner steps
 granted and r the train ratio, the limiter keeps
 
     0 <= floor(r E) - L <= max_ahead
 
 before every grant, except that a game is always admitted when the learner
-has taken every step it is owed (floor(r E) = L): a game worth more than
-`max_ahead` learner steps would otherwise never fit. So the learner never
-runs ahead of the data, and over any W learner steps the environment steps
-admitted are W / r to within max_ahead / r: the observed ratio (W over
-those environment steps) is r to within a factor in
-(W / (W + max_ahead), W / (W - max_ahead)), 4.2% for the default
-max_ahead of 40 and W = 1000, as long as no game is worth more than
+has taken every step it is owed (else a game worth more than `max_ahead`
+steps would never fit). So over any W learner steps the admitted
+environment steps are W / r to within max_ahead / r, whatever the speeds
+of the learner and the actors, as long as no game is worth more than
 max_ahead learner steps (r times its length).
-
-No clock is involved: the bound holds whatever the speeds of the learner
-and the actors.
 """
 
 import collections
@@ -45,6 +39,12 @@ from typing import Deque, Dict, Optional
 DEFAULT_MAX_AHEAD = 40
 # Learner steps over which the observed ratio is reported.
 WINDOW = 1000
+
+
+def check_positive_int(name: str, value: int) -> None:
+  """Raises ValueError naming `name` unless `value` is an int >= 1."""
+  if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
 
 
 class RateLimiter:
@@ -74,10 +74,8 @@ class RateLimiter:
         0 < train_ratio < float('inf')):
       raise ValueError(f'train_ratio must be a positive finite number, got '
                        f'{train_ratio!r}.')
-    for name, value in (('max_ahead', max_ahead), ('window', window)):
-      if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f'{name} must be a positive integer, got '
-                         f'{value!r}.')
+    check_positive_int('max_ahead', max_ahead)
+    check_positive_int('window', window)
     # Exact: floor(r * E) with a float r can be off by one.
     self._ratio = fractions.Fraction(str(train_ratio))
     self._max_ahead = max_ahead
@@ -88,14 +86,6 @@ class RateLimiter:
     # E at each of the last window + 1 grants, for the observed ratio.
     self._history: Deque[int] = collections.deque(maxlen=window + 1)
     self._worst_deviation: Optional[float] = None
-
-  @property
-  def train_ratio(self) -> float:
-    return float(self._ratio)
-
-  @property
-  def max_ahead(self) -> int:
-    return self._max_ahead
 
   @property
   def env_steps(self) -> int:

@@ -14,30 +14,21 @@
 # ============================================================================
 """Ray, imported on demand, and the connection to a local or remote cluster.
 
-Ray is an optional dependency (`pip install -e '.[distributed]'`): only the
-distributed mode imports it, and `check_installed` / `require_ray` say what
-to install when it is missing. `connect` starts a private Ray instance on
-this machine (no dashboard, every server on the loopback interface) or
-joins a running cluster at HOST:PORT, and refuses an address where no
-cluster answers at once instead of letting Ray retry for minutes;
-`shutdown` leaves it.
+Ray is an optional dependency: only the distributed mode imports it, and
+`check_installed` / `require_ray` say what to install when it is missing.
+`connect` starts a private Ray instance on this machine, every server on
+the loopback interface, or joins a running cluster at HOST:PORT (refusing
+at once an address where no cluster answers); `shutdown` leaves it.
 
-A private instance is not quite without a dashboard: Ray 2.60 starts its
-API server (`dashboard.py` with the usage-statistics module only and no
-web front end, listening on no port) whatever `include_dashboard` says,
-and beside the raylet a dashboard agent and a runtime-env agent. If the
-driver dies without `shutdown` (kill -9), the agents would outlive it by a
-minute or more; `reaper.py`, started by `connect`, kills what is left of
-the instance as soon as the driver is gone.
+A private instance runs processes beside the raylet that would outlive a
+driver killed with kill -9 by a minute or more; `reaper.py`, started by
+`connect`, kills what is left of the instance once the driver is gone
+(docs/distributed.md). Ray's `init` and `shutdown` replace the SIGTERM
+handler: both run inside `stopping.keep_handlers()`.
 
-Ray's `init` and `shutdown` replace the SIGTERM handler; both are called
-inside `stopping.keep_handlers()`, so that a `stopping.StopOnSignals` of
-the caller keeps its handlers (see `stopping.py`).
-
-Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` when it is first imported:
-set to 0, a node takes 127.0.0.1 as its address, so its servers listen on
-the loopback interface only. `connect` sets it for a private instance, so
-import Ray through `connect` (not before) in a process that starts one.
+Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` when first imported: set to
+0, a node takes 127.0.0.1 as its address. `connect` sets it for a private
+instance, so a process that starts one imports Ray through `connect`.
 """
 
 import importlib.util
@@ -53,13 +44,11 @@ from absl import logging
 from muzero_snt.distributed import reaper
 from muzero_snt.run import stopping
 
-INSTALL_HINT = "pip install -e '.[distributed]'"
+_INSTALL_HINT = "pip install -e '.[distributed]'"
 # Seconds to wait for a TCP answer from a cluster's address.
 _PROBE_TIMEOUT = 5.
 _ADDRESS = re.compile(r'^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):'
                       r'(?P<port>\d{1,5})$')
-
-
 _LOCAL_ONLY = 'RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'
 # The reaper of the private instance this process started, if any.
 _reaper: Optional[subprocess.Popen] = None
@@ -68,7 +57,7 @@ _reaper: Optional[subprocess.Popen] = None
 def _missing(reason: str) -> ImportError:
   return ImportError(
       f'The distributed mode (num_actors > 0) needs Ray, which is not '
-      f'installed ({reason}). Install it with: {INSTALL_HINT}')
+      f'installed ({reason}). Install it with: {_INSTALL_HINT}')
 
 
 def check_installed() -> None:
@@ -91,8 +80,7 @@ def require_ray() -> Any:
 
 
 def check_address(address: str) -> None:
-  """Raises ValueError unless a TCP server answers at `address` (HOST:PORT).
-  """
+  """Raises ValueError unless a TCP server answers at `address` (HOST:PORT)."""
   match = _ADDRESS.match(address or '')
   if not match or not 0 < int(match.group('port')) < 65536:
     raise ValueError(f'ray_address must be HOST:PORT (e.g. 10.0.0.5:6379, '
@@ -116,8 +104,7 @@ def connect(address: Optional[str] = None,
 
   Args:
     address: HOST:PORT of a running cluster's head, or None to start a
-      private instance on this machine (loopback only, no dashboard web
-      interface; see the module doc).
+      private instance on this machine (see the module docstring).
     num_cpus: CPUs of a private instance (default: this machine's).
 
   Raises:
@@ -157,11 +144,8 @@ def connect(address: Optional[str] = None,
 
 
 def shutdown() -> None:
-  """Disconnects from Ray, stopping the instance `connect` started, if any.
-
-  After `ray.shutdown` the reaper of a private instance kills whatever of
-  it is left, at once.
-  """
+  """Disconnects from Ray, stopping the instance `connect` started, if any
+  (its reaper kills whatever of it is left)."""
   ray = require_ray()
   with stopping.keep_handlers():
     ray.shutdown()

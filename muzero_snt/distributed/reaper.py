@@ -14,26 +14,17 @@
 # ============================================================================
 """Kills what is left of a private Ray instance once its driver is gone.
 
-`ray_support.connect` starts this script before it starts Ray, in a
-session of its own (signals to the driver's process group miss it), with
-a pipe from the driver as its standard input, and waits for its `READY`:
-the driver's children are listed then. The processes the driver starts
-after that are taken for Ray's until the driver, once `ray.init` has
-returned, names those that are (`started_message`: the GCS server, the
-raylet, the dashboard's API server and the monitors). This script follows
-them and the processes they start (the raylet's agents and workers)
-through /proc, every `_POLL_SECONDS`. When the pipe closes, which happens
-when the driver ends in any way (`ray_support.shutdown`, an exit, kill
--9), it kills with SIGKILL those of them still running, and exits.
+`ray_support.connect` starts this script, in a session of its own, before
+it starts Ray, with a pipe from the driver as its standard input, and
+waits for its `READY`. The processes the driver starts after that are
+taken for Ray's until the driver, once `ray.init` has returned, names
+those that are (`started_message`). This script follows them and the
+processes they start through /proc; when the pipe closes, however the
+driver ended, it kills those still running with SIGKILL, and exits.
+Processes are told apart by their start time, so a reused pid is never
+killed.
 
-Without it a driver killed with kill -9 leaves two of Ray's processes for
-a minute or more: the kernel kills the GCS server and the raylet with the
-driver (Ray asks it to), but the raylet's dashboard agent and runtime-env
-agent, once they see the raylet gone, report its death to the dead GCS
-server and wait 60 s for an answer (Ray 2.60; docs/distributed.md).
-
-Processes are told apart by their start time, so a pid reused by another
-process is never killed. Linux only; standard library only, run by path:
+Linux only; standard library only, run by path:
 
     python -I reaper.py DRIVER_PID
 """

@@ -16,31 +16,21 @@
 
 A `data_sources.DataSource`, so `training_loop.TrainingLoop` runs the
 learner, its logs and its checkpoints as in one process. A round is one
-learner step on a batch from the replay service (which waits until the
-actors' data owes the learner a step); the new priorities go back to the
-service, and every `publish_interval` learner steps the network's weights
-are published to the actors (`weight_store.py`).
-
-Checkpoints: `replay` is a `ReplayHandle` whose `save(path)` makes the
-service write its buffer to `path` and copies the service's counters into
-the source's checkpointed variables, so a checkpoint holds the replay's
-contents and priorities and the rate limiter's counts as they were at one
-moment. A restored buffer goes back to the service with those counters.
+learner step on a batch from the replay service; the new priorities go
+back to it, and every `publish_interval` learner steps the weights go out
+to the workers (`weight_store.Publisher`). A checkpoint saves the service's
+buffer and its rate limiter's counters of one moment (`save`).
 
 A dead service: Ray restarts its process, empty, and the new one refuses
-the learner's calls (`replay_service.NotRestoredError`). The source then
+the learner's calls (`replay_service.NotRestoredError`). The source
 restores it from the replay file of the last checkpoint saved or resumed
-from, with that checkpoint's counters (so the buffer and its counts of
-games and environment steps agree) but the learner's own step count: the
-limiter owes the learner no step until new games make up for the ones
-lost, as if those had never been played. Batches drawn from the dead
-service get no priority updates.
+from, with that checkpoint's counters but the learner's own step count:
+the limiter owes the learner no step until new games replace those lost.
+Batches drawn from the dead service get no priority updates.
 
-Reanalysis (docs/reanalysis.md): with a `reanalysis.Reanalyser` the source
-takes each batch with its reanalysis inputs (the rows the service chose,
-their stored positions) and computes the new targets in the learner's
-process; with reanalyse workers (`reanalyse_worker.py`) it takes batches
-they have reanalysed already.
+Reanalysis (docs/reanalysis.md): with a `reanalysis.Reanalyser` each batch
+comes with its reanalysis inputs and is reanalysed in this process; with
+reanalyse workers batches come reanalysed.
 """
 
 import time
@@ -50,66 +40,42 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
-from muzero_snt.run import data_sources
 from muzero_snt import learning
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import types
+from muzero_snt.distributed import rate_limiter
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import worker_setup
+from muzero_snt.run import checkpointing
+from muzero_snt.run import data_sources
 
-# Seconds a batch request waits before the actors' health is checked.
+# Seconds a batch request waits before the workers' health is checked.
 _SAMPLE_TIMEOUT = 2.
-# Seconds between checks of the actors' health while batches keep coming
-# (one actor's failed loop must stop the run while the others feed it).
+# Seconds between health checks while batches keep coming (one actor's
+# failed loop must stop the run while the others feed it).
 _CHECK_INTERVAL = 10.
-_COUNTERS = ('env_steps', 'counted_env_steps', 'learner_steps', 'games')
+_COUNTERS = tuple(replay_service.NO_COUNTS)
 # The checkpoint's names of those counters start with this: a checkpoint of
 # the distributed mode is known by them (`experiment.check_mode_switch`).
 COUNTER_PREFIX = 'distributed_'
 
 
-class ReplayHandle:
-  """What a `checkpointing.Checkpointer` saves as the replay buffer.
+class ReplayServiceSource:
+  """Batches from the replay service, priorities back, weights out.
 
   Attributes:
-    path: the replay file of the last save or restored checkpoint, or None;
-      the source restores a restarted service from it.
-    step: the learner step of that checkpoint (0 with no file).
+    service: the `ReplayService` actor's handle.
+    weight_store: the `WeightStore` actor's handle.
+    workers: the `SelfPlayWorker` actors' handles.
+    evaluator: the `Evaluator` actor's handle, or None.
+    reanalyse_workers: the `ReanalyseWorker` actors' handles.
+    reanalyser: the `Reanalyser` of every batch in this process (its state
+      is checkpointed with the counters), or None.
   """
-
-  def __init__(self, call: Callable[[Callable[[], Any]], Any],
-               service: Any, counters: Dict[str, tf.Variable],
-               learner_steps: Callable[[], int]):
-    """Constructs the handle.
-
-    Args:
-      call: the source's `_call`: answers a call to the service.
-      service: the `ReplayService` actor's handle.
-      counters: the checkpointed variables of the service's counters.
-      learner_steps: the learner's step count now.
-    """
-    self._call = call
-    self._service = service
-    self._counters = counters
-    self._learner_steps = learner_steps
-    self.path: Optional[str] = None
-    self.step = 0
-
-  def save(self, path: str) -> None:
-    """The service writes its buffer to `path` (on its machine: the
-    learner's, `runner.py`); its counters go to the checkpoint."""
-    counters = self._call(lambda: self._service.save.remote(path))
-    for name in _COUNTERS:
-      self._counters[name].assign(counters[name])
-    self.path, self.step = path, self._learner_steps()
-
-
-class ReplayServiceSource:
-  """Batches from the replay service, priorities back, weights out."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, service: Any, weights: Any,
@@ -122,72 +88,77 @@ class ReplayServiceSource:
     Args:
       config: the run's configuration.
       learner: the learner whose network is published.
-      service: the `ReplayService` actor's handle.
-      weights: the `WeightStore` actor's handle.
-      publish_interval: learner steps between weight publications (>= 1).
-      workers: the self-play actors' handles, checked for errors while the
-        learner waits for data.
-      evaluator: the `Evaluator` actor's handle, if any (checked too).
-      reanalyser: reanalyses every batch in this process (its state is
-        checkpointed with the counters); not with `reanalyse_workers`.
-      reanalyse_workers: the `ReanalyseWorker` actors' handles: batches
-        are taken reanalysed from the service (and the workers checked).
+      service, weights, workers, evaluator, reanalyser, reanalyse_workers:
+        the attributes (`weights` is `weight_store`); a reanalyser goes
+        without reanalyse workers.
+      publish_interval: learner steps between weight publications.
     """
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
                        'by reanalyse_workers, not both.')
-    if (isinstance(publish_interval, bool) or
-        not isinstance(publish_interval, int) or publish_interval < 1):
-      raise ValueError(f'publish_interval must be a positive integer, got '
-                       f'{publish_interval!r}.')
+    rate_limiter.check_positive_int('publish_interval', publish_interval)
     self._ray = ray_support.require_ray()
     self._config = config
     self._learner = learner
-    self._service = service
-    self._weights = weights
+    self.service = service
+    self.weight_store = weights
+    self.workers = tuple(workers)
+    self.evaluator = evaluator
+    self.reanalyse_workers = tuple(reanalyse_workers)
+    self.reanalyser = reanalyser
+    # The workers `_check_workers` asks, by the names its errors give.
+    self._named = (
+        [(f'Self-play actor {i}', h) for i, h in enumerate(self.workers)] +
+        ([('The evaluator', evaluator)] if evaluator else []) +
+        [(f'Reanalyse worker {i}', h)
+         for i, h in enumerate(self.reanalyse_workers)])
+    self._kind = ('reanalysed' if reanalyse_workers else
+                  'inputs' if reanalyser is not None else 'sample')
+    self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
-    self._workers = list(workers)
-    self._evaluator = evaluator
-    self._reanalyser = reanalyser
-    self._reanalyse_workers = list(reanalyse_workers)
-    self._last_reanalysed = 0
     self._counters = checkpointing.counters(
         **{COUNTER_PREFIX + name: 0 for name in _COUNTERS})
-    self._replay = ReplayHandle(
-        self._call, service,
-        {name: self._counters[COUNTER_PREFIX + name] for name in _COUNTERS},
-        lambda: self._learner.steps)
+    # The replay file of the last checkpoint saved or restored (a
+    # restarted service is restored from it), and its learner step.
+    self._replay_path: Optional[str] = None
+    self._replay_step = 0
     # Restarts of the service so far, and at the last batch drawn.
     self._restarts = 0
     self._drawn_at_restart = 0
     # The service's newest counters known here (`learner_batch`, `stats`):
     # what is lost if its process dies is counted from them.
     self._seen: Dict[str, int] = dict(replay_service.NO_COUNTS)
-    self._published: Optional[int] = None
-    self._pending_publish = None
-    self._store_held = weight_store.NO_VERSION
     self._pending_update = None
     self._next_batch = None  # The request for the next batch, in flight.
-    self._checked_at = time.monotonic()  # Of the last `check_workers`.
+    self._checked_at = time.monotonic()  # Of the last `_check_workers`.
     self._stats: Dict[str, Any] = {}
     self._last_env_steps = 0
+    self._last_reanalysed = 0
     self._closed = False
 
   def counters(self) -> Dict[str, tf.Variable]:
-    if self._reanalyser is None:
+    if self.reanalyser is None:
       return dict(self._counters)
-    return {**self._counters, **self._reanalyser.state}
+    return {**self._counters, **self.reanalyser.state}
 
   @property
-  def replay(self) -> ReplayHandle:
-    return self._replay
+  def replay(self) -> 'ReplayServiceSource':
+    """This source: a `checkpointing.Checkpointer` calls its `save`."""
+    return self
+
+  def save(self, path: str) -> None:
+    """The service writes its buffer to `path` (on its machine, the
+    learner's: `runner.py`); its counters go to the checkpoint."""
+    counters = self._call(lambda: self.service.save.remote(path))
+    for name in _COUNTERS:
+      self._counters[COUNTER_PREFIX + name].assign(counters[name])
+    self._replay_path, self._replay_step = path, self._learner.steps
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
-      self._ray.get(self._service.load.remote(replay,
-                                              self._saved_counters()))
-      self._replay.path = replay.restored_from
-      self._replay.step = self._learner.steps
+      self._ray.get(self.service.load.remote(replay, self._saved_counters()))
+      self._replay_path = replay.restored_from
+      self._replay_step = self._learner.steps
     self._last_env_steps = self.env_steps
 
   def _saved_counters(self) -> Dict[str, int]:
@@ -196,9 +167,8 @@ class ReplayServiceSource:
             for name in _COUNTERS}
 
   def _call(self, call: Callable[[], Any]) -> Any:
-    """The answer of `call()`, a call to the service; if Ray restarted the
-    service meanwhile, restores it (`_restore_restarted`) and calls again.
-    """
+    """The answer of `call()`, a call to the service, restoring and asking
+    a restarted service again."""
     while True:
       try:
         return self._ray.get(call())
@@ -206,16 +176,10 @@ class ReplayServiceSource:
         self._restore_restarted()
 
   def _restore_restarted(self) -> None:
-    """Restores the service Ray restarted, empty, after its process died.
-
-    From the replay file of the last checkpoint (an empty buffer if there
-    is none) and that checkpoint's counters, but with the learner's step
-    count, so the limiter owes no step until new games replace the lost
-    ones. Logs one line: what died and what was lost.
-    """
+    """Restores a restarted service (see the module docstring) and logs
+    one line: what died and what was lost."""
     # Calls sent before the restart end on the new process before it is
-    # restored (it refuses them): none of them draws from, or updates
-    # priorities in, the restored buffer.
+    # restored (it refuses them): none of them touches the restored buffer.
     for pending in (self._pending_update, self._next_batch):
       if pending is not None:
         try:
@@ -226,8 +190,8 @@ class ReplayServiceSource:
     self._restarts += 1
     saved = self._saved_counters()
     steps = self._learner.steps
-    path = self._replay.path
-    games, positions = self._ray.get(self._service.restore.remote(
+    path = self._replay_path
+    games, positions = self._ray.get(self.service.restore.remote(
         path, dict(saved, learner_steps=steps)))
     lost_games = max(self._seen['games'] - saved['games'], 0)
     lost_steps = max(self._seen['env_steps'] - saved['env_steps'], 0)
@@ -239,121 +203,39 @@ class ReplayServiceSource:
         'games, %d positions). Lost: the games admitted since (at least %d, '
         'of %d positions); the learner waits at step %d until new games '
         'replace them.',
-        f'the replay of the checkpoint at learner step {self._replay.step}'
+        f'the replay of the checkpoint at learner step {self._replay_step}'
         if path else 'an empty replay (no checkpoint yet)',
         games, positions, lost_games, lost_steps, steps)
     self._last_env_steps = self.env_steps
-
-  @property
-  def service(self) -> Any:
-    """The replay service's actor handle."""
-    return self._service
-
-  @property
-  def workers(self) -> Sequence[Any]:
-    """The self-play actors' handles."""
-    return tuple(self._workers)
-
-  @property
-  def weight_store(self) -> Any:
-    """The `WeightStore` actor's handle."""
-    return self._weights
-
-  @property
-  def reanalyse_workers(self) -> Sequence[Any]:
-    """The reanalyse workers' handles."""
-    return tuple(self._reanalyse_workers)
-
-  @property
-  def reanalyser(self) -> Optional[reanalysis.Reanalyser]:
-    """The learner's own reanalyser (no reanalyse workers), if any."""
-    return self._reanalyser
-
-  @property
-  def evaluator(self) -> Optional[Any]:
-    """The evaluator's handle, if the run has one."""
-    return self._evaluator
 
   @property
   def env_steps(self) -> int:
     return int(self._stats.get('env_steps', 0))
 
   @property
-  def games(self) -> int:
-    return int(self._stats.get('games', 0))
-
-  @property
   def published_version(self) -> Optional[int]:
     """The learner step of the newest published weights, if any."""
-    return self._published
+    return self._publisher.version
 
-  def publish(self) -> None:
-    """Puts the network's arrays in the object store for the actors.
+  def _publish(self) -> None:
+    self._publisher.publish(self._learner.network, self._learner.steps)
 
-    The store's answer is not waited for here but at the next publication
-    (which surfaces an error of this one), so the learner does not wait a
-    round trip per publication.
-    """
-    if self._pending_publish is not None:
-      held = self._ray.get(self._pending_publish)
-      if held < self._store_held:
-        logging.warning(
-            'The weight store\'s process died; Ray restarted it, and it holds '
-            'the weights of learner step %d again (the actors played with '
-            'theirs meanwhile).', self._published)
-    arrays = weight_store.network_arrays(self._learner.network)
-    version = self._learner.steps
-    reference = self._ray.put(arrays)
-    self._pending_publish = self._weights.publish.remote(version, [reference])
-    # What the store holds before this publication, unless it restarted.
-    self._store_held = (weight_store.NO_VERSION if self._published is None
-                        else self._published)
-    self._published = version
-
-  def check_workers(self) -> None:
-    """Raises RuntimeError if a self-play actor's, the evaluator's or a
-    reanalyse worker's loop failed (a crashed process is restarted by Ray
-    instead, and not waited for here). `sample` calls it whenever it has
-    waited `_SAMPLE_TIMEOUT` seconds for a batch, and every
-    `_CHECK_INTERVAL` seconds otherwise."""
+  def _check_workers(self) -> None:
+    """`worker_setup.check_statuses` of every worker."""
     self._checked_at = time.monotonic()
-    actors = self._workers + ([self._evaluator] if self._evaluator else [])
-    names = [f'Self-play actor {i}' for i in range(len(self._workers))]
-    names += ['The evaluator'] if self._evaluator else []
-    actors += self._reanalyse_workers
-    names += [f'Reanalyse worker {i}'
-              for i in range(len(self._reanalyse_workers))]
-    calls = [actor.status.remote() for actor in actors]
-    ready, _ = self._ray.wait(calls, num_returns=len(calls), timeout=1.)
-    for index, call in enumerate(calls):
-      if call not in ready:
-        continue
-      try:
-        status = self._ray.get(call)
-      except Exception:  # pylint: disable=broad-except
-        continue  # Dead or restarting: Ray brings it back.
-      if status['error']:
-        raise RuntimeError(f'{names[index]} failed:\n{status["error"]}')
+    worker_setup.check_statuses(self._ray, self._named)
 
   def _request_batch(self) -> Any:
     """Asks the service for the next batch (an `ObjectRef` of its answer)."""
-    if self._reanalyse_workers:
-      kind = 'reanalysed'
-    elif self._reanalyser is not None:
-      kind = 'inputs'
-    else:
-      kind = 'sample'
-    return self._service.learner_batch.remote(kind, _SAMPLE_TIMEOUT)
+    return self.service.learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     """The next batch from the service.
 
     The request for the following batch goes out as soon as this one
-    arrives, so the service draws it (and the round trip happens) while the
-    learner computes its step. So a batch is drawn before the previous
-    batch's priorities are back: with prioritised replay, the priorities a
-    draw sees are one learner step older than in one process, as with an
-    asynchronous replay server.
+    arrives, so the service draws it while the learner computes its step:
+    with prioritised replay, a draw sees priorities one learner step older
+    than in one process, as with an asynchronous replay server.
     """
     if self._pending_update is not None:
       pending, self._pending_update = self._pending_update, None
@@ -362,59 +244,58 @@ class ReplayServiceSource:
       except replay_service.NotRestoredError:
         self._restore_restarted()
     if time.monotonic() - self._checked_at >= _CHECK_INTERVAL:
-      self.check_workers()
+      self._check_workers()
     while True:
       request = self._next_batch or self._request_batch()
       self._next_batch = None
       try:
         result, counts = self._ray.get(request)
-        self._see(counts)
       except replay_service.NotRestoredError:
         self._restore_restarted()
         continue
+      self._see(counts)
       self._next_batch = self._request_batch()
       self._drawn_at_restart = self._restarts
       if result is not None:
         batch, keys = result[:2]
-        if self._reanalyser is not None:  # A `replay_service.Sampled`.
-          batch = self._reanalyser.reanalyse_gathered(batch, result.inputs,
-                                                      result.maps)
+        if self.reanalyser is not None:  # A `replay_service.Sampled`.
+          batch = self.reanalyser.reanalyse_gathered(batch, result.inputs,
+                                                     result.maps)
         return batch, keys if self._config.prioritized_replay else None
-      self.check_workers()
+      self._check_workers()  # After `_SAMPLE_TIMEOUT` s without a batch.
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
     if self._drawn_at_restart != self._restarts:
       return  # Keys of the dead service's buffer.
-    self._pending_update = self._service.update_priorities.remote(
+    self._pending_update = self.service.update_priorities.remote(
         keys, np.asarray(priorities))
 
   def compile_function(self) -> Callable[[], None]:
     """Publishes the weights now; returns a function with nothing to do.
 
     `training_loop.TrainingLoop` calls this before it compiles the
-    learner's step (`compile_first`): the actors, whose searches compile
-    before their first weights, start playing with these while the step
-    compiles. Compiled at the first step instead, the step would wait for
-    their first games, and they for the weights.
+    learner's step, so the workers, whose searches compile before their
+    first weights, play with these while the step compiles (compiled at
+    the first step, the step would wait for their games, and they for the
+    weights).
     """
-    if self._published is None:
-      self.publish()
+    if self.published_version is None:
+      self._publish()
     return lambda: None
 
   def run_round(self, learn: data_sources.Learn,
                 learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None) -> None:
     del should_stop  # One learner step per round: the loop checks it.
-    if self._published is None:
-      self.publish()
+    if self.published_version is None:
+      self._publish()
     learn()
-    if learner_steps() - self._published >= self._publish_interval:
-      self.publish()
+    if learner_steps() - self.published_version >= self._publish_interval:
+      self._publish()
 
   def stats(self) -> Dict[str, Any]:
-    """The service's counters and the games since the last call
-    (`ReplayService.stats`); updates `env_steps` and `games`."""
-    self._stats = self._call(self._service.stats.remote)
+    """`ReplayService.stats`; updates `env_steps`."""
+    self._stats = self._call(self.service.stats.remote)
     self._see(self._stats)
     return self._stats
 
@@ -432,13 +313,13 @@ class ReplayServiceSource:
     self._last_env_steps = self.env_steps
     ratio = stats['observed_ratio']
     worst = stats['worst_ratio_deviation']
-    text = (f'games {self.games}  env steps {self.env_steps}  return '
+    text = (f'games {stats["games"]}  env steps {self.env_steps}  return '
             f'{np.mean(returns) if returns else float("nan"):.2f}  '
             f'{rate:.1f} env steps/s  train ratio '
             f'{"-" if ratio is None else f"{ratio:.4f}"} over the last '
-            f'{stats["ratio_window"]} steps  weights v{self._published}')
+            f'{stats["ratio_window"]} steps  weights v{self.published_version}')
     scalars = {
-        'selfplay/games': self.games,
+        'selfplay/games': stats['games'],
         'selfplay/env_steps': self.env_steps,
         'selfplay/env_steps_per_second': rate,
         'replay/positions': stats['positions'],
@@ -451,15 +332,15 @@ class ReplayServiceSource:
       scalars['replay/observed_train_ratio'] = ratio
     if worst is not None:
       scalars['replay/worst_train_ratio_deviation'] = worst
-    if self._reanalyser is not None:
-      more_text, more = data_sources.reanalysis_progress(self._reanalyser)
+    if self.reanalyser is not None:
+      more_text, more = data_sources.reanalysis_progress(self.reanalyser)
       text += more_text
       scalars.update(more)
-    elif self._reanalyse_workers:
+    elif self.reanalyse_workers:
       batches = stats['reanalysed_batches'] - self._last_reanalysed
       self._last_reanalysed = stats['reanalysed_batches']
       text += (f'  reanalysed {batches} batches by '
-               f'{len(self._reanalyse_workers)} worker(s)')
+               f'{len(self.reanalyse_workers)} worker(s)')
       scalars['reanalyse/batches'] = batches
     return text, scalars
 

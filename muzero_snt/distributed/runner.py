@@ -14,22 +14,14 @@
 # ============================================================================
 """The distributed run's processes, for `experiment.run` with num_actors > 0.
 
-`start` connects to Ray (a private instance on this machine, or the
-cluster at `settings.ray_address`), starts the replay service on the
-learner's machine (checkpoints write its buffer to the learner's disk), the
-weight store, `settings.num_actors` self-play actors and
-`settings.num_reanalyze_workers` reanalyse workers and, with
-`settings.eval_interval`, an evaluator (`evaluator.py`), and yields the
+`start` connects to Ray, starts the replay service, the weight store, the
+self-play actors, the reanalyse workers and the evaluator, and yields the
 learner's data source; on exit it stops them all, and the Ray instance if
 it started one. The learner, its logs and its checkpoints are
 `experiment.run`'s, as in one process.
 
-Ray restarts each of these processes whenever it dies. Calls to the replay
-service and the weight store are sent again to their new process: the
-actors' games wait there until the learner has restored the service from
-its last checkpoint (`replay_source.py`), and a restarted weight store
-holds no weights until the learner's next publication (the actors keep
-theirs meanwhile).
+Ray restarts each of these processes whenever it dies (`_actor`); the
+learner restores a restarted replay service (`replay_source.py`).
 """
 
 import contextlib
@@ -39,7 +31,6 @@ from typing import Any, Iterator, List
 
 from absl import logging
 
-from muzero_snt.run import builders
 from muzero_snt import learning
 from muzero_snt.distributed import evaluator
 from muzero_snt.distributed import ray_support
@@ -48,15 +39,38 @@ from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
+from muzero_snt.run import builders
 
 # Batches each reanalyse worker may hold (one being reanalysed, one ready).
 BATCHES_PER_REANALYSE_WORKER = 2
 
 
+def _actor(ray: Any, cls: type, **named: str) -> Any:
+  """Ray's actor class for `cls`, placed and restarted as its kind is.
+
+  Every process is restarted when it dies. The replay service and the
+  weight store run on the learner's machine (checkpoints write the replay
+  to its disk), take no CPU of their own and have their calls sent again
+  to a restarted process; the evaluator runs there too. Self-play actors
+  and reanalyse workers take a CPU each, wherever Ray finds one.
+  """
+  on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+      node_id=ray.get_runtime_context().get_node_id(), soft=False)
+  beside_learner = dict(num_cpus=0, scheduling_strategy=on_learner)
+  options = {
+      replay_service.ReplayService: dict(beside_learner, max_task_retries=-1),
+      weight_store.WeightStore: dict(beside_learner, max_task_retries=-1),
+      evaluator.Evaluator: beside_learner,
+      self_play_worker.SelfPlayWorker: dict(num_cpus=1, max_task_retries=0),
+      reanalyse_worker.ReanalyseWorker: dict(num_cpus=1, max_task_retries=0),
+  }[cls]
+  return ray.remote(cls).options(max_restarts=-1, **options, **named)
+
+
 @contextlib.contextmanager
 def start(settings: Any, learner: learning.Learner
          ) -> Iterator[replay_source.ReplayServiceSource]:
-  """Starts the replay service, the weight store and the actors.
+  """Starts the replay service, the weight store and the workers.
 
   Args:
     settings: the run's resolved `run_config.RunConfig` (num_actors > 0).
@@ -68,7 +82,7 @@ def start(settings: Any, learner: learning.Learner
   Raises:
     ImportError: if Ray is not installed (naming what to install).
     ValueError: if `settings.ray_address` is malformed or no cluster
-      answers there.
+      answers there, or the evaluator cannot evaluate the preset.
   """
   config = settings.config
   if settings.eval_interval and not evaluator.supported(settings.preset,
@@ -84,53 +98,41 @@ def start(settings: Any, learner: learning.Learner
   ray = ray_support.require_ray()
   handles: List[Any] = []
   try:
-    # The learner's machine: checkpoints write the replay to its disk.
-    on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
-        node_id=ray.get_runtime_context().get_node_id(), soft=False)
-    # Actors find these by name (unique to this run on a shared cluster).
+    # Workers find these by name (unique to this run on a shared cluster).
     run = uuid.uuid4().hex[:12]
     names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
-    restarted = dict(max_restarts=-1, max_task_retries=-1)
     # Ray restarts the service with these arguments, empty: the new one
     # waits for the learner to restore it.
-    service = ray.remote(replay_service.ReplayService).options(
-        name=names[0], num_cpus=0, scheduling_strategy=on_learner,
-        **restarted).remote(
-            config, settings.train_ratio, settings.seed,
-            reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
-                settings.num_reanalyze_workers, 1),
-            wait_for_restore=True)
-    weights = ray.remote(weight_store.WeightStore).options(
-        name=names[1], num_cpus=0, scheduling_strategy=on_learner,
-        **restarted).remote()
+    service = _actor(ray, replay_service.ReplayService, name=names[0]).remote(
+        config, settings.train_ratio, settings.seed,
+        reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
+            settings.num_reanalyze_workers, 1),
+        wait_for_restore=True)
+    weights = _actor(ray, weight_store.WeightStore, name=names[1]).remote()
     handles += [service, weights]
     ray.get(service.restore.remote(None, replay_service.NO_COUNTS))
-    worker_class = ray.remote(self_play_worker.SelfPlayWorker).options(
-        num_cpus=1, max_restarts=-1, max_task_retries=0)
+    self_play_class = _actor(ray, self_play_worker.SelfPlayWorker)
     workers = [
-        worker_class.remote(i, config, settings.preset, settings.env,
-                            settings.search, settings.num_envs,
-                            settings.seed, *names,
-                            continuous=settings.continuous_selfplay,
-                            pad_rounds=settings.pad_rounds)
+        self_play_class.remote(
+            i, config, settings.preset, settings.env, settings.search,
+            settings.num_envs, settings.seed, *names,
+            continuous=settings.continuous_selfplay,
+            pad_rounds=settings.pad_rounds)
         for i in range(settings.num_actors)
     ]
-    handles += workers
-    reanalyse_class = ray.remote(reanalyse_worker.ReanalyseWorker).options(
-        num_cpus=1, max_restarts=-1, max_task_retries=0)
+    reanalyse_class = _actor(ray, reanalyse_worker.ReanalyseWorker)
     reanalysers = [
         reanalyse_class.remote(i, config, settings.search, settings.seed,
                                *names)
         for i in range(settings.num_reanalyze_workers)
     ]
-    handles += reanalysers
+    handles += workers + reanalysers
     evaluator_handle = None
     if settings.eval_interval:
-      evaluator_handle = ray.remote(evaluator.Evaluator).options(
-          num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
-      ).remote(config, settings.preset, settings.env, settings.search,
-               names[1], settings.logdir, settings.eval_interval,
-               settings.eval_games, settings.seed)
+      evaluator_handle = _actor(ray, evaluator.Evaluator).remote(
+          config, settings.preset, settings.env, settings.search, names[1],
+          settings.logdir, settings.eval_interval, settings.eval_games,
+          settings.seed)
       handles.append(evaluator_handle)
     logging.info('Ray: %d self-play actor(s) of %d %sgames each, %d '
                  'reanalyse worker(s), the replay service and the weight '

@@ -12,33 +12,36 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Weight publication: the learner's newest weights as NumPy arrays.
+"""Weight publication: the learner's newest weights, as NumPy arrays.
 
-The learner puts the network's variables, as a list of NumPy arrays (no
-pickled TensorFlow objects), into Ray's object store and hands the
-reference to a `WeightStore` actor with a version number (the learner step).
-Actors ask the store for the version between moves (at most every 0.05 s)
-and fetch the arrays only when it is newer than theirs. The store keeps
-only the newest reference, so older weights leave the object store once
-no actor reads them.
+The learner (`Publisher`) puts the network's variables, a list of NumPy
+arrays (no pickled TensorFlow objects), into Ray's object store and hands
+the reference to the `WeightStore` actor with a version, the learner step.
+The store keeps only the newest reference, so older weights leave the
+object store once no worker reads them. Workers (`Follower`) ask for the
+version and fetch the arrays only when it is newer than theirs.
 """
 
+import time
 from typing import Any, List, Optional, Sequence, Tuple
 import weakref
 
+from absl import logging
 import numpy as np
 import tensorflow as tf
 
 # No weights published yet.
 NO_VERSION = -1
+# Seconds between a `Follower`'s questions while it does not wait for them.
+ASK_INTERVAL = 0.05
+
 
 class _Transfer:
   """A network's variables, read and written in one TensorFlow call each.
 
-  Made once per network (its variables must all exist by then): Sonnet's
-  `variables` walks the module tree at every access, and one eager read
-  (assignment) per variable took 6 ms (9 ms) for the 109 variables of the
-  tic-tac-toe network, where actors take weights after every move.
+  Made once per network, whose variables must exist by then: Sonnet walks
+  the module tree at every `variables` access, and one eager call per
+  variable is too slow for workers that take weights after every move.
   """
 
   def __init__(self, network: tf.Module):
@@ -73,10 +76,9 @@ _TRANSFERS: 'weakref.WeakKeyDictionary[tf.Module, _Transfer]' = (
 
 
 def _transfer(network: tf.Module) -> _Transfer:
-  transfer = _TRANSFERS.get(network)
-  if transfer is None:
-    transfer = _TRANSFERS[network] = _Transfer(network)
-  return transfer
+  if network not in _TRANSFERS:
+    _TRANSFERS[network] = _Transfer(network)
+  return _TRANSFERS[network]
 
 
 def network_arrays(network: tf.Module) -> List[np.ndarray]:
@@ -106,8 +108,7 @@ def assign_arrays(network: tf.Module, arrays: Sequence[np.ndarray]) -> None:
 
 
 class WeightStore:
-  """Holds the newest published weights' reference and version (a Ray
-  actor in `runner.py`)."""
+  """The newest published weights' reference and version (a Ray actor)."""
 
   def __init__(self):
     self._version = NO_VERSION
@@ -118,8 +119,8 @@ class WeightStore:
     reference, not the arrays); older or equal versions are ignored.
 
     Returns:
-      The version held before (`NO_VERSION` in a store Ray restarted, which
-      tells the learner that the store's process died).
+      The version held before: `NO_VERSION` from a store that Ray
+      restarted tells the learner that the store's process died.
     """
     held = self._version
     if version > self._version:
@@ -133,3 +134,92 @@ class WeightStore:
     """(version, [ObjectRef]) of the newest weights; (NO_VERSION, [None])
     before the first publication."""
     return self._version, [self._reference]
+
+
+class Publisher:
+  """The learner's side: publishes a network's weights to a `WeightStore`.
+
+  The store's answer to a publication is waited for at the next one (which
+  surfaces an error of this one), so the learner does not wait a round
+  trip per publication.
+
+  Attributes:
+    version: the version of the newest publication, or None.
+  """
+
+  def __init__(self, ray: Any, store: Any):
+    """Constructs the publisher for the `ray` module and the store's handle.
+    """
+    self._ray = ray
+    self._store = store
+    self.version: Optional[int] = None
+    self._pending = None  # The last `publish` call to the store.
+    self._held = NO_VERSION  # What the store answers it, unless restarted.
+
+  def publish(self, network: tf.Module, version: int) -> None:
+    """Puts `network`'s arrays in the object store as weights `version`."""
+    if self._pending is not None and (
+        self._ray.get(self._pending) < self._held):
+      logging.warning(
+          'The weight store\'s process died; Ray restarted it, and it holds '
+          'the weights of learner step %d again (the actors played with '
+          'theirs meanwhile).', self.version)
+    reference = self._ray.put(network_arrays(network))
+    self._pending = self._store.publish.remote(version, [reference])
+    self._held = NO_VERSION if self.version is None else self.version
+    self.version = version
+
+
+class Follower:
+  """A worker's side: keeps a network at the store's newest weights.
+
+  One question to the store is in flight at a time.
+
+  Attributes:
+    version: the version of the network's weights (`NO_VERSION` before the
+      first taken).
+  """
+
+  def __init__(self, ray: Any, store: Any, network: tf.Module):
+    """Constructs the follower for the `ray` module, the store's handle and
+    the network whose variables it sets."""
+    self._ray = ray
+    self._store = store
+    self._network = network
+    self.version = NO_VERSION
+    self._asked = None  # The pending `WeightStore.latest` call.
+    self._asked_at = -float('inf')
+
+  def take(self, answer: Any, newer_than: Optional[int] = None) -> bool:
+    """Sets the network from a `WeightStore.latest` answer (its `ObjectRef`
+    or value) if that version is above `newer_than` (default: `version`);
+    returns whether it did."""
+    newest, (reference,) = self._ray.get(answer)
+    if newest <= (self.version if newer_than is None else newer_than):
+      return False
+    assign_arrays(self._network, self._ray.get(reference))
+    self.version = newest
+    return True
+
+  def update(self, wait: bool = True,
+             newer_than: Optional[int] = None) -> bool:
+    """Takes the store's newest weights if newer (`take`).
+
+    Args:
+      wait: wait for the store's answer; otherwise use it only if it has
+        come, and ask again only `ASK_INTERVAL` seconds after the last
+        question.
+      newer_than: as `take`'s.
+
+    Returns:
+      Whether the network took new weights.
+    """
+    if self._asked is None:
+      if not wait and time.monotonic() - self._asked_at < ASK_INTERVAL:
+        return False
+      self._asked = self._store.latest.remote()
+      self._asked_at = time.monotonic()
+    if not wait and not self._ray.wait([self._asked], timeout=0)[0]:
+      return False
+    asked, self._asked = self._asked, None
+    return self.take(asked, newer_than)

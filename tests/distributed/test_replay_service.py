@@ -32,7 +32,7 @@ def _config(**changes):
   return testing.tiny_mlp_config(**fields)
 
 
-def _game(length, seed=0, version=0):
+def _game(length, seed=0):
   """A random finished game of `length` moves over CartPole's shapes."""
   rng = np.random.default_rng(seed)
   game = trajectory_lib.Trajectory(2, 1, 0.5)
@@ -41,7 +41,7 @@ def _game(length, seed=0, version=0):
                 int(rng.integers(2)), float(rng.normal()),
                 rng.dirichlet(np.ones(2)), float(rng.normal()))
   game.finish(True)
-  return replay_service.Game(game, float(length), version)
+  return replay_service.Game(game, float(length))
 
 
 def _run(coroutine):
@@ -159,7 +159,7 @@ class ReplayServiceTest(testing.TestCase):
     game = trajectory_lib.Trajectory(2, 1, 0.5)
     game.append(np.zeros(4, np.float32), 0, 0, 0., np.ones(2) / 2, 0.)
     with self.assertRaisesRegex(ValueError, 'unfinished game of 1 moves'):
-      _run(service.insert(3, [replay_service.Game(game, 0., 0)]))
+      _run(service.insert(3, [replay_service.Game(game, 0.)]))
 
   def test_priority_updates_reach_the_buffer(self):
     service = replay_service.ReplayService(

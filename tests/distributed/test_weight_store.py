@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of weight publication's arrays and the weight store."""
+"""Tests of weight publication: the arrays, the store and a follower."""
 
 import dataclasses
 
@@ -22,6 +22,45 @@ import tensorflow as tf
 from muzero_snt import networks
 from muzero_snt.distributed import weight_store
 from tests import testing
+
+
+class _FakeRay:
+  """`ray` of a process where every `ObjectRef` is its value, ready at once
+  unless listed in `pending`."""
+
+  def __init__(self):
+    self.pending = []
+
+  @staticmethod
+  def get(value):
+    return value
+
+  def wait(self, refs, timeout):
+    del timeout
+    ready = [ref for ref in refs if ref not in self.pending]
+    return ready, [ref for ref in refs if ref in self.pending]
+
+
+class _Store:
+  """A `WeightStore` handle whose `latest.remote()` answers `answer`."""
+
+  def __init__(self, answer):
+    self.latest = self
+    self.answer = answer
+    self.questions = 0
+
+  def remote(self):
+    self.questions += 1
+    return self.answer
+
+
+def _filled(offset):
+  """A tiny network whose variable i holds `offset + i` everywhere."""
+  network = networks.make_network(testing.tiny_mlp_config())
+  network.create_variables()
+  for i, variable in enumerate(network.variables):
+    variable.assign(np.full(variable.shape, offset + i, np.float32))
+  return network
 
 
 def _network(seed, hidden_size=8):
@@ -90,3 +129,56 @@ class WeightStoreTest(testing.TestCase):
     self.assertEqual(store.publish(20, ['twenty']), 10)
     self.assertEqual(store.version(), 20)
     self.assertEqual(store.latest(), (20, ['twenty']))
+
+
+class FollowerTest(testing.TestCase):
+
+  def _assert_filled(self, network, offset):
+    for i, variable in enumerate(network.variables):
+      np.testing.assert_array_equal(variable.numpy(), offset + i)
+
+  def test_only_newer_weights_are_taken(self):
+    network = _filled(0)
+    follower = weight_store.Follower(_FakeRay(), None, network)
+    published = weight_store.network_arrays(_filled(100))
+    follower.version = 4
+    for version in (4, 3):  # Equal, then older: kept.
+      self.assertFalse(follower.take((version, [published])))
+      self.assertEqual(follower.version, 4)
+      self._assert_filled(network, 0)
+    self.assertTrue(follower.take((5, [published])))
+    self.assertEqual(follower.version, 5)
+    self._assert_filled(network, 100)
+
+  def test_the_first_publication_is_taken(self):
+    network = _filled(0)
+    follower = weight_store.Follower(_FakeRay(), None, network)
+    published = weight_store.network_arrays(_filled(7))
+    self.assertTrue(follower.take((0, [published])))
+    self.assertEqual(follower.version, 0)
+    self._assert_filled(network, 7)
+
+  def test_newer_than_sets_the_bar(self):
+    # The evaluator's use: weights 10 steps after those of step 0.
+    follower = weight_store.Follower(_FakeRay(), None, _filled(0))
+    published = weight_store.network_arrays(_filled(3))
+    self.assertFalse(follower.take((9, [published]), newer_than=9))
+    self.assertTrue(follower.take((10, [published]), newer_than=9))
+    self.assertEqual(follower.version, 10)
+
+  def test_an_answer_not_yet_come_is_not_waited_for(self):
+    network = _filled(0)
+    ray = _FakeRay()
+    answer = (2, [weight_store.network_arrays(_filled(50))])
+    store = _Store(answer)
+    follower = weight_store.Follower(ray, store, network)
+    ray.pending.append(answer)
+    self.assertFalse(follower.update(wait=False))
+    self.assertEqual(follower.version, weight_store.NO_VERSION)
+    # The question in flight is not asked again; its answer is used once
+    # it has come.
+    ray.pending.clear()
+    self.assertTrue(follower.update(wait=False))
+    self.assertEqual(store.questions, 1)
+    self.assertEqual(follower.version, 2)
+    self._assert_filled(network, 50)
