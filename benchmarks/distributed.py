@@ -24,7 +24,7 @@ The parts' costs, on a private Ray instance on this machine:
     whole tic-tac-toe-length games) and `sample_batch` calls per second
     (the preset's batch, K = 5), called from this process.
   * `actor`: what distribution costs one actor: environment steps/s of a
-    `self_play_worker.SelfPlayWorker` (taking new weights after every move,
+    `workers.SelfPlayWorker` (taking new weights after every move,
     sending its games to the replay service) against the same
     `acting.Actor` loop alone in the same kind of process (one TensorFlow
     thread, the same games and search), while this process publishes new
@@ -63,8 +63,8 @@ from muzero_snt import search as search_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
-from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import workers
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
 ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
@@ -230,7 +230,7 @@ class _PlainSelfPlay:
                 1e3 * (time.process_time() - marks[2]) / (steps - marks[1]))
 
 
-class _MeasuredWorker(self_play_worker.SelfPlayWorker):
+class _MeasuredWorker(workers.SelfPlayWorker):
   """A `SelfPlayWorker`, pinned to `ACTOR_CPU` if asked, that reports its
   process's CPU time."""
 

@@ -14,17 +14,8 @@
 # ============================================================================
 """MuZero's parts as processes on Ray: actors, replay service, learner.
 
-One module per concern; `run/experiment.py` starts it all (`runner.start`).
-
-* `ray_support`, `reaper`: Ray imported on demand; connecting, and no Ray
-  process outliving the driver.
-* `runner`: which processes start, where they run, how Ray restarts them.
-* `replay_service`, `rate_limiter`: the shared replay and its admission.
-* `replay_source`: the learner's side of the service (a `DataSource`).
-* `weight_store`: publishing the learner's weights and following them.
-* `worker_setup`: what the worker processes share; `self_play_worker`,
-  `reanalyse_worker`, `evaluator`: the workers.
-
-Ray (`pip install -e '.[distributed]'`) is imported only when a run starts,
-so these modules import without it.
+`runner.start` starts them for `run/experiment.py`. One module per
+concern: `replay_service` with its `rate_limiter`, the learner's side of
+it (`replay_source`), `weight_store`, `workers`; `ray_support` imports Ray
+(`pip install -e '.[distributed]'`) only when a run starts.
 """

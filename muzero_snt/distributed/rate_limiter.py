@@ -14,21 +14,15 @@
 # ============================================================================
 """Learner steps per environment step, held between separate processes.
 
-In the spirit of Reverb's `SampleToInsertRatio`: the replay service asks
-the limiter before it hands the learner a batch (the learner waits for
-data) and before it admits a finished game into the buffer (actors wait
-when too far ahead). With E the environment steps admitted since the
-buffer first held a batch's worth of positions, L the learner steps
-granted and r the train ratio, the limiter keeps
-
-    0 <= floor(r E) - L <= max_ahead
-
-before every grant, except that a game is always admitted when the learner
-has taken every step it is owed (else a game worth more than `max_ahead`
-steps would never fit). So over any W learner steps the admitted
-environment steps are W / r to within max_ahead / r, whatever the speeds
-of the learner and the actors, as long as no game is worth more than
-max_ahead learner steps (r times its length).
+As Reverb's `SampleToInsertRatio`: with E the environment steps admitted
+since the buffer first held a batch, L the learner steps granted and r
+the train ratio, the limiter keeps 0 <= floor(r E) - L <= max_ahead before
+every grant, except that a game is always admitted when the learner has
+taken every step it is owed (so a game worth more than `max_ahead` steps
+fits). Over any W learner steps the admitted environment steps are then
+W / r to within max_ahead / r, whatever the speeds of the learner and the
+actors, while no game is worth more than max_ahead steps (r times its
+length).
 """
 
 import collections
@@ -48,15 +42,13 @@ def check_positive_int(name: str, value: int) -> None:
 
 
 class RateLimiter:
-  """Decides when the learner may sample and when a game may be admitted.
+  """When the learner may sample, and when a game may be admitted.
 
-  Usage (what `ReplayService` does):
-
-      limiter = RateLimiter(train_ratio=0.1)
-      if limiter.can_admit(len(game)):
-        limiter.admit(len(game), counted=buffer_had_a_batch)
-      if limiter.can_sample():
-        limiter.sample()
+  Attributes:
+    env_steps: environment steps of every admitted game.
+    counted_env_steps: E, those admitted once the buffer held a batch.
+    learner_steps: L, learner steps granted.
+    worst_deviation: the largest |observed / r - 1| over full windows.
   """
 
   def __init__(self, train_ratio: float, max_ahead: int = DEFAULT_MAX_AHEAD,
@@ -64,9 +56,8 @@ class RateLimiter:
     """Constructs the limiter.
 
     Args:
-      train_ratio: r, learner steps per environment step (> 0).
-      max_ahead: learner steps the admitted games may be ahead of the
-        learner (>= 1).
+      train_ratio: r, learner steps per environment step.
+      max_ahead: learner steps the admitted games may be ahead by.
       window: learner steps over which `observed_ratio` is measured.
     """
     if isinstance(train_ratio, bool) or not (
@@ -79,32 +70,14 @@ class RateLimiter:
     # Exact: floor(r * E) with a float r can be off by one.
     self._ratio = fractions.Fraction(str(train_ratio))
     self._max_ahead = max_ahead
-    self._window = window
-    self._counted_env_steps = 0
-    self._env_steps = 0
-    self._learner_steps = 0
+    self.env_steps = self.counted_env_steps = self.learner_steps = 0
+    self.worst_deviation: Optional[float] = None
     # E at each of the last window + 1 grants, for the observed ratio.
     self._history: Deque[int] = collections.deque(maxlen=window + 1)
-    self._worst_deviation: Optional[float] = None
-
-  @property
-  def env_steps(self) -> int:
-    """Environment steps of every admitted game."""
-    return self._env_steps
-
-  @property
-  def counted_env_steps(self) -> int:
-    """E: environment steps admitted once the buffer held a batch."""
-    return self._counted_env_steps
-
-  @property
-  def learner_steps(self) -> int:
-    """L: learner steps granted."""
-    return self._learner_steps
 
   def owed(self) -> int:
     """floor(r E) - L: learner steps the admitted data allows now."""
-    return int(self._ratio * self._counted_env_steps) - self._learner_steps
+    return int(self._ratio * self.counted_env_steps) - self.learner_steps
 
   def can_sample(self) -> bool:
     return self.owed() >= 1
@@ -114,33 +87,28 @@ class RateLimiter:
     if not self.can_sample():
       raise RuntimeError(
           f'sample() with no learner step owed: floor({self._ratio} * '
-          f'{self._counted_env_steps}) - {self._learner_steps} < 1.')
-    self._learner_steps += 1
-    self._history.append(self._counted_env_steps)
+          f'{self.counted_env_steps}) - {self.learner_steps} < 1.')
+    self.learner_steps += 1
+    self._history.append(self.counted_env_steps)
     if len(self._history) == self._history.maxlen:
       observed = self.observed_ratio()
       # No environment step over a whole window: an infinite ratio.
       deviation = (float('inf') if observed is None else
                    abs(observed / float(self._ratio) - 1.))
-      self._worst_deviation = max(self._worst_deviation or 0., deviation)
+      self.worst_deviation = max(self.worst_deviation or 0., deviation)
 
   def can_admit(self, length: int) -> bool:
     """Whether a game of `length` moves may enter the buffer now."""
-    after = int(self._ratio * (self._counted_env_steps + length))
-    return (self.owed() <= 0 or
-            after - self._learner_steps <= self._max_ahead)
+    after = int(self._ratio * (self.counted_env_steps + length))
+    return self.owed() <= 0 or after - self.learner_steps <= self._max_ahead
 
   def admit(self, length: int, counted: bool = True) -> None:
-    """Counts an admitted game of `length` moves.
-
-    Args:
-      length: the game's environment steps.
-      counted: False while the buffer holds less than a batch: such steps
-        owe no learner steps (as in `data_sources.SelfPlay`).
-    """
-    self._env_steps += length
+    """Counts an admitted game of `length` moves; not `counted` while the
+    buffer holds less than a batch (such steps owe no learner steps, as in
+    `data_sources.SelfPlay`)."""
+    self.env_steps += length
     if counted:
-      self._counted_env_steps += length
+      self.counted_env_steps += length
 
   def observed_ratio(self) -> Optional[float]:
     """Learner steps per admitted environment step over the last `window`
@@ -155,21 +123,16 @@ class RateLimiter:
     """The learner steps `observed_ratio` is measured over (<= window)."""
     return max(len(self._history) - 1, 0)
 
-  @property
-  def worst_deviation(self) -> Optional[float]:
-    """The largest |observed / r - 1| over every full window so far."""
-    return self._worst_deviation
-
   def state(self) -> Dict[str, int]:
     """The counters to checkpoint."""
-    return {'env_steps': self._env_steps,
-            'counted_env_steps': self._counted_env_steps,
-            'learner_steps': self._learner_steps}
+    return {'env_steps': self.env_steps,
+            'counted_env_steps': self.counted_env_steps,
+            'learner_steps': self.learner_steps}
 
   def restore(self, env_steps: int, counted_env_steps: int,
               learner_steps: int) -> None:
     """Continues from checkpointed counters (the ratio's history restarts)."""
-    self._env_steps = int(env_steps)
-    self._counted_env_steps = int(counted_env_steps)
-    self._learner_steps = int(learner_steps)
+    self.env_steps = int(env_steps)
+    self.counted_env_steps = int(counted_env_steps)
+    self.learner_steps = int(learner_steps)
     self._history.clear()

@@ -14,21 +14,14 @@
 # ============================================================================
 """Ray, imported on demand, and the connection to a local or remote cluster.
 
-Ray is an optional dependency: only the distributed mode imports it, and
-`check_installed` / `require_ray` say what to install when it is missing.
-`connect` starts a private Ray instance on this machine, every server on
-the loopback interface, or joins a running cluster at HOST:PORT (refusing
-at once an address where no cluster answers); `shutdown` leaves it.
-
-A private instance runs processes beside the raylet that would outlive a
-driver killed with kill -9 by a minute or more; `reaper.py`, started by
-`connect`, kills what is left of the instance once the driver is gone
-(docs/distributed.md). Ray's `init` and `shutdown` replace the SIGTERM
-handler: both run inside `stopping.keep_handlers()`.
-
-Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` when first imported: set to
-0, a node takes 127.0.0.1 as its address. `connect` sets it for a private
-instance, so a process that starts one imports Ray through `connect`.
+`connect` starts a private Ray instance, every server on the loopback
+interface, or joins a running cluster; `shutdown` leaves it. `reaper.py`
+kills what is left of a private instance once the driver is gone, even
+after kill -9 (docs/distributed.md). Ray's `init` and `shutdown` run
+inside `stopping.keep_handlers()`, since they replace the SIGTERM handler.
+Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` (0: a node takes 127.0.0.1
+as its address) when first imported, so a process that starts a private
+instance imports Ray through `connect`, which sets it.
 """
 
 import importlib.util
@@ -100,12 +93,9 @@ def check_address(address: str) -> None:
 
 def connect(address: Optional[str] = None,
             num_cpus: Optional[int] = None) -> bool:
-  """Connects this process to Ray; returns whether it started an instance.
-
-  Args:
-    address: HOST:PORT of a running cluster's head, or None to start a
-      private instance on this machine (see the module docstring).
-    num_cpus: CPUs of a private instance (default: this machine's).
+  """Joins the cluster whose head is at `address` (HOST:PORT) or, with
+  none, starts a private instance of `num_cpus` CPUs (None: this
+  machine's); returns whether it started one.
 
   Raises:
     ImportError: if Ray is not installed (naming what to install).

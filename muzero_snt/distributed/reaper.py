@@ -14,17 +14,13 @@
 # ============================================================================
 """Kills what is left of a private Ray instance once its driver is gone.
 
-`ray_support.connect` starts this script, in a session of its own, before
-it starts Ray, with a pipe from the driver as its standard input, and
-waits for its `READY`. The processes the driver starts after that are
-taken for Ray's until the driver, once `ray.init` has returned, names
-those that are (`started_message`). This script follows them and the
-processes they start through /proc; when the pipe closes, however the
-driver ended, it kills those still running with SIGKILL, and exits.
-Processes are told apart by their start time, so a reused pid is never
-killed.
-
-Linux only; standard library only, run by path:
+`ray_support.connect` starts this script before Ray, with a pipe from the
+driver as its standard input, and waits for `READY`. The driver's new
+children are taken for Ray's until the driver names those that are
+(`started_message`); this script follows them and their descendants
+through /proc (a pid with its start time, so a reused pid is never
+killed), and when the pipe closes, however the driver ended, kills those
+still running. Linux and the standard library only, run by path:
 
     python -I reaper.py DRIVER_PID
 """
@@ -43,8 +39,7 @@ _POLL_SECONDS_STARTED = 2.
 _KILL_SECONDS = 10.
 # Written to the driver once the driver's children before Ray are known.
 READY = b'ready\n'
-# Begins the driver's message once `ray.init` has returned
-# (`started_message`).
+# Begins the driver's message once `ray.init` has returned.
 STARTED = b'started'
 
 
@@ -102,9 +97,8 @@ class Followed:
 
   def set_roots(self, roots: Iterable[int],
                 table: Dict[int, Process]) -> None:
-    """Follows `roots` (the driver's word for what Ray started) and theirs
-    only: a child the driver started after `ray.init`, seen as new while
-    Ray started, is dropped."""
+    """Follows `roots`, the driver's word for what Ray started, and theirs
+    only (not a child the driver started after `ray.init`)."""
     self._starts = {pid: table[pid].start for pid in roots if pid in table}
     self.update(table, new_roots=False)
 

@@ -14,29 +14,21 @@
 # ============================================================================
 """The replay service: one `ReplayBuffer` shared by actors and the learner.
 
-An asynchronous Ray actor in a run (`runner.py`), plain Python in tests.
-Self-play actors `insert` whole finished games; the learner takes batches
-(`learner_batch`) and sends new priorities back. A `rate_limiter` decides
-when: a game waits in a queue until the limiter admits it (an actor whose
-last games still wait is held in `insert`), a batch until the admitted
-data owes the learner a step.
-
-`save` writes the buffer and returns the limiter's counters, which the
-learner checkpoints; `restore` and `load` continue from them (queued games
-are not saved). Made with `wait_for_restore`, as Ray restarts a dead
-service, it refuses the learner's calls (`NotRestoredError`) and holds the
-actors' until restored (`replay_source.py`).
+An asynchronous Ray actor (plain Python in tests). Actors `insert` whole
+finished games, which wait in a queue until the `rate_limiter` admits
+them (an actor whose last games still wait is held in `insert`); the
+learner's batches (`learner_batch`) wait until the data owes it a step.
+`save` writes the buffer and returns the counters the learner checkpoints;
+`restore` and `load` continue from them (queued games are not saved).
+Made with `wait_for_restore`, as Ray restarts a dead service, it refuses
+the learner's calls (`NotRestoredError`) until restored.
 
 Reanalysis (docs/reanalysis.md): the service, which holds the games,
-chooses each batch's rows to reanalyse, reads their stored positions and
-draws the board symmetries that move them afterwards (`Sampled`), so a
-checkpoint's replay resumes the same draws. The learner takes them with
-its batch ('inputs'), or reanalyse workers take batches
-(`take_for_reanalysis`) and hand them back (`put_reanalysed`) for the
-learner ('reanalysed'). Workers hold at most `reanalysis_queue` batches,
-and no more than the steps the data owes the learner; a step is granted
-when the learner takes a batch. A restarted worker's batches (and all, at
-`load`) are dropped.
+chooses each batch's rows to reanalyse and reads their inputs (`Sampled`),
+so a checkpoint's replay resumes the same draws. The learner takes them
+with its batch ('inputs'), or reanalyse workers take batches and hand them
+back for the learner ('reanalysed'), holding at most `reanalysis_queue`
+and no more than the steps owed; a restarted worker's batches are dropped.
 """
 
 import asyncio
@@ -54,7 +46,7 @@ from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 from muzero_snt.distributed import rate_limiter as rate_limiter_lib
 
-# Games whose return and length `stats` keeps between two calls.
+# Games whose return and length `stats` keeps between calls.
 _RECENT = 1000
 # The counters of a new run (`restore(None, NO_COUNTS)`).
 NO_COUNTS = {'env_steps': 0, 'counted_env_steps': 0, 'learner_steps': 0,
@@ -91,11 +83,9 @@ class ReplayService:
 
     Args:
       config: the run's configuration.
-      train_ratio: learner steps per environment step.
+      train_ratio, max_ahead: as `rate_limiter.RateLimiter`'s.
       seed: seed of the buffer's sampling and of the rows to reanalyse.
-      max_ahead: as `rate_limiter.RateLimiter`'s.
-      reanalysis_queue: batches reanalyse workers may hold at a time (being
-        reanalysed, or ready for the learner).
+      reanalysis_queue: batches reanalyse workers may hold at a time.
       wait_for_restore: refuse the learner's calls and hold the actors'
         until the first `restore` or `load`.
     """
@@ -181,11 +171,8 @@ class ReplayService:
     """`register` for reanalyse worker `worker` (as actor -1 - worker); the
     batches an earlier process of it held are dropped."""
     incarnation = self.register(-1 - worker, pid)
-    dropped = [t for t, w in self._taken.items() if w == worker]
-    for ticket in dropped:
-      del self._taken[ticket]
-    if dropped:
-      await self._notify()
+    self._taken = {t: w for t, w in self._taken.items() if w != worker}
+    await self._notify()  # Other workers may take their place.
     return incarnation
 
   def registrations(self) -> Dict[int, List[int]]:
@@ -200,16 +187,15 @@ class ReplayService:
         raise ValueError(f'actor {actor} sent an unfinished game of '
                          f'{game.trajectory.length} moves; only whole '
                          'finished games enter the replay.')
-    condition = self._condition()
-    async with condition:
-      await condition.wait_for(
-          lambda: self._restored and not self._queued_per_actor[actor])
+
+    def take():
       self._queue.extend((actor, game) for game in games)
       self._queued_per_actor[actor] += len(games)
-      admitted = self._admit_queued()
-      if admitted:
-        condition.notify_all()
-    return admitted
+      return self._admit_queued()
+
+    return await self._when(
+        lambda: self._restored and not self._queued_per_actor[actor], None,
+        take)
 
   async def sample_batch(self, timeout: Optional[float] = None,
                          augment: bool = True
@@ -287,10 +273,9 @@ class ReplayService:
 
   async def learner_batch(self, kind: str, timeout: Optional[float] = None
                          ) -> Tuple[Any, Dict[str, int]]:
-    """(answer, `counters()`): the answer of `sample_batch` ('sample'),
-    `sample_with_inputs` ('inputs') or `take_reanalysed` ('reanalysed'),
-    and the counters after it (the learner counts what a dead service
-    lost from them)."""
+    """The answer of `sample_batch` ('sample'), `sample_with_inputs`
+    ('inputs') or `take_reanalysed` ('reanalysed'), and `counters()` after
+    it (from which the learner counts what a dead service lost)."""
     methods = {'sample': self.sample_batch, 'inputs': self.sample_with_inputs,
                'reanalysed': self.take_reanalysed}
     if kind not in methods:
@@ -318,10 +303,8 @@ class ReplayService:
                     counters: Dict[str, int]) -> Tuple[int, int]:
     """`load` of a file `save` wrote (None: an empty buffer); returns its
     games and positions."""
-    if path is None:
-      buffer = replay_lib.ReplayBuffer(self._config, seed=self._seed)
-    else:
-      buffer = replay_lib.ReplayBuffer.restore(self._config, path)
+    buffer = (replay_lib.ReplayBuffer.restore(self._config, path) if path
+              else replay_lib.ReplayBuffer(self._config, seed=self._seed))
     restored = buffer.num_games, buffer.num_positions
     await self.load(buffer, counters)
     return restored
@@ -335,9 +318,7 @@ class ReplayService:
     # Batches drawn from the buffer replaced are dropped.
     self._taken.clear()
     self._ready.clear()
-    self._limiter.restore(counters['env_steps'],
-                          counters['counted_env_steps'],
-                          counters['learner_steps'])
+    self._limiter.restore(**{k: counters[k] for k in self._limiter.state()})
     self._games = int(counters['games'])
     self._restored = True
     await self._notify()

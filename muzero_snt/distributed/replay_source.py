@@ -14,23 +14,16 @@
 # ============================================================================
 """The learner's data source in the distributed mode: the replay service.
 
-A `data_sources.DataSource`, so `training_loop.TrainingLoop` runs the
-learner, its logs and its checkpoints as in one process. A round is one
-learner step on a batch from the replay service; the new priorities go
-back to it, and every `publish_interval` learner steps the weights go out
-to the workers (`weight_store.Publisher`). A checkpoint saves the service's
-buffer and its rate limiter's counters of one moment (`save`).
+A `data_sources.DataSource`: a round is one learner step on a batch from
+the replay service, whose new priorities go back to it; every
+`publish_interval` steps the weights go out to the workers. A checkpoint
+holds the service's buffer and counters of one moment (`save`).
 
-A dead service: Ray restarts its process, empty, and the new one refuses
-the learner's calls (`replay_service.NotRestoredError`). The source
-restores it from the replay file of the last checkpoint saved or resumed
-from, with that checkpoint's counters but the learner's own step count:
-the limiter owes the learner no step until new games replace those lost.
+Ray restarts a dead service empty, and the new one refuses the learner's
+calls (`replay_service.NotRestoredError`). The source restores it from the
+last checkpoint's replay file and counters, but with the learner's step
+count: the limiter owes no step until new games replace those lost.
 Batches drawn from the dead service get no priority updates.
-
-Reanalysis (docs/reanalysis.md): with a `reanalysis.Reanalyser` each batch
-comes with its reanalysis inputs and is reanalysed in this process; with
-reanalyse workers batches come reanalysed.
 """
 
 import time
@@ -49,18 +42,16 @@ from muzero_snt.distributed import rate_limiter
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
-from muzero_snt.distributed import worker_setup
+from muzero_snt.distributed import workers as workers_lib
 from muzero_snt.run import checkpointing
 from muzero_snt.run import data_sources
 
 # Seconds a batch request waits before the workers' health is checked.
 _SAMPLE_TIMEOUT = 2.
-# Seconds between health checks while batches keep coming (one actor's
-# failed loop must stop the run while the others feed it).
+# Seconds between health checks while batches keep coming from others.
 _CHECK_INTERVAL = 10.
-_COUNTERS = tuple(replay_service.NO_COUNTS)
-# The checkpoint's names of those counters start with this: a checkpoint of
-# the distributed mode is known by them (`experiment.check_mode_switch`).
+# The checkpoint's names of the service's counters start with this: a
+# checkpoint of the distributed mode is known by them.
 COUNTER_PREFIX = 'distributed_'
 
 
@@ -70,9 +61,8 @@ class ReplayServiceSource:
   Attributes:
     service: the `ReplayService` actor's handle.
     weight_store: the `WeightStore` actor's handle.
-    workers: the `SelfPlayWorker` actors' handles.
-    evaluator: the `Evaluator` actor's handle, or None.
-    reanalyse_workers: the `ReanalyseWorker` actors' handles.
+    workers, reanalyse_workers, evaluator: the `SelfPlayWorker`,
+      `ReanalyseWorker` and `Evaluator` (or None) actors' handles.
     reanalyser: the `Reanalyser` of every batch in this process (its state
       is checkpointed with the counters), or None.
   """
@@ -83,15 +73,9 @@ class ReplayServiceSource:
                evaluator: Optional[Any] = None,
                reanalyser: Optional[reanalysis.Reanalyser] = None,
                reanalyse_workers: Sequence[Any] = ()):
-    """Constructs the source.
-
-    Args:
-      config: the run's configuration.
-      learner: the learner whose network is published.
-      service, weights, workers, evaluator, reanalyser, reanalyse_workers:
-        the attributes (`weights` is `weight_store`); a reanalyser goes
-        without reanalyse workers.
-      publish_interval: learner steps between weight publications.
+    """Constructs the source of `learner`, publishing its weights every
+    `publish_interval` steps; the other arguments are the attributes
+    (`weights` the `weight_store`), a reanalyser without reanalyse workers.
     """
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
@@ -116,10 +100,9 @@ class ReplayServiceSource:
                   'inputs' if reanalyser is not None else 'sample')
     self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
-    self._counters = checkpointing.counters(
-        **{COUNTER_PREFIX + name: 0 for name in _COUNTERS})
-    # The replay file of the last checkpoint saved or restored (a
-    # restarted service is restored from it), and its learner step.
+    # The service's counters, replay file and learner step of the last
+    # checkpoint saved or restored (a restarted service goes back to them).
+    self._saved = checkpointing.counters(**replay_service.NO_COUNTS)
     self._replay_path: Optional[str] = None
     self._replay_step = 0
     # Restarts of the service so far, and at the last batch drawn.
@@ -137,9 +120,8 @@ class ReplayServiceSource:
     self._closed = False
 
   def counters(self) -> Dict[str, tf.Variable]:
-    if self.reanalyser is None:
-      return dict(self._counters)
-    return {**self._counters, **self.reanalyser.state}
+    saved = {COUNTER_PREFIX + name: v for name, v in self._saved.items()}
+    return {**saved, **(self.reanalyser.state if self.reanalyser else {})}
 
   @property
   def replay(self) -> 'ReplayServiceSource':
@@ -150,8 +132,8 @@ class ReplayServiceSource:
     """The service writes its buffer to `path` (on its machine, the
     learner's: `runner.py`); its counters go to the checkpoint."""
     counters = self._call(lambda: self.service.save.remote(path))
-    for name in _COUNTERS:
-      self._counters[COUNTER_PREFIX + name].assign(counters[name])
+    for name, variable in self._saved.items():
+      variable.assign(counters[name])
     self._replay_path, self._replay_step = path, self._learner.steps
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
@@ -162,9 +144,7 @@ class ReplayServiceSource:
     self._last_env_steps = self.env_steps
 
   def _saved_counters(self) -> Dict[str, int]:
-    """The service's counters of the last checkpoint saved or restored."""
-    return {name: int(self._counters[COUNTER_PREFIX + name].numpy())
-            for name in _COUNTERS}
+    return {name: int(v.numpy()) for name, v in self._saved.items()}
 
   def _call(self, call: Callable[[], Any]) -> Any:
     """The answer of `call()`, a call to the service, restoring and asking
@@ -176,8 +156,7 @@ class ReplayServiceSource:
         self._restore_restarted()
 
   def _restore_restarted(self) -> None:
-    """Restores a restarted service (see the module docstring) and logs
-    one line: what died and what was lost."""
+    """Restores a restarted service; logs what died and what was lost."""
     # Calls sent before the restart end on the new process before it is
     # restored (it refuses them): none of them touches the restored buffer.
     for pending in (self._pending_update, self._next_batch):
@@ -221,22 +200,16 @@ class ReplayServiceSource:
     self._publisher.publish(self._learner.network, self._learner.steps)
 
   def _check_workers(self) -> None:
-    """`worker_setup.check_statuses` of every worker."""
+    """`workers.check_statuses` of every worker."""
     self._checked_at = time.monotonic()
-    worker_setup.check_statuses(self._ray, self._named)
+    workers_lib.check_statuses(self._ray, self._named)
 
-  def _request_batch(self) -> Any:
-    """Asks the service for the next batch (an `ObjectRef` of its answer)."""
+  def _request_batch(self) -> Any:  # An `ObjectRef` of the answer.
     return self.service.learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
-    """The next batch from the service.
-
-    The request for the following batch goes out as soon as this one
-    arrives, so the service draws it while the learner computes its step:
-    with prioritised replay, a draw sees priorities one learner step older
-    than in one process, as with an asynchronous replay server.
-    """
+    """The next batch; the following one is drawn meanwhile, so a draw
+    sees priorities one step older than in one process."""
     if self._pending_update is not None:
       pending, self._pending_update = self._pending_update, None
       try:
@@ -271,14 +244,8 @@ class ReplayServiceSource:
         keys, np.asarray(priorities))
 
   def compile_function(self) -> Callable[[], None]:
-    """Publishes the weights now; returns a function with nothing to do.
-
-    `training_loop.TrainingLoop` calls this before it compiles the
-    learner's step, so the workers, whose searches compile before their
-    first weights, play with these while the step compiles (compiled at
-    the first step, the step would wait for their games, and they for the
-    weights).
-    """
+    """Publishes the weights now, so the workers play while the learner
+    compiles its step; returns a function with nothing to do."""
     if self.published_version is None:
       self._publish()
     return lambda: None
@@ -300,9 +267,8 @@ class ReplayServiceSource:
     return self._stats
 
   def _see(self, counts: Dict[str, Any]) -> None:
-    """Takes the service's newest counters. A batch requested before a
-    `stats` call may be answered after it with older counts: the counters
-    only grow while the service lives, so the larger value is the newer."""
+    """Takes the service's newest counters: those of a batch asked for
+    before a `stats` call may be older, and they only grow."""
     self._seen = {name: max(int(counts.get(name, 0)), seen)
                   for name, seen in self._seen.items()}
 
@@ -311,8 +277,7 @@ class ReplayServiceSource:
     returns, lengths = stats['returns'], stats['lengths']
     rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
     self._last_env_steps = self.env_steps
-    ratio = stats['observed_ratio']
-    worst = stats['worst_ratio_deviation']
+    ratio, worst = stats['observed_ratio'], stats['worst_ratio_deviation']
     text = (f'games {stats["games"]}  env steps {self.env_steps}  return '
             f'{np.mean(returns) if returns else float("nan"):.2f}  '
             f'{rate:.1f} env steps/s  train ratio '
@@ -322,16 +287,14 @@ class ReplayServiceSource:
         'selfplay/games': stats['games'],
         'selfplay/env_steps': self.env_steps,
         'selfplay/env_steps_per_second': rate,
+        'selfplay/episode_return': np.mean(returns) if returns else None,
+        'selfplay/game_length': np.mean(lengths) if returns else None,
         'replay/positions': stats['positions'],
         'replay/queued_games': stats['queued_games'],
+        'replay/observed_train_ratio': ratio,
+        'replay/worst_train_ratio_deviation': worst,
     }
-    if returns:
-      scalars['selfplay/episode_return'] = float(np.mean(returns))
-      scalars['selfplay/game_length'] = float(np.mean(lengths))
-    if ratio is not None:
-      scalars['replay/observed_train_ratio'] = ratio
-    if worst is not None:
-      scalars['replay/worst_train_ratio_deviation'] = worst
+    scalars = {k: v for k, v in scalars.items() if v is not None}
     if self.reanalyser is not None:
       more_text, more = data_sources.reanalysis_progress(self.reanalyser)
       text += more_text

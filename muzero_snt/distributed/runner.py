@@ -14,14 +14,10 @@
 # ============================================================================
 """The distributed run's processes, for `experiment.run` with num_actors > 0.
 
-`start` connects to Ray, starts the replay service, the weight store, the
-self-play actors, the reanalyse workers and the evaluator, and yields the
-learner's data source; on exit it stops them all, and the Ray instance if
-it started one. The learner, its logs and its checkpoints are
-`experiment.run`'s, as in one process.
-
-Ray restarts each of these processes whenever it dies (`_actor`); the
-learner restores a restarted replay service (`replay_source.py`).
+`start` connects to Ray, starts the replay service, the weight store and
+the workers, and yields the learner's data source; on exit it stops them
+all, and the Ray instance if it started one. `_actor` says where each
+process runs and that Ray restarts it whenever it dies.
 """
 
 import contextlib
@@ -32,27 +28,22 @@ from typing import Any, Iterator, List
 from absl import logging
 
 from muzero_snt import learning
-from muzero_snt.distributed import evaluator
 from muzero_snt.distributed import ray_support
-from muzero_snt.distributed import reanalyse_worker
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
-from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
+from muzero_snt.distributed import workers as workers_lib
 from muzero_snt.run import builders
 
 # Batches each reanalyse worker may hold (one being reanalysed, one ready).
-BATCHES_PER_REANALYSE_WORKER = 2
+_BATCHES_PER_REANALYSE_WORKER = 2
 
 
 def _actor(ray: Any, cls: type, **named: str) -> Any:
-  """Ray's actor class for `cls`, placed and restarted as its kind is.
-
-  Every process is restarted when it dies. The replay service and the
-  weight store run on the learner's machine (checkpoints write the replay
-  to its disk), take no CPU of their own and have their calls sent again
-  to a restarted process; the evaluator runs there too. Self-play actors
-  and reanalyse workers take a CPU each, wherever Ray finds one.
+  """Ray's actor class for `cls`, placed and restarted as its kind is: the
+  replay service (whose checkpoints go to the learner's disk), the weight
+  store and the evaluator on the learner's machine, the others wherever
+  Ray finds a CPU; calls to a restarted service or store are sent again.
   """
   on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
       node_id=ray.get_runtime_context().get_node_id(), soft=False)
@@ -60,9 +51,9 @@ def _actor(ray: Any, cls: type, **named: str) -> Any:
   options = {
       replay_service.ReplayService: dict(beside_learner, max_task_retries=-1),
       weight_store.WeightStore: dict(beside_learner, max_task_retries=-1),
-      evaluator.Evaluator: beside_learner,
-      self_play_worker.SelfPlayWorker: dict(num_cpus=1, max_task_retries=0),
-      reanalyse_worker.ReanalyseWorker: dict(num_cpus=1, max_task_retries=0),
+      workers_lib.Evaluator: beside_learner,
+      workers_lib.SelfPlayWorker: dict(num_cpus=1, max_task_retries=0),
+      workers_lib.ReanalyseWorker: dict(num_cpus=1, max_task_retries=0),
   }[cls]
   return ray.remote(cls).options(max_restarts=-1, **options, **named)
 
@@ -70,14 +61,8 @@ def _actor(ray: Any, cls: type, **named: str) -> Any:
 @contextlib.contextmanager
 def start(settings: Any, learner: learning.Learner
          ) -> Iterator[replay_source.ReplayServiceSource]:
-  """Starts the replay service, the weight store and the workers.
-
-  Args:
-    settings: the run's resolved `run_config.RunConfig` (num_actors > 0).
-    learner: the learner, in this process.
-
-  Yields:
-    The learner's `replay_source.ReplayServiceSource`.
+  """Yields the `replay_source.ReplayServiceSource` of `learner`'s run, as
+  `settings` (its resolved `run_config.RunConfig`) says.
 
   Raises:
     ImportError: if Ray is not installed (naming what to install).
@@ -85,8 +70,8 @@ def start(settings: Any, learner: learning.Learner
       answers there, or the evaluator cannot evaluate the preset.
   """
   config = settings.config
-  if settings.eval_interval and not evaluator.supported(settings.preset,
-                                                         config):
+  if settings.eval_interval and not workers_lib.supported(settings.preset,
+                                                          config):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '
                      f'and two-player presets with fixed opponents, not '
                      f'{settings.preset!r}; set it to 0 and evaluate '
@@ -105,13 +90,13 @@ def start(settings: Any, learner: learning.Learner
     # waits for the learner to restore it.
     service = _actor(ray, replay_service.ReplayService, name=names[0]).remote(
         config, settings.train_ratio, settings.seed,
-        reanalysis_queue=BATCHES_PER_REANALYSE_WORKER * max(
+        reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
             settings.num_reanalyze_workers, 1),
         wait_for_restore=True)
     weights = _actor(ray, weight_store.WeightStore, name=names[1]).remote()
     handles += [service, weights]
     ray.get(service.restore.remote(None, replay_service.NO_COUNTS))
-    self_play_class = _actor(ray, self_play_worker.SelfPlayWorker)
+    self_play_class = _actor(ray, workers_lib.SelfPlayWorker)
     workers = [
         self_play_class.remote(
             i, config, settings.preset, settings.env, settings.search,
@@ -120,7 +105,7 @@ def start(settings: Any, learner: learning.Learner
             pad_rounds=settings.pad_rounds)
         for i in range(settings.num_actors)
     ]
-    reanalyse_class = _actor(ray, reanalyse_worker.ReanalyseWorker)
+    reanalyse_class = _actor(ray, workers_lib.ReanalyseWorker)
     reanalysers = [
         reanalyse_class.remote(i, config, settings.search, settings.seed,
                                *names)
@@ -129,18 +114,19 @@ def start(settings: Any, learner: learning.Learner
     handles += workers + reanalysers
     evaluator_handle = None
     if settings.eval_interval:
-      evaluator_handle = _actor(ray, evaluator.Evaluator).remote(
+      evaluator_handle = _actor(ray, workers_lib.Evaluator).remote(
           config, settings.preset, settings.env, settings.search, names[1],
           settings.logdir, settings.eval_interval, settings.eval_games,
           settings.seed)
       handles.append(evaluator_handle)
-    logging.info('Ray: %d self-play actor(s) of %d %sgames each, %d '
-                 'reanalyse worker(s), the replay service and the weight '
-                 'store%s.', len(workers), settings.num_envs,
-                 'continuous ' if settings.continuous_selfplay else '',
-                 len(reanalysers),
-                 f' on the cluster at {settings.ray_address}'
-                 if settings.ray_address else ' on this machine')
+    logging.info(
+        'Ray: %d self-play actor(s) of %d %sgames each, %d reanalyse '
+        'worker(s), the replay service and the weight store %s.',
+        len(workers), settings.num_envs,
+        'continuous ' if settings.continuous_selfplay else '',
+        len(reanalysers),
+        f'on the cluster at {settings.ray_address}' if settings.ray_address
+        else 'on this machine')
     source = replay_source.ReplayServiceSource(
         config, learner, service, weights, settings.publish_interval,
         workers=workers, evaluator=evaluator_handle,

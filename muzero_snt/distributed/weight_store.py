@@ -14,12 +14,10 @@
 # ============================================================================
 """Weight publication: the learner's newest weights, as NumPy arrays.
 
-The learner (`Publisher`) puts the network's variables, a list of NumPy
-arrays (no pickled TensorFlow objects), into Ray's object store and hands
-the reference to the `WeightStore` actor with a version, the learner step.
-The store keeps only the newest reference, so older weights leave the
-object store once no worker reads them. Workers (`Follower`) ask for the
-version and fetch the arrays only when it is newer than theirs.
+The learner (`Publisher`) puts the network's variables into Ray's object
+store and hands the reference and its step, the version, to the
+`WeightStore` actor, which keeps only the newest. Workers (`Follower`)
+fetch the arrays only when their version is newer.
 """
 
 import time
@@ -37,12 +35,8 @@ ASK_INTERVAL = 0.05
 
 
 class _Transfer:
-  """A network's variables, read and written in one TensorFlow call each.
-
-  Made once per network, whose variables must exist by then: Sonnet walks
-  the module tree at every `variables` access, and one eager call per
-  variable is too slow for workers that take weights after every move.
-  """
+  """A network's variables, read and written in one TensorFlow call each
+  (one eager call per variable is slow for weights taken every move)."""
 
   def __init__(self, network: tf.Module):
     self.variables = tuple(network.variables)
@@ -55,8 +49,7 @@ class _Transfer:
         autograph=False)
 
   def _write(self, *flats):
-    """Assigns the variables from one flat array per dtype in `dtypes`
-    (their values in order, raveled and concatenated)."""
+    """Assigns the variables from `flats`, one array per dtype."""
     for dtype, flat in zip(self.dtypes, flats):
       members = [v for v in self.variables if v.dtype == dtype]
       sizes = [v.shape.num_elements() for v in members]
@@ -89,11 +82,7 @@ def network_arrays(network: tf.Module) -> List[np.ndarray]:
 
 def assign_arrays(network: tf.Module, arrays: Sequence[np.ndarray]) -> None:
   """Sets `network`'s variables from `network_arrays` of an equal network,
-  in one TensorFlow call.
-
-  Raises:
-    ValueError: if the number or a shape of the arrays does not match.
-  """
+  in one TensorFlow call; ValueError if a number or shape differs."""
   transfer = _transfer(network)
   variables = transfer.variables
   if len(arrays) != len(variables):
@@ -115,13 +104,9 @@ class WeightStore:
     self._reference: Optional[Any] = None
 
   def publish(self, version: int, reference: List[Any]) -> int:
-    """Takes `[ObjectRef]` of the arrays (in a list, so that Ray passes the
-    reference, not the arrays); older or equal versions are ignored.
-
-    Returns:
-      The version held before: `NO_VERSION` from a store that Ray
-      restarted tells the learner that the store's process died.
-    """
+    """Takes `[ObjectRef]` of the arrays (a list: Ray passes the reference)
+    unless an equal or newer version is held; returns the version held
+    before (`NO_VERSION` from a store Ray restarted)."""
     held = self._version
     if version > self._version:
       self._version, self._reference = version, reference[0]
@@ -137,19 +122,15 @@ class WeightStore:
 
 
 class Publisher:
-  """The learner's side: publishes a network's weights to a `WeightStore`.
-
-  The store's answer to a publication is waited for at the next one (which
-  surfaces an error of this one), so the learner does not wait a round
-  trip per publication.
+  """The learner's side: publishes a network's weights to a `WeightStore`,
+  waiting for the store's answer at the next publication.
 
   Attributes:
     version: the version of the newest publication, or None.
   """
 
   def __init__(self, ray: Any, store: Any):
-    """Constructs the publisher for the `ray` module and the store's handle.
-    """
+    """Takes the `ray` module and the store's handle."""
     self._ray = ray
     self._store = store
     self.version: Optional[int] = None
@@ -173,16 +154,12 @@ class Publisher:
 class Follower:
   """A worker's side: keeps a network at the store's newest weights.
 
-  One question to the store is in flight at a time.
-
   Attributes:
-    version: the version of the network's weights (`NO_VERSION` before the
-      first taken).
+    version: the network's weights' version, or `NO_VERSION`.
   """
 
   def __init__(self, ray: Any, store: Any, network: tf.Module):
-    """Constructs the follower for the `ray` module, the store's handle and
-    the network whose variables it sets."""
+    """Takes the `ray` module, the store's handle and the network."""
     self._ray = ray
     self._store = store
     self._network = network
@@ -203,17 +180,9 @@ class Follower:
 
   def update(self, wait: bool = True,
              newer_than: Optional[int] = None) -> bool:
-    """Takes the store's newest weights if newer (`take`).
-
-    Args:
-      wait: wait for the store's answer; otherwise use it only if it has
-        come, and ask again only `ASK_INTERVAL` seconds after the last
-        question.
-      newer_than: as `take`'s.
-
-    Returns:
-      Whether the network took new weights.
-    """
+    """`take` of the store's answer to the question in flight (asked now
+    if none is); without `wait`, only if the answer has come, and a new
+    question only `ASK_INTERVAL` seconds after the last."""
     if self._asked is None:
       if not wait and time.monotonic() - self._asked_at < ASK_INTERVAL:
         return False

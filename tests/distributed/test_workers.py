@@ -17,11 +17,11 @@
 import os
 import threading
 
-from muzero_snt.distributed import worker_setup
+from muzero_snt.distributed import workers
 from tests import testing
 
 
-class _Counter(worker_setup.Worker):
+class _Counter(workers.Worker):
   """Counts until stopped, or fails at `fail_at`."""
 
   def __init__(self, fail_at=None):
@@ -39,7 +39,7 @@ class _Counter(worker_setup.Worker):
       self._stop.wait(0.001)
 
 
-class LoopThreadTest(testing.TestCase):
+class WorkerLoopTest(testing.TestCase):
 
   # pylint: disable=protected-access
   def test_stop_ends_the_loop(self):
@@ -65,7 +65,8 @@ class LoopThreadTest(testing.TestCase):
 class SeedTest(testing.TestCase):
 
   def test_each_worker_and_incarnation_draws_its_own(self):
-    seeds = {worker_setup.seed(7, index, incarnation)
+    seeds = {workers.incarnation_seed(7, index, incarnation)
              for index in range(3) for incarnation in range(3)}
     self.assertLen(seeds, 9)
-    self.assertEqual(worker_setup.seed(7, 1, 2), worker_setup.seed(7, 1, 2))
+    self.assertEqual(workers.incarnation_seed(7, 1, 2),
+                     workers.incarnation_seed(7, 1, 2))

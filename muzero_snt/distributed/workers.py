@@ -1,0 +1,361 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The worker processes: self-play actors, reanalyse workers, evaluator.
+
+Each is a Ray actor with a copy of the learner's network that follows the
+published weights, working in a thread so that it answers `status` and
+`stop` meanwhile. A failed loop stops the run (`check_statuses`); Ray
+restarts a dead process, which works again unasked.
+
+A self-play actor sends a round's games (`Actor.play_round`) while it
+plays the next, or, continuous (`Actor.play_games`), the games that ended
+after each move once its last `insert` has returned; the service holds it
+in `insert` while it is too far ahead. It takes newer weights after every
+batched move (only between rounds learnt far worse: docs/distributed.md).
+A reanalyse worker computes the targets of the service's batches with the
+newest weights and hands them back; its target network starts anew when
+it restarts, and the service drops the batches it held. The evaluator
+evaluates the weights as `launchers/evaluate.py` does, writing `eval/...`
+scalars at their learner step.
+"""
+
+import os
+import threading
+import traceback
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import tensorflow as tf
+
+from muzero_snt import acting
+from muzero_snt import config as config_lib
+from muzero_snt import networks
+from muzero_snt import reanalysis
+from muzero_snt import search as search_lib
+from muzero_snt.distributed import ray_support
+from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import weight_store
+from muzero_snt.evaluation import by_preset as preset_evaluation
+from muzero_snt.evaluation import opponents as opponents_lib
+from muzero_snt.evaluation import report as evaluation_report
+from muzero_snt.run import builders
+
+# Seconds a reanalyse worker waits for a batch before it looks at `_stop`.
+_TAKE_TIMEOUT = 2.
+# Seconds between the evaluator's looks at the weight store.
+_EVALUATOR_POLL = 0.5
+
+
+def incarnation_seed(*parts: int) -> int:
+  """A seed drawn from `parts` (the run's seed, a worker's index, its
+  incarnation): each worker and each restart plays differently."""
+  return int(np.random.SeedSequence(list(parts)).generate_state(1)[0])
+
+
+class Worker:
+  """Base of a worker actor: a subclass's constructor calls `_set_up` and
+  ends with `_start_loop`; its `_loop` returns once `_stop` is set, and an
+  exception ends it with its traceback in `status`."""
+
+  def _set_up(self, index: int, config: config_lib.MuZeroConfig, seed: int,
+              search: str, weights: str, service: Optional[str] = None,
+              threads: Optional[int] = None, min_batch_size: int = 1) -> None:
+    """Builds the network copy, its search and its weights' follower.
+
+    Args:
+      index: this worker's number among the run's workers of its kind.
+      config: the run's configuration.
+      seed: the run's seed (`_register` draws each incarnation's own).
+      search: one of `search.SEARCH_KINDS`.
+      weights, service: the `WeightStore` and `ReplayService` actors' names
+        (not handles: Ray cannot always restart an actor whose constructor
+        took handles); no service for a worker that does not use it.
+      threads: TensorFlow's threads in this process (None: its defaults).
+      min_batch_size: as `search.make_search`'s.
+    """
+    self._index, self._config, self._seed = index, config, seed
+    if threads is not None:
+      import tensorflow as tf  # pylint: disable=g-import-not-at-top
+      try:
+        tf.config.threading.set_intra_op_parallelism_threads(threads)
+        tf.config.threading.set_inter_op_parallelism_threads(threads)
+      except RuntimeError:
+        pass  # TensorFlow already started in this process.
+    self._ray = ray_support.require_ray()
+    self._network = networks.make_network(config)
+    self._network.create_variables()
+    self._search = search_lib.make_search(config, self._network, search,
+                                          min_batch_size=min_batch_size)
+    self._weights = weight_store.Follower(
+        self._ray, self._ray.get_actor(weights), self._network)
+    self._service = self._ray.get_actor(service) if service else None
+
+  def _register(self, register: Any) -> int:
+    """Registers this process by `register(index, pid)`, a method of the
+    service; returns the seed of this incarnation."""
+    incarnation = self._ray.get(register.remote(self._index, os.getpid()))
+    return incarnation_seed(self._seed, self._index, incarnation)
+
+  def _await_weights(self) -> bool:
+    """Waits for the first published weights; False if stopped first."""
+    while not self._stop.is_set():
+      self._weights.update()
+      if self._weights.version != weight_store.NO_VERSION:
+        return True
+      self._stop.wait(weight_store.ASK_INTERVAL)
+    return False
+
+  def _start_loop(self, name: str) -> None:
+    """Starts `_loop` in a daemon thread called `name`."""
+    self._error: Optional[str] = None
+    self._stop = threading.Event()
+    self._thread = threading.Thread(target=self._run, daemon=True,
+                                    name=name)
+    self._thread.start()
+
+  def _run(self) -> None:
+    try:
+      self._loop()
+    except Exception:  # pylint: disable=broad-except
+      self._error = traceback.format_exc()
+
+  def _progress(self) -> Dict[str, Any]:
+    return {}
+
+  def status(self) -> Dict[str, Any]:
+    """`_progress()` and the loop's traceback, or None, as 'error'."""
+    return dict(self._progress(), error=self._error)
+
+  def pid(self) -> int:
+    """This process's id (tests kill it)."""
+    return os.getpid()
+
+  def stop(self) -> None:
+    """Ends the loop after its current piece of work."""
+    self._stop.set()
+
+
+def check_statuses(ray: Any, workers: Sequence[Tuple[str, Any]]) -> None:
+  """Raises RuntimeError if the loop of one of `workers`, (name, handle)
+  pairs, failed; one that does not answer within 1 s (dead or restarting:
+  Ray brings it back) is skipped."""
+  calls = [handle.status.remote() for _, handle in workers]
+  ready, _ = ray.wait(calls, num_returns=len(calls), timeout=1.)
+  for (name, _), call in zip(workers, calls):
+    if call not in ready:
+      continue
+    try:
+      status = ray.get(call)
+    except Exception:  # pylint: disable=broad-except
+      continue  # Dead or restarting.
+    if status['error']:
+      raise RuntimeError(f'{name} failed:\n{status["error"]}')
+
+
+class SelfPlayWorker(Worker):
+  """Plays self-play games in a thread, for as long as the process lives."""
+
+  def __init__(self, index: int, config: config_lib.MuZeroConfig,
+               preset: str, title: Optional[str], search: str,
+               num_envs: int, seed: int, service: str, weights: str,
+               continuous: bool = False, pad_rounds: bool = False):
+    """Builds the actor and starts its loop.
+
+    Args:
+      index, config, seed, search, service, weights: as `_set_up`'s.
+      preset: names the environment (`presets.PRESETS`).
+      title: the game of a titled preset, or None.
+      num_envs: games played at once.
+      continuous, pad_rounds: as `presets.SelfPlaySettings`'.
+    """
+    self._set_up(index, config, seed, search, weights, service, threads=1,
+                 min_batch_size=num_envs if pad_rounds else 1)
+    self._make_environment = builders.make_environment_factory(
+        preset, config, title)
+    self._num_envs = num_envs
+    self._continuous = bool(continuous)
+    self._rounds = 0
+    self._games_sent = 0
+    self._inserts = 0
+    self._inserting = None  # The last `insert` call, if it may be pending.
+    self._start_loop(f'self-play-{index}')
+
+  def _insert(self, results: List[acting.GameResult]) -> None:
+    """Sends finished games, once the last `insert` has returned."""
+    games = [replay_service.Game(r.trajectory, r.episode_return)
+             for r in results]
+    if self._inserting is not None:
+      self._ray.get(self._inserting)
+    self._inserting = self._service.insert.remote(self._index, games)
+    self._inserts += 1
+    self._games_sent += len(games)
+
+  def _insert_ready(self) -> bool:
+    """Whether an `insert` now would not wait for the last one."""
+    return (self._inserting is None or
+            bool(self._ray.wait([self._inserting], timeout=0)[0]))
+
+  def _loop(self) -> None:
+    actor = acting.Actor(
+        self._config, self._search, search_lib.NetworkModel(self._network),
+        self._make_environment, seed=self._register(self._service.register),
+        num_envs=self._num_envs)
+    compile_search = actor.compile_function(self._continuous)
+    if compile_search is not None:
+      compile_search()  # Shapes only: the weights may come later.
+    if not self._await_weights():
+      return
+    while not self._stop.is_set():
+      self._weights.update()
+      if self._continuous:
+        self._play_games(actor)
+      else:
+        self._insert(actor.play_round(
+            self._rounds, training_steps=lambda: self._weights.version,
+            on_move=lambda _: self._weights.update(wait=False)))
+      self._rounds += 1
+
+  def _play_games(self, actor: acting.Actor) -> None:
+    """One `Actor.play_games` call: `num_envs` games end, sent as they do."""
+    ended: List[acting.GameResult] = []
+
+    def on_move(_) -> None:
+      self._weights.update(wait=False)
+      if ended and (len(ended) >= self._num_envs or self._insert_ready()):
+        self._insert(ended)
+        ended.clear()
+
+    actor.play_games(self._rounds, training_steps=lambda: self._weights.version,
+                     on_move=on_move, should_stop=self._stop.is_set,
+                     on_game_end=ended.append)
+    if ended:
+      self._insert(ended)
+
+  def _progress(self) -> Dict[str, Any]:
+    """Rounds (`play_games` calls), games, `insert` calls, weights."""
+    return {'rounds': self._rounds, 'games': self._games_sent,
+            'inserts': self._inserts, 'version': self._weights.version}
+
+
+class ReanalyseWorker(Worker):
+  """Reanalyses the replay service's batches, for as long as it lives."""
+
+  def __init__(self, index: int, config: config_lib.MuZeroConfig,
+               search: str, seed: int, service: str, weights: str):
+    """Builds the worker (arguments as `_set_up`'s) and starts its loop."""
+    self._set_up(index, config, seed, search, weights, service, threads=1)
+    self._reanalyser: Optional[reanalysis.Reanalyser] = None
+    self._batches = 0
+    self._start_loop(f'reanalyse-{index}')
+
+  def _take(self) -> Any:
+    """Asks the service for a batch (an `ObjectRef` of its answer)."""
+    return self._service.take_for_reanalysis.remote(self._index,
+                                                    _TAKE_TIMEOUT)
+
+  def _loop(self) -> None:
+    self._reanalyser = reanalysis.Reanalyser(
+        self._config, self._network, self._search,
+        lambda: self._weights.version,
+        seed=self._register(self._service.register_reanalyser))
+    if not self._await_weights():
+      return
+    # The next batch is asked for while this one is computed, and a
+    # finished batch handed back while the next is: the calls to the
+    # service stay off the computation's path.
+    taking = self._take()
+    putting = None
+    while not self._stop.is_set():
+      taken = self._ray.get(taking)
+      taking = self._take()
+      if taken is None:
+        continue
+      ticket, (batch, keys, inputs, maps) = taken
+      self._weights.update()  # The batch may have waited.
+      batch = self._reanalyser.reanalyse_gathered(batch, inputs, maps)
+      if putting is not None:
+        self._ray.get(putting)
+      putting = self._service.put_reanalysed.remote(ticket, batch, keys)
+      self._batches += 1
+
+  def _progress(self) -> Dict[str, Any]:
+    """Batches reanalysed, the weights' and target network's versions."""
+    reanalyser = self._reanalyser
+    return {
+        'batches': self._batches,
+        'version': self._weights.version,
+        'target_version': (reanalyser.target_network_step
+                           if reanalyser and reanalyser.target_network
+                           else None),
+    }
+
+
+def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
+  """Whether the evaluator can evaluate `preset`: one player, or two with
+  fixed opponents (`opponents.OPPONENTS`)."""
+  return preset in opponents_lib.OPPONENTS or config.num_players == 1
+
+
+class Evaluator(Worker):
+  """Evaluates the newest weights every `interval` learner steps."""
+
+  def __init__(self, config: config_lib.MuZeroConfig, preset: str,
+               title: Optional[str], search: str, weights: str,
+               logdir: Optional[str], interval: int, num_games: int,
+               seed: int = 0):
+    """Builds the network copy and the opponents and starts the loop.
+
+    Args:
+      config, seed, search, weights: as `_set_up`'s.
+      preset, title: the run's (`preset` one `supported`).
+      logdir: where to write the `eval/...` scalars, or None.
+      interval: learner steps between evaluations.
+      num_games: games per opponent and side, or episodes.
+    """
+    self._set_up(0, config, seed, search, weights)
+    self._make_environment = builders.make_environment_factory(
+        preset, config, title)
+    self._opponents = preset_evaluation.make_opponents(
+        preset, self._make_environment, seed=seed)
+    self._writer = tf.summary.create_file_writer(logdir) if logdir else None
+    self._interval = interval
+    self._num_games = num_games
+    self._results: List[Tuple[int, Dict[str, float]]] = []
+    self._start_loop('evaluator')
+
+  def _loop(self) -> None:
+    newer_than = weight_store.NO_VERSION
+    while not self._stop.is_set():
+      if not self._weights.update(newer_than=newer_than):
+        self._stop.wait(_EVALUATOR_POLL)
+        continue
+      version = self._weights.version
+      scalars = evaluation_report.summary_scalars(preset_evaluation.evaluate(
+          self._search, self._make_environment, self._opponents,
+          self._num_games, self._seed))
+      if self._writer:
+        with self._writer.as_default(step=version):
+          for tag, value in scalars.items():
+            tf.summary.scalar(tag, value)
+        self._writer.flush()
+      self._results.append((version, scalars))
+      newer_than = version + self._interval - 1
+
+  def results(self) -> List[Tuple[int, Dict[str, float]]]:
+    """(learner step, `eval/...` scalars) of every evaluation so far."""
+    return list(self._results)
+
+  def _progress(self) -> Dict[str, Any]:
+    return {'evaluations': len(self._results)}
