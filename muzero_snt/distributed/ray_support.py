@@ -148,8 +148,7 @@ def _start_reaper() -> None:
   if not os.path.isdir('/proc/self'):
     return  # The reaper follows processes through /proc.
   _stop_reaper()
-  # A session of its own: Ctrl-C and signals to the driver's process
-  # group do not reach it.
+  # A session of its own, out of reach of signals to the driver's group.
   _reaper = subprocess.Popen(
       [sys.executable, '-I', reaper.__file__, str(os.getpid())],
       stdin=subprocess.PIPE, stdout=subprocess.PIPE,

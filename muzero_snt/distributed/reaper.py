@@ -60,8 +60,8 @@ def processes() -> Dict[int, Process]:
         stat = f.read()
     except OSError:
       continue  # Ended meanwhile.
-    # The fields after the command name, which is in parentheses and may
-    # hold spaces or parentheses: state, parent, ..., start time (22nd).
+    # After the command name (in parentheses, which it may hold too):
+    # state, parent, ..., start time (22nd).
     fields = stat[stat.rfind(b')') + 2:].split()
     table[int(name)] = Process(parent=int(fields[1]), start=int(fields[19]),
                                zombie=fields[0] == b'Z')

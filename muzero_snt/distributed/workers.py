@@ -87,7 +87,6 @@ class Worker:
     """
     self._index, self._config, self._seed = index, config, seed
     if threads is not None:
-      import tensorflow as tf  # pylint: disable=g-import-not-at-top
       try:
         tf.config.threading.set_intra_op_parallelism_threads(threads)
         tf.config.threading.set_inter_op_parallelism_threads(threads)
@@ -244,7 +243,7 @@ class SelfPlayWorker(Worker):
       self._insert(ended)
 
   def _progress(self) -> Dict[str, Any]:
-    """Rounds (`play_games` calls), games, `insert` calls, weights."""
+    """Rounds (or `play_games` calls), games sent, inserts, weights."""
     return {'rounds': self._rounds, 'games': self._games_sent,
             'inserts': self._inserts, 'version': self._weights.version}
 
@@ -291,10 +290,11 @@ class ReanalyseWorker(Worker):
       self._batches += 1
 
   def _progress(self) -> Dict[str, Any]:
-    """Batches reanalysed, the weights' and target network's versions."""
+    """Batches reanalysed, seconds computing them, weights' versions."""
     reanalyser = self._reanalyser
     return {
         'batches': self._batches,
+        'seconds': reanalyser.total_seconds if reanalyser else 0.,
         'version': self._weights.version,
         'target_version': (reanalyser.target_network_step
                            if reanalyser and reanalyser.target_network
