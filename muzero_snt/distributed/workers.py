@@ -174,10 +174,10 @@ class SelfPlayWorker(Worker):
 
     Args:
       index, config, seed, search, service, weights: as `_set_up`'s.
-      preset: names the environment (`presets.PRESETS`).
-      title: the game of a titled preset, or None.
+      preset, title: as `builders.make_environment_factory`'s.
       num_envs: games played at once.
-      continuous, pad_rounds: as `presets.SelfPlaySettings`'.
+      continuous, pad_rounds: as `RunConfig.continuous_selfplay` and
+        `RunConfig.pad_rounds`.
     """
     self._set_up(index, config, seed, search, weights, service, threads=1,
                  min_batch_size=num_envs if pad_rounds else 1)
