@@ -79,6 +79,11 @@ from muzero_snt.run import stopping
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
 
+# --help lists the shared flags a run starts with (--preset, --env,
+# --checkpoint_dir, --logdir, --seed, --num_simulations, ...) among this
+# launcher's own; absl shows only the main module's key flags there.
+flags.adopt_module_key_flags(common_flags)
+
 DATA = flags.DEFINE_enum(
     'data', 'selfplay', list(run_config.DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
