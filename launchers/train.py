@@ -73,6 +73,7 @@ from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
+from muzero_snt.run import progress
 from muzero_snt import mixed_precision
 from muzero_snt.run import run_config
 from muzero_snt.run import stopping
@@ -375,7 +376,8 @@ def main(argv: Sequence[str]) -> None:
     strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
     common_flags.usage_errors(builders.check_strategy, config, strategy,
                               JIT_COMPILE.value)
-    experiment.run(run, strategy=strategy, stop=stop)
+    experiment.run(run, strategy=strategy, stop=stop,
+                   logger=progress.log_progress)
 
 
 if __name__ == '__main__':
