@@ -14,6 +14,9 @@
 # ============================================================================
 """Installs muzero_snt: MuZero as Sonnet 2 modules on TensorFlow 2."""
 
+import os
+import re
+
 import setuptools
 
 # `tensorflow`, never `tensorflow-cpu`: tensorflow-probability[tf] pulls in
@@ -65,14 +68,44 @@ EXTRAS = {
     'bench': MCTX,
 }
 
+# README.md's links to the repository's own files (docs/...) lead nowhere in
+# the description of an installed or indexed package, and the package names
+# no repository URL to make them absolute: the description names each file
+# as plain text instead.
+_RELATIVE_LINK = re.compile(
+    r'\[(?P<text>[^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)(?P<target>[^)\s]+)\)')
+
+
+def _plain_file_name(match: re.Match) -> str:
+  text, path = match['text'], match['target'].split('#')[0]
+  return text if text == path else f'{text} ({path})'
+
+
+def long_description() -> str:
+  """README.md with its links to the repository's files as plain text."""
+  readme = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        'README.md')
+  with open(readme, encoding='utf-8') as f:
+    return _RELATIVE_LINK.sub(_plain_file_name, f.read())
+
+
 setuptools.setup(
     name='muzero_snt',
     version='0.1.0',
     description='MuZero as Sonnet 2 modules on TensorFlow 2.',
-    long_description=open('README.md').read(),
+    long_description=long_description(),
     long_description_content_type='text/markdown',
     license='Apache 2.0',
-    packages=setuptools.find_packages(include=['muzero_snt', 'muzero_snt.*']),
+    # The launchers ship with the library, as commands (entry points) and
+    # as `python -m launchers.train`; tests/, benchmarks/ and tools/ do not.
+    packages=setuptools.find_packages(
+        include=['muzero_snt', 'muzero_snt.*', 'launchers']),
+    entry_points={
+        'console_scripts': [
+            'muzero-snt-train = launchers.scripts:train',
+            'muzero-snt-evaluate = launchers.scripts:evaluate',
+        ],
+    },
     python_requires='>=3.10',
     install_requires=REQUIRED,
     extras_require=EXTRAS,

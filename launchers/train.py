@@ -73,11 +73,17 @@ from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import experiment
+from muzero_snt.run import progress
 from muzero_snt import mixed_precision
 from muzero_snt.run import run_config
 from muzero_snt.run import stopping
 from muzero_snt import symmetries
 # pylint: enable=g-import-not-at-top,wrong-import-position
+
+# --help lists the shared flags a run starts with (--preset, --env,
+# --checkpoint_dir, --logdir, --seed, --num_simulations, ...) among this
+# launcher's own; absl shows only the main module's key flags there.
+flags.adopt_module_key_flags(common_flags)
 
 DATA = flags.DEFINE_enum(
     'data', 'selfplay', list(run_config.DATA_SOURCES),
@@ -370,7 +376,8 @@ def main(argv: Sequence[str]) -> None:
     strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
     common_flags.usage_errors(builders.check_strategy, config, strategy,
                               JIT_COMPILE.value)
-    experiment.run(run, strategy=strategy, stop=stop)
+    experiment.run(run, strategy=strategy, stop=stop,
+                   logger=progress.log_progress)
 
 
 if __name__ == '__main__':

@@ -18,7 +18,8 @@
 it). Around the learner and self-play of the package's top level it
 wires a run's parts (`builders`), turns data into learner steps
 (`training_loop`, `data_sources`, `fixed_dataset`, `synthetic`,
-`datasets`, `overlapped_learning`), saves and resumes (`checkpointing`,
+`datasets`, `overlapped_learning`), reports progress (`progress`), saves
+and resumes (`checkpointing`,
 `run_config`, `run_lock`), checks resources before any
 work (`resources`, `network_size`), stops cleanly on signals
 (`stopping`), keeps TensorBoard's files consistent (`event_files`),

@@ -24,6 +24,9 @@ exports the network if asked and logs a summary. A pip-installed
     import muzero_snt
     muzero_snt.train(muzero_snt.RunConfig(preset='tictactoe',
                                           checkpoint_dir='/tmp/ttt'))
+
+Its progress, one line every `log_every` learner steps, goes to standard
+error; `logger=` takes any callable of the scalars instead (`progress.py`).
 """
 
 import contextlib
@@ -41,6 +44,7 @@ from muzero_snt.run import checkpointing
 from muzero_snt.run import event_files
 from muzero_snt.run import export
 from muzero_snt.run import fixed_dataset
+from muzero_snt.run import progress
 from muzero_snt.run import resources
 from muzero_snt.run import run_config as run_config_lib
 from muzero_snt.run import run_lock
@@ -239,7 +243,8 @@ def run(run_config: run_config_lib.RunConfig,
         strategy: Optional[tf.distribute.Strategy] = None,
         on_round: Optional[_OnRound] = None,
         end_round: Optional[_OnRound] = None,
-        stop: Optional[stopping.StopOnSignals] = None
+        stop: Optional[stopping.StopOnSignals] = None,
+        logger: Optional[progress.Logger] = progress.print_progress
        ) -> training_loop.TrainingLoop:
   """Trains until `config.training_steps` learner steps; returns the loop.
 
@@ -259,6 +264,13 @@ def run(run_config: run_config_lib.RunConfig,
       (`TrainingLoop.run`).
     stop: the caller's `stopping.StopOnSignals`, if it listens to signals
       already (a launcher, from its first line); default: a new one.
+    logger: `(scalars) -> None`, called every `run_config.log_every`
+      learner steps (and after the first round, and at the end) with a
+      dict of the learner's progress, its losses and the data source's
+      counters (`progress.py`). The default prints them as one line to
+      standard error; `progress.log_progress` logs that line with absl
+      (the launchers); None logs nothing. The run's other messages (its
+      settings, checkpoints, the summary) go to absl's log at INFO.
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
@@ -285,7 +297,7 @@ def run(run_config: run_config_lib.RunConfig,
     builders.check_strategy(config, strategy, run.jit_compile)
     check_reanalysis(run)
     check_train_ratio(run)
-    loop = _train(run, strategy, on_round, end_round, stop)
+    loop = _train(run, strategy, on_round, end_round, stop, logger)
   if run.export_replay:
     loop.replay.save(run.export_replay)
     logging.info('Wrote the replay buffer (%d games) to %s.',
@@ -308,7 +320,8 @@ _SOURCE_STAGES = {
 
 
 def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
-           stop: stopping.StopOnSignals) -> training_loop.TrainingLoop:
+           stop: stopping.StopOnSignals,
+           logger: Optional[progress.Logger]) -> training_loop.TrainingLoop:
   """`run`'s stages from the lock to the loop's end, naming each to `stop`.
   """
   config = run.config
@@ -340,7 +353,7 @@ def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
         writer=writer, log_every=run.log_every,
         checkpoint_seconds=(None if run.checkpoint_minutes is None else
                             60 * run.checkpoint_minutes),
-        overlap_learning=run.overlap_learning, stop=stop)
+        overlap_learning=run.overlap_learning, stop=stop, logger=logger)
     # The checkpoint (if any) is restored: this run continues the
     # directory's, so its record may now say so.
     record_run_config(run)
@@ -374,17 +387,20 @@ def summary(loop: training_loop.TrainingLoop,
 def run_selfplay(config: config_lib.MuZeroConfig, preset: str,
                  strategy: Optional[tf.distribute.Strategy] = None,
                  on_round=None, end_round=None,
+                 logger: Optional[progress.Logger] = progress.print_progress,
                  **settings) -> training_loop.TrainingLoop:
   """`run` with self-play data; `settings` are other `RunConfig` fields."""
   return run(run_config_lib.RunConfig(preset=preset, config=config,
                                       data='selfplay', **settings),
-             strategy=strategy, on_round=on_round, end_round=end_round)
+             strategy=strategy, on_round=on_round, end_round=end_round,
+             logger=logger)
 
 
 def run_synthetic(config: config_lib.MuZeroConfig, preset: str = 'tictactoe',
                   strategy: Optional[tf.distribute.Strategy] = None,
+                  logger: Optional[progress.Logger] = progress.print_progress,
                   **settings) -> learning.Learner:
   """`run` on synthetic batches; returns the trained learner."""
   return run(run_config_lib.RunConfig(preset=preset, config=config,
                                       data='synthetic', **settings),
-             strategy=strategy).learner
+             strategy=strategy, logger=logger).learner

@@ -19,8 +19,8 @@ with learning on the same variables (the actor's search reads the network
 the learner updates), or synthetic batches. With `overlap_learning` the
 learner's steps run in a second thread while the actor plays its next move
 on a copy of the weights (`overlapped_learning.py`). Between rounds the
-loop logs progress, writes TensorBoard summaries and saves checkpoints,
-numbered by learner step.
+loop hands its progress to a logger (`progress.py`), writes TensorBoard
+summaries and saves checkpoints, numbered by learner step.
 
 A run restarted from its last checkpoint continues exactly as if it had
 never stopped. Extending a finished self-play run (a second run with a
@@ -44,6 +44,7 @@ from muzero_snt import config as config_lib
 from muzero_snt.run import data_sources
 from muzero_snt import learning
 from muzero_snt.run import overlapped_learning
+from muzero_snt.run import progress
 from muzero_snt import replay as replay_lib
 from muzero_snt.run import stopping
 
@@ -68,7 +69,8 @@ class TrainingLoop:
                checkpoint_seconds: Optional[float] = None,
                compile_first: bool = True,
                overlap_learning: bool = False,
-               stop: Optional[stopping.StopOnSignals] = None):
+               stop: Optional[stopping.StopOnSignals] = None,
+               logger: Optional[progress.Logger] = progress.print_progress):
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
@@ -80,7 +82,7 @@ class TrainingLoop:
       checkpoint_dir: where to save and resume checkpoints; none if unset.
       writer: TensorBoard writer; none if unset.
       log_every: log and write summaries every this many learner steps (and
-        after the first round).
+        after the first round, and at the end).
       checkpoint_seconds: also save a checkpoint when this much wall time
         has passed since the last one (between rounds, and only if the
         learner has stepped since), so that a run that is often killed
@@ -100,6 +102,9 @@ class TrainingLoop:
       stop: the run's `stopping.StopOnSignals`, when its start-up already
         listens to signals (`experiment.run`); `run` enters it again, so a
         signal that came before keeps its effect. Default: a new one.
+      logger: called with the scalars of each log step
+        (`progress.py`); the default prints them as one line to standard
+        error; None logs nothing.
 
     Raises:
       ValueError: for a bad `log_every` or `checkpoint_seconds`, or
@@ -137,6 +142,7 @@ class TrainingLoop:
     self._compile_first = compile_first
     self._stop = stop or stopping.StopOnSignals()
     self._writer = writer
+    self._logger = logger
     self._log_every = log_every
     self._checkpointer = None
     self._last_metrics: Optional[Dict[str, np.ndarray]] = None
@@ -425,15 +431,19 @@ class TrainingLoop:
     """Logs progress and writes TensorBoard summaries since the last log."""
     steps, total = self._learner.steps, self._config.training_steps
     metrics = self._last_metrics
-    loss = f'{float(metrics["loss"]):.4f}' if metrics else '-'
     rate = self.steps_per_second()
-    remaining = None if rate is None else (total - steps) / rate
-    source_text, source_scalars = self._source.progress(since_last)
-    logging.info(
-        'learner step %d/%d  loss %s  %s%s  elapsed %.0fs  remaining %s',
-        steps, total, loss, source_text + '  ' if source_text else '',
-        '-' if rate is None else f'{rate:.2f} learner steps/s', self.elapsed,
-        'unknown yet' if remaining is None else f'~{remaining:.0f}s')
+    # The line is made of the scalars (`progress.format_line`).
+    _, source_scalars = self._source.progress(since_last)
+    scalars = {'learner_step': steps, 'training_steps': total,
+               'elapsed_seconds': self.elapsed}
+    if rate is not None:
+      scalars['steps_per_second'] = rate
+      scalars['remaining_seconds'] = (total - steps) / rate
+    if metrics:
+      scalars.update(progress.learner_scalars(metrics))
+    scalars.update(source_scalars)
+    if self._logger is not None:
+      self._logger(scalars)
     if self._writer:
       with self._writer.as_default(step=steps):
         for tag, value in source_scalars.items():
@@ -469,20 +479,15 @@ def write_learner_summaries(metrics: Dict[str, np.ndarray],
       while unknown: then no rate is written).
     batch_size: the global batch size, for samples per second.
   """
-  tf.summary.scalar('loss', metrics['loss'])
-  tf.summary.scalar('loss/regularization', metrics['regularization'])
+  for tag, value in progress.learner_scalars(metrics).items():
+    tf.summary.scalar(tag, value)
   # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
   # The consistency loss (when on) at 1..K.
   for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
                            ('consistency', 1)):
-    if f'{name}_loss' not in metrics:
-      continue
-    per_step = metrics[f'{name}_loss']
-    tf.summary.scalar(f'loss/{name}', np.mean(per_step))
-    for k, value in enumerate(per_step, start=first_step):
+    for k, value in enumerate(metrics.get(f'{name}_loss', ()),
+                              start=first_step):
       tf.summary.scalar(f'loss/{name}_step_{k}', value)
-  tf.summary.scalar('learning_rate', metrics['learning_rate'])
-  tf.summary.scalar('gradient_norm', metrics['gradient_norm'])
   if steps_per_second is not None:
     tf.summary.scalar('steps_per_second', steps_per_second)
     tf.summary.scalar('samples_per_second', steps_per_second * batch_size)

@@ -33,6 +33,7 @@ from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import reanalysis
+from muzero_snt.run import progress
 from muzero_snt import search
 from muzero_snt.run import training_loop
 from muzero_snt.environments import checks
@@ -89,7 +90,8 @@ def _make_run(config, train_ratio=0.5, seed=3, checkpoint_dir=None,
       config, learner,
       data_sources.SelfPlay(config, actor, train_ratio=train_ratio, seed=seed,
                             reanalyser=reanalyser, continuous=continuous),
-      checkpoint_dir=checkpoint_dir, compile_first=compile_first)
+      checkpoint_dir=checkpoint_dir, compile_first=compile_first,
+      logger=progress.log_progress)
   return Run(learner, actor, loop)
 
 

@@ -1,0 +1,103 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A training run's progress: the scalars of each log step, and loggers.
+
+Every `log_every` learner steps (and after the first round, and at the end)
+`training_loop.TrainingLoop` hands a logger one dict of scalars:
+
+  * `learner_step`, `training_steps` and `elapsed_seconds` (since the run
+    started in this process); `steps_per_second` and `remaining_seconds`
+    once the learner's rate is known (after its first step here);
+  * the last learner step's `loss`, `loss/regularization`, `loss/value`,
+    `loss/reward`, `loss/policy` (means over the unroll),
+    `loss/consistency` when that loss is on, `learning_rate` and
+    `gradient_norm`, once a step was taken;
+  * the data source's counters under their TensorBoard tags
+    (`selfplay/games`, `selfplay/env_steps`, `selfplay/episode_return`,
+    `replay/positions`, `reanalyse/rows`, ...).
+
+A logger is any callable taking that dict, as Acme's loggers take theirs.
+`print_progress` (the library's default) prints it as one line to standard
+error; `log_progress` (the launchers') logs the same line with absl.
+"""
+
+import sys
+from typing import Callable, Mapping
+
+from absl import logging
+import numpy as np
+
+Logger = Callable[[Mapping[str, float]], None]
+
+# The losses of a learner step that are predicted at every unroll step,
+# logged as their mean.
+_PER_UNROLL_STEP = ('value', 'reward', 'policy', 'consistency')
+
+
+def learner_scalars(metrics: Mapping[str, object]) -> dict:
+  """The scalars of a learner step's metrics (`Learner.step`'s output)."""
+  scalars = {'loss': float(metrics['loss']),
+             'loss/regularization': float(metrics['regularization'])}
+  for name in _PER_UNROLL_STEP:
+    if f'{name}_loss' in metrics:
+      scalars[f'loss/{name}'] = float(np.mean(metrics[f'{name}_loss']))
+  scalars['learning_rate'] = float(metrics['learning_rate'])
+  scalars['gradient_norm'] = float(metrics['gradient_norm'])
+  return scalars
+
+
+def format_line(scalars: Mapping[str, float]) -> str:
+  """The progress line of a log step's scalars.
+
+  For example `learner step 40/100  loss 1.2345  games 32  env steps 250
+  return 0.38  length 7.8  120.5 env steps/s  2.50 learner steps/s
+  elapsed 30s  remaining ~24s`: the learner, the data source's counters
+  that are there, the rate and the time left.
+  """
+  get = scalars.get
+  parts = [f'learner step {int(scalars["learner_step"])}/'
+           f'{int(scalars["training_steps"])}',
+           'loss -' if get('loss') is None else f'loss {get("loss"):.4f}']
+  if get('selfplay/games') is not None:
+    ended = '-  length -'
+    if get('selfplay/episode_return') is not None:
+      ended = (f'{get("selfplay/episode_return"):.2f}  length '
+               f'{get("selfplay/game_length"):.1f}')
+    parts.append(f'games {int(get("selfplay/games"))}  env steps '
+                 f'{int(get("selfplay/env_steps"))}  return {ended}  '
+                 f'{get("selfplay/env_steps_per_second"):.1f} env steps/s')
+  if get('replay/observed_train_ratio') is not None:
+    parts.append(f'train ratio {get("replay/observed_train_ratio"):.4f}')
+  if get('reanalyse/rows') is not None:
+    parts.append(f'reanalysed {int(get("reanalyse/rows"))} rows '
+                 f'({get("reanalyse/seconds"):.1f} s)')
+  if get('reanalyse/batches') is not None:
+    parts.append(f'reanalysed {int(get("reanalyse/batches"))} batches')
+  rate, remaining = get('steps_per_second'), get('remaining_seconds')
+  parts += ['-' if rate is None else f'{rate:.2f} learner steps/s',
+            f'elapsed {scalars["elapsed_seconds"]:.0f}s',
+            'remaining ' + ('unknown yet' if remaining is None else
+                            f'~{remaining:.0f}s')]
+  return '  '.join(parts)
+
+
+def print_progress(scalars: Mapping[str, float]) -> None:
+  """Prints the progress line to standard error (the library's default)."""
+  print(format_line(scalars), file=sys.stderr, flush=True)
+
+
+def log_progress(scalars: Mapping[str, float]) -> None:
+  """Logs the progress line with absl at INFO (the launchers' logger)."""
+  logging.info('%s', format_line(scalars))
