@@ -52,7 +52,8 @@ def make_opponents(preset: str,
 
 def evaluate(search: search_lib.Search,
              make_environment: EnvironmentFactory,
-             opponents, num_games: int, seed: int = 0) -> Results:
+             opponents, num_games: int, seed: int = 0,
+             max_moves: Optional[int] = None) -> Results:
   """Plays `num_games` per opponent and side, or episodes.
 
   Args:
@@ -62,6 +63,8 @@ def evaluate(search: search_lib.Search,
       one-player preset.
     num_games: games per opponent and side, or episodes.
     seed: seed of the opponents and the environments.
+    max_moves: games and episodes still running after this many moves are
+      cut and counted (default: the config's `max_moves`).
 
   Returns:
     `evaluation.evaluate_matches`'s results, or the episodes'
@@ -69,7 +72,8 @@ def evaluate(search: search_lib.Search,
   """
   if opponents is None:
     return evaluation.evaluate_episodes(search, make_environment, num_games,
-                                        seed=seed)
+                                        seed=seed, max_moves=max_moves)
   player = evaluation.MuZeroPlayer(search, seed=seed)
   return evaluation.evaluate_matches(player, make_environment, opponents,
-                                     num_games=num_games, seed=seed)
+                                     num_games=num_games, seed=seed,
+                                     max_moves=max_moves)

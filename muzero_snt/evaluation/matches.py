@@ -21,7 +21,10 @@ perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
 MCTS bot draws its rollouts from a seed per game) and from the environments'
 seeds (CartPole's initial states). Two-player games are scored from their
 last reward (`openspiel_players.winner`). Games and episodes are
-played in lockstep, with one batched search per move for all of them.
+played in lockstep, with one batched search per move for all of them, and
+cut after a move limit (the config's `max_moves` unless given), so that a
+policy that never ends its game still ends its evaluation; the results
+count the games and episodes cut.
 """
 
 from typing import (Callable, List, Mapping, NamedTuple, Optional, Sequence,
@@ -44,6 +47,19 @@ TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
     'random': tictactoe_players.RandomPlayer,
 }
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
+
+
+def move_limit(config, max_moves: Optional[int] = None) -> int:
+  """`max_moves`, or the config's `max_moves` if None: moves a game may last.
+
+  Raises:
+    ValueError: if `max_moves` is not a positive integer.
+  """
+  limit = config.max_moves if max_moves is None else max_moves
+  if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or (
+      limit < 1):
+    raise ValueError(f'max_moves must be a positive integer, got {limit!r}.')
+  return int(limit)
 
 
 def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
@@ -91,6 +107,11 @@ class MuZeroPlayer:
     self._search = search
     self._num_actions = search.config.action_space_size
     self._rng = np.random.default_rng(seed)
+
+  @property
+  def config(self):
+    """The search's `MuZeroConfig`."""
+    return self._search.config
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
@@ -146,49 +167,64 @@ class MuZeroPlayer:
 class MatchResult(NamedTuple):
   """Two-player games of MuZero against one opponent, from one side.
 
-  Wins, draws and losses count from MuZero's perspective.
+  Wins, draws and losses count from MuZero's perspective; a game still
+  running after `max_moves` moves is cut, and counts as none of them.
   """
   opponent: str
   side: str  # 'first' (MuZero is player 0) or 'second'.
   wins: int
   draws: int
   losses: int
+  cut: int = 0
+  max_moves: Optional[int] = None  # The move limit the games were played to.
 
   @property
   def num_games(self) -> int:
-    return self.wins + self.draws + self.losses
+    return self.wins + self.draws + self.losses + self.cut
 
 
 def play_games(muzero_player: MuZeroPlayer,
                envs: Sequence[base.Environment],
                opponents: Sequence[object],
-               muzero_side: int) -> List[int]:
+               muzero_side: int,
+               max_moves: Optional[int] = None) -> List[Optional[int]]:
   """Plays each game from its current position to the end, in lockstep.
 
   `envs[i]` (two players, with `observation()`; reset, or set to a
   position) is played against `opponents[i]` with MuZero as player
   `muzero_side`; MuZero's moves of all the games are searched together.
   The winner is read from each game's last reward, which is for its mover
-  (`openspiel_players.winner`).
+  (`openspiel_players.winner`). A game still running after `max_moves`
+  moves from its position is cut there.
 
   Args:
     muzero_player: the MuZero player.
     envs: the games, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
+    max_moves: the move limit (`move_limit`; default: the config's).
 
   Returns:
     The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
-    to `tictactoe.DRAW`).
+    to `tictactoe.DRAW`); None for a game cut by the move limit.
+
+  Raises:
+    ValueError: for a side other than 0 or 1, a number of opponents other
+      than of games, or a `max_moves` that is not a positive integer.
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
   if len(envs) != len(opponents):
     raise ValueError(f'One opponent per game: {len(envs)} games and '
                      f'{len(opponents)} opponents.')
+  limit = move_limit(muzero_player.config, max_moves)
   winners = [None] * len(envs)
   live = list(range(len(envs)))
-  while live:
+  # Every live game moves once a round: after `limit` rounds the games
+  # still live have played `limit` moves.
+  for _ in range(limit):
+    if not live:
+      break
     ours = [i for i in live if envs[i].to_play() == muzero_side]
     actions = {}
     if ours:
@@ -204,6 +240,9 @@ def play_games(muzero_player: MuZeroPlayer,
       if time_step.last():
         winners[i] = openspiel_players.winner(float(time_step.reward), mover)
     live = [i for i in live if winners[i] is None]
+  if live:
+    logging.warning('%d of %d games cut after %d moves.', len(live),
+                    len(envs), limit)
   return winners
 
 
@@ -230,7 +269,8 @@ def evaluate_matches(
     make_environment: Callable[[int], base.Environment],
     opponents: Mapping[str, OpponentFactory],
     num_games: int = 100,
-    seed: int = 0) -> List[MatchResult]:
+    seed: int = 0,
+    max_moves: Optional[int] = None) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
   Game g (0-based) with MuZero as player s is played in
@@ -244,18 +284,22 @@ def evaluate_matches(
     opponents: `{name: factory}`, factories taking a seed.
     num_games: games per opponent and side.
     seed: the first seed.
+    max_moves: games still running after this many moves are cut and
+      counted as such (`move_limit`; default: the config's `max_moves`).
 
   Returns:
     One `MatchResult` per opponent (in the mapping's order) and side (first,
     then second).
 
   Raises:
-    ValueError: if `num_games` is not positive or `opponents` is empty.
+    ValueError: if `num_games` is not positive, `opponents` is empty or
+      `max_moves` is not a positive integer.
   """
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
   if not opponents:
     raise ValueError('opponents is empty; expected {name: factory}.')
+  limit = move_limit(muzero_player.config, max_moves)
   results = []
   for name, factory in opponents.items():
     for side, side_name in enumerate(SIDES):
@@ -264,17 +308,18 @@ def evaluate_matches(
       for env in envs:
         env.reset()
       winners = play_games(muzero_player, envs,
-                           [factory(s) for s in seeds], side)
+                           [factory(s) for s in seeds], side, limit)
       results.append(MatchResult(
           opponent=name, side=side_name,
           wins=winners.count(side),
           draws=winners.count(openspiel_players.DRAW),
-          losses=winners.count(1 - side)))
+          losses=winners.count(1 - side),
+          cut=winners.count(None), max_moves=limit))
       logging.info('%d games against the %s player, MuZero %s: %d wins, %d '
-                   'draws, %d losses (%d of %d matches).', num_games, name,
-                   side_name, results[-1].wins, results[-1].draws,
-                   results[-1].losses, len(results),
-                   2 * len(opponents))
+                   'draws, %d losses, %d cut at %d moves (%d of %d '
+                   'matches).', num_games, name, side_name,
+                   results[-1].wins, results[-1].draws, results[-1].losses,
+                   results[-1].cut, limit, len(results), 2 * len(opponents))
   return results
 
 
@@ -304,8 +349,14 @@ def evaluate_tictactoe(
 
 
 class EpisodeStats(NamedTuple):
-  """Returns of N evaluation episodes; `std` is the population's (ddof 0)."""
+  """Returns of N evaluation episodes; `std` is the population's (ddof 0).
+
+  `cut` of them were still running after `max_moves` moves: their returns
+  are those of their first `max_moves` moves.
+  """
   returns: np.ndarray  # [N] undiscounted returns, in episode order.
+  cut: int = 0
+  max_moves: Optional[int] = None  # The move limit of the episodes.
 
   @property
   def mean(self) -> float:
@@ -334,12 +385,15 @@ class EpisodeRecord(NamedTuple):
     rewards: `[T]` float64 the reward after each move.
     root_values: `[T]` float64 the search's root value before each move.
     terminal: False if the episode was cut by a time limit (truncated).
+    cut: True if the evaluation's move limit cut it, its environment had
+      not ended it.
   """
   observations: Optional[np.ndarray]
   actions: np.ndarray
   rewards: np.ndarray
   root_values: np.ndarray
   terminal: bool
+  cut: bool = False
 
   @property
   def episode_return(self) -> float:
@@ -350,14 +404,15 @@ def play_episodes(search: search_lib.Search,
                   make_environment: Callable[[int], base.Environment],
                   num_episodes: int,
                   seed: int = 0,
-                  record_observations: bool = False) -> List[EpisodeRecord]:
+                  record_observations: bool = False,
+                  max_moves: Optional[int] = None) -> List[EpisodeRecord]:
   """N episodes of a one-player environment under the noise-free search.
 
   Episode i runs in `make_environment(seed + i)`; all episodes advance in
   lockstep with one batched search per move over those still running (the
   `MuZeroPlayer`'s: `greedy_actions`), and each ends at its environment's
   LAST time step (termination or a time limit such as CartPole's 500
-  steps).
+  steps), or is cut after `max_moves` moves.
 
   Args:
     search: the search of the `MuZeroPlayer` that plays the episodes.
@@ -366,18 +421,20 @@ def play_episodes(search: search_lib.Search,
     seed: the first environment seed (and the player's seed).
     record_observations: whether to keep every observation (T + 1 of
       them an episode: memory grows with the moves).
+    max_moves: the move limit (`move_limit`; default: the config's).
 
   Returns:
     N `EpisodeRecord`s, in episode order.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
-    ValueError: if `num_episodes` is not positive or an environment has
-      two players.
+    ValueError: if `num_episodes` or `max_moves` is not positive or an
+      environment has two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
   player = MuZeroPlayer(search, seed=seed)
+  limit = move_limit(player.config, max_moves)
   envs = [make_environment(seed + i) for i in range(num_episodes)]
   for env in envs:
     if env.num_players != 1:
@@ -390,7 +447,7 @@ def play_episodes(search: search_lib.Search,
                   rewards=[], root_values=[]) for t in time_steps]
   live = list(range(num_episodes))
   moves = 0
-  while live:
+  while live and moves < limit:
     moves += 1
     if moves % 100 == 0:
       logging.info('Evaluation move %d: %d of %d episodes still running.',
@@ -408,6 +465,9 @@ def play_episodes(search: search_lib.Search,
       record['rewards'].append(float(time_steps[i].reward))
       record['root_values'].append(float(value))
     live = [i for i in live if not time_steps[i].last()]
+  if live:
+    logging.warning('%d of %d episodes cut after %d moves.', len(live),
+                    num_episodes, limit)
   for env in envs:
     env.close()
   return [
@@ -417,22 +477,28 @@ def play_episodes(search: search_lib.Search,
           actions=np.array(r['actions'], np.int64),
           rewards=np.array(r['rewards'], np.float64),
           root_values=np.array(r['root_values'], np.float64),
-          terminal=float(t.discount) == 0.)
-      for r, t in zip(records, time_steps)]
+          terminal=float(t.discount) == 0.,
+          cut=i in live)
+      for i, (r, t) in enumerate(zip(records, time_steps))]
 
 
 def evaluate_episodes(search: search_lib.Search,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
-                      seed: int = 0) -> EpisodeStats:
+                      seed: int = 0,
+                      max_moves: Optional[int] = None) -> EpisodeStats:
   """Undiscounted returns of `play_episodes` (its arguments and errors).
 
   Returns:
-    `EpisodeStats` of the N returns.
+    `EpisodeStats` of the N returns, with the number of episodes the move
+    limit cut.
   """
-  episodes = play_episodes(search, make_environment, num_episodes, seed)
+  episodes = play_episodes(search, make_environment, num_episodes, seed,
+                           max_moves=max_moves)
   returns = np.array([e.episode_return for e in episodes])
-  logging.info('%d episodes in %d moves: mean return %.1f.', num_episodes,
-               max(len(e.actions) for e in episodes),
-               float(np.mean(returns)))
-  return EpisodeStats(returns)
+  cut = sum(e.cut for e in episodes)
+  limit = move_limit(search.config, max_moves)
+  logging.info('%d episodes in %d moves (%d cut at %d): mean return %.1f.',
+               num_episodes, max(len(e.actions) for e in episodes), cut,
+               limit, float(np.mean(returns)))
+  return EpisodeStats(returns, cut=cut, max_moves=limit)
