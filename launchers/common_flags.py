@@ -24,7 +24,7 @@ a usage error prints its message first.
 import dataclasses
 import re
 import sys
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence
 
 from absl import app
 from absl import flags
@@ -94,6 +94,14 @@ ACTION_ENCODING = flags.DEFINE_enum(
 SUPPORT_SIZE = flags.DEFINE_integer(
     'support_size', None, 'atoms of the value and reward heads, odd >= 3, '
     'or 0 for scalar heads (default: preset).')
+CONFIG = flags.DEFINE_list(
+    'config', [], 'changes to any configuration field the other flags do '
+    'not name, as name=value with the names of the configuration a '
+    'checkpoint saves (run_config.apply_overrides), applied after them: '
+    'network.conv_as_matmul=true,max_moves=500. A JSON value with commas '
+    'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'. An evaluation '
+    'of a run that saved its configuration may change only the search '
+    'fields.')
 
 # Flags that shape the network, by the network kind they apply to.
 _NETWORK_FLAGS = {
@@ -101,6 +109,20 @@ _NETWORK_FLAGS = {
     'channels': ('residual',),
     'num_blocks': ('residual',),
     'action_encoding': ('residual',),
+}
+# The configuration fields each shared flag sets, by the names of the
+# configuration a checkpoint saves (`run_config.config_to_dict`).
+_CONFIG_FIELDS = {
+    'num_simulations': ('num_simulations',),
+    'unvisited_q': ('unvisited_q',),
+    'search_policy': ('search_policy',),
+    'gumbel_max_considered_actions': ('gumbel_max_considered_actions',),
+    'hidden_size': ('network.hidden_size',),
+    'channels': ('network.channels',),
+    'num_blocks': ('network.num_blocks',),
+    'action_encoding': ('network.action_encoding',),
+    'support_size': ('network.value_support_size',
+                     'network.reward_support_size'),
 }
 
 
@@ -125,23 +147,37 @@ def check_positive(name: str) -> None:
     raise app.UsageError(f'--{name} must be positive, got {value}.')
 
 
-def validate() -> None:
-  """Checks the shared flags that need no TensorFlow; raises `UsageError`."""
-  if ENV.value is not None and PRESET.value not in (
+def validate(preset: Optional[str] = None) -> None:
+  """Checks the shared flags that need no TensorFlow; raises `UsageError`.
+
+  Args:
+    preset: the run's preset (default: --preset's; an evaluation takes the
+      saved run's).
+  """
+  preset = preset or PRESET.value
+  if ENV.value is not None and preset not in (
       environments.titled_environments()):
     raise app.UsageError(
         f'--env={ENV.value} chooses the game of '
         f'{sorted(environments.titled_environments())}; --preset='
-        f'{PRESET.value} has no titles.')
+        f'{preset} has no titles.')
   for name in ('num_simulations', 'gumbel_max_considered_actions',
                'hidden_size', 'channels', 'num_blocks'):
     check_positive(name)
-  kind = presets.get_preset(PRESET.value).network.kind
+  kind = presets.get_preset(preset).network.kind
   for name, kinds in _NETWORK_FLAGS.items():
     if passed(name) and kind not in kinds:
       raise app.UsageError(
           f'--{name} is for {" or ".join(kinds)} networks; --preset='
-          f'{PRESET.value} has a {kind} network. Drop --{name}.')
+          f'{preset} has a {kind} network. Drop --{name}.')
+
+
+def config_values() -> Dict[str, Any]:
+  """The configuration fields the shared flags given set, by the names of
+  `run_config.config_to_dict` (`num_simulations`, `network.channels`)."""
+  return {field: FLAGS[name].value
+          for name, fields in _CONFIG_FIELDS.items()
+          if FLAGS[name].value is not None for field in fields}
 
 
 def make_config(overrides: Optional[Mapping[str, Any]] = None
@@ -155,27 +191,17 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
   Raises:
     app.UsageError: naming the field and the preset if a value is invalid.
   """
-  top = {'num_simulations': NUM_SIMULATIONS.value,
-         'unvisited_q': UNVISITED_Q.value,
-         'search_policy': SEARCH_POLICY.value,
-         'gumbel_max_considered_actions':
-             GUMBEL_MAX_CONSIDERED_ACTIONS.value,
-         **(overrides or {})}
-  network_overrides = {
-      'hidden_size': HIDDEN_SIZE.value,
-      'channels': CHANNELS.value,
-      'num_blocks': NUM_BLOCKS.value,
-      'action_encoding': ACTION_ENCODING.value,
-      'value_support_size': SUPPORT_SIZE.value,
-      'reward_support_size': SUPPORT_SIZE.value,
-  }
+  values = config_values()
+  network_overrides = {name[len('network.'):]: value
+                       for name, value in values.items()
+                       if name.startswith('network.')}
+  top = {**{name: value for name, value in values.items()
+            if not name.startswith('network.')},
+         **{k: v for k, v in (overrides or {}).items() if v is not None}}
   config = presets.get_preset(PRESET.value)
   try:
-    network = dataclasses.replace(
-        config.network,
-        **{k: v for k, v in network_overrides.items() if v is not None})
-    return config.replace(
-        network=network, **{k: v for k, v in top.items() if v is not None})
+    network = dataclasses.replace(config.network, **network_overrides)
+    return config.replace(network=network, **top)
   except ValueError as e:
     # The config names the field; say which flags set it.
     raise app.UsageError(
@@ -183,7 +209,8 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
 
 
 # Library arguments whose flag has another name.
-_FLAG_OF_ARGUMENT = {'compute_dtype': 'mixed_precision', 'title': 'env'}
+_FLAG_OF_ARGUMENT = {'compute_dtype': 'mixed_precision', 'title': 'env',
+                     'config_overrides': 'config'}
 
 # An argument as the library's messages name it: `name=value`, or a config
 # field `config.name` / `config.network.name`. Not inside a path, a dotted

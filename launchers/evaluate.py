@@ -29,20 +29,30 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
 * cartpole, atari, atari_small, minatar (one player; --env picks the game):
   --num_games episodes; the mean, std, min and max return.
 
---preset, --env, --checkpoint_dir, --seed, --logdir, the search flags
-(--search, --num_simulations, --unvisited_q, --search_policy,
---gumbel_max_considered_actions) and the network flags (--hidden_size,
---channels, --num_blocks, --support_size) are shared with the
-training launcher (`launchers/common_flags.py`), so those flags of a
-training run evaluate it as they are. The checkpoint directory's saved
-configuration must have the same preset and network. With --logdir (the
-run's TensorBoard directory) the results are added there as `eval/...`
-scalars at the checkpoint's learner step; --curve_png then plots the run's
-'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
+A run that saved its configuration (run_config.json beside its
+checkpoints) is evaluated exactly as it was trained: its preset, its game
+(--env) and its whole configuration, --config changes included, come from
+there, and the first line printed says so. Flags may repeat the run's
+values; one that disagrees with them is an error naming both, except for
+the search's (--search, --num_simulations, --unvisited_q, --search_policy,
+--gumbel_max_considered_actions and the search fields of --config), which
+an evaluation may change. For a directory without a saved configuration
+the flags say what to evaluate: --preset, --env, the network flags
+(--hidden_size, --channels, --num_blocks, --support_size) and --config are
+those of `launchers.train` (`launchers/common_flags.py`), so the flags of
+its training run evaluate it as they are.
 
-    python -m launchers.evaluate --preset=tictactoe --checkpoint_dir=/tmp/ckpt
+Every game or episode still running after --max_moves moves (default: the
+configuration's max_moves) is cut; the table counts those cut. With
+--logdir (the run's TensorBoard directory) the results are added there as
+`eval/...` scalars at the checkpoint's learner step; --curve_png then plots
+the run's 'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
+
+    python -m launchers.evaluate --checkpoint_dir=/tmp/ckpt
     python -m launchers.evaluate --preset=cartpole --random_init \
         --num_games=20
+    python -m launchers.evaluate --preset=cartpole --env=Acrobot-v1 \
+        --config=observation_shape=[6],action_space_size=3 --random_init
     python -m launchers.evaluate --preset=connect4 --checkpoint_dir=/tmp/c4 \
         --opponents=mcts --opponent_simulations=1000 --num_games=50
     python -m launchers.evaluate --checkpoint_dir=/tmp/ckpt \
@@ -65,7 +75,6 @@ from launchers import common_flags
 from muzero_snt.run import builders
 from muzero_snt import config as config_lib
 from muzero_snt.evaluation import curves
-from muzero_snt import environments
 from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.evaluation import report as evaluation_report
 from muzero_snt.evaluation import exact as exact_evaluation
@@ -74,7 +83,6 @@ from muzero_snt import networks
 from muzero_snt.evaluation import opponents as opponents_lib
 from muzero_snt.evaluation import by_preset as preset_evaluation
 from muzero_snt import presets
-from muzero_snt.run import run_config
 from muzero_snt import search
 
 PRESETS = common_flags.EVALUATED_PRESETS
@@ -89,10 +97,11 @@ SEED = common_flags.SEED
 LOGDIR = common_flags.LOGDIR
 NUM_SIMULATIONS = common_flags.NUM_SIMULATIONS
 ENV = common_flags.ENV
+CONFIG = common_flags.CONFIG
 for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
               'num_simulations', 'unvisited_q', 'search_policy',
               'gumbel_max_considered_actions', 'hidden_size', 'channels',
-              'num_blocks', 'action_encoding', 'support_size'):
+              'num_blocks', 'action_encoding', 'support_size', 'config'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(
@@ -115,6 +124,10 @@ EXACT = flags.DEFINE_bool(
     'exact', False, 'tictactoe: also walk every line of play against the '
     'perfect and the random player and print the exact probabilities of '
     'each result, with the losing lines.')
+MAX_MOVES = flags.DEFINE_integer(
+    'max_moves', None, 'cut a game or episode still running after this '
+    'many moves, and count it as cut (default: the configuration\'s '
+    'max_moves).')
 CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
@@ -130,12 +143,8 @@ class Evaluation(NamedTuple):
   exact: Optional[List[exact_evaluation.ExactResult]] = None
 
 
-def validate_flags() -> None:
-  """Checks the flags before any TensorFlow work; raises `UsageError`."""
-  common_flags.validate()
-  if PRESET.value not in PRESETS:
-    raise app.UsageError(f'--preset={PRESET.value} cannot be evaluated; '
-                         f'expected one of {list(PRESETS)}.')
+def _validate_sources() -> None:
+  """Checks what is evaluated, and how many games, for any preset."""
   if not CHECKPOINT_DIR.value and not RANDOM_INIT.value:
     raise app.UsageError('--checkpoint_dir is required (the training run\'s '
                          'checkpoints), unless --random_init evaluates an '
@@ -144,23 +153,32 @@ def validate_flags() -> None:
     raise app.UsageError(f'--random_init evaluates an untrained network; '
                          f'drop it or --checkpoint_dir='
                          f'{CHECKPOINT_DIR.value}.')
-  if NUM_GAMES.value < 1:
-    raise app.UsageError(f'--num_games must be positive, got '
-                         f'{NUM_GAMES.value}.')
-  if NUM_SIMULATIONS.value is not None and NUM_SIMULATIONS.value < 1:
-    raise app.UsageError(f'--num_simulations must be positive, got '
-                         f'{NUM_SIMULATIONS.value}.')
-  _validate_opponent_flags()
-  if EXACT.value and PRESET.value != 'tictactoe':
+  for name in ('num_games', 'num_simulations', 'max_moves'):
+    common_flags.check_positive(name)
+
+
+def validate_flags(preset: Optional[str] = None) -> None:
+  """Checks the flags before any TensorFlow work; raises `UsageError`.
+
+  Args:
+    preset: the evaluated run's preset (default: --preset's).
+  """
+  preset = preset or PRESET.value
+  _validate_sources()
+  common_flags.validate(preset)
+  if preset not in PRESETS:
+    raise app.UsageError(f'--preset={preset} cannot be evaluated; '
+                         f'expected one of {list(PRESETS)}.')
+  _validate_opponent_flags(preset)
+  if EXACT.value and preset != 'tictactoe':
     raise app.UsageError(f'--exact walks every line of tic-tac-toe; '
-                         f'--preset={PRESET.value} has too many. Drop it.')
+                         f'--preset={preset} has too many. Drop it.')
   if CURVE_PNG.value and not LOGDIR.value:
     raise app.UsageError(f'--curve_png={CURVE_PNG.value} plots the scalars '
                          'of --logdir; pass --logdir too.')
 
 
-def _validate_opponent_flags() -> None:
-  preset = PRESET.value
+def _validate_opponent_flags(preset: str) -> None:
   if preset not in opponents_lib.OPPONENTS:
     common_flags.refuse(
         ('opponents', 'opponent_simulations', 'opponent_rollouts'),
@@ -214,7 +232,8 @@ def run(preset: str,
         opponents: Optional[Sequence[str]] = None,
         opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
         opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
-        exact: bool = False) -> Evaluation:
+        exact: bool = False,
+        max_moves: Optional[int] = None) -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
@@ -238,6 +257,8 @@ def run(preset: str,
     opponent_rollouts: the MCTS opponent's random rollouts per leaf.
     exact: tictactoe: also walk every line against the perfect and the
       random player (`exact_evaluation.walk_all`), printed after the table.
+    max_moves: games and episodes still running after this many moves are
+      cut and counted (default: the config's `max_moves`).
 
   Returns:
     The `Evaluation`.
@@ -263,7 +284,8 @@ def run(preset: str,
                      f'simulations, {opponent_rollouts} random rollout(s) '
                      'per leaf')
   results = preset_evaluation.evaluate(player_search, make_environment,
-                                       opponents, num_games, seed)
+                                       opponents, num_games, seed,
+                                       max_moves=max_moves)
   if opponents is None:
     table = evaluation_report.episodes_table(results)
   else:
@@ -292,25 +314,37 @@ def run(preset: str,
   return Evaluation(learner_step, results, table, exact_results)
 
 
+def run_to_evaluate() -> loading.RunToEvaluate:
+  """The run the flags name: the saved one in --checkpoint_dir, if any."""
+  return common_flags.usage_errors(
+      loading.run_to_evaluate, CHECKPOINT_DIR.value,
+      preset=PRESET.value if common_flags.passed('preset') else None,
+      env=ENV.value,
+      config_values=common_flags.config_values(),
+      config_overrides=CONFIG.value)
+
+
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
-  validate_flags()
+  _validate_sources()
   if CHECKPOINT_DIR.value:
     try:
       loading.check_checkpoint_dir(CHECKPOINT_DIR.value)
     except OSError as e:  # Missing, a file, or without a checkpoint.
       raise app.UsageError(common_flags.flag_names(str(e))) from e
-  config = common_flags.make_config()
-  common_flags.usage_errors(builders.check_environment, PRESET.value, config,
-                            ENV.value)
-  if CHECKPOINT_DIR.value:
-    common_flags.usage_errors(
-        run_config.check_network, CHECKPOINT_DIR.value,
-        run_config.RunConfig(PRESET.value, config))
-  run(PRESET.value,
-      config=config,
-      title=ENV.value,
+  evaluated = run_to_evaluate()
+  trained = evaluated.run
+  validate_flags(trained.preset)
+  if evaluated.saved is not None:
+    print(evaluated.describe(), flush=True)
+  elif CHECKPOINT_DIR.value:
+    logging.warning('%s.', common_flags.flag_names(evaluated.describe()))
+  common_flags.usage_errors(builders.check_environment, trained.preset,
+                            trained.config, trained.env)
+  run(trained.preset,
+      config=trained.config,
+      title=trained.env,
       checkpoint_dir=CHECKPOINT_DIR.value,
       num_games=NUM_GAMES.value,
       num_simulations=NUM_SIMULATIONS.value,
@@ -323,7 +357,8 @@ def main(argv: Sequence[str]) -> None:
                             opponents_lib.MCTS_SIMULATIONS),
       opponent_rollouts=(OPPONENT_ROLLOUTS.value or
                          opponents_lib.MCTS_ROLLOUTS),
-      exact=EXACT.value)
+      exact=EXACT.value,
+      max_moves=MAX_MOVES.value)
 
 
 if __name__ == '__main__':

@@ -202,12 +202,8 @@ NUM_REANALYZE_WORKERS = flags.DEFINE_integer(
     'num_reanalyze_workers', 0, 'reanalyse worker processes on Ray, taking '
     'batches from the replay service (0: the learner reanalyses); with '
     '--num_actors and --reanalyze_fraction.')
-CONFIG = flags.DEFINE_list(
-    'config', [], 'changes to any configuration field the flags above do '
-    'not name, as name=value with the names of the configuration a '
-    'checkpoint saves (run_config.apply_overrides), applied after them: '
-    'network.conv_as_matmul=true,max_moves=500. A JSON value with commas '
-    'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'.')
+CONFIG = common_flags.CONFIG
+flags.declare_key_flag('config')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')

@@ -18,6 +18,7 @@
 episodes (one player); `opponents` and `by_preset` choose them the way
 each preset is evaluated; `exact` computes the exact probability of every
 result over every line of play against tic-tac-toe's opponents; `report`
-formats the results; `loading` reads the network of a run's checkpoint;
-`curves` draws learning curves from a run's TensorBoard files.
+formats the results; `loading` reads the run a checkpoint directory
+saved and its network; `curves` draws learning curves from a run's
+TensorBoard files.
 """

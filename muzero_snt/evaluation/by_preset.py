@@ -44,9 +44,9 @@ def make_opponents(preset: str,
 
 def evaluate(search: search_lib.Search,
              make_environment: EnvironmentFactory,
-             opponents, num_games: int, seed: int = 0) -> Results:
-  """`evaluate_matches` of `num_games` per opponent and side, or
-  `evaluate_episodes` of `num_games` episodes for a one-player preset.
+             opponents, num_games: int, seed: int = 0,
+             max_moves: Optional[int] = None) -> Results:
+  """Plays `num_games` per opponent and side, or episodes.
 
   Args:
     search: MuZero's search (played without noise).
@@ -54,10 +54,17 @@ def evaluate(search: search_lib.Search,
     opponents: `make_opponents`'s result.
     num_games: games per opponent and side, or episodes.
     seed: seed of the opponents and the environments.
+    max_moves: games and episodes still running after this many moves are
+      cut and counted (default: the config's `max_moves`).
+
+  Returns:
+    `evaluation.evaluate_matches`'s results, or the episodes'
+    `evaluation.EpisodeStats` for a one-player preset.
   """
   if opponents is None:
     return evaluation.evaluate_episodes(search, make_environment, num_games,
-                                        seed=seed)
+                                        seed=seed, max_moves=max_moves)
   player = evaluation.MuZeroPlayer(search, seed=seed)
   return evaluation.evaluate_matches(player, make_environment, opponents,
-                                     num_games=num_games, seed=seed)
+                                     num_games=num_games, seed=seed,
+                                     max_moves=max_moves)

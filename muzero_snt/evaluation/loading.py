@@ -12,16 +12,26 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The network of a training run's latest checkpoint."""
+"""The network of a training run's latest checkpoint, and the run itself.
 
+`run_to_evaluate` is the one way the record a run saved beside its
+checkpoints (`run_config.json`) reaches an evaluation: the preset, the game
+and the whole configuration it was trained with, and the changes an
+evaluation may make to them.
+"""
+
+import json
 import os
-from typing import Tuple
+from typing import Any, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import tensorflow as tf
 
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
+from muzero_snt import environments
 from muzero_snt import networks
+from muzero_snt import presets
+from muzero_snt.run import run_config
 
 
 def check_checkpoint_dir(checkpoint_dir: str) -> None:
@@ -69,3 +79,159 @@ def load_network(config: config_lib.MuZeroConfig,
         f'({config.network}) and is intact: {e}') from e
   return network, int(step.numpy())
 
+
+# Config fields an evaluation may set apart from the training run's: how it
+# searches and how long it lets a game run, not what the network learnt.
+EVALUATION_FIELDS = (
+    'num_simulations', 'pb_c_base', 'pb_c_init', 'unvisited_q',
+    'search_policy', 'gumbel_max_considered_actions', 'gumbel_c_visit',
+    'gumbel_c_scale', 'root_dirichlet_alpha', 'root_exploration_fraction',
+    'max_moves') + run_config.COMPUTE_FIELDS
+
+
+def _title(preset: str, env: Optional[str]) -> Optional[str]:
+  """The game `env` names for `preset`: its default title when None."""
+  entry = environments.ENVIRONMENTS.get(preset)
+  return env if env is not None or entry is None else entry.default_title
+
+
+def _shown(value: Any) -> str:
+  """A config value as an argument shows it: strings quoted, else JSON."""
+  return repr(value) if isinstance(value, str) else json.dumps(value)
+
+
+def _changed_fields(a: config_lib.MuZeroConfig,
+                    b: config_lib.MuZeroConfig) -> List[str]:
+  """The names (`run_config.config_to_dict`'s) of the fields that differ."""
+  a, b = run_config.config_to_dict(a), run_config.config_to_dict(b)
+  return sorted(name for name in a if a[name] != b[name])
+
+
+class RunToEvaluate(NamedTuple):
+  """What an evaluation plays, and the saved record it comes from.
+
+  Attributes:
+    run: the preset, `config` and `env` to evaluate, with every other field
+      of the saved record, and `checkpoint_dir`.
+    saved: the record in `run.checkpoint_dir`, None if there is none (no
+      directory, or a run from before records were saved).
+  """
+  run: run_config.RunConfig
+  saved: Optional[run_config.RunConfig]
+
+  def describe(self) -> str:
+    """One line: whose run this is, its game and its config changes."""
+    run = self.run
+    title = _title(run.preset, run.env)
+    trained = self.saved.config if self.saved else run.config
+    changes = _changed_fields(presets.get_preset(run.preset), trained)
+    count = (f'{len(changes)} config change{"s"[:len(changes) != 1]} from '
+             f'the preset ({", ".join(changes)})' if changes else
+             'no config changes from the preset')
+    what = (f'preset {run.preset}' + (f', env {title}' if title else '') +
+            f', {count}')
+    if self.saved is None:
+      if run.checkpoint_dir:
+        return (f'{run.checkpoint_dir} holds no {run_config.RUN_CONFIG_FILE}: '
+                f'evaluating {what}, as given')
+      return f'Evaluating {what}'
+    values = run_config.config_to_dict(run.config)
+    evaluated = ', '.join(f'{name}={_shown(values[name])}' for name in
+                          _changed_fields(self.saved.config, run.config))
+    return (f'Evaluating the run in {run.checkpoint_dir}: {what}' +
+            (f'; evaluated with {evaluated}' if evaluated else ''))
+
+
+def _with_changes(config: config_lib.MuZeroConfig,
+                  config_values: Mapping[str, Any],
+                  config_overrides: Sequence[str]
+                 ) -> config_lib.MuZeroConfig:
+  values = run_config.config_to_dict(config)
+  unknown = sorted(set(config_values) - set(values))
+  if unknown:
+    raise ValueError(f'config_values names unknown fields {unknown}; '
+                     f'expected names of {sorted(values)}.')
+  values.update(config_values)
+  config = run_config.config_from_dict(values)
+  try:
+    return run_config.apply_overrides(config, config_overrides)
+  except ValueError as e:
+    raise ValueError(
+        f'config_overrides={tuple(config_overrides)!r}: {e}') from e
+
+
+def run_to_evaluate(checkpoint_dir: Optional[str],
+                    preset: Optional[str] = None,
+                    env: Optional[str] = None,
+                    config_values: Optional[Mapping[str, Any]] = None,
+                    config_overrides: Sequence[str] = ()) -> RunToEvaluate:
+  """The run in `checkpoint_dir`, to evaluate exactly as it was trained.
+
+  The record the run saved (`run_config.load`) gives the preset, the game
+  and the whole configuration, its changes from the preset included; the
+  arguments may repeat its values, and change only `EVALUATION_FIELDS` of
+  the configuration. Without a record (no directory, or a run from before
+  records were saved) the arguments say what to evaluate.
+
+  Args:
+    checkpoint_dir: the training run's checkpoint directory, or None.
+    preset: the preset asked for; None for the saved run's (without a
+      record: `RunConfig`'s default, tictactoe).
+    env: the game of a titled preset asked for; None for the saved run's
+      (without a record: the preset's default title).
+    config_values: config fields by `run_config.config_to_dict`'s names
+      (`num_simulations`, `network.channels`), set on the run's
+      configuration (or the preset's).
+    config_overrides: `name=value` changes after those
+      (`run_config.apply_overrides`).
+
+  Returns:
+    The `RunToEvaluate`.
+
+  Raises:
+    run_config.RunConfigError: if `preset`, `env` or a changed config field
+      disagrees with the saved run, naming both values; or if the record
+      cannot be read.
+    ValueError: if a change names no config field or sets a bad value.
+  """
+  saved = run_config.load(checkpoint_dir) if checkpoint_dir else None
+  # The record's fields an evaluation may name, with the values asked for.
+  asked = {'preset': preset, 'env': env}
+  if saved is None:
+    run = run_config.RunConfig(
+        **{name: value for name, value in asked.items() if value is not None})
+  else:
+    run = saved
+    for name, value in asked.items():
+      if value is None:
+        continue
+      trained = getattr(saved, name)
+      if name == 'env':
+        value, trained = (_title(saved.preset, v) for v in (value, trained))
+      # A run without self-play recorded no game: any may be evaluated.
+      recorded = name != 'env' or saved.data == 'selfplay'
+      if recorded and value != trained:
+        raise run_config.RunConfigError(
+            f'{name}={value!r} disagrees with the run in {checkpoint_dir}, '
+            f'trained with {name}={trained!r} '
+            f'({run_config.path(checkpoint_dir)}); evaluate it with that '
+            f'{name} or without one.')
+      run = run.replace(**{name: value})
+  trained = run.config or presets.get_preset(run.preset)
+  config = _with_changes(trained, config_values or {}, config_overrides)
+  if saved is not None:
+    refused = [name for name in _changed_fields(trained, config)
+               if name not in EVALUATION_FIELDS]
+    if refused:
+      values = run_config.config_to_dict(config)
+      before = run_config.config_to_dict(trained)
+      changes = ', '.join(
+          f'config.{name}={_shown(values[name])} (trained: '
+          f'{_shown(before[name])})' for name in refused)
+      raise run_config.RunConfigError(
+          f'{changes} {("disagrees", "disagree")[len(refused) > 1]} with the '
+          f'run in {checkpoint_dir}; an evaluation may change only '
+          f'{", ".join(EVALUATION_FIELDS)}: drop '
+          f'{("it", "them")[len(refused) > 1]}.')
+  return RunToEvaluate(
+      run.replace(config=config, checkpoint_dir=checkpoint_dir), saved)

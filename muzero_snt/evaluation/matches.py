@@ -14,9 +14,17 @@
 # ============================================================================
 """Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
-The player plays the most visited action (the pseudocode's `select_action`
-at temperature 0). Games and episodes run in lockstep, with one batched
-search per move.
+The evaluated player searches without exploration noise and plays the most
+visited action (the pseudocode's `select_action` at temperature 0), so it is
+deterministic: the variety of an evaluation comes from the opponents (the
+perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
+MCTS bot draws its rollouts from a seed per game) and from the environments'
+seeds (CartPole's initial states). Two-player games are scored from their
+last reward (`openspiel_players.winner`). Games and episodes are
+played in lockstep, with one batched search per move for all of them, and
+cut after a move limit (the config's `max_moves` unless given), so that a
+policy that never ends its game still ends its evaluation; the results
+count the games and episodes cut.
 """
 
 from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
@@ -38,6 +46,19 @@ TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
     'random': tictactoe_players.RandomPlayer,
 }
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
+
+
+def move_limit(config, max_moves: Optional[int] = None) -> int:
+  """`max_moves`, or the config's `max_moves` if None: moves a game may last.
+
+  Raises:
+    ValueError: if `max_moves` is not a positive integer.
+  """
+  limit = config.max_moves if max_moves is None else max_moves
+  if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or (
+      limit < 1):
+    raise ValueError(f'max_moves must be a positive integer, got {limit!r}.')
+  return int(limit)
 
 
 def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
@@ -77,6 +98,11 @@ class MuZeroPlayer:
     self._num_actions = search.config.action_space_size
     self._rng = np.random.default_rng(seed)
 
+  @property
+  def config(self):
+    """The search's `MuZeroConfig`."""
+    return self._search.config
+
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
                      legal_actions: Sequence[Sequence[int]]) -> np.ndarray:
     """`[B]` int64 `greedy_actions` of B positions: their `[B, *obs]`
@@ -108,40 +134,66 @@ class MuZeroPlayer:
 
 
 class MatchResult(NamedTuple):
-  """MuZero's wins, draws and losses against one opponent, from one side."""
+  """Two-player games of MuZero against one opponent, from one side.
+
+  Wins, draws and losses count from MuZero's perspective; a game still
+  running after `max_moves` moves is cut, and counts as none of them.
+  """
   opponent: str
   side: str  # 'first' (MuZero is player 0) or 'second'.
   wins: int
   draws: int
   losses: int
+  cut: int = 0
+  max_moves: Optional[int] = None  # The move limit the games were played to.
 
   @property
   def num_games(self) -> int:
-    return self.wins + self.draws + self.losses
+    return self.wins + self.draws + self.losses + self.cut
 
 
 def play_games(muzero_player: MuZeroPlayer,
                envs: Sequence[base.Environment],
                opponents: Sequence[object],
-               muzero_side: int) -> List[int]:
-  """Plays each game from its position to the end, in lockstep.
+               muzero_side: int,
+               max_moves: Optional[int] = None) -> List[Optional[int]]:
+  """Plays each game from its current position to the end, in lockstep.
 
-  Returns each game's winner: 0, 1, or `openspiel_players.DRAW`.
+  `envs[i]` (two players, with `observation()`; reset, or set to a
+  position) is played against `opponents[i]` with MuZero as player
+  `muzero_side`; MuZero's moves of all the games are searched together.
+  The winner is read from each game's last reward, which is for its mover
+  (`openspiel_players.winner`). A game still running after `max_moves`
+  moves from its position is cut there.
 
   Args:
     muzero_player: the MuZero player.
     envs: two-player games with `observation()`, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
+    max_moves: the move limit (`move_limit`; default: the config's).
+
+  Returns:
+    The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
+    to `tictactoe.DRAW`); None for a game cut by the move limit.
+
+  Raises:
+    ValueError: for a side other than 0 or 1, a number of opponents other
+      than of games, or a `max_moves` that is not a positive integer.
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
   if len(envs) != len(opponents):
     raise ValueError(f'One opponent per game: {len(envs)} games and '
                      f'{len(opponents)} opponents.')
+  limit = move_limit(muzero_player.config, max_moves)
   winners = [None] * len(envs)
   live = list(range(len(envs)))
-  while live:
+  # Every live game moves once a round: after `limit` rounds the games
+  # still live have played `limit` moves.
+  for _ in range(limit):
+    if not live:
+      break
     ours = [i for i in live if envs[i].to_play() == muzero_side]
     actions = {}
     if ours:
@@ -157,6 +209,9 @@ def play_games(muzero_player: MuZeroPlayer,
       if time_step.last():
         winners[i] = openspiel_players.winner(float(time_step.reward), mover)
     live = [i for i in live if winners[i] is None]
+  if live:
+    logging.warning('%d of %d games cut after %d moves.', len(live),
+                    len(envs), limit)
   return winners
 
 
@@ -165,7 +220,8 @@ def evaluate_matches(
     make_environment: Callable[[int], base.Environment],
     opponents: Mapping[str, OpponentFactory],
     num_games: int = 100,
-    seed: int = 0) -> List[MatchResult]:
+    seed: int = 0,
+    max_moves: Optional[int] = None) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
   Game g with MuZero as player s is played in `make_environment(n)` against
@@ -178,17 +234,21 @@ def evaluate_matches(
     opponents: `{name: factory}`, factories taking a seed.
     num_games: games per opponent and side.
     seed: the first seed.
+    max_moves: games still running after this many moves are cut and
+      counted as such (`move_limit`; default: the config's `max_moves`).
 
   Returns:
     A `MatchResult` per opponent, in order, and side (first, then second).
 
   Raises:
-    ValueError: if `num_games` is not positive or `opponents` is empty.
+    ValueError: if `num_games` is not positive, `opponents` is empty or
+      `max_moves` is not a positive integer.
   """
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
   if not opponents:
     raise ValueError('opponents is empty; expected {name: factory}.')
+  limit = move_limit(muzero_player.config, max_moves)
   results = []
   for name, factory in opponents.items():
     for side, side_name in enumerate(SIDES):
@@ -197,17 +257,18 @@ def evaluate_matches(
       for env in envs:
         env.reset()
       winners = play_games(muzero_player, envs,
-                           [factory(s) for s in seeds], side)
+                           [factory(s) for s in seeds], side, limit)
       results.append(MatchResult(
           opponent=name, side=side_name,
           wins=winners.count(side),
           draws=winners.count(openspiel_players.DRAW),
-          losses=winners.count(1 - side)))
+          losses=winners.count(1 - side),
+          cut=winners.count(None), max_moves=limit))
       logging.info('%d games against the %s player, MuZero %s: %d wins, %d '
-                   'draws, %d losses (%d of %d matches).', num_games, name,
-                   side_name, results[-1].wins, results[-1].draws,
-                   results[-1].losses, len(results),
-                   2 * len(opponents))
+                   'draws, %d losses, %d cut at %d moves (%d of %d '
+                   'matches).', num_games, name, side_name,
+                   results[-1].wins, results[-1].draws, results[-1].losses,
+                   results[-1].cut, limit, len(results), 2 * len(opponents))
   return results
 
 
@@ -224,8 +285,14 @@ def evaluate_tictactoe(
 
 
 class EpisodeStats(NamedTuple):
-  """Returns of N evaluation episodes; `std` is the population's (ddof 0)."""
+  """Returns of N evaluation episodes; `std` is the population's (ddof 0).
+
+  `cut` of them were still running after `max_moves` moves: their returns
+  are those of their first `max_moves` moves.
+  """
   returns: np.ndarray  # [N] undiscounted returns, in episode order.
+  cut: int = 0
+  max_moves: Optional[int] = None  # The move limit of the episodes.
 
   @property
   def mean(self) -> float:
@@ -247,20 +314,23 @@ class EpisodeStats(NamedTuple):
 def evaluate_episodes(search: search_lib.Search,
                       make_environment: Callable[[int], base.Environment],
                       num_episodes: int,
-                      seed: int = 0) -> EpisodeStats:
+                      seed: int = 0,
+                      max_moves: Optional[int] = None) -> EpisodeStats:
   """`EpisodeStats` of the undiscounted returns of N one-player episodes.
 
-  Episode i runs in `make_environment(seed + i)` to its LAST time step; the
+  Episode i runs in `make_environment(seed + i)` to its LAST time step, or
+  is cut after `max_moves` moves (`move_limit`; default: the config's); the
   episodes advance in lockstep under one `MuZeroPlayer(search, seed)`.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
-    ValueError: if `num_episodes` is not positive or an environment has
-      two players.
+    ValueError: if `num_episodes` or `max_moves` is not positive or an
+      environment has two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
   player = MuZeroPlayer(search, seed=seed)
+  limit = move_limit(player.config, max_moves)
   envs = [make_environment(seed + i) for i in range(num_episodes)]
   for env in envs:
     if env.num_players != 1:
@@ -272,7 +342,7 @@ def evaluate_episodes(search: search_lib.Search,
   returns = np.zeros(num_episodes)
   live = list(range(num_episodes))
   moves = 0
-  while live:
+  while live and moves < limit:
     moves += 1
     if moves % 100 == 0:
       logging.info('Evaluation move %d: %d of %d episodes still running.',
@@ -287,6 +357,6 @@ def evaluate_episodes(search: search_lib.Search,
     live = [i for i in live if not time_steps[i].last()]
   for env in envs:
     env.close()
-  logging.info('%d episodes in %d moves: mean return %.1f.', num_episodes,
-               moves, float(np.mean(returns)))
-  return EpisodeStats(returns)
+  logging.info('%d episodes in %d moves (%d cut at %d): mean return %.1f.',
+               num_episodes, moves, len(live), limit, float(np.mean(returns)))
+  return EpisodeStats(returns, cut=len(live), max_moves=limit)

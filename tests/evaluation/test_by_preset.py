@@ -47,7 +47,7 @@ class PresetEvaluationTest(testing.TestCase):
         search.ReferenceSearch(config, model, 2),
         lambda seed: tictactoe.TicTacToe(), opponents, num_games=5)
     self.assertEqual(results[0], evaluation.MatchResult(
-        'perfect', 'first', wins=0, draws=0, losses=5))
+        'perfect', 'first', wins=0, draws=0, losses=5, max_moves=9))
     self.assertEqual([(r.opponent, r.side) for r in results],
                      [('perfect', 'first'), ('perfect', 'second'),
                       ('random', 'first'), ('random', 'second')])

@@ -26,6 +26,7 @@ from muzero_snt.run import checkpointing
 from muzero_snt.evaluation import loading
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt.run import run_config
 from tests import testing
 
 TICTACTOE = presets.make_tictactoe_config()
@@ -107,6 +108,116 @@ class LoadNetworkTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError,
                                 'fits the config.*not bound'):
       loading.load_network(config, step_only)
+
+
+
+class RunToEvaluateTest(testing.TestCase):
+
+  def _save(self, preset='cartpole', config=None, **settings):
+    directory = _new_dir(self)
+    run_config.save(directory, run_config.RunConfig(
+        preset, config or presets.get_preset(preset), **settings))
+    return directory
+
+  def test_the_saved_runs_preset_env_and_config(self):
+    # A run trained with --preset=cartpole --env=Acrobot-v1
+    # --config=observation_shape=[6],action_space_size=3.
+    acrobot = presets.get_preset('cartpole').replace(
+        observation_shape=(6,), action_space_size=3)
+    directory = self._save(config=acrobot, env='Acrobot-v1')
+    evaluated = loading.run_to_evaluate(directory)
+    self.assertEqual((evaluated.run.preset, evaluated.run.env),
+                     ('cartpole', 'Acrobot-v1'))
+    self.assertEqual(evaluated.run.config, acrobot)
+    self.assertEqual(evaluated.run.checkpoint_dir, directory)
+    self.assertEqual(
+        evaluated.describe(),
+        f'Evaluating the run in {directory}: preset cartpole, env '
+        'Acrobot-v1, 2 config changes from the preset (action_space_size, '
+        'observation_shape)')
+    # The same values given again agree with it.
+    again = loading.run_to_evaluate(
+        directory, 'cartpole', 'Acrobot-v1',
+        config_overrides=['observation_shape=[6]', 'action_space_size=3'])
+    self.assertEqual(again, evaluated)
+
+  def test_the_search_may_differ_from_the_runs(self):
+    directory = self._save('tictactoe', TICTACTOE.replace(lr_init=0.5))
+    evaluated = loading.run_to_evaluate(
+        directory, config_values={'num_simulations': 7},
+        config_overrides=['unvisited_q=parent', 'max_moves=5',
+                          'network.conv_as_matmul=true'])
+    self.assertEqual(evaluated.run.config, TICTACTOE.replace(
+        lr_init=0.5, num_simulations=7, unvisited_q='parent', max_moves=5,
+        network=dataclasses.replace(TICTACTOE.network,
+                                    conv_as_matmul=True)))
+    self.assertEqual(
+        evaluated.describe(),
+        f'Evaluating the run in {directory}: preset tictactoe, 1 config '
+        'change from the preset (lr_init); evaluated with max_moves=5, '
+        'network.conv_as_matmul=true, num_simulations=7, '
+        "unvisited_q='parent'")
+
+  def test_a_preset_or_env_other_than_the_runs_names_both(self):
+    directory = self._save(env='CartPole-v0')
+    with self.assertRaisesRegex(
+        run_config.RunConfigError,
+        f"^env='CartPole-v1' disagrees with the run in {directory}, "
+        "trained with env='CartPole-v0' "):
+      loading.run_to_evaluate(directory, env='CartPole-v1')
+    with self.assertRaisesRegex(
+        run_config.RunConfigError,
+        f"^preset='connect4' disagrees with the run in {directory}, "
+        "trained with preset='cartpole' "):
+      loading.run_to_evaluate(directory, preset='connect4')
+    # A run saved without an env played the preset's default title.
+    default = self._save()
+    self.assertEqual(
+        loading.run_to_evaluate(default, env='CartPole-v1').run.env,
+        'CartPole-v1')
+    with self.assertRaisesRegex(run_config.RunConfigError,
+                                "trained with env='CartPole-v1'"):
+      loading.run_to_evaluate(default, env='CartPole-v0')
+
+  def test_a_run_without_self_play_recorded_no_game(self):
+    directory = self._save(data='synthetic')
+    self.assertEqual(
+        loading.run_to_evaluate(directory, env='CartPole-v0').run.env,
+        'CartPole-v0')
+
+  def test_a_config_other_than_the_runs_names_both_values(self):
+    directory = self._save('tictactoe', TICTACTOE)
+    with self.assertRaisesRegex(
+        run_config.RunConfigError,
+        r'^config.lr_init=0.5 \(trained: 0.2\), config.network.channels=8 '
+        r'\(trained: 16\) disagree with the run in .*; an evaluation may '
+        'change only'):
+      loading.run_to_evaluate(directory,
+                              config_values={'network.channels': 8},
+                              config_overrides=['lr_init=0.5'])
+    with self.assertRaisesRegex(
+        ValueError, r"^config_overrides=\('nope=1',\): Override 'nope=1' "
+        'names no configuration'):
+      loading.run_to_evaluate(directory, config_overrides=['nope=1'])
+
+  def test_without_a_saved_run_the_arguments_say_what(self):
+    for directory in (None, _new_dir(self)):
+      evaluated = loading.run_to_evaluate(
+          directory, 'cartpole', 'Acrobot-v1',
+          config_values={'num_simulations': 3},
+          config_overrides=['observation_shape=[6]', 'action_space_size=3'])
+      self.assertIsNone(evaluated.saved)
+      self.assertEqual((evaluated.run.preset, evaluated.run.env),
+                       ('cartpole', 'Acrobot-v1'))
+      self.assertEqual(evaluated.run.config,
+                       presets.get_preset('cartpole').replace(
+                           num_simulations=3, observation_shape=(6,),
+                           action_space_size=3))
+    self.assertEqual(loading.run_to_evaluate(None).run.preset, 'tictactoe')
+    self.assertEqual(
+        loading.run_to_evaluate(directory).describe(),
+        f'{directory} holds no run_config.json: evaluating preset '
+        'tictactoe, no config changes from the preset, as given')
 
 
 if __name__ == '__main__':

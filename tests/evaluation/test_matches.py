@@ -16,10 +16,12 @@
 
 import importlib.util
 import math
+from typing import Optional
 from unittest import mock
 
 from absl.testing import absltest
 from absl.testing import parameterized
+import dm_env
 import numpy as np
 
 from muzero_snt.evaluation import matches as evaluation
@@ -27,6 +29,7 @@ from muzero_snt.evaluation import opponents
 from muzero_snt import presets
 from muzero_snt import search
 from muzero_snt import types
+from muzero_snt.environments import base
 from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
@@ -118,6 +121,54 @@ class Scripted:
     if self._actions:
       return self._actions.pop(0)
     return int(env.legal_actions()[0])
+
+
+class Endless(base.Environment):
+  """A game that ends only if `ends_after` moves are played, else never.
+
+  Every move is rewarded 1, to its mover; the move that ends the game wins
+  it. Observations are zeros of tic-tac-toe's shape (two players) or
+  CartPole's (one). Playing past 100 moves raises, so that an evaluation
+  without a move limit fails instead of running on.
+  """
+
+  def __init__(self, num_players: int, ends_after: Optional[int] = None):
+    self._num_players = num_players
+    self._ends_after = ends_after
+    self._shape = (3, 3, 3) if num_players == 2 else (4,)
+    self.moves = 0
+
+  @property
+  def num_players(self) -> int:
+    return self._num_players
+
+  def observation(self) -> np.ndarray:
+    return np.zeros(self._shape, np.float32)
+
+  def reset(self):
+    self.moves = 0
+    return dm_env.restart(self.observation())
+
+  def step(self, action):
+    del action
+    self.moves += 1
+    if self.moves > 100:
+      raise RuntimeError('played 100 moves of a game without an end')
+    if self.moves == self._ends_after:
+      return base.termination(1., self.observation())
+    return base.transition(1., self.observation())
+
+  def to_play(self) -> int:
+    return self.moves % self._num_players
+
+  def legal_actions(self) -> np.ndarray:
+    return np.arange(2, dtype=np.int32)
+
+  def observation_spec(self):
+    raise NotImplementedError
+
+  def action_spec(self):
+    raise NotImplementedError
 
 
 def _player(config, model, num_simulations=None):
@@ -238,7 +289,7 @@ class TicTacToeEvaluationTest(testing.TestCase):
                      num_simulations=2)
     results = evaluation.evaluate_tictactoe(player, num_games=10, seed=0)
     self.assertEqual(results[0], evaluation.MatchResult(
-        'perfect', 'first', wins=0, draws=0, losses=10))
+        'perfect', 'first', wins=0, draws=0, losses=10, max_moves=9))
     self.assertGreater(results[1].losses, 0)
     self.assertEqual(results[1].wins, 0)  # Nobody beats the perfect player.
     factories = [tictactoe_players.PerfectPlayer] * 2 + [
@@ -331,6 +382,76 @@ class BoardGameEvaluationTest(testing.TestCase):
     env = FromPosition(())
     with self.assertRaisesRegex(ValueError, '2 games and 1 opponents'):
       evaluation.play_games(player, [env, env], [Scripted([])], 0)
+
+
+class MoveLimitTest(testing.TestCase):
+  """Games and episodes that would not end are cut at the move limit."""
+
+  def test_two_player_games_are_cut_at_the_configs_max_moves(self):
+    # Tic-tac-toe's max_moves is 9. Of the 2 games a side (seeds 0, 1 first,
+    # 2, 3 second), seed 0's ends at its 5th move, made by player 0 (moves
+    # 1, 3, 5): MuZero, moving first, wins it. The 3 others never end and
+    # are cut after 9 moves: neither won, drawn nor lost.
+    games = {}
+
+    def make_environment(seed):
+      games[seed] = Endless(2, ends_after=5 if seed == 0 else None)
+      return games[seed]
+
+    player = _player(TICTACTOE, FixedModel(np.zeros(9)), num_simulations=2)
+    results = evaluation.evaluate_matches(
+        player, make_environment, {'scripted': lambda seed: Scripted([])},
+        num_games=2)
+    self.assertEqual(results, [
+        evaluation.MatchResult('scripted', 'first', wins=1, draws=0,
+                               losses=0, cut=1, max_moves=9),
+        evaluation.MatchResult('scripted', 'second', wins=0, draws=0,
+                               losses=0, cut=2, max_moves=9)])
+    self.assertEqual([games[s].moves for s in range(4)], [5, 9, 9, 9])
+    self.assertEqual(results[1].num_games, 2)
+
+  def test_two_player_games_are_cut_at_max_moves(self):
+    envs = [Endless(2), Endless(2, ends_after=4), Endless(2, ends_after=3)]
+    for env in envs:
+      env.reset()
+    player = _player(TICTACTOE, FixedModel(np.zeros(9)), num_simulations=2)
+    # The 4th move (player 1's) ends the second game at the limit: it ends,
+    # won by player 1, rather than being cut. The first is cut (None).
+    winners = evaluation.play_games(player, envs, [Scripted([])] * 3,
+                                    muzero_side=0, max_moves=4)
+    self.assertEqual(winners, [None, 1, 0])
+    self.assertEqual([env.moves for env in envs], [4, 4, 3])
+    with self.assertRaisesRegex(ValueError, 'max_moves must be a positive '
+                                'integer, got 0'):
+      evaluation.play_games(player, envs, [Scripted([])] * 3, 0, max_moves=0)
+
+  def test_episodes_are_cut_at_the_configs_max_moves(self):
+    # max_moves 7. Episode 0 ends itself after 3 moves, episode 1 at the
+    # 7th, the limit (it ends: not cut), episode 2 never: cut after 7 moves.
+    # Every move is rewarded 1: returns 3, 7 and 7, one episode cut.
+    config = presets.make_cartpole_config().replace(max_moves=7)
+    ends_after = {0: 3, 1: 7, 2: None}
+    stats = evaluation.evaluate_episodes(
+        search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+        lambda seed: Endless(1, ends_after[seed]), num_episodes=3)
+    self.assertEqual(stats.returns.tolist(), [3., 7., 7.])
+    self.assertEqual((stats.cut, stats.max_moves), (1, 7))
+
+  def test_episodes_are_cut_at_max_moves(self):
+    # The same episodes cut at 4 moves: returns 3, 4 and 4, two cut.
+    config = presets.make_cartpole_config().replace(max_moves=7)
+    ends_after = {0: 3, 1: 7, 2: None}
+    stats = evaluation.evaluate_episodes(
+        search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+        lambda seed: Endless(1, ends_after[seed]), num_episodes=3,
+        max_moves=4)
+    self.assertEqual(stats.returns.tolist(), [3., 4., 4.])
+    self.assertEqual((stats.cut, stats.max_moves), (2, 4))
+    with self.assertRaisesRegex(ValueError, 'max_moves must be a positive '
+                                'integer, got -1'):
+      evaluation.evaluate_episodes(
+          search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+          lambda seed: Endless(1), num_episodes=1, max_moves=-1)
 
 
 class EpisodeEvaluationTest(testing.TestCase):

@@ -32,9 +32,32 @@ class TablesTest(testing.TestCase):
   def test_tictactoe_table(self):
     self.assertEqual(
         evaluation_report.tictactoe_table(self.RESULTS[:2]).splitlines(),
-        ['opponent  muzero   games  wins draws losses',
-         'perfect   first        4     0     3      1',
-         'perfect   second       4     0     2      2'])
+        ['opponent  muzero   games  wins draws losses   cut',
+         'perfect   first        4     0     3      1     0',
+         'perfect   second       4     0     2      2     0'])
+
+  def test_tictactoe_table_counts_the_games_cut(self):
+    # 2 + 0 of the 4 + 3 games were cut at 42 moves.
+    results = (evaluation.MatchResult('mcts10', 'first', 1, 0, 1, cut=2,
+                                      max_moves=42),
+               evaluation.MatchResult('mcts10', 'second', 1, 1, 1,
+                                      max_moves=42))
+    self.assertEqual(
+        evaluation_report.tictactoe_table(results).splitlines(),
+        ['opponent  muzero   games  wins draws losses   cut',
+         'mcts10    first        4     1     0      1     2',
+         'mcts10    second       3     1     1      1     0',
+         '2 of 7 games cut at 42 moves (neither won, drawn nor lost).'])
+
+  def test_episodes_table_counts_the_episodes_cut(self):
+    # Mean 1031 / 3 = 343.7; deviations 156.3, 156.3, -312.7: std
+    # sqrt((2 * 24440.1 + 97760.4) / 3) = sqrt(48880.2) = 221.1.
+    stats = evaluation.EpisodeStats(np.array([500., 500., 31.]), cut=2,
+                                    max_moves=500)
+    self.assertEqual(evaluation_report.episodes_table(stats).splitlines(),
+                     ['episodes     mean      std      min      max',
+                      '       3    343.7    221.1     31.0    500.0',
+                      '2 of 3 episodes cut at 500 moves.'])
 
   def test_episodes_table(self):
     # Mean 22; std sqrt((12^2 + 2^2 + 14^2) / 3) = sqrt(114.67) = 10.71.
@@ -49,6 +72,11 @@ class TablesTest(testing.TestCase):
         'eval/perfect/win_rate': 0., 'eval/perfect/draw_rate': 5 / 8,
         'eval/perfect/loss_rate': 3 / 8, 'eval/random/win_rate': 5 / 8,
         'eval/random/draw_rate': 1 / 8, 'eval/random/loss_rate': 2 / 8})
+    # A game cut counts in the rates' denominator: 1 win of 2 games.
+    self.assertEqual(evaluation_report.summary_scalars(
+        [evaluation.MatchResult('random', 'first', 1, 0, 0, cut=1)]), {
+            'eval/random/win_rate': 0.5, 'eval/random/draw_rate': 0.,
+            'eval/random/loss_rate': 0.})
     stats = evaluation.EpisodeStats(np.array([10., 20.]))
     self.assertEqual(evaluation_report.summary_scalars(stats), {
         'eval/return_mean': 15., 'eval/return_std': 5.,

@@ -23,6 +23,7 @@ import sys
 import struct
 import subprocess
 import tempfile
+from unittest import mock
 
 from absl import app
 from absl import flags
@@ -32,11 +33,13 @@ import tensorflow as tf
 
 from launchers import evaluate
 from launchers import common_flags
+from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
 from muzero_snt.evaluation import curves
 from muzero_snt.evaluation import report as evaluation_report
 from muzero_snt import networks
 from muzero_snt import presets
+from muzero_snt.run import run_config
 from tests import testing
 
 FLAGS = flags.FLAGS
@@ -47,6 +50,20 @@ HAS_OPENSPIEL = importlib.util.find_spec('pyspiel') is not None
 
 def _new_dir(test: tf.test.TestCase) -> str:
   return tempfile.mkdtemp(dir=test.get_temp_dir())
+
+
+def _save_run(test: tf.test.TestCase, preset: str, config, **settings) -> str:
+  """A directory holding a checkpoint of learner step 42 of `config`'s
+  network, and the record of the run of `preset` that trained it."""
+  network = networks.make_network(config)
+  network.create_variables()
+  directory = _new_dir(test)
+  checkpointing.Checkpointer(
+      directory, network=network,
+      step=tf.Variable(42, dtype=tf.int64)).save(1)
+  run_config.save(directory,
+                  run_config.RunConfig(preset, config, **settings))
+  return directory
 
 
 def _run_main():
@@ -69,7 +86,8 @@ class EvaluateTest(testing.TestCase):
         (evaluate.PRESET, common_flags.PRESET),
         (evaluate.CHECKPOINT_DIR, common_flags.CHECKPOINT_DIR),
         (evaluate.SEED, common_flags.SEED),
-        (evaluate.LOGDIR, common_flags.LOGDIR)):
+        (evaluate.LOGDIR, common_flags.LOGDIR),
+        (evaluate.CONFIG, common_flags.CONFIG)):
       self.assertIs(holder, shared)
 
   def test_does_not_import_the_training_launcher(self):
@@ -119,7 +137,7 @@ class EvaluateTest(testing.TestCase):
                      'initialisation), 3 simulations per move')
     self.assertEqual(lines[1].split(),
                      ['opponent', 'muzero', 'games', 'wins', 'draws',
-                      'losses'])
+                      'losses', 'cut'])
     rows = [line.split() for line in lines[2:]]
     self.assertEqual([row[:3] for row in rows],
                      [['perfect', 'first', '2'], ['perfect', 'second', '2'],
@@ -163,6 +181,92 @@ class EvaluateTest(testing.TestCase):
       self.assertEqual(value, int(value))
       self.assertBetween(value, 1, 500)
     self.assertIn(f'{result.results.mean:.1f}', result.table)
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  def test_the_saved_runs_env_is_evaluated(self):
+    # A run trained with --preset=cartpole --env=CartPole-v0 plays
+    # CartPole-v0, not the preset's CartPole-v1.
+    directory = _save_run(self, 'cartpole', presets.get_preset('cartpole'),
+                          env='CartPole-v0')
+    factory = mock.patch.object(builders, 'make_environment_factory',
+                                wraps=builders.make_environment_factory)
+    with factory as make_factory, flagsaver.flagsaver(
+        preset='cartpole', checkpoint_dir=directory, num_games=1,
+        num_simulations=2, search='reference', max_moves=20):
+      lines = _run_main().splitlines()
+    self.assertEqual(
+        lines[0], f'Evaluating the run in {directory}: preset cartpole, env '
+        'CartPole-v0, no config changes from the preset; evaluated with '
+        'num_simulations=2')
+    self.assertEqual(lines[1], f'MuZero cartpole, learner step 42 '
+                     f'({directory}), 2 simulations per move')
+    self.assertEqual({c.args[2] for c in make_factory.call_args_list},
+                     {'CartPole-v0'})
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  def test_the_saved_runs_config_is_evaluated(self):
+    # A run trained with --preset=cartpole --env=Acrobot-v1
+    # --config=observation_shape=[6],action_space_size=3, evaluated from
+    # its directory alone. Acrobot rewards each move -1 until the arm
+    # swings up, which 10 moves from hanging cannot do: 2 episodes cut at
+    # 10 moves, both returning -10.
+    config = presets.get_preset('cartpole').replace(
+        observation_shape=(6,), action_space_size=3)
+    directory = _save_run(self, 'cartpole', config, env='Acrobot-v1')
+    with flagsaver.flagsaver(checkpoint_dir=directory, num_games=2,
+                             search='reference', max_moves=10):
+      lines = _run_main().splitlines()
+    self.assertEqual(
+        lines[0], f'Evaluating the run in {directory}: preset cartpole, env '
+        'Acrobot-v1, 2 config changes from the preset (action_space_size, '
+        'observation_shape)')
+    self.assertEqual(lines[1], f'MuZero cartpole, learner step 42 '
+                     f'({directory}), {config.num_simulations} simulations '
+                     'per move')
+    self.assertEqual(lines[3].split(), ['2', '-10.0', '0.0', '-10.0',
+                                        '-10.0'])
+    self.assertEqual(lines[4], '2 of 2 episodes cut at 10 moves.')
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  @flagsaver.flagsaver(preset='cartpole', env='Acrobot-v1',
+                       config=['observation_shape=[6]',
+                               'action_space_size=3'],
+                       random_init=True, num_games=2, num_simulations=2,
+                       search='reference', max_moves=10)
+  def test_config_flag_sets_the_evaluated_config(self):
+    # As above, with the flags of the training run: -10 each, 2 cut.
+    lines = _run_main().splitlines()
+    self.assertEqual(lines[0], 'MuZero cartpole, learner step 0 (random '
+                     'initialisation), 2 simulations per move')
+    self.assertEqual(lines[2].split(), ['2', '-10.0', '0.0', '-10.0',
+                                        '-10.0'])
+    self.assertEqual(lines[3], '2 of 2 episodes cut at 10 moves.')
+
+  def test_flags_that_disagree_with_the_saved_run_name_both_values(self):
+    cartpole = _save_run(self, 'cartpole', presets.get_preset('cartpole'),
+                         env='CartPole-v0')
+    tictactoe = _save_run(self, 'tictactoe', presets.get_preset('tictactoe'))
+    for directory, changes, message in (
+        (cartpole, dict(env='CartPole-v1'),
+         f'--env=CartPole-v1 disagrees with the run in {cartpole}, trained '
+         'with --env=CartPole-v0 '),
+        (tictactoe, dict(preset='connect4'),
+         f'--preset=connect4 disagrees with the run in {tictactoe}, trained '
+         'with --preset=tictactoe '),
+        (tictactoe, dict(channels=8),
+         r'--channels=8 \(trained: 16\) disagrees with the run in '),
+        (tictactoe, dict(config=['lr_init=0.5']),
+         r'config.lr_init=0.5 \(trained: 0.2\) disagrees with the run in ')):
+      with self.subTest(message), flagsaver.flagsaver(
+          checkpoint_dir=directory, **changes):
+        with self.assertRaisesRegex(app.UsageError, f'^{message}'):
+          _run_main()
+
+  @flagsaver.flagsaver(random_init=True, max_moves=0)
+  def test_non_positive_max_moves_is_a_usage_error(self):
+    with self.assertRaisesRegex(app.UsageError,
+                                '--max_moves must be positive, got 0'):
+      evaluate.validate_flags()
 
   @absltest.skipUnless(HAS_MATPLOTLIB, 'needs matplotlib')
   def test_logdir_gets_eval_scalars_and_a_curve(self):
