@@ -272,17 +272,11 @@ class ReplayServiceSource:
     self._seen = {name: max(int(counts.get(name, 0)), seen)
                   for name, seen in self._seen.items()}
 
-  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+  def progress(self, elapsed: float) -> Dict[str, float]:
     stats = self.stats()
     returns, lengths = stats['returns'], stats['lengths']
     rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
     self._last_env_steps = self.env_steps
-    ratio, worst = stats['observed_ratio'], stats['worst_ratio_deviation']
-    text = (f'games {stats["games"]}  env steps {self.env_steps}  return '
-            f'{np.mean(returns) if returns else float("nan"):.2f}  '
-            f'{rate:.1f} env steps/s  train ratio '
-            f'{"-" if ratio is None else f"{ratio:.4f}"} over the last '
-            f'{stats["ratio_window"]} steps  weights v{self.published_version}')
     scalars = {
         'selfplay/games': stats['games'],
         'selfplay/env_steps': self.env_steps,
@@ -291,21 +285,20 @@ class ReplayServiceSource:
         'selfplay/game_length': np.mean(lengths) if returns else None,
         'replay/positions': stats['positions'],
         'replay/queued_games': stats['queued_games'],
-        'replay/observed_train_ratio': ratio,
-        'replay/worst_train_ratio_deviation': worst,
+        'replay/observed_train_ratio': stats['observed_ratio'],
+        'replay/train_ratio_window': stats['ratio_window'],
+        'replay/worst_train_ratio_deviation': stats['worst_ratio_deviation'],
+        'weights/version': self.published_version,
     }
     scalars = {k: v for k, v in scalars.items() if v is not None}
     if self.reanalyser is not None:
-      more_text, more = data_sources.reanalysis_progress(self.reanalyser)
-      text += more_text
-      scalars.update(more)
+      scalars.update(data_sources.reanalysis_progress(self.reanalyser))
     elif self.reanalyse_workers:
       batches = stats['reanalysed_batches'] - self._last_reanalysed
       self._last_reanalysed = stats['reanalysed_batches']
-      text += (f'  reanalysed {batches} batches by '
-               f'{len(self.reanalyse_workers)} worker(s)')
       scalars['reanalyse/batches'] = batches
-    return text, scalars
+      scalars['reanalyse/workers'] = len(self.reanalyse_workers)
+    return scalars
 
   def close(self) -> None:
     """Keeps the service's last counters for `totals` (the run stops it)."""

@@ -79,8 +79,9 @@ class DataSource(Protocol):
     progress, such as unfinished games).
     """
 
-  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
-    """A log-line fragment and summary scalars of the rounds since last call."""
+  def progress(self, elapsed: float) -> Dict[str, float]:
+    """Scalars of the rounds since the last call, by TensorBoard tag (the
+    progress line is made of them: `progress.format_line`)."""
 
   def totals(self) -> str:
     """What the source produced over the whole run, for the final summary."""
@@ -252,7 +253,7 @@ class SelfPlay:
     self._last_results = results
     self._counters['rounds'].assign_add(1)
 
-  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+  def progress(self, elapsed: float) -> Dict[str, float]:
     returns = [r.episode_return for r in self._recent]
     lengths = [r.length for r in self._recent]
     rate = (self.env_steps - self._last_env_steps) / max(elapsed, 1e-9)
@@ -265,18 +266,12 @@ class SelfPlay:
     }
     # Continuous rounds ended early (`TrainingLoop.run(end_round=...)`) may
     # have finished no game since the last line.
-    ended = '-  length -'
     if returns:
       scalars['selfplay/episode_return'] = float(np.mean(returns))
       scalars['selfplay/game_length'] = float(np.mean(lengths))
-      ended = f'{np.mean(returns):.2f}  length {np.mean(lengths):.1f}'
-    text = (f'games {self.games}  env steps {self.env_steps}  return '
-            f'{ended}  {rate:.1f} env steps/s')
     if self._reanalyser is not None:
-      more_text, more = reanalysis_progress(self._reanalyser)
-      text += more_text
-      scalars.update(more)
-    return text, scalars
+      scalars.update(reanalysis_progress(self._reanalyser))
+    return scalars
 
   def totals(self) -> str:
     return (f'{self.games} games, {self.env_steps} environment steps, '
@@ -284,14 +279,11 @@ class SelfPlay:
 
 
 def reanalysis_progress(reanalyser: reanalysis.Reanalyser
-                       ) -> Tuple[str, Dict[str, float]]:
-  """A log fragment and scalars of the reanalysis since the last call."""
+                       ) -> Dict[str, float]:
+  """The scalars of the reanalysis since the last call."""
   rows, positions, seconds = reanalyser.take_stats()
-  return (f'  reanalysed {rows} rows ({seconds:.1f} s)', {
-      'reanalyse/rows': rows,
-      'reanalyse/positions': positions,
-      'reanalyse/seconds': seconds,
-  })
+  return {'reanalyse/rows': rows, 'reanalyse/positions': positions,
+          'reanalyse/seconds': seconds}
 
 
 class SyntheticBatches:
@@ -337,9 +329,9 @@ class SyntheticBatches:
     del learner_steps, should_stop  # One step per round, whatever happens.
     learn()
 
-  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+  def progress(self, elapsed: float) -> Dict[str, float]:
     del elapsed  # The learner's rate is the loop's.
-    return '', {}
+    return {}
 
   def totals(self) -> str:
     return 'synthetic batches'

@@ -110,12 +110,11 @@ class FixedReplay:
     del learner_steps, should_stop  # One step per round, whatever happens.
     learn()
 
-  def progress(self, elapsed: float) -> Tuple[str, Dict[str, float]]:
+  def progress(self, elapsed: float) -> Dict[str, float]:
     del elapsed  # The learner's rate is the loop's.
     if self._reanalyser is None:
-      return '', {}
-    text, scalars = data_sources.reanalysis_progress(self._reanalyser)
-    return text.strip(), scalars
+      return {}
+    return data_sources.reanalysis_progress(self._reanalyser)
 
   def totals(self) -> str:
     return (f'{self._replay.num_games} games, {self._replay.num_positions} '

@@ -26,7 +26,9 @@ Every `log_every` learner steps (and after the first round, and at the end)
     `gradient_norm`, once a step was taken;
   * the data source's counters under their TensorBoard tags
     (`selfplay/games`, `selfplay/env_steps`, `selfplay/episode_return`,
-    `replay/positions`, `reanalyse/rows`, ...).
+    `replay/positions`, `reanalyse/rows`, ...; a distributed run's also
+    `replay/observed_train_ratio` over `replay/train_ratio_window` learner
+    steps, `weights/version` and `reanalyse/workers`).
 
 A logger is any callable taking that dict, as Acme's loggers take theirs.
 `print_progress` (the library's default) prints it as one line to standard
@@ -78,13 +80,22 @@ def format_line(scalars: Mapping[str, float]) -> str:
     parts.append(f'games {int(get("selfplay/games"))}  env steps '
                  f'{int(get("selfplay/env_steps"))}  return {ended}  '
                  f'{get("selfplay/env_steps_per_second"):.1f} env steps/s')
-  if get('replay/observed_train_ratio') is not None:
-    parts.append(f'train ratio {get("replay/observed_train_ratio"):.4f}')
+  ratio, window = (get('replay/observed_train_ratio'),
+                   get('replay/train_ratio_window'))
+  if ratio is not None or window is not None:
+    # Unknown (None) before the replay service granted two learner steps.
+    parts.append('train ratio ' + ('-' if ratio is None else f'{ratio:.4f}') +
+                 ('' if window is None else
+                  f' over the last {int(window)} steps'))
+  if get('weights/version') is not None:
+    parts.append(f'weights v{int(get("weights/version"))}')
   if get('reanalyse/rows') is not None:
     parts.append(f'reanalysed {int(get("reanalyse/rows"))} rows '
                  f'({get("reanalyse/seconds"):.1f} s)')
   if get('reanalyse/batches') is not None:
-    parts.append(f'reanalysed {int(get("reanalyse/batches"))} batches')
+    parts.append(f'reanalysed {int(get("reanalyse/batches"))} batches' +
+                 ('' if get('reanalyse/workers') is None else
+                  f' by {int(get("reanalyse/workers"))} worker(s)'))
   rate, remaining = get('steps_per_second'), get('remaining_seconds')
   parts += ['-' if rate is None else f'{rate:.2f} learner steps/s',
             f'elapsed {scalars["elapsed_seconds"]:.0f}s',

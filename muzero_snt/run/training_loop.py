@@ -433,7 +433,7 @@ class TrainingLoop:
     metrics = self._last_metrics
     rate = self.steps_per_second()
     # The line is made of the scalars (`progress.format_line`).
-    _, source_scalars = self._source.progress(since_last)
+    source_scalars = self._source.progress(since_last)
     scalars = {'learner_step': steps, 'training_steps': total,
                'elapsed_seconds': self.elapsed}
     if rate is not None:

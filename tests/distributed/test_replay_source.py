@@ -198,6 +198,59 @@ class FirstRoundTest(_RayTestCase):
       self.assertEqual(source.published_version, 2 * (steps // 2))
 
 
+class _StatsService:
+  """The service's `stats` at two log steps: before it granted two learner
+  steps (no observed ratio yet), then after."""
+
+  def __init__(self):
+    self._answers = [
+        {'games': 4, 'env_steps': 36, 'positions': 36, 'queued_games': 1,
+         'observed_ratio': None, 'ratio_window': 0,
+         'worst_ratio_deviation': None, 'reanalysed_batches': 0,
+         'returns': [1., 1., 0., -1.], 'lengths': [5, 7, 9, 9]},
+        {'games': 8, 'env_steps': 96, 'positions': 96, 'queued_games': 0,
+         'observed_ratio': 0.05, 'ratio_window': 3,
+         'worst_ratio_deviation': None, 'reanalysed_batches': 6,
+         'returns': [1.], 'lengths': [6]}]
+
+  def stats(self):
+    return self._answers.pop(0)
+
+
+class ProgressTest(_RayTestCase):
+  """The scalars of each log step, for the progress line and TensorBoard."""
+
+  def test_scalars_with_reanalyse_workers(self):
+    config = testing.tiny_mlp_config()
+    network = networks.make_network(config)
+    network.create_variables()
+    store = ray.remote(weight_store.WeightStore).options(
+        num_cpus=0).remote()
+    service = ray.remote(_StatsService).options(num_cpus=0).remote()
+    learner = _Learner(network)
+    # Two reanalyse workers: only counted here, never asked.
+    source = replay_source.ReplayServiceSource(
+        config, learner=learner, service=service, weights=store,
+        publish_interval=2, reanalyse_workers=(object(), object()))
+    source.compile_function()()  # Weights version 0.
+    self.assertEqual(source.progress(2.), {
+        'selfplay/games': 4, 'selfplay/env_steps': 36,
+        'selfplay/env_steps_per_second': 18., 'selfplay/episode_return': 0.25,
+        'selfplay/game_length': 7.5, 'replay/positions': 36,
+        'replay/queued_games': 1, 'replay/train_ratio_window': 0,
+        'weights/version': 0, 'reanalyse/batches': 0,
+        'reanalyse/workers': 2})
+    for _ in range(3):  # Publishing at step 2.
+      source.run_round(learner.learn, lambda: learner.steps)
+    self.assertEqual(source.progress(2.), {
+        'selfplay/games': 8, 'selfplay/env_steps': 96,
+        'selfplay/env_steps_per_second': 30., 'selfplay/episode_return': 1.,
+        'selfplay/game_length': 6., 'replay/positions': 96,
+        'replay/queued_games': 0, 'replay/observed_train_ratio': 0.05,
+        'replay/train_ratio_window': 3, 'weights/version': 2,
+        'reanalyse/batches': 6, 'reanalyse/workers': 2})
+
+
 class RestartTest(_RayTestCase):
   """A service that Ray restarted is restored from the last checkpoint."""
 

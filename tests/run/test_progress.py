@@ -58,6 +58,42 @@ class FormatLineTest(testing.TestCase):
         '-  length -  120.5 env steps/s  reanalysed 12 rows (0.3 s)  2.50 '
         'learner steps/s  elapsed 30s  remaining ~24s')
 
+  def test_distributed_before_the_train_ratio_is_known(self):
+    # `ReplayServiceSource.progress` after the first round, with two
+    # reanalyse workers: the service granted fewer than two learner steps.
+    scalars = {
+        'learner_step': 1, 'training_steps': 500, 'elapsed_seconds': 41.7,
+        'loss': 3.5, 'selfplay/games': 4, 'selfplay/env_steps': 36,
+        'selfplay/env_steps_per_second': 0.86,
+        'selfplay/episode_return': 0.25, 'selfplay/game_length': 9.,
+        'replay/positions': 36, 'replay/queued_games': 0,
+        'replay/train_ratio_window': 0, 'weights/version': 0,
+        'reanalyse/batches': 0, 'reanalyse/workers': 2}
+    self.assertEqual(
+        progress.format_line(scalars),
+        'learner step 1/500  loss 3.5000  games 4  env steps 36  return '
+        '0.25  length 9.0  0.9 env steps/s  train ratio - over the last 0 '
+        'steps  weights v0  reanalysed 0 batches by 2 worker(s)  -  elapsed '
+        '42s  remaining unknown yet')
+
+  def test_distributed_with_reanalyse_workers(self):
+    scalars = {
+        'learner_step': 250, 'training_steps': 500, 'elapsed_seconds': 100.2,
+        'steps_per_second': 2.5, 'remaining_seconds': 100., 'loss': 1.23456,
+        'learning_rate': 0.02, 'selfplay/games': 280,
+        'selfplay/env_steps': 2500, 'selfplay/env_steps_per_second': 24.96,
+        'selfplay/episode_return': 0.36, 'selfplay/game_length': 8.93,
+        'replay/positions': 2500, 'replay/queued_games': 1,
+        'replay/observed_train_ratio': 0.1, 'replay/train_ratio_window': 249,
+        'replay/worst_train_ratio_deviation': 0.02, 'weights/version': 248,
+        'reanalyse/batches': 60, 'reanalyse/workers': 2}
+    self.assertEqual(
+        progress.format_line(scalars),
+        'learner step 250/500  loss 1.2346  games 280  env steps 2500  return '
+        '0.36  length 8.9  25.0 env steps/s  train ratio 0.1000 over the last '
+        '249 steps  weights v248  reanalysed 60 batches by 2 worker(s)  2.50 '
+        'learner steps/s  elapsed 100s  remaining ~100s')
+
   def test_synthetic_batches(self):
     scalars = {'learner_step': 7, 'training_steps': 7, 'elapsed_seconds': 2.,
                'steps_per_second': 3.125, 'remaining_seconds': 0., 'loss': 2.}
