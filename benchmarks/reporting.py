@@ -209,12 +209,13 @@ def machine() -> Dict[str, Any]:
 
 def report(results: Dict[str, Any], output_json: Optional[str],
            table: Optional[str] = None) -> None:
-  """Prints `table`, or else the results as JSON, and writes the results
-  to `output_json` if given, every list of numbers with its median
-  (`with_medians`) and the load average after the runs."""
+  """Prints `table` (if not empty), or else the results as JSON, and
+  writes the results to `output_json` if given, every list of numbers with
+  its median (`with_medians`) and the load average after the runs."""
   results.setdefault('machine', {})['load_average_after'] = os.getloadavg()
   text = json.dumps(with_medians(results), indent=1, default=float)
-  print(text if table is None else table, flush=True)
+  if table != '':
+    print(text if table is None else table, flush=True)
   if output_json:
     with open(output_json, 'w') as f:
       f.write(text)
