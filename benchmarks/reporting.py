@@ -181,8 +181,10 @@ def _is_number(value: Any) -> bool:
 
 def with_medians(tree: Any) -> Any:
   """Replaces every non-empty list of numbers by {'median': ..., 'values':
-  [...]}; lists of anything else (records, names) keep their order, each
-  item treated the same way."""
+  [...]} (once: such a dict stays as it is); lists of anything else
+  (records, names) keep their order, each item treated the same way."""
+  if isinstance(tree, dict) and set(tree) == {'median', 'values'}:
+    return tree
   if isinstance(tree, dict):
     return {key: with_medians(value) for key, value in tree.items()}
   if isinstance(tree, list) and tree and all(map(_is_number, tree)):

@@ -51,6 +51,8 @@ class WithMediansTest(absltest.TestCase):
     self.assertEqual(out['flags'], [True, False])
     self.assertEqual(out['empty'], [])
     json.dumps(out)  # What `report` writes.
+    # A report of reports (presets --isolate) keeps their medians.
+    self.assertEqual(reporting.with_medians(out), out)
 
 
 class RotatedRatesTest(absltest.TestCase):
