@@ -82,16 +82,10 @@ def make_batch(config: config_lib.MuZeroConfig, batch_size: int,
 
 def forward_flops(network: networks.MuZeroNetwork,
                   config: config_lib.MuZeroConfig) -> int:
-  """FLOPs of the unrolled forward pass of one example, from layer shapes.
-
-  2 x H x W x k x k x C_in x C_out per convolution (stride 1, 'SAME') and
-  2 x in x out per dense layer; batch norm, activations and the losses are
-  not counted. The representation runs once, the dynamics K times and the
-  prediction K + 1 times.
-
-  Raises:
-    ValueError: for the strided Atari stem, which this does not count.
-  """
+  """FLOPs of the unrolled forward pass of one example from layer shapes:
+  2 x H x W x k x k x C_in x C_out a convolution ('SAME', stride 1; not the
+  strided Atari stem), 2 x in x out a dense layer; the representation once,
+  the dynamics K times, the prediction K + 1 times."""
   if config.network.downsample:
     raise ValueError('forward_flops does not count the down-sampling stem.')
   height, width = 1, 1

@@ -43,11 +43,8 @@ def import_mctx():
 
 
 def mlp_layers(network) -> Dict[str, List[tuple]]:
-  """The `(w, b)` NumPy arrays of each `snt.nets.MLP`, by module path.
-
-  E.g. 'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)], from the variables
-  'dynamics/torso/linear_0/w:0', ...
-  """
+  """The `(w, b)` NumPy arrays of each `snt.nets.MLP` by module path, e.g.
+  'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)]."""
   pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
   found = {}
   for variable in network.variables:
@@ -61,20 +58,13 @@ def mlp_layers(network) -> Dict[str, List[tuple]]:
 
 
 def make_jax_model(jax, network, num_actions: int):
-  """JAX functions that compute the network's two inferences.
-
-  The layer order of `networks/mlp.py`: an `snt.nets.MLP` is Linear layers
-  with a ReLU between them (and after the last only with `activate_final`);
-  the hidden state is min-max scaled per example with a range floor of 1e-5
+  """`(params, initial, recurrent)`: the network's weights as `jnp` arrays
+  and its two inferences in JAX, `initial(params, observation) ->
+  (policy_logits, value, hidden_state)` and `recurrent(params,
+  hidden_state, action) -> (reward, policy_logits, value, hidden_state)`,
+  in the layer order of `networks/mlp.py` (the hidden state min-max scaled
   after the representation and after the dynamics torso, whose unscaled
-  output feeds the reward head; the dynamics sees concat(h, one_hot(a)).
-
-  Returns:
-    `(params, initial, recurrent)`: params a dict of `jnp` arrays;
-    `initial(params, observation) -> (policy_logits, value, hidden_state)`;
-    `recurrent(params, hidden_state, action) -> (reward, policy_logits,
-    value, hidden_state)`.
-  """
+  output feeds the reward head)."""
   jnp = jax.numpy
   params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
 

@@ -49,13 +49,8 @@ def check_no_arguments(argv: Sequence[str]) -> None:
 
 
 def check_positive(values: Iterable[Any]) -> None:
-  """Raises `app.UsageError` naming the first flag whose value is not
-  positive.
-
-  Args:
-    values: flag holders (`flags.DEFINE_*`'s results) or `(name, value)`
-      pairs; a value of None (a flag left to its default) passes.
-  """
+  """Raises `app.UsageError` naming the first of `values`, flag holders or
+  `(name, value)` pairs, that is not positive (None passes)."""
   for item in values:
     name, value = ((item.name, item.value) if hasattr(item, 'value')
                    else item)
@@ -110,19 +105,11 @@ def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
                   on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
                                                None]] = None
                   ) -> Dict[str, List[float]]:
-  """Times every task once per repeat, in an order rotated by one each time.
-
-  A noisy, shared machine then slows every task alike, and ratios taken
-  within a repeat cancel the load.
-
-  Args:
-    tasks: name -> (function, calls per timing, work per call).
-    repeats: timings of each task.
-    on_repeat: called after each repeat with its index and the rates so far.
-
-  Returns:
-    name -> `repeats` rates: calls x work / seconds of the timing.
-  """
+  """name -> `repeats` rates (work per call / seconds per call) of `tasks`,
+  name -> (function, calls a timing, work per call), timed once a repeat in
+  an order rotated by one each time: a noisy, shared machine then slows
+  every task alike, and ratios within a repeat cancel the load.
+  `on_repeat(repeat, rates so far)` is called after each repeat."""
   names = list(tasks)
   rates = {name: [] for name in names}
   for repeat in range(repeats):
@@ -148,12 +135,8 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
 def search_result(search: Callable[[], Any], batch_size: int,
                   num_simulations: int, repeats: int,
                   min_seconds: float) -> Dict[str, Any]:
-  """Simulations/s of `search()` (one search of `batch_size` roots).
-
-  One untimed call, then `repeats` timings, each repeating the call until
-  `min_seconds` have passed; simulations/s = batch x simulations / seconds
-  per call.
-  """
+  """Simulations/s of `search()` (one search of `batch_size` roots): one
+  untimed call, then `repeats` timings of calls for `min_seconds`."""
   search()
   rates = []
   for _ in range(repeats):

@@ -14,22 +14,11 @@
 # ============================================================================
 """One-move tactics of a two-player board game: wins and losses in one.
 
-A win-and-loss rating says how often a player wins, not why it loses. Two
-questions a player of any strength must answer right are asked here of
-positions where they arise:
-
-* 'win': the player to move has a move that wins at once. The right moves
-  are the winning ones.
-* 'defend': it has none, and some of its moves let the opponent win at
-  once while others do not (the opponent threatens a win). The right moves
-  are those after which the opponent has no winning move.
-
-Positions are taken from uniformly random games (`collect_positions`), so
-they are many and varied, or from recorded games such as a run's own
-self-play (`positions_in_games`); the rules and results are OpenSpiel's
-(`pyspiel.State.clone`, `apply_action`, `returns`). `hit_rates` is the
-share of such positions where a player's moves were right, and
-`random_rates` what a uniformly random player scores on the same positions.
+'win': the player to move can win at once; the right moves are the winning
+ones. 'defend': it cannot, and some of its moves let the opponent win at
+once while others do not; the right moves are the others. Positions come
+from uniformly random games or recorded ones; the rules and results are
+OpenSpiel's.
 """
 
 from typing import Dict, FrozenSet, List, NamedTuple, Optional, Sequence
@@ -43,14 +32,8 @@ KINDS = ('win', 'defend')
 
 
 class TacticalPosition(NamedTuple):
-  """A position with a one-move tactic.
-
-  Attributes:
-    history: the actions from the start of the game that reach it.
-    kind: 'win' or 'defend' (see the module docstring).
-    legal: the legal actions, in OpenSpiel's order.
-    correct: the right moves, a non-empty subset of `legal`.
-  """
+  """A position with a one-move tactic, reached by `history`; `correct`
+  is the non-empty subset of the `legal` actions that are right."""
   history: Tuple[int, ...]
   kind: str
   legal: Tuple[int, ...]
@@ -64,12 +47,8 @@ def _wins_at_once(state, action: int, player: int) -> bool:
 
 
 def winning_moves(state) -> FrozenSet[int]:
-  """The legal moves at `state` that win the game at once for the mover.
-
-  Args:
-    state: a `pyspiel.State` of a two-player game of sequential moves with
-      a final outcome, not terminal.
-  """
+  """The legal moves that win at once for the mover at `state`, a
+  `pyspiel.State` in play of a two-player game with a final outcome."""
   if state.is_terminal():
     raise ValueError(f'winning_moves needs a position in play, got a '
                      f'terminal one:\n{state}')
@@ -79,17 +58,9 @@ def winning_moves(state) -> FrozenSet[int]:
 
 
 def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
-  """The kind of one-move tactic at `state` and its right moves, or None.
-
-  Args:
-    state: a `pyspiel.State` of a two-player game of sequential moves with
-      a final outcome, not terminal.
-
-  Returns:
-    ('win', winning moves), ('defend', moves after which the opponent
-    cannot win at once), or None when neither applies (no win, and every
-    move, or no move, lets the opponent win at once).
-  """
+  """('win', winning moves), ('defend', moves after which the opponent
+  cannot win at once), or None when neither applies (no win, and every
+  move, or none, lets the opponent win at once)."""
   if state.is_terminal():
     raise ValueError(f'classify needs a position in play, got a terminal '
                      f'one:\n{state}')
@@ -123,20 +94,9 @@ def _load(game):
 
 def positions_in_games(game, games: Sequence[Sequence[int]]
                       ) -> List[TacticalPosition]:
-  """The tactical positions along recorded games.
-
-  Args:
-    game: a `pyspiel.Game` of two players, or its OpenSpiel name.
-    games: each game's actions from the start (a `Trajectory`'s `actions`,
-      say); a game may stop before its end.
-
-  Returns:
-    Every position before a move of those games that `classify` names, in
-    order of play.
-
-  Raises:
-    ValueError: if an action is illegal where it is played.
-  """
+  """Every position before a move of `games` (each game's actions from the
+  start) that `classify` names, in order of play; `game` is a two-player
+  `pyspiel.Game` or its name. Raises ValueError for an illegal action."""
   game = _load(game)
   positions = []
   for number, actions in enumerate(games):
@@ -157,8 +117,9 @@ def positions_in_games(game, games: Sequence[Sequence[int]]
   return positions
 
 
-def random_games(game, num_games: int, seed: int = 0) -> List[List[int]]:
-  """The actions of `num_games` games of uniformly random moves."""
+def collect_positions(game, num_games: int,
+                      seed: int = 0) -> List[TacticalPosition]:
+  """The tactical positions of `num_games` uniformly random games."""
   game = _load(game)
   if not isinstance(num_games, int) or num_games < 1:
     raise ValueError(f'num_games must be a positive integer, got '
@@ -173,48 +134,16 @@ def random_games(game, num_games: int, seed: int = 0) -> List[List[int]]:
       actions.append(int(legal[rng.integers(len(legal))]))
       state.apply_action(actions[-1])
     games.append(actions)
-  return games
-
-
-def collect_positions(game, num_games: int,
-                      seed: int = 0) -> List[TacticalPosition]:
-  """The tactical positions of `num_games` uniformly random games.
-
-  Args:
-    game: a `pyspiel.Game` of two players, or its OpenSpiel name (e.g.
-      'connect_four').
-    num_games: games to play, >= 1.
-    seed: seeds the random moves.
-
-  Returns:
-    Every position of those games that `classify` names, in order of play.
-  """
-  game = _load(game)
-  return positions_in_games(game, random_games(game, num_games, seed))
-
-
-def _check_kinds(positions: Sequence[TacticalPosition]):
-  for position in positions:
-    if position.kind not in KINDS:
-      raise ValueError(f'Unknown kind {position.kind!r}; expected one of '
-                       f'{KINDS}.')
+  return positions_in_games(game, games)
 
 
 def hit_rates(positions: Sequence[TacticalPosition],
               actions: Sequence[int]) -> Dict[str, float]:
-  """The share of each kind's positions where `actions` were right.
-
-  Args:
-    positions: tactical positions.
-    actions: the move a player chose at each of them.
-
-  Returns:
-    {kind: share in [0, 1]} for each kind present; NaN for none.
-  """
+  """{kind: the share of its positions where `actions` were right} (NaN
+  for a kind without positions)."""
   if len(actions) != len(positions):
     raise ValueError(f'{len(actions)} actions for {len(positions)} '
                      'positions: give one action per position.')
-  _check_kinds(positions)
   rates = {}
   for kind in KINDS:
     hits = [int(a) in p.correct for p, a in zip(positions, actions)
@@ -225,7 +154,6 @@ def hit_rates(positions: Sequence[TacticalPosition],
 
 def random_rates(positions: Sequence[TacticalPosition]) -> Dict[str, float]:
   """What a uniformly random player's `hit_rates` are in expectation."""
-  _check_kinds(positions)
   rates = {}
   for kind in KINDS:
     shares = [len(p.correct) / len(p.legal) for p in positions
@@ -236,5 +164,4 @@ def random_rates(positions: Sequence[TacticalPosition]) -> Dict[str, float]:
 
 def counts(positions: Sequence[TacticalPosition]) -> Dict[str, int]:
   """The number of positions of each kind."""
-  _check_kinds(positions)
   return {kind: sum(p.kind == kind for p in positions) for kind in KINDS}

@@ -107,15 +107,9 @@ def run(models: Sequence[str],
         peer_pythons: Optional[Mapping[str, str]] = None,
         log=print,
         conv_as_matmul: bool = False) -> Dict[str, Any]:
-  """Alternates our driver and the peers' for `rounds` rounds per model.
-
-  `peer_pythons` maps a peer to its venv's interpreter (default:
-  `DEFAULT_PEER_PYTHONS`).
-
-  Returns:
-    {'rounds': [...every process's result...], 'summary': {model: {peer:
-    `summarise(...)`}}}.
-  """
+  """Alternates our driver and the peers' (`peer_pythons` their venvs'
+  interpreters) `rounds` times per model: {'rounds': every process's
+  result, 'summary': {model: {peer: `summarise(...)`}}}."""
   unknown = sorted(set(peers) - set(PEERS))
   if unknown:
     raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
