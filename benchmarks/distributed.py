@@ -37,9 +37,6 @@ import os
 import time
 from typing import Any, Callable, Dict, List, Tuple
 
-os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
@@ -56,7 +53,6 @@ from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import self_play_worker
 from muzero_snt.distributed import weight_store
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
 

@@ -35,9 +35,6 @@ import os
 import time
 from typing import Any, Dict, List, Optional
 
-os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
@@ -47,7 +44,6 @@ from muzero_snt.run import experiment
 from muzero_snt.run import run_config
 from muzero_snt import presets
 from muzero_snt.distributed import ray_support
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
                            'self-play actor counts of the training runs.')

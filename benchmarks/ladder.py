@@ -103,16 +103,15 @@ def main(argv):
     scores[j, i] += p['losses'] + p['draws'] / 2.
     games[i, j] = games[j, i] = GAMES.value
   rated = elo.fit(names, scores, games, anchor=RANDOM)
-  lines = ['| player A | player B | A wins | draws | A losses | CPU s |',
-           '|---|---|---:|---:|---:|---:|']
-  lines += [f'| {p["a"]} | {p["b"]} | {p["wins"]} | {p["draws"]} | '
-            f'{p["losses"]} | {p["cpu_seconds"]:.0f} |' for p in pairs]
-  lines += ['', '| player | Elo | 95% interval |', '|---|---:|---:|']
-  for name, rating, error in zip(names, rated.ratings,
-                                 rated.standard_errors):
-    interval = (f'{rating - 1.96 * error:.0f} to {rating + 1.96 * error:.0f}'
-                if error else 'anchor')
-    lines.append(f'| {name} | {rating:.0f} | {interval} |')
+  text = reporting.table(
+      ('player A', 'player B', 'A wins', 'draws', 'A losses', 'CPU s'),
+      [(p['a'], p['b'], p['wins'], p['draws'], p['losses'],
+        p['cpu_seconds']) for p in pairs])
+  text += '\n\n' + reporting.table(('player', 'Elo', '95% interval'), [
+      (name, rating, f'{rating - 1.96 * error:.0f} to '
+       f'{rating + 1.96 * error:.0f}' if error else 'anchor')
+      for name, rating, error in zip(names, rated.ratings,
+                                     rated.standard_errors)])
   reporting.report({
       'machine': reporting.machine(), 'game': GAME.value,
       'games_per_pair': GAMES.value, 'rollouts': ROLLOUTS.value,
@@ -120,7 +119,7 @@ def main(argv):
       'ratings': {n: {'elo': float(r), 'standard_error': float(e)}
                   for n, r, e in zip(names, rated.ratings,
                                      rated.standard_errors)},
-  }, OUTPUT_JSON.value, '\n'.join(lines))
+  }, OUTPUT_JSON.value, text)
 
 
 if __name__ == '__main__':

@@ -22,7 +22,7 @@ same batch (learner_models.py), the first call excluded:
   * `reference`: `reference.update_weights`, the pseudocode's eager loop
     over examples, timed on the first `--reference_examples` examples.
 
-Each repeat times them once, in a rotated order, with an N x N `tf.matmul`
+Each repeat times them once, in a rotated order, with a 2048^2 `tf.matmul`
 in a graph and under XLA, the machine's practical FLOP rate in
 `--compute_dtype`. See docs/benchmarks.md.
 
@@ -75,8 +75,6 @@ BATCH_SIZE = flags.DEFINE_integer('batch_size', None, 'batch size of every '
 REFERENCE_EXAMPLES = flags.DEFINE_integer(
     'reference_examples', None, 'examples the reference loop is timed on '
     '(default: DEFAULTS).')
-MATMUL_SIZE = flags.DEFINE_integer('matmul_size', 2048,
-                                   'N of the ceiling\'s N x N matmul.')
 COMPUTE_DTYPE = flags.DEFINE_enum(
     'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
     'the learners\' and the matmul\'s compute dtype; the reference stays '
@@ -95,13 +93,9 @@ PEERS = flags.DEFINE_list(
     'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
-PEER_PYTHON = flags.DEFINE_string(
-    'peer_python', side_by_side.DEFAULT_PEER_PYTHONS['lightzero'],
-    'with --peers: LightZero\'s venv python (install_lightzero.sh).')
-MUZERO_GENERAL_PYTHON = flags.DEFINE_string(
-    'muzero_general_python',
-    side_by_side.DEFAULT_PEER_PYTHONS['muzero_general'],
-    'with --peers: muzero-general\'s venv python.')
+PEER_PYTHONS = flags.DEFINE_list(
+    'peer_pythons', [], 'with --peers: PEER=PATH, a peer\'s venv python '
+    f'(default: {side_by_side.DEFAULT_PEER_PYTHONS}).')
 CONV_AS_MATMUL = flags.DEFINE_bool(
     'conv_as_matmul', False, 'with --peers: our `network.conv_as_matmul`.')
 PEER_WORKER = flags.DEFINE_bool(
@@ -175,21 +169,21 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
 
 
 def format_table(results: Sequence[Dict[str, Any]]) -> str:
-  """The medians: samples/s, ratios, MFLOP per sample and % of matmul."""
-  lines = [f'{"model":<20}{"batch":>6}{"step":>9}{"xla":>9}{"ref":>8}'
-           f'{"xla/step":>9}{"xla/ref":>9}{"MFLOP":>9}{"step %":>8}'
-           f'{"xla %":>8}']
+  """Medians: samples/s, ratios, MFLOP a sample and % of the matmul."""
+  rows = []
   for r in results:
     rate, ratio, fraction = (
         {k: statistics.median(v) for k, v in r[part].items()}
         for part in ('samples_per_second', 'ratios', 'fraction_of_matmul'))
-    lines.append(
-        f'{r["model"]:<20}{r["batch_size"]:>6}{rate["step"]:>9.0f}'
-        f'{rate["step_xla"]:>9.0f}{rate["reference"]:>8.1f}'
-        f'{ratio["step_xla/step"]:>9.2f}{ratio["step_xla/reference"]:>9.0f}'
-        f'{r["train_flops_per_sample"] / 1e6:>9.1f}'
-        f'{100 * fraction["step"]:>8.1f}{100 * fraction["step_xla"]:>8.1f}')
-  return '\n'.join(lines)
+    rows.append((r['model'], r['batch_size'], rate['step'],
+                 rate['step_xla'], rate['reference'], ratio['step_xla/step'],
+                 ratio['step_xla/reference'],
+                 r['train_flops_per_sample'] / 1e6,
+                 r.get('profiled_flops_per_sample', float('nan')) / 1e6,
+                 100 * fraction['step'], 100 * fraction['step_xla']))
+  return reporting.table(
+      ('model', 'batch', 'step', 'step_xla', 'reference', 'xla / step',
+       'xla / ref', 'MFLOP', 'profiler MFLOP', 'step %', 'xla %'), rows)
 
 
 def peer_worker(model: str, batch_size: int, steps: int,
@@ -217,18 +211,20 @@ def run_peers(models: Sequence[str]) -> None:
   """`--peers`: our XLA step and the peers', in alternating processes."""
   reporting.check_known(PEERS, side_by_side.PEERS)
   reporting.check_positive([ROUNDS])
-  pythons = {'lightzero': PEER_PYTHON, 'muzero_general': MUZERO_GENERAL_PYTHON}
+  pythons = dict(side_by_side.DEFAULT_PEER_PYTHONS)
+  for item in PEER_PYTHONS.value:
+    peer, _, python = item.partition('=')
+    pythons[peer] = python
   for peer in PEERS.value:
-    flag = pythons[peer]
-    if not os.access(flag.value, os.X_OK):
+    if not os.access(pythons[peer], os.X_OK):
       raise app.UsageError(
-          f'No {peer} python at --{flag.name}={flag.value}; build it with '
-          f'benchmarks/peers/install_{peer}.sh.')
+          f'No {peer} python at {pythons[peer]}; build it with '
+          f'benchmarks/peers/install_{peer}.sh or give '
+          f'--peer_pythons={peer}=PATH.')
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value,
-      peer_pythons={peer: flag.value for peer, flag in pythons.items()},
+      threads=INTRA_OP_THREADS.value, peer_pythons=pythons,
       log=logging.info, conv_as_matmul=CONV_AS_MATMUL.value)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
@@ -239,7 +235,7 @@ def main(argv: Sequence[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_known(MODELS_FLAG, learner_models.MODELS)
   reporting.check_positive(
-      (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES, MATMUL_SIZE))
+      (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES))
   tf.config.threading.set_inter_op_parallelism_threads(INTER_OP_THREADS.value)
   tf.config.threading.set_intra_op_parallelism_threads(INTRA_OP_THREADS.value)
   if PEER_WORKER.value:
@@ -255,8 +251,7 @@ def main(argv: Sequence[str]) -> None:
     run_peers(models)
     return
   matmuls = learner_models.make_matmuls(
-      MATMUL_SIZE.value,
-      mixed_precision.get_compute_dtype(COMPUTE_DTYPE.value))
+      2048, mixed_precision.get_compute_dtype(COMPUTE_DTYPE.value))
   results = []
   for model in MODELS_FLAG.value:
     batch_size, steps, examples = DEFAULTS[model]
@@ -270,7 +265,7 @@ def main(argv: Sequence[str]) -> None:
                  inter_op_threads=INTER_OP_THREADS.value,
                  intra_op_threads=INTRA_OP_THREADS.value,
                  TF_ENABLE_ONEDNN_OPTS=os.environ.get('TF_ENABLE_ONEDNN_OPTS'))
-  reporting.report({'machine': machine, 'matmul_size': MATMUL_SIZE.value,
+  reporting.report({'machine': machine, 'matmul_size': 2048,
                     'compute_dtype': COMPUTE_DTYPE.value,
                     'results': results}, OUTPUT_JSON.value,
                    format_table(results))

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The models of benchmarks/learner.py: configs, random batches and FLOPs."""
+"""The models of benchmarks/learner.py: configs, batches and FLOPs."""
 
 from typing import Any, Callable, Dict, Tuple
 
@@ -25,6 +25,7 @@ from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import presets_minatar
 from muzero_snt import types
+from muzero_snt.run import synthetic
 
 MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual',
           'minatar_residual')
@@ -54,30 +55,8 @@ def make_config(model: str) -> config_lib.MuZeroConfig:
 
 def make_batch(config: config_lib.MuZeroConfig, batch_size: int,
                seed: int = 0) -> types.Batch:
-  """A random `Batch` of NumPy arrays that fits `config`.
-
-  Values and rewards of either sign, policies that sum to one, and absorbing
-  tails: past a random game length the policy is masked and the targets 0.
-  """
-  rng = np.random.default_rng(seed)
-  k, a = config.num_unroll_steps, config.action_space_size
-  target_value = rng.uniform(-3., 3., (batch_size, k + 1))
-  target_reward = rng.uniform(-2., 2., (batch_size, k))
-  target_policy = rng.dirichlet(np.ones(a), (batch_size, k + 1))
-  length = rng.integers(1, k + 2, batch_size)  # [B]
-  inside = np.arange(k + 1)[None] < length[:, None]  # [B, K+1]
-  target_value *= inside
-  target_reward *= inside[:, 1:]
-  target_policy *= inside[..., None]
-  return types.Batch(
-      observation=rng.uniform(0., 1., (batch_size,) +
-                              config.observation_shape).astype(np.float32),
-      action=rng.integers(0, a, (batch_size, k)).astype(np.int32),
-      target_value=target_value.astype(np.float32),
-      target_reward=target_reward.astype(np.float32),
-      target_policy=target_policy.astype(np.float32),
-      policy_mask=inside.astype(np.float32),
-      weight=rng.uniform(0.5, 1.5, batch_size).astype(np.float32))
+  """A batch of the library's synthetic batches (`run/synthetic.py`)."""
+  return next(synthetic.SyntheticBatches(config, batch_size, seed=seed))
 
 
 def forward_flops(network: networks.MuZeroNetwork,

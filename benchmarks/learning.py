@@ -57,18 +57,7 @@ ENV = flags.DEFINE_enum('env', 'breakout', list(minatar_baselines.DQN_AT_5M),
                         'the MinAtar game of --preset=minatar.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
-NUM_ENVS = flags.DEFINE_integer('num_envs', None, 'self-play games at once '
-                                '(default: preset).')
-TRAIN_RATIO = flags.DEFINE_float('train_ratio', None, 'learner steps per '
-                                 'environment step (default: preset).')
-CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
-    'continuous_selfplay', None, 'replace each game as it ends (default: '
-    'preset).')
-OVERLAP_LEARNING = flags.DEFINE_bool(
-    'overlap_learning', None, 'learner steps in a second thread (default: '
-    'preset).')
-PAD_ROUNDS = flags.DEFINE_bool('pad_rounds', None, 'one search program a '
-                               'round (default: preset).')
+RUN_SETTINGS = reporting.define_run_flags()
 LOG_EVERY = flags.DEFINE_integer('log_every', 50, 'learner steps a log line.')
 SEEDS = flags.DEFINE_list('seeds', ['0', '1', '2'], 'seeds, one run each.')
 TIME_LIMIT = flags.DEFINE_float('time_limit', 600., 'training seconds per '
@@ -186,12 +175,8 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float]) -> Dict:
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
     config = config.replace(training_steps=10**7)  # Until solved or late.
   evaluator = _Evaluator(config, seed)
-  settings = dict(
-      env=ENV.value if PRESET.value == 'minatar' else None,
-      num_envs=NUM_ENVS.value, train_ratio=TRAIN_RATIO.value,
-      continuous_selfplay=CONTINUOUS_SELFPLAY.value,
-      overlap_learning=OVERLAP_LEARNING.value, pad_rounds=PAD_ROUNDS.value,
-      seed=seed, log_every=LOG_EVERY.value)
+  settings = dict(env=ENV.value if PRESET.value == 'minatar' else None,
+                  seed=seed, log_every=LOG_EVERY.value, **RUN_SETTINGS())
   # A continuous round (num_envs games ended) can outlast many evaluation
   # periods; its games in play go on in the next round.
   continuous = run_config.RunConfig(
@@ -223,27 +208,35 @@ def _median(values: List[Optional[float]]) -> Optional[float]:
 
 
 def summarise(runs: List[Dict]) -> Dict[str, Any]:
-  """Prints one fraction's runs and medians; returns them."""
-  print(f'{"seed":>4} {"solved":>6} {"seconds":>8} {"env steps":>10} '
-        f'{"learner steps":>13} {"last evaluation":>15}')
-  for run in runs:
-    last = run['curve'][-1] if run['curve'] else {}
-    last = last.get('mean_return', last.get('screen_mean_return', np.nan))
-    print(f'{run["seed"]:>4} {str(run["solved"]):>6} '
-          f'{run["training_seconds"] or np.nan:>8.0f} '
-          f'{run["env_steps"] or 0:>10} {run["learner_steps"] or 0:>13} '
-          f'{last:>15.2f}')
-  summary = {
-      'preset': PRESET.value, 'time_limit': TIME_LIMIT.value,
-      'median_training_seconds': _median(
-          [r['training_seconds'] for r in runs]),
-      'median_env_steps': _median([r['env_steps'] for r in runs]),
-      'runs': runs,
-  }
-  print('median training seconds to solve:',
-        summary['median_training_seconds'], ' median env steps:',
-        summary['median_env_steps'])
-  return summary
+  """The runs of one reanalyze fraction and their medians."""
+  return {'preset': PRESET.value, 'time_limit': TIME_LIMIT.value,
+          'median_training_seconds': _median(
+              [r['training_seconds'] for r in runs]),
+          'median_env_steps': _median([r['env_steps'] for r in runs]),
+          'runs': runs}
+
+
+def format_table(summaries: List[Dict[str, Any]]) -> str:
+  """A row per run and one of medians per reanalyze fraction."""
+  rows = []
+  for summary in summaries:
+    runs = summary['runs']
+    for run in runs:
+      last = run['curve'][-1] if run['curve'] else {}
+      rows.append((run['reanalyze_fraction'], run['seed'], run['solved'],
+                   run['training_seconds'], run['env_steps'],
+                   run['learner_steps'],
+                   last.get('mean_return', last.get('screen_mean_return')),
+                   run['reanalysis_seconds_per_learner_step']))
+    rows.append((runs[0]['reanalyze_fraction'], 'median',
+                 f'{sum(r["solved"] for r in runs)} of {len(runs)}',
+                 summary['median_training_seconds'],
+                 summary['median_env_steps'], None, None,
+                 float(np.median([r['reanalysis_seconds_per_learner_step']
+                                  for r in runs]))))
+  return reporting.table(
+      ('reanalyze fraction', 'seed', 'solved', 'training s', 'env steps',
+       'learner steps', 'last evaluation', 'reanalysis s/step'), rows)
 
 
 def plot_minatar(runs: List[Dict], path: str) -> None:
@@ -275,22 +268,11 @@ def main(argv):
   summaries = [summarise([run_seed(int(seed), fraction)
                           for seed in SEEDS.value])
                for fraction in fractions]
-  lines = []
-  if len(summaries) > 1:
-    lines.append(f'{"fraction":>8} {"solved":>6} {"median s":>9} '
-                 f'{"median env steps":>16} {"reanalysis s/step":>17}')
-    for summary in summaries:
-      runs = summary['runs']
-      cost = np.median([r['reanalysis_seconds_per_learner_step']
-                        for r in runs])
-      lines.append(f'{runs[0]["reanalyze_fraction"]:>8} '
-                   f'{sum(r["solved"] for r in runs):>3}/{len(runs):<2} '
-                   f'{summary["median_training_seconds"] or np.nan:>9.0f} '
-                   f'{summary["median_env_steps"] or 0:>16} {cost:>17.4f}')
   if CURVE_PNG.value and PRESET.value == 'minatar':
     plot_minatar([r for s in summaries for r in s['runs']], CURVE_PNG.value)
   reporting.report({'machine': reporting.machine(), 'summaries': summaries},
-                   OUTPUT_JSON.value, '\n'.join(lines))
+                   OUTPUT_JSON.value, format_table(summaries))
+
 
 if __name__ == '__main__':
   app.run(main)

@@ -47,16 +47,7 @@ STEPS = flags.DEFINE_integer('steps', 2000, 'learner steps to run.')
 SEED = flags.DEFINE_integer('seed', 0, 'the run\'s seed.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
-CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
-    'continuous_selfplay', None, 'replace each game as it ends (default: '
-    'preset).')
-OVERLAP_LEARNING = flags.DEFINE_bool(
-    'overlap_learning', None, 'learner steps in a second thread beside the '
-    'next move (default: preset); the parts then overlap and only the '
-    'whole is a time per step.')
-PAD_ROUNDS = flags.DEFINE_bool(
-    'pad_rounds', None, 'search every move of a round with all its rows, '
-    'one compiled program (default: preset).')
+RUN_SETTINGS = reporting.define_run_flags()
 OUTPUT_JSON = reporting.output_json_flag()
 
 # The part paid once per run, before the first round.
@@ -90,24 +81,21 @@ def main(argv: Sequence[str]) -> None:
     timers.wrap(cls, name, label)
   start = time.perf_counter()
   with timers:
-    loop = experiment.run_selfplay(
-        config, PRESET.value, seed=SEED.value,
-        continuous_selfplay=CONTINUOUS_SELFPLAY.value,
-        overlap_learning=OVERLAP_LEARNING.value,
-        pad_rounds=PAD_ROUNDS.value)
+    loop = experiment.run_selfplay(config, PRESET.value, seed=SEED.value,
+                                   **RUN_SETTINGS())
   total = time.perf_counter() - start
   rows = method_timers.per_step(
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
       loop.learner.steps)
   results: Dict[str, Any] = {
       'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
-      'continuous_selfplay': CONTINUOUS_SELFPLAY.value,
-      'overlap_learning': OVERLAP_LEARNING.value,
-      'pad_rounds': PAD_ROUNDS.value,
+      **RUN_SETTINGS(),
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
-  reporting.report(results, OUTPUT_JSON.value,
-                   method_timers.format_table(rows))
+  reporting.report(results, OUTPUT_JSON.value, reporting.table(
+      ('part', 'seconds', 'calls', 'ms/step'),
+      [(label, row['seconds'], row['calls'], row['ms_per_step'])
+       for label, row in rows.items()]))
 
 
 if __name__ == '__main__':

@@ -94,14 +94,3 @@ def per_step(timers: MethodTimers, labels: Sequence[str],
     seconds = row['seconds'] - once if label == 'total' else row['seconds']
     row['ms_per_step'] = 0. if label == paid_once else 1000 * seconds / steps
   return rows
-
-
-def format_table(rows: Dict[str, Dict[str, float]]) -> str:
-  """`per_step`'s rows as a text table."""
-  width = max(len(label) for label in rows)
-  lines = [f'{"part":{width}s} {"seconds":>9s} {"calls":>7s} '
-           f'{"ms/step":>8s}']
-  for label, row in rows.items():
-    lines.append(f'{label:{width}s} {row["seconds"]:9.2f} '
-                 f'{row["calls"]:7d} {row["ms_per_step"]:8.2f}')
-  return '\n'.join(lines)

@@ -42,6 +42,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from absl import app
 from absl import flags
+from absl import logging
 import numpy as np
 
 from benchmarks import reporting
@@ -74,10 +75,6 @@ ISOLATE = flags.DEFINE_bool('isolate', False, 'each preset in its own '
                             'process (its own peak RSS).')
 SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = reporting.output_json_flag()
-
-
-def _say(preset: str, message: str) -> None:
-  print(f'[{preset}] {message}', flush=True)
 
 
 def make_config(preset: str) -> config_lib.MuZeroConfig:
@@ -117,7 +114,8 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
   first, ms = reporting.first_and_repeats(play_round, REPEATS.value, rounds)
   for environment in environments:
     environment.close()
-  _say(preset, f'self-play: first round {first:.1f}s, then {ms} ms')
+  logging.info('%s self-play: first round %.1fs, then %s ms', preset, first,
+               ms)
   return {'first_call_seconds': first, 'ms_per_round': ms,
           'ms_per_move': [m / num_envs for m in ms]}
 
@@ -134,7 +132,7 @@ def benchmark_preset(preset: str) -> Dict[str, Any]:
     # One environment says what is missing, before any network.
     builders.make_environment_factory(preset, config)(SEED.value).close()
   except ImportError as e:
-    _say(preset, f'skipped: {e}')
+    logging.info('%s skipped: %s', preset, e)
     return dict(result, skipped=str(e))
   learner = builders.make_learner(config, SEED.value, jit_compile=True,
                                   strategy=None, compute_dtype='float32')
@@ -149,7 +147,7 @@ def benchmark_preset(preset: str) -> Dict[str, Any]:
   first, ms = reporting.first_and_repeats(
       lambda: learner.step(batch), REPEATS.value,
       STEPS.value or (1 if paper else 5))
-  _say(preset, f'learner: first step {first:.1f}s, then {ms} ms')
+  logging.info('%s learner: first step %.1fs, then %s ms', preset, first, ms)
   result['learner'] = {'first_call_seconds': first, 'ms_per_step': ms}
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
   # Linux reports KiB, macOS bytes.
@@ -181,34 +179,27 @@ def run_isolated(names: Sequence[str]) -> List[Dict[str, Any]]:
 
 
 def _median(part: Dict[str, Any], key: str) -> Optional[float]:
-  """The median of a measurement, raw or as `with_medians` wrote it."""
-  values = part.get(key)
-  if isinstance(values, dict):
-    return values['median']
-  return float(np.median(values)) if values else None
+  return reporting.with_medians(part).get(key, {}).get('median')
 
 
 def format_table(results: Sequence[Dict[str, Any]]) -> str:
   """A Markdown table of the medians, one row per preset."""
-  columns = ('preset', 'batch', 'learner ms/step', 'learner first s',
-             'simulations', 'num_envs', 'self-play ms/move', 'ms/round',
-             'params', 'obs KB', 'peak RSS MB', 'note')
-  lines = ['| ' + ' | '.join(columns) + ' |',
-           '|---|' + '---:|' * (len(columns) - 2) + '---|']
+  rows = []
   for r in results:
     learner, selfplay = r.get('learner', {}), r.get('selfplay', {})
-    cells = [r.get('batch_size'), _median(learner, 'ms_per_step'),
-             learner.get('first_call_seconds'), r.get('num_simulations'),
-             r.get('num_envs'), _median(selfplay, 'ms_per_move'),
-             _median(selfplay, 'ms_per_round'), r.get('parameters'),
-             r['observation_bytes'] / 1024 if 'observation_bytes' in r
-             else None, r.get('peak_rss_mb')]
-    cells = ['-' if c is None else f'{c:,.1f}' if isinstance(c, float)
-             else f'{c:,}' for c in cells]
-    note = ('skipped: ' + r['skipped'].replace('|', '/')
-            if 'skipped' in r else '')
-    lines.append('| ' + ' | '.join([r['preset']] + cells + [note]) + ' |')
-  return '\n'.join(lines)
+    rows.append((
+        r['preset'], r.get('batch_size'), _median(learner, 'ms_per_step'),
+        learner.get('first_call_seconds'), r.get('num_simulations'),
+        r.get('num_envs'), _median(selfplay, 'ms_per_move'),
+        _median(selfplay, 'ms_per_round'), r.get('parameters'),
+        r['observation_bytes'] / 1024 if 'observation_bytes' in r else None,
+        r.get('peak_rss_mb'),
+        'skipped: ' + r['skipped'].replace('|', '/') if 'skipped' in r
+        else ''))
+  return reporting.table(
+      ('preset', 'batch', 'learner ms/step', 'learner first s',
+       'simulations', 'num_envs', 'self-play ms/move', 'ms/round', 'params',
+       'obs KB', 'peak RSS MB', 'note'), rows)
 
 
 def main(argv):

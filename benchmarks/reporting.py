@@ -42,6 +42,22 @@ def output_json_flag() -> flags.FlagHolder:
                              'where to write the results as JSON.')
 
 
+def define_run_flags() -> Callable[[], Dict[str, Any]]:
+  """Defines the run settings a benchmark passes to
+  `experiment.run_selfplay`, each the preset's by default; returns a
+  function that gives them as keyword arguments."""
+  holders = (
+      flags.DEFINE_integer('num_envs', None, 'self-play games at once.'),
+      flags.DEFINE_float('train_ratio', None,
+                         'learner steps per environment step.'),
+      flags.DEFINE_bool('continuous_selfplay', None,
+                        'replace each game as it ends.'),
+      flags.DEFINE_bool('overlap_learning', None, 'learner steps in a '
+                        'second thread beside self-play.'),
+      flags.DEFINE_bool('pad_rounds', None, 'one search program a round.'))
+  return lambda: {holder.name: holder.value for holder in holders}
+
+
 def check_no_arguments(argv: Sequence[str]) -> None:
   """Raises `app.UsageError` if `main` got arguments besides the program."""
   if len(argv) > 1:
@@ -190,6 +206,23 @@ def machine() -> Dict[str, Any]:
           'load_average': os.getloadavg(), 'tensorflow': tf.__version__,
           'numpy': np.__version__,
           'XLA_FLAGS': os.environ.get('XLA_FLAGS')}
+
+
+def _cell(value: Any) -> str:
+  if value is None:
+    return '-'
+  if isinstance(value, float):
+    decimals = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
+    return f'{value:,.{decimals}f}'
+  return f'{value:,}' if _is_number(value) else str(value)
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+  """A Markdown table: None as '-', integers with thousands separators,
+  floats with 0, 1 or 2 decimals (from 100, from 10, below)."""
+  lines = ['| ' + ' | '.join(columns) + ' |', '|' + '---|' * len(columns)]
+  lines += ['| ' + ' | '.join(map(_cell, row)) + ' |' for row in rows]
+  return '\n'.join(lines)
 
 
 def report(results: Dict[str, Any], output_json: Optional[str],

@@ -230,6 +230,15 @@ def test_run_peer_times_the_learner_with_its_threads(capsys):
           output['steps_per_timing']) == ('conv', [10., 30.], 20)
 
 
+def test_table_formats_each_kind_of_cell():
+  text = reporting.table(('name', 'n', 'rate'),
+                         [('a', 12345, 1234.6), ('b', None, 12.34),
+                          ('c', True, 0.1234)])
+  assert text.splitlines() == ['| name | n | rate |', '|---|---|---|',
+                               '| a | 12,345 | 1,235 |', '| b | - | 12.3 |',
+                               '| c | True | 0.12 |']
+
+
 def test_check_no_arguments_names_them():
   reporting.check_no_arguments(['prog'])
   with pytest.raises(app.UsageError,

@@ -79,11 +79,6 @@ NUM_ENVS = flags.DEFINE_list('num_envs', ['1', '16', '64'],
 SELFPLAY_PRESETS = flags.DEFINE_list('selfplay_presets',
                                      ['cartpole', 'tictactoe'],
                                      'presets of the self-play measurement.')
-SELFPLAY_ROUNDS = flags.DEFINE_integer(
-    'selfplay_rounds', 2, 'timed self-play rounds, at least.')
-SELFPLAY_MIN_STEPS = flags.DEFINE_integer(
-    'selfplay_min_steps', 200, 'more rounds until this many environment '
-    'steps.')
 SKIP_MCTX = flags.DEFINE_bool('skip_mctx', False, 'skip mctx.')
 SKIP_REFERENCE = flags.DEFINE_bool('skip_reference', False,
                                    'skip the reference search.')
@@ -271,31 +266,24 @@ def selfplay_throughput(num_envs: int, setup: SelfPlaySetup,
 
 def format_tables(results: List[Dict[str, Any]],
                   selfplay: List[Dict[str, Any]]) -> str:
-  """Markdown tables of the medians."""
+  """Medians: ms a call and ratios of simulations/s; self-play's rates."""
   names = [n for n in _NAMES if n in results[0]['milliseconds_per_call']]
-  ratios = [f'{a}/{b}' for a, b in _RATIOS if f'{a}/{b}' in
-            results[0]['ratios']]
-  lines = ['Milliseconds a call and ratios of simulations/s (medians)', '',
-           '| batch | ' + ' | '.join(names + ratios) + ' |',
-           '|---:|' + '---:|' * (len(names) + len(ratios))]
-  for r in results:
-    cells = ([f'{statistics.median(r["milliseconds_per_call"][n]):.2f}'
-              for n in names] +
-             [f'{statistics.median(r["ratios"][n]):.2f}' for n in ratios])
-    lines.append(f'| {r["batch_size"]} | ' + ' | '.join(cells) + ' |')
+  ratios = [n for n in results[0]['ratios']]
+  text = reporting.table(['batch'] + names + ratios, [
+      [r['batch_size']] +
+      [statistics.median(r['milliseconds_per_call'][n]) for n in names] +
+      [statistics.median(r['ratios'][n]) for n in ratios] for r in results])
   if selfplay:
-    lines += ['', '| preset | num_envs | search | schedule | env steps/s |',
-              '|---|---:|---|---|---:|']
-    lines += [f'| {r["preset"]} | {r["num_envs"]} | {r["search"]} | '
-              f'{r["schedule"]} | {r["env_steps_per_second"]:,.0f} |'
-              for r in selfplay]
-  return '\n'.join(lines)
+    text += '\n\n' + reporting.table(
+        ('preset', 'num_envs', 'search', 'schedule', 'env steps/s'),
+        [(r['preset'], r['num_envs'], r['search'], r['schedule'],
+          r['env_steps_per_second']) for r in selfplay])
+  return text
 
 
 def main(argv):
   reporting.check_no_arguments(argv)
-  reporting.check_positive((NUM_SIMULATIONS, REPEATS, SELFPLAY_ROUNDS,
-                            MIN_SECONDS))
+  reporting.check_positive((NUM_SIMULATIONS, REPEATS, MIN_SECONDS))
   batch_sizes = reporting.positive_ints(BATCH_SIZES)
   num_envs = reporting.positive_ints(NUM_ENVS)
   config = make_config(NUM_SIMULATIONS.value)
@@ -324,8 +312,8 @@ def main(argv):
       for compiled, continuous in ((False, False), (True, False),
                                    (True, True)):
         output['selfplay'].append(selfplay_throughput(
-            envs, setup, compiled, SELFPLAY_ROUNDS.value,
-            SELFPLAY_MIN_STEPS.value, SEED.value, continuous))
+            envs, setup, compiled, min_steps=200, seed=SEED.value,
+            continuous=continuous))
         logging.info('self-play %s', output['selfplay'][-1])
   reporting.report(output, OUTPUT_JSON.value,
                    format_tables(output['search'], output['selfplay']))

@@ -81,12 +81,11 @@ def main(argv):
     experiment.run_selfplay(config, PRESET.value, checkpoint_dir=run_dir,
                             logdir=run_dir, log_every=1000,
                             on_round=on_round)
-  lines = [f'{"seconds":>8} {"RSS MB":>8} {"learner":>8} {"games":>8} '
-           f'{"replay games":>12} {"positions":>10}']
-  lines += [f'{s["seconds"]:>8.0f} {s["rss_mb"]:>8.1f} '
-            f'{s["learner_steps"]:>8} {s["games"]:>8} '
-            f'{s["replay_games"]:>12} {s["replay_positions"]:>10}'
-            for s in samples]
+  lines = [reporting.table(
+      ('seconds', 'RSS MB', 'learner steps', 'games', 'replay games',
+       'positions'),
+      [(s['seconds'], s['rss_mb'], s['learner_steps'], s['games'],
+        s['replay_games'], s['replay_positions']) for s in samples])]
   full = [s for s in samples if s['window_full']]
   summary = {'warm': len(full) >= 2}
   if summary['warm']:

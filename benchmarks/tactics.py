@@ -33,7 +33,8 @@ answer the same positions for scale. See docs/results.md.
         --simulations=50,200 --mcts_simulations=10,100
 """
 
-from typing import Any, Dict, Sequence
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional
+from typing import Sequence, Tuple
 
 from absl import app
 from absl import flags
@@ -41,13 +42,15 @@ import numpy as np
 import tensorflow as tf
 
 from benchmarks import reporting
-from benchmarks import tactic_positions as tactics
 from muzero_snt import environments
 from muzero_snt import search
+from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
 from muzero_snt.evaluation import loading
 from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.run import run_config
+
+KINDS = ('win', 'defend')
 
 PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
                            'the two-player preset whose game is played.')
@@ -62,6 +65,142 @@ SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
 MCTS_SIMULATIONS = flags.DEFINE_list(
     'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
 OUTPUT_JSON = reporting.output_json_flag()
+
+
+class TacticalPosition(NamedTuple):
+  """A position with a one-move tactic, reached by `history`; `correct`
+  is the non-empty subset of the `legal` actions that are right."""
+  history: Tuple[int, ...]
+  kind: str
+  legal: Tuple[int, ...]
+  correct: FrozenSet[int]
+
+
+def _wins_at_once(state, action: int, player: int) -> bool:
+  after = state.clone()
+  after.apply_action(action)
+  return after.is_terminal() and after.returns()[player] > 0
+
+
+def winning_moves(state) -> FrozenSet[int]:
+  """The legal moves that win at once for the mover at `state`, a
+  `pyspiel.State` in play of a two-player game with a final outcome."""
+  if state.is_terminal():
+    raise ValueError(f'winning_moves needs a position in play, got a '
+                     f'terminal one:\n{state}')
+  player = state.current_player()
+  return frozenset(a for a in state.legal_actions()
+                   if _wins_at_once(state, a, player))
+
+
+def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
+  """('win', winning moves), ('defend', moves after which the opponent
+  cannot win at once), or None when neither applies (no win, and every
+  move, or none, lets the opponent win at once)."""
+  if state.is_terminal():
+    raise ValueError(f'classify needs a position in play, got a terminal '
+                     f'one:\n{state}')
+  player = state.current_player()
+  legal = state.legal_actions()
+  wins = winning_moves(state)
+  if wins:
+    return 'win', wins
+  safe = []
+  for action in legal:
+    after = state.clone()
+    after.apply_action(action)
+    if after.is_terminal() or not any(
+        _wins_at_once(after, reply, 1 - player)
+        for reply in after.legal_actions()):
+      safe.append(action)
+  if 0 < len(safe) < len(legal):
+    return 'defend', frozenset(safe)
+  return None
+
+
+def _load(game):
+  if isinstance(game, str):
+    game = openspiel.import_pyspiel().load_game(game)
+  if game.num_players() != 2:
+    raise ValueError(f'Tactics are for two-player games; '
+                     f'{game.get_type().short_name!r} has '
+                     f'{game.num_players()} players.')
+  return game
+
+
+def positions_in_games(game, games: Sequence[Sequence[int]]
+                      ) -> List[TacticalPosition]:
+  """Every position before a move of `games` (each game's actions from the
+  start) that `classify` names, in order of play; `game` is a two-player
+  `pyspiel.Game` or its name. Raises ValueError for an illegal action."""
+  game = _load(game)
+  positions = []
+  for number, actions in enumerate(games):
+    state = game.new_initial_state()
+    history = []
+    for action in actions:
+      action = int(action)
+      if state.is_terminal() or action not in state.legal_actions():
+        raise ValueError(f'Game {number}: action {action} after '
+                         f'{history} is not legal there.')
+      tactic = classify(state)
+      if tactic is not None:
+        positions.append(TacticalPosition(tuple(history), tactic[0],
+                                          tuple(state.legal_actions()),
+                                          tactic[1]))
+      state.apply_action(action)
+      history.append(action)
+  return positions
+
+
+def collect_positions(game, num_games: int,
+                      seed: int = 0) -> List[TacticalPosition]:
+  """The tactical positions of `num_games` uniformly random games."""
+  game = _load(game)
+  if not isinstance(num_games, int) or num_games < 1:
+    raise ValueError(f'num_games must be a positive integer, got '
+                     f'{num_games!r}.')
+  rng = np.random.default_rng(seed)
+  games = []
+  for _ in range(num_games):
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+      legal = state.legal_actions()
+      actions.append(int(legal[rng.integers(len(legal))]))
+      state.apply_action(actions[-1])
+    games.append(actions)
+  return positions_in_games(game, games)
+
+
+def hit_rates(positions: Sequence[TacticalPosition],
+              actions: Sequence[int]) -> Dict[str, float]:
+  """{kind: the share of its positions where `actions` were right} (NaN
+  for a kind without positions)."""
+  if len(actions) != len(positions):
+    raise ValueError(f'{len(actions)} actions for {len(positions)} '
+                     'positions: give one action per position.')
+  rates = {}
+  for kind in KINDS:
+    hits = [int(a) in p.correct for p, a in zip(positions, actions)
+            if p.kind == kind]
+    rates[kind] = float(np.mean(hits)) if hits else float('nan')
+  return rates
+
+
+def random_rates(positions: Sequence[TacticalPosition]) -> Dict[str, float]:
+  """What a uniformly random player's `hit_rates` are in expectation."""
+  rates = {}
+  for kind in KINDS:
+    shares = [len(p.correct) / len(p.legal) for p in positions
+              if p.kind == kind]
+    rates[kind] = float(np.mean(shares)) if shares else float('nan')
+  return rates
+
+
+def counts(positions: Sequence[TacticalPosition]) -> Dict[str, int]:
+  """The number of positions of each kind."""
+  return {kind: sum(p.kind == kind for p in positions) for kind in KINDS}
 
 
 def _environment_at(position):
@@ -122,12 +261,12 @@ def _checkpoint(directory: str, simulations: Sequence[int], observations,
                          f'--preset={PRESET.value}.')
   network, step = loading.load_network(saved.config, directory)
   result = {'learner_step': step,
-            'prior': tactics.hit_rates(positions, _prior_moves(
+            'prior': hit_rates(positions, _prior_moves(
                 network, observations, positions)),
             'predicted_reward': _predicted_rewards(network, observations,
                                                    positions)}
   for n in simulations:
-    result[f'muzero{n}'] = tactics.hit_rates(positions, _muzero_moves(
+    result[f'muzero{n}'] = hit_rates(positions, _muzero_moves(
         saved.config, network, n, observations, positions))
   return result
 
@@ -139,20 +278,20 @@ def main(argv):
                       if MCTS_SIMULATIONS.value else [])
   reporting.check_positive([NUM_GAMES])
   game = environments.make_environment(PRESET.value, 0).game
-  positions = tactics.collect_positions(game, NUM_GAMES.value, SEED.value)
+  positions = collect_positions(game, NUM_GAMES.value, SEED.value)
   observations = np.stack([_environment_at(p).observation()
                            for p in positions])
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
-             'seed': SEED.value, 'positions': tactics.counts(positions),
+             'seed': SEED.value, 'positions': counts(positions),
              'machine': reporting.machine(),
-             'random': tactics.random_rates(positions)}
+             'random': random_rates(positions)}
   lines = [f'{results["positions"]} positions from {NUM_GAMES.value} random '
            'games']
   row = lambda name, rates: (f'  {name:12s} win in one taken '
                              f'{rates["win"]:.2f}   loss in one avoided '
                              f'{rates["defend"]:.2f}')
   for n in mcts_simulations:
-    results[f'mcts{n}'] = tactics.hit_rates(positions, [
+    results[f'mcts{n}'] = hit_rates(positions, [
         openspiel_players.MCTSPlayer(game, n, seed=1).select_action(
             _environment_at(p)) for p in positions])
   for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:

@@ -14,19 +14,14 @@
 # ============================================================================
 """LightZero 0.2.0's MuZero learner step and tree search on our shapes.
 
-Runs in the peers' venv (install_lightzero.sh), never the project's; it
-imports nothing of muzero_snt. Our parameters where LightZero has them
-(docs/benchmarks.md lists what differs), K = 5, momentum SGD (0.9, weight
-decay 1e-4), no self-supervised consistency loss. Prints one JSON line.
-
-  * `--part=learner`: `MuZeroPolicy._forward_learn((current_batch,
-    target_batch))`, what its learner calls once an update, NumPy batch in,
-    metrics out; `benchmarks/learner.py --peers=lightzero` starts it in
-    turns with our step.
-  * `--part=search`: `MuZeroPolicy._forward_collect(...)` on the model of
-    benchmarks/search.py, 50 simulations: root inference, noise, the C++
-    tree (`MuZeroMCTSCtree`, one batched torch call a simulation) and the
-    sampled action.
+Runs in the peers' venv (install_lightzero.sh) and imports nothing of
+muzero_snt; our parameters where LightZero has them (docs/benchmarks.md).
+`--part=learner` times `MuZeroPolicy._forward_learn`, what its learner
+calls once an update (`benchmarks/learner.py --peers=lightzero` starts it
+in turns with our step); `--part=search` times `_forward_collect` (root
+inference, noise, the C++ tree with one batched torch call a simulation,
+the sampled action) on the model of benchmarks/search.py. Prints one JSON
+line.
 
     /work/peers-venv/bin/python -m benchmarks.peers.lightzero \
         --part=search --repeats=3 --threads=1
@@ -100,8 +95,9 @@ def make_policy(config: EasyDict) -> MuZeroPolicy:
 def make_batch(config: EasyDict, seed: int = 0) -> Tuple[Any, Any]:
   """A random batch in the layout of LightZero's replay buffer.
 
-  The distributions of `benchmarks.learner_models.make_batch`; the
-  observations are the K + 1 stacked frames the buffer samples.
+  Values in [-3, 3], rewards in [-2, 2], Dirichlet policies, past a random
+  game length masked and 0; the observations are the K + 1 stacked frames
+  the buffer samples.
 
   Returns:
     `(current_batch, target_batch)`, `MuZeroPolicy._forward_learn`'s input.

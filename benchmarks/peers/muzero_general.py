@@ -14,23 +14,16 @@
 # ============================================================================
 """muzero-general's learner step and tree search on our shapes.
 
-Runs in muzero-general's venv (install_muzero_general.sh), never the
-project's: it imports torch and muzero-general's `models`, `trainer` and
-`self_play` (on the path through the `.pth` file the script writes), and
-nothing of muzero_snt. Its `Trainer` and `SelfPlay` are Ray actors only
-through their `@ray.remote` decorators and the timed methods call no Ray:
-`import_peer` puts a stand-in `ray` in front of the imports. Our parameters
-where it has them (docs/benchmarks.md lists what differs), K = 5, momentum
-SGD (0.9, weight decay 1e-4). Prints one JSON line.
-
-  * `--part=learner`: `Trainer.update_lr()` and `Trainer.update_weights(
-    batch)`, what its training loop calls once an update;
-    `benchmarks/learner.py --peers=muzero_general` starts it in turns with
-    our step.
-  * `--part=search`: what its self-play does for a move, one root a call:
-    `MCTS(config).run(...)` and `SelfPlay.select_action` on the model of
-    benchmarks/search.py (21-atom value and reward: it has no scalar
-    heads), 50 simulations.
+Runs in its own venv (install_muzero_general.sh) and imports its `models`,
+`trainer` and `self_play` and nothing of muzero_snt; its `Trainer` and
+`SelfPlay` are Ray actors only through their decorators, so `import_peer`
+stands in for `ray`. Our parameters where it has them (docs/benchmarks.md).
+`--part=learner` times `Trainer.update_lr()` and `update_weights(batch)`
+(`benchmarks/learner.py --peers=muzero_general` starts it in turns with
+our step); `--part=search` times `MCTS(config).run` and
+`SelfPlay.select_action`, one root a call, on the model of
+benchmarks/search.py (with 21-atom value and reward: it has no scalar
+heads). Prints one JSON line.
 
     /work/muzero-general-venv/bin/python -m benchmarks.peers.muzero_general \
         --part=search --repeats=3
@@ -117,9 +110,9 @@ def make_config(model: str, batch_size: int = 256,
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
   """A random batch in the layout of its `ReplayBuffer.get_batch`.
 
-  The distributions of `benchmarks.learner_models.make_batch`, past a game's
-  end values and rewards 0 and policies uniform, as its buffer pads them; a
-  row's gradient scale is min(K, moves left).
+  Values in [-3, 3], rewards in [-2, 2], Dirichlet policies; past a random
+  game length values and rewards 0 and policies uniform, as its buffer pads
+  them; a row's gradient scale is min(K, moves left).
   """
   rng = np.random.default_rng(seed)
   b, k = config.batch_size, config.num_unroll_steps

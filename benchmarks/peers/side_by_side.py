@@ -30,6 +30,8 @@ import subprocess
 import sys
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
+from benchmarks import reporting
+
 PEERS = ('lightzero', 'muzero_general')
 OURS = 'muzero_snt'
 # Where benchmarks/peers/install_<peer>.sh builds each peer's venv.
@@ -140,12 +142,9 @@ def run(models: Sequence[str],
 
 
 def format_table(summary: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
-  """Medians of samples/s and of the per-round ratios, one row per pair."""
-  lines = [f'{"model":<20}{"peer":<16}{"ours":>9}{"peer":>9}{"ratio":>7}'
-           f'  per round']
-  for model, by_peer in summary.items():
-    for peer, s in by_peer.items():
-      per_round = ', '.join(f'{r:.2f}' for r in s['ratios'])
-      lines.append(f'{model:<20}{peer:<16}{s["ours"]:>9.0f}{s["peer"]:>9.0f}'
-                   f'{s["ratio"]:>7.2f}  {per_round}')
-  return '\n'.join(lines)
+  """Medians of samples/s and of the per-round ratios, a row per pair."""
+  return reporting.table(
+      ('model', 'peer', 'ours', 'peer', 'ratio', 'per round'),
+      [(model, peer, s['ours'], s['peer'], s['ratio'],
+        ', '.join(f'{r:.2f}' for r in s['ratios']))
+       for model, by_peer in summary.items() for peer, s in by_peer.items()])

@@ -91,8 +91,8 @@ def test_format_table_rows():
   summary = {'cartpole_mlp': {'lightzero': side_by_side.summarise(
       [22000., 26000.], [10000., 10000.])}}
   lines = side_by_side.format_table(summary).splitlines()
-  assert lines[1].split() == ['cartpole_mlp', 'lightzero', '24000', '10000',
-                              '2.40', '2.20,', '2.60']
+  assert lines[2] == ('| cartpole_mlp | lightzero | 24,000 | 10,000 | 2.40 | '
+                      '2.20, 2.60 |')
 
 
 def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):

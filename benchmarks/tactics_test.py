@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pytest
 
-from benchmarks import tactic_positions as tactics
+from benchmarks import tactics
 
 pyspiel = pytest.importorskip('pyspiel')
 
