@@ -176,15 +176,28 @@ def test_check_positive_reads_flag_holders_and_passes_none():
     reporting.check_positive([batch, rounds])
 
 
-def _peer_flags(argv):
+def _define(define, argv, *args):
+  """`define(*args)`'s flags on flag values of their own, parsed from argv."""
   values = flags.FlagValues()
   with mock.patch.object(reporting, 'flags', mock.Mock(
       **{name: functools.partial(getattr(flags, name), flag_values=values)
          for name in ('DEFINE_enum', 'DEFINE_integer', 'DEFINE_list',
-                      'DEFINE_float')})):
-    holders = reporting.define_peer_flags(['mlp', 'conv'])
+                      'DEFINE_float', 'DEFINE_bool')})):
+    holders = define(*args)
   values(['prog'] + argv)
   return holders
+
+
+def _peer_flags(argv):
+  return _define(reporting.define_peer_flags, argv, ['mlp', 'conv'])
+
+
+def test_run_flags_are_the_presets_unless_given():
+  settings = _define(reporting.define_run_flags, ['--train_ratio=0.2',
+                                                  '--nopad_rounds'])
+  assert settings() == {'num_envs': None, 'train_ratio': 0.2,
+                        'continuous_selfplay': None,
+                        'overlap_learning': None, 'pad_rounds': False}
 
 
 def test_run_peer_times_each_search_batch_and_prints_one_line(capsys):
