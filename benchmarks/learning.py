@@ -27,8 +27,8 @@ learner steps):
   plots self-play's 100-game mean return against frames beside DQN's curve.
 
 The clock counts training only: it is paused while evaluating. With
---reanalyze_fractions the seeds run once per fraction and a last table
-compares the medians. See docs/results.md.
+--reanalyze_fractions the seeds run once per fraction; the table gives
+each run and each fraction's medians. See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
