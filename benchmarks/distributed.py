@@ -12,43 +12,31 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Costs of the distributed mode on Ray (docs/distributed.md).
-
-The parts' costs, on a private Ray instance on this machine:
+"""Costs of the distributed mode's parts, on a private Ray instance.
 
   * `publication`: for each preset's network, the bytes of one weight
-    publication and its cost in ms: reading the variables as NumPy arrays,
-    `ray.put` and the weight store's call on the learner's side; fetching
-    the arrays in another process and assigning them on the actor's side.
-  * `replay`: the replay service's inserts (games/s and positions/s of
-    whole tic-tac-toe-length games) and `sample_batch` calls per second
-    (the preset's batch, K = 5), called from this process.
-  * `actor`: what distribution costs one actor: environment steps/s of a
-    `workers.SelfPlayWorker` (taking new weights after every move,
-    sending its games to the replay service) against the same
-    `acting.Actor` loop alone in the same kind of process (one TensorFlow
-    thread, the same games and search), while this process publishes new
-    weights every `--publish_seconds` as a learner would. Alternated,
-    `--repeats` times each, over `--window` seconds after `--warmup`. With
-    `--pin_actor` the measured actor has CPU 0 to itself and every other
-    process (this one, Ray's, the replay service and the weight store)
-    the other CPUs, as an actor on its own core would; the actor's process
-    CPU seconds per 1,000 environment steps are reported beside the rate.
+    publication and its ms: the variables read as NumPy arrays, `ray.put`
+    and the weight store's call; the arrays fetched and assigned in another
+    process.
+  * `replay`: the replay service's inserts (tic-tac-toe-length games/s) and
+    `sample_batch` calls per second, called from this process.
+  * `actor`: environment steps/s of a `SelfPlayWorker` (new weights after
+    every move, games sent to the replay service) against the same
+    `acting.Actor` loop alone in the same kind of process, alternated,
+    while this process publishes weights every --publish_seconds. With
+    --pin_actor the actor has CPU 0 to itself and every other process the
+    other CPUs; its CPU seconds per 1,000 steps are reported beside.
 
-Whole training runs (one process against 1 and 2 actors, and reanalysis)
-are `benchmarks/distributed_training.py`.
+Whole training runs are `benchmarks/distributed_training.py`. See
+docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
 """
 
-import json
 import os
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
-os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
@@ -65,7 +53,6 @@ from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
 
@@ -88,14 +75,7 @@ PIN_ACTOR = flags.DEFINE_bool(
     'process on the other CPUs (default: on with 2 or more CPUs).')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
                          'publication, replay, actor.')
-OUTPUT_JSON = flags.DEFINE_string('output_json', None,
-                                  'where to write the results as JSON.')
-
-
-@flags.multi_flags_validator(['warmup', 'window', 'replay_seconds'],
-                             message='times must be positive.')
-def _positive(values):
-  return all(v > 0 for v in values.values())
+OUTPUT_JSON = reporting.output_json_flag()
 
 
 class _Fetcher:
@@ -105,13 +85,12 @@ class _Fetcher:
     self._network = networks.make_network(presets.get_preset(preset))
     self._network.create_variables()
 
-  def fetch(self, reference: List[Any]) -> Dict[str, float]:
+  def fetch(self, reference: List[Any]) -> Tuple[float, float]:
     start = time.perf_counter()
     arrays = ray_support.require_ray().get(reference[0])
     fetched = time.perf_counter()
     weight_store.assign_arrays(self._network, arrays)
-    return {'fetch_ms': 1e3 * (fetched - start),
-            'assign_ms': 1e3 * (time.perf_counter() - fetched)}
+    return 1e3 * (fetched - start), 1e3 * (time.perf_counter() - fetched)
 
 
 def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
@@ -123,81 +102,79 @@ def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
   # Both actors started (their processes, TensorFlow) before any timing.
   ray.get([store.version.remote(), fetcher.fetch.remote([ray.put(
       weight_store.network_arrays(network))])])
-  results = {'bytes': None, 'variables': len(network.variables),
-             'arrays_ms': [], 'put_and_publish_ms': [], 'fetch_ms': [],
-             'assign_ms': []}
+  results = {'variables': len(network.variables), 'arrays_ms': [],
+             'put_and_publish_ms': [], 'fetch_ms': [], 'assign_ms': []}
   for version in range(1, repeats + 1):
     start = time.perf_counter()
     arrays = weight_store.network_arrays(network)
     read = time.perf_counter()
-    reference = ray.put(arrays)
-    ray.get(store.publish.remote(version, [reference]))
+    ray.get(store.publish.remote(version, [ray.put(arrays)]))
     published = time.perf_counter()
-    actor_side = ray.get(fetcher.fetch.remote(
+    fetch_ms, assign_ms = ray.get(fetcher.fetch.remote(
         ray.get(store.latest.remote())[1]))
     results['bytes'] = int(sum(a.nbytes for a in arrays))
     results['arrays_ms'].append(1e3 * (read - start))
     results['put_and_publish_ms'].append(1e3 * (published - read))
-    for name, value in actor_side.items():
-      results[name].append(value)
-    del reference, arrays
+    results['fetch_ms'].append(fetch_ms)
+    results['assign_ms'].append(assign_ms)
   ray.kill(fetcher)
   ray.kill(store)
   return results
 
 
-def _game(length: int, rng: np.random.Generator
-         ) -> replay_service.Game:
-  """A random finished tic-tac-toe-shaped game of `length` moves."""
-  config = presets.get_preset('tictactoe')
-  game = trajectory_lib.Trajectory(config.action_space_size,
-                                   config.num_players, config.discount)
-  for t in range(length):
-    policy = rng.dirichlet(np.ones(config.action_space_size))
-    game.append(rng.random(config.observation_shape).astype(np.float32),
-                t % 2, int(rng.integers(9)), 0., policy, 0.)
-  game.finish(True)
-  return replay_service.Game(game, 0.)
+def _calls_per_second(call: Callable[[], Any], seconds: float) -> float:
+  calls, start = 0, time.perf_counter()
+  while time.perf_counter() - start < seconds:
+    call()
+    calls += 1
+  return calls / (time.perf_counter() - start)
 
 
 def time_replay(ray, seconds: float) -> Dict[str, Any]:
   """Inserts and samples per second of the replay service."""
   config = presets.get_preset('tictactoe')
   rng = np.random.default_rng(0)
-  games = [_game(9, rng) for _ in range(64)]
+  games = []
+  for _ in range(64):  # Random finished games of 9 moves.
+    game = trajectory_lib.Trajectory(config.action_space_size,
+                                     config.num_players, config.discount)
+    for t in range(9):
+      game.append(rng.random(config.observation_shape).astype(np.float32),
+                  t % 2, int(rng.integers(9)), 0.,
+                  rng.dirichlet(np.ones(config.action_space_size)), 0.)
+    game.finish(True)
+    games.append(replay_service.Game(game, 0.))
   # A ratio so small that every game is admitted at once.
   service = ray.remote(replay_service.ReplayService).options(
       num_cpus=0).remote(config, 1e-9)
-  inserted, start = 0, time.perf_counter()
-  while time.perf_counter() - start < seconds:
-    ray.get(service.insert.remote(0, games[:8]))
-    inserted += 8
-  insert_seconds = time.perf_counter() - start
+  ray.get(service.stats.remote())  # Its process started.
+  inserts = _calls_per_second(
+      lambda: ray.get(service.insert.remote(0, games[:8])), seconds)
   ray.kill(service)
   # A ratio so large that the learner is never held.
   service = ray.remote(replay_service.ReplayService).options(
       num_cpus=0).remote(config, 1e6)
   ray.get(service.insert.remote(0, games[:config.batch_size // 9 + 1]))
   ray.get(service.insert.remote(0, games[:1]))
-  sampled, start = 0, time.perf_counter()
-  while time.perf_counter() - start < seconds:
-    ray.get(service.sample_batch.remote())
-    sampled += 1
-  sample_seconds = time.perf_counter() - start
+  samples = _calls_per_second(
+      lambda: ray.get(service.sample_batch.remote()), seconds)
   ray.kill(service)
-  return {'games_per_second': inserted / insert_seconds,
-          'positions_per_second': 9 * inserted / insert_seconds,
-          'batches_per_second': sampled / sample_seconds,
-          'batch_size': config.batch_size,
+  return {'games_per_second': 8 * inserts,
+          'positions_per_second': 72 * inserts,
+          'batches_per_second': samples, 'batch_size': config.batch_size,
           'num_unroll_steps': config.num_unroll_steps}
+
+
+def _pin(pin: bool) -> None:
+  if pin:
+    os.sched_setaffinity(0, {ACTOR_CPU})
 
 
 class _PlainSelfPlay:
   """The actor's loop alone: `acting.Actor` rounds, no Ray calls."""
 
   def __init__(self, preset: str, num_envs: int, seed: int, pin: bool):
-    if pin:
-      os.sched_setaffinity(0, {ACTOR_CPU})
+    _pin(pin)
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     tf.config.threading.set_intra_op_parallelism_threads(1)
     tf.config.threading.set_inter_op_parallelism_threads(1)
@@ -212,14 +189,12 @@ class _PlainSelfPlay:
 
   def env_steps_per_second(self, warmup: float,
                            window: float) -> Tuple[float, float]:
-    """Environment steps/s and this process's CPU seconds per 1,000 steps,
-    measured from `warmup` s after the first round (tracing) ends."""
-    start, rounds, marks = None, 0, None
-    steps = 0
+    """Environment steps/s and CPU ms per step over `window` s, from
+    `warmup` s after the first round (tracing) ends."""
+    start, rounds, steps, marks = None, 0, 0, None
     while True:
-      results = self._actor.play_round(rounds)
+      steps += sum(r.length for r in self._actor.play_round(rounds))
       rounds += 1
-      steps += sum(r.length for r in results)
       now = time.perf_counter()
       if start is None:
         start = now
@@ -231,35 +206,31 @@ class _PlainSelfPlay:
 
 
 class _MeasuredWorker(workers.SelfPlayWorker):
-  """A `SelfPlayWorker`, pinned to `ACTOR_CPU` if asked, that reports its
-  process's CPU time."""
+  """A `SelfPlayWorker`, pinned if asked, that reports its CPU time."""
 
   def __init__(self, pin: bool, *args):
-    if pin:
-      os.sched_setaffinity(0, {ACTOR_CPU})
+    _pin(pin)
     super().__init__(*args)
 
   def cpu_seconds(self) -> float:
     return time.process_time()
 
 
-def time_actor(ray, preset: str, warmup: float, window: float,
-               publish_seconds: float, repeats: int,
-               pin: bool) -> Dict[str, Any]:
-  """One actor's environment steps/s (and its process's CPU seconds per
-  1,000 of them) with and without distribution."""
+def time_actor(ray, preset: str, repeats: int, pin: bool) -> Dict[str, Any]:
+  """One actor's environment steps/s and CPU ms per step, with and without
+  distribution, alternated."""
   config = presets.get_preset(preset)
   num_envs = presets.run_defaults(preset)['num_envs']
   network = networks.make_network(config)
   network.create_variables()
-  results = {'num_envs': num_envs, 'publish_seconds': publish_seconds,
-             'pinned': pin, 'alone': [], 'distributed': [],
-             'alone_cpu_ms_per_step': [], 'distributed_cpu_ms_per_step': [],
-             'versions_taken': []}
+  results = {'num_envs': num_envs, 'pinned': pin, 'alone': [],
+             'distributed': [], 'alone_cpu_ms_per_step': [],
+             'distributed_cpu_ms_per_step': [], 'versions_taken': []}
   for repeat in range(repeats):
     plain = ray.remote(_PlainSelfPlay).options(num_cpus=1).remote(
         preset, num_envs, repeat, pin)
-    rate, cpu = ray.get(plain.env_steps_per_second.remote(warmup, window))
+    rate, cpu = ray.get(plain.env_steps_per_second.remote(WARMUP.value,
+                                                          WINDOW.value))
     results['alone'].append(rate)
     results['alone_cpu_ms_per_step'].append(cpu)
     ray.kill(plain)
@@ -270,31 +241,32 @@ def time_actor(ray, preset: str, warmup: float, window: float,
         name=names[0], num_cpus=0).remote(config, 1e-9)
     store = ray.remote(weight_store.WeightStore).options(
         name=names[1], num_cpus=0).remote()
-    version = 0
-    ray.get(store.publish.remote(
+    publish = lambda version: ray.get(store.publish.remote(
         version, [ray.put(weight_store.network_arrays(network))]))
+    publish(0)
     worker = ray.remote(_MeasuredWorker).options(num_cpus=1).remote(
         pin, 0, config, preset, None, 'xla', num_envs, repeat, *names)
-    start, marks = None, None
+    mark = lambda: (time.perf_counter(),
+                    ray.get(service.stats.remote())['env_steps'],
+                    ray.get(worker.cpu_seconds.remote()))
+    version, start, marks = 0, None, None
     while True:
-      time.sleep(publish_seconds)
+      time.sleep(PUBLISH_SECONDS.value)
       version += 1
-      ray.get(store.publish.remote(
-          version, [ray.put(weight_store.network_arrays(network))]))
+      publish(version)
       now = time.perf_counter()
       if start is None:
         # From the end of the worker's first round, as for the loop alone.
         if ray.get(worker.status.remote())['rounds']:
           start = now
-      elif marks is None and now - start >= warmup:
-        marks = (now, ray.get(service.stats.remote())['env_steps'],
-                 ray.get(worker.cpu_seconds.remote()))
-      elif marks is not None and now - marks[0] >= window:
-        steps = ray.get(service.stats.remote())['env_steps']
-        cpu = ray.get(worker.cpu_seconds.remote())
-        results['distributed'].append((steps - marks[1]) / (now - marks[0]))
+      elif marks is None and now - start >= WARMUP.value:
+        marks = mark()
+      elif marks is not None and now - marks[0] >= WINDOW.value:
+        end = mark()
+        results['distributed'].append(
+            (end[1] - marks[1]) / (end[0] - marks[0]))
         results['distributed_cpu_ms_per_step'].append(
-            1e3 * (cpu - marks[2]) / (steps - marks[1]))
+            1e3 * (end[2] - marks[2]) / (end[1] - marks[1]))
         break
     status = ray.get(worker.status.remote())
     if status['error']:
@@ -311,9 +283,11 @@ def time_actor(ray, preset: str, warmup: float, window: float,
 
 
 def main(argv):
-  del argv
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((REPEATS, REPLAY_SECONDS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
-  results = {'machine': reporting.machine()}
+  results = {'machine': reporting.machine(),
+             'publish_seconds': PUBLISH_SECONDS.value}
   pin = PIN_ACTOR.value and 'actor' not in SKIP.value
   if pin:
     # Ray's processes inherit this process's CPUs; the measured actor
@@ -329,15 +303,10 @@ def main(argv):
     results['publication'] = {
         preset: time_publication(ray, preset, REPEATS.value)
         for preset in PUBLICATION_PRESETS.value}
-    print(json.dumps(results['publication']), flush=True)
   if 'replay' not in SKIP.value:
     results['replay'] = time_replay(ray, REPLAY_SECONDS.value)
-    print(json.dumps(results['replay']), flush=True)
   if 'actor' not in SKIP.value:
-    results['actor'] = time_actor(ray, 'tictactoe', WARMUP.value,
-                                  WINDOW.value, PUBLISH_SECONDS.value,
-                                  REPEATS.value, pin)
-    print(json.dumps(results['actor']), flush=True)
+    results['actor'] = time_actor(ray, 'tictactoe', REPEATS.value, pin)
   reporting.report(results, OUTPUT_JSON.value)
   ray_support.shutdown()
 

@@ -12,35 +12,29 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tic-tac-toe training, one process against Ray actors (docs/distributed.md).
+"""Tic-tac-toe training, one process against Ray actors.
 
-  * `training`: environment steps/s and learner steps/s of the tic-tac-toe
-    preset with each of `--actors` self-play actors (0: one process), over
-    `--window` seconds after the first `--warmup` seconds of learning; the
-    actor counts alternate, `--repeats` rounds, so that a slow spell of the
-    shared machine falls on all of them. Beside each rate, the machine's
-    busy CPU seconds per learner step over the window (every process: the
-    learner's, the actors', Ray's; and anything else running), which says
-    whether a slower run did more work or waited.
-  * `reanalysis`: the same with one actor and `--reanalyze_fraction`, the
+  * `training`: environment and learner steps/s of the tic-tac-toe preset
+    with each of --actors self-play actors (0: one process), over --window
+    seconds after --warmup seconds of learning, the actor counts alternated
+    --repeats times; beside each rate the machine's busy CPU seconds per
+    learner step over the window (every process), which says whether a
+    slower run did more work or waited.
+  * `reanalysis`: the same with one actor and --reanalyze_fraction, the
     batches reanalysed by the learner (0 workers) or by
-    `--reanalyze_workers` reanalyse workers: learner steps/s beside each
+    --reanalyze_workers reanalyse workers: learner steps/s beside each
     worker's reanalysed batches per second and seconds per batch.
 
-    python -m benchmarks.distributed_training --output_json=/tmp/dt.json
+The costs of the parts are `benchmarks/distributed.py`. See
+docs/distributed.md.
 
-The costs of the parts (publication, replay, one actor) are
-`benchmarks/distributed.py`.
+    python -m benchmarks.distributed_training --output_json=/tmp/dt.json
 """
 
-import json
 import os
 import time
 from typing import Any, Dict, List, Optional
 
-os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
@@ -50,7 +44,6 @@ from muzero_snt.run import experiment
 from muzero_snt.run import run_config
 from muzero_snt import presets
 from muzero_snt.distributed import ray_support
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 ACTORS = flags.DEFINE_list('actors', ['0', '1', '2'],
                            'self-play actor counts of the training runs.')
@@ -70,14 +63,7 @@ WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of learning before the '
 WINDOW = flags.DEFINE_float('window', 40., 'seconds of the window.')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: training, '
                          'reanalysis.')
-OUTPUT_JSON = flags.DEFINE_string('output_json', None,
-                                  'where to write the results as JSON.')
-
-
-@flags.multi_flags_validator(['warmup', 'window'],
-                             message='times must be positive.')
-def _positive(values):
-  return all(v > 0 for v in values.values())
+OUTPUT_JSON = reporting.output_json_flag()
 
 
 def busy_cpu_seconds() -> Optional[float]:
@@ -154,42 +140,39 @@ def time_training(num_actors: int, warmup: float, window: float,
   return results
 
 
-def _append(results: Dict[str, Any], key: str,
-            measured: Dict[str, Any]) -> None:
-  """Adds one run's numbers to the lists under results[key]."""
-  into = results.setdefault(key, {})
-  for name, value in measured.items():
-    into.setdefault(name, []).append(value)
-  print(json.dumps({key: measured}), flush=True)
-
-
 def main(argv):
-  del argv
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
-  results = {'machine': reporting.machine()}
+  results = {'machine': reporting.machine(),
+             'publish_interval': PUBLISH_INTERVAL.value}
   ray_support.connect(None, num_cpus=os.cpu_count())
   results['machine']['ray'] = ray_support.require_ray().__version__
-  results['publish_interval'] = PUBLISH_INTERVAL.value
+  runs = []  # (measurement, count, (actors, fraction, workers)).
+  if 'training' not in SKIP.value:
+    runs += [('training', actors, (int(actors), 0., 0))
+             for actors in ACTORS.value]
+  if 'reanalysis' not in SKIP.value:
+    runs += [('reanalysis', workers,
+              (1, REANALYZE_FRACTION.value, int(workers)))
+             for workers in REANALYSE_WORKERS.value]
   for _ in range(REPEATS.value):
-    if 'training' not in SKIP.value:
-      for actors in ACTORS.value:
-        _append(results.setdefault('training', {}), actors, time_training(
-            int(actors), WARMUP.value, WINDOW.value, PUBLISH_INTERVAL.value))
-    if 'reanalysis' not in SKIP.value:
-      for workers in REANALYSE_WORKERS.value:
-        _append(results.setdefault('reanalysis', {}), workers, time_training(
-            1, WARMUP.value, WINDOW.value, PUBLISH_INTERVAL.value,
-            REANALYZE_FRACTION.value, int(workers)))
-  if 'training' in results and '0' in results['training']:
+    for key, count, (actors, fraction, workers) in runs:
+      measured = time_training(actors, WARMUP.value, WINDOW.value,
+                               PUBLISH_INTERVAL.value, fraction, workers)
+      logging.warning('%s %s: %s', key, count, measured)
+      into = results.setdefault(key, {}).setdefault(count, {})
+      for name, value in measured.items():
+        into.setdefault(name, []).append(value)
+  if '0' in results.get('training', {}):
     # Each run's rate over the one-process run of its round.
     alone = results['training']['0']['learner_steps_per_second']
-    for actors, measured in results['training'].items():
+    for measured in results['training'].values():
       measured['over_one_process'] = [
           rate / base for rate, base in
           zip(measured['learner_steps_per_second'], alone)]
   reporting.report(results, OUTPUT_JSON.value)
   ray_support.shutdown()
-
 
 if __name__ == '__main__':
   app.run(main)

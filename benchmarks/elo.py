@@ -53,24 +53,13 @@ def expected_score(rating: float, opponent_rating: float) -> float:
 def fit(names: Sequence[str], scores: np.ndarray, games: np.ndarray,
         anchor: str, prior_draws: float = 1., iterations: int = 100
         ) -> Ratings:
-  """Maximum-likelihood Elo ratings.
+  """Maximum-likelihood Elo ratings of `names`, `anchor` at 0.
 
-  Args:
-    names: the N players.
-    scores: `[N, N]` `scores[i, j]`, player i's points against player j
-      (wins plus half the draws).
-    games: `[N, N]` symmetric, the games between i and j.
-    anchor: the player rated 0.
-    prior_draws: drawn games added to each pair that met.
-    iterations: Newton steps (the log-likelihood is concave; a few dozen
-      suffice).
-
-  Returns:
-    The `Ratings`.
-
-  Raises:
-    ValueError: for mismatched shapes, an unknown anchor, scores outside
-      [0, games], asymmetric games, or a player who met nobody.
+  `scores[i, j]` is player i's points against j (wins plus half the draws),
+  `games[i, j]` the games between them (symmetric); `iterations` Newton
+  steps at most (the log-likelihood is concave). ValueError for mismatched
+  shapes, an unknown anchor, scores outside [0, games], asymmetric games or
+  a player who met nobody.
   """
   names = list(names)
   n = len(names)
@@ -96,20 +85,20 @@ def fit(names: Sequence[str], scores: np.ndarray, games: np.ndarray,
   games = games + prior_draws * met
   free = [i for i in range(n) if names[i] != anchor]
   r = np.zeros(n)
-  for _ in range(iterations):
+
+  def information_and_gradient():
     e = 1. / (1. + 10. ** ((r[None, :] - r[:, None]) / SCALE))  # [N, N]
-    gradient = _K * np.sum(scores - games * e, axis=1)  # [N]
     weights = _K**2 * games * e * (1. - e)  # [N, N], symmetric.
     information = np.diag(weights.sum(axis=1)) - weights  # Minus Hessian.
-    sub = information[np.ix_(free, free)]
-    step = np.linalg.solve(sub, gradient[free])
+    gradient = _K * np.sum(scores - games * e, axis=1)  # [N]
+    return information[np.ix_(free, free)], gradient[free]
+
+  for _ in range(iterations):
+    step = np.linalg.solve(*information_and_gradient())
     r[free] += np.clip(step, -SCALE, SCALE)
     if np.max(np.abs(step)) < 1e-9:
       break
-  e = 1. / (1. + 10. ** ((r[None, :] - r[:, None]) / SCALE))
-  weights = _K**2 * games * e * (1. - e)
-  information = np.diag(weights.sum(axis=1)) - weights
   errors = np.zeros(n)
   errors[free] = np.sqrt(np.diag(np.linalg.inv(
-      information[np.ix_(free, free)])))
+      information_and_gradient()[0])))
   return Ratings(names, r, errors)

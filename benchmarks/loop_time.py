@@ -14,21 +14,15 @@
 # ============================================================================
 r"""Where the main job's time goes, per learner step.
 
-Runs the main job (`experiment.run_selfplay`, self-play, replay and learner
-in one process) from scratch for --steps learner steps and times its parts
-with wall-clock accumulators around their methods (`method_timers`): the
-compilation before the first round, the learner's step, the replay's
-batches, the self-play moves (the search inside them apart) and the games'
-ends. Each part is also given per learner step (compilation apart: it is
-paid once), which is what a run's length multiplies; "the rest" holds the
-loop itself, logging and the start-up before compilation. The update
-(`Learner.step_prepared`) is inside the learner's step; with overlapped
-learning it runs in a thread of its own and only its row has the
-learner's time, which then overlaps the other parts.
+Runs the main job (`experiment.run_selfplay`: self-play, replay and learner
+in one process) from scratch for --steps learner steps, with wall-clock
+accumulators around its parts' methods (`method_timers`); each part's
+milliseconds per learner step, the compilation before the first round
+apart. With overlapped learning the learner's step runs in a thread of its
+own, beside the other parts. See docs/benchmarks.md.
 
-    python -m benchmarks.loop_time --preset=tictactoe --steps=2000
-    python -m benchmarks.loop_time --preset=tictactoe --steps=2000 \
-        --continuous_selfplay --config=network.conv_as_matmul=true
+    python -m benchmarks.loop_time --preset=tictactoe --steps=1000 \
+        --nooverlap_learning
 """
 
 import time
@@ -53,18 +47,8 @@ STEPS = flags.DEFINE_integer('steps', 2000, 'learner steps to run.')
 SEED = flags.DEFINE_integer('seed', 0, 'the run\'s seed.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
-CONTINUOUS_SELFPLAY = flags.DEFINE_bool(
-    'continuous_selfplay', None, 'replace each game as it ends (default: '
-    'preset).')
-OVERLAP_LEARNING = flags.DEFINE_bool(
-    'overlap_learning', None, 'learner steps in a second thread beside the '
-    'next move (default: preset); the parts then overlap and only the '
-    'whole is a time per step.')
-PAD_ROUNDS = flags.DEFINE_bool(
-    'pad_rounds', None, 'search every move of a round with all its rows, '
-    'one compiled program (default: preset).')
-OUTPUT_JSON = flags.DEFINE_string('output_json', None,
-                                  'where to write the results.')
+RUN_SETTINGS = reporting.define_run_flags()
+OUTPUT_JSON = reporting.output_json_flag()
 
 # The part paid once per run, before the first round.
 _ONCE = 'compile (before the first round)'
@@ -73,9 +57,7 @@ _ONCE = 'compile (before the first round)'
 PARTS = (
     (training_loop.TrainingLoop, '_compile', _ONCE),
     (learning.Learner, 'step', 'learner step'),
-    # Inside 'learner step'; with overlapped learning (the tic-tac-toe
-    # preset) the learner's thread calls it alone, beside self-play, so it
-    # is not one of the disjoint parts.
+    # Inside 'learner step', or in the learner's thread beside self-play.
     (learning.Learner, 'step_prepared', '  the update (step_prepared)'),
     (replay.ReplayBuffer, 'sample_batch', 'replay batch'),
     (acting.Actor, '_move', 'self-play move'),
@@ -99,24 +81,21 @@ def main(argv: Sequence[str]) -> None:
     timers.wrap(cls, name, label)
   start = time.perf_counter()
   with timers:
-    loop = experiment.run_selfplay(
-        config, PRESET.value, seed=SEED.value,
-        continuous_selfplay=CONTINUOUS_SELFPLAY.value,
-        overlap_learning=OVERLAP_LEARNING.value,
-        pad_rounds=PAD_ROUNDS.value)
+    loop = experiment.run_selfplay(config, PRESET.value, seed=SEED.value,
+                                   **RUN_SETTINGS())
   total = time.perf_counter() - start
   rows = method_timers.per_step(
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
       loop.learner.steps)
-  print(method_timers.format_table(rows))
   results: Dict[str, Any] = {
       'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
-      'continuous_selfplay': CONTINUOUS_SELFPLAY.value,
-      'overlap_learning': OVERLAP_LEARNING.value,
-      'pad_rounds': PAD_ROUNDS.value,
+      **RUN_SETTINGS(),
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
-  reporting.report(results, OUTPUT_JSON.value)
+  reporting.report(results, OUTPUT_JSON.value, reporting.table(
+      ('part', 'seconds', 'calls', 'ms/step'),
+      [(label, row['seconds'], row['calls'], row['ms_per_step'])
+       for label, row in rows.items()]))
 
 
 if __name__ == '__main__':

@@ -14,10 +14,9 @@
 # ============================================================================
 """mctx on a JAX copy of an MLP MuZeroNetwork, for benchmarks/search.py.
 
-JAX and mctx are optional (`pip install -e '.[bench]'`): `import_mctx`
-returns None without them. The copy reads the TF network's variables and
-computes the layers of `networks/mlp.py`; `check_jax_model` asserts it equals
-the network.
+JAX and mctx are optional (`pip install -e '.[bench]'`). The copy reads the
+TF network's variables and computes the layers of `networks/mlp.py`;
+`check_jax_model` asserts it equals the network.
 """
 
 import functools
@@ -29,28 +28,23 @@ import numpy as np
 
 # The forward pass of the JAX copy may differ from TensorFlow's by rounding.
 _TOLERANCE = 1e-5
-MCTX_MISSING = ('mctx comparison skipped: JAX and mctx are not installed '
-                '(pip install jax mctx).')
 
 
 def import_mctx():
-  """(jax, mctx), or None with a log line if either is missing."""
+  """(jax, mctx), or None with a warning if either is missing."""
   try:
     import jax  # pylint: disable=g-import-not-at-top
     import mctx  # pylint: disable=g-import-not-at-top
   except ImportError:
-    logging.warning(MCTX_MISSING)
-    print(MCTX_MISSING)
+    logging.warning('mctx skipped: JAX and mctx are not installed '
+                    '(pip install -e \'.[bench]\').')
     return None
   return jax, mctx
 
 
 def mlp_layers(network) -> Dict[str, List[tuple]]:
-  """The `(w, b)` NumPy arrays of each `snt.nets.MLP`, by module path.
-
-  E.g. 'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)], from the variables
-  'dynamics/torso/linear_0/w:0', ...
-  """
+  """The `(w, b)` NumPy arrays of each `snt.nets.MLP` by module path, e.g.
+  'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)]."""
   pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
   found = {}
   for variable in network.variables:
@@ -64,20 +58,13 @@ def mlp_layers(network) -> Dict[str, List[tuple]]:
 
 
 def make_jax_model(jax, network, num_actions: int):
-  """JAX functions that compute the network's two inferences.
-
-  The layer order of `networks/mlp.py`: an `snt.nets.MLP` is Linear layers
-  with a ReLU between them (and after the last only with `activate_final`);
-  the hidden state is min-max scaled per example with a range floor of 1e-5
+  """`(params, initial, recurrent)`: the network's weights as `jnp` arrays
+  and its two inferences in JAX, `initial(params, observation) ->
+  (policy_logits, value, hidden_state)` and `recurrent(params,
+  hidden_state, action) -> (reward, policy_logits, value, hidden_state)`,
+  in the layer order of `networks/mlp.py` (the hidden state min-max scaled
   after the representation and after the dynamics torso, whose unscaled
-  output feeds the reward head; the dynamics sees concat(h, one_hot(a)).
-
-  Returns:
-    `(params, initial, recurrent)`: params a dict of `jnp` arrays;
-    `initial(params, observation) -> (policy_logits, value, hidden_state)`;
-    `recurrent(params, hidden_state, action) -> (reward, policy_logits,
-    value, hidden_state)`.
-  """
+  output feeds the reward head)."""
   jnp = jax.numpy
   params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
 
@@ -130,27 +117,21 @@ def check_jax_model(jax, network, jax_model, batch_size: int = 64,
   jax_initial = jax.jit(initial)(params, observation)
   jax_recurrent = jax.jit(recurrent)(
       params, tf_initial.hidden_state.numpy(), action)
-  pairs = [
-      (tf_initial.policy_logits, jax_initial[0]),
-      (tf_initial.value, jax_initial[1]),
-      (tf_initial.hidden_state, jax_initial[2]),
-      (tf_recurrent.reward, jax_recurrent[0]),
-      (tf_recurrent.policy_logits, jax_recurrent[1]),
-      (tf_recurrent.value, jax_recurrent[2]),
-      (tf_recurrent.hidden_state, jax_recurrent[3]),
-  ]
+  ours = (tf_initial.policy_logits, tf_initial.value, tf_initial.hidden_state,
+          tf_recurrent.reward, tf_recurrent.policy_logits, tf_recurrent.value,
+          tf_recurrent.hidden_state)
   difference = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
-                   for a, b in pairs)
+                   for a, b in zip(ours, jax_initial + jax_recurrent))
   if not difference < _TOLERANCE:  # Also under `python -O`.
     raise AssertionError(f'The JAX model differs from the TF network by '
                          f'{difference}, more than {_TOLERANCE}.')
   return difference
 
 
-def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
+def make_mctx_tasks(jax, mctx, jax_model, config, observation, legal,
                     seed: int) -> Dict[str, Callable[[], Any]]:
-  """`mctx` (the whole policy), `mctx_gumbel` (`gumbel_muzero_policy`
-  with the config's m, c_visit and c_scale), `jax_network` (the network
+  """`mctx` (`muzero_policy`), `mctx_gumbel` (`gumbel_muzero_policy` with
+  the config's m, c_visit and c_scale), `jax_network` (the inferences
   alone) and `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
   jnp = jax.numpy
   params, initial, recurrent = jax_model
@@ -164,40 +145,31 @@ def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
         reward=reward, discount=jnp.full_like(reward, config.discount),
         prior_logits=policy_logits, value=value), next_state
 
-  @jax.jit
-  def policy(params, rng_key, observation, invalid_actions):
-    policy_logits, value, hidden_state = initial(params, observation)
-    output = mctx.muzero_policy(
-        params, rng_key,
-        root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
-                               embedding=hidden_state),
-        recurrent_fn=recurrent_fn,
-        num_simulations=num_simulations,
-        invalid_actions=invalid_actions,
-        dirichlet_fraction=config.root_exploration_fraction,
-        dirichlet_alpha=config.root_dirichlet_alpha,
-        pb_c_init=config.pb_c_init,
-        pb_c_base=config.pb_c_base)
-    summary = output.search_tree.summary()
-    return summary.visit_counts, output.action_weights, summary.value
+  def make_policy(policy_fn, **kwargs):
+    @jax.jit
+    def policy(params, rng_key, observation, invalid_actions):
+      policy_logits, value, hidden_state = initial(params, observation)
+      output = policy_fn(
+          params, rng_key,
+          root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
+                                 embedding=hidden_state),
+          recurrent_fn=recurrent_fn, num_simulations=num_simulations,
+          invalid_actions=invalid_actions, **kwargs)
+      return (output.search_tree.summary().visit_counts,
+              output.action_weights, output.action)
+    return policy
 
-  @jax.jit
-  def gumbel_policy(params, rng_key, observation, invalid_actions):
-    policy_logits, value, hidden_state = initial(params, observation)
-    output = mctx.gumbel_muzero_policy(
-        params, rng_key,
-        root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
-                               embedding=hidden_state),
-        recurrent_fn=recurrent_fn,
-        num_simulations=num_simulations,
-        invalid_actions=invalid_actions,
-        max_num_considered_actions=config.gumbel_max_considered_actions,
-        qtransform=functools.partial(
-            mctx.qtransform_completed_by_mix_value,
-            value_scale=config.gumbel_c_scale,
-            maxvisit_init=config.gumbel_c_visit))
-    summary = output.search_tree.summary()
-    return summary.visit_counts, output.action_weights, output.action
+  policy = make_policy(
+      mctx.muzero_policy, dirichlet_fraction=config.root_exploration_fraction,
+      dirichlet_alpha=config.root_dirichlet_alpha, pb_c_init=config.pb_c_init,
+      pb_c_base=config.pb_c_base)
+  gumbel_policy = make_policy(
+      mctx.gumbel_muzero_policy,
+      max_num_considered_actions=config.gumbel_max_considered_actions,
+      qtransform=functools.partial(
+          mctx.qtransform_completed_by_mix_value,
+          value_scale=config.gumbel_c_scale,
+          maxvisit_init=config.gumbel_c_visit))
 
   @jax.jit
   def network_only(params, observation):
@@ -216,13 +188,12 @@ def make_mctx_tasks(jax, mctx, config, jax_model, observation, legal,
   keys = iter(np.asarray(jax.random.split(jax.random.PRNGKey(seed), 100_000)))
   empty = jax.jit(lambda observation, invalid_actions, key: (
       observation.sum() + invalid_actions.sum() + key.sum()))
+  to_numpy = lambda tree: jax.tree_util.tree_map(np.asarray, tree)
   return {
-      'mctx': lambda: jax.tree_util.tree_map(
-          np.asarray, policy(params, next(keys), observation,
-                             invalid_actions)),
-      'mctx_gumbel': lambda: jax.tree_util.tree_map(
-          np.asarray, gumbel_policy(params, next(keys), observation,
-                                    invalid_actions)),
+      'mctx': lambda: to_numpy(policy(params, next(keys), observation,
+                                      invalid_actions)),
+      'mctx_gumbel': lambda: to_numpy(gumbel_policy(
+          params, next(keys), observation, invalid_actions)),
       'jax_network': lambda: np.asarray(network_only(params, observation)[1]),
       'jax_empty': lambda: np.asarray(
           empty(observation, invalid_actions, next(keys))),

@@ -14,20 +14,11 @@
 # ============================================================================
 """Wall-clock accumulators around methods: where a run's time goes.
 
-A sampling profiler such as py-spy leaves out, as idle, a thread waiting in
-native code without the interpreter lock, which is where a TensorFlow
-program's caller waits; timing the methods themselves counts that wait.
-
-    timers = MethodTimers()
-    timers.wrap(learning.Learner, 'step', 'learner step')
-    with timers:
-      run()
-    timers.seconds['learner step'], timers.calls['learner step']
-
-Inside the `with` block every call of a wrapped method adds its wall time
-and one call to its label; the methods are put back when the block ends.
-Nested methods each count their whole time (a caller includes its
-callees).
+Unlike a sampling profiler, which counts a thread waiting in native code
+without the interpreter lock as idle, timing the methods counts the wait
+for a TensorFlow program. Inside `with timers:` every call of a wrapped
+method adds its wall time and one call to its label (a caller's time
+includes its callees'); the methods are put back when the block ends.
 """
 
 import collections
@@ -47,12 +38,7 @@ class MethodTimers:
     self.calls: Dict[str, int] = collections.defaultdict(int)
 
   def wrap(self, cls: type, name: str, label: str) -> None:
-    """Times `cls.name` under `label` while the timers are entered.
-
-    Raises:
-      AttributeError: if `cls` has no attribute `name`, naming both.
-      ValueError: if `cls.name` is already to be timed.
-    """
+    """Times `cls.name` under `label` while the timers are entered."""
     if not callable(getattr(cls, name, None)):
       raise AttributeError(f'{cls.__name__} has no method {name!r} to time.')
     if any(c is cls and n == name for c, n, _ in self._pending):
@@ -92,21 +78,10 @@ class MethodTimers:
 def per_step(timers: MethodTimers, labels: Sequence[str],
              disjoint: Sequence[str], paid_once: str, total: float,
              steps: int) -> Dict[str, Dict[str, float]]:
-  """Each label's seconds, calls and milliseconds per step, and the rest.
-
-  Args:
-    timers: the timers after the run.
-    labels: the rows, in order.
-    disjoint: labels whose times do not overlap; 'the rest' is `total` less
-      their sum.
-    paid_once: the label paid once per run (compilation): its row has no
-      per-step time, and the total's per-step time leaves it out.
-    total: the run's wall time.
-    steps: the steps the per-step times divide by.
-
-  Returns:
-    label -> {'seconds', 'calls', 'ms_per_step'}, then 'the rest' and
-    'total'.
+  """label -> {'seconds', 'calls', 'ms_per_step'} for `labels`, then 'the
+  rest' (`total` less the `disjoint` labels' seconds) and 'total'; the
+  `paid_once` label (compilation) has no per-step time and the total's
+  leaves it out.
   """
   rows = {label: {'seconds': timers.seconds.get(label, 0.),
                   'calls': timers.calls.get(label, 0)} for label in labels}
@@ -119,14 +94,3 @@ def per_step(timers: MethodTimers, labels: Sequence[str],
     seconds = row['seconds'] - once if label == 'total' else row['seconds']
     row['ms_per_step'] = 0. if label == paid_once else 1000 * seconds / steps
   return rows
-
-
-def format_table(rows: Dict[str, Dict[str, float]]) -> str:
-  """`per_step`'s rows as a text table."""
-  width = max(len(label) for label in rows)
-  lines = [f'{"part":{width}s} {"seconds":>9s} {"calls":>7s} '
-           f'{"ms/step":>8s}']
-  for label, row in rows.items():
-    lines.append(f'{label:{width}s} {row["seconds"]:9.2f} '
-                 f'{row["calls"]:7d} {row["ms_per_step"]:8.2f}')
-  return '\n'.join(lines)

@@ -12,24 +12,22 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MinAtar's published DQN learning curves, as numbers.
+"""MinAtar's published DQN learning curves, and MuZero's beside them.
 
 Young and Tian (2019, arXiv:1903.03176) publish their baselines as a figure
 (`img/learning_curves.gif` in MinAtar's repository): the moving average of
-the returns of the last 100 training episodes (DQN's epsilon-greedy play,
-epsilon 1 -> 0.1 over 100k frames after 5k random ones), averaged
-over 30 runs, against frames (one frame per step, no frame skip). The
-points below were read off that figure by pixel: the DQN curve's row in
-each column, through the axes' tick marks. One pixel is 0.04 of a point on
-Breakout, 0.05 on Asterix and Seaquest, 0.12 on Freeway and 0.45 on Space
-Invaders, and the curve is a few pixels thick: the points are good to about
-0.3 of a point (2 on Space Invaders). Where the DQN curve is hidden under
-another one there is no point.
+the returns of the last 100 training episodes, averaged over 30 runs,
+against frames (no frame skip). The points below were read off that figure
+by pixel and are good to about 0.3 of a point (2 on Space Invaders); where
+the DQN curve is hidden under another one there is no point.
 """
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+
+RETURN_TAG = 'selfplay/episode_return'
+FRAMES_TAG = 'selfplay/env_steps'
 
 # game -> ((frames, DQN's 100-episode mean training return), ...).
 DQN_CURVES: Dict[str, Tuple[Tuple[float, float], ...]] = {
@@ -62,16 +60,8 @@ DQN_AT_5M: Dict[str, float] = {
 
 
 def dqn_return(game: str, frames: float) -> Optional[float]:
-  """DQN's published training return after `frames`, by linear interpolation.
-
-  Args:
-    game: a MinAtar game (`breakout`, `space_invaders`, ...).
-    frames: frames (environment steps) played.
-
-  Returns:
-    The interpolated return, or None outside the read points' range or for
-    a game without a curve here.
-  """
+  """DQN's training return after `frames` by linear interpolation; None
+  outside the read points or for a game without a curve."""
   curve = DQN_CURVES.get(game)
   if curve is None:
     return None
@@ -83,20 +73,69 @@ def dqn_return(game: str, frames: float) -> Optional[float]:
 
 def moving_average(games: Sequence[Tuple[float, float]], window: int = 100
                   ) -> Tuple[np.ndarray, np.ndarray]:
-  """The curves' measure: the mean return of the last `window` games.
-
-  Args:
-    games: `(frames when the game ended, its return)` for every game, in
-      the order they ended.
-    window: games in the mean (fewer while fewer have ended).
-
-  Returns:
-    `(frames [N], mean [N])`: after each game, the mean of its return and
-    those of the `window - 1` games before it.
-  """
+  """The curves' measure: `(frames [N], mean [N])`, after each of the
+  `(frames when it ended, return)` games the mean return of it and the
+  `window - 1` games before it (fewer while fewer have ended)."""
   frames = np.array([f for f, _ in games], np.float64)
   returns = np.array([r for _, r in games], np.float64)
   sums = np.cumsum(np.concatenate([[0.], returns]))
   ends = np.arange(1, len(returns) + 1)
   starts = np.maximum(ends - window, 0)
   return frames, (sums[ends] - sums[starts]) / (ends - starts)
+
+
+def frames_and_returns(scalars: Dict[str, Tuple[np.ndarray, np.ndarray]]
+                      ) -> Tuple[np.ndarray, np.ndarray]:
+  """`(frames [N], returns [N])` of a run's TensorBoard scalars
+  (`curves.read_scalars`) at the learner steps that logged both."""
+  for tag in (RETURN_TAG, FRAMES_TAG):
+    if tag not in scalars:
+      raise ValueError(f'No scalar {tag!r} in the logs; available tags: '
+                       f'{sorted(scalars)}.')
+  return_steps, returns = scalars[RETURN_TAG]
+  frame_steps, frames = scalars[FRAMES_TAG]
+  _, in_returns, in_frames = np.intersect1d(return_steps, frame_steps,
+                                            return_indices=True)
+  return frames[in_frames], returns[in_returns]
+
+
+def parse_evaluations(items: Sequence[str]) -> List[Tuple[float, float]]:
+  """`['239000:8.0', ...]` -> `[(239000., 8.0), ...]`, with a clear error."""
+  points = []
+  for item in items:
+    try:
+      frames, mean = (float(part) for part in item.split(':'))
+    except ValueError:
+      raise ValueError(f'evaluation {item!r} is not FRAMES:MEAN_RETURN '
+                       '(e.g. 292000:9.4).') from None
+    points.append((frames, mean))
+  return points
+
+
+def draw_dqn(axis: Any, game: str, last_frames: float) -> None:
+  """DQN's published curve of `game` up to 1.5 x `last_frames` (dashed) and
+  its return after 5 million frames (a grey line), on a matplotlib axis."""
+  dqn = [(f, r) for f, r in DQN_CURVES.get(game, ())
+         if f <= 1.5 * last_frames]
+  if dqn:
+    axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
+  axis.axhline(DQN_AT_5M[game], color='grey', lw=0.8,
+               label='DQN after 5M frames')
+
+
+def save_figure(path: str, game: str, last_frames: float,
+                draw: Callable[[Any], None]) -> None:
+  """A PNG of returns against frames: `draw(axis)` plots MuZero's lines,
+  then `draw_dqn` adds DQN's."""
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  draw(axis)
+  draw_dqn(axis, game, last_frames)
+  axis.set_xlabel('frames (environment steps)')
+  axis.set_ylabel('return')
+  axis.set_title(f'MuZero on MinAtar {game}')
+  axis.legend(fontsize=8)
+  figure.tight_layout()
+  figure.savefig(path, dpi=100)

@@ -14,17 +14,14 @@
 # ============================================================================
 """A MinAtar training run's self-play curve against frames, beside DQN's.
 
-Reads a run's TensorBoard scalars (`--logdir` of `launchers.train`):
-`selfplay/episode_return`, the mean return of the games that ended in each
-logging interval, and `selfplay/env_steps`, the frames so far, both at the
-interval's learner step. Plots every interval's return, their running mean
-over --window intervals, the noise-free evaluations given as
---evaluations=FRAMES:MEAN,..., DQN's published curve (Young and Tian,
-2019) and its return after 5 million frames. For runs too long for
-`benchmarks/learning.py`, resumed over several sessions:
+Reads a run's TensorBoard scalars (`--logdir` of `launchers.train`): each
+logging interval's mean self-play return and the frames so far. Plots them,
+their running mean over --window intervals, the evaluations given as
+--evaluations=FRAMES:MEAN,... and DQN's published curve; for runs too long
+for `benchmarks/learning.py`, resumed over several sessions:
 
-    python -m benchmarks.minatar_run_curve --env=breakout \\
-        --logdir=/tmp/bk1m/logs --evaluations=239000:8.0,292000:9.4 \\
+    python -m benchmarks.minatar_run_curve --env=breakout \
+        --logdir=/tmp/bk1m/logs --evaluations=239000:8.0,292000:9.4 \
         --output_png=docs/results_minatar_breakout_1m.png
 """
 
@@ -33,7 +30,6 @@ from absl import flags
 
 from benchmarks import minatar_baselines
 from benchmarks import reporting
-from benchmarks import selfplay_curve
 from muzero_snt.evaluation import curves
 
 LOGDIR = flags.DEFINE_string('logdir', None, 'the run\'s TensorBoard '
@@ -47,38 +43,29 @@ WINDOW = flags.DEFINE_integer('window', 8, 'logging intervals in the '
 OUTPUT_PNG = flags.DEFINE_string('output_png', None, 'the PNG to write.',
                                  required=True)
 
+
 def main(argv):
   reporting.check_no_arguments(argv)
+  reporting.check_positive([WINDOW])
   try:
-    evaluations = selfplay_curve.parse_evaluations(EVALUATIONS.value)
-    frames, returns = selfplay_curve.frames_and_returns(
+    evaluations = minatar_baselines.parse_evaluations(EVALUATIONS.value)
+    frames, returns = minatar_baselines.frames_and_returns(
         curves.read_scalars(LOGDIR.value))
-    if WINDOW.value < 1:
-      raise ValueError(f'--window is {WINDOW.value}; expected at least 1.')
-    # The mean of each interval's return and the window - 1 before it.
-    _, mean = minatar_baselines.moving_average(
-        list(zip(frames, returns)), WINDOW.value)
   except ValueError as e:
     raise app.UsageError(str(e)) from e
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use('Agg')
-  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
-  game = ENV.value
-  figure, axis = pyplot.subplots(figsize=(7, 4))
-  axis.plot(frames, returns, color='tab:blue', alpha=0.25, lw=0.8,
-            label='MuZero self-play, each logging interval')
-  axis.plot(frames, mean, color='tab:blue',
-            label=f'MuZero self-play, mean of {WINDOW.value} intervals')
-  if evaluations:
-    axis.plot(*zip(*evaluations), 'o', color='tab:red',
-              label='MuZero noise-free search (--evaluations)')
-  selfplay_curve.draw_dqn(axis, game, frames[-1])
-  axis.set_xlabel('frames (environment steps)')
-  axis.set_ylabel('return')
-  axis.set_title(f'MuZero on MinAtar {game}')
-  axis.legend(fontsize=8)
-  figure.tight_layout()
-  figure.savefig(OUTPUT_PNG.value, dpi=100)
+  _, mean = minatar_baselines.moving_average(list(zip(frames, returns)),
+                                             WINDOW.value)
+
+  def draw(axis):
+    axis.plot(frames, returns, color='tab:blue', alpha=0.25, lw=0.8,
+              label='MuZero self-play, each logging interval')
+    axis.plot(frames, mean, color='tab:blue',
+              label=f'MuZero self-play, mean of {WINDOW.value} intervals')
+    if evaluations:
+      axis.plot(*zip(*evaluations), 'o', color='tab:red',
+                label='MuZero noise-free search (--evaluations)')
+
+  minatar_baselines.save_figure(OUTPUT_PNG.value, ENV.value, frames[-1], draw)
   print(f'{len(frames)} intervals to {int(frames[-1]):,} frames; last '
         f'running mean {mean[-1]:.2f}; wrote {OUTPUT_PNG.value}')
 

@@ -14,36 +14,28 @@
 # ============================================================================
 """What reanalysing one batch costs beside one learner step.
 
-A fresh network of the preset plays --games self-play games (one batched
-round, the preset's search), which fill a replay buffer. Then, in turns so
-that load falls on both alike, each round times:
-
-- `reanalyse`: drawing a batch and `Reanalyser.reanalyse` at --fraction
-  (the search of the chosen rows' positions and, where values bootstrap,
-  the target network's values);
-- `learner step`: drawing a batch and one `Learner.step` on it.
-
-Warm-up rounds first compile the learner step and the search's padded sizes.
-Prints medians, the positions searched per batch and the ratio of the two
-(docs/reanalysis.md, "Cost"):
+A fresh network of the preset plays --games self-play games into a replay
+buffer; then each round times, in turns, drawing a batch and
+`Reanalyser.reanalyse` at --fraction, and drawing a batch and one
+`Learner.step`, after --warmup untimed rounds (compilation). Prints the
+medians, the positions searched per batch and the ratio of the two (see
+docs/reanalysis.md, "Cost"):
 
     python -m benchmarks.reanalysis_cost --preset=tictactoe --fraction=0.8
-    python -m benchmarks.reanalysis_cost --preset=cartpole --fraction=0.8
 """
 
-import time
-from typing import Sequence
+import statistics
 
 from absl import app
 from absl import flags
-import numpy as np
 
+from benchmarks import reporting
 from muzero_snt import acting
-from muzero_snt.run import builders
 from muzero_snt import presets
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import search
+from muzero_snt.run import builders
 
 PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
                            'the preset.')
@@ -55,15 +47,12 @@ WARMUP = flags.DEFINE_integer('warmup', 3, 'untimed rounds first.')
 SEED = flags.DEFINE_integer('seed', 0, 'network, games and sampling seed.')
 
 
-def main(argv: Sequence[str]) -> None:
-  del argv
-  if not 0 < FRACTION.value <= 1:
+def main(argv):
+  reporting.check_no_arguments(argv)
+  reporting.check_positive((FRACTION, GAMES, ROUNDS))
+  if FRACTION.value > 1:
     raise app.UsageError(f'--fraction must be in (0, 1], got '
                          f'{FRACTION.value}.')
-  if GAMES.value < 1 or ROUNDS.value < 1 or WARMUP.value < 0:
-    raise app.UsageError(
-        f'--games and --rounds must be >= 1 and --warmup >= 0, got '
-        f'{GAMES.value}, {ROUNDS.value}, {WARMUP.value}.')
   config = presets.get_preset(PRESET.value).replace(
       reanalyze_fraction=FRACTION.value)
   learner = builders.make_learner(config, seed=SEED.value)
@@ -77,38 +66,33 @@ def main(argv: Sequence[str]) -> None:
     replay.save_game(result.trajectory)
   reanalyser = reanalysis.Reanalyser(config, learner.network, searcher,
                                      lambda: learner.steps, seed=SEED.value)
-
-  def reanalyse():
-    reanalysis.sample(config, replay, reanalyser)
-
-  def learner_step():
-    learner.step(replay.sample_batch()[0])
-
-  tasks = {'reanalyse': reanalyse, 'learner step': learner_step}
-  seconds = {name: [] for name in tasks}
+  tasks = {
+      'reanalyse': (lambda: reanalysis.sample(config, replay, reanalyser),
+                    1, 1.),
+      'learner step': (lambda: learner.step(replay.sample_batch()[0]), 1, 1.),
+  }
+  for _ in range(WARMUP.value):
+    for function, _, _ in tasks.values():
+      function()
+  reanalyser.take_stats()
   positions = []
-  for round_index in range(WARMUP.value + ROUNDS.value):
-    for name, task in tasks.items():
-      start = time.perf_counter()
-      task()
-      if round_index >= WARMUP.value:
-        seconds[name].append(time.perf_counter() - start)
-    _, searched, _ = reanalyser.take_stats()
-    if round_index >= WARMUP.value:
-      positions.append(searched)
-  medians = {name: float(np.median(values))
-             for name, values in seconds.items()}
-  ratios = np.array(seconds['reanalyse']) / np.array(seconds['learner step'])
+  rates = reporting.rotated_rates(
+      tasks, ROUNDS.value,
+      lambda *_: positions.append(reanalyser.take_stats()[1]))
+  seconds = {name: [1 / rate for rate in values]
+             for name, values in rates.items()}
+  ratios = [r / s for r, s in zip(seconds['reanalyse'],
+                                  seconds['learner step'])]
   print(f'{PRESET.value}: fraction {FRACTION.value}, batch '
         f'{config.batch_size}, K = {config.num_unroll_steps}, '
         f'{config.num_simulations} simulations; {replay.num_games} games, '
-        f'{replay.num_positions} positions; median of {ROUNDS.value} rounds')
-  print(f'positions searched per batch: median {np.median(positions):.0f} '
-        f'(min {min(positions)}, max {max(positions)})')
-  for name, median in medians.items():
-    print(f'{name:>13}: {median:.4f} s')
-  print(f'reanalyse / learner step: {np.median(ratios):.2f} (median of the '
-        f'rounds\' ratios; min {ratios.min():.2f}, max {ratios.max():.2f})')
+        f'{replay.num_positions} positions; medians of {ROUNDS.value} rounds')
+  print(f'positions searched per batch: {statistics.median(positions):.0f} '
+        f'({min(positions)} to {max(positions)})')
+  for name, values in seconds.items():
+    print(f'{name:>13}: {statistics.median(values):.4f} s')
+  print(f'reanalyse / learner step: {statistics.median(ratios):.2f} '
+        f'({min(ratios):.2f} to {max(ratios):.2f})')
 
 
 if __name__ == '__main__':

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What the benchmarks share: flag checks, timing loops and their report.
+"""What the benchmarks share: flags, timing loops and their report.
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
 import it in the peers' own venvs beside torch; TensorFlow is imported only
@@ -24,14 +24,38 @@ import numbers
 import os
 import statistics
 import time
+import types
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 from typing import Tuple
 
 from absl import app
+from absl import flags
 import numpy as np
 
 # --------------------------------------------------------------------------
 # Flags.
+
+
+def output_json_flag() -> flags.FlagHolder:
+  """Defines --output_json, where `report` writes the results."""
+  return flags.DEFINE_string('output_json', None,
+                             'where to write the results as JSON.')
+
+
+def define_run_flags() -> Callable[[], Dict[str, Any]]:
+  """Defines the run settings a benchmark passes to
+  `experiment.run_selfplay`, each the preset's by default; returns a
+  function that gives them as keyword arguments."""
+  holders = (
+      flags.DEFINE_integer('num_envs', None, 'self-play games at once.'),
+      flags.DEFINE_float('train_ratio', None,
+                         'learner steps per environment step.'),
+      flags.DEFINE_bool('continuous_selfplay', None,
+                        'replace each game as it ends.'),
+      flags.DEFINE_bool('overlap_learning', None, 'learner steps in a '
+                        'second thread beside self-play.'),
+      flags.DEFINE_bool('pad_rounds', None, 'one search program a round.'))
+  return lambda: {holder.name: holder.value for holder in holders}
 
 
 def check_no_arguments(argv: Sequence[str]) -> None:
@@ -41,13 +65,8 @@ def check_no_arguments(argv: Sequence[str]) -> None:
 
 
 def check_positive(values: Iterable[Any]) -> None:
-  """Raises `app.UsageError` naming the first flag whose value is not
-  positive.
-
-  Args:
-    values: flag holders (`flags.DEFINE_*`'s results) or `(name, value)`
-      pairs; a value of None (a flag left to its default) passes.
-  """
+  """Raises `app.UsageError` naming the first of `values`, flag holders or
+  `(name, value)` pairs, that is not positive (None passes)."""
   for item in values:
     name, value = ((item.name, item.value) if hasattr(item, 'value')
                    else item)
@@ -68,8 +87,33 @@ def positive_ints(flag: Any) -> List[int]:
   return values
 
 
+def check_known(flag: Any, known: Iterable[str]) -> None:
+  """Raises `app.UsageError` naming a list flag's values not in `known`."""
+  unknown = sorted(set(flag.value) - set(known))
+  if unknown:
+    raise app.UsageError(f'Unknown --{flag.name} {unknown}; expected some '
+                         f'of {sorted(known)}.')
+
+
 # --------------------------------------------------------------------------
 # Timing.
+
+
+def seconds_per_call(function: Callable[[], Any], calls: int = 1) -> float:
+  """Wall seconds per call of `function` over `calls` calls in a row."""
+  start = time.perf_counter()
+  for _ in range(calls):
+    function()
+  return (time.perf_counter() - start) / calls
+
+
+def first_and_repeats(function: Callable[[], Any], repeats: int,
+                      calls: int) -> Tuple[float, List[float]]:
+  """Seconds of the first call (tracing, compiling), then `repeats`
+  timings of milliseconds per call over `calls` calls each."""
+  first = seconds_per_call(function)
+  return first, [1e3 * seconds_per_call(function, calls)
+                 for _ in range(repeats)]
 
 
 def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
@@ -77,29 +121,18 @@ def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
                   on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
                                                None]] = None
                   ) -> Dict[str, List[float]]:
-  """Times every task once per repeat, in an order rotated by one each time.
-
-  A noisy, shared machine then slows every task alike, and ratios taken
-  within a repeat cancel the load.
-
-  Args:
-    tasks: name -> (function, calls per timing, work per call).
-    repeats: timings of each task.
-    on_repeat: called after each repeat with its index and the rates so far.
-
-  Returns:
-    name -> `repeats` rates: calls x work / seconds of the timing.
-  """
+  """name -> `repeats` rates (work per call / seconds per call) of `tasks`,
+  name -> (function, calls a timing, work per call), timed once a repeat in
+  an order rotated by one each time: a noisy, shared machine then slows
+  every task alike, and ratios within a repeat cancel the load.
+  `on_repeat(repeat, rates so far)` is called after each repeat."""
   names = list(tasks)
   rates = {name: [] for name in names}
   for repeat in range(repeats):
     shift = repeat % len(names)
     for name in names[shift:] + names[:shift]:
       function, calls, work = tasks[name]
-      start = time.perf_counter()
-      for _ in range(calls):
-        function()
-      rates[name].append(calls * work / (time.perf_counter() - start))
+      rates[name].append(work / seconds_per_call(function, calls))
     if on_repeat is not None:
       on_repeat(repeat, rates)
   return rates
@@ -111,24 +144,15 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
   `warmup_steps` untimed calls."""
   for _ in range(warmup_steps):
     step()
-  rates = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    for _ in range(steps):
-      step()
-    rates.append(batch_size * steps / (time.perf_counter() - start))
-  return rates
+  return [batch_size / seconds_per_call(step, steps)
+          for _ in range(repeats)]
 
 
 def search_result(search: Callable[[], Any], batch_size: int,
                   num_simulations: int, repeats: int,
                   min_seconds: float) -> Dict[str, Any]:
-  """Simulations/s of `search()` (one search of `batch_size` roots).
-
-  One untimed call, then `repeats` timings, each repeating the call until
-  `min_seconds` have passed; simulations/s = batch x simulations / seconds
-  per call.
-  """
+  """Simulations/s of `search()` (one search of `batch_size` roots): one
+  untimed call, then `repeats` timings of calls for `min_seconds`."""
   search()
   rates = []
   for _ in range(repeats):
@@ -156,8 +180,10 @@ def _is_number(value: Any) -> bool:
 
 def with_medians(tree: Any) -> Any:
   """Replaces every non-empty list of numbers by {'median': ..., 'values':
-  [...]}; lists of anything else (records, names) keep their order, each
-  item treated the same way."""
+  [...]} (once: such a dict stays as it is); lists of anything else
+  (records, names) keep their order, each item treated the same way."""
+  if isinstance(tree, dict) and set(tree) == {'median', 'values'}:
+    return tree
   if isinstance(tree, dict):
     return {key: with_medians(value) for key, value in tree.items()}
   if isinstance(tree, list) and tree and all(map(_is_number, tree)):
@@ -178,49 +204,109 @@ def machine() -> Dict[str, Any]:
     cpu = names[0] if names else cpu
   return {'cpu': cpu, 'cores': os.cpu_count(),
           'load_average': os.getloadavg(), 'tensorflow': tf.__version__,
-          'numpy': np.__version__}
+          'numpy': np.__version__,
+          'XLA_FLAGS': os.environ.get('XLA_FLAGS')}
 
 
-def report(results: Dict[str, Any], output_json: Optional[str]) -> None:
-  """Adds the load average after the runs, replaces lists by their medians
-  (`with_medians`), prints the results as JSON and writes them to
-  `output_json` if given."""
-  results['machine']['load_average_after'] = os.getloadavg()
+def _cell(value: Any) -> str:
+  if value is None:
+    return '-'
+  if isinstance(value, float):
+    decimals = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 2
+    return f'{value:,.{decimals}f}'
+  return f'{value:,}' if _is_number(value) else str(value)
+
+
+def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+  """A Markdown table: None as '-', integers with thousands separators,
+  floats with 0, 1 or 2 decimals (from 100, from 10, below)."""
+  lines = ['| ' + ' | '.join(columns) + ' |', '|' + '---|' * len(columns)]
+  lines += ['| ' + ' | '.join(map(_cell, row)) + ' |' for row in rows]
+  return '\n'.join(lines)
+
+
+def report(results: Dict[str, Any], output_json: Optional[str],
+           table: Optional[str] = None) -> None:
+  """Prints `table` (if not empty), or else the results as JSON, and
+  writes the results to `output_json` if given, every list of numbers with
+  its median (`with_medians`) and the load average after the runs."""
+  results.setdefault('machine', {})['load_average_after'] = os.getloadavg()
   text = json.dumps(with_medians(results), indent=1, default=float)
-  print(text)
+  if table != '':
+    print(text if table is None else table, flush=True)
   if output_json:
     with open(output_json, 'w') as f:
       f.write(text)
 
 
-def learner_result(library: str, model: str, steps: int,
-                   rates: Sequence[float],
-                   settings: Dict[str, Any]) -> Dict[str, Any]:
-  """A peer learner driver's JSON result: `rates` (samples/s of timings of
-  `steps` steps each) and the settings they depend on."""
-  return {'library': library, 'model': model, 'steps_per_timing': steps,
-          'samples_per_second': list(rates), 'load_average': os.getloadavg(),
-          **settings}
+# --------------------------------------------------------------------------
+# The peers' drivers (benchmarks/peers/<peer>.py).
 
 
-def print_search_results(library: str, search: str,
-                         settings: Dict[str, Any],
-                         time_search: Callable[..., Dict[str, Any]],
-                         batch_sizes: Sequence[str], num_simulations: int,
-                         repeats: int, min_seconds: float,
-                         seed: int) -> None:
-  """A peer search driver's main: checks the flags, times every batch size
-  with `time_search(batch_size, num_simulations, repeats, min_seconds,
-  seed)` and prints one JSON line (`settings` without the learner's batch
-  size and unroll)."""
-  sizes = [int(b) for b in batch_sizes]
-  check_positive([('batch_sizes', b) for b in sizes] +
-                 [('num_simulations', num_simulations), ('repeats', repeats)])
-  settings = {key: value for key, value in settings.items()
-              if key not in ('batch_size', 'num_unroll_steps')}
-  results = [time_search(b, num_simulations, repeats, min_seconds, seed)
-             for b in sizes]
-  print(json.dumps({'library': library, 'search': search,
-                    'num_simulations': num_simulations,
-                    'load_average': os.getloadavg(), **settings,
-                    'results': results}))
+def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
+  """Defines the flags of a peer's driver; returns their holders."""
+  return types.SimpleNamespace(
+      part=flags.DEFINE_enum('part', 'learner', ['learner', 'search'],
+                             'what to time.'),
+      model=flags.DEFINE_enum('model', models[0], list(models),
+                              'the learner\'s shape.'),
+      batch_size=flags.DEFINE_integer('batch_size', 256,
+                                      'the learner\'s batch.'),
+      steps=flags.DEFINE_integer('steps', 20, 'learner steps a timing.'),
+      warmup_steps=flags.DEFINE_integer('warmup_steps', 3,
+                                        'untimed learner steps first.'),
+      batch_sizes=flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
+                                    'search batch sizes.'),
+      num_simulations=flags.DEFINE_integer('num_simulations', 50,
+                                           'simulations a search.'),
+      min_seconds=flags.DEFINE_float(
+          'min_seconds', 0.2, 'a search timing repeats a call this long.'),
+      repeats=flags.DEFINE_integer('repeats', 3, 'timings.'),
+      threads=flags.DEFINE_integer(
+          'threads', 0, 'torch.set_num_threads (0: torch\'s default).'),
+      seed=flags.DEFINE_integer('seed', 0, 'seed of inputs and weights.'))
+
+
+def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
+             library: str, set_threads: Callable[[int], None],
+             time_learner: Callable[..., Tuple[List[float], Dict[str, Any]]],
+             time_search: Callable[..., Tuple[Dict[str, Any],
+                                              Dict[str, Any]]]) -> None:
+  """A peer driver's main: checks the flags, times the --part and prints
+  one JSON line.
+
+  Args:
+    argv: `main`'s.
+    peer_flags: `define_peer_flags`' result.
+    library: the peer's name in the result.
+    set_threads: sets the library's threads (--threads > 0).
+    time_learner: `(model, batch_size, steps, repeats, warmup_steps, seed)
+      -> (samples/s of each timing, settings)`.
+    time_search: `(batch_size, num_simulations, repeats, min_seconds, seed)
+      -> (search_result(...), settings)`.
+  """
+  check_no_arguments(argv)
+  f = peer_flags
+  check_positive((f.batch_size, f.steps, f.repeats, f.num_simulations))
+  if f.threads.value:
+    set_threads(f.threads.value)
+  if f.part.value == 'learner':
+    rates, settings = time_learner(f.model.value, f.batch_size.value,
+                                   f.steps.value, f.repeats.value,
+                                   f.warmup_steps.value, f.seed.value)
+    result = {'model': f.model.value, 'steps_per_timing': f.steps.value,
+              'samples_per_second': rates}
+  else:
+    results = []
+    for batch_size in positive_ints(f.batch_sizes):
+      timed, settings = time_search(batch_size, f.num_simulations.value,
+                                    f.repeats.value, f.min_seconds.value,
+                                    f.seed.value)
+      results.append(timed)
+    # The learner's batch and unroll are not the search's settings.
+    settings = {key: value for key, value in settings.items()
+                if key not in ('batch_size', 'num_unroll_steps')}
+    result = {'num_simulations': f.num_simulations.value,
+              'results': results}
+  print(json.dumps({'library': library, 'part': f.part.value, **result,
+                    **settings, 'load_average': os.getloadavg()}))

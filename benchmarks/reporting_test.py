@@ -12,8 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of benchmarks/reporting.py: medians, flag checks, timing loops."""
+"""Tests of benchmarks/reporting.py: medians, flags, timing loops, peers."""
 
+import functools
 import json
 from unittest import mock
 
@@ -50,6 +51,8 @@ class WithMediansTest(absltest.TestCase):
     self.assertEqual(out['flags'], [True, False])
     self.assertEqual(out['empty'], [])
     json.dumps(out)  # What `report` writes.
+    # A report of reports (presets --isolate) keeps their medians.
+    self.assertEqual(reporting.with_medians(out), out)
 
 
 class RotatedRatesTest(absltest.TestCase):
@@ -134,6 +137,27 @@ def test_search_result_repeats_calls_until_min_seconds(clock):
   assert result['batch_size'] == 4
 
 
+def test_first_and_repeats_gives_the_first_call_apart(clock):
+  durations = iter([3., 0.1, 0.3, 0.2, 0.2])
+
+  def call():
+    clock.tick(next(durations))
+
+  first, milliseconds = reporting.first_and_repeats(call, repeats=2, calls=2)
+  assert first == 3.
+  assert milliseconds == pytest.approx([200., 200.])
+
+
+def test_check_known_names_the_unknown_values():
+  values = flags.FlagValues()
+  models = flags.DEFINE_list('models', ['a', 'x', 'y'], 'models.',
+                             flag_values=values)
+  values.mark_as_parsed()
+  with pytest.raises(app.UsageError, match=r"Unknown --models \['x', 'y'\]; "
+                     r"expected some of \['a', 'b'\]"):
+    reporting.check_known(models, ['b', 'a'])
+
+
 def test_check_positive_names_the_first_bad_flag():
   reporting.check_positive([('steps', 1), ('repeats', 3)])
   with pytest.raises(app.UsageError, match='--repeats must be positive, '
@@ -152,28 +176,80 @@ def test_check_positive_reads_flag_holders_and_passes_none():
     reporting.check_positive([batch, rounds])
 
 
-def test_print_search_results_times_each_batch_and_prints_one_line(capsys):
+def _define(define, argv, *args):
+  """`define(*args)`'s flags on flag values of their own, parsed from argv."""
+  values = flags.FlagValues()
+  with mock.patch.object(reporting, 'flags', mock.Mock(
+      **{name: functools.partial(getattr(flags, name), flag_values=values)
+         for name in ('DEFINE_enum', 'DEFINE_integer', 'DEFINE_list',
+                      'DEFINE_float', 'DEFINE_bool')})):
+    holders = define(*args)
+  values(['prog'] + argv)
+  return holders
+
+
+def _peer_flags(argv):
+  return _define(reporting.define_peer_flags, argv, ['mlp', 'conv'])
+
+
+def test_run_flags_are_the_presets_unless_given():
+  settings = _define(reporting.define_run_flags, ['--train_ratio=0.2',
+                                                  '--nopad_rounds'])
+  assert settings() == {'num_envs': None, 'train_ratio': 0.2,
+                        'continuous_selfplay': None,
+                        'overlap_learning': None, 'pad_rounds': False}
+
+
+def test_run_peer_times_each_search_batch_and_prints_one_line(capsys):
   calls = []
 
   def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
     calls.append((batch_size, num_simulations, repeats, min_seconds, seed))
-    return {'batch_size': batch_size, 'median': 100. * batch_size}
+    return ({'batch_size': batch_size, 'median': 100. * batch_size},
+            {'torch': 'x', 'batch_size': 256, 'num_unroll_steps': 5})
 
-  reporting.print_search_results(
-      'peer', 'tree', {'torch': 'x', 'batch_size': 256, 'num_unroll_steps': 5},
-      time_search, ['1', '16'], 50, 3, 0.2, 7)
+  peer_flags = _peer_flags(['--part=search', '--batch_sizes=1,16',
+                            '--seed=7'])
+  reporting.run_peer(['prog'], peer_flags, 'peer', None, None, time_search)
   assert calls == [(1, 50, 3, 0.2, 7), (16, 50, 3, 0.2, 7)]
   output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
   # The learner's batch size and unroll are not the search's settings.
   assert 'batch_size' not in output and 'num_unroll_steps' not in output
-  assert (output['library'], output['search'], output['torch'],
-          output['num_simulations']) == ('peer', 'tree', 'x', 50)
+  assert (output['library'], output['part'], output['torch'],
+          output['num_simulations']) == ('peer', 'search', 'x', 50)
   assert [r['median'] for r in output['results']] == [100., 1600.]
-  with pytest.raises(app.UsageError, match='--batch_sizes must be positive, '
-                     'got 0'):
-    reporting.print_search_results('peer', 'tree', {}, time_search, ['0'],
-                                     50, 3, 0.2, 7)
+  with pytest.raises(app.UsageError, match='--batch_sizes must be positive '
+                     'integers'):
+    reporting.run_peer(['prog'], _peer_flags(['--part=search',
+                                              '--batch_sizes=0']),
+                       'peer', None, None, time_search)
   assert len(calls) == 2  # Refused before any timing.
+
+
+def test_run_peer_times_the_learner_with_its_threads(capsys):
+  threads = []
+
+  def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
+    assert (model, batch_size, steps, repeats, warmup_steps, seed) == (
+        'conv', 64, 20, 2, 3, 0)
+    return [10., 30.], {'torch': 'x'}
+
+  reporting.run_peer(['prog'], _peer_flags(
+      ['--model=conv', '--batch_size=64', '--repeats=2', '--threads=1']),
+                     'peer', threads.append, time_learner, None)
+  output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+  assert threads == [1]
+  assert (output['model'], output['samples_per_second'],
+          output['steps_per_timing']) == ('conv', [10., 30.], 20)
+
+
+def test_table_formats_each_kind_of_cell():
+  text = reporting.table(('name', 'n', 'rate'),
+                         [('a', 12345, 1234.6), ('b', None, 12.34),
+                          ('c', True, 0.1234)])
+  assert text.splitlines() == ['| name | n | rate |', '|---|---|---|',
+                               '| a | 12,345 | 1,235 |', '| b | - | 12.3 |',
+                               '| c | True | 0.12 |']
 
 
 def test_check_no_arguments_names_them():

@@ -14,27 +14,16 @@
 # ============================================================================
 r"""What a run pays before its first learner step: tracing and compiling.
 
-Every run traces and compiles (XLA) its batched search, once per padded
-batch size, and its learner step before it plays or learns anything; on a
-2-core CPU that is tens of seconds, a large part of a short run (CartPole,
-tic-tac-toe) and of the test suite. Each measurement is a fresh process
-(`--child`), because only a process's first call pays; it times, for a
-preset:
-
-* `import`: `import muzero_snt` with its networks, search and learner;
-* `search_first`: the first call of `CompiledSearch` with noise at the
-  preset's self-play batch (trace + XLA compile + one search);
-* `search_ms`: a search afterwards (median of 10), to show that a change
-  in tracing leaves the compiled program's speed as it was;
-* `learner_first`: the first `Learner(..., jit_compile=True).step` on a
-  random batch of the preset's shape (trace + XLA compile + one step);
-* `learner_ms`: a step afterwards (median of 10).
-
-With `--checkouts=DIR_A,DIR_B` the processes alternate between the
-checkouts (each imported from its own directory through PYTHONPATH, this
-interpreter and venv for both), `--rounds` times, so that load that comes
-and goes falls on both; the table gives each checkout's medians and the
-ratios to the first checkout.
+Each measurement is a fresh process (`--child`), because only a process's
+first call pays; for a preset it times `import` (muzero_snt's networks,
+search and learner), `search_first` (the first `CompiledSearch` call with
+noise at the preset's self-play batch: trace, XLA compile, one search),
+`learner_first` (the first `Learner(..., jit_compile=True).step`) and a
+search and a step afterwards (`search_ms`, `learner_ms`, medians of 10).
+With `--checkouts=DIR_A,DIR_B` the processes alternate between checkouts
+(each imported from its own directory), `--rounds` times; the table gives
+each checkout's medians and the ratios to the first. See
+docs/benchmarks.md.
 
     python -m benchmarks.startup --presets=cartpole,tictactoe --rounds=3 \
         --checkouts=/tmp/before,.
@@ -67,13 +56,10 @@ MEASURES = ('import', 'search_first', 'search_ms', 'learner_first',
             'learner_ms')
 
 
-def _median_seconds(call, repeats: int = 10) -> float:
-  times = []
-  for _ in range(repeats):
-    start = time.perf_counter()
-    call()
-    times.append(time.perf_counter() - start)
-  return statistics.median(times)
+def _seconds(call) -> float:
+  start = time.perf_counter()
+  call()
+  return time.perf_counter() - start
 
 
 def time_preset(preset: str) -> Dict[str, float]:
@@ -98,15 +84,12 @@ def time_preset(preset: str) -> Dict[str, float]:
             np.zeros(size, np.int32),
             np.ones((size, config.action_space_size), bool))
   call = lambda: search.search_with_seed(*inputs, seed=[1, 2])
-  start = time.perf_counter()
-  call()
-  result['search_first'] = time.perf_counter() - start
-  result['search_ms'] = 1e3 * _median_seconds(call)
   batch = learner_models.make_batch(config, config.batch_size)
-  start = time.perf_counter()
-  learner.step(batch)
-  result['learner_first'] = time.perf_counter() - start
-  result['learner_ms'] = 1e3 * _median_seconds(lambda: learner.step(batch))
+  step = lambda: learner.step(batch)
+  for name, function in (('search', call), ('learner', step)):
+    result[f'{name}_first'] = _seconds(function)
+    result[f'{name}_ms'] = 1e3 * statistics.median(
+        [_seconds(function) for _ in range(10)])
   return result
 
 
@@ -115,7 +98,7 @@ def _run_child(checkout: str, preset: str) -> Dict[str, float]:
   env = dict(os.environ)
   env['PYTHONPATH'] = os.path.abspath(checkout)
   # This file as a script, -P: sys.path starts with PYTHONPATH, so that
-  # muzero_snt (and benchmarks.learner_models) come from the checkout.
+  # muzero_snt and benchmarks.learner_models come from the checkout.
   process = subprocess.run(
       [sys.executable, '-P', os.path.abspath(__file__), '--child',
        f'--preset={preset}'], env=env, capture_output=True, text=True)
@@ -143,29 +126,24 @@ def main(argv: List[str]) -> None:
     for preset in PRESETS.value:
       for checkout in CHECKOUTS.value:
         result = _run_child(checkout, preset)
-        print(f'round {round_index + 1} {preset} {result["muzero_snt"]}: ' +
-              ', '.join(
-            f'{m} {result[m]:.2f}' for m in MEASURES), flush=True)
+        print(f'round {round_index + 1} {preset} {result["muzero_snt"]}: '
+              f'{result}', flush=True)
         for m in MEASURES:
           runs[preset][checkout][m].append(result[m])
   first = CHECKOUTS.value[0]
-  print('\nmedians (seconds; *_ms in milliseconds); ratio = checkout / '
-        f'{first}')
+  print(f'\nmedians (s; *_ms in ms) and (ratio to {first})')
   print(f'{"preset":<10} {"checkout":<24}' +
         ''.join(f'{m:>15}' for m in MEASURES))
   for preset, by_checkout in runs.items():
-    medians = {checkout: {m: statistics.median(v) for m, v in values.items()}
-               for checkout, values in by_checkout.items()}
-    base = medians[first]
-    for checkout in by_checkout:
+    base = by_checkout[first]
+    for checkout, values in by_checkout.items():
       print(f'{preset:<10} {checkout[-24:]:<24}' + ''.join(
-          f'{medians[checkout][m]:>8.2f} '
-          f'({medians[checkout][m] / base[m]:.2f})'
+          f'{statistics.median(values[m]):>8.2f} '
+          f'({statistics.median(values[m]) / statistics.median(base[m]):.2f})'
           for m in MEASURES))
   if OUTPUT_JSON.value:
     with open(OUTPUT_JSON.value, 'w') as f:
       json.dump(runs, f, indent=1)
-
 
 if __name__ == '__main__':
   app.run(main)

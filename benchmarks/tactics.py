@@ -14,35 +14,27 @@
 # ============================================================================
 r"""Does a trained board-game network see wins and losses in one move?
 
-Plays `--num_games` uniformly random games of the preset's OpenSpiel game
-(or, with `--replay`, reads the last `--num_games` games of a run's
-self-play from its replay file), keeps the positions with a one-move
-tactic (`tactic_positions.py`: a win in one to take, or a threatened win to
-stop) and asks, for each checkpoint:
+Plays --num_games uniformly random games of the preset's OpenSpiel game and
+keeps the positions with a one-move tactic: 'win' (the player to move can
+win at once; the right moves are the winning ones) or 'defend' (it cannot,
+and some of its moves let the opponent win at once: the right moves are the
+others). For each checkpoint it asks:
 
   * `prior`: the legal move of highest prior (the policy head alone);
-  * `muzero<N>`: MuZero's move after a noise-free search of N simulations
-    (`evaluation.MuZeroPlayer`, as `launchers.evaluate` plays);
-  * the model: at the 'win' positions, the reward the dynamics predicts for
-    the winning moves and for the others (a model that knows the rules
-    predicts the win's reward, 1, for the first and 0 for the second);
-  * with `--replay`, how well the network fits the windows the learner
-    draws from that replay (`--fit_batches` batches of the run's batch
-    size, K steps unrolled along the played actions): its mean predicted
-    reward where the target is 1 and where it is 0, and its root value
-    where the target is +1 and where it is -1.
+  * `muzero<N>`: MuZero's move after a noise-free search of N simulations,
+    as `launchers.evaluate` plays;
+  * at the 'win' positions, the reward the dynamics predicts for the winning
+    moves and for the others (the rules say 1 and 0).
 
-`random` (in expectation) and OpenSpiel's MCTS with random rollouts
-(`--mcts_simulations`) answer the same positions for scale.
+A random player (in expectation) and OpenSpiel's MCTS (--mcts_simulations)
+answer the same positions for scale. See docs/results.md.
 
     python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
         --simulations=50,200 --mcts_simulations=10,100
-    python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
-        --replay=/tmp/c4/replay-17131.npz --num_games=200
 """
 
-import json
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, FrozenSet, List, NamedTuple, Optional
+from typing import Sequence, Tuple
 
 from absl import app
 from absl import flags
@@ -51,23 +43,20 @@ import tensorflow as tf
 
 from benchmarks import reporting
 from muzero_snt import environments
-from muzero_snt.evaluation import matches as evaluation
-from muzero_snt.evaluation import loading
-from muzero_snt import presets
-from muzero_snt import replay as replay_lib
-from muzero_snt import replay_files
-from muzero_snt.run import run_config
 from muzero_snt import search
-from benchmarks import tactic_positions
+from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
+from muzero_snt.evaluation import loading
+from muzero_snt.evaluation import matches as evaluation
+from muzero_snt.run import run_config
 
-PRESETS = ('connect4', 'go9')
+KINDS = ('win', 'defend')
 
-PRESET = flags.DEFINE_enum('preset', 'connect4', PRESETS,
+PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
                            'the two-player preset whose game is played.')
 CHECKPOINT_DIRS = flags.DEFINE_list(
-    'checkpoint_dirs', [], 'training runs (or copies of their checkpoints) '
-    'of --preset; the latest network of each is asked.')
+    'checkpoint_dirs', [], 'training runs of --preset (or copies of their '
+    'checkpoints); the latest network of each is asked.')
 NUM_GAMES = flags.DEFINE_integer('num_games', 60,
                                  'random games the positions come from.')
 SEED = flags.DEFINE_integer('seed', 123, 'seeds the random games.')
@@ -75,33 +64,152 @@ SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
                                 'MuZero\'s simulations per search.')
 MCTS_SIMULATIONS = flags.DEFINE_list(
     'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
-REPLAY = flags.DEFINE_string(
-    'replay', None, 'a replay file of a --preset run (replay-<step>.npz in '
-    'its checkpoint directory): take the positions from its last '
-    '--num_games self-play games instead of random games.')
-FIT_BATCHES = flags.DEFINE_integer(
-    'fit_batches', 20, 'with --replay: batches the fit is measured on.')
-OUTPUT_JSON = flags.DEFINE_string('output_json', None,
-                                  'where to write the results.')
+OUTPUT_JSON = reporting.output_json_flag()
 
 
-def _environment_at(preset: str, position):
+class TacticalPosition(NamedTuple):
+  """A position with a one-move tactic, reached by `history`; `correct`
+  is the non-empty subset of the `legal` actions that are right."""
+  history: Tuple[int, ...]
+  kind: str
+  legal: Tuple[int, ...]
+  correct: FrozenSet[int]
+
+
+def _wins_at_once(state, action: int, player: int) -> bool:
+  after = state.clone()
+  after.apply_action(action)
+  return after.is_terminal() and after.returns()[player] > 0
+
+
+def winning_moves(state) -> FrozenSet[int]:
+  """The legal moves that win at once for the mover at `state`, a
+  `pyspiel.State` in play of a two-player game with a final outcome."""
+  if state.is_terminal():
+    raise ValueError(f'winning_moves needs a position in play, got a '
+                     f'terminal one:\n{state}')
+  player = state.current_player()
+  return frozenset(a for a in state.legal_actions()
+                   if _wins_at_once(state, a, player))
+
+
+def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
+  """('win', winning moves), ('defend', moves after which the opponent
+  cannot win at once), or None when neither applies (no win, and every
+  move, or none, lets the opponent win at once)."""
+  if state.is_terminal():
+    raise ValueError(f'classify needs a position in play, got a terminal '
+                     f'one:\n{state}')
+  player = state.current_player()
+  legal = state.legal_actions()
+  wins = winning_moves(state)
+  if wins:
+    return 'win', wins
+  safe = []
+  for action in legal:
+    after = state.clone()
+    after.apply_action(action)
+    if after.is_terminal() or not any(
+        _wins_at_once(after, reply, 1 - player)
+        for reply in after.legal_actions()):
+      safe.append(action)
+  if 0 < len(safe) < len(legal):
+    return 'defend', frozenset(safe)
+  return None
+
+
+def _load(game):
+  if isinstance(game, str):
+    game = openspiel.import_pyspiel().load_game(game)
+  if game.num_players() != 2:
+    raise ValueError(f'Tactics are for two-player games; '
+                     f'{game.get_type().short_name!r} has '
+                     f'{game.num_players()} players.')
+  return game
+
+
+def positions_in_games(game, games: Sequence[Sequence[int]]
+                      ) -> List[TacticalPosition]:
+  """Every position before a move of `games` (each game's actions from the
+  start) that `classify` names, in order of play; `game` is a two-player
+  `pyspiel.Game` or its name. Raises ValueError for an illegal action."""
+  game = _load(game)
+  positions = []
+  for number, actions in enumerate(games):
+    state = game.new_initial_state()
+    history = []
+    for action in actions:
+      action = int(action)
+      if state.is_terminal() or action not in state.legal_actions():
+        raise ValueError(f'Game {number}: action {action} after '
+                         f'{history} is not legal there.')
+      tactic = classify(state)
+      if tactic is not None:
+        positions.append(TacticalPosition(tuple(history), tactic[0],
+                                          tuple(state.legal_actions()),
+                                          tactic[1]))
+      state.apply_action(action)
+      history.append(action)
+  return positions
+
+
+def collect_positions(game, num_games: int,
+                      seed: int = 0) -> List[TacticalPosition]:
+  """The tactical positions of `num_games` uniformly random games."""
+  game = _load(game)
+  if not isinstance(num_games, int) or num_games < 1:
+    raise ValueError(f'num_games must be a positive integer, got '
+                     f'{num_games!r}.')
+  rng = np.random.default_rng(seed)
+  games = []
+  for _ in range(num_games):
+    state = game.new_initial_state()
+    actions = []
+    while not state.is_terminal():
+      legal = state.legal_actions()
+      actions.append(int(legal[rng.integers(len(legal))]))
+      state.apply_action(actions[-1])
+    games.append(actions)
+  return positions_in_games(game, games)
+
+
+def hit_rates(positions: Sequence[TacticalPosition],
+              actions: Sequence[int]) -> Dict[str, float]:
+  """{kind: the share of its positions where `actions` were right} (NaN
+  for a kind without positions)."""
+  if len(actions) != len(positions):
+    raise ValueError(f'{len(actions)} actions for {len(positions)} '
+                     'positions: give one action per position.')
+  rates = {}
+  for kind in KINDS:
+    hits = [int(a) in p.correct for p, a in zip(positions, actions)
+            if p.kind == kind]
+    rates[kind] = float(np.mean(hits)) if hits else float('nan')
+  return rates
+
+
+def random_rates(positions: Sequence[TacticalPosition]) -> Dict[str, float]:
+  """What a uniformly random player's `hit_rates` are in expectation."""
+  rates = {}
+  for kind in KINDS:
+    shares = [len(p.correct) / len(p.legal) for p in positions
+              if p.kind == kind]
+    rates[kind] = float(np.mean(shares)) if shares else float('nan')
+  return rates
+
+
+def counts(positions: Sequence[TacticalPosition]) -> Dict[str, int]:
+  """The number of positions of each kind."""
+  return {kind: sum(p.kind == kind for p in positions) for kind in KINDS}
+
+
+def _environment_at(position):
   """The preset's environment, played to `position`."""
-  env = environments.make_environment(preset, 0)
+  env = environments.make_environment(PRESET.value, 0)
   env.reset()
   for action in position.history:
     env.step(action)
   return env
-
-
-def _observations(preset: str, positions) -> np.ndarray:
-  """`[N, *obs]` the preset environment's observation at each position."""
-  return np.stack([_environment_at(preset, p).observation()
-                   for p in positions])
-
-
-def _to_play(positions) -> List[int]:
-  return [len(p.history) % 2 for p in positions]
 
 
 def _prior_moves(network, observations, positions) -> np.ndarray:
@@ -132,83 +240,35 @@ def _predicted_rewards(network, observations, positions) -> Dict[str, float]:
           'other_moves': float(np.mean(other))}
 
 
-def _training_fit(config, network, replay_path: str, num_batches: int,
-                  seed: int) -> Dict[str, float]:
-  """Mean predictions on the learner's windows, by target (see above)."""
-  replay = replay_lib.ReplayBuffer(config, seed)
-  for game in replay_files.read(replay_path, config).games:
-    replay.save_game(game)
-  reward = {1: [], 0: []}
-  value = {1: [], -1: []}
-  for _ in range(num_batches):
-    batch, _ = replay.sample_batch()
-    output = network.initial_inference(batch.observation, is_training=False)
-    for target in value:
-      value[target] += list(output.value.numpy()[
-          batch.target_value[:, 0] == target])
-    hidden_state = output.hidden_state
-    for k in range(config.num_unroll_steps):
-      output = network.recurrent_inference(
-          hidden_state, tf.constant(batch.action[:, k]), is_training=False)
-      inside = batch.policy_mask[:, k] > 0  # The action was played.
-      for target in reward:
-        reward[target] += list(output.reward.numpy()[
-            inside & (batch.target_reward[:, k] == target)])
-      hidden_state = output.hidden_state
-  mean = lambda x: float(np.mean(x)) if x else float('nan')
-  return {'reward_where_1': mean(reward[1]), 'reward_where_0': mean(reward[0]),
-          'root_value_where_won': mean(value[1]),
-          'root_value_where_lost': mean(value[-1]),
-          'counts': [len(reward[1]), len(reward[0]), len(value[1]),
-                     len(value[-1])]}
-
-
 def _muzero_moves(config, network, simulations, observations,
                   positions) -> np.ndarray:
   player = evaluation.MuZeroPlayer(
       search.make_search(config, network, 'xla', simulations))
   moves = []
   for start in range(0, len(positions), 64):
-    chunk = slice(start, start + 64)
+    chunk = positions[start:start + 64]
     moves.append(player.select_actions(
-        observations[chunk], _to_play(positions[chunk]),
-        [list(p.legal) for p in positions[chunk]]))
+        observations[start:start + 64],
+        [len(p.history) % 2 for p in chunk], [list(p.legal) for p in chunk]))
   return np.concatenate(moves)
 
 
-def _mcts_moves(preset: str, simulations: int, positions) -> List[int]:
-  moves = []
-  for position in positions:
-    env = _environment_at(preset, position)
-    player = openspiel_players.MCTSPlayer(env.game, simulations, seed=1)
-    moves.append(player.select_action(env))
-  return moves
-
-
-def _checkpoint(preset: str, directory: str, simulations: Sequence[int],
-                observations, positions) -> Dict[str, Any]:
+def _checkpoint(directory: str, simulations: Sequence[int], observations,
+                positions) -> Dict[str, Any]:
   saved = run_config.load(directory)
-  if saved is None or saved.preset != preset:
-    raise app.UsageError(f'{directory} holds no run of --preset={preset}.')
+  if saved is None or saved.preset != PRESET.value:
+    raise app.UsageError(f'{directory} holds no run of '
+                         f'--preset={PRESET.value}.')
   network, step = loading.load_network(saved.config, directory)
   result = {'learner_step': step,
-            'prior': tactic_positions.hit_rates(
-                positions, _prior_moves(network, observations, positions)),
+            'prior': hit_rates(positions, _prior_moves(
+                network, observations, positions)),
             'predicted_reward': _predicted_rewards(network, observations,
                                                    positions)}
   for n in simulations:
-    result[f'muzero{n}'] = tactic_positions.hit_rates(
-        positions, _muzero_moves(saved.config, network, n, observations,
-                                 positions))
-  if REPLAY.value:
-    result['fit'] = _training_fit(saved.config, network, REPLAY.value,
-                                  FIT_BATCHES.value, SEED.value)
+    result[f'muzero{n}'] = hit_rates(positions, _muzero_moves(
+        saved.config, network, n, observations, positions))
   return result
-
-
-def _print_row(name: str, rates: Dict[str, float]):
-  print(f'  {name:12s} win in one taken {rates["win"]:.2f}   '
-        f'loss in one avoided {rates["defend"]:.2f}')
 
 
 def main(argv):
@@ -216,53 +276,38 @@ def main(argv):
   simulations = reporting.positive_ints(SIMULATIONS)
   mcts_simulations = (reporting.positive_ints(MCTS_SIMULATIONS)
                       if MCTS_SIMULATIONS.value else [])
-  reporting.check_positive((NUM_GAMES, FIT_BATCHES))
+  reporting.check_positive([NUM_GAMES])
   game = environments.make_environment(PRESET.value, 0).game
-  if REPLAY.value:
-    saved = replay_files.read(REPLAY.value,
-                              presets.get_preset(PRESET.value)).games
-    games = [g.actions for g in saved[-NUM_GAMES.value:]]
-    positions = tactic_positions.positions_in_games(game, games)
-    source = f'the last {len(games)} games of {REPLAY.value}'
-  else:
-    positions = tactic_positions.collect_positions(game, NUM_GAMES.value,
-                                                   SEED.value)
-    source = f'{NUM_GAMES.value} random games'
-  observations = _observations(PRESET.value, positions)
+  positions = collect_positions(game, NUM_GAMES.value, SEED.value)
+  observations = np.stack([_environment_at(p).observation()
+                           for p in positions])
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
-             'seed': SEED.value, 'source': source,
-             'positions': tactic_positions.counts(positions),
+             'seed': SEED.value, 'positions': counts(positions),
              'machine': reporting.machine(),
-             'random': tactic_positions.random_rates(positions),
-             'checkpoints': {}}
+             'random': random_rates(positions)}
+  lines = [f'{results["positions"]} positions from {NUM_GAMES.value} random '
+           'games']
+  row = lambda name, rates: (f'  {name:12s} win in one taken '
+                             f'{rates["win"]:.2f}   loss in one avoided '
+                             f'{rates["defend"]:.2f}')
   for n in mcts_simulations:
-    results[f'mcts{n}'] = tactic_positions.hit_rates(
-        positions, _mcts_moves(PRESET.value, n, positions))
-  print(f'{results["positions"]} positions from {source}')
+    results[f'mcts{n}'] = hit_rates(positions, [
+        openspiel_players.MCTSPlayer(game, n, seed=1).select_action(
+            _environment_at(p)) for p in positions])
   for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:
-    _print_row(name, results[name])
+    lines.append(row(name, results[name]))
   for directory in CHECKPOINT_DIRS.value:
-    result = _checkpoint(PRESET.value, directory, simulations, observations,
-                         positions)
-    results['checkpoints'][directory] = result
-    print(f'{directory} (learner step {result["learner_step"]})')
-    for name in ['prior'] + [f'muzero{n}' for n in simulations]:
-      _print_row(name, result[name])
-    fit = result.get('fit')
-    if fit:
-      print(f'  fit of the replay\'s windows: reward '
-            f'{fit["reward_where_1"]:.3f} '
-            f'where 1, {fit["reward_where_0"]:.3f} where 0; root value '
-            f'{fit["root_value_where_won"]:.3f} where won, '
-            f'{fit["root_value_where_lost"]:.3f} where lost')
+    result = _checkpoint(directory, simulations, observations, positions)
+    results.setdefault('checkpoints', {})[directory] = result
+    lines.append(f'{directory} (learner step {result["learner_step"]})')
+    lines += [row(name, result[name])
+              for name in ['prior'] + [f'muzero{n}' for n in simulations]]
     reward = result['predicted_reward']
     if reward:
-      print(f'  predicted reward: winning moves '
-            f'{reward["winning_moves"]:.3f}, '
-            f'others {reward["other_moves"]:.3f}')
-  if OUTPUT_JSON.value:
-    with open(OUTPUT_JSON.value, 'w') as f:
-      json.dump(results, f, indent=1)
+      lines.append(f'  predicted reward: winning moves '
+                   f'{reward["winning_moves"]:.3f}, others '
+                   f'{reward["other_moves"]:.3f}')
+  reporting.report(results, OUTPUT_JSON.value, '\n'.join(lines))
 
 
 if __name__ == '__main__':

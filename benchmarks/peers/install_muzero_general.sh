@@ -27,7 +27,7 @@
 # build (as install_lightzero.sh: from pip's configured indexes, or
 # PIP_EXTRA_INDEX_URL), NumPy and absl-py, and a .pth file that puts SOURCE
 # on the path. No Ray: the timed methods call none, and the drivers stand
-# in for its decorators (muzero_general_models.import_peer).
+# in for its decorators (muzero_general.import_peer).
 #
 # Environment: PYTHON, the interpreter the venv is made from (python3.11).
 set -euo pipefail
@@ -63,8 +63,8 @@ echo "${source_dir}" > "${site}/muzero_general.pth"
 cd "${here}/../.."
 "${venv}/bin/python" - <<'PY'
 import torch
-from benchmarks.peers import muzero_general_models
-models, trainer, self_play = muzero_general_models.import_peer()
+from benchmarks.peers import muzero_general
+models, trainer, self_play = muzero_general.import_peer()
 assert not torch.version.cuda, (
     f'Expected a CPU torch, got CUDA {torch.version.cuda}.')
 print(f'torch {torch.__version__}, muzero-general from {models.__file__}')

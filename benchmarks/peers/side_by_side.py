@@ -15,15 +15,13 @@
 """Our learner step against peers', in alternating processes.
 
 `benchmarks/learner.py --peers=lightzero,muzero_general` runs, for each
-round and model, our driver (`benchmarks.peers.ours_learner`, this
-interpreter) and then each peer's (`benchmarks.peers.<peer>_learner`, the
-interpreter of the peer's own venv), one
-process after the other, so that no two libraries share the cores and load
-that comes and goes on a shared machine falls on both. Each process reports
-the samples/s of a few timings; a round's rate is their median. Reported per
-model: the median rate of each library over the rounds and the median of the
-per-round ratios ours / peer. No TensorFlow here: this module only starts
-processes and does the arithmetic.
+round and model, our driver (`benchmarks.learner --peer_worker`, this
+interpreter) and then each peer's (`benchmarks.peers.<peer>`, the
+interpreter of the peer's own venv), one process after the other, so that
+no two libraries share the cores. Reported per model: each library's
+median rate over the rounds (a round's rate the median of its process's
+timings) and the median of the per-round ratios ours / peer. No
+TensorFlow here.
 """
 
 import json
@@ -31,6 +29,8 @@ import statistics
 import subprocess
 import sys
 from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from benchmarks import reporting
 
 PEERS = ('lightzero', 'muzero_general')
 OURS = 'muzero_snt'
@@ -48,24 +48,24 @@ def worker_command(library: str, model: str, python: str, steps: int,
   """The command line of one timing process of `library`.
 
   `threads` > 0 sets TensorFlow's intra- and inter-op pools, or torch's
-  threads, to that size; 0 keeps each library's default.
-  `conv_as_matmul` sets our network's `network.conv_as_matmul`.
+  threads, to that size; `conv_as_matmul` sets our network's
+  `network.conv_as_matmul`.
   """
   if library != OURS and library not in PEERS:
     raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
                      f'of {PEERS}.')
-  module = 'ours' if library == OURS else library
-  command = [python, '-m', f'benchmarks.peers.{module}_learner',
-             f'--model={model}', f'--steps={steps}', f'--repeats={repeats}',
-             f'--batch_size={batch_size}']
-  if threads and library == OURS:
+  sizes = [f'--steps={steps}', f'--repeats={repeats}',
+           f'--batch_size={batch_size}']
+  if library != OURS:
+    return ([python, '-m', f'benchmarks.peers.{library}', '--part=learner',
+             f'--model={model}'] + sizes +
+            ([f'--threads={threads}'] if threads else []))
+  command = [python, '-m', 'benchmarks.learner', '--peer_worker',
+             f'--models={model}'] + sizes
+  if threads:
     command += [f'--intra_op_threads={threads}',
                 f'--inter_op_threads={threads}']
-  elif threads:
-    command.append(f'--threads={threads}')
-  if conv_as_matmul and library == OURS:
-    command.append('--conv_as_matmul')
-  return command
+  return command + (['--conv_as_matmul'] if conv_as_matmul else [])
 
 
 def parse_output(stdout: str) -> Dict[str, Any]:
@@ -86,20 +86,8 @@ def run_worker(command: Sequence[str]) -> Dict[str, Any]:
 
 
 def summarise(ours: Sequence[float], peer: Sequence[float]) -> Dict[str, Any]:
-  """Medians and per-round ratios of two libraries' per-round rates.
-
-  Args:
-    ours: our samples/s, one per round.
-    peer: the peer's samples/s in the same rounds.
-
-  Returns:
-    {'ours': median, 'peer': median, 'ratios': [ours_i / peer_i],
-     'ratio': median of the ratios}.
-
-  Raises:
-    ValueError: for lists of different lengths, empty, or with a rate that
-      is not positive.
-  """
+  """Each side's median rate, the per-round ratios ours / peer and their
+  median; ValueError for unequal, empty or non-positive rates."""
   if len(ours) != len(peer) or not ours:
     raise ValueError(f'Expected one rate per round on each side, got '
                      f'{len(ours)} and {len(peer)}.')
@@ -121,15 +109,9 @@ def run(models: Sequence[str],
         peer_pythons: Optional[Mapping[str, str]] = None,
         log=print,
         conv_as_matmul: bool = False) -> Dict[str, Any]:
-  """Alternates our driver and the peers' for `rounds` rounds per model.
-
-  `peer_pythons` maps a peer to its venv's interpreter; a peer it leaves
-  out takes `DEFAULT_PEER_PYTHONS`'.
-
-  Returns:
-    {'rounds': [...every process's result...], 'summary': {model: {peer:
-    `summarise(...)`}}}.
-  """
+  """Alternates our driver and the peers' (`peer_pythons` their venvs'
+  interpreters) `rounds` times per model: {'rounds': every process's
+  result, 'summary': {model: {peer: `summarise(...)`}}}."""
   unknown = sorted(set(peers) - set(PEERS))
   if unknown:
     raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
@@ -160,12 +142,9 @@ def run(models: Sequence[str],
 
 
 def format_table(summary: Dict[str, Dict[str, Dict[str, Any]]]) -> str:
-  """Medians of samples/s and of the per-round ratios, one row per pair."""
-  lines = [f'{"model":<20}{"peer":<16}{"ours":>9}{"peer":>9}{"ratio":>7}'
-           f'  per round']
-  for model, by_peer in summary.items():
-    for peer, s in by_peer.items():
-      per_round = ', '.join(f'{r:.2f}' for r in s['ratios'])
-      lines.append(f'{model:<20}{peer:<16}{s["ours"]:>9.0f}{s["peer"]:>9.0f}'
-                   f'{s["ratio"]:>7.2f}  {per_round}')
-  return '\n'.join(lines)
+  """Medians of samples/s and of the per-round ratios, a row per pair."""
+  return reporting.table(
+      ('model', 'peer', 'ours', 'peer', 'ratio', 'per round'),
+      [(model, peer, s['ours'], s['peer'], s['ratio'],
+        ', '.join(f'{r:.2f}' for r in s['ratios']))
+       for model, by_peer in summary.items() for peer, s in by_peer.items()])

@@ -55,16 +55,16 @@ def test_summarise_rejects_bad_rates(ours, peer, match):
 def test_worker_commands_pass_the_shape_and_the_threads():
   ours = side_by_side.worker_command('muzero_snt', 'cartpole_mlp', 'py', 20,
                                      5, threads=1)
-  assert ours == ['py', '-m', 'benchmarks.peers.ours_learner',
-                  '--model=cartpole_mlp', '--steps=20', '--repeats=5',
+  assert ours == ['py', '-m', 'benchmarks.learner', '--peer_worker',
+                  '--models=cartpole_mlp', '--steps=20', '--repeats=5',
                   '--batch_size=256', '--intra_op_threads=1',
                   '--inter_op_threads=1']
   peer = side_by_side.worker_command('lightzero', 'tictactoe_residual',
-                                     '/venv/bin/python', 10, 3, 128)
-  assert peer == ['/venv/bin/python', '-m',
-                  'benchmarks.peers.lightzero_learner',
-                  '--model=tictactoe_residual', '--steps=10', '--repeats=3',
-                  '--batch_size=128']
+                                     '/venv/bin/python', 10, 3, 128, 2)
+  assert peer == ['/venv/bin/python', '-m', 'benchmarks.peers.lightzero',
+                  '--part=learner', '--model=tictactoe_residual',
+                  '--steps=10', '--repeats=3', '--batch_size=128',
+                  '--threads=2']
   with pytest.raises(ValueError, match="Unknown library 'mctx'"):
     side_by_side.worker_command('mctx', 'cartpole_mlp', 'py', 1, 1)
 
@@ -91,8 +91,8 @@ def test_format_table_rows():
   summary = {'cartpole_mlp': {'lightzero': side_by_side.summarise(
       [22000., 26000.], [10000., 10000.])}}
   lines = side_by_side.format_table(summary).splitlines()
-  assert lines[1].split() == ['cartpole_mlp', 'lightzero', '24000', '10000',
-                              '2.40', '2.20,', '2.60']
+  assert lines[2] == ('| cartpole_mlp | lightzero | 24,000 | 10,000 | 2.40 | '
+                      '2.20, 2.60 |')
 
 
 def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
@@ -106,10 +106,10 @@ def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
 
   def fake_worker(command):
     commands.append(command)
-    library = ('muzero_snt' if command[2].endswith('ours_learner') else
-               command[2].split('.')[-1][:-len('_learner')])
+    library = ('muzero_snt' if command[2] == 'benchmarks.learner' else
+               command[2].split('.')[-1])
     rate = rates[(library, sum(c[2] == command[2] for c in commands) - 1)]
-    return {'library': library, 'model': command[3].split('=')[1],
+    return {'library': library, 'model': command[4].split('=')[1],
             'samples_per_second': [rate - 10., rate, rate + 50.]}
 
   monkeypatch.setattr(side_by_side, 'run_worker', fake_worker)
@@ -117,10 +117,10 @@ def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
                             rounds=2, peer_pythons={'lightzero': '/lz'},
                             log=lambda _: None)
   assert [(c[0], c[2]) for c in commands] == 2 * [
-      (side_by_side.sys.executable, 'benchmarks.peers.ours_learner'),
-      ('/lz', 'benchmarks.peers.lightzero_learner'),
+      (side_by_side.sys.executable, 'benchmarks.learner'),
+      ('/lz', 'benchmarks.peers.lightzero'),
       (side_by_side.DEFAULT_PEER_PYTHONS['muzero_general'],
-       'benchmarks.peers.muzero_general_learner')]
+       'benchmarks.peers.muzero_general')]
   summary = output['summary']['cartpole_mlp']
   # Ratios per round: 3000 / 1000, 4000 / 1000; 3000 / 500, 4000 / 2000.
   assert summary['lightzero']['ratios'] == [3., 4.]

@@ -12,48 +12,38 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""muzero-general's learner and search on the shapes of our benchmarks.
+"""muzero-general's learner step and tree search on our shapes.
 
-Runs in muzero-general's virtual environment (benchmarks/peers/
-install_muzero_general.sh), never in the project's: it imports torch and
-muzero-general's modules (`models`, `trainer`, `self_play`, found through
-the `.pth` file the script writes), and nothing of muzero_snt.
+Runs in its own venv (install_muzero_general.sh) and imports its `models`,
+`trainer` and `self_play` and nothing of muzero_snt; its `Trainer` and
+`SelfPlay` are Ray actors only through their decorators, so `import_peer`
+stands in for `ray`. Our parameters where it has them (docs/benchmarks.md).
+`--part=learner` times `Trainer.update_lr()` and `update_weights(batch)`
+(`benchmarks/learner.py --peers=muzero_general` starts it in turns with
+our step); `--part=search` times `MCTS(config).run` and
+`SelfPlay.select_action`, one root a call, on the model of
+benchmarks/search.py (with 21-atom value and reward: it has no scalar
+heads). Prints one JSON line.
 
-muzero-general's `Trainer` and `SelfPlay` are Ray actors only through their
-`@ray.remote` decorators; the methods timed here (`Trainer.update_weights`,
-`MCTS.run`) call no Ray. `import_peer` puts a stand-in `ray` module whose
-`remote` returns the class unchanged in front of the imports, so they run
-in the timing process and the venv needs no Ray.
-
-The shapes, with muzero-general's parameters set to ours where it has them:
-
-  * `cartpole_mlp`: `network='fullyconnected'`, observation (1, 1, 4),
-    2 actions, encoding 128, representation and dynamics of two layers of
-    128, heads of one layer of 32 straight from the encoding (it has no
-    prediction torso), 601-atom supports (`support_size=300`);
-  * `tictactoe_residual`: `network='resnet'`, observation (3, 3, 3),
-    9 actions, 1 block of 16 planes, heads of 16 planes then one layer of
-    32, 21-atom supports (`support_size=10`), the action on one plane;
-  * `search_mlp` (the search benchmark's model): `fullyconnected`,
-    observation (1, 1, 8), 4 actions, encoding 32, heads of one layer of 32;
-    muzero-general has no scalar heads, so value and reward use 21 atoms.
-
-All with K = 5, momentum SGD (0.9, weight decay 1e-4), prioritised replay's
-importance weights on, value loss weight 0.25 (its default), one player for
-the search (Dirichlet alpha 0.25, fraction 0.25, the paper's pUCT
-constants).
+    /work/muzero-general-venv/bin/python -m benchmarks.peers.muzero_general \
+        --part=search --repeats=3
 """
 
 import sys
 import types
 from typing import Any, Dict, Tuple
 
+from absl import app
 import numpy as np
 import torch
+
+from benchmarks import reporting
 
 # The learner's shapes; SEARCH_MODEL is the search benchmark's.
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
 SEARCH_MODEL = 'search_mlp'
+
+FLAGS = reporting.define_peer_flags(MODELS)
 
 _COMMON = dict(
     seed=0, stacked_observations=0, players=[0], train_on_gpu=False,
@@ -111,37 +101,18 @@ def import_peer() -> Tuple[Any, Any, Any]:
 
 def make_config(model: str, batch_size: int = 256,
                 num_simulations: int = 50) -> types.SimpleNamespace:
-  """The attributes of muzero-general's `MuZeroConfig` that the timed code
-  reads, for `model`."""
-  if model not in _MODEL_CONFIGS:
-    raise ValueError(f'Unknown model {model!r}; expected one of '
-                     f'{sorted(_MODEL_CONFIGS)}.')
-  fields = dict(_COMMON)
-  fields.update(_MODEL_CONFIGS[model])
-  fields.update(batch_size=batch_size, num_simulations=num_simulations)
-  return types.SimpleNamespace(**fields)
-
-
-def make_trainer(config: types.SimpleNamespace) -> Any:
-  """A `Trainer` with fresh weights (its own constructor, in this process)."""
-  models, trainer, _ = import_peer()
-  torch.manual_seed(config.seed)
-  weights = models.MuZeroNetwork(config).get_weights()
-  return trainer.Trainer({'weights': weights, 'optimizer_state': None,
-                          'training_step': 0}, config)
+  """The attributes of its `MuZeroConfig` that the timed code reads."""
+  return types.SimpleNamespace(**dict(
+      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size,
+      num_simulations=num_simulations))
 
 
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
-  """A random batch in the layout of muzero-general's `ReplayBuffer.get_batch`.
+  """A random batch in the layout of its `ReplayBuffer.get_batch`.
 
-  The same distributions as `benchmarks.learner_models.make_batch`: values
-  in [-3, 3], rewards in [-2, 2], Dirichlet policies, absorbing tails (past
-  a random game length values and rewards 0 and policies uniform, as its
-  buffer pads them); the gradient scale of a row is min(K, moves left).
-
-  Returns:
-    `(observation, action, value, reward, policy, weight, gradient_scale)`,
-    `Trainer.update_weights`' batch.
+  Values in [-3, 3], rewards in [-2, 2], Dirichlet policies; past a random
+  game length values and rewards 0 and policies uniform, as its buffer pads
+  them; a row's gradient scale is min(K, moves left).
   """
   rng = np.random.default_rng(seed)
   b, k = config.batch_size, config.num_unroll_steps
@@ -162,12 +133,58 @@ def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
 
 
 def describe(config: types.SimpleNamespace) -> Dict[str, Any]:
-  """The settings a result depends on, for its JSON."""
-  return {
-      'torch': torch.__version__,
-      'torch_threads': torch.get_num_threads(),
-      'network': config.network,
-      'batch_size': config.batch_size,
-      'num_unroll_steps': config.num_unroll_steps,
-      'support_size': config.support_size,
-  }
+  """The settings a result depends on."""
+  return {'torch': torch.__version__,
+          'torch_threads': torch.get_num_threads(),
+          'network': config.network, 'batch_size': config.batch_size,
+          'num_unroll_steps': config.num_unroll_steps,
+          'support_size': config.support_size}
+
+
+def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
+  models, trainer, _ = import_peer()
+  config = make_config(model, batch_size=batch_size)
+  config.seed = seed
+  torch.manual_seed(seed)
+  learner = trainer.Trainer(
+      {'weights': models.MuZeroNetwork(config).get_weights(),
+       'optimizer_state': None, 'training_step': 0}, config)
+  data = make_batch(config, seed)
+
+  def step():
+    learner.update_lr()
+    learner.update_weights(data)
+
+  rates = reporting.learner_rates(step, batch_size, steps, repeats,
+                                  warmup_steps)
+  return rates, describe(config)
+
+
+def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
+  models, _, self_play = import_peer()
+  torch.manual_seed(seed)
+  np.random.seed(seed)  # It draws the root noise from NumPy's.
+  config = make_config(SEARCH_MODEL, num_simulations=num_simulations)
+  model = models.MuZeroNetwork(config)
+  model.eval()
+  observations = np.random.default_rng(seed).standard_normal(
+      (batch_size,) + config.observation_shape).astype(np.float32)
+
+  def search():  # It has no batch: B roots are B calls.
+    with torch.no_grad():
+      for observation in observations:
+        root, _ = self_play.MCTS(config).run(
+            model, observation, config.action_space, 0, True)
+        self_play.SelfPlay.select_action(root, 1.)
+
+  return (reporting.search_result(search, batch_size, num_simulations,
+                                  repeats, min_seconds), describe(config))
+
+
+def main(argv):
+  reporting.run_peer(argv, FLAGS, 'muzero_general', torch.set_num_threads,
+                     time_learner, time_search)
+
+
+if __name__ == '__main__':
+  app.run(main)

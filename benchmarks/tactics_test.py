@@ -19,7 +19,7 @@ import math
 import numpy as np
 import pytest
 
-from benchmarks import tactic_positions as tactics
+from benchmarks import tactics
 
 pyspiel = pytest.importorskip('pyspiel')
 
@@ -112,8 +112,6 @@ def test_bad_arguments_are_named():
   positions = [tactics.TacticalPosition((), 'win', (0, 1), frozenset({0}))]
   with pytest.raises(ValueError, match='2 actions for 1 positions'):
     tactics.hit_rates(positions, [0, 1])
-  with pytest.raises(ValueError, match="Unknown kind 'fork'"):
-    tactics.random_rates([positions[0]._replace(kind='fork')])
   with pytest.raises(ValueError, match='num_games must be a positive'):
     tactics.collect_positions('connect_four', 0)
   with pytest.raises(ValueError, match='two-player games'):
