@@ -24,7 +24,7 @@ call excluded) of one MuZero search with root noise on a small MLP
     (mctx_baseline.py; JAX and mctx are optional);
   * `xla_gumbel`, `mctx_gumbel`: the same two for Gumbel MuZero (m = 16);
   * where the time goes: `xla_bare` (the program on tensors), `xla_root`
-    (the same with 0 simulations), `xla_network` and `jax_network` (the
+    (its prologue alone), `xla_network` and `jax_network` (the
     inferences alone), `xla_empty` and `jax_empty` (a compiled call).
 
 Each repeat times every measurement once, in a rotated order. Then
@@ -57,7 +57,7 @@ from muzero_snt import presets
 from muzero_snt import search as search_lib
 from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
-from muzero_snt.search import root_noise
+from muzero_snt.search import reference_search
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
 # Columns of the tables, in order; the first six are searches.
@@ -123,15 +123,25 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
         autograph=False).get_concrete_function(*args))
 
   tensors = [tf.constant(x) for x in (observation, to_play, legal)]
-  noise = tf.constant(root_noise.dirichlet_noise(
+  noise = tf.constant(reference_search.dirichlet_noise(
       config.root_dirichlet_alpha, np.asarray(legal, bool),
       np.random.default_rng(seed)), tf.float32)
 
-  def bare_search(num_simulations):
+  def bare_search(simulate):
+    # Without `simulate`, the search's prologue alone (root inference,
+    # noise, trees of 2 nodes).
     def bare(observation, to_play, legal, noise):
+      if not simulate:
+        roots = batched.expand_roots(
+            config.replace(num_simulations=1), network, observation,
+            to_play, legal, seed=None, add_noise=True, noise=noise,
+            dtype=tf.float32, check_inputs=True,
+            known_bounds=config.known_bounds)
+        tree = batched.add_exploration_noise(config, roots.tree, roots.noise)
+        return tree.edges[:, 0], roots.finite
       output = batched.batched_search(
           config, network, observation, to_play, legal, noise=noise,
-          add_noise=True, num_simulations=num_simulations)
+          add_noise=True)
       return (output.visit_counts, output.policy, output.root_value,
               output.finite)
     call = compiled(bare, *tensors, noise)
@@ -154,8 +164,8 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
         lambda i, *_: i < config.num_simulations, body,
         (tf.constant(0), output.hidden_state, output.value))[2]
 
-  tasks['xla_bare'] = bare_search(config.num_simulations)
-  tasks['xla_root'] = bare_search(0)
+  tasks['xla_bare'] = bare_search(True)
+  tasks['xla_root'] = bare_search(False)
   empty_call = compiled(empty, *tensors, noise)
   tasks['xla_empty'] = lambda: empty_call(*tensors, noise).numpy()
   network_call = compiled(network_only, tensors[0])

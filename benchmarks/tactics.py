@@ -243,7 +243,8 @@ def _predicted_rewards(network, observations, positions) -> Dict[str, float]:
 def _muzero_moves(config, network, simulations, observations,
                   positions) -> np.ndarray:
   player = evaluation.MuZeroPlayer(
-      search.make_search(config, network, 'xla', simulations))
+      search.make_search(config.replace(num_simulations=simulations),
+                         network, 'xla'))
   moves = []
   for start in range(0, len(positions), 64):
     chunk = positions[start:start + 64]

@@ -271,9 +271,9 @@ def run(preset: str,
   else:
     tf.random.set_seed(seed)
     network, learner_step = networks.make_network(config), 0
-  simulations = num_simulations or config.num_simulations
-  player_search = search.make_search(config, network, search_kind,
-                                     simulations)
+  if num_simulations:
+    config = config.replace(num_simulations=num_simulations)
+  player_search = search.make_search(config, network, search_kind)
   make_environment = builders.make_environment_factory(preset, config, title)
   opponents = preset_evaluation.make_opponents(
       preset, make_environment, opponents, opponent_simulations,
@@ -292,7 +292,8 @@ def run(preset: str,
     table = evaluation_report.tictactoe_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
-        f'{simulations} simulations per move{opponent_note}\n{table}')
+        f'{config.num_simulations} simulations per move{opponent_note}\n'
+        f'{table}')
   exact_results = None
   if exact:
     if preset != 'tictactoe':

@@ -12,37 +12,28 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Action selection from root visit counts: visit_softmax, select_action and
-the batched sample_actions."""
+"""The action to play from root visit counts (the pseudocode's
+`select_action` and `softmax_sample`), for one root or a batch."""
 
 import math
 
 import numpy as np
 
 from muzero_snt import config as config_lib
-from muzero_snt.search import node as node_lib
+from muzero_snt.search import mcts
 
 
 def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
-  """Probabilities proportional to `visit_counts ** (1 / temperature)`.
+  """`[A]` float64 probabilities proportional to `N ** (1 / temperature)`.
 
-  The distribution of the pseudocode's `softmax_sample`, computed in log
-  space so that large counts and small temperatures neither overflow nor
-  divide by zero: `exp((log N - max log N) / T)`, normalised. Actions with
-  no visits get probability 0.
-
-  Args:
-    visit_counts: `[A]` non-negative visit counts.
-    temperature: T >= 0; 0 means the most visited action (the lowest index
-      among equally visited ones) with probability 1.
-
-  Returns:
-    `[A]` float64 probabilities that sum to 1.
+  Computed in log space, `exp((log N - max log N) / T)` normalised, so that
+  neither large counts nor small temperatures overflow. Unvisited actions
+  get 0; T = 0 gives the most visited action (the lowest of equals) 1.
 
   Raises:
     ValueError: if `visit_counts` is not a non-empty vector of finite
-      non-negative numbers, if `temperature` is negative or not finite, or
-      if T > 0 and every count is 0.
+      counts >= 0, `temperature` is not a finite number >= 0, or T > 0 and
+      every count is 0.
   """
   counts = np.asarray(visit_counts, np.float64)
   if counts.ndim != 1 or not counts.size:
@@ -57,7 +48,7 @@ def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
                      f'{temperature!r}.')
   if temperature == 0:
     probs = np.zeros_like(counts)
-    probs[np.argmax(counts)] = 1.  # argmax keeps the first of equal maxima.
+    probs[np.argmax(counts)] = 1.
     return probs
   if not counts.any():
     raise ValueError(f'visit_counts must have a positive count when '
@@ -66,16 +57,10 @@ def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
 
 
 def _softmax_rows(counts: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
-  """`[R, A]` `visit_softmax` of each row of `counts` at its T > 0.
-
-  Args:
-    counts: `[R, A]` float64 counts, each row with a positive count.
-    temperatures: `[R]` float64 temperatures > 0.
-  """
+  """`visit_softmax` of each row of `[R, A]` counts at its `[R]` T > 0."""
   with np.errstate(divide='ignore'):
     logits = np.log(counts)  # -inf for unvisited actions.
-  # Subtract the maximum before dividing by T: the largest logit is then 0
-  # and the others are <= 0, so a tiny T cannot overflow.
+  # The maximum is subtracted before dividing by T: a tiny T cannot overflow.
   logits = ((logits - logits.max(axis=1, keepdims=True)) /
             temperatures[:, None])
   probs = np.exp(logits)
@@ -86,18 +71,8 @@ def sample_action(visit_counts: np.ndarray, temperature: float,
                   rng: np.random.Generator) -> int:
   """An action drawn from `visit_softmax(visit_counts, temperature)`.
 
-  `select_action` for root statistics held as a vector (the batched
-  search's): `visit_counts` covers the whole action space, and actions with
-  no visits (illegal ones among them) have probability 0. At temperature 0
-  the most visited action, the lowest among equals, without drawing.
-
-  Args:
-    visit_counts: `[A]` root visit counts.
-    temperature: T >= 0.
-    rng: the random generator.
-
-  Returns:
-    The action, an int.
+  `visit_counts` `[A]` covers the whole action space; at T = 0 the most
+  visited action is returned without drawing.
   """
   probs = visit_softmax(visit_counts, temperature)
   if temperature == 0:
@@ -109,28 +84,24 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                    uniforms: np.ndarray) -> np.ndarray:
   """`sample_action` for a batch of roots, with its uniform draws given.
 
-  Row i's action is the one `sample_action(visit_counts[i],
-  temperatures[i], rng)` returns when `uniforms[i]` is the `rng.random()`
-  that NumPy's `Generator.choice` draws there: the first action whose
-  cumulative probability (normalised by the last) exceeds it. So a caller
-  that draws `uniforms[i] = rng.random()` for exactly the rows with a
-  positive temperature, in order, consumes `rng` as a loop of
-  `sample_action` calls would and gets the same actions. Rows at
-  temperature 0 take their most visited action (the lowest among equals)
-  and ignore their uniform.
+  Row i gets the action `sample_action(visit_counts[i], temperatures[i],
+  rng)` returns when `uniforms[i]` is the `rng.random()` that
+  `Generator.choice` draws: the first action whose cumulative probability
+  (normalised by the last) exceeds it. A caller drawing `uniforms[i] =
+  rng.random()` for the rows at T > 0, in order, consumes `rng` as a loop
+  of `sample_action` would. Rows at T = 0 ignore their uniform.
 
   Args:
     visit_counts: `[B, A]` root visit counts.
-    temperatures: `[B]` temperatures T >= 0.
+    temperatures: `[B]` temperatures >= 0.
     uniforms: `[B]` numbers in [0, 1).
 
   Returns:
     `[B]` int64 actions.
 
   Raises:
-    ValueError: naming the row, if a count is negative or not finite, a
-      temperature is negative or not finite, a row at T > 0 has no visit, or
-      the shapes disagree.
+    ValueError: naming the row, if a count or temperature is negative or not
+      finite, a row at T > 0 has no visit, or the shapes disagree.
   """
   counts = np.asarray(visit_counts, np.float64)
   temperatures = np.asarray(temperatures, np.float64)
@@ -162,8 +133,8 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
   actions = np.argmax(counts, axis=1)  # T = 0; the first of equal maxima.
   if hot.any():
     probs = _softmax_rows(counts[hot], temperatures[hot])
-    # `Generator.choice(A, p=probs)`: a search of the uniform in the
-    # cumulative probabilities, divided by their last.
+    # `Generator.choice(A, p=probs)`: the uniform searched in the cumulative
+    # probabilities divided by their last.
     cdf = np.cumsum(probs, axis=1)
     cdf /= cdf[:, -1:]
     actions[hot] = (cdf <= uniforms[hot, None]).sum(axis=1)
@@ -171,25 +142,11 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
 
 
 def select_action(config: config_lib.MuZeroConfig, num_moves: int,
-                  node: node_lib.Node, training_steps: int,
+                  node: mcts.Node, training_steps: int,
                   rng: np.random.Generator) -> int:
-  """Samples the action to play from the root's visit counts.
-
-  The pseudocode's `select_action`: the temperature is
-  `config.visit_softmax_temperature_fn(num_moves, training_steps)`, and the
-  action is drawn from `visit_softmax` over the root's children (in
-  increasing action order). At temperature 0 the most visited action is
-  returned without drawing from `rng`.
-
-  Args:
-    config: supplies `visit_softmax_temperature_fn`.
-    num_moves: moves played so far in the game.
-    node: the searched root.
-    training_steps: the network's training steps so far.
-    rng: the random generator.
-
-  Returns:
-    The action, an int.
+  """The pseudocode's `select_action`: a draw from `visit_softmax` over the
+  root's children at `config.visit_softmax_temperature_fn(num_moves,
+  training_steps)`; at temperature 0 the most visited, without drawing.
 
   Raises:
     ValueError: if `node` has no children.

@@ -14,30 +14,29 @@
 # ============================================================================
 """MuZero's search as batched tensors, and what both batched searches share.
 
-`batched_search` is the reference's search (`reference_search.search_trees`,
-`mcts.run_mcts`) for B positions at once: one `initial_inference` for the
-roots, roots expanded over their legal actions, optional Dirichlet noise,
-then `num_simulations` simulations of descent by pUCT (`puct.py`), one
-batched `recurrent_inference`, expansion and backup (`tree.py`). The trees
-live in fixed-size tensors, so the whole search is one `tf.while_loop` that
-XLA compiles, with the network called inside it. With float64 statistics it
-returns the reference's visit counts and root values, without noise or with
-the noise the reference draws (`root_noise.py`); float32 statistics (the
-default) agree up to rounding of near-equal pUCT scores.
+`batched_search` is `reference_search.search_trees` for B positions in one
+XLA-compilable program: one `initial_inference`, the roots expanded over
+their legal actions, optional Dirichlet noise, then a `tf.while_loop` of
+simulations, each a pUCT descent (`select_leaves`), one batched
+`recurrent_inference`, expansion and backup (`tree.py`). With float64
+statistics it returns the reference's visit counts and root values, without
+noise or with the reference's noise (`reference_search.dirichlet_noise`);
+float32 agrees up to the order of near-equal pUCT scores.
 
-Both batched searches (this one and `gumbel_search.py`) start with
-`expand_roots` and run `simulate` in `run_simulations`;
-`compiled_search.CompiledSearch` compiles either over NumPy inputs.
+Both batched searches (this one and `gumbel_search.py`) take the same
+arguments, start with `expand_roots` and run `simulate` in
+`run_simulations`. XLA drops assertions: a search compiled with XLA must get
+checked inputs (`CompiledSearch` checks them in NumPy first).
 """
 
-from typing import Callable, NamedTuple, Optional, Sequence
+from typing import Callable, NamedTuple, Optional, Sequence, Tuple
 
+import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt.networks import board_conv
-from muzero_snt.search import puct
 from muzero_snt.search import stateless_dirichlet
 from muzero_snt.search import tree as tree_lib
 
@@ -46,86 +45,66 @@ CHECKED_OUTPUTS = ('value', 'reward', 'policy_logits')
 
 
 class BatchedSearchOutput(NamedTuple):
-  """The result of `batched_search` for B positions.
+  """The result of a batched search from B positions.
 
   Attributes:
     visit_counts: `[B, A]` int32 visits of each root action.
-    policy: `[B, A]` float32 visit counts normalised per row.
+    policy: `[B, A]` float32 the policy target.
     root_value: `[B]` float32 the root's mean backed-up value, for the player
       to move.
-    finite: `[3]` bool whether every `value`, `reward` and `policy_logits`
-      (`CHECKED_OUTPUTS`) the network returned during the search was finite.
+    action: `[B]` int32 the action to play (Gumbel MuZero), or None.
+    finite: `[3]` bool whether every `CHECKED_OUTPUTS` the network returned
+      during the search was finite.
     tree: the searched trees (`tree.Tree`).
   """
   visit_counts: tf.Tensor
   policy: tf.Tensor
   root_value: tf.Tensor
+  action: Optional[tf.Tensor]
   finite: tf.Tensor
   tree: tree_lib.Tree
 
 
 class Roots(NamedTuple):
-  """A batched search after its prologue (`expand_roots`).
-
-  Attributes:
-    tree: the trees, their roots expanded over the legal actions (the mask
-      is `tree.root_legal`).
-    output: the roots' `initial_inference`.
-    finite: `[3]` bool whether its `CHECKED_OUTPUTS` are finite.
-    num_simulations: the number of simulations to run.
-  """
+  """A batched search after `expand_roots`: the trees, the roots'
+  `initial_inference`, whether it is finite (`[3]` bool) and the roots'
+  `[B, A]` noise (None without noise)."""
   tree: tree_lib.Tree
   output: types.NetworkOutput
   finite: tf.Tensor
-  num_simulations: int
+  noise: Optional[tf.Tensor]
 
 
 def all_finite(output: types.NetworkOutput) -> tf.Tensor:
   """`[3]` bool: is every entry of each of `CHECKED_OUTPUTS` finite."""
-  return tf.stack([
-      tf.reduce_all(tf.math.is_finite(getattr(output, name)))
-      for name in CHECKED_OUTPUTS
-  ])
+  return tf.stack([tf.reduce_all(tf.math.is_finite(getattr(output, name)))
+                   for name in CHECKED_OUTPUTS])
 
 
-def add_exploration_noise(config: config_lib.MuZeroConfig,
-                          tree: tree_lib.Tree,
-                          seed: Optional[tf.Tensor] = None,
-                          noise: Optional[tf.Tensor] = None
-                         ) -> tree_lib.Tree:
-  """`mcts.add_exploration_noise` on every root: prior*(1-f) + noise*f.
+def draw_noise(config: config_lib.MuZeroConfig, legal: tf.Tensor,
+               seed: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
+  """`[B, A]` the roots' noise of `config.search_policy`, from a `[2]` seed.
 
-  The roots must be fresh (`tree.init_tree`): their rows are rewritten.
-  `noise` is a `[B, A]` Dirichlet sample over each row's legal actions (e.g.
-  `root_noise.dirichlet_noise`); without it one is drawn from `seed`, each
-  root's from its row alone (`stateless_dirichlet.dirichlet_noise`), so
-  that a root's noise does not depend on how many rows the batch has.
+  MuZero: Dirichlet(alpha) over each row's legal actions, a row's draw
+  independent of the batch size (`stateless_dirichlet.py`). Gumbel MuZero:
+  Gumbel(0) samples -log(-log(u)).
   """
-  if noise is None:
-    noise = stateless_dirichlet.dirichlet_noise(
-        config.root_dirichlet_alpha, tree.root_legal, seed, tree.edges.dtype)
-  noise = tf.cast(noise, tree.edges.dtype)
-  frac = config.root_exploration_fraction
-  no_parent = tf.fill(tf.shape(tree.root_legal)[:1], tree_lib.NO_PARENT)
-  root_row = tree_lib.node_edges(
-      tree.prior[:, 0] * (1 - frac) + noise * frac, no_parent)
-  return tree._replace(edges=tree_lib.set_rows(
-      tree.edges, tree_lib.node_index(tree, tf.zeros_like(no_parent)),
-      root_row))
+  if config.search_policy == 'gumbel':
+    tiny = np.finfo(dtype.as_numpy_dtype).tiny
+    uniform = tf.random.stateless_uniform(tf.shape(legal), seed, minval=tiny,
+                                          maxval=1., dtype=dtype)
+    return -tf.math.log(-tf.math.log(uniform))
+  return stateless_dirichlet.dirichlet_noise(config.root_dirichlet_alpha,
+                                             legal, seed, dtype)
 
 
 def _static_size(tensor: tf.Tensor, axis: int) -> Optional[int]:
-  """The size of `tensor`'s `axis` if known when tracing, else None."""
   return tf.compat.dimension_value(tensor.shape[axis])
 
 
 def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
                   to_play: tf.Tensor, legal_actions_mask: tf.Tensor) -> None:
-  """Raises ValueError, when tracing, on shapes known to be wrong.
-
-  A mask of width 1, or of batch 1, would broadcast against the tree's
-  `[B, A]` rows and silently stand for every row or action.
-  """
+  """Raises ValueError, when tracing, on shapes that would broadcast."""
   num_actions = config.action_space_size
   if legal_actions_mask.shape.rank != 2 or _static_size(
       legal_actions_mask, 1) not in (None, num_actions):
@@ -148,6 +127,7 @@ def _input_assertions(config: config_lib.MuZeroConfig,
                       legal: tf.Tensor) -> list:
   """Run-time checks of the inputs' sizes and values (not under XLA)."""
   batch_size = tf.shape(observation)[0]
+  players = 'to_play must be players in [0, num_players)'
   return [
       tf.debugging.assert_equal(
           tf.shape(legal), tf.stack([batch_size, config.action_space_size]),
@@ -160,31 +140,25 @@ def _input_assertions(config: config_lib.MuZeroConfig,
           tf.reduce_any(legal, axis=1), True,
           message='every position needs a legal action (a row of '
           'legal_actions_mask without one would search action 0)'),
-      tf.debugging.assert_non_negative(
-          to_play, message='to_play must be players in [0, num_players)'),
+      tf.debugging.assert_non_negative(to_play, message=players),
       tf.debugging.assert_less(
           to_play, tf.cast(config.num_players, to_play.dtype),
-          message='to_play must be players in [0, num_players)'),
+          message=players),
   ]
 
 
 def expand_roots(config: config_lib.MuZeroConfig, network,
                  observation: tf.Tensor, to_play: tf.Tensor,
-                 legal_actions_mask: tf.Tensor, *, add_noise: bool,
-                 seed: Optional[tf.Tensor], noise: Optional[tf.Tensor],
-                 num_simulations: Optional[int], dtype: tf.DType,
-                 known_bounds: Optional[config_lib.KnownBounds],
-                 check_inputs: bool) -> Roots:
+                 legal_actions_mask: tf.Tensor, *, seed: Optional[tf.Tensor],
+                 add_noise: bool, noise: Optional[tf.Tensor], dtype: tf.DType,
+                 check_inputs: bool,
+                 known_bounds: Optional[config_lib.KnownBounds]) -> Roots:
   """The prologue of both batched searches, up to the expanded roots.
 
-  The arguments are `batched_search`'s (`noise` a given sample of the
-  search's noise), and `known_bounds`, the bounds of Q the trees start
-  with. The inputs become tensors and are checked (shapes when tracing;
-  sizes and values with `check_inputs`), then the roots' one
-  `initial_inference` makes the trees (`tree.init_tree`).
-
-  Returns:
-    `Roots`.
+  Checks the inputs (static shapes; sizes and values with `check_inputs`),
+  runs the roots' `initial_inference`, makes the trees (Q bounds from
+  `known_bounds`) and, with `add_noise`, takes `noise` or draws it from
+  `seed` (`draw_noise`). Other arguments as `batched_search`'s.
 
   Raises:
     ValueError: if `add_noise` is set without a `seed` or `noise`, or, when
@@ -194,8 +168,6 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
   if add_noise and seed is None and noise is None:
     raise ValueError('A batched search with add_noise=True needs a seed or '
                      'a noise sample.')
-  if num_simulations is None:
-    num_simulations = config.num_simulations
   num_actions = config.action_space_size
   observation = tf.convert_to_tensor(observation)
   to_play = tf.convert_to_tensor(to_play)
@@ -214,28 +186,25 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
         f'The network returns policy logits of shape '
         f'{output.policy_logits.shape}; the config has {num_actions} '
         'actions. Build the network from the same config.')
-  finite = all_finite(output)
-  tree = tree_lib.init_tree(num_simulations + 1, num_actions, output.value,
-                            output.policy_logits, output.hidden_state,
-                            to_play, legal, known_bounds, dtype)
-  return Roots(tree, output, finite, num_simulations)
+  tree = tree_lib.init_tree(config.num_simulations + 1, num_actions,
+                            output.value, output.policy_logits,
+                            output.hidden_state, to_play, legal,
+                            known_bounds, dtype)
+  if add_noise:
+    if noise is None:
+      noise = draw_noise(config, legal, seed, dtype)
+    noise = tf.cast(noise, dtype)
+  else:
+    noise = None
+  return Roots(tree, output, all_finite(output), noise)
 
 
 def simulate(config: config_lib.MuZeroConfig, network, tree: tree_lib.Tree,
-             simulation: tf.Tensor, leaf_edge: tf.Tensor):
-  """The rest of simulation `simulation` once the descent chose its edges.
-
-  Args:
-    config: the hyperparameters.
-    network: see `batched_search`.
-    tree: the trees.
-    simulation: scalar int32 the simulation, the index of its new nodes.
-    leaf_edge: `[B]` int32 the flat index of the edge into each new leaf.
-
-  Returns:
-    `(tree, output)`: the trees with the leaves expanded and their values
-    backed up, and the leaves' `recurrent_inference`.
-  """
+             simulation: tf.Tensor, leaf_edge: tf.Tensor
+            ) -> Tuple[tree_lib.Tree, types.NetworkOutput]:
+  """Simulation `simulation` after the descent chose `[B]` `leaf_edge`s:
+  the trees with the leaves expanded and backed up, and the leaves'
+  `recurrent_inference`."""
   num_actions = config.action_space_size
   # Inside the search tree we use the dynamics function to obtain the next
   # hidden state given an action and the previous hidden state.
@@ -249,27 +218,146 @@ def simulate(config: config_lib.MuZeroConfig, network, tree: tree_lib.Tree,
   return tree, output
 
 
-def run_simulations(network, roots: Roots, body: Callable[..., Sequence],
+def run_simulations(config: config_lib.MuZeroConfig, network, roots: Roots,
+                    body: Callable[..., Sequence],
                     state: Sequence) -> Sequence:
-  """Runs `body(simulation, *state)` for simulations 1..num_simulations.
-
-  Small boards' convolutions run as matmuls whose matrices are made once
-  here rather than in every simulation (`networks/board_conv.py`).
-
-  Returns:
-    The final `state`.
-  """
+  """The final `state` of `body(simulation, *state)` for simulations
+  1..num_simulations. Small boards' convolutions run as matmuls whose
+  matrices are made once here (`networks/board_conv.py`)."""
   hidden_state = roots.output.hidden_state
   with board_conv.assembled_weights(network, hidden_state.shape,
                                     hidden_state.dtype):
     return tf.while_loop(
-        lambda simulation, *_: simulation <= roots.num_simulations, body,
+        lambda simulation, *_: simulation <= config.num_simulations, body,
         (tf.constant(1),) + tuple(state))[1:]
 
 
 def root_value(tree: tree_lib.Tree) -> tf.Tensor:
   """`[B]` float32 the roots' mean backed-up values, for the player to move."""
   return tf.cast(tree.root_value_sum / tree.root_visit_count, tf.float32)
+
+
+def _normalize(tree: tree_lib.Tree, q: tf.Tensor) -> tf.Tensor:
+  """`MinMaxStats.normalize` of `[B, A]` Q values with each tree's bounds."""
+  low = tree.min_q[:, None]
+  high = tree.max_q[:, None]
+  # tf.where discards the unused branch's inf/nan.
+  return tf.where(high > low, (q - low) / (high - low), q)
+
+
+def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
+                value_sum: tf.Tensor) -> tf.Tensor:
+  """`[B, 3]` (log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q) of nodes.
+
+  The parts of pUCT that depend on the node alone, computed once per node
+  (XLA keeps a log or sqrt broadcast over the actions out of the fused
+  scores). The unvisited Q is the parent's value for 'parent', else 0.
+  """
+  dtype = visit_count.dtype
+  base = tf.constant(config.pb_c_base, dtype)
+  pb_c = tf.math.log((visit_count + base + 1) / base) + config.pb_c_init
+  if config.unvisited_q == 'parent':
+    unvisited = value_sum / tf.maximum(visit_count, 1)
+    unvisited = tf.where(visit_count > 0, unvisited, 0)
+  else:
+    unvisited = tf.zeros_like(visit_count)
+  return tf.stack([pb_c, tf.sqrt(visit_count), unvisited], axis=1)
+
+
+def _scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
+            edges: tf.Tensor, node_terms: tf.Tensor,
+            at_root: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` pUCT at one node per tree, from its `[B, A, 6]` edges, its
+  `_node_terms` and `[B, 1]` whether it is the root."""
+  dtype = edges.dtype
+  child_visits = edges[:, :, tree_lib.VISIT_COUNT]
+  # The reference's order of operations (mcts.ucb_score).
+  pb_c = node_terms[:, 0:1] * (node_terms[:, 1:2] / (child_visits + 1))
+  prior_score = pb_c * edges[:, :, tree_lib.PRIOR]
+  visited = child_visits > 0
+  q = tree_lib.child_q(config, edges)
+  if config.unvisited_q == 'minimum':
+    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
+  else:
+    value_score = _normalize(tree, tf.where(visited, q, node_terms[:, 2:3]))
+  scores = prior_score + value_score
+  illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
+  return tf.where(illegal, tf.constant(-float('inf'), dtype), scores)
+
+
+def ucb_scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
+               nodes: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` `mcts.ucb_score` of every action at `[B]` expanded `nodes`.
+
+  At a root, illegal actions score -inf.
+  """
+  in_edge = tf.cast(
+      tree_lib.gather_rows(tree.edges[:, :, 0, tree_lib.IN_EDGE],
+                           tree_lib.node_index(tree, nodes)), tf.int32)
+  edge = tf.gather(tree_lib.flatten(tree.edges, 3), tree_lib.edge_index(
+      tree, tf.zeros_like(in_edge), tf.maximum(in_edge, 0)))  # [B, 6]
+  is_root = in_edge < 0
+  terms = _node_terms(
+      config,
+      tf.where(is_root, tree.root_visit_count, edge[:, tree_lib.VISIT_COUNT]),
+      tf.where(is_root, tree.root_value_sum, edge[:, tree_lib.VALUE_SUM]))
+  edges = tree_lib.gather_rows(tree.edges, tree_lib.node_index(tree, nodes))
+  return _scores(config, tree, edges, terms,
+                 at_root=tf.equal(nodes, 0)[:, None])
+
+
+def select_leaves(config: config_lib.MuZeroConfig,
+                  tree: tree_lib.Tree) -> tf.Tensor:
+  """`run_mcts`'s descent by pUCT for all trees at once.
+
+  Returns:
+    `[B]` int32 the flat index (`tree.edge_index`) of the edge from the last
+    expanded node of each path to its new leaf.
+  """
+  batch_size = tf.shape(tree.tree_stats)[0]
+  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
+  node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
+  edge_rows = tree_lib.flatten(tree.edges, 3)  # [B * N * A, 6]
+
+  def body(node, leaf_edge, node_terms):
+    # node: [B] flat. A tree that has found its leaf edge stays at its node;
+    # its scores are computed and ignored.
+    edges = tf.gather(node_rows, node)  # [B, A, 6]
+    chosen = tree_lib.first_argmax(_scores(
+        config, tree, edges, node_terms,
+        at_root=tf.equal(node % num_nodes, 0)[:, None]))
+    edge = node * num_actions + chosen
+    stats = tf.gather(edge_rows, edge)  # [B, 6]
+    child = tf.cast(stats[:, tree_lib.CHILD], tf.int32)
+    searching = leaf_edge < 0
+    found = tf.logical_and(searching, tf.equal(child, tree_lib.UNEXPANDED))
+    return (tf.where(searching & ~found, node - node % num_nodes + child,
+                     node),
+            tf.where(found, edge, leaf_edge),
+            _node_terms(config, stats[:, tree_lib.VISIT_COUNT],
+                        stats[:, tree_lib.VALUE_SUM]))
+
+  roots = tree_lib.node_index(tree, tf.zeros([batch_size], tf.int32))
+  _, leaf_edge, _ = tf.while_loop(
+      lambda node, leaf_edge, terms: tf.reduce_any(leaf_edge < 0), body,
+      (roots, tf.fill([batch_size], -1),
+       _node_terms(config, tree.root_visit_count, tree.root_value_sum)))
+  return leaf_edge
+
+
+def add_exploration_noise(config: config_lib.MuZeroConfig,
+                          tree: tree_lib.Tree,
+                          noise: tf.Tensor) -> tree_lib.Tree:
+  """`mcts.add_exploration_noise` on fresh roots: prior*(1-f) + noise*f,
+  with `[B, A]` noise (a Dirichlet sample over each row's legal actions)."""
+  noise = tf.cast(noise, tree.edges.dtype)
+  frac = config.root_exploration_fraction
+  no_parent = tf.fill(tf.shape(tree.root_legal)[:1], tree_lib.NO_PARENT)
+  root_row = tree_lib.node_edges(
+      tree.prior[:, 0] * (1 - frac) + noise * frac, no_parent)
+  return tree._replace(edges=tree_lib.set_rows(
+      tree.edges, tree_lib.node_index(tree, tf.zeros_like(no_parent)),
+      root_row))
 
 
 def batched_search(config: config_lib.MuZeroConfig,
@@ -279,50 +367,34 @@ def batched_search(config: config_lib.MuZeroConfig,
                    legal_actions_mask: tf.Tensor,
                    seed: Optional[tf.Tensor] = None,
                    add_noise: bool = True,
-                   num_simulations: Optional[int] = None,
+                   noise: Optional[tf.Tensor] = None,
                    dtype: tf.DType = tf.float32,
-                   check_inputs: bool = True,
-                   noise: Optional[tf.Tensor] = None) -> BatchedSearchOutput:
-  """Searches from each of B positions; plain TensorFlow, XLA-compilable.
+                   check_inputs: bool = True) -> BatchedSearchOutput:
+  """MuZero's search from each of B positions; plain TensorFlow, XLA-ready.
 
-  Call it inside a `tf.function` (see `CompiledSearch`). The order of work is
-  the reference's (`reference_search.search_trees`; see the module).
-
-  Every action the search passes to `recurrent_inference` or gathers is an
-  argmax over A scores, so it lies in [0, A) whatever the inputs. Wrong
-  inputs would still give silent values: a mask of width or batch 1
-  broadcasts, a row without a legal action searches action 0. So shapes
-  known when tracing are checked then (ValueError), and with `check_inputs`
-  the sizes, the legal rows and the players are asserted when the search
-  runs (`tf.errors.InvalidArgumentError`). XLA drops assertions: a search
-  compiled with XLA must get checked inputs, as `CompiledSearch` checks its
-  NumPy inputs (`inputs.check_inputs`) before calling it.
+  Call it inside a `tf.function` (see `compiled_search.CompiledSearch`).
 
   Args:
-    config: the hyperparameters (`num_simulations`, `num_players`,
-      `action_space_size`, `discount`, `pb_c_*`, `known_bounds`, noise).
+    config: the hyperparameters (`config.num_simulations` simulations).
     network: has `initial_inference(observation)` and
       `recurrent_inference(hidden_state, action)` returning
-      `types.NetworkOutput` tensors (e.g. a `MuZeroNetwork`), with
-      `is_training` False by default.
+      `types.NetworkOutput` tensors, with `is_training` False by default.
     observation: `[B, *observation_shape]` the current observations.
     to_play: `[B]` int the player to move in each position.
-    legal_actions_mask: `[B, A]` bool the legal actions (at least one per
-      row).
-    seed: `[2]` int stateless seed of the noise; needed if `add_noise`
-      and no `noise` is given.
-    add_noise: whether to mix Dirichlet noise into the root priors.
-    num_simulations: overrides `config.num_simulations` if given.
-    dtype: float type of the tree's statistics: float32, or float64 for
-      results equal to the reference search's.
+    legal_actions_mask: `[B, A]` bool the legal actions (one per row or
+      more).
+    seed: `[2]` int stateless seed of the noise (`draw_noise`).
+    add_noise: mix root noise into the search (MuZero: Dirichlet noise into
+      the priors; Gumbel MuZero: its Gumbel sample).
+    noise: `[B, A]` a given noise sample, used instead of drawing one.
+    dtype: the tree's float type: float32, or float64 for results equal to
+      the reference search's.
     check_inputs: assert the inputs' sizes and values when the search runs
-      (see above; off when the caller has checked them).
-    noise: `[B, A]` a given Dirichlet sample over each row's legal actions
-      (`root_noise.dirichlet_noise`), used instead of drawing one from
-      `seed` in the program.
+      (off when the caller has checked them).
 
   Returns:
-    `BatchedSearchOutput`.
+    `BatchedSearchOutput`, its policy the normalised visit counts and its
+    action None.
 
   Raises:
     ValueError: as `expand_roots`.
@@ -331,72 +403,26 @@ def batched_search(config: config_lib.MuZeroConfig,
       is outside [0, num_players).
   """
   roots = expand_roots(
-      config, network, observation, to_play, legal_actions_mask,
-      add_noise=add_noise, seed=seed, noise=noise,
-      num_simulations=num_simulations, dtype=dtype,
-      known_bounds=config.known_bounds, check_inputs=check_inputs)
+      config, network, observation, to_play, legal_actions_mask, seed=seed,
+      add_noise=add_noise, noise=noise, dtype=dtype,
+      check_inputs=check_inputs, known_bounds=config.known_bounds)
   tree = roots.tree
-  if add_noise:
-    tree = add_exploration_noise(config, tree, seed, noise)
+  if roots.noise is not None:
+    tree = add_exploration_noise(config, tree, roots.noise)
 
   def body(simulation, tree, finite):
-    leaf_edge = puct.select_leaves(config, tree)
+    leaf_edge = select_leaves(config, tree)
     tree, output = simulate(config, network, tree, simulation, leaf_edge)
     return simulation + 1, tree, tf.logical_and(finite, all_finite(output))
 
-  tree, finite = run_simulations(network, roots, body, (tree, roots.finite))
+  tree, finite = run_simulations(config, network, roots, body,
+                                 (tree, roots.finite))
   counts = tree.edges[:, 0, :, tree_lib.VISIT_COUNT]  # [B, A]
-  visit_counts = tf.cast(counts, tf.int32)
-  counts = tf.cast(counts, tf.float32)
-  policy = counts / tf.reduce_sum(counts, axis=1, keepdims=True)
+  policy = tf.cast(counts, tf.float32)
   return BatchedSearchOutput(
-      visit_counts=visit_counts,
-      policy=policy,
+      visit_counts=tf.cast(counts, tf.int32),
+      policy=policy / tf.reduce_sum(policy, axis=1, keepdims=True),
       root_value=root_value(tree),
+      action=None,
       finite=finite,
       tree=tree)
-
-
-def select_actions(visit_counts: tf.Tensor, temperature: tf.Tensor,
-                   seed: tf.Tensor) -> tf.Tensor:
-  """`select_action` for a batch: a draw from `visit_softmax` of each row.
-
-  Probabilities proportional to `N(a) ** (1 / T)`, as the reference's
-  `visit_softmax` (log space, maximum subtracted); at T = 0 the most visited
-  action, the lowest index among equal counts, without randomness.
-
-  A row without a positive count has no distribution to sample: TensorFlow's
-  sampler would return A, out of range. It is asserted against (outside
-  XLA, which drops assertions; a search's counts always have a visit).
-
-  Args:
-    visit_counts: `[B, A]` root visit counts, each row with a positive count.
-    temperature: `[B]` temperatures >= 0.
-    seed: `[2]` int stateless seed.
-
-  Returns:
-    `[B]` int32 actions in [0, A).
-
-  Raises:
-    tf.errors.InvalidArgumentError: outside XLA, if a count is negative or a
-      row has no positive count.
-  """
-  checks = [
-      tf.debugging.assert_non_negative(
-          visit_counts, message='visit counts must be >= 0'),
-      tf.debugging.assert_equal(
-          tf.reduce_any(visit_counts > 0, axis=1), True,
-          message='every row of visit counts needs a positive count'),
-  ]
-  with tf.control_dependencies(checks):
-    visit_counts = tf.identity(visit_counts)
-  counts = tf.cast(visit_counts, tf.float32)
-  temperature = tf.cast(temperature, tf.float32)[:, None]
-  log_counts = tf.math.log(counts)  # -inf where unvisited.
-  logits = log_counts - tf.reduce_max(log_counts, axis=1, keepdims=True)
-  positive = temperature > 0
-  logits = logits / tf.where(positive, temperature, 1.)
-  sampled = tf.random.stateless_categorical(
-      logits, 1, seed, dtype=tf.int32)[:, 0]
-  greedy = tree_lib.first_argmax(counts)
-  return tf.where(positive[:, 0], sampled, greedy)

@@ -14,8 +14,6 @@
 # ============================================================================
 """make_search: the reference or the compiled search over a network."""
 
-from typing import Optional
-
 from muzero_snt import config as config_lib
 from muzero_snt.networks import muzero_network
 from muzero_snt.search import base
@@ -23,57 +21,48 @@ from muzero_snt.search import compiled_search
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 
-# xla: the batched search on tensors, compiled with XLA; graph: the same as a
-# TensorFlow graph without XLA; reference: the NumPy trees of the pseudocode.
+# xla: the batched search compiled with XLA; graph: the same as a TensorFlow
+# graph without XLA; reference: the NumPy trees of the pseudocode.
 SEARCH_KINDS = ('xla', 'graph', 'reference')
 
 
 def make_search(config: config_lib.MuZeroConfig,
                 network: muzero_network.MuZeroNetwork,
                 kind: str = 'xla',
-                num_simulations: Optional[int] = None,
+                *,
                 min_batch_size: int = 1) -> base.Search:
-  """Builds the search of one of `SEARCH_KINDS` over `network`.
+  """The search of one of `SEARCH_KINDS` over `network`.
 
-  `config.search_policy` chooses MuZero's search or Gumbel MuZero's
-  (`gumbel_search.py`, batched kinds only). Every kind reads the network's
-  variables at each call, so a learner training the same network in this
-  process is seen by the next search.
+  It runs `config.num_simulations` simulations (for another count pass
+  `dataclasses.replace(config, num_simulations=n)`), and MuZero's search or
+  Gumbel MuZero's by `config.search_policy` (batched kinds only). Every kind
+  reads the network's variables at each call.
 
   Args:
     config: the hyperparameters.
     network: the network the search runs.
     kind: 'xla' or 'graph' (`compiled_search.CompiledSearch` with and without
-      XLA), or 'reference' (`reference_search.ReferenceSearch` with a
-      `model.NetworkModel`).
-    num_simulations: simulations per search (default:
-      `config.num_simulations`).
-    min_batch_size: the batched kinds pad every smaller batch to this many
-      rows, so that XLA compiles one program for them
+      XLA), or 'reference' (`reference_search.ReferenceSearch`).
+    min_batch_size: the batched kinds pad smaller batches to this many rows
       (`compiled_search.CompiledSearch`); 1 for the reference search.
 
-  Returns:
-    The `base.Search`.
-
   Raises:
-    ValueError: if `kind` is not one of `SEARCH_KINDS`, is 'reference' with
-      Gumbel MuZero's `config.search_policy` or a `min_batch_size` other
-      than 1, or `num_simulations` or `min_batch_size` is not a positive
-      integer.
+    ValueError: if `kind` is not one of `SEARCH_KINDS`, or is 'reference'
+      with Gumbel MuZero or a `min_batch_size` other than 1.
   """
   if kind not in SEARCH_KINDS:
     raise ValueError(f'kind must be one of {SEARCH_KINDS}, got {kind!r}.')
-  if kind == 'reference' and config.search_policy != 'muzero':
+  if kind != 'reference':
+    return compiled_search.CompiledSearch(
+        config, network, jit_compile=kind == 'xla',
+        min_batch_size=min_batch_size)
+  if config.search_policy != 'muzero':
     raise ValueError(
         f'search_policy={config.search_policy!r} runs on the batched search '
         f'only: kind must be \'xla\' or \'graph\', got {kind!r}.')
-  if kind == 'reference':
-    if min_batch_size != 1:
-      raise ValueError(f'min_batch_size={min_batch_size!r} pads the batched '
-                       'searches\' batches; the reference search has no '
-                       "batch: use 1 with kind='reference'.")
-    return reference_search.ReferenceSearch(
-        config, model_lib.NetworkModel(network), num_simulations)
-  return compiled_search.CompiledSearch(
-      config, network, jit_compile=kind == 'xla',
-      num_simulations=num_simulations, min_batch_size=min_batch_size)
+  if min_batch_size != 1:
+    raise ValueError(f'min_batch_size={min_batch_size!r} pads the batched '
+                     'searches\' batches; the reference search has no '
+                     "batch: use 1 with kind='reference'.")
+  return reference_search.ReferenceSearch(config,
+                                          model_lib.NetworkModel(network))

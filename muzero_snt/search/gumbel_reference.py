@@ -15,10 +15,9 @@
 """Gumbel MuZero's search, one position at a time in NumPy, from the paper.
 
 A readable rendition of Danihelka et al., "Policy improvement by planning
-with Gumbel" (ICLR 2022), written from the paper, against which the search
-on tensors (`gumbel_search.py`) is tested: a dictionary tree, explicit
-Sequential Halving phases, and the formulas in float64. It is slow (one
-network call per simulation) and meant for tests and for reading.
+with Gumbel" (ICLR 2022), against which `gumbel_search.py` is tested: a
+dictionary tree, explicit Sequential Halving rounds and float64 formulas,
+one network call per simulation.
 """
 
 import math
@@ -38,7 +37,7 @@ class _Node:
     self.value = float(value)  # The network's, for `to_play`.
     self.to_play = to_play
     self.visits = np.zeros(len(logits))  # [A] N(a).
-    self.value_sums = np.zeros(len(logits))  # [A] of each child's player.
+    self.value_sums = np.zeros(len(logits))  # [A] for each child's player.
     self.rewards = np.zeros(len(logits))  # [A]
     self.children: Dict[int, '_Node'] = {}
 
@@ -77,11 +76,10 @@ def _sigma_completed_q(config: config_lib.MuZeroConfig, node: _Node,
 
 
 def _halving(num_considered: int, num_simulations: int) -> List[int]:
-  """Sequential Halving's phases: the visits per action of each round.
+  """The number of actions each round of Sequential Halving visits.
 
-  Returns the number of actions each round visits: a phase with k actions
-  has max(1, n // (ceil(log2 m) * k)) rounds of k, then k halves (not below
-  2); rounds follow until n simulations are planned (the last may be cut).
+  A phase with k actions has max(1, n // (ceil(log2 m) * k)) rounds of k,
+  then k halves (not below 2), until n simulations are planned.
   """
   if num_considered <= 1:
     return [1] * num_simulations
@@ -103,17 +101,15 @@ def search_one(config: config_lib.MuZeroConfig, model, observation,
   Args:
     config: the hyperparameters (`num_simulations`, `discount`,
       `num_players`, `gumbel_*`).
-    model: a `model.Model` (NumPy in and out, batches).
+    model: a `model.Model`.
     observation: `[*observation_shape]` the position's observation.
     to_play: the player to move.
     legal: `[A]` bool the legal actions.
     gumbel: `[A]` the root's Gumbel sample g (zeros: no noise).
-
-  Returns:
-    `ReferenceOutput`.
   """
   legal = np.asarray(legal, bool)
   gumbel = np.asarray(gumbel, np.float64)
+  sign = -1. if config.num_players == 2 else 1.
   output = model.initial_inference(np.asarray(observation)[None])
   root = _Node(np.asarray(output.hidden_state)[0],
                np.asarray(output.policy_logits)[0],
@@ -151,7 +147,6 @@ def search_one(config: config_lib.MuZeroConfig, model, observation,
     for node, action in reversed(path):
       node.visits[action] += 1
       node.value_sums[action] += g
-      sign = -1. if config.num_players == 2 else 1.
       g = node.rewards[action] + config.discount * sign * g
 
   # Gumbel-Top-m: the m legal actions of highest g + logits.
@@ -162,8 +157,8 @@ def search_one(config: config_lib.MuZeroConfig, model, observation,
   remaining = [int(a) for a in order[:num_considered]]
   simulations = 0
   for round_size in _halving(num_considered, config.num_simulations):
-    # A round visits `round_size` of the actions still in the halving,
-    # best first; when it keeps fewer than them, the others are dropped.
+    # A round visits `round_size` of the remaining actions, best first;
+    # when it keeps fewer than them, the others are dropped.
     candidates, visited = list(remaining), []
     for _ in range(round_size):
       if simulations == config.num_simulations:

@@ -15,74 +15,175 @@
 """Gumbel MuZero's search as batched tensors, inside one compiled function.
 
 Danihelka et al., "Policy improvement by planning with Gumbel" (ICLR 2022).
-`gumbel_search` keeps the trees of the MuZero search (`tree.Tree`: the same
-expansion and backup, `tree.expand` and `tree.backpropagate`) and changes how
-the descent chooses and what the search returns:
+The trees, expansion and backup are MuZero's (`batched.py`, `tree.py`); the
+descent and the results follow the paper's rules, each on one node per
+tree:
 
-- at the root, Gumbel-Top-m: the m legal actions of highest g + logits (g a
-  Gumbel(0) sample per action) are searched, and Sequential Halving splits
-  the simulations among them (`sequential_halving.py`), each simulation
-  visiting the considered action of highest g + logits + sigma(completed Q);
-- below the root, the deterministic argmax of pi'(a) - N(a) / (1 + sum N);
-- the policy target is pi' = softmax(logits + sigma(completed Q)) at the
-  root, and the action to play the one Sequential Halving leaves: no
-  temperature, no Dirichlet noise.
+- completed Q (appendix D): a visited action keeps its Q, an unvisited one
+  takes v_mix; sigma(q) = (c_visit + max_b N(b)) * c_scale * q (eq. 8), q
+  the completed Q min-max normalised over the node's actions;
+- at the root, Gumbel-Top-m (the m legal actions of highest g + logits),
+  Sequential Halving among them by g + logits + sigma(q) (section 3);
+- below the root, argmax_a pi'(a) - N(a) / (1 + sum_b N(b)) with
+  pi' = softmax(logits + sigma(q)) (section 5);
+- the policy target pi' over the root's legal actions (eq. 11), and the
+  action the halving leaves.
 
-The rules at a node are in `gumbel_rules.py`. The network's value of every
-node (the "raw" value v of v_mix) is kept beside the tree. Without noise g
-is 0, for evaluation. It is tested against `mctx.gumbel_muzero_policy` and
-the NumPy rendition `gumbel_reference.py`; docs/gumbel.md lists the choices.
+The network's value of every node (v of v_mix) is kept beside the tree.
+Without noise g = 0 (evaluation). Tested against `mctx.gumbel_muzero_policy`
+and `gumbel_reference.py`; docs/gumbel.md lists the choices.
 """
 
-from typing import NamedTuple, Optional
+import math
+from typing import List, Optional, Tuple
 
 import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
 from muzero_snt.search import batched
-from muzero_snt.search import gumbel_rules
-from muzero_snt.search import sequential_halving
 from muzero_snt.search import tree as tree_lib
 
+# Root scores are clipped below here, so that a logit of an illegal action
+# never reaches the argmax among considered actions.
+_LOW_SCORE = -1e9
+# The smallest range of Q the min-max normalisation divides by.
+_EPSILON = 1e-8
 
-class GumbelSearchOutput(NamedTuple):
-  """The result of `gumbel_search` for B positions.
 
-  Attributes:
-    visit_counts: `[B, A]` int32 visits of each root action.
-    policy: `[B, A]` float32 the improved policy pi' (the policy target).
-    root_value: `[B]` float32 the root's mean backed-up value, for the player
-      to move (as `batched.batched_search`'s).
-    action: `[B]` int32 the action Sequential Halving selects, to play.
-    finite: `[3]` bool as `batched.BatchedSearchOutput.finite`.
-    tree: the searched trees.
+def mixed_value(raw_value: tf.Tensor, q: tf.Tensor, visits: tf.Tensor,
+                prior: tf.Tensor) -> tf.Tensor:
+  """`[B]` v_mix (eq. 33) of `[B]` network values and `[B, A]` Q, N, pi.
+
+  v_mix = (v + sum_b N(b) * sum_{a visited} pi(a) q(a) / sum_{a visited}
+  pi(a)) / (1 + sum_b N(b)). A prior of 0 counts as the smallest positive
+  float, so that a visited action of prior 0 keeps a weight.
   """
-  visit_counts: tf.Tensor
-  policy: tf.Tensor
-  root_value: tf.Tensor
-  action: tf.Tensor
-  finite: tf.Tensor
-  tree: tree_lib.Tree
+  dtype = q.dtype
+  visited = visits > 0
+  zero = tf.zeros_like(q)
+  prior = tf.maximum(prior, np.finfo(dtype.as_numpy_dtype).tiny)
+  total_visits = tf.reduce_sum(visits, axis=1)
+  visited_prior = tf.reduce_sum(tf.where(visited, prior, zero), axis=1)
+  weighted_q = tf.reduce_sum(tf.where(visited, prior * q, zero), axis=1) / (
+      tf.where(visited_prior > 0, visited_prior, tf.ones_like(visited_prior)))
+  return (tf.cast(raw_value, dtype) + total_visits * weighted_q) / (
+      total_visits + 1)
 
 
-def sample_gumbel(shape: tf.Tensor, seed: tf.Tensor,
-                  dtype: tf.DType) -> tf.Tensor:
-  """Gumbel(0) samples -log(-log(u)), u uniform in (0, 1), stateless."""
-  tiny = np.finfo(dtype.as_numpy_dtype).tiny
-  uniform = tf.random.stateless_uniform(shape, seed, minval=tiny, maxval=1.,
-                                        dtype=dtype)
-  return -tf.math.log(-tf.math.log(uniform))
+def sigma_completed_q(config: config_lib.MuZeroConfig, edges: tf.Tensor,
+                      raw_value: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` sigma(completed Q) at one node per tree (eq. 8).
+
+  The illegal actions of a root take v_mix too and so enter the min-max
+  range, as in mctx; the callers mask their scores.
+
+  Args:
+    config: supplies `discount`, `num_players`, `gumbel_c_visit` and
+      `gumbel_c_scale`.
+    edges: `[B, A, 6]` the node's row of `tree.Tree.edges`.
+    raw_value: `[B]` the network's value of the node.
+  """
+  visits = edges[:, :, tree_lib.VISIT_COUNT]
+  q = tree_lib.child_q(config, edges)
+  value = mixed_value(raw_value, q, visits, edges[:, :, tree_lib.PRIOR])
+  completed = tf.where(visits > 0, q, value[:, None])
+  low = tf.reduce_min(completed, axis=1, keepdims=True)
+  high = tf.reduce_max(completed, axis=1, keepdims=True)
+  normalized = (completed - low) / tf.maximum(high - low, _EPSILON)
+  scale = (config.gumbel_c_visit + tf.reduce_max(visits, axis=1,
+                                                 keepdims=True))
+  return scale * config.gumbel_c_scale * normalized
+
+
+def root_scores(gumbel: tf.Tensor, logits: tf.Tensor, sigma_q: tf.Tensor,
+                visits: tf.Tensor, considered_visit: tf.Tensor,
+                legal: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` g + logits + sigma(q) of the root actions still considered.
+
+  An action is considered when its visit count equals `[B]`
+  `considered_visit` (`considered_visits`); the others, and the illegal
+  actions, score -inf. All other arguments are `[B, A]`.
+  """
+  dtype = sigma_q.dtype
+  minus_inf = tf.constant(-np.inf, dtype)
+  logits = tf.where(legal, tf.cast(logits, dtype), minus_inf)
+  logits = logits - tf.reduce_max(logits, axis=1, keepdims=True)
+  score = tf.maximum(tf.cast(gumbel, dtype) + logits + sigma_q, _LOW_SCORE)
+  considered = tf.equal(visits, tf.cast(considered_visit, dtype)[:, None])
+  return tf.where(considered & legal, score, minus_inf)
+
+
+def interior_scores(sigma_q: tf.Tensor, prior: tf.Tensor,
+                    visits: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` pi'(a) - N(a) / (1 + sum_b N(b)) below the root (section 5),
+  with log(prior) for the logits (softmax drops the constant)."""
+  improved = tf.nn.softmax(tf.math.log(prior) + sigma_q, axis=1)
+  total = tf.reduce_sum(visits, axis=1, keepdims=True)
+  return improved - visits / (1 + total)
+
+
+def improved_policy(logits: tf.Tensor, sigma_q: tf.Tensor,
+                    legal: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` pi' = softmax(logits + sigma(q)) over the legal actions."""
+  dtype = sigma_q.dtype
+  scores = tf.where(legal, tf.cast(logits, dtype) + sigma_q,
+                    tf.constant(-np.inf, dtype))
+  return tf.nn.softmax(scores, axis=1)
+
+
+def considered_visits(num_considered: int,
+                      num_simulations: int) -> Tuple[int, ...]:
+  """Sequential Halving of n simulations among m root actions.
+
+  Karnin et al. (2013), as section 3.2 uses it: each phase gives every
+  action still considered max(1, floor(n / (ceil(log2 m) * k))) visits, k
+  the actions left, then keeps the better half (never fewer than two). At
+  simulation s the search visits, among the actions whose count equals
+  entry s, the one of highest `root_scores`: every action still in the
+  halving has that count, the dropped ones fewer.
+
+  Args:
+    num_considered: m >= 0 (with m <= 1 the one action is visited each time).
+    num_simulations: n >= 0.
+
+  Returns:
+    n ints: entry s is the visit count, before simulation s, of the root
+    action simulation s visits.
+
+  Raises:
+    ValueError: if an argument is not an integer >= 0.
+  """
+  for name, value in (('num_considered', num_considered),
+                      ('num_simulations', num_simulations)):
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+      raise ValueError(f'{name} must be an integer >= 0, got {value!r}.')
+  if num_considered <= 1:
+    return tuple(range(num_simulations))
+  phases = math.ceil(math.log2(num_considered))
+  schedule: List[int] = []
+  visits = 0  # Of every action still in the halving.
+  remaining = num_considered
+  while len(schedule) < num_simulations:
+    for _ in range(max(1, num_simulations // (phases * remaining))):
+      schedule.extend([visits] * remaining)
+      visits += 1
+    remaining = max(2, remaining // 2)
+  return tuple(schedule[:num_simulations])
+
+
+def visit_table(max_considered: int,
+                num_simulations: int) -> Tuple[Tuple[int, ...], ...]:
+  """`[m + 1, n]`: row k is `considered_visits(k, n)`, the schedule of a
+  root with k actions to consider."""
+  return tuple(considered_visits(k, num_simulations)
+               for k in range(max_considered + 1))
 
 
 def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
                   raw_value: tf.Tensor, root_logits: tf.Tensor,
                   gumbel: tf.Tensor, considered_visit: tf.Tensor) -> tf.Tensor:
   """Descends each tree to an unexpanded child by Gumbel MuZero's rules.
-
-  The root's action is the considered one of highest g + logits + sigma(q)
-  (`gumbel_rules.root_scores`); below, the first argmax of
-  `gumbel_rules.interior_scores`.
 
   Args:
     config: the hyperparameters.
@@ -94,20 +195,18 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
       Halving considers at this simulation.
 
   Returns:
-    `[B]` int32 the flat index (`tree.edge_index`) of the edge into each new
-    leaf.
+    `[B]` int32 the flat index of the edge into each new leaf.
   """
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
   flat_raw_value = tf.reshape(raw_value, [-1])  # [B * N]
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   root = tree_lib.node_index(tree, tf.zeros_like(considered_visit))  # [B]
-  root_sigma = gumbel_rules.sigma_completed_q(config, root_edges,
+  root_sigma = sigma_completed_q(config, root_edges,
                                               raw_value[:, 0])
-  action = tree_lib.first_argmax(gumbel_rules.root_scores(
+  action = tree_lib.first_argmax(root_scores(
       gumbel, root_logits, root_sigma, root_edges[:, :, tree_lib.VISIT_COUNT],
       considered_visit, tree.root_legal))
-  edge = root * num_actions + action
 
   def step(node, edge):
     """`(next node, leaf edge or -1)` of each tree after taking `edge`."""
@@ -118,15 +217,12 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
     return (tf.where(found, node, node - node % num_nodes + child),
             tf.where(found, edge, -1))
 
-  node, leaf_edge = step(root, edge)
-
   def body(node, leaf_edge):
-    # A tree that has found its leaf edge stays at its node; its scores are
-    # computed and ignored.
+    # A tree that has found its leaf edge stays; its scores are ignored.
     edges = tf.gather(node_rows, node)  # [B, A, 6]
-    sigma_q = gumbel_rules.sigma_completed_q(
+    sigma_q = sigma_completed_q(
         config, edges, tf.gather(flat_raw_value, node))
-    chosen = tree_lib.first_argmax(gumbel_rules.interior_scores(
+    chosen = tree_lib.first_argmax(interior_scores(
         sigma_q, edges[:, :, tree_lib.PRIOR],
         edges[:, :, tree_lib.VISIT_COUNT]))
     next_node, found_edge = step(node, node * num_actions + chosen)
@@ -136,7 +232,7 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
 
   _, leaf_edge = tf.while_loop(
       lambda node, leaf_edge: tf.reduce_any(leaf_edge < 0), body,
-      (node, leaf_edge))
+      step(root, root * num_actions + action))
   return leaf_edge
 
 
@@ -147,66 +243,36 @@ def gumbel_search(config: config_lib.MuZeroConfig,
                   legal_actions_mask: tf.Tensor,
                   seed: Optional[tf.Tensor] = None,
                   add_noise: bool = True,
-                  gumbel: Optional[tf.Tensor] = None,
-                  num_simulations: Optional[int] = None,
+                  noise: Optional[tf.Tensor] = None,
                   dtype: tf.DType = tf.float32,
-                  check_inputs: bool = True) -> GumbelSearchOutput:
+                  check_inputs: bool = True) -> batched.BatchedSearchOutput:
   """Gumbel MuZero's search from each of B positions; XLA-compilable.
 
-  Call it inside a `tf.function` (see `compiled_search.CompiledSearch`).
-  The inputs are those of `batched.batched_search`, checked by the same
-  prologue (`batched.expand_roots`).
-
-  Args:
-    config: the hyperparameters (`num_simulations`, `num_players`,
-      `action_space_size`, `discount`, `gumbel_*`).
-    network: has `initial_inference` and `recurrent_inference` returning
-      `types.NetworkOutput` tensors.
-    observation: `[B, *observation_shape]` the current observations.
-    to_play: `[B]` int the player to move in each position.
-    legal_actions_mask: `[B, A]` bool the legal actions (at least one per
-      row).
-    seed: `[2]` int stateless seed of the Gumbel sample; needed if
-      `add_noise` and no `gumbel` is given.
-    add_noise: draw the Gumbel sample g; without it g = 0 (evaluation).
-    gumbel: `[B, A]` a given Gumbel sample, used instead of drawing one.
-    num_simulations: overrides `config.num_simulations` if given.
-    dtype: float type of the tree's statistics.
-    check_inputs: as `batched.batched_search`'s.
+  The arguments and errors are `batched.batched_search`'s; the noise is the
+  roots' Gumbel sample g (0 without noise), and `config.gumbel_*` are read.
 
   Returns:
-    `GumbelSearchOutput`.
-
-  Raises:
-    ValueError, tf.errors.InvalidArgumentError: as
-      `batched.batched_search`.
+    `batched.BatchedSearchOutput`: its policy the improved policy pi', its
+    action the one Sequential Halving selects.
   """
-  # Gumbel MuZero normalises Q at each node (`gumbel_rules.py`): the trees'
-  # bounds are not used.
+  # Gumbel MuZero normalises Q at each node: the trees' bounds are unused.
   roots = batched.expand_roots(
-      config, network, observation, to_play, legal_actions_mask,
-      add_noise=add_noise, seed=seed, noise=gumbel,
-      num_simulations=num_simulations, dtype=dtype, known_bounds=None,
-      check_inputs=check_inputs)
-  num_simulations = roots.num_simulations
-  output, tree = roots.output, roots.tree
-  legal = tree.root_legal
+      config, network, observation, to_play, legal_actions_mask, seed=seed,
+      add_noise=add_noise, noise=noise, dtype=dtype,
+      check_inputs=check_inputs, known_bounds=None)
+  num_simulations = config.num_simulations
+  legal = roots.tree.root_legal
   batch_size = tf.shape(legal)[0]
   raw_value = tf.concat(
-      [tf.cast(output.value, dtype)[:, None],
+      [tf.cast(roots.output.value, dtype)[:, None],
        tf.zeros(tf.stack([batch_size, num_simulations]), dtype)], axis=1)
-  root_logits = tf.cast(output.policy_logits, dtype)
-  if gumbel is not None:
-    gumbel = tf.cast(gumbel, dtype)
-  elif add_noise:
-    gumbel = sample_gumbel(tf.shape(root_logits), seed, dtype)
-  else:
-    gumbel = tf.zeros_like(root_logits)
+  root_logits = tf.cast(roots.output.policy_logits, dtype)
+  gumbel = tf.zeros_like(root_logits) if roots.noise is None else roots.noise
 
   # Row k of the table is the halving of a root with k actions to consider.
   max_considered = config.gumbel_max_considered_actions
   table = tf.constant(
-      sequential_halving.visit_table(max_considered, num_simulations),
+      visit_table(max_considered, num_simulations),
       tf.int32, shape=[max_considered + 1, num_simulations])
   num_considered = tf.minimum(
       max_considered, tf.reduce_sum(tf.cast(legal, tf.int32), axis=1))
@@ -225,18 +291,17 @@ def gumbel_search(config: config_lib.MuZeroConfig,
             tf.logical_and(finite, batched.all_finite(output)))
 
   tree, raw_value, finite = batched.run_simulations(
-      network, roots, body, (tree, raw_value, roots.finite))
-
+      config, network, roots, body, (roots.tree, raw_value, roots.finite))
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   counts = root_edges[:, :, tree_lib.VISIT_COUNT]  # [B, A]
-  sigma_q = gumbel_rules.sigma_completed_q(config, root_edges,
+  sigma_q = sigma_completed_q(config, root_edges,
                                            raw_value[:, 0])
-  # The action left by the halving: of the most visited ones, the best.
-  action = tree_lib.first_argmax(gumbel_rules.root_scores(
+  # The action the halving leaves: of the most visited ones, the best.
+  action = tree_lib.first_argmax(root_scores(
       gumbel, root_logits, sigma_q, counts,
       tf.cast(tf.reduce_max(counts, axis=1), tf.int32), legal))
-  policy = gumbel_rules.improved_policy(root_logits, sigma_q, legal)
-  return GumbelSearchOutput(
+  policy = improved_policy(root_logits, sigma_q, legal)
+  return batched.BatchedSearchOutput(
       visit_counts=tf.cast(counts, tf.int32),
       policy=tf.cast(policy, tf.float32),
       root_value=batched.root_value(tree),

@@ -12,57 +12,107 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The pseudocode's Monte-Carlo tree search, with its defects fixed.
+"""The pseudocode's Monte-Carlo tree search on `Node`s, with its defects fixed.
 
-`run_mcts`, `select_child`, `ucb_score`, `expand_node`, `backpropagate` and
-`add_exploration_noise` follow the pseudocode of arXiv:1911.08265 line by
-line, on a batch of trees searched in lockstep so that the network sees one
-batched call per simulation. Three rules differ from the pseudocode (see
-docs/pseudocode.md, defects 1-3):
-
-1. `backpropagate` walks the search path from the leaf up to the root.
-2. Q(s, a) is `child.reward + discount * child.value()` (the child's value
-   seen from the parent's player), in `ucb_score` and in `MinMaxStats`.
-3. Every value and reward belongs to a named player (the value to the
-   node's `to_play`, the reward to the player who moved), and a value
-   changes sign when it passes to the other player, so two-player returns
-   add up like `make_target`'s.
+Node, MinMaxStats, `run_mcts`, `select_child`, `ucb_score`, `expand_node`,
+`backpropagate` and `add_exploration_noise` follow the pseudocode of
+arXiv:1911.08265, on a batch of trees searched in lockstep (one batched
+network call per simulation). Three rules differ (docs/pseudocode.md,
+defects 1-3): `backpropagate` walks from the leaf up; Q(s, a) is
+`child.reward + discount * child's value seen from the parent's player`, in
+`ucb_score` and in MinMaxStats; a value changes sign when it passes to the
+other player.
 
 Conventions: `node.to_play` moves at `node`; `node.reward` is for the player
-who moved into `node` (the parent's `to_play`); `node.value()` is for
-`node.to_play`. Every choice is deterministic: ties go to the lowest action.
+who moved into `node`; `node.value()` is for `node.to_play`. Ties go to the
+lowest action.
 """
 
 import math
-from typing import Iterable, List, Sequence, Tuple
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
-from muzero_snt.search import min_max_stats as min_max_stats_lib
 from muzero_snt.search import model as model_lib
-from muzero_snt.search import node as node_lib
 
-Node = node_lib.Node
-MinMaxStats = min_max_stats_lib.MinMaxStats
+
+class Node:
+  """A state of the search tree (the pseudocode's `Node`).
+
+  Attributes:
+    visit_count: N, the number of simulations through this node.
+    to_play: the player to move here (0 or 1), -1 until expanded.
+    prior: P(s, a) of the action leading here.
+    value_sum: the sum of the returns backed up here, for `to_play`.
+    children: action (int) -> child `Node`, in increasing action order.
+    hidden_state: the network's hidden state (one example), or None.
+    reward: the predicted reward for moving here, for the parent's player.
+  """
+
+  __slots__ = ('visit_count', 'to_play', 'prior', 'value_sum', 'children',
+               'hidden_state', 'reward')
+
+  def __init__(self, prior: float):
+    self.visit_count = 0
+    self.to_play = -1
+    self.prior = prior
+    self.value_sum = 0.
+    self.children = {}
+    self.hidden_state = None
+    self.reward = 0.
+
+  def expanded(self) -> bool:
+    return bool(self.children)
+
+  def value(self) -> float:
+    """The mean backed-up return for `to_play`; 0 before any visit."""
+    if self.visit_count == 0:
+      return 0.
+    return self.value_sum / self.visit_count
+
+  def __repr__(self) -> str:
+    return (f'Node(prior={self.prior:.4g}, to_play={self.to_play}, '
+            f'visit_count={self.visit_count}, value={self.value():.4g}, '
+            f'reward={self.reward:.4g}, children={list(self.children)})')
+
+
+class MinMaxStats:
+  """The smallest and largest Q seen in one tree (appendix B).
+
+  Q is rescaled to [0, 1] with the bounds seen so far; `known_bounds`
+  (board games: [-1, 1]) start the bounds there, and they only widen.
+  """
+
+  __slots__ = ('maximum', 'minimum')
+
+  def __init__(self, known_bounds: Optional[config_lib.KnownBounds] = None):
+    if known_bounds is not None:
+      self.maximum = float(known_bounds.max)
+      self.minimum = float(known_bounds.min)
+    else:
+      self.maximum = -config_lib.MAXIMUM_FLOAT_VALUE
+      self.minimum = config_lib.MAXIMUM_FLOAT_VALUE
+
+  def update(self, value: float):
+    self.maximum = max(self.maximum, value)
+    self.minimum = min(self.minimum, value)
+
+  def normalize(self, value: float) -> float:
+    """(value - min) / (max - min) once max > min, else `value` unchanged."""
+    if self.maximum > self.minimum:
+      return (value - self.minimum) / (self.maximum - self.minimum)
+    return value
+
+  def __repr__(self) -> str:
+    return f'MinMaxStats(minimum={self.minimum}, maximum={self.maximum})'
 
 
 def q_value(parent: Node, child: Node, discount: float) -> float:
-  """Q(s, a): the return of `parent.to_play` for taking the child's action.
+  """Q(s, a) for `parent.to_play`: `child.reward + discount * (+-value)`.
 
-  The reward for moving into `child` is already the parent's player's; the
-  child's value is for `child.to_play`, so it changes sign when the player
-  changes (two-player games) and keeps it otherwise (one player, or a game
-  where a player moves twice).
-
-  Args:
-    parent: the node s.
-    child: the node reached from s by a; it must have been visited.
-    discount: the per-step discount.
-
-  Returns:
-    `child.reward + discount * (+-child.value())`.
+  The child's value changes sign when the child's player is the other one.
   """
   value = child.value()
   if child.to_play != parent.to_play:
@@ -74,26 +124,11 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
               min_max_stats: MinMaxStats) -> float:
   """The pUCT score of `child` (appendix B of arXiv:1911.08265).
 
-  Prior part as the pseudocode:
-  `(log((N + pb_c_base + 1) / pb_c_base) + pb_c_init) * sqrt(N) /
-  (child.visit_count + 1) * child.prior`, with N the parent's visit count.
-
-  Value part (fix of defect 2): the pseudocode normalises `child.value()`
-  alone; here it normalises the paper's Q(s, a) = `child.reward + discount *
-  child's value from the parent's player` (`q_value`), the same quantity
-  `backpropagate` feeds to `min_max_stats`. An unvisited child has no Q; it
-  gets `unvisited_q_value` by `config.unvisited_q`, normalised the same way
-  ('zero', the pseudocode's: normalize(0)), or a value part of 0
-  ('minimum').
-
-  Args:
-    config: supplies `pb_c_base`, `pb_c_init`, `discount`, `unvisited_q`.
-    parent: the node whose children are scored.
-    child: one of its children.
-    min_max_stats: the tree's Q bounds.
-
-  Returns:
-    The score as a Python float.
+  Prior part as the pseudocode: `(log((N + pb_c_base + 1) / pb_c_base) +
+  pb_c_init) * sqrt(N) / (child.visit_count + 1) * child.prior`. Value part:
+  the normalised `q_value` (defect 2). An unvisited child's Q is what
+  `config.unvisited_q` says: 'zero' (the pseudocode's), 'parent' (the
+  parent's value), or 'minimum' (a value part of 0).
   """
   pb_c = math.log((parent.visit_count + config.pb_c_base + 1) /
                   config.pb_c_base) + config.pb_c_init
@@ -104,47 +139,21 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
         q_value(parent, child, config.discount))
   elif config.unvisited_q == 'minimum':
     value_score = 0.
+  elif config.unvisited_q == 'parent':
+    value_score = min_max_stats.normalize(parent.value())
   else:
-    value_score = min_max_stats.normalize(unvisited_q_value(config, parent))
+    value_score = min_max_stats.normalize(0.)
   return prior_score + value_score
-
-
-def unvisited_q_value(config: config_lib.MuZeroConfig, parent: Node) -> float:
-  """The Q that pUCT gives an unvisited child of `parent`.
-
-  Args:
-    config: `unvisited_q` is 'zero' (0, the pseudocode's `child.value()` of
-      a child without visits) or 'parent' (`parent.value()`, the parent's
-      mean value, for the parent's player as Q is).
-    parent: the node whose child has not been visited.
-
-  Returns:
-    The Q as a Python float.
-  """
-  if config.unvisited_q == 'parent':
-    return parent.value()
-  return 0.
 
 
 def select_child(config: config_lib.MuZeroConfig, node: Node,
                  min_max_stats: MinMaxStats) -> Tuple[int, Node]:
-  """The child with the highest `ucb_score`; ties go to the lowest action.
-
-  Args:
-    config: see `ucb_score`.
-    node: an expanded node.
-    min_max_stats: the tree's Q bounds.
-
-  Returns:
-    `(action, child)`.
-  """
+  """`(action, child)` of the highest `ucb_score`, ties to the lowest action."""
   best_score = -math.inf
   best_action = -1
   best_child = None
   for action, child in node.children.items():
     score = ucb_score(config, node, child, min_max_stats)
-    # Children are created in increasing action order; the second test keeps
-    # the lowest action among equal scores whatever the dictionary's order.
     if score > best_score or (score == best_score and action < best_action):
       best_score, best_action, best_child = score, action, child
   return best_action, best_child
@@ -152,21 +161,14 @@ def select_child(config: config_lib.MuZeroConfig, node: Node,
 
 def expand_node(node: Node, to_play: int, actions: Iterable[int],
                 network_output: types.NetworkOutput):
-  """Expands `node` with one child per action, priors softmax(logits).
-
-  The pseudocode's `expand_node`; the softmax is restricted to `actions` and
-  computed stably (the maximum logit is subtracted first). The search passes
-  the legal actions at the root and every action inside the tree, where
-  there is no environment to ask.
+  """Expands `node` over `actions`, priors the softmax of their logits.
 
   Args:
     node: the node to expand.
     to_play: the player to move at `node`.
-    actions: the actions to create children for (any order; children are
-      created in increasing action order).
-    network_output: the network's output at `node` for one example:
-      `reward` a float, `policy_logits` `[A]`, `hidden_state` `[...]`
-      (`value` is not read here: `backpropagate` uses it).
+    actions: the legal actions at the root, every action inside the tree.
+    network_output: one example's output: `reward` a float, `policy_logits`
+      `[A]`, `hidden_state` `[...]`.
   """
   node.to_play = to_play
   node.hidden_state = network_output.hidden_state
@@ -175,41 +177,18 @@ def expand_node(node: Node, to_play: int, actions: Iterable[int],
   logits = np.asarray(network_output.policy_logits, np.float64)[actions]
   policy = np.exp(logits - logits.max())
   policy /= policy.sum()
-  children = node.children
   for action, p in zip(actions, policy.tolist()):
-    children[action] = Node(p)
+    node.children[action] = Node(p)
 
 
 def backpropagate(search_path: Sequence[Node], value: float, discount: float,
                   min_max_stats: MinMaxStats):
-  """Backs the leaf's value up the search path, from the leaf to the root.
+  """Backs the leaf's value up `search_path` (root first), leaf to root.
 
-  Fix of defects 1-3. The pseudocode accumulates `value = reward + discount
-  * value` while walking the path from the root down (defect 1), adds
-  `value` or `-value` by comparing each node's player with the leaf's, which
-  mixes up the players once rewards are in the sum (defect 3), and feeds
-  `node.value()` to MinMaxStats instead of Q (defect 2). Here G is the
-  return from the current node on, always held in the perspective of that
-  node's `to_play`:
-
-      G <- value (the leaf's value, for leaf.to_play)
-      for node from the leaf up to the root, with parent the node above it:
-        node.value_sum += G; node.visit_count += 1
-        if node is the root: stop
-        min_max_stats.update(q_value(parent, node, discount))
-        G <- node.reward + discount * (G if node.to_play == parent.to_play
-                                       else -G)
-
-  `node.reward` already belongs to `parent.to_play` (it moved into node), so
-  the last line is G in the parent's perspective. MinMaxStats thus sees every
-  Q(s, a) on the path, after the update, with the same formula as
-  `ucb_score`; the root has no parent and no Q.
-
-  Args:
-    search_path: the nodes from the root to the leaf.
-    value: the network's value at the leaf, for `leaf.to_play`.
-    discount: the per-step discount.
-    min_max_stats: the tree's Q bounds, updated in place.
+  G, the return from the current node on for its `to_play`, starts as the
+  leaf's value; each node adds G and a visit, then (below the root)
+  MinMaxStats sees Q(parent, node) and G becomes `node.reward + discount *
+  (+-G)` for the parent's player (defects 1-3).
   """
   for depth in range(len(search_path) - 1, -1, -1):
     node = search_path[depth]
@@ -226,17 +205,10 @@ def backpropagate(search_path: Sequence[Node], value: float, discount: float,
 
 def add_exploration_noise(config: config_lib.MuZeroConfig, node: Node,
                           rng: np.random.Generator):
-  """Mixes Dirichlet noise into the priors of `node`'s children.
+  """`prior <- (1 - frac) * prior + frac * noise`, noise ~ Dirichlet(alpha).
 
-  The pseudocode's rule: `prior <- (1 - frac) * prior + frac * noise` with
-  `noise ~ Dirichlet(root_dirichlet_alpha)` over the children and `frac =
-  root_exploration_fraction`. One `rng.dirichlet` draw per call, its
-  components assigned to the children in increasing action order.
-
-  Args:
-    config: supplies `root_dirichlet_alpha` and `root_exploration_fraction`.
-    node: an expanded node (the root).
-    rng: the random generator.
+  One `rng.dirichlet` draw, its components given to the children in
+  increasing action order.
   """
   actions = sorted(node.children)
   noise = rng.dirichlet([config.root_dirichlet_alpha] * len(actions))
@@ -247,12 +219,7 @@ def add_exploration_noise(config: config_lib.MuZeroConfig, node: Node,
 
 
 def check_finite(output: types.NetworkOutput, call: str) -> None:
-  """Raises `FloatingPointError` naming the first non-finite model output.
-
-  A diverged network gives NaN priors, and every pUCT score is then NaN:
-  the search would stop with no child to select. Failing here names the
-  cause instead.
-  """
+  """Raises FloatingPointError naming the first non-finite model output."""
   for name in ('value', 'reward', 'policy_logits'):
     array = np.asarray(getattr(output, name))
     if not np.all(np.isfinite(array)):
@@ -268,16 +235,14 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
              min_max_stats: Sequence[MinMaxStats]):
   """Runs `config.num_simulations` simulations on every root, in lockstep.
 
-  The pseudocode's `run_mcts` for a batch of trees: each simulation descends
-  every tree to a leaf with `select_child`, evaluates all the leaves with one
-  batched `model.recurrent_inference`, then expands each leaf over every
-  action and backs its value up. A single root is a batch of one.
+  Each simulation descends every tree with `select_child`, evaluates all
+  leaves with one `model.recurrent_inference`, then expands each leaf over
+  every action and backs its value up.
 
   Args:
-    config: the search's hyperparameters (`num_simulations`, `num_players`,
-      `action_space_size`, `discount`, `pb_c_*`).
-    roots: expanded roots, e.g. by `reference_search.search_trees`.
-    model: the network (see `model.Model`).
+    config: the search's hyperparameters.
+    roots: expanded roots.
+    model: the network (`model.Model`).
     min_max_stats: one `MinMaxStats` per root, updated in place.
 
   Raises:
@@ -293,8 +258,6 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
       raise ValueError(f'run_mcts needs expanded roots; root {i} has no '
                        'children.')
   all_actions = range(config.action_space_size)
-  num_players = config.num_players
-  discount = config.discount
   for _ in range(config.num_simulations):
     search_paths: List[List[Node]] = []
     actions: List[int] = []
@@ -317,14 +280,10 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
     rewards = np.asarray(output.reward).tolist()
     policy_logits = np.asarray(output.policy_logits)
     next_hidden_states = np.asarray(output.hidden_state)
-
     for i, (search_path, stats) in enumerate(zip(search_paths,
                                                  min_max_stats)):
-      leaf_output = types.NetworkOutput(
-          value=values[i],
-          reward=rewards[i],
-          policy_logits=policy_logits[i],
-          hidden_state=next_hidden_states[i])
-      to_play = (search_path[-2].to_play + 1) % num_players
-      expand_node(search_path[-1], to_play, all_actions, leaf_output)
-      backpropagate(search_path, values[i], discount, stats)
+      to_play = (search_path[-2].to_play + 1) % config.num_players
+      expand_node(search_path[-1], to_play, all_actions,
+                  types.NetworkOutput(values[i], rewards[i], policy_logits[i],
+                                      next_hidden_states[i]))
+      backpropagate(search_path, values[i], config.discount, stats)

@@ -12,26 +12,26 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""ReferenceSearch: the pseudocode's MCTS on `Node`s, for a batch of games.
+"""ReferenceSearch: the pseudocode's search on `Node`s, for a batch of games.
 
 `search_trees` is the search part of the pseudocode's `play_game`, written
-to be read beside it; `search` returns its root statistics, and
-`ReferenceSearch` is the `base.Search` that calls it. The compiled search
-(`compiled_search.py`) is tested against it.
+to be read beside it; the compiled search is tested against it.
 """
 
-from typing import List, Optional, Sequence
+from typing import List, Sequence
 
 import numpy as np
 
 from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt.search import base
-from muzero_snt.search import inputs as inputs_lib
 from muzero_snt.search import mcts
-from muzero_snt.search import min_max_stats as min_max_stats_lib
 from muzero_snt.search import model as model_lib
-from muzero_snt.search import node as node_lib
+
+# NumPy's `Generator.dirichlet` normalises Gamma(alpha) draws when its
+# largest concentration is at least this, and breaks a stick below it
+# (numpy/random/_generator.pyx).
+_GAMMA_FROM = 0.1
 
 
 def search_trees(config: config_lib.MuZeroConfig,
@@ -40,44 +40,29 @@ def search_trees(config: config_lib.MuZeroConfig,
                  to_play: np.ndarray,
                  legal_actions_mask: np.ndarray,
                  rng: np.random.Generator,
-                 add_noise: bool = True,
-                 num_simulations: Optional[int] = None) -> List[node_lib.Node]:
-  """Searches from each of B positions, with one batched network per step.
+                 add_noise: bool = True) -> List[mcts.Node]:
+  """Searches from B positions with one batched network call per step.
 
-  The search part of the pseudocode's `play_game`, for B games at once: one
-  batched `initial_inference`; each root expanded over its legal actions
-  only (softmax of the logits restricted to them); Dirichlet noise on each
-  root's priors if `add_noise` (one `rng.dirichlet` draw per root, in batch
-  order); then `run_mcts` on all roots in lockstep.
+  One batched `initial_inference`; each root expanded over its legal
+  actions; Dirichlet noise on each root if `add_noise` (one `rng.dirichlet`
+  draw per root, in batch order); then `mcts.run_mcts` on all roots.
 
   Args:
-    config: the hyperparameters.
-    model: the network (see `model.Model`).
-    observations: `[B, *observation_shape]` the current observations,
-      floating point (cast to float32) and finite.
-    to_play: `[B]` int the player to move in each position.
-    legal_actions_mask: `[B, A]` bool the legal actions, at least one per
-      row (`inputs.legal_actions_to_mask` makes it from the pseudocode's
-      lists).
-    rng: the random generator for the exploration noise.
-    add_noise: whether to add exploration noise (self-play: yes; evaluation:
-      no).
-    num_simulations: overrides `config.num_simulations` if given.
+    config: the hyperparameters (`config.num_simulations` simulations).
+    model: the network (`model.Model`).
+    observations, to_play, legal_actions_mask: the positions (`base`).
+    rng: the generator of the exploration noise.
+    add_noise: add exploration noise (self-play: yes; evaluation: no).
 
   Returns:
     The B searched roots, in batch order.
 
   Raises:
-    TypeError, ValueError: if the inputs are not of that form
-      (`inputs.check_inputs`).
+    TypeError, ValueError: if the inputs are not of that form.
     FloatingPointError: if the model returns a non-finite output.
   """
-  checked = inputs_lib.check_inputs(config, observations, to_play,
-                                    legal_actions_mask)
-  if num_simulations is not None:
-    config = config.replace(num_simulations=num_simulations)
-  batch_size = len(checked.observation)
-
+  checked = base.check_inputs(config, observations, to_play,
+                              legal_actions_mask)
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
   output = model.initial_inference(checked.observation)
@@ -87,51 +72,36 @@ def search_trees(config: config_lib.MuZeroConfig,
   policy_logits = np.asarray(output.policy_logits)
   hidden_states = np.asarray(output.hidden_state)
   roots = []
-  for i in range(batch_size):
-    root = node_lib.Node(0.)
+  for i in range(len(checked.observation)):
+    root = mcts.Node(0.)
     mcts.expand_node(
         root, int(checked.to_play[i]),
         np.flatnonzero(checked.legal[i]).tolist(),
-        types.NetworkOutput(
-            value=values[i],
-            reward=rewards[i],
-            policy_logits=policy_logits[i],
-            hidden_state=hidden_states[i]))
+        types.NetworkOutput(values[i], rewards[i], policy_logits[i],
+                            hidden_states[i]))
     if add_noise:
       mcts.add_exploration_noise(config, root, rng)
     roots.append(root)
 
   # We then run a Monte Carlo Tree Search using only action sequences and the
   # model learned by the network.
-  min_max_stats = [
-      min_max_stats_lib.MinMaxStats(config.known_bounds) for _ in roots
-  ]
+  min_max_stats = [mcts.MinMaxStats(config.known_bounds) for _ in roots]
   mcts.run_mcts(config, roots, model, min_max_stats)
   return roots
 
 
-def root_statistics(roots: Sequence[node_lib.Node],
+def root_statistics(roots: Sequence[mcts.Node],
                     num_actions: int) -> base.SearchOutput:
-  """The visit counts, policy targets and values of B searched roots.
-
-  Args:
-    roots: B expanded roots with at least one visit among their children.
-    num_actions: A, the size of the action space.
-
-  Returns:
-    `base.SearchOutput`: `[B, A]` visit counts, their per-row normalisation
-    (the pseudocode's `store_search_statistics`) and `[B]` `root.value()`.
-  """
+  """`[B, A]` visit counts, their per-row normalisation and `[B]` values."""
   visit_counts = np.zeros((len(roots), num_actions), np.int32)
   for i, root in enumerate(roots):
     for action, child in root.children.items():
       visit_counts[i, action] = child.visit_count
   policy = visit_counts / visit_counts.sum(axis=1, keepdims=True)
-  root_value = np.array([root.value() for root in roots], np.float32)
   return base.SearchOutput(
       visit_counts=visit_counts,
       policy=policy.astype(np.float32),
-      root_value=root_value)
+      root_value=np.array([root.value() for root in roots], np.float32))
 
 
 def search(config: config_lib.MuZeroConfig,
@@ -140,16 +110,47 @@ def search(config: config_lib.MuZeroConfig,
            to_play: np.ndarray,
            legal_actions_mask: np.ndarray,
            rng: np.random.Generator,
-           add_noise: bool = True,
-           num_simulations: Optional[int] = None) -> base.SearchOutput:
+           add_noise: bool = True) -> base.SearchOutput:
   """The root statistics of `search_trees` (same arguments and errors)."""
   roots = search_trees(config, model, observations, to_play,
-                       legal_actions_mask, rng, add_noise, num_simulations)
+                       legal_actions_mask, rng, add_noise)
   return root_statistics(roots, config.action_space_size)
 
 
+def dirichlet_noise(alpha: float, legal: np.ndarray,
+                    rng: np.random.Generator) -> np.ndarray:
+  """The Dirichlet noise `search_trees` draws for B roots, as `[B, A]`.
+
+  Row b is one `rng.dirichlet([alpha] * k)` over its k legal actions (0
+  elsewhere), rows in order. For alpha >= 0.1 the B draws are made as NumPy
+  makes each (Gamma variates in one `standard_gamma` call, each row summed
+  left to right), bit for bit.
+
+  Raises:
+    ValueError: if `legal` is not a `[B, A]` bool mask with a legal action
+      in each row.
+  """
+  legal = np.asarray(legal)
+  if legal.ndim != 2 or legal.dtype != bool:
+    raise ValueError(f'legal must be a [B, A] bool mask, got dtype '
+                     f'{legal.dtype} and shape {list(legal.shape)}.')
+  counts = legal.sum(axis=1)
+  if not counts.all():
+    raise ValueError(f'Row {int(np.argmin(counts))} of legal has no legal '
+                     'action to draw noise over.')
+  noise = np.zeros(legal.shape)
+  if alpha < _GAMMA_FROM:
+    for row, k in enumerate(counts.tolist()):
+      noise[row, legal[row]] = rng.dirichlet([alpha] * k)
+    return noise
+  noise[legal] = rng.standard_gamma(alpha, size=int(counts.sum()))
+  # cumsum adds left to right as NumPy's dirichlet does (np.sum is pairwise).
+  total = np.cumsum(noise, axis=1)[:, -1]
+  return noise * (1. / total)[:, None]
+
+
 class ReferenceSearch:
-  """`search` as a `base.Search`: the NumPy trees, one network call a step.
+  """`search` as a `base.Search`.
 
   Usage:
 
@@ -157,34 +158,18 @@ class ReferenceSearch:
       output = search(observations, to_play, legal_actions_mask, rng)
   """
 
-  def __init__(self,
-               config: config_lib.MuZeroConfig,
-               model: model_lib.Model,
-               num_simulations: Optional[int] = None):
-    """Constructs the search.
-
-    Args:
-      config: the hyperparameters.
-      model: the network the search calls (e.g. `NetworkModel`).
-      num_simulations: simulations per search (default:
-        `config.num_simulations`).
-
-    Raises:
-      TypeError: if `model` is not a `model.Model`.
-      ValueError: if `num_simulations` is not a positive integer.
-    """
+  def __init__(self, config: config_lib.MuZeroConfig,
+               model: model_lib.Model):
+    """Raises TypeError if `model` is not a `model.Model`."""
     if not isinstance(model, model_lib.Model):
       raise TypeError(f'ReferenceSearch needs a search.Model '
                       f'(initial_inference and recurrent_inference), got '
                       f'{type(model).__name__}.')
-    if num_simulations is not None:
-      config = config.replace(num_simulations=num_simulations)
     self._config = config
     self._model = model
 
   @property
   def config(self) -> config_lib.MuZeroConfig:
-    """The hyperparameters the search runs with (its `num_simulations`)."""
     return self._config
 
   def __call__(self,
@@ -193,7 +178,6 @@ class ReferenceSearch:
                legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions; see `base.Search` and `search_trees`."""
     base.check_rng(rng)
     return search(self._config, self._model, observations, to_play,
                   legal_actions_mask, rng, add_noise)

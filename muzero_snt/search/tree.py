@@ -12,43 +12,33 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The batched search's trees as fixed-size tensors, and their updates.
+"""The batched searches' trees as fixed-size tensors, and their updates.
 
-B trees of N = num_simulations + 1 nodes each. Node 0 is the root;
-simulation s creates node s. `init_tree` expands the roots over their legal
-actions, `expand` is the reference's `expand_node` (priors softmax(logits))
-for one new node per tree, and `backpropagate` is `mcts.backpropagate`: leaf
-to root, Q = r + g * (+-v) into the tree's min-max bounds, one sign
-convention for both players. How the descent chooses is the search's:
-`puct.py` (MuZero) or `gumbel_search.py`.
-
-Statistics are kept per edge, as in mctx: `Tree.edges[b, n, a]` holds what
-the search needs of action a at node n and of the child it leads to, so a
-step of the descent reads one row `[A, 6]` and a step of the backup reads
-and rewrites one row `[6]`. Nodes and edges are addressed by flat indices
-(`node_index`, `edge_index`), rows of the tensors with their tree and node
-(and action) axes merged: XLA gathers and scatters by one index more cheaply
-than by tuples. Every function here is plain TensorFlow on static shapes, so
-the whole search compiles with XLA. Conventions as in `mcts.py`: `to_play`
-moves at a node, `reward` belongs to the player who moved into it, the value
-to the node's `to_play`.
+B trees of N = num_simulations + 1 nodes over A actions; node 0 is the root
+and simulation s creates node s. `init_tree` expands the roots, `expand` is
+`mcts.expand_node` for one new node per tree, `backpropagate` is
+`mcts.backpropagate`. Statistics are kept per edge, as in mctx:
+`Tree.edges[b, n, a]` holds action a at node n and the child it leads to,
+so a descent step reads one row `[A, 6]` and a backup step rewrites one
+row `[6]`. Rows are addressed by flat indices (`node_index`, `edge_index`),
+which XLA gathers and scatters more cheaply than tuples. Conventions as in
+`mcts.py`.
 """
 
-from typing import NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional
 
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
 
-UNEXPANDED = -1  # `children` entry of an action whose child does not exist.
-NO_PARENT = -1  # `parent` and `action` of the root.
+UNEXPANDED = -1  # The `CHILD` of an edge whose child does not exist.
+NO_PARENT = -1  # The `IN_EDGE` of a root.
 
-# The last axis of `Tree.edges`: of an edge (node, action), the action's
-# prior; the visit count, value sum and reward of the child it leads to and
-# that child's index (`UNEXPANDED` if none); and the edge into the node
-# itself (parent * A + action, `NO_PARENT` at the root), the same on each of
-# the node's edges. Integers are stored in the float type with the rest, so
-# that a step reads or writes one row; they are exact (below 2**24).
+# The last axis of `Tree.edges`: the action's prior; the visit count, value
+# sum and reward of its child and the child's index (`UNEXPANDED`); and the
+# edge into the node itself (parent * A + action, or `NO_PARENT`), the same
+# on each of the node's edges. Integers are stored exactly (below 2**24) in
+# the float type, so that a step reads or writes one row.
 PRIOR, VISIT_COUNT, VALUE_SUM, REWARD, CHILD, IN_EDGE = range(6)
 NUM_EDGE_STATISTICS = 6
 # The last axis of `Tree.tree_stats`.
@@ -59,15 +49,11 @@ class Tree(NamedTuple):
   """B search trees of N nodes over A actions.
 
   Attributes:
-    edges: `[B, N, A, 6]` the statistics of each action at each node (see
-      `PRIOR`, ...). A node's row is written whole when it is expanded
-      (priors 0 at the root for illegal actions); an edge's child entries
-      on its first visit.
+    edges: `[B, N, A, 6]` the statistics of each action at each node.
     to_play: `[B, N]` int32 the player to move at each node.
     hidden_state: `[B, N, ...]` each node's hidden state.
-    tree_stats: `[B, 4]` of each tree the root's visit count and value sum
-      (for the root's `to_play`; the root has no edge into it) and the
-      smallest and largest Q seen (`MinMaxStats`); see `ROOT_VISIT_COUNT`...
+    tree_stats: `[B, 4]` the root's visit count and value sum, and the
+      smallest and largest Q seen (`mcts.MinMaxStats`).
     root_legal: `[B, A]` bool the legal actions at the root.
   """
   edges: tf.Tensor
@@ -78,45 +64,37 @@ class Tree(NamedTuple):
 
   @property
   def prior(self) -> tf.Tensor:
-    """`[B, N, A]` the prior of each action."""
     return self.edges[..., PRIOR]
 
   @property
   def children(self) -> tf.Tensor:
-    """`[B, N, A]` int32 the child of each action, or `UNEXPANDED`."""
     return tf.cast(self.edges[..., CHILD], tf.int32)
 
   @property
   def parent(self) -> tf.Tensor:
-    """`[B, N]` int32 each expanded node's parent, `NO_PARENT` at roots."""
     in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
     return tf.where(in_edge < 0, NO_PARENT,
                     in_edge // tf.shape(self.edges)[2])
 
   @property
   def action(self) -> tf.Tensor:
-    """`[B, N]` int32 the action into each expanded node (or `NO_PARENT`)."""
     in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
     return tf.where(in_edge < 0, NO_PARENT, in_edge % tf.shape(self.edges)[2])
 
   @property
   def root_visit_count(self) -> tf.Tensor:
-    """`[B]` the roots' visit counts."""
     return self.tree_stats[:, ROOT_VISIT_COUNT]
 
   @property
   def root_value_sum(self) -> tf.Tensor:
-    """`[B]` the roots' value sums."""
     return self.tree_stats[:, ROOT_VALUE_SUM]
 
   @property
   def min_q(self) -> tf.Tensor:
-    """`[B]` the smallest Q seen in each tree (`MinMaxStats.minimum`)."""
     return self.tree_stats[:, MIN_Q]
 
   @property
   def max_q(self) -> tf.Tensor:
-    """`[B]` the largest Q seen in each tree (`MinMaxStats.maximum`)."""
     return self.tree_stats[:, MAX_Q]
 
 
@@ -133,15 +111,8 @@ def edge_index(tree: Tree, nodes: tf.Tensor,
   return node_index(tree, nodes) * tf.shape(tree.edges)[2] + actions
 
 
-def edge_parent_action(tree: Tree,
-                       edges: tf.Tensor) -> Tuple[tf.Tensor, tf.Tensor]:
-  """`(node, action)` int32 of flat edge indices, the node within its tree."""
-  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
-  return edges // num_actions % num_nodes, edges % num_actions
-
-
 def flatten(values: tf.Tensor, num_axes: int) -> tf.Tensor:
-  """`values` with its first `num_axes` axes merged into one (flat rows)."""
+  """`values` with its first `num_axes` axes merged into one."""
   return tf.reshape(values,
                     tf.concat([[-1], tf.shape(values)[num_axes:]], axis=0))
 
@@ -159,21 +130,36 @@ def set_rows(values: tf.Tensor, rows: tf.Tensor,
   return tf.reshape(flat, tf.shape(values))
 
 
-def softmax_priors(policy_logits: tf.Tensor, dtype: tf.DType,
-                   legal: Optional[tf.Tensor] = None) -> tf.Tensor:
-  """`expand_node`'s priors: softmax of the logits over the given actions.
+def first_argmax(scores: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
 
-  As the reference: the maximum logit (over the legal actions) is subtracted
-  before `exp`; illegal actions get prior 0.
+  `tf.argmax` keeps the first maximum on CPU and under XLA (tested), as the
+  reference breaks ties; a row of NaN still gets an index in [0, A).
+  """
+  return tf.argmax(scores, axis=1, output_type=tf.int32)
+
+
+def child_q(config: config_lib.MuZeroConfig, edges: tf.Tensor) -> tf.Tensor:
+  """`[B, A]` Q = r + g * (+-v) of a node's children (`mcts.q_value`).
 
   Args:
-    policy_logits: `[B, A]` the network's logits.
-    dtype: the search's float type.
-    legal: `[B, A]` bool, or None for every action.
+    config: supplies `discount` and `num_players`.
+    edges: `[B, A, 6]` one node's row of `Tree.edges` per tree.
 
   Returns:
-    `[B, A]` priors in `dtype`.
+    Q for the node's player; 0 where a child is unvisited.
   """
+  visits = edges[:, :, VISIT_COUNT]
+  value = edges[:, :, VALUE_SUM] / tf.maximum(visits, 1)
+  if config.num_players == 2:
+    value = -value  # Players alternate at every level.
+  q = edges[:, :, REWARD] + config.discount * value
+  return tf.where(visits > 0, q, tf.zeros_like(q))
+
+
+def softmax_priors(policy_logits: tf.Tensor, dtype: tf.DType,
+                   legal: Optional[tf.Tensor] = None) -> tf.Tensor:
+  """`[B, A]` softmax of the logits over the `legal` actions (or all)."""
   logits = tf.cast(policy_logits, dtype)
   if legal is not None:
     logits = tf.where(legal, logits, tf.constant(-float('inf'), dtype))
@@ -182,16 +168,8 @@ def softmax_priors(policy_logits: tf.Tensor, dtype: tf.DType,
 
 
 def node_edges(prior: tf.Tensor, in_edge: tf.Tensor) -> tf.Tensor:
-  """`[B, A, 6]` the row of newly expanded nodes.
-
-  Args:
-    prior: `[B, A]` the nodes' priors.
-    in_edge: `[B]` int32 the edge into each node, parent * A + action within
-      its tree, or `NO_PARENT`.
-
-  Returns:
-    The priors, no visits and no children, and the edge into the node.
-  """
+  """`[B, A, 6]` the rows of new nodes of `[B, A]` priors and `[B]` int32
+  in-edges (parent * A + action within the tree, or `NO_PARENT`)."""
   zeros = tf.zeros_like(prior)
   in_edge = tf.broadcast_to(tf.cast(in_edge, prior.dtype)[:, None],
                             tf.shape(prior))
@@ -204,32 +182,24 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
               to_play: tf.Tensor, legal: tf.Tensor,
               known_bounds: Optional[config_lib.KnownBounds],
               dtype: tf.DType) -> Tree:
-  """B trees whose root (node 0) is expanded over its legal actions.
-
-  The root is expanded as `reference_search.search_trees` expands it:
-  priors softmax of the logits restricted to the legal actions, no visits
-  yet. `value` is not stored: as in the pseudocode the root's value comes
-  from the simulations alone.
+  """B trees whose roots are expanded over their legal actions, unvisited.
 
   Args:
     num_nodes: N = num_simulations + 1.
     num_actions: A.
-    value: `[B]` the root values (only their batch size and dtype are read).
+    value: `[B]` the root values (only their batch size is read: as in the
+      pseudocode the root's value comes from the simulations).
     policy_logits: `[B, A]` the root logits.
     hidden_state: `[B, ...]` the root hidden states.
     to_play: `[B]` int32 the players to move at the roots.
     legal: `[B, A]` bool the legal actions.
     known_bounds: the config's known bounds of Q, or None.
     dtype: the float type of the statistics.
-
-  Returns:
-    The trees.
   """
   batch_size = tf.shape(value)[0]
   node_shape = tf.stack([batch_size, num_nodes])
   root_edges = node_edges(softmax_priors(policy_logits, dtype, legal),
                           tf.fill([batch_size], NO_PARENT))
-  # The other nodes' rows are written when they are expanded.
   other_edges = tf.broadcast_to(
       node_edges(tf.zeros([1, num_actions], dtype), [NO_PARENT])[:, None],
       tf.stack([batch_size, num_nodes - 1, num_actions,
@@ -252,37 +222,22 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
       root_legal=legal)
 
 
-def first_argmax(scores: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
-
-  The reference search takes the lowest action among equal scores, and so
-  does `tf.argmax` on CPU and under XLA (tested), in one reduction. A row of
-  NaN (a diverged network) still gets an index in [0, A), so that the search
-  runs on and reports the non-finite output.
-  """
-  return tf.argmax(scores, axis=1, output_type=tf.int32)
-
-
 def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
            policy_logits: tf.Tensor, hidden_state: tf.Tensor,
            num_players: int) -> Tree:
-  """`expand_node` of node `new_node` in every tree, at the end of an edge.
-
-  The edge itself learns its child and reward on its first visit
-  (`backpropagate`).
+  """`mcts.expand_node` of node `new_node` of every tree over every action.
 
   Args:
     tree: the trees.
-    new_node: scalar int32 the index of the new node (the simulation's).
-    leaf_edge: `[B]` int32 the flat index of the edge into the new node
-      (`select_leaves`).
+    new_node: scalar int32 the new node (the simulation's index).
+    leaf_edge: `[B]` int32 the flat index of the edge into it.
     policy_logits: `[B, A]` the prediction at the new node.
     hidden_state: `[B, ...]` the new node's hidden state.
     num_players: 1 or 2; the new node's player follows its parent's.
 
   Returns:
-    The trees with the new node's row (priors and the edge into it), player
-    and hidden state.
+    The trees with the new node's row, player and hidden state. The edge
+    into it learns its child and reward in `backpropagate`.
   """
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   new = node_index(tree, tf.fill(tf.shape(leaf_edge), new_node))
@@ -302,30 +257,24 @@ def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
                   reward: tf.Tensor) -> Tree:
   """`mcts.backpropagate` from a new leaf to the root of each tree.
 
-  G starts as the leaf's value, for the leaf's player. At each node on the
-  way up: value_sum += G, visit_count += 1; then, below the root, Q(parent,
-  node) = r + g * (+-value) widens the bounds and G becomes r + g * (+-G)
-  for the parent's player (the sign flips when the players differ). A
-  node's statistics are those of the edge into it, and each row knows the
-  edge into its node: each step rewrites one row of `edges` and moves up by
-  it. The edge into the new leaf gets its child and reward with its first
-  visit; the root's own statistics are updated once every walk is done.
+  Walks up by the edge into each node (a node's statistics are those of
+  that edge): value_sum += G, visit_count += 1, then below the root
+  Q(parent, node) widens the bounds and G becomes r + g * (+-G). The edge
+  into the new leaf gets its child and reward on its first visit; the
+  root's own statistics are updated once every walk is done.
 
   Args:
-    config: supplies `discount`.
+    config: supplies `discount` and `num_players`.
     tree: the trees.
     leaf_edge: `[B]` int32 the flat index of the edge into each new leaf.
     leaf: scalar or `[B]` int32 the new leaves' node index.
     value: `[B]` the network's values at the leaves.
     reward: `[B]` the dynamics' rewards for moving into them.
-
-  Returns:
-    The updated trees.
   """
   dtype = tree.edges.dtype
   discount = tf.constant(config.discount, dtype)
-  # Players alternate at every level of the tree (`expand`), so whether a
-  # value changes sign on its way up is the same at every node.
+  # Players alternate at every level (`expand`): the sign is the same at
+  # every node.
   sign = -1. if config.num_players == 2 else 1.
   tree_size = tf.shape(tree.edges)[1] * tf.shape(tree.edges)[2]
   first_edge = tf.range(tf.shape(leaf_edge)[0]) * tree_size  # [B]
@@ -338,8 +287,8 @@ def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
 
   def body(edges, edge, state):
     # edge: [B] the flat edge into the current node, or -1 - e once the walk
-    # has passed the root after edge e, which such a tree rewrites
-    # unchanged. state: [B, 3] (G, min_q, max_q).
+    # has passed the root after edge e (rewritten unchanged). state: [B, 3]
+    # (G, min_q, max_q).
     g, min_q, max_q = tf.unstack(state, axis=1)
     active = edge >= 0
     index = tf.where(active, edge, -1 - edge)

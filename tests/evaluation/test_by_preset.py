@@ -44,7 +44,7 @@ class PresetEvaluationTest(testing.TestCase):
         'tictactoe', lambda seed: tictactoe.TicTacToe())
     self.assertEqual(list(opponents), ['perfect', 'random'])
     results = preset_evaluation.evaluate(
-        search.ReferenceSearch(config, model, 2),
+        search.ReferenceSearch(config.replace(num_simulations=2), model),
         lambda seed: tictactoe.TicTacToe(), opponents, num_games=5)
     self.assertEqual(results[0], evaluation.MatchResult(
         'perfect', 'first', wins=0, draws=0, losses=5, max_moves=9))
@@ -74,7 +74,8 @@ class PresetEvaluationTest(testing.TestCase):
     self.assertIsNone(
         preset_evaluation.make_opponents('cartpole', make_environment))
     stats = preset_evaluation.evaluate(
-        search.ReferenceSearch(config, FixedModel(np.array([8., 0.])), 2),
+        search.ReferenceSearch(config.replace(num_simulations=2),
+                               FixedModel(np.array([8., 0.]))),
         make_environment, None, num_games=3, seed=7)
     expected = []
     for seed in (7, 8, 9):

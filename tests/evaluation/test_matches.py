@@ -14,6 +14,7 @@
 # ============================================================================
 """Tests of evaluation: the MuZero player, matches and episodes."""
 
+import dataclasses
 import importlib.util
 import math
 from typing import Optional
@@ -173,8 +174,9 @@ class Endless(base.Environment):
 
 def _player(config, model, num_simulations=None):
   """A MuZeroPlayer of the reference search with `model`."""
-  return evaluation.MuZeroPlayer(
-      search.ReferenceSearch(config, model, num_simulations))
+  if num_simulations is not None:
+    config = dataclasses.replace(config, num_simulations=num_simulations)
+  return evaluation.MuZeroPlayer(search.ReferenceSearch(config, model))
 
 
 def _lean_action(observation) -> int:
@@ -470,7 +472,7 @@ class EpisodeEvaluationTest(testing.TestCase):
     # 4 simulations: the first goes to action 0 (all scores 0), the others to
     # the favoured action (prior 0.98 against 0.02, Q = 0 everywhere).
     stats = evaluation.evaluate_episodes(
-        search.ReferenceSearch(config, LeanModel(), num_simulations=4),
+        search.ReferenceSearch(config.replace(num_simulations=4), LeanModel()),
         lambda s: environments.make_environment('cartpole', s),
         num_episodes=6, seed=11)
     expected = []

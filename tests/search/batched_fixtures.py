@@ -22,8 +22,8 @@ import tensorflow as tf
 from muzero_snt import config as config_lib
 from muzero_snt import networks
 from muzero_snt import types
+from muzero_snt.search import base
 from muzero_snt.search import batched
-from muzero_snt.search import inputs
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from tests import testing
@@ -110,7 +110,7 @@ class Setup:
 
   def reference(self, model):
     # The mask through the pseudocode's lists, as self-play makes it.
-    legal = inputs.legal_actions_to_mask(lists(self.legal), NUM_ACTIONS)
+    legal = base.legal_actions_to_mask(lists(self.legal), NUM_ACTIONS)
     return reference_search.search(
         self.config, model, self.observation, self.to_play, legal,
         np.random.default_rng(0), add_noise=False)

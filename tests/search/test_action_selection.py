@@ -20,15 +20,15 @@ from absl.testing import parameterized
 
 from muzero_snt import config as config_lib
 from muzero_snt.search import action_selection
-from muzero_snt.search import node as node_lib
+from muzero_snt.search import mcts
 from tests import testing
 
 
 def _root(visits):
   """A root whose child `a` has `visits[a]` visits."""
-  root = node_lib.Node(0.)
+  root = mcts.Node(0.)
   for action, count in visits.items():
-    root.children[action] = node_lib.Node(1 / len(visits))
+    root.children[action] = mcts.Node(1 / len(visits))
     root.children[action].visit_count = count
   return root
 
@@ -219,7 +219,7 @@ class SelectActionTest(absltest.TestCase):
   def test_unexpanded_node(self):
     with self.assertRaisesRegex(ValueError, 'expanded node'):
       action_selection.select_action(testing.tiny_mlp_config(), 0,
-                                     node_lib.Node(1.), 0,
+                                     mcts.Node(1.), 0,
                                      np.random.default_rng(0))
 
 

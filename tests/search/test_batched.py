@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for the batched search (tree.py, batched.py) against the reference.
+"""Tests for the batched search (tree.py, batched.py) against the reference,
+and for its pUCT scores and descent on hand-built trees.
 
 The reference is `reference_search.search`, the pseudocode's search on
 `Node`s. With noise off the batched search must visit exactly the same
@@ -23,8 +24,6 @@ categorical head amplifies; so the root values of an XLA search are compared
 with a reference whose network runs under XLA too (`fixtures.XlaModel`).
 """
 
-import math
-
 from absl.testing import absltest
 import numpy as np
 import tensorflow as tf
@@ -32,9 +31,9 @@ import tensorflow as tf
 from muzero_snt import presets
 from muzero_snt import types
 from muzero_snt.environments import tictactoe
-from muzero_snt.search import action_selection
+from muzero_snt.search import base
 from muzero_snt.search import batched
-from muzero_snt.search import inputs
+from muzero_snt.search import mcts
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from muzero_snt.search import stateless_dirichlet
@@ -42,9 +41,18 @@ from muzero_snt.search import tree as tree_lib
 from tests import testing
 from tests.search import batched_fixtures as fixtures
 from tests.search import oracle
+from tests.search import tree_fixtures
 
 parameterized = testing.parameterized
-
+NUM_ACTIONS = tree_fixtures.NUM_ACTIONS
+TWO_PLAYERS = tree_fixtures.TWO_PLAYERS
+ONE_PLAYER = tree_fixtures.ONE_PLAYER
+C1 = tree_fixtures.C1
+C2 = tree_fixtures.C2
+_config = tree_fixtures.make_config
+_reference_tree = tree_fixtures.reference_tree
+_by_players = tree_fixtures.by_players
+INF = float('inf')
 
 
 class ConformanceTest(testing.TestCase):
@@ -94,7 +102,7 @@ def _tictactoe_positions(count: int, seed: int):
     observation.append(env.observation())
     to_play.append(env.to_play())
     legal.append(env.legal_actions().tolist())
-  mask = inputs.legal_actions_to_mask(legal, 9)
+  mask = base.legal_actions_to_mask(legal, 9)
   return np.stack(observation), np.array(to_play, np.int32), legal, mask
 
 
@@ -181,12 +189,14 @@ class ExplorationNoiseTest(testing.TestCase):
         to_play=tf.constant([0, 1]), legal=tf.constant(legal),
         known_bounds=None, dtype=tf.float64)
     seed = tf.constant([11, 12])
-    noisy = batched.add_exploration_noise(config, tree, seed)
+    noise = batched.draw_noise(config, tf.constant(legal), seed, tf.float64)
+    self.assertAllEqual(noise, stateless_dirichlet.dirichlet_noise(
+        0.3, tf.constant(legal), seed, tf.float64))
+    noisy = batched.add_exploration_noise(config, tree, noise)
     # prior * (1 - f) + noise * f, prior the softmax over the legal actions.
     exp = np.where(legal, np.exp(logits), 0.)
     prior = exp / exp.sum(axis=1, keepdims=True)
-    noise = stateless_dirichlet.dirichlet_noise(0.3, tf.constant(legal), seed,
-                                                tf.float64).numpy()
+    noise = noise.numpy()
     self.assertAllClose(noisy.prior[:, 0], prior * 0.75 + noise * 0.25,
                         rtol=0., atol=1e-12)
     self.assertTrue(np.all(noisy.prior.numpy()[:, 0][~legal] == 0.))
@@ -277,61 +287,119 @@ class InputChecksTest(testing.TestCase):
       self._search(np.ones((4, 5), bool), network=network)
 
 
-class SelectActionsTest(testing.TestCase):
+class UcbScoresTest(testing.TestCase):
 
-  def test_a_row_without_visits_is_an_error_not_action_a(self):
-    # TensorFlow's sampler returns 3, out of range, for the first row.
-    counts = tf.constant([[0, 0, 0], [1, 2, 0]])
-    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
-                                r'needs a positive count'):
-      batched.select_actions(counts, tf.ones([2]), tf.constant([1, 2]))
-    with self.assertRaisesRegex(tf.errors.InvalidArgumentError,
-                                r'visit counts must be >= 0'):
-      batched.select_actions(tf.constant([[-1, 2, 0]]), tf.ones([1]),
-                             tf.constant([1, 2]))
+  # Value part of an unvisited child, per `unvisited_q`, at (tree 0 root,
+  # tree 1 root, tree 0 node 1, tree 1 node 1):
+  # 'minimum': 0 everywhere.
+  # 'zero': normalize(0): (0 + 1) / 2 = 0.5 in tree 0; 0 in tree 1 (max <=
+  #   min: unnormalised).
+  # 'parent': normalize(parent value): root of tree 0 (0.15 + 1) / 2 = 0.575,
+  #   root of tree 1 0.5 (unnormalised), node 1 of tree 0 (-0.3 + 1) / 2 =
+  #   0.35 (node 1's value is player 1's, the perspective of its Q), node 1
+  #   of tree 1 0.5.
+  @testing.parameterized.parameters(
+      ('minimum', (0., 0., 0., 0.)),
+      ('zero', (0.5, 0., 0.5, 0.)),
+      ('parent', (0.575, 0.5, 0.35, 0.5)))
+  def test_hand_built_scores(self, unvisited_q, unvisited):
+    u_root0, u_root1, u_node0, u_node1 = unvisited
+    expected_roots = [
+        # Tree 0 root, N = 2. a0: prior part C2 / 3 * 0.6 = 0.478898; Q =
+        # 0 + 0.9 * -(-0.3) = 0.27 (node 1's value is the opponent's),
+        # normalised (0.27 + 1) / 2 = 0.635: 1.113898. a1 unvisited: C2 * 0.4
+        # = 0.957796. a2 illegal: -inf.
+        [C2 / 3 * 0.6 + 0.635, C2 * 0.4 + u_root0, -INF],
+        # Tree 1 root, N = 1. a0: C1 / 2 * 0.5 = 0.377706 plus the
+        # unnormalised Q 0.45: 0.827706. a1: C1 * 0.5 = 0.755413.
+        [C1 / 2 * 0.5 + 0.45, C1 * 0.5 + u_root1, -INF],
+    ]
+    expected_nodes = [
+        # Tree 0 node 1, N = 2. a1 visited: C2 / 2 * 0.7 = 0.838072; Q = 0.1
+        # + 0.9 * -0.4 = -0.26, normalised 0.37: 1.208072. a0 and a2 are
+        # unvisited: C2 * 0.1 = 0.239449, C2 * 0.2 = 0.478898. Action 2 is
+        # illegal at the root only: here it has a finite score.
+        [C2 * 0.1 + u_node0, C2 / 2 * 0.7 + 0.37, C2 * 0.2 + u_node0],
+        # Tree 1 node 1, N = 1: C1 / 3 = 0.503609 for each unvisited child.
+        [C1 / 3 + u_node1] * 3,
+    ]
+    trees = [TWO_PLAYERS, ONE_PLAYER]
+    roots, nodes = _by_players(
+        lambda config, tree: (
+            batched.ucb_scores(config, tree, tf.constant([0, 0])),
+            batched.ucb_scores(config, tree, tf.constant([1, 1]))),
+        trees, unvisited_q)
+    self.assertAllClose(roots, expected_roots, rtol=0., atol=1e-12)
+    self.assertAllClose(nodes, expected_nodes, rtol=0., atol=1e-12)
 
-  def test_temperature_zero_takes_the_most_visited(self):
-    counts = tf.constant([[0, 3, 5, 5], [2, 2, 2, 2], [0, 0, 7, 0],
-                          [1, 0, 0, 1], [0, 0, 0, 9]])
-    for seed in ([0, 0], [1, 2]):
-      actions = batched.select_actions(counts, tf.zeros([5]),
-                                       tf.constant(seed))
-      self.assertAllEqual(actions, [2, 0, 2, 0, 3])
-    compiled_select = tf.function(batched.select_actions, jit_compile=True)
-    self.assertAllEqual(
-        compiled_select(counts, tf.zeros([5]), tf.constant([4, 4])),
-        [2, 0, 2, 0, 3])
+    # The reference's ucb_score on the same trees built from Nodes.
+    for b, t in enumerate(trees):
+      config = _config(unvisited_q, num_players=t.num_players)
+      reference, stats = _reference_tree(t)
+      for scores, node in ((roots, reference[0]), (nodes, reference[1])):
+        for a in range(NUM_ACTIONS):
+          if a not in node.children:
+            self.assertEqual(scores[b, a], -INF)
+            continue
+          self.assertAllClose(
+              scores[b, a],
+              mcts.ucb_score(config, node, node.children[a], stats),
+              rtol=0., atol=1e-12)
 
-  @parameterized.parameters(1.0, 0.5)
-  def test_sampling_frequencies(self, temperature):
-    n = 20_000
-    visits = np.array([0, 1, 3, 6, 10])
-    # N^(1/T) / sum: T = 1 gives [0, 1, 3, 6, 10] / 20, T = 0.5 gives
-    # [0, 1, 9, 36, 100] / 146.
-    expected = visits**(1 / temperature) / np.sum(visits**(1 / temperature))
-    self.assertAllClose(expected,
-                        action_selection.visit_softmax(visits, temperature))
-    actions = batched.select_actions(
-        tf.constant(np.tile(visits, (n, 1))), tf.fill([n], temperature),
-        tf.constant([7, 8])).numpy()
-    frequencies = np.bincount(actions, minlength=5) / n
-    # A frequency of n draws has standard error sqrt(p (1 - p) / n), at most
-    # 0.0035; allow 5 of them, per action.
-    self.assertAllClose(frequencies, expected, rtol=0.,
-                        atol=5 * np.sqrt(expected * (1 - expected) / n))
-    self.assertEqual(frequencies[0], 0.)  # Unvisited: never chosen.
+  def test_float32_statistics(self):
+    scores = _by_players(
+        lambda config, tree: batched.ucb_scores(config, tree,
+                                                 tf.constant([0, 0])),
+        [TWO_PLAYERS, ONE_PLAYER], dtype=tf.float32)
+    self.assertEqual(scores.dtype, tf.float32)
+    self.assertAllClose(scores, [[C2 / 3 * 0.6 + 0.635, C2 * 0.4, -INF],
+                                 [C1 / 2 * 0.5 + 0.45, C1 * 0.5, -INF]],
+                        rtol=1e-6, atol=0.)
 
-  def test_rows_have_their_own_temperature(self):
-    n = 4000
-    visits = np.tile([[0, 4, 0, 1, 5]], (n, 1))
-    temperature = np.where(np.arange(n) % 2 == 0, 0., 1.)
-    actions = batched.select_actions(tf.constant(visits),
-                                     tf.constant(temperature),
-                                     tf.constant([1, 1])).numpy()
-    self.assertTrue(np.all(actions[::2] == 4))  # T = 0: the most visited.
-    sampled = actions[1::2]
-    self.assertTrue(np.all(np.isin(sampled, [1, 3, 4])))
-    self.assertLen(np.unique(sampled), 3)  # p = 0.4, 0.1, 0.5.
+
+class SelectLeavesTest(testing.TestCase):
+
+  # The scores of UcbScoresTest (value parts there):
+  # 'minimum': tree 0 root a0 1.113898 > a1 0.957796: to node 1; there a1
+  #   1.208072 > a2 0.478898 > a0: to node 2, a leaf whose children are all
+  #   unvisited, priors 0.4, 0.4, 0.2 -> C1 * 0.4 twice: the tie goes to a0.
+  #   Tree 1 root a0 0.827706 > a1 0.755413: to node 1, three equal scores
+  #   C1 / 3: a0.
+  # 'zero': tree 0 root a1 0.957796 + 0.5 = 1.457796 > a0 1.113898: the leaf
+  #   is the root's a1. Tree 1 as with 'minimum' (its normalize(0) is 0).
+  # 'parent': tree 0 root a1 1.532796 wins; tree 1 root a1 0.755413 + 0.5 =
+  #   1.255413 > a0 0.827706.
+  @testing.parameterized.parameters(
+      ('minimum', [2, 1], [0, 0]),
+      ('zero', [0, 1], [1, 0]),
+      ('parent', [0, 0], [1, 1]))
+  def test_descends_to_the_predicted_leaf(self, unvisited_q, parent, action):
+    leaf_parent, leaf_action = _by_players(
+        lambda config, tree: tree_fixtures.edge_parent_action(
+            tree, batched.select_leaves(config, tree)),
+        [TWO_PLAYERS, ONE_PLAYER], unvisited_q)
+    self.assertAllEqual(leaf_parent, parent)
+    self.assertAllEqual(leaf_action, action)
+
+    # The reference's descent (`select_child` while expanded) agrees.
+    for b, t in enumerate([TWO_PLAYERS, ONE_PLAYER]):
+      config = _config(unvisited_q, num_players=t.num_players)
+      nodes, stats = _reference_tree(t)
+      index = {id(node): i for i, node in enumerate(nodes)}
+      node = nodes[0]
+      while node.expanded():
+        last = node
+        chosen, node = mcts.select_child(config, node, stats)
+      self.assertEqual((index[id(last)], chosen), (parent[b], action[b]))
+
+  def test_under_xla(self):
+    select = tf.function(
+        lambda config, tree: tree_fixtures.edge_parent_action(
+            tree, batched.select_leaves(config, tree)),
+        jit_compile=True)
+    leaf_parent, leaf_action = _by_players(select, [TWO_PLAYERS, ONE_PLAYER])
+    self.assertAllEqual(leaf_parent, [2, 1])
+    self.assertAllEqual(leaf_action, [0, 0])
 
 
 if __name__ == '__main__':

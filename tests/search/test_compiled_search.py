@@ -14,6 +14,7 @@
 # ============================================================================
 """Tests for CompiledSearch: NumPy in/out, seeds, padding, errors, replicas."""
 
+import dataclasses
 import json
 import math
 import os
@@ -26,9 +27,9 @@ import tensorflow as tf
 
 from muzero_snt import networks
 from muzero_snt import types
+from muzero_snt.search import base
 from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
-from muzero_snt.search import inputs as inputs_lib
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from tests import testing
@@ -92,7 +93,7 @@ class CompiledSearchTest(testing.TestCase):
     setup = fixtures.setup('two_players_support')
     search = compiled_search.CompiledSearch(
         setup.config, setup.network, jit_compile=False, dtype=tf.float64)
-    for legal in (setup.legal, inputs_lib.legal_actions_to_mask(
+    for legal in (setup.legal, base.legal_actions_to_mask(
         fixtures.lists(setup.legal), fixtures.NUM_ACTIONS)):
       result = search(setup.observation, setup.to_play, legal,
                       np.random.default_rng(0), add_noise=False)
@@ -314,10 +315,12 @@ class CompiledSearchTest(testing.TestCase):
                                 r'dtype must be tf.float32 or tf.float64'):
       compiled_search.CompiledSearch(setup.config, setup.network,
                                      dtype=tf.float16)
+    # The count of simulations is the config's, checked there.
     with self.assertRaisesRegex(ValueError, r'num_simulations must be a '
                                 r'positive integer, got 0'):
-      compiled_search.CompiledSearch(setup.config, setup.network,
-                                     num_simulations=0)
+      compiled_search.CompiledSearch(
+          dataclasses.replace(setup.config, num_simulations=0),
+          setup.network)
     with self.assertRaisesRegex(ValueError, r'needs a seed'):
       batched.batched_search(setup.config, setup.network, observation,
                              to_play, np.ones((2, 5), bool), add_noise=True)
@@ -422,12 +425,12 @@ class CompiledSearchTest(testing.TestCase):
         with_seed.visit_counts,
         search.search_with_seed(*inputs, [3, 5], add_noise=True).visit_counts)
 
-  def test_num_simulations_overrides_the_config(self):
+  def test_runs_the_configs_num_simulations(self):
     setup = fixtures.setup('one_player_scalar')
     self.assertNotEqual(setup.config.num_simulations, 3)
-    search = compiled_search.CompiledSearch(setup.config, setup.network,
-                                            jit_compile=False,
-                                            num_simulations=3)
+    search = compiled_search.CompiledSearch(
+        dataclasses.replace(setup.config, num_simulations=3), setup.network,
+        jit_compile=False)
     result = search(setup.observation, setup.to_play, setup.legal,
                     np.random.default_rng(0), add_noise=False)
     self.assertAllEqual(result.visit_counts.sum(axis=1),

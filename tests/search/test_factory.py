@@ -14,6 +14,7 @@
 # ============================================================================
 """Tests for make_search: every kind is a Search, and they agree."""
 
+import dataclasses
 import inspect
 
 from absl.testing import absltest
@@ -68,11 +69,12 @@ class MakeSearchTest(testing.TestCase):
                         setup.xla_reference.root_value, rtol=0., atol=1e-5)
 
   @parameterized.parameters(*factory.SEARCH_KINDS)
-  def test_num_simulations_overrides_the_config(self, kind):
+  def test_runs_the_configs_num_simulations(self, kind):
     setup = fixtures.setup('one_player_scalar')
     self.assertNotEqual(setup.config.num_simulations, 3)
-    search = factory.make_search(setup.config, setup.network, kind,
-                                 num_simulations=3)
+    search = factory.make_search(
+        dataclasses.replace(setup.config, num_simulations=3), setup.network,
+        kind)
     output = search(setup.observation[:4], setup.to_play[:4],
                     setup.legal[:4],
                     np.random.default_rng(0), add_noise=False)
@@ -84,11 +86,14 @@ class MakeSearchTest(testing.TestCase):
         ValueError, r"kind must be one of \('xla', 'graph', 'reference'\), "
         r"got 'jax'"):
       factory.make_search(setup.config, setup.network, 'jax')
+    # The count of simulations is the config's, checked there.
+    with self.assertRaisesRegex(ValueError, 'num_simulations must be a '
+                                'positive integer, got -1'):
+      dataclasses.replace(setup.config, num_simulations=-1)
     for kind in factory.SEARCH_KINDS:
-      with self.assertRaisesRegex(ValueError, 'num_simulations must be a '
-                                  'positive integer, got -1'):
+      with self.assertRaisesRegex(TypeError, 'num_simulations'):
         factory.make_search(setup.config, setup.network, kind,
-                            num_simulations=-1)
+                            num_simulations=3)
     gumbel = setup.config.replace(search_policy='gumbel')
     with self.assertRaisesRegex(
         ValueError, "search_policy='gumbel' runs on the batched search "

@@ -51,7 +51,7 @@ class GumbelReferenceTest(testing.TestCase):
     gumbel = rng.gumbel(size=legal.shape)
     to_play = np.arange(BATCH_SIZE) % num_players
     output = gumbel_search.gumbel_search(
-        config, model, observation, to_play, legal, gumbel=gumbel,
+        config, model, observation, to_play, legal, noise=gumbel,
         dtype=tf.float64)
     for i in range(BATCH_SIZE):
       expected = gumbel_reference.search_one(

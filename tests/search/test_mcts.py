@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for muzero_snt.search.mcts: the search rules by hand."""
+"""Tests for muzero_snt.search.mcts: Node, MinMaxStats and the search rules
+by hand."""
 
 import math
 
@@ -24,13 +25,11 @@ from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt import types
 from muzero_snt.search import mcts
-from muzero_snt.search import min_max_stats as min_max_stats_lib
-from muzero_snt.search import node as node_lib
 from tests import testing
 from tests.search import oracle
 
-MinMaxStats = min_max_stats_lib.MinMaxStats
-Node = node_lib.Node
+MinMaxStats = mcts.MinMaxStats
+Node = mcts.Node
 
 # pb_c_base 3 and pb_c_init 1 make the prior part easy to write down.
 ONE_PLAYER = testing.tiny_mlp_config(
@@ -59,6 +58,79 @@ def _stats(minimum, maximum):
   stats.update(minimum)
   stats.update(maximum)
   return stats
+
+
+class NodeTest(absltest.TestCase):
+
+  def test_new_node_is_unexpanded_and_unvisited(self):
+    node = Node(0.25)
+    self.assertEqual(node.prior, 0.25)
+    self.assertFalse(node.expanded())
+    self.assertEqual(node.visit_count, 0)
+    self.assertEqual(node.value(), 0.)  # Not 0 / 0.
+    self.assertEqual(node.to_play, -1)  # Set on expansion, as the pseudocode.
+    self.assertEqual(node.reward, 0.)
+    self.assertIsNone(node.hidden_state)
+
+  def test_expanded_once_it_has_children(self):
+    node = Node(1.)
+    node.children[3] = Node(0.5)
+    self.assertTrue(node.expanded())
+
+  def test_value_is_the_mean_backed_up_return(self):
+    node = Node(1.)
+    node.value_sum = 1.5 - 0.5 + 0.2  # Three returns.
+    node.visit_count = 3
+    self.assertAlmostEqual(node.value(), 1.2 / 3)
+
+  def test_nodes_do_not_share_children(self):
+    a, b = Node(0.5), Node(0.5)
+    a.children[0] = Node(1.)
+    self.assertEmpty(b.children)
+
+  def test_repr_names_the_statistics(self):
+    node = Node(0.5)
+    node.visit_count, node.value_sum, node.to_play = 2, 1., 1
+    self.assertEqual(
+        repr(node), 'Node(prior=0.5, to_play=1, visit_count=2, value=0.5, '
+        'reward=0, children=[])')
+
+
+class MinMaxStatsTest(absltest.TestCase):
+
+  def test_unchanged_until_two_distinct_values(self):
+    stats = MinMaxStats(None)
+    # No bounds yet: the pseudocode returns the value itself.
+    self.assertEqual(stats.normalize(0.7), 0.7)
+    stats.update(2.)
+    # max == min == 2: still no scale.
+    self.assertEqual(stats.normalize(0.7), 0.7)
+    stats.update(-2.)
+    # [-2, 2]: (0.7 + 2) / 4 = 0.675.
+    self.assertAlmostEqual(stats.normalize(0.7), 0.675)
+    self.assertEqual((stats.minimum, stats.maximum), (-2., 2.))
+
+  def test_known_bounds_normalise_from_the_start(self):
+    stats = MinMaxStats(config_lib.KnownBounds(-1, 1))
+    # (0 + 1) / 2 = 0.5; (1 + 1) / 2 = 1.
+    self.assertAlmostEqual(stats.normalize(0.), 0.5)
+    self.assertAlmostEqual(stats.normalize(1.), 1.)
+
+  def test_known_bounds_only_widen(self):
+    stats = MinMaxStats(config_lib.KnownBounds(-1, 1))
+    stats.update(0.3)  # Inside: no change.
+    self.assertEqual((stats.minimum, stats.maximum), (-1., 1.))
+    stats.update(3.)
+    # [-1, 3]: (1 + 1) / 4 = 0.5.
+    self.assertAlmostEqual(stats.normalize(1.), 0.5)
+
+  def test_values_outside_the_bounds_leave_the_unit_interval(self):
+    stats = MinMaxStats(None)
+    stats.update(0.)
+    stats.update(1.)
+    self.assertAlmostEqual(stats.normalize(1.5), 1.5)
+    self.assertAlmostEqual(stats.normalize(-0.5), -0.5)
+
 
 
 class QValueTest(parameterized.TestCase):

@@ -12,7 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for search.reference_search: the search finds the right moves."""
+"""Tests for search.reference_search: the search finds the right moves, and
+its batch noise is the pseudocode's draws."""
+
+import dataclasses
 
 import numpy as np
 from absl.testing import absltest
@@ -21,7 +24,7 @@ from absl.testing import parameterized
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import types
-from muzero_snt.search import inputs
+from muzero_snt.search import base
 from muzero_snt.search import mcts
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
@@ -29,6 +32,11 @@ from tests import testing
 from tests.search import oracle
 
 TICTACTOE = presets.make_tictactoe_config()  # 25 simulations.
+
+
+def _simulations(n, config=TICTACTOE):
+  """`config` with `n` simulations, as a caller changes the count."""
+  return dataclasses.replace(config, num_simulations=n)
 
 # (position, best move). X moves first; the player to move follows from the
 # stone counts. Each best move is the only one of the highest minimax value.
@@ -49,7 +57,7 @@ BLOCKS = (
 
 def _mask(legal, num_actions=9):
   """The search's mask of the pseudocode's lists, as its callers make it."""
-  return inputs.legal_actions_to_mask(legal, num_actions)
+  return base.legal_actions_to_mask(legal, num_actions)
 
 
 def _batch(positions):
@@ -75,9 +83,9 @@ class TicTacToeSearchTest(parameterized.TestCase):
     observations, to_play, legal = _batch(positions)
     self.assertEqual(to_play, [0, 1, 1, 0, 1, 0, 1, 0, 1])
     output = reference_search.search(
-        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play, legal,
-        np.random.default_rng(0), add_noise=False,
-        num_simulations=num_simulations)
+        _simulations(num_simulations), oracle.TicTacToeOracle(),
+        observations, to_play, legal, np.random.default_rng(0),
+        add_noise=False)
     for i, position in enumerate(positions):
       visits = output.visit_counts[i]
       self.assertEqual(int(np.argmax(visits)), best[i],
@@ -95,9 +103,8 @@ class TicTacToeSearchTest(parameterized.TestCase):
     # X on two opposite corners, O in the centre: a corner loses to a fork,
     # an edge draws (two plies deeper than a block).
     output = reference_search.search(
-        TICTACTOE, oracle.TicTacToeOracle(), *_batch(['X...O...X']),
-        np.random.default_rng(0), add_noise=False,
-        num_simulations=num_simulations)
+        _simulations(num_simulations), oracle.TicTacToeOracle(),
+        *_batch(['X...O...X']), np.random.default_rng(0), add_noise=False)
     self.assertIn(int(np.argmax(output.visit_counts[0])), (1, 3, 5, 7))
 
   def test_only_the_given_actions_are_searched(self):
@@ -130,9 +137,9 @@ class TicTacToeSearchTest(parameterized.TestCase):
                                                 action, expected):
     observations, to_play, all_legal = _batch([position])
     roots = reference_search.search_trees(
-        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play,
+        _simulations(1), oracle.TicTacToeOracle(), observations, to_play,
         _mask([legal]) if legal else all_legal, np.random.default_rng(0),
-        add_noise=False, num_simulations=1)
+        add_noise=False)
     output = reference_search.root_statistics(roots, 9)
     expected_visits = np.zeros(9, np.int32)
     expected_visits[action] = 1
@@ -149,8 +156,8 @@ class NoiseTest(absltest.TestCase):
     observations, to_play, legal = _batch(positions)
     rng = np.random.default_rng(5)
     roots = reference_search.search_trees(
-        TICTACTOE, oracle.TicTacToeOracle(), observations, to_play, legal,
-        rng, num_simulations=2)
+        _simulations(2), oracle.TicTacToeOracle(), observations, to_play,
+        legal, rng)
     # An independent replay of the draws: 5 then 9 components, mixed into
     # uniform priors with fraction 0.25.
     replay = np.random.default_rng(5)
@@ -243,8 +250,8 @@ class NetworkModelSearchTest(absltest.TestCase):
     model = model_lib.NetworkModel(network)
     positions = ['XX.OO....', '.........', 'X...O...X']
     roots = reference_search.search_trees(
-        TICTACTOE, model, *_batch(positions), np.random.default_rng(0),
-        num_simulations=10)
+        _simulations(10), model, *_batch(positions),
+        np.random.default_rng(0))
     output = reference_search.root_statistics(roots, 9)
     for i, position in enumerate(positions):
       self.assertEqual(output.visit_counts[i].sum(), 10)
@@ -327,8 +334,8 @@ class ReferenceSearchTest(absltest.TestCase):
 
   def test_searches_with_its_simulations(self):
     positions = ['XX.OO....', 'XX..O....']  # X wins at 2; O blocks at 2.
-    search = reference_search.ReferenceSearch(
-        TICTACTOE, oracle.TicTacToeOracle(), num_simulations=100)
+    search = reference_search.ReferenceSearch(_simulations(100),
+                                              oracle.TicTacToeOracle())
     output = search(*_batch(positions), np.random.default_rng(0),
                     add_noise=False)
     self.assertEqual(np.argmax(output.visit_counts, axis=1).tolist(), [2, 2])
@@ -336,8 +343,8 @@ class ReferenceSearchTest(absltest.TestCase):
 
   def test_draws_the_noise_from_the_callers_generator(self):
     observations, to_play, legal = _batch(['XX.OO....', '.........'])
-    search = reference_search.ReferenceSearch(
-        TICTACTOE, oracle.TicTacToeOracle(), num_simulations=2)
+    search = reference_search.ReferenceSearch(_simulations(2),
+                                              oracle.TicTacToeOracle())
     rng = np.random.default_rng(5)
     search(observations, to_play, legal, rng, add_noise=False)
     self.assertEqual(rng.random(), np.random.default_rng(5).random())
@@ -352,16 +359,83 @@ class ReferenceSearchTest(absltest.TestCase):
   def test_bad_arguments(self):
     with self.assertRaisesRegex(TypeError, 'search.Model.*got str'):
       reference_search.ReferenceSearch(TICTACTOE, 'network')
+    # The count of simulations is the config's, checked there.
     with self.assertRaisesRegex(ValueError,
                                 'num_simulations must be a positive '
                                 'integer, got 0'):
-      reference_search.ReferenceSearch(TICTACTOE, oracle.TicTacToeOracle(),
-                                       num_simulations=0)
+      reference_search.ReferenceSearch(_simulations(0),
+                                       oracle.TicTacToeOracle())
     search = reference_search.ReferenceSearch(TICTACTOE,
                                               oracle.TicTacToeOracle())
     with self.assertRaisesRegex(TypeError, 'rng must be a np.random.Generator'
                                 r' \(e.g. .*\), got list'):
       search(*_batch(['.........']), [0, 1])
+
+
+class DirichletNoiseTest(parameterized.TestCase):
+
+  # 0.03 and 0.05: below 0.1 NumPy draws Dirichlet by stick breaking; the
+  # batch is drawn row by row then.
+  @parameterized.parameters(0.3, 0.25, 0.1, 1.5, 0.05, 0.03)
+  def test_equals_the_pseudocode_draws_root_by_root(self, alpha):
+    # mcts.add_exploration_noise with fraction 1 on roots with zero priors
+    # leaves each child's prior equal to its noise component.
+    config = presets.make_tictactoe_config().replace(
+        root_dirichlet_alpha=alpha, root_exploration_fraction=1.)
+    legal = np.array([[True, False, True, True, False, True],
+                      [False, False, False, True, False, False],
+                      [True] * 6,
+                      [False, True, False, False, True, False]] * 50)
+    rng = np.random.default_rng(11)
+    expected = np.zeros(legal.shape)
+    for row, mask in enumerate(legal):
+      root = mcts.Node(0.)
+      for action in np.flatnonzero(mask):
+        root.children[int(action)] = mcts.Node(0.)
+      mcts.add_exploration_noise(config, root, rng)
+      for action, child in root.children.items():
+        expected[row, action] = child.prior
+    after_reference = rng.random()
+
+    rng = np.random.default_rng(11)
+    noise = reference_search.dirichlet_noise(alpha, legal, rng)
+    np.testing.assert_array_equal(noise, expected)
+    # The same draws and no others: the generators are in the same state.
+    self.assertEqual(rng.random(), after_reference)
+    self.assertTrue(np.all(noise[~legal] == 0.))
+    np.testing.assert_allclose(noise.sum(axis=1), 1., rtol=0., atol=1e-12)
+    # A single legal action takes all of the noise.
+    self.assertAlmostEqual(noise[1, 3], 1., delta=1e-15)
+
+  def test_moments_at_the_tictactoe_concentration(self):
+    # Each legal component of Dirichlet(alpha) over k actions is Beta(alpha,
+    # (k - 1) alpha): mean 1/k, variance (1/k)(1 - 1/k) / (k alpha + 1);
+    # k = 5, alpha = 0.3: 0.2 and 0.064. n = 20,000 rows: standard errors
+    # sqrt(0.064 / n) = 0.0018 for the mean; allow 5 of them.
+    n, alpha = 20_000, 0.3
+    mask = np.array([True, False, True, True, False, True, False, False,
+                     True])
+    noise = reference_search.dirichlet_noise(alpha, np.tile(mask, (n, 1)),
+                                       np.random.default_rng(3))
+    legal_noise = noise[:, mask]
+    np.testing.assert_allclose(legal_noise.mean(axis=0), 0.2, rtol=0.,
+                               atol=5 * np.sqrt(0.064 / n))
+    # The sample variance's standard error is below 0.0008 here (the
+    # fourth central moment of Beta(0.3, 1.2) is 0.0156).
+    np.testing.assert_allclose(legal_noise.var(axis=0), 0.064, rtol=0.,
+                               atol=0.004)
+
+  def test_bad_masks(self):
+    rng = np.random.default_rng(0)
+    with self.assertRaisesRegex(ValueError, r'Row 1 of legal has no legal '
+                                r'action'):
+      reference_search.dirichlet_noise(0.3, np.array([[True, False],
+                                                [False, False]]), rng)
+    with self.assertRaisesRegex(ValueError, r'legal must be a \[B, A\] bool '
+                                r'mask, got dtype int64 and shape \[2, 2\]'):
+      reference_search.dirichlet_noise(0.3, np.ones((2, 2), np.int64), rng)
+    with self.assertRaisesRegex(ValueError, r'shape \[3\]'):
+      reference_search.dirichlet_noise(0.3, np.ones(3, bool), rng)
 
 
 if __name__ == '__main__':

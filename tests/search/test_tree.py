@@ -158,7 +158,7 @@ class ExpandTest(testing.TestCase):
                          tf.float64)
     leaf_edge = tree_lib.edge_index(tree, tf.constant([0, 1]),
                                     tf.constant([1, 2]))
-    self.assertAllEqual(tree_lib.edge_parent_action(tree, leaf_edge),
+    self.assertAllEqual(tree_fixtures.edge_parent_action(tree, leaf_edge),
                         [[0, 1], [1, 2]])
     after = tree_lib.expand(
         tree, tf.constant(2), leaf_edge, policy_logits=logits,

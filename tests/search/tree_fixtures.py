@@ -20,12 +20,11 @@ from typing import NamedTuple, Sequence, Tuple
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt.search import min_max_stats as min_max_stats_lib
-from muzero_snt.search import node as node_lib
+from muzero_snt.search import mcts
 from muzero_snt.search import tree as tree_lib
 from tests import testing
 
-Node = node_lib.Node
+Node = mcts.Node
 NO_PARENT = tree_lib.NO_PARENT
 UNEXPANDED = tree_lib.UNEXPANDED
 INF = float('inf')
@@ -105,6 +104,12 @@ def make_tree(trees: Sequence[T], dtype=tf.float64) -> tree_lib.Tree:
       root_legal=tf.constant([t.root_legal for t in trees]))
 
 
+def edge_parent_action(tree: tree_lib.Tree, edges: tf.Tensor):
+  """`(node, action)` int32 of flat edge indices, the node within its tree."""
+  num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
+  return edges // num_actions % num_nodes, edges % num_actions
+
+
 def node_statistics(tree: tree_lib.Tree) -> Tuple[np.ndarray, np.ndarray]:
   """`[B, N]` visit counts and value sums of every node, read where the
   search keeps them: the root's in `tree_stats`, the others' on the edge
@@ -145,7 +150,7 @@ def reference_tree(t: T):
     actions = [a for a in range(NUM_ACTIONS) if i or t.root_legal[a]]
     node.children = {a: Node(n.prior[a]) for a in actions}
     nodes.append(node)
-  stats = min_max_stats_lib.MinMaxStats(None)
+  stats = mcts.MinMaxStats(None)
   stats.minimum, stats.maximum = t.bounds
   return nodes, stats
 
@@ -162,7 +167,7 @@ def by_players(fn, trees: Sequence[T], unvisited_q: str = 'minimum',
   return tf.nest.map_structure(lambda *x: tf.stack(x), *rows)
 
 
-# Two trees over three actions, for `puct.ucb_scores` and `puct.select_leaves`.
+# Two trees over three actions, for `batched.ucb_scores` and `batched.select_leaves`.
 #
 # Tree 0: two players, known bounds [-1, 1]. The root (player 0, 2 visits,
 # value 0.3 / 2 = 0.15) has visited a0 (node 1), not a1, and a2 is illegal.

@@ -12,14 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of the searches' one input form and of the lists-to-mask helper."""
+"""Tests for search.base: the searches' one input form, the lists-to-mask
+helper and its checks."""
+
+import dataclasses
 
 from absl.testing import absltest
 import numpy as np
 import tensorflow as tf
 
 from muzero_snt.search import compiled_search
-from muzero_snt.search import inputs
+from muzero_snt.search import base
 from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 from tests import testing
@@ -41,15 +44,15 @@ class LegalActionsToMaskTest(testing.TestCase):
     for legal in ([[2, 1], [3, 0]], [np.array([1, 2], np.int32), (0, 3)],
                   np.array([[1, 2], [0, 3]]), [[np.int64(1), 2], [0, 3]],
                   [np.array([2, 1], np.uint8), [3, 0]]):
-      mask = inputs.legal_actions_to_mask(legal, 4)
+      mask = base.legal_actions_to_mask(legal, 4)
       self.assertEqual(mask.dtype, bool)
       self.assertAllEqual(mask, expected)
 
   def test_every_action_of_two(self):
     # CartPole's legal_actions() is np.arange(2): both actions.
-    self.assertAllEqual(inputs.legal_actions_to_mask([np.arange(2)], 2),
+    self.assertAllEqual(base.legal_actions_to_mask([np.arange(2)], 2),
                         [[True, True]])
-    self.assertAllEqual(inputs.legal_actions_to_mask([[0, 1], [1]], 2),
+    self.assertAllEqual(base.legal_actions_to_mask([[0, 1], [1]], 2),
                         [[True, True], [False, True]])
 
   @parameterized.named_parameters(
@@ -69,7 +72,7 @@ class LegalActionsToMaskTest(testing.TestCase):
        r'sequence .*got 0 of dtype int64'))
   def test_non_integer_ids_are_refused(self, legal, message):
     with self.assertRaisesRegex(TypeError, message):
-      inputs.legal_actions_to_mask(legal, 4)
+      base.legal_actions_to_mask(legal, 4)
 
   @parameterized.named_parameters(
       ('empty', [[2], []], r'legal_actions\[1\] is empty'),
@@ -80,15 +83,15 @@ class LegalActionsToMaskTest(testing.TestCase):
        r'\[3, 3\]\.$'))
   def test_bad_values_are_refused(self, legal, message):
     with self.assertRaisesRegex(ValueError, message):
-      inputs.legal_actions_to_mask(legal, 4)
+      base.legal_actions_to_mask(legal, 4)
 
   def test_a_long_batch_names_its_first_faulty_row(self):
     rows = [np.arange(i % 4 + 1) for i in range(300)]
-    mask = inputs.legal_actions_to_mask(rows, 4)
+    mask = base.legal_actions_to_mask(rows, 4)
     self.assertAllEqual(mask.sum(axis=1), [i % 4 + 1 for i in range(300)])
     rows[7], rows[200] = np.array([1, 1]), np.array([9])
     with self.assertRaisesRegex(ValueError, r'legal_actions\[7\] repeats'):
-      inputs.legal_actions_to_mask(rows, 4)
+      base.legal_actions_to_mask(rows, 4)
 
 
 class CheckInputsTest(testing.TestCase):
@@ -104,7 +107,7 @@ class CheckInputsTest(testing.TestCase):
     observations = (np.zeros((2, 2), np.float32) if observations is None
                     else observations)
     legal = np.ones((2, 3), bool) if legal is None else legal
-    return inputs.check_inputs(self.config, observations, to_play, legal)
+    return base.check_inputs(self.config, observations, to_play, legal)
 
   def test_the_input_form(self):
     mask = np.array([[True, False, True], [False, False, True]])
@@ -142,7 +145,7 @@ class CheckInputsTest(testing.TestCase):
     observations[2, 1, 1] = np.nan  # Later in the row: not the one named.
     config = self.config.replace(observation_shape=(2, 2))
     with self.assertRaisesRegex(ValueError, message):
-      inputs.check_inputs(config, observations, [0, 0, 0],
+      base.check_inputs(config, observations, [0, 0, 0],
                           np.ones((3, 3), bool))
 
   def test_observation_shape(self):
@@ -150,7 +153,7 @@ class CheckInputsTest(testing.TestCase):
                                 r'\[B, 2\] with B > 0, got \[2, 3\]'):
       self._check(np.zeros((2, 3)))
     with self.assertRaisesRegex(ValueError, r'got \[0, 2\]'):
-      inputs.check_inputs(self.config, np.zeros((0, 2)), [],
+      base.check_inputs(self.config, np.zeros((0, 2)), [],
                           np.ones((0, 3), bool))
 
   @parameterized.named_parameters(
@@ -175,14 +178,14 @@ class CheckInputsTest(testing.TestCase):
     players[[7, 200]] = [2, -3]
     with self.assertRaisesRegex(ValueError, r'to_play\[7\] must be a player'
                                 r' in \[0, 2\), got 2\.'):
-      inputs.check_inputs(self.config, np.zeros((300, 2)), players,
+      base.check_inputs(self.config, np.zeros((300, 2)), players,
                           np.ones((300, 3), bool))
 
   def test_long_values_are_abbreviated_in_one_line(self):
     rows = [[0, 1]] * 299 + [[2]]  # Ragged: 300 rows of ids, not a mask.
     for kwargs in (dict(to_play=np.zeros(300)), dict(legal=rows)):
       with self.assertRaises((TypeError, ValueError)) as raised:
-        inputs.check_inputs(self.config, np.zeros((300, 2)),
+        base.check_inputs(self.config, np.zeros((300, 2)),
                             kwargs.get('to_play', np.zeros(300, int)),
                             kwargs.get('legal', np.ones((300, 3), bool)))
       message = str(raised.exception)
@@ -217,12 +220,12 @@ class CheckInputsTest(testing.TestCase):
 
 def _searches(config, network):
   """Both searches over one network, float64 statistics, few simulations."""
+  config = dataclasses.replace(config, num_simulations=8)
   return {
       'reference': reference_search.ReferenceSearch(
-          config, model_lib.NetworkModel(network), num_simulations=8),
+          config, model_lib.NetworkModel(network)),
       'compiled': compiled_search.CompiledSearch(
-          config, network, jit_compile=False, dtype=tf.float64,
-          num_simulations=8),
+          config, network, jit_compile=False, dtype=tf.float64),
   }
 
 
@@ -239,13 +242,13 @@ class BothSearchesTest(testing.TestCase):
   def _search(self, kind, observation=None, to_play=(0, 1), legal=None):
     observation = self.observation if observation is None else observation
     if legal is None:
-      legal = inputs.legal_actions_to_mask(((1, 2), (0, 4)), 5)
+      legal = base.legal_actions_to_mask(((1, 2), (0, 4)), 5)
     return self.searches[kind](observation, to_play, legal,
                                np.random.default_rng(0), add_noise=False)
 
   @parameterized.parameters('reference', 'compiled')
   def test_masks_from_ids_search_the_legal_actions(self, kind):
-    output = self._search(kind, legal=inputs.legal_actions_to_mask(
+    output = self._search(kind, legal=base.legal_actions_to_mask(
         [[1, 2], [0, 4]], 5))
     # All 8 simulations go to each row's legal actions.
     self.assertAllEqual(output.visit_counts[:, [1, 2]].sum(axis=1), [8, 0])
