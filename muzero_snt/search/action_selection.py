@@ -24,11 +24,9 @@ from muzero_snt.search import mcts
 
 
 def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
-  """`[A]` float64 probabilities proportional to `N ** (1 / temperature)`.
-
-  Computed in log space, `exp((log N - max log N) / T)` normalised, so that
-  neither large counts nor small temperatures overflow. Unvisited actions
-  get 0; T = 0 gives the most visited action (the lowest of equals) 1.
+  """`[A]` float64 probabilities proportional to `N ** (1 / temperature)`,
+  as `exp((log N - max log N) / T)` so that nothing overflows; T = 0 gives
+  the most visited action (the lowest of equals) probability 1.
 
   Raises:
     ValueError: if `visit_counts` is not a non-empty vector of finite
@@ -60,7 +58,6 @@ def _softmax_rows(counts: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
   """`visit_softmax` of each row of `[R, A]` counts at its `[R]` T > 0."""
   with np.errstate(divide='ignore'):
     logits = np.log(counts)  # -inf for unvisited actions.
-  # The maximum is subtracted before dividing by T: a tiny T cannot overflow.
   logits = ((logits - logits.max(axis=1, keepdims=True)) /
             temperatures[:, None])
   probs = np.exp(logits)
@@ -69,11 +66,7 @@ def _softmax_rows(counts: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
 
 def sample_action(visit_counts: np.ndarray, temperature: float,
                   rng: np.random.Generator) -> int:
-  """An action drawn from `visit_softmax(visit_counts, temperature)`.
-
-  `visit_counts` `[A]` covers the whole action space; at T = 0 the most
-  visited action is returned without drawing.
-  """
+  """An action drawn from `visit_softmax` of `[A]` counts (none at T = 0)."""
   probs = visit_softmax(visit_counts, temperature)
   if temperature == 0:
     return int(np.argmax(probs))
@@ -82,22 +75,13 @@ def sample_action(visit_counts: np.ndarray, temperature: float,
 
 def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                    uniforms: np.ndarray) -> np.ndarray:
-  """`sample_action` for a batch of roots, with its uniform draws given.
+  """`[B]` int64 `sample_action` of `[B, A]` counts at `[B]` temperatures.
 
-  Row i gets the action `sample_action(visit_counts[i], temperatures[i],
-  rng)` returns when `uniforms[i]` is the `rng.random()` that
-  `Generator.choice` draws: the first action whose cumulative probability
-  (normalised by the last) exceeds it. A caller drawing `uniforms[i] =
-  rng.random()` for the rows at T > 0, in order, consumes `rng` as a loop
-  of `sample_action` would. Rows at T = 0 ignore their uniform.
-
-  Args:
-    visit_counts: `[B, A]` root visit counts.
-    temperatures: `[B]` temperatures >= 0.
-    uniforms: `[B]` numbers in [0, 1).
-
-  Returns:
-    `[B]` int64 actions.
+  Row i gets the action `sample_action` returns when `uniforms[i]` (in
+  [0, 1)) is the `rng.random()` that `Generator.choice` draws. A caller
+  drawing `uniforms[i] = rng.random()` for the rows at T > 0, in order,
+  consumes `rng` as a loop of `sample_action` would; rows at T = 0 ignore
+  theirs.
 
   Raises:
     ValueError: naming the row, if a count or temperature is negative or not

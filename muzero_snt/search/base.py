@@ -33,14 +33,11 @@ from muzero_snt import config as config_lib
 class SearchOutput(NamedTuple):
   """Root statistics of B searches, as NumPy arrays.
 
-  Attributes:
-    visit_counts: `[B, A]` int32 visits of each root action.
-    policy: `[B, A]` float32 the policy target: the visit counts normalised
-      per row (the pseudocode's `store_search_statistics`), or Gumbel
-      MuZero's improved policy.
-    root_value: `[B]` float32 `root.value()`, for the player to move.
-    action: `[B]` int32 the action to play if the search chooses it (Gumbel
-      MuZero); None if the caller draws it from the visit counts (MuZero).
+  `[B, A]` int32 `visit_counts`; `[B, A]` float32 `policy`, the policy target
+  (visit counts normalised per row as `store_search_statistics`, or Gumbel
+  MuZero's improved policy); `[B]` float32 `root_value` for the player to
+  move; `[B]` int32 `action` to play if the search chooses it (Gumbel
+  MuZero), None if drawn from the visits.
   """
   visit_counts: np.ndarray
   policy: np.ndarray
@@ -53,8 +50,10 @@ class Search(Protocol):
   """A MuZero search from each of B positions, NumPy in and NumPy out.
 
   The search part of the pseudocode's `play_game`: the root inference, the
-  roots expanded over their legal actions, root noise if `add_noise`, then
-  `config.num_simulations` simulations.
+  roots expanded over their legal actions, root noise if `add_noise`
+  (self-play: yes; evaluation: no) drawn from `rng`, then
+  `config.num_simulations` simulations. The inputs are in the form the
+  module describes.
   """
 
   def __call__(self,
@@ -63,15 +62,7 @@ class Search(Protocol):
                legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> SearchOutput:
-    """Searches from B positions (the input form: see the module).
-
-    Args:
-      observations: `[B, *observation_shape]` the current observations.
-      to_play: `[B]` int the player to move in each position.
-      legal_actions_mask: `[B, A]` bool the legal actions.
-      rng: the generator the noise is drawn from (nothing without noise).
-      add_noise: add exploration noise (self-play: yes; evaluation: no).
-    """
+    ...
 
 
 def check_rng(rng) -> None:
@@ -83,8 +74,7 @@ def check_rng(rng) -> None:
 
 
 class SearchInputs(NamedTuple):
-  """A search's inputs after `check_inputs`: float32 `[B, ...]`
-  observations, int32 `[B]` players, bool `[B, A]` legal actions."""
+  """`check_inputs`' result: float32 observations, int32 players."""
   observation: np.ndarray
   to_play: np.ndarray
   legal: np.ndarray
@@ -92,12 +82,8 @@ class SearchInputs(NamedTuple):
 
 def legal_actions_to_mask(legal_actions: Sequence[Sequence[int]],
                           num_actions: int) -> np.ndarray:
-  """The `[B, A]` bool mask of B rows of legal action ids.
-
-  Args:
-    legal_actions: B non-empty rows of distinct integer ids in [0, A), what
-      the pseudocode's `legal_actions()` returns.
-    num_actions: A.
+  """The `[B, A]` bool mask of B non-empty rows of distinct action ids in
+  [0, A) (what the pseudocode's `legal_actions()` returns).
 
   Raises:
     TypeError: if a row is not a 1-D sequence of integers.

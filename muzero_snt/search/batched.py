@@ -15,21 +15,13 @@
 """MuZero's search as batched tensors, and what both batched searches share.
 
 `batched_search` is `reference_search.search_trees` for B positions in one
-XLA-compilable program: one `initial_inference`, the roots expanded over
-their legal actions, optional Dirichlet noise, then a `tf.while_loop` of
-simulations, each a pUCT descent (`select_leaves`), one batched
-`recurrent_inference`, expansion and backup (`tree.py`). With float64
-statistics it returns the reference's visit counts and root values, without
-noise or with the reference's noise (`reference_search.dirichlet_noise`);
-float32 agrees up to the order of near-equal pUCT scores.
-
-Both batched searches (this one and `gumbel_search.py`) take the same
-arguments, start with `expand_roots` and run `simulate` in
-`run_simulations`. XLA drops assertions: a search compiled with XLA must get
-checked inputs (`CompiledSearch` checks them in NumPy first).
+XLA-compilable program: `expand_roots`, then `run_simulations`, each a
+pUCT descent (`select_leaves`), one `recurrent_inference`, expansion and
+backup (`tree.py`). With float64 statistics it returns the reference's
+visits and root values. `gumbel_search.py` shares the prologue and loop.
 """
 
-from typing import Callable, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, NamedTuple, Optional, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -45,18 +37,10 @@ CHECKED_OUTPUTS = ('value', 'reward', 'policy_logits')
 
 
 class BatchedSearchOutput(NamedTuple):
-  """The result of a batched search from B positions.
-
-  Attributes:
-    visit_counts: `[B, A]` int32 visits of each root action.
-    policy: `[B, A]` float32 the policy target.
-    root_value: `[B]` float32 the root's mean backed-up value, for the player
-      to move.
-    action: `[B]` int32 the action to play (Gumbel MuZero), or None.
-    finite: `[3]` bool whether every `CHECKED_OUTPUTS` the network returned
-      during the search was finite.
-    tree: the searched trees (`tree.Tree`).
-  """
+  """A batched search's result: `[B, A]` int32 visits and float32 policy
+  target, `[B]` float32 root values (for the player to move), `[B]` int32
+  action to play (Gumbel MuZero; None for MuZero), `[3]` bool whether the
+  network's `CHECKED_OUTPUTS` were finite, and the searched trees."""
   visit_counts: tf.Tensor
   policy: tf.Tensor
   root_value: tf.Tensor
@@ -66,9 +50,8 @@ class BatchedSearchOutput(NamedTuple):
 
 
 class Roots(NamedTuple):
-  """A batched search after `expand_roots`: the trees, the roots'
-  `initial_inference`, whether it is finite (`[3]` bool) and the roots'
-  `[B, A]` noise (None without noise)."""
+  """`expand_roots`' result: the trees, the roots' `initial_inference`, its
+  `all_finite` and the roots' `[B, A]` noise (None without noise)."""
   tree: tree_lib.Tree
   output: types.NetworkOutput
   finite: tf.Tensor
@@ -98,22 +81,17 @@ def draw_noise(config: config_lib.MuZeroConfig, legal: tf.Tensor,
                                              legal, seed, dtype)
 
 
-def _static_size(tensor: tf.Tensor, axis: int) -> Optional[int]:
-  return tf.compat.dimension_value(tensor.shape[axis])
-
-
 def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
                   to_play: tf.Tensor, legal_actions_mask: tf.Tensor) -> None:
   """Raises ValueError, when tracing, on shapes that would broadcast."""
   num_actions = config.action_space_size
-  if legal_actions_mask.shape.rank != 2 or _static_size(
-      legal_actions_mask, 1) not in (None, num_actions):
+  if legal_actions_mask.shape.rank != 2 or (
+      legal_actions_mask.shape[1] not in (None, num_actions)):
     raise ValueError(f'legal_actions_mask must be a [B, {num_actions}] bool '
                      f'mask, got shape {legal_actions_mask.shape}.')
   if to_play.shape.rank != 1:
     raise ValueError(f'to_play must be [B], got shape {to_play.shape}.')
-  sizes = {_static_size(t, 0)
-           for t in (observation, to_play, legal_actions_mask)}
+  sizes = {t.shape[0] for t in (observation, to_play, legal_actions_mask)}
   sizes.discard(None)
   if len(sizes) > 1:
     raise ValueError(
@@ -153,12 +131,11 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
                  add_noise: bool, noise: Optional[tf.Tensor], dtype: tf.DType,
                  check_inputs: bool,
                  known_bounds: Optional[config_lib.KnownBounds]) -> Roots:
-  """The prologue of both batched searches, up to the expanded roots.
+  """The prologue of both batched searches (arguments: `batched_search`'s).
 
   Checks the inputs (static shapes; sizes and values with `check_inputs`),
   runs the roots' `initial_inference`, makes the trees (Q bounds from
-  `known_bounds`) and, with `add_noise`, takes `noise` or draws it from
-  `seed` (`draw_noise`). Other arguments as `batched_search`'s.
+  `known_bounds`) and, with `add_noise`, takes `noise` or draws it.
 
   Raises:
     ValueError: if `add_noise` is set without a `seed` or `noise`, or, when
@@ -181,7 +158,7 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
   output = network.initial_inference(observation)
-  if _static_size(output.policy_logits, -1) not in (None, num_actions):
+  if output.policy_logits.shape[-1] not in (None, num_actions):
     raise ValueError(
         f'The network returns policy logits of shape '
         f'{output.policy_logits.shape}; the config has {num_actions} '
@@ -199,37 +176,39 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
   return Roots(tree, output, all_finite(output), noise)
 
 
-def simulate(config: config_lib.MuZeroConfig, network, tree: tree_lib.Tree,
-             simulation: tf.Tensor, leaf_edge: tf.Tensor
-            ) -> Tuple[tree_lib.Tree, types.NetworkOutput]:
-  """Simulation `simulation` after the descent chose `[B]` `leaf_edge`s:
-  the trees with the leaves expanded and backed up, and the leaves'
-  `recurrent_inference`."""
-  num_actions = config.action_space_size
-  # Inside the search tree we use the dynamics function to obtain the next
-  # hidden state given an action and the previous hidden state.
-  output = network.recurrent_inference(
-      tree_lib.gather_rows(tree.hidden_state, leaf_edge // num_actions),
-      leaf_edge % num_actions)
-  tree = tree_lib.expand(tree, simulation, leaf_edge, output.policy_logits,
-                         output.hidden_state, config.num_players)
-  tree = tree_lib.backpropagate(config, tree, leaf_edge, simulation,
-                                output.value, output.reward)
-  return tree, output
-
-
 def run_simulations(config: config_lib.MuZeroConfig, network, roots: Roots,
-                    body: Callable[..., Sequence],
-                    state: Sequence) -> Sequence:
-  """The final `state` of `body(simulation, *state)` for simulations
-  1..num_simulations. Small boards' convolutions run as matmuls whose
-  matrices are made once here (`networks/board_conv.py`)."""
+                    select_leaves: Callable[[tree_lib.Tree, tf.Tensor],
+                                            tf.Tensor]
+                   ) -> Tuple[tree_lib.Tree, tf.Tensor]:
+  """`(tree, finite)` after simulations 1..num_simulations from `roots`.
+
+  Simulation s expands and backs up the leaves at the end of the `[B]` flat
+  edges `select_leaves(tree, s)` chooses; `finite` `[3]` is `all_finite` of
+  every network output. Small boards' convolution matrices are made once
+  (`networks/board_conv.py`).
+  """
+  num_actions = config.action_space_size
+
+  def body(simulation, tree, finite):
+    leaf_edge = select_leaves(tree, simulation)
+    # Inside the search tree we use the dynamics function to obtain the next
+    # hidden state given an action and the previous hidden state.
+    output = network.recurrent_inference(
+        tree_lib.gather_rows(tree.hidden_state, leaf_edge // num_actions),
+        leaf_edge % num_actions)
+    tree = tree_lib.expand(tree, simulation, leaf_edge, output.policy_logits,
+                           output.hidden_state, output.value,
+                           config.num_players)
+    tree = tree_lib.backpropagate(config, tree, leaf_edge, simulation,
+                                  output.value, output.reward)
+    return simulation + 1, tree, tf.logical_and(finite, all_finite(output))
+
   hidden_state = roots.output.hidden_state
   with board_conv.assembled_weights(network, hidden_state.shape,
                                     hidden_state.dtype):
     return tf.while_loop(
         lambda simulation, *_: simulation <= config.num_simulations, body,
-        (tf.constant(1),) + tuple(state))[1:]
+        (tf.constant(1), roots.tree, roots.finite))[1:]
 
 
 def root_value(tree: tree_lib.Tree) -> tf.Tensor:
@@ -249,9 +228,8 @@ def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
                 value_sum: tf.Tensor) -> tf.Tensor:
   """`[B, 3]` (log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q) of nodes.
 
-  The parts of pUCT that depend on the node alone, computed once per node
-  (XLA keeps a log or sqrt broadcast over the actions out of the fused
-  scores). The unvisited Q is the parent's value for 'parent', else 0.
+  The parts of pUCT that depend on the node alone, computed once per node:
+  XLA keeps a log or sqrt broadcast over the actions out of fused scores.
   """
   dtype = visit_count.dtype
   base = tf.constant(config.pb_c_base, dtype)
@@ -348,8 +326,7 @@ def select_leaves(config: config_lib.MuZeroConfig,
 def add_exploration_noise(config: config_lib.MuZeroConfig,
                           tree: tree_lib.Tree,
                           noise: tf.Tensor) -> tree_lib.Tree:
-  """`mcts.add_exploration_noise` on fresh roots: prior*(1-f) + noise*f,
-  with `[B, A]` noise (a Dirichlet sample over each row's legal actions)."""
+  """`mcts.add_exploration_noise` of fresh roots: prior*(1-f) + noise*f."""
   noise = tf.cast(noise, tree.edges.dtype)
   frac = config.root_exploration_fraction
   no_parent = tf.fill(tf.shape(tree.root_legal)[:1], tree_lib.NO_PARENT)
@@ -370,53 +347,39 @@ def batched_search(config: config_lib.MuZeroConfig,
                    noise: Optional[tf.Tensor] = None,
                    dtype: tf.DType = tf.float32,
                    check_inputs: bool = True) -> BatchedSearchOutput:
-  """MuZero's search from each of B positions; plain TensorFlow, XLA-ready.
-
-  Call it inside a `tf.function` (see `compiled_search.CompiledSearch`).
+  """MuZero's search from each of B positions, to call in a `tf.function`.
 
   Args:
     config: the hyperparameters (`config.num_simulations` simulations).
-    network: has `initial_inference(observation)` and
-      `recurrent_inference(hidden_state, action)` returning
-      `types.NetworkOutput` tensors, with `is_training` False by default.
-    observation: `[B, *observation_shape]` the current observations.
-    to_play: `[B]` int the player to move in each position.
-    legal_actions_mask: `[B, A]` bool the legal actions (one per row or
-      more).
+    network: has `initial_inference` and `recurrent_inference` returning
+      `types.NetworkOutput` tensors (e.g. a `MuZeroNetwork`).
+    observation, to_play, legal_actions_mask: the positions (`base.py`).
     seed: `[2]` int stateless seed of the noise (`draw_noise`).
     add_noise: mix root noise into the search (MuZero: Dirichlet noise into
-      the priors; Gumbel MuZero: its Gumbel sample).
+      the priors; Gumbel MuZero: the Gumbel sample).
     noise: `[B, A]` a given noise sample, used instead of drawing one.
     dtype: the tree's float type: float32, or float64 for results equal to
       the reference search's.
     check_inputs: assert the inputs' sizes and values when the search runs
-      (off when the caller has checked them).
+      (XLA drops assertions: `CompiledSearch` checks them in NumPy).
 
   Returns:
-    `BatchedSearchOutput`, its policy the normalised visit counts and its
-    action None.
+    `BatchedSearchOutput`, its policy the normalised visit counts.
 
   Raises:
     ValueError: as `expand_roots`.
-    tf.errors.InvalidArgumentError: with `check_inputs`, outside XLA, if
-      the sizes disagree, a row of the mask has no legal action or a player
-      is outside [0, num_players).
+    tf.errors.InvalidArgumentError: with `check_inputs`, outside XLA, if an
+      input's size or value is wrong.
   """
   roots = expand_roots(
       config, network, observation, to_play, legal_actions_mask, seed=seed,
       add_noise=add_noise, noise=noise, dtype=dtype,
       check_inputs=check_inputs, known_bounds=config.known_bounds)
-  tree = roots.tree
   if roots.noise is not None:
-    tree = add_exploration_noise(config, tree, roots.noise)
-
-  def body(simulation, tree, finite):
-    leaf_edge = select_leaves(config, tree)
-    tree, output = simulate(config, network, tree, simulation, leaf_edge)
-    return simulation + 1, tree, tf.logical_and(finite, all_finite(output))
-
-  tree, finite = run_simulations(config, network, roots, body,
-                                 (tree, roots.finite))
+    roots = roots._replace(
+        tree=add_exploration_noise(config, roots.tree, roots.noise))
+  tree, finite = run_simulations(
+      config, network, roots, lambda tree, _: select_leaves(config, tree))
   counts = tree.edges[:, 0, :, tree_lib.VISIT_COUNT]  # [B, A]
   policy = tf.cast(counts, tf.float32)
   return BatchedSearchOutput(

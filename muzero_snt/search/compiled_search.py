@@ -14,13 +14,9 @@
 # ============================================================================
 """CompiledSearch: a batched search compiled once, NumPy in and NumPy out.
 
-It runs `batched.batched_search` (or Gumbel MuZero's
-`gumbel_search.gumbel_search`) as one `tf.function`, XLA by default, with a
-batch-agnostic signature, optionally split among the replicas of a
-`tf.distribute` strategy: a `base.Search`, tested against `ReferenceSearch`.
-The roots' noise is drawn in the program from a stateless seed, each root's
-from its row alone, or, with `host_noise`, in NumPy as the reference draws
-it (`reference_search.dirichlet_noise`).
+A `base.Search` running `batched.batched_search` (or
+`gumbel_search.gumbel_search`) as one batch-agnostic `tf.function`, XLA by
+default, optionally split among the replicas of a `tf.distribute` strategy.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -43,10 +39,9 @@ _POWER_OF_TWO_UP_TO = 64
 def _padded_size(batch_size: int, multiple: int) -> int:
   """The size a batch is padded to, a `multiple` of the replicas.
 
-  XLA compiles one program per size. Up to 64 rows, the next power of two
-  (self-play's batch shrinks as games end: log2(num_envs) + 1 programs);
-  above, the next multiple of p / 8, p the next power of two (at most 8
-  programs between p / 2 and p, and at most 1.25 times the work).
+  XLA compiles a program per size: up to 64 rows the next power of two,
+  above it the next multiple of p / 8, p the next power of two (at most 8
+  programs between p / 2 and p, at most 1.25 times the work).
   """
   size = 1
   while size < batch_size:
@@ -76,11 +71,8 @@ def _replicated(strategy: tf.distribute.Strategy, search: Callable,
                 draw_noise: Optional[Callable]) -> Callable:
   """`search` split along the batch among the strategy's replicas.
 
-  `search` maps `(observation, to_play, legal, seed, noise)` to
-  `(visit_counts, policy, root_value, action, finite)` and mixes in the
-  noise it is given; `draw_noise(legal, seed)` draws it for the whole batch
-  first (None: the noise is given), so a root's noise does not depend on
-  the number of replicas.
+  `draw_noise(legal, seed)` draws the noise for the whole batch first (None:
+  it is given), so a root's noise does not depend on the replicas.
   """
   num_replicas = strategy.num_replicas_in_sync
 
@@ -108,11 +100,9 @@ def _replicated(strategy: tf.distribute.Strategy, search: Callable,
 
 
 class CompiledSearch:
-  """A batched search as a compiled function over NumPy batches.
-
-  The function reads the network's variables: a learner updating the same
-  network is seen by the next search. Inputs are checked in NumPy first
-  (`base.check_inputs`): under XLA the program could not refuse them.
+  """A batched search compiled over NumPy batches, reading the network's
+  variables at each call. Inputs are checked in NumPy (`base.check_inputs`):
+  under XLA the program could not refuse them.
 
   Usage:
 
@@ -133,25 +123,24 @@ class CompiledSearch:
 
     Args:
       config: the hyperparameters (`search_policy` chooses the search).
-      network: a `MuZeroNetwork`, or any object with its two inference
-        methods; its variables are created here if need be.
+      network: a `MuZeroNetwork`, or any object with its two inferences.
       jit_compile: compile the whole search with XLA.
       dtype: float type of the tree statistics (float32 or float64).
       strategy: if given, each call splits its batch among the replicas.
       pad_batch: pad each batch to a few sizes (`_padded_size`), so that XLA
         compiles few programs; padded rows are searched and dropped.
       host_noise: draw MuZero's Dirichlet noise in NumPy as the reference
-        does: with float64 statistics the search then equals
-        `ReferenceSearch` with noise.
+        does (`reference_search.dirichlet_noise`), so that with float64
+        statistics the search equals `ReferenceSearch` with noise. By
+        default each root's is drawn in the program from a stateless seed
+        and its row alone (`stateless_dirichlet.py`).
       min_batch_size: pad every smaller batch to this many rows first, so
         that self-play's shrinking rounds run one program. Rows are searched
-        as in a batch of their own, noise included, up to the network's
-        rounding.
+        as in a batch of their own, up to the network's rounding.
 
     Raises:
-      ValueError: if `dtype` is not float32 or float64, `min_batch_size` is
-        not a positive integer or is > 1 without `pad_batch`, or XLA is
-        asked for on several replicas with variables created outside the
+      ValueError: if `dtype` or `min_batch_size` is invalid, or XLA is asked
+        for on several replicas with variables created outside the
         strategy's scope.
     """
     if (isinstance(min_batch_size, bool) or
@@ -202,8 +191,7 @@ class CompiledSearch:
         search = tf.function(_replicated(strategy, search, draw_noise),
                              input_signature=signature, autograph=False)
       self._searches[add_noise] = search
-    # Flat calls of the concrete functions (`flat_call.py`): they skip
-    # tf.function's argument matching, half of a one-root search's time.
+    # Flat calls (`flat_call.py`) skip tf.function's argument matching.
     self._calls = {}
     self._zero_noises = {}
 
@@ -236,15 +224,11 @@ class CompiledSearch:
                legal_actions_mask: np.ndarray,
                rng: np.random.Generator,
                add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions; see `base.Search`.
-
-    With `add_noise` the stateless seed is drawn as `rng.integers(0,
-    2**31 - 1, size=2)`, or with `host_noise` the noise itself as the
-    reference draws it; without noise nothing is drawn.
+    """`base.Search`; with `add_noise` the seed is `rng.integers(0,
+    2**31 - 1, size=2)` (`host_noise`: the noise is drawn from `rng`).
 
     Raises:
-      As `search_with_seed`, and TypeError if `rng` is not a
-      `np.random.Generator`.
+      As `search_with_seed`, and TypeError if `rng` is not a Generator.
     """
     base.check_rng(rng)
     checked = base.check_inputs(self._config, observations, to_play,
@@ -260,13 +244,8 @@ class CompiledSearch:
                        legal_actions_mask: np.ndarray,
                        seed,
                        add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions with the noise's seed given.
-
-    Args:
-      observations, to_play, legal_actions_mask: as `__call__`'s.
-      seed: two ints, the stateless seed of the noise (with `host_noise`,
-        of `np.random.default_rng(seed)` that `__call__` would draw from).
-      add_noise: draw and mix in the root noise.
+    """Searches from B positions with the noise's seed (two ints) given;
+    with `host_noise` the noise is drawn from `np.random.default_rng(seed)`.
 
     Raises:
       TypeError, ValueError: if the inputs are not of the searches' form
@@ -301,12 +280,9 @@ class CompiledSearch:
 
   def compile_function(self, batch_sizes: Sequence[int],
                        add_noise: bool = True) -> Callable[[], None]:
-    """Traces the search now; returns a function that compiles it.
-
-    The function runs the search once on zeros for each of
-    `padded_sizes(batch_sizes)`, so that XLA compiles them before a game
-    needs them. It changes nothing and may run in another thread.
-    """
+    """Traces the search now; returns a function that compiles it, by a
+    run on zeros of each of `padded_sizes(batch_sizes)`. That function
+    changes nothing and may run in another thread."""
     call = self._call(add_noise)
     config = self._config
     sizes = self.padded_sizes(batch_sizes)
@@ -320,7 +296,7 @@ class CompiledSearch:
     return compile_searches
 
   def _zero_noise(self, size: int) -> tf.Tensor:
-    """The noise input when none is given, made once per batch size."""
+    """The noise input when none is given, one per batch size."""
     if size not in self._zero_noises:
       self._zero_noises[size] = tf.zeros(
           [size, self._config.action_space_size], self._dtype)
@@ -335,8 +311,7 @@ class CompiledSearch:
   def _search(self, checked: base.SearchInputs, seed: np.ndarray,
               add_noise: bool,
               rng: Optional[np.random.Generator]) -> base.SearchOutput:
-    """Runs the search on checked inputs, padded; `rng` only for host
-    noise."""
+    """Runs the search on checked inputs, padded."""
     config = self._config
     observation, to_play, legal = checked
     batch_size = len(observation)
@@ -352,15 +327,12 @@ class CompiledSearch:
       raise ValueError(f'A batch of {batch_size} does not split among '
                        f'{self._num_replicas} replicas.')
     if size > batch_size:
-      pad = size - batch_size
-      observation = np.concatenate(
-          [observation, np.zeros((pad,) + observation.shape[1:], np.float32)])
-      to_play = np.concatenate([to_play, np.zeros(pad, np.int32)])
-      legal = np.concatenate(
-          [legal, np.ones((pad, config.action_space_size), bool)])
-      if noise is not None:
-        noise = np.concatenate([noise, np.zeros((pad,) + noise.shape[1:],
-                                                noise.dtype)])
+      def pad(rows, value=0):
+        return np.pad(rows, [(0, size - batch_size)] + [(0, 0)] * (
+            rows.ndim - 1), constant_values=value)
+      observation, to_play, legal = (pad(observation), pad(to_play),
+                                     pad(legal, True))
+      noise = None if noise is None else pad(noise)
     # The tensors are in the signature's dtypes (`check_inputs` cast them).
     visit_counts, policy, root_value, action, finite = self._call(add_noise)(
         tf.constant(observation), tf.constant(to_play), tf.constant(legal),

@@ -34,17 +34,10 @@ def make_search(config: config_lib.MuZeroConfig,
   """The search of one of `SEARCH_KINDS` over `network`.
 
   It runs `config.num_simulations` simulations (for another count pass
-  `dataclasses.replace(config, num_simulations=n)`), and MuZero's search or
-  Gumbel MuZero's by `config.search_policy` (batched kinds only). Every kind
-  reads the network's variables at each call.
-
-  Args:
-    config: the hyperparameters.
-    network: the network the search runs.
-    kind: 'xla' or 'graph' (`compiled_search.CompiledSearch` with and without
-      XLA), or 'reference' (`reference_search.ReferenceSearch`).
-    min_batch_size: the batched kinds pad smaller batches to this many rows
-      (`compiled_search.CompiledSearch`); 1 for the reference search.
+  `dataclasses.replace(config, num_simulations=n)`) of MuZero's search, or
+  Gumbel MuZero's (`config.search_policy`; batched kinds only), reading the
+  network's variables at each call. `min_batch_size` is
+  `compiled_search.CompiledSearch`'s (1 for the reference search).
 
   Raises:
     ValueError: if `kind` is not one of `SEARCH_KINDS`, or is 'reference'

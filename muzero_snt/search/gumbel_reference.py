@@ -14,10 +14,9 @@
 # ============================================================================
 """Gumbel MuZero's search, one position at a time in NumPy, from the paper.
 
-A readable rendition of Danihelka et al., "Policy improvement by planning
-with Gumbel" (ICLR 2022), against which `gumbel_search.py` is tested: a
-dictionary tree, explicit Sequential Halving rounds and float64 formulas,
-one network call per simulation.
+Danihelka et al. (ICLR 2022) written to be read, with a dictionary tree,
+explicit Sequential Halving rounds and float64 formulas: the route
+`gumbel_search.py` is tested against.
 """
 
 import math
@@ -96,17 +95,9 @@ def _halving(num_considered: int, num_simulations: int) -> List[int]:
 def search_one(config: config_lib.MuZeroConfig, model, observation,
                to_play: int, legal: np.ndarray,
                gumbel: np.ndarray) -> ReferenceOutput:
-  """Gumbel MuZero's search from one position.
-
-  Args:
-    config: the hyperparameters (`num_simulations`, `discount`,
-      `num_players`, `gumbel_*`).
-    model: a `model.Model`.
-    observation: `[*observation_shape]` the position's observation.
-    to_play: the player to move.
-    legal: `[A]` bool the legal actions.
-    gumbel: `[A]` the root's Gumbel sample g (zeros: no noise).
-  """
+  """Gumbel MuZero's search from one position with a `model.Model`:
+  `[*observation_shape]` observation, `[A]` bool legal actions and `[A]`
+  Gumbel sample g (zeros: no noise)."""
   legal = np.asarray(legal, bool)
   gumbel = np.asarray(gumbel, np.float64)
   sign = -1. if config.num_players == 2 else 1.

@@ -15,9 +15,8 @@
 """Gumbel MuZero's search as batched tensors, inside one compiled function.
 
 Danihelka et al., "Policy improvement by planning with Gumbel" (ICLR 2022).
-The trees, expansion and backup are MuZero's (`batched.py`, `tree.py`); the
-descent and the results follow the paper's rules, each on one node per
-tree:
+The trees, expansion and backup are MuZero's (`batched.py`); the descent
+and the results follow the paper's rules, each on one node per tree:
 
 - completed Q (appendix D): a visited action keeps its Q, an unvisited one
   takes v_mix; sigma(q) = (c_visit + max_b N(b)) * c_scale * q (eq. 8), q
@@ -29,9 +28,8 @@ tree:
 - the policy target pi' over the root's legal actions (eq. 11), and the
   action the halving leaves.
 
-The network's value of every node (v of v_mix) is kept beside the tree.
-Without noise g = 0 (evaluation). Tested against `mctx.gumbel_muzero_policy`
-and `gumbel_reference.py`; docs/gumbel.md lists the choices.
+v of v_mix is `Tree.raw_value`; without noise g = 0. Tested against
+`mctx.gumbel_muzero_policy` and `gumbel_reference.py` (docs/gumbel.md).
 """
 
 import math
@@ -136,23 +134,18 @@ def considered_visits(num_considered: int,
                       num_simulations: int) -> Tuple[int, ...]:
   """Sequential Halving of n simulations among m root actions.
 
-  Karnin et al. (2013), as section 3.2 uses it: each phase gives every
-  action still considered max(1, floor(n / (ceil(log2 m) * k))) visits, k
-  the actions left, then keeps the better half (never fewer than two). At
-  simulation s the search visits, among the actions whose count equals
-  entry s, the one of highest `root_scores`: every action still in the
-  halving has that count, the dropped ones fewer.
-
-  Args:
-    num_considered: m >= 0 (with m <= 1 the one action is visited each time).
-    num_simulations: n >= 0.
+  Karnin et al. (2013), as section 3.2 uses it: each phase gives every one
+  of the k actions left max(1, floor(n / (ceil(log2 m) * k))) visits, then
+  keeps the better half (at least two). Simulation s visits the action of
+  highest `root_scores` among those whose count is entry s: those still in
+  the halving; the dropped ones have fewer.
 
   Returns:
     n ints: entry s is the visit count, before simulation s, of the root
-    action simulation s visits.
+    action simulation s visits (m <= 1: the one action's, 0, 1, ...).
 
   Raises:
-    ValueError: if an argument is not an integer >= 0.
+    ValueError: if m or n is not an integer >= 0.
   """
   for name, value in (('num_considered', num_considered),
                       ('num_simulations', num_simulations)):
@@ -181,29 +174,25 @@ def visit_table(max_considered: int,
 
 
 def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
-                  raw_value: tf.Tensor, root_logits: tf.Tensor,
-                  gumbel: tf.Tensor, considered_visit: tf.Tensor) -> tf.Tensor:
-  """Descends each tree to an unexpanded child by Gumbel MuZero's rules.
+                  root_logits: tf.Tensor, gumbel: tf.Tensor,
+                  considered_visit: tf.Tensor) -> tf.Tensor:
+  """`[B]` int32 the flat edge into each tree's new leaf, by `root_scores`
+  then `interior_scores`.
 
   Args:
     config: the hyperparameters.
     tree: the trees.
-    raw_value: `[B, N]` the network's value of each expanded node.
     root_logits: `[B, A]` the network's logits at the roots.
     gumbel: `[B, A]` the roots' Gumbel sample.
     considered_visit: `[B]` the visit count of the root actions Sequential
       Halving considers at this simulation.
-
-  Returns:
-    `[B]` int32 the flat index of the edge into each new leaf.
   """
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
-  flat_raw_value = tf.reshape(raw_value, [-1])  # [B * N]
+  flat_raw_value = tf.reshape(tree.raw_value, [-1])  # [B * N]
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   root = tree_lib.node_index(tree, tf.zeros_like(considered_visit))  # [B]
-  root_sigma = sigma_completed_q(config, root_edges,
-                                              raw_value[:, 0])
+  root_sigma = sigma_completed_q(config, root_edges, tree.raw_value[:, 0])
   action = tree_lib.first_argmax(root_scores(
       gumbel, root_logits, root_sigma, root_edges[:, :, tree_lib.VISIT_COUNT],
       considered_visit, tree.root_legal))
@@ -220,8 +209,8 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
   def body(node, leaf_edge):
     # A tree that has found its leaf edge stays; its scores are ignored.
     edges = tf.gather(node_rows, node)  # [B, A, 6]
-    sigma_q = sigma_completed_q(
-        config, edges, tf.gather(flat_raw_value, node))
+    sigma_q = sigma_completed_q(config, edges,
+                                tf.gather(flat_raw_value, node))
     chosen = tree_lib.first_argmax(interior_scores(
         sigma_q, edges[:, :, tree_lib.PRIOR],
         edges[:, :, tree_lib.VISIT_COUNT]))
@@ -246,10 +235,8 @@ def gumbel_search(config: config_lib.MuZeroConfig,
                   noise: Optional[tf.Tensor] = None,
                   dtype: tf.DType = tf.float32,
                   check_inputs: bool = True) -> batched.BatchedSearchOutput:
-  """Gumbel MuZero's search from each of B positions; XLA-compilable.
-
-  The arguments and errors are `batched.batched_search`'s; the noise is the
-  roots' Gumbel sample g (0 without noise), and `config.gumbel_*` are read.
+  """Gumbel MuZero's search from B positions; arguments and errors as
+  `batched.batched_search`'s, the noise the roots' Gumbel sample g.
 
   Returns:
     `batched.BatchedSearchOutput`: its policy the improved policy pi', its
@@ -263,39 +250,26 @@ def gumbel_search(config: config_lib.MuZeroConfig,
   num_simulations = config.num_simulations
   legal = roots.tree.root_legal
   batch_size = tf.shape(legal)[0]
-  raw_value = tf.concat(
-      [tf.cast(roots.output.value, dtype)[:, None],
-       tf.zeros(tf.stack([batch_size, num_simulations]), dtype)], axis=1)
   root_logits = tf.cast(roots.output.policy_logits, dtype)
   gumbel = tf.zeros_like(root_logits) if roots.noise is None else roots.noise
 
   # Row k of the table is the halving of a root with k actions to consider.
   max_considered = config.gumbel_max_considered_actions
-  table = tf.constant(
-      visit_table(max_considered, num_simulations),
-      tf.int32, shape=[max_considered + 1, num_simulations])
+  table = tf.constant(visit_table(max_considered, num_simulations),
+                      tf.int32, shape=[max_considered + 1, num_simulations])
   num_considered = tf.minimum(
       max_considered, tf.reduce_sum(tf.cast(legal, tf.int32), axis=1))
 
-  def body(simulation, tree, raw_value, finite):
+  def select(tree, simulation):
     index = tf.stack([num_considered,
                       tf.fill([batch_size], simulation - 1)], axis=1)
-    leaf_edge = select_leaves(config, tree, raw_value, root_logits, gumbel,
-                              tf.gather_nd(table, index))
-    tree, output = batched.simulate(config, network, tree, simulation,
-                                    leaf_edge)
-    new = tree_lib.node_index(tree, tf.fill([batch_size], simulation))
-    raw_value = tree_lib.set_rows(raw_value, new,
-                                  tf.cast(output.value, dtype))
-    return (simulation + 1, tree, raw_value,
-            tf.logical_and(finite, batched.all_finite(output)))
+    return select_leaves(config, tree, root_logits, gumbel,
+                         tf.gather_nd(table, index))
 
-  tree, raw_value, finite = batched.run_simulations(
-      config, network, roots, body, (roots.tree, raw_value, roots.finite))
+  tree, finite = batched.run_simulations(config, network, roots, select)
   root_edges = tree.edges[:, 0]  # [B, A, 6]
   counts = root_edges[:, :, tree_lib.VISIT_COUNT]  # [B, A]
-  sigma_q = sigma_completed_q(config, root_edges,
-                                           raw_value[:, 0])
+  sigma_q = sigma_completed_q(config, root_edges, tree.raw_value[:, 0])
   # The action the halving leaves: of the most visited ones, the best.
   action = tree_lib.first_argmax(root_scores(
       gumbel, root_logits, sigma_q, counts,

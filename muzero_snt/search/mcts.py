@@ -14,18 +14,13 @@
 # ============================================================================
 """The pseudocode's Monte-Carlo tree search on `Node`s, with its defects fixed.
 
-Node, MinMaxStats, `run_mcts`, `select_child`, `ucb_score`, `expand_node`,
-`backpropagate` and `add_exploration_noise` follow the pseudocode of
-arXiv:1911.08265, on a batch of trees searched in lockstep (one batched
-network call per simulation). Three rules differ (docs/pseudocode.md,
-defects 1-3): `backpropagate` walks from the leaf up; Q(s, a) is
-`child.reward + discount * child's value seen from the parent's player`, in
-`ucb_score` and in MinMaxStats; a value changes sign when it passes to the
-other player.
-
-Conventions: `node.to_play` moves at `node`; `node.reward` is for the player
-who moved into `node`; `node.value()` is for `node.to_play`. Ties go to the
-lowest action.
+The classes and functions of arXiv:1911.08265's pseudocode, on a batch of
+trees searched in lockstep (one network call per simulation). Three rules
+differ (docs/pseudocode.md, defects 1-3): `backpropagate` walks from the leaf
+up; Q(s, a) is `child.reward + discount * child's value for the parent's
+player`, in `ucb_score` and in MinMaxStats; a value changes sign when it
+passes to the other player. `node.reward` is for the player who moved into
+`node`, `node.value()` for `node.to_play`. Ties go to the lowest action.
 """
 
 import math
@@ -39,17 +34,10 @@ from muzero_snt.search import model as model_lib
 
 
 class Node:
-  """A state of the search tree (the pseudocode's `Node`).
-
-  Attributes:
-    visit_count: N, the number of simulations through this node.
-    to_play: the player to move here (0 or 1), -1 until expanded.
-    prior: P(s, a) of the action leading here.
-    value_sum: the sum of the returns backed up here, for `to_play`.
-    children: action (int) -> child `Node`, in increasing action order.
-    hidden_state: the network's hidden state (one example), or None.
-    reward: the predicted reward for moving here, for the parent's player.
-  """
+  """A state of the search tree (the pseudocode's `Node`): `visit_count`,
+  `to_play` (-1 until expanded), `prior` P(s, a), `value_sum` (for
+  `to_play`), `children` (action -> Node, in increasing action order), the
+  network's `hidden_state` and the `reward` for moving here."""
 
   __slots__ = ('visit_count', 'to_play', 'prior', 'value_sum', 'children',
                'hidden_state', 'reward')
@@ -105,9 +93,6 @@ class MinMaxStats:
       return (value - self.minimum) / (self.maximum - self.minimum)
     return value
 
-  def __repr__(self) -> str:
-    return f'MinMaxStats(minimum={self.minimum}, maximum={self.maximum})'
-
 
 def q_value(parent: Node, child: Node, discount: float) -> float:
   """Q(s, a) for `parent.to_play`: `child.reward + discount * (+-value)`.
@@ -161,15 +146,9 @@ def select_child(config: config_lib.MuZeroConfig, node: Node,
 
 def expand_node(node: Node, to_play: int, actions: Iterable[int],
                 network_output: types.NetworkOutput):
-  """Expands `node` over `actions`, priors the softmax of their logits.
-
-  Args:
-    node: the node to expand.
-    to_play: the player to move at `node`.
-    actions: the legal actions at the root, every action inside the tree.
-    network_output: one example's output: `reward` a float, `policy_logits`
-      `[A]`, `hidden_state` `[...]`.
-  """
+  """Expands `node` over `actions` (the legal ones at the root, all inside
+  the tree), priors the softmax of their logits, with one example's
+  `network_output` (`reward` a float, `policy_logits` `[A]`)."""
   node.to_play = to_play
   node.hidden_state = network_output.hidden_state
   node.reward = float(network_output.reward)
@@ -185,10 +164,9 @@ def backpropagate(search_path: Sequence[Node], value: float, discount: float,
                   min_max_stats: MinMaxStats):
   """Backs the leaf's value up `search_path` (root first), leaf to root.
 
-  G, the return from the current node on for its `to_play`, starts as the
-  leaf's value; each node adds G and a visit, then (below the root)
-  MinMaxStats sees Q(parent, node) and G becomes `node.reward + discount *
-  (+-G)` for the parent's player (defects 1-3).
+  G, the return for the current node's `to_play`, starts as the leaf's
+  value; each node adds G and a visit, then below the root MinMaxStats sees
+  Q(parent, node) and G becomes `node.reward + discount * (+-G)`.
   """
   for depth in range(len(search_path) - 1, -1, -1):
     node = search_path[depth]
@@ -233,17 +211,11 @@ def check_finite(output: types.NetworkOutput, call: str) -> None:
 def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
              model: model_lib.Model,
              min_max_stats: Sequence[MinMaxStats]):
-  """Runs `config.num_simulations` simulations on every root, in lockstep.
+  """Runs `config.num_simulations` simulations on every expanded root.
 
   Each simulation descends every tree with `select_child`, evaluates all
   leaves with one `model.recurrent_inference`, then expands each leaf over
-  every action and backs its value up.
-
-  Args:
-    config: the search's hyperparameters.
-    roots: expanded roots.
-    model: the network (`model.Model`).
-    min_max_stats: one `MinMaxStats` per root, updated in place.
+  every action and backs its value up, into the root's `min_max_stats`.
 
   Raises:
     ValueError: if `roots` and `min_max_stats` differ in length or a root is

@@ -25,12 +25,9 @@ from muzero_snt.networks import muzero_network
 
 @runtime_checkable
 class Model(Protocol):
-  """The pseudocode's `Network` as the search sees it: NumPy in, NumPy out.
-
-  Both calls take batches and return `types.NetworkOutput` of NumPy arrays:
-  `value` `[B]`, `reward` `[B]`, `policy_logits` `[B, A]`, `hidden_state`
-  `[B, ...]`. The value is for the player to move at the resulting state;
-  the reward for the player who took `action`.
+  """The pseudocode's `Network` as the search sees it: batches of NumPy
+  arrays in, `types.NetworkOutput` of NumPy arrays out. The value is for the
+  player to move at the resulting state, the reward for the one who moved.
   """
 
   def initial_inference(self,
@@ -59,7 +56,6 @@ class NetworkModel:
     if not isinstance(network, muzero_network.MuZeroNetwork):
       raise TypeError(f'NetworkModel expects a MuZeroNetwork, got '
                       f'{type(network).__name__}.')
-    self._network = network
     # Variables made eagerly, or the first trace would make them and retrace.
     network.create_variables()
     observation_spec = tf.TensorSpec(
@@ -75,10 +71,6 @@ class NetworkModel:
             tf.TensorSpec([None] + hidden_state_shape.as_list(), tf.float32),
             tf.TensorSpec([None], tf.int32)], autograph=False)
     self._recurrent_inference.get_concrete_function()
-
-  @property
-  def network(self) -> muzero_network.MuZeroNetwork:
-    return self._network
 
   @property
   def tracing_counts(self) -> Tuple[int, int]:

@@ -41,21 +41,11 @@ def search_trees(config: config_lib.MuZeroConfig,
                  legal_actions_mask: np.ndarray,
                  rng: np.random.Generator,
                  add_noise: bool = True) -> List[mcts.Node]:
-  """Searches from B positions with one batched network call per step.
+  """The B searched roots of B positions (`base.Search`'s arguments).
 
   One batched `initial_inference`; each root expanded over its legal
-  actions; Dirichlet noise on each root if `add_noise` (one `rng.dirichlet`
-  draw per root, in batch order); then `mcts.run_mcts` on all roots.
-
-  Args:
-    config: the hyperparameters (`config.num_simulations` simulations).
-    model: the network (`model.Model`).
-    observations, to_play, legal_actions_mask: the positions (`base`).
-    rng: the generator of the exploration noise.
-    add_noise: add exploration noise (self-play: yes; evaluation: no).
-
-  Returns:
-    The B searched roots, in batch order.
+  actions; with `add_noise` one `rng.dirichlet` draw per root, in batch
+  order; then `mcts.run_mcts` on all roots.
 
   Raises:
     TypeError, ValueError: if the inputs are not of that form.
@@ -67,18 +57,13 @@ def search_trees(config: config_lib.MuZeroConfig,
   # obtain a hidden state given the current observation.
   output = model.initial_inference(checked.observation)
   mcts.check_finite(output, 'initial_inference')
-  values = np.asarray(output.value).tolist()
-  rewards = np.asarray(output.reward).tolist()
-  policy_logits = np.asarray(output.policy_logits)
-  hidden_states = np.asarray(output.hidden_state)
+  output = [np.asarray(x) for x in output[:4]]
   roots = []
   for i in range(len(checked.observation)):
     root = mcts.Node(0.)
-    mcts.expand_node(
-        root, int(checked.to_play[i]),
-        np.flatnonzero(checked.legal[i]).tolist(),
-        types.NetworkOutput(values[i], rewards[i], policy_logits[i],
-                            hidden_states[i]))
+    mcts.expand_node(root, int(checked.to_play[i]),
+                     np.flatnonzero(checked.legal[i]).tolist(),
+                     types.NetworkOutput(*(x[i] for x in output)))
     if add_noise:
       mcts.add_exploration_noise(config, root, rng)
     roots.append(root)
@@ -119,12 +104,11 @@ def search(config: config_lib.MuZeroConfig,
 
 def dirichlet_noise(alpha: float, legal: np.ndarray,
                     rng: np.random.Generator) -> np.ndarray:
-  """The Dirichlet noise `search_trees` draws for B roots, as `[B, A]`.
+  """`[B, A]` the noise `search_trees` draws for the `[B, A]` `legal` roots.
 
-  Row b is one `rng.dirichlet([alpha] * k)` over its k legal actions (0
-  elsewhere), rows in order. For alpha >= 0.1 the B draws are made as NumPy
-  makes each (Gamma variates in one `standard_gamma` call, each row summed
-  left to right), bit for bit.
+  Row b is one `rng.dirichlet([alpha] * k)` over its k legal actions, rows in
+  order; for alpha >= 0.1 they are drawn at once as NumPy draws each (Gamma
+  variates, each row summed left to right), bit for bit.
 
   Raises:
     ValueError: if `legal` is not a `[B, A]` bool mask with a legal action

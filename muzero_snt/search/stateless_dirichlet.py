@@ -14,24 +14,16 @@
 # ============================================================================
 """Dirichlet noise for the roots, drawn in a compiled program row by row.
 
-`dirichlet_noise` draws the pseudocode's `numpy.random.dirichlet([alpha] *
-len(actions))` for B roots at once such that row b depends only on the seed
-and b, not on the batch size: a batch padded to more rows mixes the same
-noise into its real roots. Every number comes from
-`tf.random.stateless_uniform` over `[B, ...]`, whose element at a flat index
-is the same for any B, with or without XLA (TensorFlow's normal and Gamma
-samplers are not, and XLA has none):
-
-* Gamma(alpha + 1) by Marsaglia and Tsang's rejection method (ACM TOMS
-  26(3), 2000): d = alpha + 2/3, c = 1 / sqrt(9 d), accept d v with
-  v = (1 + c x)^3 if v > 0 and log u < x^2 / 2 + d - d v + d log v, x the
-  inverse-CDF normal of a uniform. Each element tries `_CANDIDATES` pairs a
-  round and takes its first accepted one; rounds repeat for the rare
-  element without one.
-* Gamma(alpha) = Gamma(alpha + 1) * U^(1 / alpha) (the same paper), kept as
-  a logarithm: at Go's 0.03 the variates underflow float32.
-* The Dirichlet is the softmax of the legal actions' log-Gamma variates, in
-  float64.
+`dirichlet_noise` draws the pseudocode's `dirichlet([alpha] * len(actions))`
+for B roots such that row b depends only on the seed and b: a batch padded
+to more rows mixes the same noise into its real roots. Every number comes
+from `tf.random.stateless_uniform`, whose element at a flat index is the
+same for any B, with or without XLA (TensorFlow's Gamma sampler is not):
+Gamma(alpha + 1) by Marsaglia and Tsang's rejection method (ACM TOMS 26(3),
+2000), x the inverse-CDF normal of a uniform; Gamma(alpha) = Gamma(alpha +
+1) * U^(1 / alpha) (the same paper), as a logarithm (at Go's 0.03 the
+variates underflow float32); the Dirichlet the softmax of the legal
+actions' log-Gamma variates, in float64.
 """
 
 import math
@@ -40,19 +32,17 @@ import tensorflow as tf
 
 # (normal, uniform) candidate pairs per element and round of rejection.
 _CANDIDATES = 4
-# Rows are padded to whole 64-byte vector registers (AVX-512): elementwise
-# kernels then treat every row alike whatever the batch size, where a row
-# ending inside a register is finished by scalar code that rounds otherwise.
-_REGISTER_BYTES = 64
+# Rows are padded to whole 64-byte vector registers (AVX-512) of float64:
+# elementwise kernels then treat every row alike whatever the batch size,
+# where a row ending inside a register is finished by scalar code that
+# rounds otherwise.
+_LANES = 8
 # A round fails an element with probability below 0.05 ** _CANDIDATES.
 _MAX_ROUNDS = 64
 
 
-def padded_columns(columns, dtype: tf.DType = tf.float64):
-  """`columns` (an int or scalar int tensor) rounded up to whole 64-byte
-  vector registers of `dtype`."""
-  lanes = _REGISTER_BYTES // dtype.size
-  return (columns + lanes - 1) // lanes * lanes
+def _padded_columns(columns):
+  return (columns + _LANES - 1) // _LANES * _LANES
 
 
 def _uniform(shape, seed: tf.Tensor) -> tf.Tensor:
@@ -61,9 +51,8 @@ def _uniform(shape, seed: tf.Tensor) -> tf.Tensor:
 
 def log_gamma_sample(alpha: float, shape: tf.Tensor,
                      seed: tf.Tensor) -> tf.Tensor:
-  """float64 `log` of Gamma(alpha, 1) variates of `shape` `[B, ...]`.
-
-  Each element depends only on the `[2]` int `seed` and its index, not on B.
+  """float64 `log` of Gamma(alpha, 1) variates of `shape` `[B, ...]`, each
+  depending only on the `[2]` int `seed` and its index, not on B.
 
   Raises:
     ValueError: if `alpha` is not a finite number > 0.
@@ -73,7 +62,7 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
     raise ValueError(f'alpha must be a finite number > 0, got {alpha!r}.')
   shape = tf.convert_to_tensor(shape, tf.int32)
   columns = shape[-1]
-  shape = tf.concat([shape[:-1], [padded_columns(columns)]], axis=0)
+  shape = tf.concat([shape[:-1], [_padded_columns(columns)]], axis=0)
   d = alpha + 1 - 1 / 3
   c = 1 / math.sqrt(9 * d)
   candidates_shape = tf.concat([shape, [_CANDIDATES, 2]], axis=0)
@@ -118,7 +107,7 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   """
   num_actions = legal.shape[-1]
   legal = tf.pad(legal,
-                 [[0, 0], [0, padded_columns(num_actions) - num_actions]])
+                 [[0, 0], [0, _padded_columns(num_actions) - num_actions]])
   log_gamma = log_gamma_sample(alpha, tf.shape(legal), seed)
   logits = tf.where(legal, log_gamma, tf.constant(-math.inf, tf.float64))
   noise = tf.nn.softmax(logits, axis=-1)

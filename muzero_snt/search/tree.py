@@ -14,15 +14,11 @@
 # ============================================================================
 """The batched searches' trees as fixed-size tensors, and their updates.
 
-B trees of N = num_simulations + 1 nodes over A actions; node 0 is the root
-and simulation s creates node s. `init_tree` expands the roots, `expand` is
-`mcts.expand_node` for one new node per tree, `backpropagate` is
-`mcts.backpropagate`. Statistics are kept per edge, as in mctx:
-`Tree.edges[b, n, a]` holds action a at node n and the child it leads to,
-so a descent step reads one row `[A, 6]` and a backup step rewrites one
-row `[6]`. Rows are addressed by flat indices (`node_index`, `edge_index`),
-which XLA gathers and scatters more cheaply than tuples. Conventions as in
-`mcts.py`.
+B trees of N = num_simulations + 1 nodes over A actions; simulation s
+creates node s. As in mctx, statistics are kept per edge:
+`Tree.edges[b, n, a]` holds action a at node n and its child, so a descent
+step reads one row `[A, 6]` and a backup step rewrites one `[6]`, addressed
+by a flat index (cheaper for XLA than a tuple).
 """
 
 from typing import NamedTuple, Optional
@@ -34,11 +30,10 @@ from muzero_snt import config as config_lib
 UNEXPANDED = -1  # The `CHILD` of an edge whose child does not exist.
 NO_PARENT = -1  # The `IN_EDGE` of a root.
 
-# The last axis of `Tree.edges`: the action's prior; the visit count, value
-# sum and reward of its child and the child's index (`UNEXPANDED`); and the
-# edge into the node itself (parent * A + action, or `NO_PARENT`), the same
-# on each of the node's edges. Integers are stored exactly (below 2**24) in
-# the float type, so that a step reads or writes one row.
+# The last axis of `Tree.edges`: the action's prior; its child's visit count,
+# value sum, reward and index; the edge into the node (parent * A + action),
+# the same on each of its edges. Integers are exact (below 2**24) in the
+# float type, so that a step reads or writes one row.
 PRIOR, VISIT_COUNT, VALUE_SUM, REWARD, CHILD, IN_EDGE = range(6)
 NUM_EDGE_STATISTICS = 6
 # The last axis of `Tree.tree_stats`.
@@ -46,19 +41,14 @@ ROOT_VISIT_COUNT, ROOT_VALUE_SUM, MIN_Q, MAX_Q = range(4)
 
 
 class Tree(NamedTuple):
-  """B search trees of N nodes over A actions.
-
-  Attributes:
-    edges: `[B, N, A, 6]` the statistics of each action at each node.
-    to_play: `[B, N]` int32 the player to move at each node.
-    hidden_state: `[B, N, ...]` each node's hidden state.
-    tree_stats: `[B, 4]` the root's visit count and value sum, and the
-      smallest and largest Q seen (`mcts.MinMaxStats`).
-    root_legal: `[B, A]` bool the legal actions at the root.
-  """
+  """B trees: `edges` `[B, N, A, 6]`, `to_play` `[B, N]` int32,
+  `hidden_state` `[B, N, ...]`, `raw_value` `[B, N]` (the network's value
+  of each node), `tree_stats` `[B, 4]` (the root's visit count and value
+  sum, the smallest and largest Q seen) and `root_legal` `[B, A]` bool."""
   edges: tf.Tensor
   to_play: tf.Tensor
   hidden_state: tf.Tensor
+  raw_value: tf.Tensor
   tree_stats: tf.Tensor
   root_legal: tf.Tensor
 
@@ -69,17 +59,6 @@ class Tree(NamedTuple):
   @property
   def children(self) -> tf.Tensor:
     return tf.cast(self.edges[..., CHILD], tf.int32)
-
-  @property
-  def parent(self) -> tf.Tensor:
-    in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
-    return tf.where(in_edge < 0, NO_PARENT,
-                    in_edge // tf.shape(self.edges)[2])
-
-  @property
-  def action(self) -> tf.Tensor:
-    in_edge = tf.cast(self.edges[:, :, 0, IN_EDGE], tf.int32)
-    return tf.where(in_edge < 0, NO_PARENT, in_edge % tf.shape(self.edges)[2])
 
   @property
   def root_visit_count(self) -> tf.Tensor:
@@ -140,15 +119,8 @@ def first_argmax(scores: tf.Tensor) -> tf.Tensor:
 
 
 def child_q(config: config_lib.MuZeroConfig, edges: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` Q = r + g * (+-v) of a node's children (`mcts.q_value`).
-
-  Args:
-    config: supplies `discount` and `num_players`.
-    edges: `[B, A, 6]` one node's row of `Tree.edges` per tree.
-
-  Returns:
-    Q for the node's player; 0 where a child is unvisited.
-  """
+  """`[B, A]` `mcts.q_value` of the children at `[B, A, 6]` `edges` (one
+  node's row per tree), for the node's player; 0 if unvisited."""
   visits = edges[:, :, VISIT_COUNT]
   value = edges[:, :, VALUE_SUM] / tf.maximum(visits, 1)
   if config.num_players == 2:
@@ -182,20 +154,10 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
               to_play: tf.Tensor, legal: tf.Tensor,
               known_bounds: Optional[config_lib.KnownBounds],
               dtype: tf.DType) -> Tree:
-  """B trees whose roots are expanded over their legal actions, unvisited.
-
-  Args:
-    num_nodes: N = num_simulations + 1.
-    num_actions: A.
-    value: `[B]` the root values (only their batch size is read: as in the
-      pseudocode the root's value comes from the simulations).
-    policy_logits: `[B, A]` the root logits.
-    hidden_state: `[B, ...]` the root hidden states.
-    to_play: `[B]` int32 the players to move at the roots.
-    legal: `[B, A]` bool the legal actions.
-    known_bounds: the config's known bounds of Q, or None.
-    dtype: the float type of the statistics.
-  """
+  """B trees of N nodes, their roots expanded over the `[B, A]` `legal`
+  actions with their `[B]` `value`, `[B, A]` `policy_logits`, `[B, ...]`
+  `hidden_state` and `[B]` `to_play`, and not visited (the root's value
+  comes from the simulations, as in the pseudocode)."""
   batch_size = tf.shape(value)[0]
   node_shape = tf.stack([batch_size, num_nodes])
   root_edges = node_edges(softmax_priors(policy_logits, dtype, legal),
@@ -217,6 +179,8 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
       to_play=tf.concat([tf.cast(to_play, tf.int32)[:, None],
                          tf.zeros(node_shape - [0, 1], tf.int32)], axis=1),
       hidden_state=tf.concat([hidden_state[:, None], other_hidden], axis=1),
+      raw_value=tf.concat([tf.cast(value, dtype)[:, None],
+                           tf.zeros(node_shape - [0, 1], dtype)], axis=1),
       tree_stats=tf.tile(tf.constant([[0., 0., low, high]], dtype),
                          [batch_size, 1]),
       root_legal=legal)
@@ -224,20 +188,12 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
 
 def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
            policy_logits: tf.Tensor, hidden_state: tf.Tensor,
-           num_players: int) -> Tree:
-  """`mcts.expand_node` of node `new_node` of every tree over every action.
+           value: tf.Tensor, num_players: int) -> Tree:
+  """`mcts.expand_node` of node `new_node` (scalar) of every tree.
 
-  Args:
-    tree: the trees.
-    new_node: scalar int32 the new node (the simulation's index).
-    leaf_edge: `[B]` int32 the flat index of the edge into it.
-    policy_logits: `[B, A]` the prediction at the new node.
-    hidden_state: `[B, ...]` the new node's hidden state.
-    num_players: 1 or 2; the new node's player follows its parent's.
-
-  Returns:
-    The trees with the new node's row, player and hidden state. The edge
-    into it learns its child and reward in `backpropagate`.
+  `leaf_edge` `[B]` is the flat edge into it, `policy_logits` `[B, A]`,
+  `hidden_state` `[B, ...]` and `value` `[B]` its prediction. The edge
+  learns its child and reward in `backpropagate`.
   """
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   new = node_index(tree, tf.fill(tf.shape(leaf_edge), new_node))
@@ -249,27 +205,20 @@ def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
       edges=set_rows(tree.edges, new, row),
       to_play=set_rows(tree.to_play, new, to_play),
       hidden_state=set_rows(tree.hidden_state, new,
-                            tf.cast(hidden_state, tree.hidden_state.dtype)))
+                            tf.cast(hidden_state, tree.hidden_state.dtype)),
+      raw_value=set_rows(tree.raw_value, new,
+                         tf.cast(value, tree.raw_value.dtype)))
 
 
 def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
                   leaf_edge: tf.Tensor, leaf: tf.Tensor, value: tf.Tensor,
                   reward: tf.Tensor) -> Tree:
-  """`mcts.backpropagate` from a new leaf to the root of each tree.
+  """`mcts.backpropagate` from the new leaves to the roots.
 
-  Walks up by the edge into each node (a node's statistics are those of
-  that edge): value_sum += G, visit_count += 1, then below the root
-  Q(parent, node) widens the bounds and G becomes r + g * (+-G). The edge
-  into the new leaf gets its child and reward on its first visit; the
-  root's own statistics are updated once every walk is done.
-
-  Args:
-    config: supplies `discount` and `num_players`.
-    tree: the trees.
-    leaf_edge: `[B]` int32 the flat index of the edge into each new leaf.
-    leaf: scalar or `[B]` int32 the new leaves' node index.
-    value: `[B]` the network's values at the leaves.
-    reward: `[B]` the dynamics' rewards for moving into them.
+  Walks up the edges into the nodes (a node's statistics are its in-edge's)
+  from `[B]` `leaf_edge`, into `leaf` (scalar or `[B]`), with the leaves'
+  `[B]` `value` and `reward`. The leaf edge gets its child and reward on its
+  first visit; the roots' own statistics are updated at the end.
   """
   dtype = tree.edges.dtype
   discount = tf.constant(config.discount, dtype)

@@ -162,17 +162,21 @@ class ExpandTest(testing.TestCase):
                         [[0, 1], [1, 2]])
     after = tree_lib.expand(
         tree, tf.constant(2), leaf_edge, policy_logits=logits,
-        hidden_state=hidden, num_players=num_players)
-    self.assertAllEqual(after.parent[:, 2], [0, 1])
-    self.assertAllEqual(after.action[:, 2], [1, 2])
+        hidden_state=hidden, value=tf.constant([0.5, -0.75]),
+        num_players=num_players)
+    parent, action = tree_fixtures.parent_action(after)
+    self.assertAllEqual(parent[:, 2], [0, 1])
+    self.assertAllEqual(action[:, 2], [1, 2])
     self.assertAllEqual(after.to_play[:, 2], new_to_play)
     self.assertAllClose(after.prior[:, 2], [[1 / 8, 2 / 8, 5 / 8]] * 2,
                         rtol=0., atol=1e-12)
     self.assertAllEqual(after.children[:, 2], np.full((2, 3), UNEXPANDED))
     self.assertAllEqual(after.hidden_state[:, 2], [[5.], [6.]])
+    self.assertAllEqual(after.raw_value[:, 2], [0.5, -0.75])
     # Nothing else changes; the statistics and the link from the parent
     # wait for the backup.
     self.assertAllEqual(after.edges[:, :2], tree.edges[:, :2])
+    self.assertAllEqual(after.raw_value[:, :2], tree.raw_value[:, :2])
     self.assertAllEqual(after.tree_stats, tree.tree_stats)
 
     # The backup's first visit links the edge and stores its reward.
@@ -195,7 +199,7 @@ class InitTreeTest(testing.TestCase):
     # illegal logit 9 plays no part). Tree 1: one legal action: prior 1.
     logits = tf.constant([[0., 9., math.log(3.)], [1., 2., 3.]], tf.float64)
     tree = tree_lib.init_tree(
-        num_nodes=4, num_actions=NUM_ACTIONS, value=tf.zeros([2]),
+        num_nodes=4, num_actions=NUM_ACTIONS, value=tf.constant([0.5, -1.]),
         policy_logits=logits, hidden_state=tf.constant([[1., 2.], [3., 4.]]),
         to_play=tf.constant([1, 0]), legal=legal, known_bounds=None,
         dtype=tf.float64)
@@ -204,11 +208,15 @@ class InitTreeTest(testing.TestCase):
     self.assertAllEqual(tree.prior[:, 1:], np.zeros((2, 3, 3)))
     self.assertAllEqual(tree.to_play[:, 0], [1, 0])
     self.assertAllEqual(tree.hidden_state[:, 0], [[1., 2.], [3., 4.]])
+    # The network's value of the root is kept; no node has a value yet.
+    self.assertAllEqual(tree.raw_value, [[0.5, 0., 0., 0.], [-1., 0., 0., 0.]])
+    self.assertEqual(tree.raw_value.dtype, tf.float64)
     self.assertAllEqual(tree.children, np.full((2, 4, 3), UNEXPANDED))
     self.assertAllEqual(tree.edges[..., tree_lib.VISIT_COUNT],
                         np.zeros((2, 4, 3)))
     self.assertAllEqual(tree.root_visit_count, [0, 0])
-    self.assertAllEqual(tree.parent, np.full((2, 4), NO_PARENT))
+    self.assertAllEqual(tree_fixtures.parent_action(tree)[0],
+                        np.full((2, 4), NO_PARENT))
     # No known bounds: empty (min +inf, max -inf), as a fresh MinMaxStats.
     self.assertAllEqual(tree.min_q, [INF, INF])
     self.assertAllEqual(tree.max_q, [-INF, -INF])

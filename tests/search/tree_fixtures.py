@@ -100,6 +100,7 @@ def make_tree(trees: Sequence[T], dtype=tf.float64) -> tree_lib.Tree:
       edges=tf.constant(edges, dtype),
       to_play=tf.constant(to_play),
       hidden_state=tf.zeros(shape + (1,)),
+      raw_value=tf.zeros(shape, dtype),
       tree_stats=tf.constant(tree_stats, dtype),
       root_legal=tf.constant([t.root_legal for t in trees]))
 
@@ -110,12 +111,21 @@ def edge_parent_action(tree: tree_lib.Tree, edges: tf.Tensor):
   return edges // num_actions % num_nodes, edges % num_actions
 
 
+def parent_action(tree: tree_lib.Tree):
+  """`[B, N]` int32 each node's parent and the action into it, read from its
+  in-edge (`NO_PARENT` for roots and unexpanded nodes)."""
+  in_edge = tf.cast(tree.edges[:, :, 0, tree_lib.IN_EDGE], tf.int32)
+  num_actions = tf.shape(tree.edges)[2]
+  return (tf.where(in_edge < 0, NO_PARENT, in_edge // num_actions),
+          tf.where(in_edge < 0, NO_PARENT, in_edge % num_actions))
+
+
 def node_statistics(tree: tree_lib.Tree) -> Tuple[np.ndarray, np.ndarray]:
   """`[B, N]` visit counts and value sums of every node, read where the
   search keeps them: the root's in `tree_stats`, the others' on the edge
   into them (0 for a node that hangs nowhere)."""
   edges = tree.edges.numpy()
-  parent, action = tree.parent.numpy(), tree.action.numpy()
+  parent, action = (x.numpy() for x in parent_action(tree))
   visits = np.zeros(parent.shape)
   value_sum = np.zeros(parent.shape)
   visits[:, 0] = tree.root_visit_count.numpy()
@@ -167,7 +177,8 @@ def by_players(fn, trees: Sequence[T], unvisited_q: str = 'minimum',
   return tf.nest.map_structure(lambda *x: tf.stack(x), *rows)
 
 
-# Two trees over three actions, for `batched.ucb_scores` and `batched.select_leaves`.
+# Two trees over three actions, for `batched.ucb_scores` and
+# `batched.select_leaves`.
 #
 # Tree 0: two players, known bounds [-1, 1]. The root (player 0, 2 visits,
 # value 0.3 / 2 = 0.15) has visited a0 (node 1), not a1, and a2 is illegal.
