@@ -117,8 +117,10 @@ class BackpropagateTest(testing.TestCase):
     self.assertAllEqual(after.children[1, 0], [-1, -1, 1])
     self.assertAllEqual([after.edges[0, 2, 1, tree_lib.REWARD],
                          after.edges[1, 0, 2, tree_lib.REWARD]], [-1.0, 0.4])
-    for field in ('to_play', 'parent', 'action', 'prior', 'hidden_state'):
+    for field in ('to_play', 'prior', 'hidden_state', 'raw_value'):
       self.assertAllEqual(getattr(after, field), getattr(tree, field))
+    self.assertAllEqual(tree_fixtures.parent_action(after),
+                        tree_fixtures.parent_action(tree))
 
     # The reference's backpropagate on the same path, from Nodes.
     nodes, stats = _reference_tree(path)
