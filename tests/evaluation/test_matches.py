@@ -431,20 +431,22 @@ class MoveLimitTest(testing.TestCase):
     # max_moves 7. Episode 0 ends itself after 3 moves, episode 1 at the
     # 7th, the limit (it ends: not cut), episode 2 never: cut after 7 moves.
     # Every move is rewarded 1: returns 3, 7 and 7, one episode cut.
-    config = presets.make_cartpole_config().replace(max_moves=7)
+    config = presets.make_cartpole_config().replace(max_moves=7,
+                                                    num_simulations=2)
     ends_after = {0: 3, 1: 7, 2: None}
     stats = evaluation.evaluate_episodes(
-        search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+        search.ReferenceSearch(config, FixedModel(np.zeros(2))),
         lambda seed: Endless(1, ends_after[seed]), num_episodes=3)
     self.assertEqual(stats.returns.tolist(), [3., 7., 7.])
     self.assertEqual((stats.cut, stats.max_moves), (1, 7))
 
   def test_episodes_are_cut_at_max_moves(self):
     # The same episodes cut at 4 moves: returns 3, 4 and 4, two cut.
-    config = presets.make_cartpole_config().replace(max_moves=7)
+    config = presets.make_cartpole_config().replace(max_moves=7,
+                                                    num_simulations=2)
     ends_after = {0: 3, 1: 7, 2: None}
     stats = evaluation.evaluate_episodes(
-        search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+        search.ReferenceSearch(config, FixedModel(np.zeros(2))),
         lambda seed: Endless(1, ends_after[seed]), num_episodes=3,
         max_moves=4)
     self.assertEqual(stats.returns.tolist(), [3., 4., 4.])
@@ -452,7 +454,7 @@ class MoveLimitTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError, 'max_moves must be a positive '
                                 'integer, got -1'):
       evaluation.evaluate_episodes(
-          search.ReferenceSearch(config, FixedModel(np.zeros(2)), 2),
+          search.ReferenceSearch(config, FixedModel(np.zeros(2))),
           lambda seed: Endless(1), num_episodes=1, max_moves=-1)
 
 
