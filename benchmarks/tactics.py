@@ -52,19 +52,28 @@ from muzero_snt.run import run_config
 
 KINDS = ('win', 'defend')
 
-PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
-                           'the two-player preset whose game is played.')
-CHECKPOINT_DIRS = flags.DEFINE_list(
-    'checkpoint_dirs', [], 'training runs of --preset (or copies of their '
-    'checkpoints); the latest network of each is asked.')
-NUM_GAMES = flags.DEFINE_integer('num_games', 60,
-                                 'random games the positions come from.')
-SEED = flags.DEFINE_integer('seed', 123, 'seeds the random games.')
-SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
-                                'MuZero\'s simulations per search.')
-MCTS_SIMULATIONS = flags.DEFINE_list(
-    'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
-OUTPUT_JSON = reporting.output_json_flag()
+PRESET = CHECKPOINT_DIRS = NUM_GAMES = SEED = SIMULATIONS = None
+MCTS_SIMULATIONS = OUTPUT_JSON = None
+
+
+def _define_flags() -> None:
+  """Defines the script's flags when it runs, not when tests import its
+  helpers (beside launchers that define --preset and --seed too)."""
+  global PRESET, CHECKPOINT_DIRS, NUM_GAMES, SEED, SIMULATIONS
+  global MCTS_SIMULATIONS, OUTPUT_JSON
+  PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
+                             'the two-player preset whose game is played.')
+  CHECKPOINT_DIRS = flags.DEFINE_list(
+      'checkpoint_dirs', [], 'training runs of --preset (or copies of their '
+      'checkpoints); the latest network of each is asked.')
+  NUM_GAMES = flags.DEFINE_integer('num_games', 60,
+                                   'random games the positions come from.')
+  SEED = flags.DEFINE_integer('seed', 123, 'seeds the random games.')
+  SIMULATIONS = flags.DEFINE_list('simulations', ['50'],
+                                  'MuZero\'s simulations per search.')
+  MCTS_SIMULATIONS = flags.DEFINE_list(
+      'mcts_simulations', [], 'simulations of OpenSpiel\'s MCTS players.')
+  OUTPUT_JSON = reporting.output_json_flag()
 
 
 class TacticalPosition(NamedTuple):
@@ -312,4 +321,5 @@ def main(argv):
 
 
 if __name__ == '__main__':
+  _define_flags()
   app.run(main)

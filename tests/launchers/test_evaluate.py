@@ -255,8 +255,8 @@ class EvaluateTest(testing.TestCase):
          'with --preset=tictactoe '),
         (tictactoe, dict(channels=8),
          r'--channels=8 \(trained: 16\) disagrees with the run in '),
-        (tictactoe, dict(config=['lr_init=0.5']),
-         r'config.lr_init=0.5 \(trained: 0.2\) disagrees with the run in ')):
+        (tictactoe, dict(config=['discount=0.9']),
+         r'config.discount=0.9 \(trained: 1.0\) disagrees with the run in ')):
       with self.subTest(message), flagsaver.flagsaver(
           checkpoint_dir=directory, **changes):
         with self.assertRaisesRegex(app.UsageError, f'^{message}'):

@@ -388,14 +388,14 @@ class TrainTest(testing.TestCase):
          '--reanalyze_fraction=0.5 is not available with --data=synthetic'),
         ('lower config.network.channels or config.network.num_blocks',
          'lower --channels or --num_blocks'),
-        ('lower config.window_size or config.max_moves',
-         'lower --window_size or config.max_moves'),
+        ('lower config.window_size or config.discount',
+         'lower --window_size or config.discount'),
         ('compute_dtype=mixed_bfloat16', '--mixed_precision=mixed_bfloat16'),
         # Bare words, dotted names, flags and names of no flag stay.
         ('batch_size: saved 128, now 64; network.channels: saved 8',
          'batch_size: saved 128, now 64; network.channels: saved 8'),
-        ('--checkpoint_dir=/x and max_moves=9',
-         '--checkpoint_dir=/x and max_moves=9'),
+        ('--checkpoint_dir=/x and discount=0.9',
+         '--checkpoint_dir=/x and discount=0.9'),
     ):
       self.assertEqual(common_flags.flag_names(message), expected)
 
