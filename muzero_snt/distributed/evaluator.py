@@ -55,7 +55,8 @@ class Evaluator(worker_setup.LoopThread):
                logdir: Optional[str], interval: int, num_games: int,
                seed: int = 0,
                opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
-               opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS):
+               opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
+               environment=None):
     """Builds the network copy and starts the loop.
 
     Args:
@@ -72,6 +73,8 @@ class Evaluator(worker_setup.LoopThread):
       opponent_simulations: the MCTS opponent's simulations per move
         (connect four, 9x9 Go).
       opponent_rollouts: the MCTS opponent's random rollouts per leaf.
+      environment: the user's environment factory or its import string
+        (`RunConfig.environment`), or None.
     """
     if not supported(preset, config):
       raise ValueError(
@@ -83,7 +86,7 @@ class Evaluator(worker_setup.LoopThread):
     self._worker = worker_setup.set_up(config, search, weights)
     self._preset = preset
     self._make_environment = builders.make_environment_factory(
-        preset, config, title)
+        preset, config, title, environment)
     self._opponents = preset_evaluation.make_opponents(
         preset, self._make_environment, num_simulations=opponent_simulations,
         num_rollouts=opponent_rollouts, seed=seed)

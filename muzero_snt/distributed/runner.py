@@ -112,7 +112,8 @@ def start(settings: Any, learner: learning.Learner
                             settings.search, settings.num_envs,
                             settings.seed, *names,
                             continuous=settings.continuous_selfplay,
-                            pad_rounds=settings.pad_rounds)
+                            pad_rounds=settings.pad_rounds,
+                            environment=settings.environment)
         for i in range(settings.num_actors)
     ]
     handles += workers
@@ -130,7 +131,8 @@ def start(settings: Any, learner: learning.Learner
           num_cpus=0, max_restarts=-1, scheduling_strategy=on_learner
       ).remote(config, settings.preset, settings.env, settings.search,
                names[1], settings.logdir, settings.eval_interval,
-               settings.eval_games, settings.seed)
+               settings.eval_games, settings.seed,
+               environment=settings.environment)
       handles.append(evaluator_handle)
     logging.info('Ray: %d self-play actor(s) of %d %sgames each, %d '
                  'reanalyse worker(s), the replay service and the weight '

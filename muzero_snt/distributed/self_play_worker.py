@@ -80,13 +80,14 @@ class SelfPlayWorker(worker_setup.LoopThread):
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
                threads: int = 1, continuous: bool = False,
-               pad_rounds: bool = False):
+               pad_rounds: bool = False, environment=None):
     """Builds the actor and starts its loop.
 
     Args:
       index: this actor's number among the run's actors.
       config: the run's configuration.
-      preset: names the environment (`presets.PRESETS`).
+      preset: names the environment (`presets.preset_names()`); None with
+        `environment`.
       title: the game of a titled preset, or None.
       search: one of `search.SEARCH_KINDS`.
       num_envs: games played at once.
@@ -99,6 +100,8 @@ class SelfPlayWorker(worker_setup.LoopThread):
         send games as they end, instead of rounds (`Actor.play_round`).
       pad_rounds: search every move of a round with `num_envs` rows: one
         compiled search program (`RunConfig.pad_rounds`).
+      environment: the user's environment factory or its import string
+        (`RunConfig.environment`), or None.
     """
     self._worker = worker_setup.set_up(
         config, search, weights, threads,
@@ -108,7 +111,7 @@ class SelfPlayWorker(worker_setup.LoopThread):
     self._config = config
     self._service = self._ray.get_actor(service)
     self._make_environment = builders.make_environment_factory(
-        preset, config, title)
+        preset, config, title, environment)
     self._num_envs = num_envs
     self._seed = seed
     self._continuous = bool(continuous)

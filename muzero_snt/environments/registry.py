@@ -15,8 +15,10 @@
 """Environments by name: one per preset, with the title a user may choose.
 
 `make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. Titles choose the Atari or MinAtar game or the
-gymnasium id; board games have none. Adapters whose packages are optional
+the preset of the same name. Titles choose the Atari or MinAtar game, the
+gymnasium id or the OpenSpiel game; the board games of fixed presets have
+none. 'gymnasium' and 'openspiel' build any task or game of their kind,
+whose configuration is derived from it (`presets.config_for_environment`). Adapters whose packages are optional
 import them only when built, and say which `pip install` extra they need.
 """
 
@@ -116,6 +118,15 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
         _board_game('shogi', history=PAPER_HISTORY,
                     max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
         'OpenSpiel shogi, 8 positions, draw at 512 moves'),
+    'gymnasium': EnvironmentEntry(
+        lambda seed, title: gym_adapter.GymnasiumEnvironment(title, seed=seed),
+        'CartPole-v1', 'envs',
+        'any gymnasium id with Discrete actions and a Box observation'),
+    'openspiel': EnvironmentEntry(
+        lambda seed, title: openspiel.OpenSpielEnvironment(title, seed),
+        'tic_tac_toe', 'openspiel',
+        'any OpenSpiel game for two players, sequential, deterministic, '
+        'perfect-information and zero-sum, by name'),
 }
 
 
@@ -128,8 +139,9 @@ def make_environment(name: str, seed: int = 0,
     seed: the environment's seed (tic-tac-toe and the board games are
       deterministic and ignore it).
     title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
-      ('breakout') or the gymnasium id ('CartPole-v1'); None for the entry's
-      default. Board games take none.
+      ('breakout'), the gymnasium id ('CartPole-v1') or the OpenSpiel game
+      ('connect_four', 'go(board_size=9)'); None for the entry's default.
+      The board games of fixed presets take none.
 
   Raises:
     ValueError: if `name` is unknown (the message lists the known names), or
@@ -150,6 +162,6 @@ def make_environment(name: str, seed: int = 0,
 
 
 def titled_environments():
-  """Names of the environments that take a title: a game or gymnasium id."""
+  """Names of the environments that take a title: a game or a task id."""
   return tuple(name for name, entry in ENVIRONMENTS.items()
                if entry.default_title is not None)
