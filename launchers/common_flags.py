@@ -30,7 +30,6 @@ from absl import app
 from absl import flags
 from absl import logging
 
-from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
@@ -149,8 +148,9 @@ def base_config(environment: Optional[str] = None
   try:
     return run_config.default_config(preset, title, environment)
   except (ValueError, ImportError, TypeError) as e:
-    where = builders.describe_game(preset, title, environment)
-    raise app.UsageError(flag_names(f'{where}: {e}')) from e
+    where = (f'--environment={environment}' if environment else
+             f'--preset={preset}' + (f' --env={title}' if title else ''))
+    raise app.UsageError(f'{where}: {flag_names(str(e))}') from e
 
 
 def validate(environment: Optional[str] = None) -> None:

@@ -75,7 +75,7 @@ def _hints(environment) -> Dict[str, Any]:
   return hints
 
 
-def _network(shape, num_actions: int, num_players: int,
+def _network(shape, num_players: int,
              overrides: Dict[str, Any]) -> config_lib.NetworkConfig:
   # The pseudocode's: scalar values and rewards (an MSE) for board games,
   # 601 atoms (|v| up to about 90,000) for Atari's returns of any size.
@@ -103,12 +103,12 @@ def config_for_environment(environment,
 
   One-player games get the CartPole preset's search and targets (discount
   0.997, 50-step value targets, half the root prior from noise, the
-  parent's value for an unvisited child,
-  temperatures falling with training), two-player games the board games'
-  (discount 1, the game's result as value target, scalar values and
-  rewards, temperature 1 for the first 30 moves). `max_moves` is the environment's episode
-  limit (a gymnasium task's time limit, an OpenSpiel game's longest game,
-  an integer `max_moves` attribute of another environment) or 1,000.
+  parent's value for an unvisited child, temperatures falling with
+  training), two-player games the board games' (discount 1, the game's
+  result as value target, scalar values and rewards, temperature 1 for the
+  first 30 moves). `max_moves` is the environment's episode limit (a
+  gymnasium task's time limit, an OpenSpiel game's longest game, an
+  integer `max_moves` attribute of another environment) or 1,000.
 
   Args:
     environment: a `dm_env.Environment` (docs/environments.md).
@@ -137,12 +137,16 @@ def config_for_environment(environment,
         f'config_for_environment got {from_specs}, which the environment\'s '
         'specs set; change the environment instead.')
   environment = adapter.as_environment(environment)
-  found = checks.environment_specs(environment)
-  shape, num_actions, num_players = found
+  shape, num_actions, num_players = checks.environment_specs(environment)
   values = dict(_hints(environment))
   values.update({k: v for k, v in overrides.items() if k in _CONFIG_FIELDS})
   max_moves = values.setdefault('max_moves', DEFAULT_MAX_MOVES)
   training_steps = values.setdefault('training_steps', 10_000)
+  for name in ('max_moves', 'training_steps'):  # Others derive from them.
+    value = values[name]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+      raise ValueError(f'{name} must be a positive integer, got '
+                       f'{value!r}.')
   observation_bytes = 4 * math.prod(shape)
   values.setdefault('window_size', max(1, min(
       MAX_WINDOW_SIZE, WINDOW_BYTES // (max_moves * observation_bytes))))
@@ -173,8 +177,8 @@ def config_for_environment(environment,
     # Returns need not be bounded or centred on 0: an unvisited child's Q
     # of 0 could rank it above or below every visited one.
     values.setdefault('unvisited_q', 'parent')
-  network = values.pop('network', None) or _network(shape, num_actions,
-                                                    num_players, overrides)
+  network = values.pop('network', None) or _network(shape, num_players,
+                                                    overrides)
   # Adam, not the paper's momentum: on small games it learns in fewer
   # steps than momentum at the small presets' rate of 0.02.
   defaults = dict(num_simulations=25, batch_size=128, optimizer='adam',

@@ -119,6 +119,9 @@ class ConfigForEnvironmentTest(absltest.TestCase):
         ValueError, r"config_for_environment got \['action_space_size'\], "
         r"which the environment's specs set"):
       presets.config_for_environment(nim.Nim(), action_space_size=4)
+    with self.assertRaisesRegex(
+        ValueError, r"max_moves must be a positive integer, got '9'\."):
+      presets.config_for_environment(nim.Nim(), max_moves='9')
 
   def test_a_broken_spec_is_named(self):
     game = corridor.Corridor()

@@ -57,13 +57,13 @@ def factory_name(factory: FactoryOrName) -> str:
 def is_importable(factory: FactoryOrName) -> bool:
   """Whether `factory_name(factory)` imports as `factory` in any process.
 
-  An import string is taken as it is. A callable is importable when its
-  module (not a script run directly) holds it under its qualified name:
-  not a lambda, a local function or a callable object. Nothing is
-  imported here.
+  A callable is importable when its module (not a script run directly)
+  holds it under its qualified name: not a lambda, a local function or a
+  callable object; an import string when it names none of those (as the
+  name saved for one does). Nothing is imported here.
   """
   if isinstance(factory, str):
-    return True
+    return not (set('<(') & set(factory) or factory.startswith('__main__:'))
   qualname = getattr(factory, '__qualname__', None)
   module = _module_name(factory)
   if not qualname or '<' in qualname or not module or module == '__main__':
@@ -80,20 +80,22 @@ def load_factory(name: str) -> EnvironmentFactory:
   """The callable that the import string 'package.module:factory' names.
 
   Raises:
-    ValueError: naming `name`, if it is not of that form, names a lambda
-      or local function or a script's function, its module is missing,
-      the module lacks the attribute, or the attribute is not callable.
+    ValueError: naming `name`, if it is not of that form, names a lambda,
+      a local function, a callable object or a script's function, its
+      module is missing, the module lacks the attribute, or the attribute
+      is not callable.
   """
   module_name, colon, attribute = name.partition(':')
   if not (colon and module_name and attribute) or ':' in attribute:
     raise ValueError(
         f"environment={name!r} is not an import string; expected "
         f"'package.module:factory'.")
-  if '<' in attribute or module_name == '__main__':
+  if set('<(') & set(attribute) or module_name == '__main__':
     raise ValueError(
-        f'environment={name!r} names a lambda, a local function or a '
-        "function of a script run directly, which another process cannot "
-        'import; pass the same factory itself as environment.')
+        f'environment={name!r} names a lambda, a local function, a '
+        'callable object or a function of a script run directly, which '
+        'another process cannot import; pass the same factory itself as '
+        'environment.')
   try:
     module = importlib.import_module(module_name)
   except ModuleNotFoundError as e:

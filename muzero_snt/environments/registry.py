@@ -18,8 +18,9 @@
 the preset of the same name. Titles choose the Atari or MinAtar game, the
 gymnasium id or the OpenSpiel game; the board games of fixed presets have
 none. 'gymnasium' and 'openspiel' build any task or game of their kind,
-whose configuration is derived from it (`presets.config_for_environment`). Adapters whose packages are optional
-import them only when built, and say which `pip install` extra they need.
+whose configuration is derived from it (`presets.config_for_environment`).
+Adapters whose packages are optional import them only when built, and say
+which `pip install` extra they need.
 """
 
 from typing import Callable, Dict, NamedTuple, Optional

@@ -16,12 +16,12 @@
 
 `RunConfig` holds everything about a training run: the preset or the
 user's own environment, every `MuZeroConfig` field and the run's other
-choices, the defaults resolved in one place (`RunConfig.resolved`). A checkpoint directory holds
-one run: what defines it is written as `run_config.json` once its
-checkpoint is restored; a resumed run and an evaluation compare themselves
-with it, so that a checkpoint of another run is a clear error naming the
-differing fields instead of a TensorFlow restore error (or, worse, a
-silently different run).
+choices, the defaults resolved in one place (`RunConfig.resolved`). A
+checkpoint directory holds one run: what defines it is written as
+`run_config.json` once its checkpoint is restored; a resumed run and an
+evaluation compare themselves with it, so that a checkpoint of another run
+is a clear error naming the differing fields instead of a TensorFlow
+restore error (or, worse, a silently different run).
 """
 
 import dataclasses
@@ -395,10 +395,10 @@ class RunConfig:
 
     The config is the preset's or the environment's (`default_config`);
     self-play settings are the preset's or, for a user's environment,
-    `presets.ENVIRONMENT_RUN_DEFAULTS`. `num_envs` is per actor, so by default the
-    actors share the preset's games (rounded up) and each game's moves
-    span as many learner steps as in one process. Resolving twice changes
-    nothing.
+    `presets.ENVIRONMENT_RUN_DEFAULTS`. `num_envs` is per actor, so by
+    default the actors share the preset's games (rounded up) and each
+    game's moves span as many learner steps as in one process. Resolving
+    twice changes nothing.
     """
     config = self.config or default_config(self.preset, self.env,
                                            self.environment)

@@ -56,7 +56,10 @@ class LoadFactoryTest(absltest.TestCase):
          r'expected a factory seed -> dm_env\.Environment\.'),
         ('tests.x:make.<locals>.<lambda>',
          r"environment='tests\.x:make\.<locals>\.<lambda>' names a lambda, a "
-         r'local function or a function of a script run directly'),
+         r'local function, a callable object or a function of a script run '
+         r'directly'),
+        ('functools:partial(...)', r"environment='functools:partial\(\.\.\.\)' "
+         r'names a lambda'),
         ('__main__:make', r"environment='__main__:make' names a lambda")):
       with self.subTest(name):
         with self.assertRaisesRegex(ValueError, message) as raised:
@@ -100,6 +103,9 @@ class FactoryNameTest(absltest.TestCase):
         (functools.partial(make_corridor), ':partial(...)')):
       self.assertIn(name, factories.factory_name(factory))
       self.assertFalse(factories.is_importable(factory))
+      # Nor is the name saved for one.
+      self.assertFalse(factories.is_importable(
+          factories.factory_name(factory)))
 
   def test_call_refuses_what_is_not_an_environment(self):
     self.assertIsInstance(factories.call(corridor.Corridor, 3),

@@ -131,7 +131,7 @@ class DerivedPresetTest(testing.TestCase):
         with self.assertRaises(app.UsageError) as raised:
           train.validate_flags()
         self.assertEqual(str(raised.exception),
-                         f"preset 'gymnasium' with title '{task}': {message}")
+                         f'--preset=gymnasium --env={task}: {message}')
 
   @absltest.skipIf(not _PYSPIEL, 'open-spiel is not installed.')
   def test_openspiel_games_muzero_cannot_play_are_one_line(self):
@@ -150,8 +150,7 @@ class DerivedPresetTest(testing.TestCase):
           train.validate_flags()
         self.assertEqual(
             str(raised.exception),
-            f"preset 'openspiel' with title '{game}': OpenSpielEnvironment "
-            f'{message}')
+            f'--preset=openspiel --env={game}: OpenSpielEnvironment {message}')
 
 
 if __name__ == '__main__':

@@ -349,7 +349,7 @@ class OwnEnvironmentTest(absltest.TestCase):
                               names)
 
   def test_a_lambda_runs_but_its_record_says_it_cannot_be_reloaded(self):
-    make = lambda seed: corridor.Corridor(seed)  # pylint: disable=unnecessary-lambda
+    make = lambda seed: corridor.Corridor(seed)  # pylint: disable=g-long-lambda
     run = run_config.RunConfig(environment=make)
     record = json.loads(run.to_json())
     self.assertIn('<lambda>', record['settings']['environment'])
