@@ -14,15 +14,12 @@
 # ============================================================================
 """A one-player game from scratch: walk a corridor to its end.
 
-The agent starts in cell 0 of a corridor of `LENGTH` cells and moves left
-(0) or right (1). Reaching the last cell pays 1 and ends the episode; a
-step left from cell 0 falls into a pit, which costs 1 and ends it too.
-Rewards are discounted (0.997 per step), so the best return comes from
-moving right `LENGTH - 1` times; an episode still running after
-`max_moves` steps is cut short (a truncation).
-A plain `dm_env.Environment` is enough for a one-player game:
-
-    python -m examples.corridor
+The agent starts in cell 0 of `LENGTH` cells and moves left (0) or right
+(1). The last cell pays 1 and ends the episode; a step left from cell 0
+falls into a pit, which costs 1 and ends it too; after `max_moves` steps
+the episode is cut short. With discount 0.997 the best return comes from
+moving right `LENGTH - 1` times. A plain `dm_env.Environment` is enough:
+`python -m examples.corridor` trains MuZero on it.
 """
 
 import dm_env
@@ -41,8 +38,7 @@ class Corridor(dm_env.Environment):
 
   def __init__(self, seed: int = 0):
     del seed  # The corridor is deterministic.
-    self._cell = None
-    self._moves = 0
+    self._cell, self._moves = None, 0
 
   def observation_spec(self):
     return specs.Array((LENGTH,), np.float32, name='cell')

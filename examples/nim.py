@@ -18,10 +18,8 @@ Players take turns taking 1, 2 or 3 stones (actions 0, 1 and 2) from a
 pile of `STONES`; whoever takes the last stone wins. The player to move
 wins exactly when the pile is not a multiple of 4, by taking `pile % 4`
 stones. A two-player game adds `legal_actions()`, `to_play()` and
-`num_players = 2` to a plain `dm_env.Environment`; each reward is for the
-player who just moved:
-
-    python -m examples.nim
+`num_players = 2` to a plain `dm_env.Environment`; each reward is the
+mover's. `python -m examples.nim` trains MuZero on it.
 """
 
 import dm_env
