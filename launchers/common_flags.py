@@ -45,15 +45,17 @@ EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'connect4', 'go9',
                      'minatar',
                      'tictactoe')
 PRESET = flags.DEFINE_enum(
-    'preset', 'tictactoe', sorted(presets.PRESETS),
+    'preset', 'tictactoe', list(presets.preset_names()),
     'configuration preset (launchers.evaluate takes '
-    f'{", ".join(EVALUATED_PRESETS)}).')
+    f'{", ".join(EVALUATED_PRESETS)}); gymnasium and openspiel derive it '
+    'from the task or game of --env.')
 ENV = flags.DEFINE_string(
     'env', None, 'the game of a titled preset: an Atari title for '
     '--preset=atari/atari_small (default Pong), a MinAtar game for '
     '--preset=minatar (breakout, the default, asterix, freeway, seaquest, '
-    'space_invaders), a gymnasium id for --preset=cartpole (default '
-    'CartPole-v1).')
+    'space_invaders), a gymnasium id for --preset=cartpole or gymnasium '
+    '(default CartPole-v1), an OpenSpiel game for --preset=openspiel '
+    '(default tic_tac_toe; parameters inline: go(board_size=9)).')
 CHECKPOINT_DIR = flags.DEFINE_string(
     'checkpoint_dir', None, 'the run\'s checkpoints (train: saved and '
     'resumed; evaluate: loaded).')
@@ -147,15 +149,52 @@ def check_positive(name: str) -> None:
     raise app.UsageError(f'--{name} must be positive, got {value}.')
 
 
-def validate(preset: Optional[str] = None) -> None:
+def base_config(environment: Optional[str] = None,
+                preset: Optional[str] = None) -> config_lib.MuZeroConfig:
+  """The configuration the flags start from: the preset's, or the one
+  derived from the task of a family or from `environment`.
+
+  Args:
+    environment: a launcher's --environment, the import string of the
+      user's environment factory (which replaces --preset and --env).
+    preset: the run's preset (default: --preset's; an evaluation takes the
+      saved run's).
+
+  Raises:
+    app.UsageError: naming the flags, if the task or the environment
+      cannot be built or breaks the environment contract.
+  """
+  preset = None if environment else (preset or PRESET.value)
+  title = None if environment else ENV.value
+  if environment:
+    # Its one-line errors name the module or attribute already.
+    usage_errors(environments.load_factory, environment)
+  try:
+    return run_config.default_config(preset, title, environment)
+  except (ValueError, ImportError, TypeError) as e:
+    where = (f'--environment={environment}' if environment else
+             f'--preset={preset}' + (f' --env={title}' if title else ''))
+    raise app.UsageError(f'{where}: {flag_names(str(e))}') from e
+
+
+def validate(preset: Optional[str] = None,
+             environment: Optional[str] = None) -> None:
   """Checks the shared flags that need no TensorFlow; raises `UsageError`.
 
   Args:
     preset: the run's preset (default: --preset's; an evaluation takes the
       saved run's).
+    environment: as for `base_config`.
   """
   preset = preset or PRESET.value
-  if ENV.value is not None and preset not in (
+  if environment and ENV.value is not None:
+    raise app.UsageError(f'--env={ENV.value} chooses the game of a titled '
+                         f'preset; --environment={environment} is the game. '
+                         'Drop --env.')
+  if environment and passed('preset'):
+    raise app.UsageError(f'--preset={PRESET.value} and --environment='
+                         f'{environment} both name the game; give one.')
+  if not environment and ENV.value is not None and preset not in (
       environments.titled_environments()):
     raise app.UsageError(
         f'--env={ENV.value} chooses the game of '
@@ -164,12 +203,14 @@ def validate(preset: Optional[str] = None) -> None:
   for name in ('num_simulations', 'gumbel_max_considered_actions',
                'hidden_size', 'channels', 'num_blocks'):
     check_positive(name)
-  kind = presets.get_preset(preset).network.kind
+  kind = base_config(environment, preset).network.kind
+  game = (f'--environment={environment}' if environment else
+          f'--preset={preset}')
   for name, kinds in _NETWORK_FLAGS.items():
     if passed(name) and kind not in kinds:
       raise app.UsageError(
-          f'--{name} is for {" or ".join(kinds)} networks; --preset='
-          f'{preset} has a {kind} network. Drop --{name}.')
+          f'--{name} is for {" or ".join(kinds)} networks; {game} has a '
+          f'{kind} network. Drop --{name}.')
 
 
 def config_values() -> Dict[str, Any]:
@@ -180,13 +221,15 @@ def config_values() -> Dict[str, Any]:
           if FLAGS[name].value is not None for field in fields}
 
 
-def make_config(overrides: Optional[Mapping[str, Any]] = None
+def make_config(overrides: Optional[Mapping[str, Any]] = None,
+                environment: Optional[str] = None
                ) -> config_lib.MuZeroConfig:
   """The preset with the shared flags' and `overrides`' values, validated.
 
   Args:
     overrides: `MuZeroConfig` fields set by a launcher's own flags; None
       values keep the preset's.
+    environment: as for `base_config`.
 
   Raises:
     app.UsageError: naming the field and the preset if a value is invalid.
@@ -198,14 +241,15 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None
   top = {**{name: value for name, value in values.items()
             if not name.startswith('network.')},
          **{k: v for k, v in (overrides or {}).items() if v is not None}}
-  config = presets.get_preset(PRESET.value)
+  config = base_config(environment)
   try:
     network = dataclasses.replace(config.network, **network_overrides)
     return config.replace(network=network, **top)
   except ValueError as e:
     # The config names the field; say which flags set it.
-    raise app.UsageError(
-        f'{e} (from the flags of --preset={PRESET.value})') from e
+    game = (f'--environment={environment}' if environment else
+            f'--preset={PRESET.value}')
+    raise app.UsageError(f'{e} (from the flags of {game})') from e
 
 
 # Library arguments whose flag has another name.

@@ -50,6 +50,16 @@ continue and resumes from there. The work is the library's
         --ray_address=10.0.0.5:6379
     python -m launchers.train --preset=cartpole --num_actors=2 \
         --reanalyze_fraction=0.8 --num_reanalyze_workers=1
+    python -m launchers.train --preset=gymnasium --env=Acrobot-v1
+    python -m launchers.train --preset=openspiel --env=connect_four
+    python -m launchers.train --environment=examples.corridor:Corridor
+
+--preset=gymnasium and --preset=openspiel take any gymnasium task with
+discrete actions or any OpenSpiel game for two players (sequential,
+deterministic, perfect information, zero-sum) by --env, and derive the
+configuration from it; --environment trains on your own game, a factory
+seed -> dm_env.Environment named by its import string
+(docs/environments.md).
 
 With --num_actors=N the self-play actors run as N Ray processes beside a
 replay service that holds --train_ratio, and the learner publishes its
@@ -85,6 +95,10 @@ from muzero_snt import symmetries
 # launcher's own; absl shows only the main module's key flags there.
 flags.adopt_module_key_flags(common_flags)
 
+ENVIRONMENT = flags.DEFINE_string(
+    'environment', None, 'your own game instead of --preset: the import '
+    'string package.module:factory of a factory seed -> dm_env.Environment '
+    '(docs/environments.md); the configuration is derived from its specs.')
 DATA = flags.DEFINE_enum(
     'data', 'selfplay', list(run_config.DATA_SOURCES),
     'selfplay: the whole MuZero loop; synthetic: the learner alone on '
@@ -218,7 +232,7 @@ _PLAYING_FLAGS = ('env', 'num_envs', 'train_ratio')
 
 def validate_flags() -> None:
   """Checks the flags that need no TensorFlow work; raises `UsageError`."""
-  common_flags.validate()
+  common_flags.validate(environment=ENVIRONMENT.value)
   if STRATEGY.value == 'tpu' and not TPU.value:
     raise app.UsageError('--strategy=tpu needs --tpu, the TPU\'s address or '
                          'name (\'local\' on a TPU VM).')
@@ -313,7 +327,7 @@ def make_config() -> config_lib.MuZeroConfig:
       'board_symmetries': BOARD_SYMMETRIES.value,
       'random_opening_moves': RANDOM_OPENING_MOVES.value,
       'target_update_interval': TARGET_UPDATE_INTERVAL.value,
-  })
+  }, environment=ENVIRONMENT.value)
   try:
     return run_config.apply_overrides(config, CONFIG.value)
   except ValueError as e:
@@ -323,10 +337,12 @@ def make_config() -> config_lib.MuZeroConfig:
 def make_run(config: Optional[config_lib.MuZeroConfig] = None
             ) -> run_config.RunConfig:
   """The run of the flags (with `config`, or the preset's hyperparameters)."""
+  environment = ENVIRONMENT.value
   return run_config.RunConfig(
-      preset=common_flags.PRESET.value,
+      preset=None if environment else common_flags.PRESET.value,
       config=config,
       env=common_flags.ENV.value,
+      environment=environment,
       data=DATA.value,
       num_envs=NUM_ENVS.value,
       train_ratio=TRAIN_RATIO.value,
@@ -365,7 +381,7 @@ def main(argv: Sequence[str]) -> None:
     run = common_flags.usage_errors(make_run, config)
     if run.data == 'selfplay':
       common_flags.usage_errors(builders.check_environment, run.preset,
-                                config, run.env)
+                                config, run.env, run.environment)
     common_flags.usage_errors(experiment.check_run, run)
     if run.num_actors:
       common_flags.usage_errors(experiment.check_distributed, run)

@@ -21,7 +21,8 @@ What is public is what this module exports (`__all__`):
   `update_weights` (the literal rendition), `scale_gradient` (Sonnet's),
   `Node`, `MinMaxStats`, `run_mcts`, `ucb_score`, `backpropagate`,
   `add_exploration_noise`, `select_action`, `ReplayBuffer`, ...;
-- the pieces a user builds with: presets (`get_preset`), `make_network`,
+- the pieces a user builds with: presets (`get_preset`), the configuration
+  of a user's own environment (`config_for_environment`), `make_network`,
   the batched loss (`unrolled_loss`), `Learner`, `make_search`, `Actor`,
   `ReplayBuffer`, `Reanalyser`;
 - the run entry point, `train(RunConfig(...))`: a whole experiment
@@ -58,6 +59,7 @@ from muzero_snt.networks import make_network
 from muzero_snt.networks import MuZeroNetwork
 from muzero_snt.optimizers import Adam
 from muzero_snt.optimizers import Momentum
+from muzero_snt.presets import config_for_environment
 from muzero_snt.presets import get_preset
 from muzero_snt.presets import make_atari_config
 from muzero_snt.presets import make_board_game_config
@@ -141,6 +143,7 @@ __all__ = (
     'Trajectory',
     'add_exploration_noise',
     'backpropagate',
+    'config_for_environment',
     'consistency_loss',
     'environments',
     'expand_node',

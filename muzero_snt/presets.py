@@ -20,14 +20,20 @@ arXiv:1911.08265 and the network sizes of its appendix; the OpenSpiel ones
 adapt chess and shogi to OpenSpiel's move numbering and planes; the small ones
 (tic-tac-toe, CartPole, MinAtar's in `presets_minatar`) train on a 2-core
 CPU. `PRESETS` names the ones the environments of
-`environments.make_environment` fit.
+`environments.make_environment` fit. The families of `FAMILIES`
+('gymnasium', 'openspiel') and a user's own environment take a
+configuration derived from the environment (`config_for_environment`).
 """
 
 import dataclasses
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from muzero_snt import config as config_lib
+from muzero_snt import presets_generic
 from muzero_snt import presets_minatar
+
+config_for_environment = presets_generic.config_for_environment
+FAMILIES = presets_generic.FAMILIES
 
 KnownBounds = config_lib.KnownBounds
 MuZeroConfig = config_lib.MuZeroConfig
@@ -496,21 +502,50 @@ RUN_DEFAULTS: Dict[str, Dict[str, Any]] = {
     'go': dict(num_envs=2, train_ratio=0.01),
     'chess': dict(num_envs=2, train_ratio=0.01),
     'shogi': dict(num_envs=2, train_ratio=0.01),
+    # Derived configurations (`config_for_environment`): small games.
+    'gymnasium': dict(num_envs=16, train_ratio=0.1),
+    'openspiel': dict(num_envs=16, train_ratio=0.1),
 }
+# A user's own environment (`RunConfig.environment`, no preset).
+ENVIRONMENT_RUN_DEFAULTS: Dict[str, Any] = dict(num_envs=16, train_ratio=0.1)
 
 
-def get_preset(name: str) -> MuZeroConfig:
-  """Returns the preset called `name`; a `ValueError` lists the known ones."""
+def preset_names() -> Tuple[str, ...]:
+  """Every preset a run may name: `PRESETS` and `FAMILIES`, sorted."""
+  return tuple(sorted((*PRESETS, *FAMILIES)))
+
+
+def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
+  """Returns the configuration of preset `name`.
+
+  Args:
+    name: one of `preset_names()`.
+    title: the task or game of a family (`FAMILIES`), whose configuration
+      is derived from it (None: the family's default); the presets of
+      `PRESETS` ignore it.
+
+  Raises:
+    ValueError: listing the known names if `name` is unknown, or as
+      `presets_generic.family_config`.
+    ImportError: if a family's optional package is missing.
+  """
+  if name in FAMILIES:
+    return presets_generic.family_config(name, title)
   if name not in PRESETS:
     raise ValueError(
-        f'Unknown preset {name!r}; expected one of {sorted(PRESETS)}.')
+        f'Unknown preset {name!r}; expected one of {list(preset_names())}.')
   return PRESETS[name]()
 
 
-def run_defaults(name: str) -> Dict[str, Any]:
-  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off."""
-  if name not in RUN_DEFAULTS:
+def run_defaults(name: Optional[str]) -> Dict[str, Any]:
+  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off.
+
+  None names a user's own environment (`ENVIRONMENT_RUN_DEFAULTS`).
+  """
+  if name is not None and name not in RUN_DEFAULTS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {sorted(RUN_DEFAULTS)}.')
   return dict(dict(continuous_selfplay=False, overlap_learning=False,
-                   pad_rounds=False), **RUN_DEFAULTS[name])
+                   pad_rounds=False),
+              **(ENVIRONMENT_RUN_DEFAULTS if name is None else
+                 RUN_DEFAULTS[name]))

@@ -18,7 +18,8 @@ The algorithm (the package's top level and its `networks/`, `search/`
 and `environments/`) imports nothing of the machinery that runs an
 experiment (`run/`), of `evaluation/` or of `distributed/`; `run/`
 reaches `distributed/` only from its top, `experiment.py`, which starts
-the Ray processes; nothing imports `benchmarks`. Read from the source
+the Ray processes; nothing imports `benchmarks`; the examples, written as a
+user writes, import the public face `muzero_snt` only. Read from the source
 text, so that a lazy import inside a function counts too.
 """
 
@@ -91,11 +92,19 @@ class LayersTest(absltest.TestCase):
 
   def test_no_test_or_library_imports_benchmarks(self):
     wrong = [f'{module} imports {imported}'
-             for top in ('muzero_snt', 'tests', 'launchers')
+             for top in ('muzero_snt', 'tests', 'launchers', 'examples')
              for module, path in _modules(top)
              for imported in _imports(path)
              if _zone(imported) == 'benchmarks']
     self.assertEqual(wrong, [])
+
+  def test_examples_import_only_the_public_face(self):
+    imported = [(module, name) for module, path in _modules('examples')
+                for name in _imports(path)]
+    self.assertIn(('examples.corridor', 'muzero_snt'), imported)
+    self.assertEqual(
+        [f'{module} imports {name}' for module, name in imported
+         if _zone(name) != 'face'], [])
 
   def test_the_zones_are_what_the_checks_read(self):
     # A check that reads nothing would pass anyway: each zone has modules

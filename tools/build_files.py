@@ -16,8 +16,8 @@
 
 No Bazel needed: BUILD files are read with Python's `ast` (their syntax is a
 subset of Python's). `Workspace` knows every Python file under
-muzero_snt/, tests/, launchers/ and benchmarks/, the target that owns it,
-what it imports, and the target a file without one should get;
+muzero_snt/, tests/, launchers/, examples/ and benchmarks/, the target that
+owns it, what it imports, and the target a file without one should get;
 tests/test_build_files.py turns that into checks. The same logic prints or
 rewrites the BUILD files:
 
@@ -42,11 +42,11 @@ from typing import Dict, Iterable, List, Optional, Set, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 # Directories whose Python files must all be in BUILD targets.
-SOURCE_DIRS = ('muzero_snt', 'tests', 'launchers', 'benchmarks')
+SOURCE_DIRS = ('muzero_snt', 'tests', 'launchers', 'examples', 'benchmarks')
 # Importable first-party directories: SOURCE_DIRS and this tool's own.
 FIRST_PARTY_DIRS = SOURCE_DIRS + ('tools',)
 # Directories of scripts: a file with a `__main__` block is a py_binary.
-SCRIPT_DIRS = ('launchers', 'benchmarks')
+SCRIPT_DIRS = ('launchers', 'examples', 'benchmarks')
 BUILD_NAMES = ('BUILD', 'BUILD.bazel')
 PUBLIC_TARGET = '//:muzero_snt'
 TEST_FILE_RE = re.compile(r'^(test_.*|.*_test)\.py$')
@@ -116,6 +116,8 @@ PACKAGE_DESCRIPTIONS = {
         'per module.'),
     'tests': 'Tests of muzero_snt: one py_test per pytest file.',
     'launchers': 'Launchers: one py_binary per script.',
+    'examples': ('Examples a user copies, run by tests/examples: one '
+                 'py_binary per script.'),
     'benchmarks': ('Benchmarks: one py_binary per script, one py_test per '
                    'test of their helpers.'),
 }

@@ -102,7 +102,7 @@ def start(settings: Any, learner: learning.Learner
             i, config, settings.preset, settings.env, settings.search,
             settings.num_envs, settings.seed, *names,
             continuous=settings.continuous_selfplay,
-            pad_rounds=settings.pad_rounds)
+            pad_rounds=settings.pad_rounds, environment=settings.environment)
         for i in range(settings.num_actors)
     ]
     reanalyse_class = _actor(ray, workers_lib.ReanalyseWorker)
@@ -117,7 +117,7 @@ def start(settings: Any, learner: learning.Learner
       evaluator_handle = _actor(ray, workers_lib.Evaluator).remote(
           config, settings.preset, settings.env, settings.search, names[1],
           settings.logdir, settings.eval_interval, settings.eval_games,
-          settings.seed)
+          settings.seed, environment=settings.environment)
       handles.append(evaluator_handle)
     logging.info(
         'Ray: %d self-play actor(s) of %d %sgames each, %d reanalyse '

@@ -169,12 +169,14 @@ class SelfPlayWorker(Worker):
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
-               continuous: bool = False, pad_rounds: bool = False):
+               continuous: bool = False, pad_rounds: bool = False,
+               environment=None):
     """Builds the actor and starts its loop.
 
     Args:
       index, config, seed, search, service, weights: as `_set_up`'s.
-      preset, title: as `builders.make_environment_factory`'s.
+      preset, title, environment: as `builders.make_environment_factory`'s
+        (`environment`: the user's factory or its import string).
       num_envs: games played at once.
       continuous, pad_rounds: as `RunConfig.continuous_selfplay` and
         `RunConfig.pad_rounds`.
@@ -182,7 +184,7 @@ class SelfPlayWorker(Worker):
     self._set_up(index, config, seed, search, weights, service, threads=1,
                  min_batch_size=num_envs if pad_rounds else 1)
     self._make_environment = builders.make_environment_factory(
-        preset, config, title)
+        preset, config, title, environment)
     self._num_envs = num_envs
     self._continuous = bool(continuous)
     self._rounds = 0
@@ -314,19 +316,19 @@ class Evaluator(Worker):
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
                title: Optional[str], search: str, weights: str,
                logdir: Optional[str], interval: int, num_games: int,
-               seed: int = 0):
+               seed: int = 0, environment=None):
     """Builds the network copy and the opponents and starts the loop.
 
     Args:
       config, seed, search, weights: as `_set_up`'s.
-      preset, title: the run's (`preset` one `supported`).
+      preset, title, environment: the run's (`preset` one `supported`).
       logdir: where to write the `eval/...` scalars, or None.
       interval: learner steps between evaluations.
       num_games: games per opponent and side, or episodes.
     """
     self._set_up(0, config, seed, search, weights)
     self._make_environment = builders.make_environment_factory(
-        preset, config, title)
+        preset, config, title, environment)
     self._opponents = preset_evaluation.make_opponents(
         preset, self._make_environment, seed=seed)
     self._writer = tf.summary.create_file_writer(logdir) if logdir else None

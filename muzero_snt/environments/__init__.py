@@ -12,11 +12,21 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Environments as `dm_env.Environment`s, and their fixed opponents."""
+"""Environments as `dm_env.Environment`s, and their fixed opponents.
 
+docs/environments.md says what an environment gives MuZero and how to
+write one; `checks` checks it and `adapter` takes a plain `dm_env` one.
+"""
+
+from muzero_snt.environments.adapter import as_environment
+from muzero_snt.environments.adapter import DmEnvAdapter
 from muzero_snt.environments.atari import AtariEnvironment
 from muzero_snt.environments.base import Environment
 from muzero_snt.environments.checks import CheckedEnvironment
+from muzero_snt.environments.checks import environment_specs
+from muzero_snt.environments.checks import EnvironmentSpecs
+from muzero_snt.environments.factories import factory_name
+from muzero_snt.environments.factories import load_factory
 from muzero_snt.environments.gym_adapter import GymnasiumEnvironment
 from muzero_snt.environments.minatar_adapter import MinAtarEnvironment
 from muzero_snt.environments.openspiel import OpenSpielEnvironment
@@ -36,9 +46,11 @@ from muzero_snt.environments.tictactoe_players import RandomPlayer
 __all__ = (
     'AtariEnvironment',
     'CheckedEnvironment',
+    'DmEnvAdapter',
     'ENVIRONMENTS',
     'Environment',
     'EnvironmentEntry',
+    'EnvironmentSpecs',
     'GymnasiumEnvironment',
     'MCTSPlayer',
     'MinAtarEnvironment',
@@ -46,7 +58,11 @@ __all__ = (
     'PerfectPlayer',
     'RandomPlayer',
     'TicTacToe',
+    'as_environment',
+    'environment_specs',
+    'factory_name',
     'game_value',
+    'load_factory',
     'make_environment',
     'minimax_values',
     'optimal_actions',

@@ -12,51 +12,153 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A wrapper that checks an environment against a MuZero configuration."""
+"""Checks that an environment keeps the contract of docs/environments.md.
+
+`environment_specs` reads and checks what an environment says about
+itself (the observation and action specs, the number of players);
+`CheckedEnvironment` checks every exchange with it against a MuZero
+configuration. Each fault is one `ValueError` naming the method, the value
+and what was expected.
+"""
 
 import math
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence, Tuple
 
 import dm_env
 from dm_env import specs
 import numpy as np
 
+from muzero_snt.environments import adapter
 from muzero_snt.environments import base
+
+
+class EnvironmentSpecs(NamedTuple):
+  """What a configuration needs to know of an environment."""
+  observation_shape: Tuple[int, ...]
+  action_space_size: int
+  num_players: int
+
+
+def environment_specs(environment) -> EnvironmentSpecs:
+  """The observation shape, action count and players of `environment`.
+
+  Args:
+    environment: a `dm_env.Environment`; a plain one is read through
+      `adapter.DmEnvAdapter` (one player unless it says otherwise).
+
+  Raises:
+    TypeError: if `environment` is not a `dm_env.Environment`.
+    ValueError: naming the method and the value, if the observation spec
+      is not one array of rank 1 or more, the action spec not a
+      `DiscreteArray`, the reward or discount spec not a scalar, or
+      `num_players` not 1 or 2.
+  """
+  environment = adapter.as_environment(environment)
+  name = _name(environment)
+  spec = environment.observation_spec()
+  if not isinstance(spec, specs.Array) or not spec.shape:
+    raise ValueError(
+        f'observation_spec() of {name} returned {spec!r}; expected one '
+        'dm_env.specs.Array of rank 1 or more (not a dict or a tuple of '
+        'arrays, not a scalar).')
+  action_spec = environment.action_spec()
+  if not isinstance(action_spec, specs.DiscreteArray):
+    raise ValueError(
+        f'action_spec() of {name} returned {action_spec!r}; expected a '
+        'dm_env.specs.DiscreteArray (actions numbered 0..num_values-1).')
+  for method in ('reward_spec', 'discount_spec'):
+    value = getattr(environment, method)()
+    if not isinstance(value, specs.Array) or value.shape != ():
+      raise ValueError(f'{method}() of {name} returned {value!r}; expected a '
+                       'scalar dm_env.specs.Array (shape ()).')
+  num_players = environment.num_players
+  if num_players not in (1, 2) or isinstance(num_players, bool):
+    raise ValueError(
+        f'num_players of {name} is {num_players!r}; expected 1 or 2 (an '
+        'attribute or property).')
+  return EnvironmentSpecs(tuple(spec.shape), int(action_spec.num_values),
+                          int(num_players))
+
+
+def _is_finite_scalar(value) -> bool:
+  if isinstance(value, float):  # The common case, at every step.
+    return math.isfinite(value)
+  try:
+    return (value is not None and np.ndim(value) == 0 and
+            bool(np.isfinite(value)))
+  except TypeError:  # A string or another object.
+    return False
+
+
+def _shown(value) -> str:
+  """`value` for a message: a NumPy scalar as the Python number it holds."""
+  if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
+    return repr(value.item())
+  return repr(value)
+
+
+def _name(environment) -> str:
+  if isinstance(environment, adapter.DmEnvAdapter):
+    environment = environment.environment
+  return type(environment).__name__
 
 
 class CheckedEnvironment(base.Environment):
   """Checks every exchange with an environment and raises on the first fault.
 
-  Faults would otherwise surface as shape errors deep in the search or as
-  silently wrong targets. A `ValueError` names the value and what was
-  expected when the specs or an observation differ from the configuration
-  or an observation is not finite; an illegal action is passed to `step()`
-  (before it is forwarded); a reward is missing or not finite; or the legal
-  actions of a non-terminal state are empty, out of range, duplicated or not
-  integers. Other attributes are read from the wrapped environment.
+  A mismatch between an environment and the network's configuration, or a
+  broken reward or move list, would otherwise surface as a shape error deep
+  in the search or as a silently wrong value target. This wrapper raises a
+  `ValueError` naming the method, the value and what was expected when:
+
+  * a spec is malformed (`environment_specs`), the observation spec has
+    another shape or dtype than the configuration's, the action spec
+    another number of actions, or `num_players` another number of
+    players;
+  * `reset()` or `step()` returns something other than a `TimeStep`, or
+    `reset()` a time step other than FIRST;
+  * an observation has another shape or dtype than the spec, or holds a
+    NaN or an infinity (the message names the step and the first such
+    index);
+  * an action outside `legal_actions()` is passed to `step()` (checked before
+    it is forwarded, so the environment is untouched);
+  * a reward is missing, not a scalar, NaN or infinite, or a discount is
+    not a scalar in [0, 1];
+  * the legal actions are empty at a non-terminal state, or hold indices
+    outside the action space, duplicates or non-integers;
+  * `to_play()` is not 0 or 1 (not 0 in a one-player game).
+
+  A plain `dm_env.Environment` is wrapped in `adapter.DmEnvAdapter` first.
+  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
+  step starts a new episode and ignores its action, which is then not
+  checked. Attributes the wrapper does not define (`board`, `set_state`, ...)
+  are read from the wrapped environment; positions set up through them are
+  not checked.
   """
 
   def __init__(self,
-               environment: base.Environment,
+               environment: dm_env.Environment,
                observation_shape: Sequence[int],
                action_space_size: int,
-               observation_dtype=np.float32):
+               observation_dtype=np.float32,
+               num_players: Optional[int] = None):
     """Checks the specs of `environment`.
 
     Args:
       environment: the environment to check.
-      observation_shape, observation_dtype: those of every observation.
-      action_space_size: the number of actions.
+      observation_shape: the shape every observation must have.
+      action_space_size: the number of actions, `A`.
+      observation_dtype: the dtype every observation must have.
+      num_players: the number of players the environment must have (None:
+        not checked).
 
     Raises:
-      TypeError: if `environment` is not a `base.Environment`.
-      ValueError: if its specs do not match.
+      TypeError: if `environment` is not a `dm_env.Environment`.
+      ValueError: if its specs are malformed or do not match.
     """
-    if not isinstance(environment, base.Environment):
-      raise TypeError(
-          f'CheckedEnvironment wraps a muzero_snt environments.Environment '
-          f'(with legal_actions and to_play), got {type(environment)!r}.')
+    environment = adapter.as_environment(environment)
     self._environment = environment
+    self._name = _name(environment)
     self._observation_shape = tuple(observation_shape)
     self._observation_dtype = np.dtype(observation_dtype)
     self._check_finite = np.issubdtype(self._observation_dtype, np.inexact)
@@ -64,26 +166,42 @@ class CheckedEnvironment(base.Environment):
     self._step_type: Optional[dm_env.StepType] = None
     self._episode_step = 0
 
+    found = environment_specs(environment)
+    self._one_player = found.num_players == 1
     spec = environment.observation_spec()
-    if (not isinstance(spec, specs.Array) or
-        spec.shape != self._observation_shape or
+    if (spec.shape != self._observation_shape or
         spec.dtype != self._observation_dtype):
       raise ValueError(
-          f'The observation spec {spec!r} does not match the configuration: '
-          f'expected shape {self._observation_shape} and dtype '
+          f'observation_spec() of {self._name} returned {spec!r}, which '
+          f'does not match the configuration: expected shape '
+          f'{self._observation_shape} and dtype '
           f'{self._observation_dtype.name}.')
-    spec = environment.action_spec()
-    if (not isinstance(spec, specs.DiscreteArray) or
-        spec.num_values != action_space_size):
+    if found.action_space_size != action_space_size:
       raise ValueError(
-          f'The action spec {spec!r} does not match the configuration: '
-          f'expected a DiscreteArray of {action_space_size} actions.')
+          f'action_spec() of {self._name} returned '
+          f'{environment.action_spec()!r}, which does not match the '
+          f'configuration: expected a DiscreteArray of {action_space_size} '
+          'actions.')
+    if num_players is not None and found.num_players != num_players:
+      raise ValueError(
+          f'num_players of {self._name} is {found.num_players}, which does '
+          f'not match the configuration: expected {num_players}.')
 
   @classmethod
-  def from_config(cls, environment: base.Environment,
+  def from_config(cls, environment: dm_env.Environment,
                   config) -> 'CheckedEnvironment':
-    """Checks `environment` against a `MuZeroConfig`'s shapes."""
-    return cls(environment, config.observation_shape, config.action_space_size)
+    """Checks `environment` against a `MuZeroConfig`.
+
+    Args:
+      environment: the environment to check.
+      config: a `MuZeroConfig`; its `observation_shape`,
+        `action_space_size` and `num_players` are the expectations.
+
+    Returns:
+      The checking wrapper.
+    """
+    return cls(environment, config.observation_shape,
+               config.action_space_size, num_players=config.num_players)
 
   @property
   def environment(self) -> base.Environment:
@@ -110,17 +228,17 @@ class CheckedEnvironment(base.Environment):
     return self._environment.discount_spec()
 
   def reset(self) -> dm_env.TimeStep:
-    return self._check_timestep(self._environment.reset())
+    return self._check_timestep(self._environment.reset(), 'reset()')
 
   def step(self, action) -> dm_env.TimeStep:
     if self._step_type in (dm_env.StepType.FIRST, dm_env.StepType.MID):
-      legal = self._environment.legal_actions()
+      legal = np.asarray(self._environment.legal_actions())
       index = base.as_action(action)
       if index is None or index not in legal:
         raise ValueError(
             f'Illegal action {action!r} at step {self._episode_step} of the '
             f'episode: expected one of the legal actions {legal.tolist()}.')
-    return self._check_timestep(self._environment.step(action))
+    return self._check_timestep(self._environment.step(action), 'step()')
 
   def close(self):
     self._environment.close()
@@ -138,8 +256,20 @@ class CheckedEnvironment(base.Environment):
   def num_players(self) -> int:
     return self._environment.num_players
 
-  def _check_timestep(self, timestep: dm_env.TimeStep) -> dm_env.TimeStep:
+  # Checks.
+
+  def _check_timestep(self, timestep: dm_env.TimeStep,
+                      method: str) -> dm_env.TimeStep:
     """Records where the episode is, then checks `timestep`."""
+    is_reset = method == 'reset()'
+    method = f'{method} of {self._name}'
+    if not isinstance(timestep, dm_env.TimeStep):
+      raise ValueError(f'{method} returned {timestep!r}; expected a '
+                       'dm_env.TimeStep.')
+    if is_reset and not timestep.first():
+      step_type = getattr(timestep.step_type, 'name', timestep.step_type)
+      raise ValueError(f'{method} returned a {step_type} time step; '
+                       'expected FIRST (dm_env.restart).')
     self._step_type = timestep.step_type
     self._episode_step = 0 if timestep.first() else self._episode_step + 1
     where = f'step {self._episode_step} of the episode'
@@ -153,39 +283,56 @@ class CheckedEnvironment(base.Environment):
         fix = (f' (convert it in the environment: np.asarray(x, '
                f'np.{self._observation_dtype.name}))')
       raise ValueError(
-          f'The observation at {where} has shape {shape} and dtype {dtype}; '
-          f'expected shape {self._observation_shape} and dtype '
-          f'{self._observation_dtype.name}{fix}.')
+          f'{method} returned an observation of shape {shape} and dtype '
+          f'{dtype} at {where}; expected shape {self._observation_shape} '
+          f'and dtype {self._observation_dtype.name}, as its observation '
+          f'spec{fix}.')
     if self._check_finite and not np.isfinite(observation).all():
       index = np.argwhere(~np.isfinite(observation))[0].tolist()
       raise ValueError(
-          f'The observation of {type(self._environment).__name__} at '
-          f'{where} is not finite: {observation[tuple(index)]} at index '
-          f'{index}; expected finite values.')
+          f'{method} returned an observation that is not finite at {where}: '
+          f'{observation[tuple(index)]} at index {index}; expected finite '
+          'values.')
 
     if not timestep.first():
-      reward = timestep.reward
-      if not (math.isfinite(reward) if isinstance(reward, float) else
-              reward is not None and np.all(np.isfinite(reward))):
+      reward, discount = timestep.reward, timestep.discount
+      if not _is_finite_scalar(reward):
+        raise ValueError(f'{method} returned reward {_shown(reward)} at '
+                         f'{where}; expected a finite scalar.')
+      if not (_is_finite_scalar(discount) and 0 <= discount <= 1):
         raise ValueError(
-            f'The reward at {where} is {reward!r}; expected a finite number.')
+            f'{method} returned discount {_shown(discount)} at {where}; '
+            'expected a scalar in [0, 1] (a LAST time step with discount 0 '
+            'ends the game, with discount 1 it cuts the episode short).')
 
     if not timestep.last():
       self._check_legal_actions(where)
+      self._check_to_play(where)
     return timestep
 
   def _check_legal_actions(self, where: str):
     legal = np.asarray(self._environment.legal_actions())
-    expected = (f'expected distinct integer actions in '
-                f'0..{self._action_space_size - 1}')
+    method = f'legal_actions() of {self._name}'
     if legal.size == 0:
       raise ValueError(
-          f'There are no legal actions at {where}, a non-terminal state; '
-          f'{expected}.')
-    # Python's min, max and set are cheaper than NumPy's on a few actions.
+          f'{method} returned no actions at {where}, which is not the last; '
+          'expected at least one (a game without moves ends with a LAST '
+          'time step).')
+    # On the few actions of a position, Python's min, max and set cost less
+    # than NumPy's reductions and np.unique (this runs at every move).
     values = legal.tolist() if legal.ndim == 1 else None
     if (values is None or legal.dtype.kind not in 'iu' or
         min(values) < 0 or max(values) >= self._action_space_size or
         len(set(values)) != len(values)):
       raise ValueError(
-          f'The legal actions at {where} are {legal.tolist()}; {expected}.')
+          f'{method} returned {legal.tolist()} at {where}; expected '
+          f'distinct integer actions in 0..{self._action_space_size - 1}.')
+
+  def _check_to_play(self, where: str):
+    player = self._environment.to_play()
+    expected = (0,) if self._one_player else (0, 1)
+    if base.as_action(player) not in expected:
+      raise ValueError(
+          f'to_play() of {self._name} returned {_shown(player)} at {where}; '
+          f'expected {" or ".join(map(str, expected))}' +
+          (' (num_players is 1).' if self._one_player else '.'))

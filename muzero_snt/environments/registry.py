@@ -12,7 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Environments by name, one per preset, with the title a user may choose."""
+"""Environments by name: one per preset, with the title a user may choose.
+
+`make_environment('atari', seed, title='Breakout')` builds the environment of
+the preset of the same name. Titles choose the Atari or MinAtar game, the
+gymnasium id or the OpenSpiel game; the board games of fixed presets have
+none. 'gymnasium' and 'openspiel' build any task or game of their kind,
+whose configuration is derived from it (`presets.config_for_environment`).
+Adapters whose packages are optional import them only when built, and say
+which `pip install` extra they need.
+"""
 
 from typing import Callable, Dict, NamedTuple, Optional
 
@@ -106,6 +115,15 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
         _board_game('shogi', history=PAPER_HISTORY,
                     max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
         'OpenSpiel shogi, 8 positions, draw at 512 moves'),
+    'gymnasium': EnvironmentEntry(
+        lambda seed, title: gym_adapter.GymnasiumEnvironment(title, seed=seed),
+        'CartPole-v1', 'envs',
+        'any gymnasium id with Discrete actions and a Box observation'),
+    'openspiel': EnvironmentEntry(
+        lambda seed, title: openspiel.OpenSpielEnvironment(title, seed),
+        'tic_tac_toe', 'openspiel',
+        'any OpenSpiel game for two players, sequential, deterministic, '
+        'perfect-information and zero-sum, by name'),
 }
 
 
@@ -115,9 +133,12 @@ def make_environment(name: str, seed: int = 0,
 
   Args:
     name: one of `ENVIRONMENTS`.
-    seed: the environment's seed (board games ignore it).
-    title: the Atari or MinAtar game or the gymnasium id; None for the
-      entry's default. Board games take none.
+    seed: the environment's seed (tic-tac-toe and the board games are
+      deterministic and ignore it).
+    title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
+      ('breakout'), the gymnasium id ('CartPole-v1') or the OpenSpiel game
+      ('connect_four', 'go(board_size=9)'); None for the entry's default.
+      The board games of fixed presets take none.
 
   Raises:
     ValueError: if `name` or the title is unknown, or a title is given to
@@ -136,6 +157,6 @@ def make_environment(name: str, seed: int = 0,
 
 
 def titled_environments():
-  """Names of the environments that take a title: a game or gymnasium id."""
+  """Names of the environments that take a title: a game or a task id."""
   return tuple(name for name, entry in ENVIRONMENTS.items()
                if entry.default_title is not None)

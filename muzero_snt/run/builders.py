@@ -27,8 +27,10 @@ import tensorflow as tf
 
 from muzero_snt import acting
 from muzero_snt import config as config_lib
+from muzero_snt import frames
 from muzero_snt.run import data_sources
 from muzero_snt import environments
+from muzero_snt.environments import factories
 from muzero_snt.run import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import networks
@@ -62,45 +64,100 @@ def make_learner(config: config_lib.MuZeroConfig,
   return learner
 
 
-def make_environment_factory(preset: str, config: config_lib.MuZeroConfig,
-                             title: Optional[str] = None
+def make_environment_factory(preset: Optional[str],
+                             config: config_lib.MuZeroConfig,
+                             title: Optional[str] = None,
+                             environment: Optional[
+                                 factories.FactoryOrName] = None
                             ) -> acting.EnvironmentFactory:
-  """`(seed) -> environment` of a preset, checked against the config.
+  """`(seed) -> environment` of a run, checked against the config.
+
+  The one way a run's environments are built (`RunConfig.preset`, `env`
+  and `environment` are the arguments).
 
   Args:
-    preset: names the environment (`environments.ENVIRONMENTS`).
+    preset: names the environment (`environments.ENVIRONMENTS`); None with
+      `environment`.
     config: the run's configuration; every environment's specs must match,
       and every step is checked (`environments.CheckedEnvironment`).
-    title: the Atari game or gymnasium id of a titled preset (None: the
-      preset's default).
+    title: the Atari game, gymnasium id or OpenSpiel game of a titled
+      preset (None: the preset's default).
+    environment: the user's factory `seed -> dm_env.Environment` or its
+      import string; a plain `dm_env.Environment` it makes is adapted
+      (`environments.as_environment`).
+
+  Raises:
+    ValueError: if `environment` is an import string that does not load
+      (`environments.load_factory`).
   """
+  if environment is not None:
+    factory = factories.resolve(environment)
+    make_raw = lambda seed: factories.call(factory, seed)
+  else:
+    make_raw = lambda seed: environments.make_environment(preset, seed, title)
 
   def make(seed: int) -> environments.Environment:
-    return environments.CheckedEnvironment.from_config(
-        environments.make_environment(preset, seed, title), config)
+    return environments.CheckedEnvironment.from_config(make_raw(seed), config)
 
   return make
 
 
-def check_environment(preset: str, config: config_lib.MuZeroConfig,
-                      title: Optional[str] = None) -> None:
+def describe_game(preset: Optional[str], title: Optional[str] = None,
+                  environment: Optional[factories.FactoryOrName] = None
+                 ) -> str:
+  """The game of a run in a few words, for messages."""
+  if environment is not None:
+    return f'environment={factories.factory_name(environment)!r}'
+  return f'preset {preset!r}' + (f' with title {title!r}' if title else '')
+
+
+def check_environment(preset: Optional[str],
+                      config: config_lib.MuZeroConfig,
+                      title: Optional[str] = None,
+                      environment: Optional[factories.FactoryOrName] = None
+                     ) -> None:
   """Builds and closes one environment before any training.
 
   Says which `pip install` extra is missing, which title is unknown, or how
-  the environment's specs differ from the preset's, before TensorFlow
-  builds anything.
+  the environment's specs differ from the configuration, before
+  TensorFlow builds anything. The first time step is checked too
+  (`environments.CheckedEnvironment`).
 
   Raises:
-    ValueError: naming the preset (and title) and what is wrong, also for a
-      missing optional package (the message names the extra to install).
+    ValueError: naming the preset (and title) or the environment and what
+      is wrong, also for a missing optional package (the message names the
+      extra to install) or an environment of another type, or as
+      `environments.load_factory`.
   """
-  where = f'preset {preset!r}' + (f' with title {title!r}' if title else '')
+  where = describe_game(preset, title, environment)
+  if environment is not None:
+    environment = factories.resolve(environment)
   try:
-    make_environment_factory(preset, config, title)(0).close()
-  except ImportError as e:
+    made = make_environment_factory(preset, config, title, environment)(0)
+    try:
+      made.reset()
+    finally:
+      made.close()
+  except (ImportError, TypeError, ValueError) as e:
     raise ValueError(f'{where}: {e}') from e
-  except ValueError as e:
-    raise ValueError(f'{where}: {e}') from e
+
+
+def frame_stack(preset: Optional[str],
+                environment: Optional[factories.FactoryOrName] = None
+               ) -> Optional[frames.FrameStack]:
+  """The `frame_stack()` of a run's environments (the memory checks').
+
+  A preset's is known without building one; a user's environment is
+  built once with seed 0 and asked.
+  """
+  if environment is None:
+    return environments.ENVIRONMENTS[preset].frame_stack
+  made = environments.as_environment(
+      factories.call(factories.resolve(environment), 0))
+  try:
+    return made.frame_stack()
+  finally:
+    made.close()
 
 
 def check_strategy(config: config_lib.MuZeroConfig,
@@ -146,7 +203,8 @@ def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
       min_batch_size=run.num_envs if run.pad_rounds else 1)
   actor = acting.Actor(
       config, searcher, search.NetworkModel(network),
-      make_environment_factory(run.preset, config, run.env),
+      make_environment_factory(run.preset, config, run.env,
+                               run.environment),
       seed=run.seed, num_envs=run.num_envs)
   return data_sources.SelfPlay(
       config, actor, run.train_ratio, seed=run.seed,

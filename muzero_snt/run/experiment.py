@@ -15,7 +15,7 @@
 """A whole training run from a config: what the launchers call.
 
 `run(run_config)` builds the learner, the data source (self-play with the
-search and the preset's environments, or synthetic batches), the
+search and the run's environments, or synthetic batches), the
 TensorBoard writer and the checkpoints, checks that a checkpoint directory
 holds this run (`run_config.py`), trains with `training_loop.TrainingLoop`,
 exports the network if asked and logs a summary. A pip-installed
@@ -37,7 +37,6 @@ from absl import logging
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
-from muzero_snt import environments
 from muzero_snt import learning
 from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
@@ -57,12 +56,17 @@ from muzero_snt.distributed import runner
 
 
 def describe_config(run: run_config_lib.RunConfig) -> str:
-  """The run in one paragraph: preset, what differs from it, settings."""
+  """The run in one paragraph: its game, what differs from the game's
+  configuration, settings."""
   run = run.resolved()
   diffs = run_config_lib.differences(run.replace(config=None), run)
   changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
-  return (f'preset {run.preset}' +
-          (f' ({changed})' if changed else ' (as shipped)') + '; ' +
+  if run.environment is None:
+    game, unchanged = f'preset {run.preset}', ' (as shipped)'
+  else:
+    game = builders.describe_game(None, environment=run.environment)
+    unchanged = ' (as derived from its specs)'
+  return (game + (f' ({changed})' if changed else unchanged) + '; ' +
           ', '.join(f'{k}={v!r}' for k, v in run.defining_settings().items())
           + f'; {run.config.training_steps} learner steps of batch '
           f'{run.config.batch_size}')
@@ -205,7 +209,7 @@ def check_run(run: run_config_lib.RunConfig,
   check_train_ratio(run)
   self_play = run.data == 'selfplay'
   with_replay = run.data != 'synthetic'
-  frame_stack = environments.ENVIRONMENTS[run.preset].frame_stack
+  frame_stack = builders.frame_stack(run.preset, run.environment)
   resources.check_memory(
       config, available_bytes=available_memory, with_replay=with_replay,
       games_in_flight=run.num_envs if self_play else 0,

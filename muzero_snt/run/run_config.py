@@ -14,23 +14,25 @@
 # ============================================================================
 """A run's one configuration, `RunConfig`, and its record beside checkpoints.
 
-`RunConfig` holds everything about a training run: the preset, every
-`MuZeroConfig` field and the run's other choices, the preset's defaults
-resolved in one place (`RunConfig.resolved`). A checkpoint directory holds
-one run: what defines it is written as `run_config.json` once its
-checkpoint is restored; a resumed run and an evaluation compare themselves
-with it, so that a checkpoint of another run is a clear error naming the
-differing fields instead of a TensorFlow restore error (or, worse, a
-silently different run).
+`RunConfig` holds everything about a training run: the preset or the
+user's own environment, every `MuZeroConfig` field and the run's other
+choices, the defaults resolved in one place (`RunConfig.resolved`). A
+checkpoint directory holds one run: what defines it is written as
+`run_config.json` once its checkpoint is restored; a resumed run and an
+evaluation compare themselves with it, so that a checkpoint of another run
+is a clear error naming the differing fields instead of a TensorFlow
+restore error (or, worse, a silently different run).
 """
 
 import dataclasses
+import functools
 import json
 import os
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
+from muzero_snt.environments import factories
 from muzero_snt import mixed_precision
 from muzero_snt import presets
 from muzero_snt import search
@@ -40,8 +42,10 @@ RUN_CONFIG_FILE = 'run_config.json'
 # how often it saves do not change what it computes.
 CHANGEABLE = ('training_steps', 'checkpoint_interval')
 # What an evaluation needs to load a network: its shape, not its training.
-NETWORK_FIELDS = ('preset', 'action_space_size', 'observation_shape',
-                  'num_players')
+NETWORK_FIELDS = ('preset', 'environment', 'action_space_size',
+                  'observation_shape', 'num_players')
+# The preset of a run that names neither a preset nor an environment.
+DEFAULT_PRESET = 'tictactoe'
 # Network fields that change how it computes, not what it holds: an
 # evaluation may differ in them from the training run.
 COMPUTE_FIELDS = ('network.conv_as_matmul',)
@@ -151,6 +155,43 @@ def apply_overrides(config: config_lib.MuZeroConfig,
   return config_from_dict(values)
 
 
+def _default_config(preset: Optional[str], title: Optional[str],
+                    environment: Any) -> config_lib.MuZeroConfig:
+  if environment is None:
+    return presets.get_preset(preset, title)
+  factory = factories.resolve(environment)
+  made = factories.call(factory, 0)
+  try:
+    return presets.config_for_environment(made)
+  finally:
+    made.close()
+
+
+_cached_default_config = functools.lru_cache(maxsize=16)(_default_config)
+
+
+def default_config(preset: Optional[str], title: Optional[str] = None,
+                   environment: Any = None) -> config_lib.MuZeroConfig:
+  """The configuration of a run that gives none (`RunConfig.resolved`).
+
+  A preset's own (`presets.get_preset`), or the one derived from the
+  environment: that of a family's task or game, or that of a user's
+  environment factory, called once with seed 0 to read its specs
+  (`presets.config_for_environment`). Remembered for the last few runs,
+  so that resolving a run again builds no environment.
+
+  Args:
+    preset: the run's preset, None with `environment`.
+    title: the game of a titled preset.
+    environment: the user's factory or its import string, or None.
+  """
+  try:
+    hash(environment)
+  except TypeError:  # A callable object without a hash: not remembered.
+    return _default_config(preset, title, environment)
+  return _cached_default_config(preset, title, environment)
+
+
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
 # How self-play searches (`search.make_search`).
 SEARCHES = search.SEARCH_KINDS
@@ -162,20 +203,27 @@ _SELF_PLAY_FIELDS = ('num_envs', 'train_ratio', 'continuous_selfplay',
 
 @dataclasses.dataclass(frozen=True)
 class RunConfig:
-  """One training run: its preset, hyperparameters and every other choice.
+  """One training run: its game, hyperparameters and every other choice.
 
-  `experiment.run` takes one. Fields left None take the preset's values in
-  one place, `resolved()`; the resolved fields that change what the run
-  computes (`defining_settings`) are saved beside its checkpoints as
-  `run_config.json`, so that a resume and an evaluation check themselves
-  against the run that wrote them.
+  `experiment.run` takes one. Fields left None take the preset's (or the
+  environment's) values in one place, `resolved()`; the resolved fields
+  that change what the run computes (`defining_settings`) are saved beside
+  its checkpoints as `run_config.json`, so that a resume and an evaluation
+  check themselves against the run that wrote them.
 
   Attributes:
     preset: names the environment, the hyperparameters and the self-play
-      defaults (`presets.PRESETS`, `presets.RUN_DEFAULTS`).
-    config: the hyperparameters; None for the preset's.
-    env: the game of a titled preset (an Atari title, a gymnasium id);
-      None for the preset's default.
+      defaults (`presets.preset_names()`, `presets.RUN_DEFAULTS`); None
+      with `environment`, and 'tictactoe' when neither is given.
+    config: the hyperparameters; None for the preset's, or for those
+      derived from `environment` (`presets.config_for_environment`).
+    env: the game of a titled preset (an Atari title, a gymnasium id, an
+      OpenSpiel game); None for the preset's default.
+    environment: the user's own game instead of a preset: a callable
+      `seed -> dm_env.Environment` or its import string
+      'package.module:factory' (docs/environments.md). The run saves its
+      import string; a lambda or a local function runs, but a resume or
+      an evaluation of the run must be given the same factory.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
       or 'replay' (the games of `replay_path` only, no new self-play).
     num_envs: self-play games played at once by each player of games
@@ -227,9 +275,10 @@ class RunConfig:
     export_replay: where to write the run's replay buffer at the end
       (data 'selfplay' or 'replay', num_actors 0).
   """
-  preset: str = 'tictactoe'
+  preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
   env: Optional[str] = None
+  environment: Any = None
   data: str = 'selfplay'
   num_envs: Optional[int] = None
   train_ratio: Optional[float] = None
@@ -276,8 +325,21 @@ class RunConfig:
           and 0 < value < float('inf')):
         fail(name, 'None or a positive finite number')
 
-    if self.preset not in presets.PRESETS:
-      fail('preset', f'one of {sorted(presets.PRESETS)}')
+    if self.environment is not None:
+      if not (callable(self.environment) or
+              isinstance(self.environment, str) and ':' in self.environment):
+        fail('environment', 'None, a callable seed -> dm_env.Environment '
+             "or an import string 'package.module:factory'")
+      if self.preset is not None:
+        fail('preset', 'None when environment is given (the environment '
+             'is the game)')
+      if self.env is not None:
+        fail('env', 'None when environment is given (env chooses the game '
+             'of a titled preset)')
+    elif self.preset is None:
+      object.__setattr__(self, 'preset', DEFAULT_PRESET)
+    if self.preset is not None and self.preset not in presets.preset_names():
+      fail('preset', f'one of {list(presets.preset_names())}')
     if not (self.config is None or
             isinstance(self.config, config_lib.MuZeroConfig)):
       fail('config', 'None or a MuZeroConfig')
@@ -331,12 +393,15 @@ class RunConfig:
   def resolved(self) -> 'RunConfig':
     """This run with every None taken from its preset: the one place.
 
-    The config is the preset's; `num_envs` is per actor, so by default the
-    actors share the preset's games (rounded up) and each game's moves
-    span as many learner steps as in one process. Resolving twice changes
-    nothing.
+    The config is the preset's or the environment's (`default_config`);
+    self-play settings are the preset's or, for a user's environment,
+    `presets.ENVIRONMENT_RUN_DEFAULTS`. `num_envs` is per actor, so by
+    default the actors share the preset's games (rounded up) and each
+    game's moves span as many learner steps as in one process. Resolving
+    twice changes nothing.
     """
-    config = self.config or presets.get_preset(self.preset)
+    config = self.config or default_config(self.preset, self.env,
+                                           self.environment)
     defaults = presets.run_defaults(self.preset)
     self_play = self.data == 'selfplay'
     num_envs = self.num_envs
@@ -362,12 +427,15 @@ class RunConfig:
   def defining_settings(self) -> Dict[str, Any]:
     """The resolved choices besides the config that change what it computes.
 
-    Those a resumed run must keep (as JSON values): the seed and the data
+    Those a resumed run must keep (as JSON values): the user's
+    environment (its import string, when given), the seed and the data
     source with, for self-play, its game, games at once, ratio, search and
     ways of playing (named only when on).
     """
     run = self.resolved()
     values = {'data': run.data, 'seed': run.seed}
+    if run.environment is not None:
+      values['environment'] = factories.factory_name(run.environment)
     if run.data == 'replay':
       values.update(replay_path=run.replay_path, search=run.search)
     if run.data == 'selfplay':
@@ -385,12 +453,20 @@ class RunConfig:
             **self.defining_settings()}
 
   def to_json(self) -> str:
-    return json.dumps({
+    data = {
         'format': _FORMAT,
         'preset': self.preset,
         'config': config_to_dict(self.resolved().config),
         'settings': self.defining_settings(),
-    }, indent=2, sort_keys=True)
+    }
+    if (self.environment is not None and
+        not factories.is_importable(self.environment)):
+      data['environment_not_importable'] = (
+          f'{factories.factory_name(self.environment)} is a lambda, a '
+          "local function or a script's own, which another process cannot "
+          'import: a resume or an evaluation of this run must pass the '
+          'same factory as RunConfig(environment=...).')
+    return json.dumps(data, indent=2, sort_keys=True)
 
   @classmethod
   def from_json(cls, text: str) -> 'RunConfig':

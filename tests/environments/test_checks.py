@@ -135,23 +135,32 @@ class CheckedTicTacToeTest(absltest.TestCase):
 
   def test_spec_mismatches_name_both_sides(self):
     with self.assertRaisesRegex(
-        ValueError, r'observation spec .*shape=\(3, 3, 3\).* does not match '
-        r'the configuration: expected shape \(4,\) and dtype float32'):
+        ValueError, r'observation_spec\(\) of TicTacToe returned '
+        r'.*shape=\(3, 3, 3\).*, which does not match the configuration: '
+        r'expected shape \(4,\) and dtype float32'):
       checks.CheckedEnvironment(tictactoe.TicTacToe(), (4,), 9)
     with self.assertRaisesRegex(
         ValueError, r'expected shape \(3, 3, 3\) and dtype float64'):
       checks.CheckedEnvironment(tictactoe.TicTacToe(), (3, 3, 3), 9,
                                 observation_dtype=np.float64)
     with self.assertRaisesRegex(
-        ValueError, r'action spec .*num_values=9.* does not match the '
-        r'configuration: expected a DiscreteArray of 2 actions'):
+        ValueError, r'action_spec\(\) of TicTacToe returned .*num_values=9.*, '
+        r'which does not match the configuration: expected a DiscreteArray '
+        r'of 2 actions'):
       checks.CheckedEnvironment.from_config(
           tictactoe.TicTacToe(), presets.make_cartpole_config().replace(
               observation_shape=(3, 3, 3)))
 
-  def test_only_muzero_snt_environments_are_wrapped(self):
-    with self.assertRaisesRegex(TypeError, r'with legal_actions and to_play'):
+  def test_only_dm_env_environments_are_wrapped(self):
+    with self.assertRaisesRegex(TypeError, r'Expected a dm_env.Environment'):
       checks.CheckedEnvironment(object(), (3, 3, 3), 9)
+
+  def test_the_players_must_match_the_configuration(self):
+    with self.assertRaisesRegex(
+        ValueError, r'num_players of TicTacToe is 2, which does not match '
+        r'the configuration: expected 1'):
+      checks.CheckedEnvironment(tictactoe.TicTacToe(), (3, 3, 3), 9,
+                                num_players=1)
 
 
 class CheckedScriptedTest(parameterized.TestCase):
@@ -171,8 +180,8 @@ class CheckedScriptedTest(parameterized.TestCase):
     env.reset()
     env.step(0)
     with self.assertRaisesRegex(
-        ValueError, rf'reward at step 2 of the episode is {shown}; expected '
-        r'a finite number'):
+        ValueError, rf'step\(\) of ScriptedEnv returned reward {shown} at '
+        r'step 2 of the episode; expected a finite scalar'):
       env.step(0)
 
   def test_the_step_count_restarts_with_each_episode(self):
@@ -207,13 +216,14 @@ class CheckedScriptedTest(parameterized.TestCase):
     env = checked(ScriptedEnv(legal={1: []}))
     env.reset()
     with self.assertRaisesRegex(
-        ValueError, r'no legal actions at step 1 of the episode, a '
-        r'non-terminal state; expected distinct integer actions in 0\.\.2'):
+        ValueError, r'legal_actions\(\) of ScriptedEnv returned no actions at '
+        r'step 1 of the episode, which is not the last; expected at least '
+        r'one'):
       env.step(0)
 
   def test_no_legal_actions_at_the_first_state(self):
     env = checked(ScriptedEnv(legal={0: []}))
-    with self.assertRaisesRegex(ValueError, r'no legal actions at step 0'):
+    with self.assertRaisesRegex(ValueError, r'no actions at step 0'):
       env.reset()
 
   def test_no_legal_actions_at_the_end_is_fine(self):
@@ -231,8 +241,9 @@ class CheckedScriptedTest(parameterized.TestCase):
     env = checked(ScriptedEnv(legal={1: legal}))
     env.reset()
     with self.assertRaisesRegex(
-        ValueError, rf'legal actions at step 1 of the episode are {shown}; '
-        r'expected distinct integer actions in 0\.\.2'):
+        ValueError, rf'legal_actions\(\) of ScriptedEnv returned {shown} at '
+        r'step 1 of the episode; expected distinct integer actions in '
+        r'0\.\.2'):
       env.step(0)
 
   @parameterized.named_parameters(
@@ -243,15 +254,17 @@ class CheckedScriptedTest(parameterized.TestCase):
     env.reset()
     env.step(0)
     with self.assertRaisesRegex(
-        ValueError, rf'observation at step 2 of the episode has {shown}; '
-        r'expected shape \(2,\) and dtype float32'):
+        ValueError, rf'step\(\) of ScriptedEnv returned an observation of '
+        rf'{shown} at step 2 of the episode; expected shape \(2,\) and dtype '
+        r'float32'):
       env.step(0)
 
   def test_a_dtype_mismatch_names_the_fix(self):
     env = checked(ScriptedEnv(observations={0: np.zeros(2, np.uint8)}))
     with self.assertRaisesRegex(
-        ValueError, r'observation at step 0 of the episode has shape \(2,\) '
-        r'and dtype uint8; expected shape \(2,\) and dtype float32 \(convert '
+        ValueError, r'reset\(\) of ScriptedEnv returned an observation of '
+        r'shape \(2,\) and dtype uint8 at step 0 of the episode; expected '
+        r'shape \(2,\) and dtype float32, as its observation spec \(convert '
         r'it in the environment: np\.asarray\(x, np\.float32\)\)'):
       env.reset()
 
@@ -263,13 +276,14 @@ class CheckedScriptedTest(parameterized.TestCase):
     observation = np.array([0., value], np.float32)
     env = checked(ScriptedEnv(observations={0: observation, 2: observation}))
     with self.assertRaisesRegex(
-        ValueError, rf'observation of ScriptedEnv at step 0 of the episode '
-        rf'is not finite: {shown} at index \[1\]; expected finite values'):
+        ValueError, rf'reset\(\) of ScriptedEnv returned an observation that '
+        rf'is not finite at step 0 of the episode: {shown} at index \[1\]; '
+        r'expected finite values'):
       env.reset()
     self.assertTrue(env.step(0).mid())  # Step 1 is clean.
     with self.assertRaisesRegex(
-        ValueError, rf'observation of ScriptedEnv at step 2 of the episode '
-        rf'is not finite: {shown} at index \[1\]'):
+        ValueError, rf'step\(\) of ScriptedEnv returned an observation that '
+        rf'is not finite at step 2 of the episode: {shown} at index \[1\]'):
       env.step(0)
 
   def test_step_on_a_fresh_environment_is_forwarded(self):
@@ -278,6 +292,168 @@ class CheckedScriptedTest(parameterized.TestCase):
     # dm_env: the action is ignored and an episode starts; not checked.
     self.assertTrue(env.step(99).first())
     self.assertEqual(inner.steps_taken, [])
+
+
+class PlainGame(dm_env.Environment):
+  """A plain `dm_env` game of two actions, with settable answers.
+
+  Tests add `legal_actions`, `to_play` or `num_players` as attributes.
+  """
+
+  def __init__(self, observation=(0., 1.), reward=1., discount=1.,
+               observation_spec=None, action_spec=None, reset_type=None):
+    self._observation = np.asarray(observation)
+    self._reward, self._discount = reward, discount
+    self._observation_spec = (observation_spec or
+                              specs.Array((2,), np.float64))
+    self._action_spec = action_spec or specs.DiscreteArray(2)
+    self._reset_type = reset_type or dm_env.StepType.FIRST
+
+  def observation_spec(self):
+    return self._observation_spec
+
+  def action_spec(self):
+    return self._action_spec
+
+  def reset(self):
+    return dm_env.TimeStep(self._reset_type, None, None, self._observation)
+
+  def step(self, action):
+    return dm_env.TimeStep(dm_env.StepType.MID, self._reward, self._discount,
+                           self._observation)
+
+
+def plain(game, num_players=None):
+  return checks.CheckedEnvironment(game, (2,), 2, num_players=num_players)
+
+
+class ContractTest(parameterized.TestCase):
+  """The contract of docs/environments.md: each fault named in one line."""
+
+  def test_a_plain_dm_env_is_a_one_player_game(self):
+    env = plain(PlainGame(), num_players=1)
+    self.assertEqual(env.num_players, 1)
+    first = env.reset()
+    np.testing.assert_array_equal(env.legal_actions(), [0, 1])
+    self.assertEqual(env.to_play(), 0)
+    # float64 observations and a Python reward become float32.
+    self.assertEqual(first.observation.dtype, np.float32)
+    np.testing.assert_array_equal(first.observation, [0., 1.])
+    step = env.step(1)
+    self.assertEqual(step.reward, np.float32(1.))
+    self.assertIsInstance(step.reward, np.float32)
+    self.assertEqual(env.observation_spec(), specs.Array((2,), np.float32))
+
+  def test_a_plain_two_player_game_keeps_its_own_moves_and_players(self):
+    game = PlainGame()
+    game.num_players = 2
+    game.to_play = lambda: 1
+    game.legal_actions = lambda: np.array([1])
+    env = plain(game, num_players=2)
+    env.reset()
+    self.assertEqual((env.num_players, env.to_play()), (2, 1))
+    with self.assertRaisesRegex(ValueError, r'Illegal action 0 at step 0'):
+      env.step(0)
+
+  @parameterized.named_parameters(
+      ('bounded', dict(action_spec=specs.BoundedArray((), np.int32, 0, 1)),
+       r"action_spec\(\) of PlainGame returned BoundedArray\(shape=\(\), "
+       r"dtype=dtype\('int32'\).*; expected a dm_env\.specs\.DiscreteArray"),
+      ('dict', dict(observation_spec={'a': specs.Array((2,), np.float32)}),
+       r"observation_spec\(\) of PlainGame returned \{'a': Array.*; "
+       r'expected one dm_env\.specs\.Array of rank 1 or more'),
+      ('scalar', dict(observation_spec=specs.Array((), np.float32)),
+       r'observation_spec\(\) of PlainGame returned Array\(shape=\(\),.*; '
+       r'expected one dm_env\.specs\.Array of rank 1 or more'))
+  def test_a_malformed_spec_names_the_method_and_value(self, kwargs, message):
+    with self.assertRaisesRegex(ValueError, message):
+      plain(PlainGame(**kwargs))
+    with self.assertRaisesRegex(ValueError, message):
+      checks.environment_specs(PlainGame(**kwargs))
+
+  def test_a_vector_reward_spec_is_refused(self):
+    game = PlainGame()
+    game.reward_spec = lambda: specs.Array((2,), np.float32)
+    with self.assertRaisesRegex(
+        ValueError, r'reward_spec\(\) of PlainGame returned Array\(shape=\(2,\)'
+        r'.*; expected a scalar dm_env\.specs\.Array'):
+      plain(game)
+
+  def test_players_are_one_or_two(self):
+    game = PlainGame()
+    game.num_players = 3
+    game.to_play = lambda: 0
+    with self.assertRaisesRegex(
+        ValueError, r'num_players of PlainGame is 3; expected 1 or 2'):
+      plain(game)
+
+  def test_two_players_need_to_play(self):
+    game = PlainGame()
+    game.num_players = 2
+    with self.assertRaisesRegex(
+        ValueError, r'PlainGame has num_players 2 but no to_play\(\)'):
+      plain(game)
+
+  @parameterized.named_parameters(
+      ('two_players', 2, 2, r'returned 2 at step 0 of the episode; expected '
+       r'0 or 1\.'),
+      ('one_player', 1, 1, r'returned 1 at step 0 of the episode; expected '
+       r'0 \(num_players is 1\)\.'),
+      ('a_string', 2, '0', r"returned '0' at step 0 of the episode"))
+  def test_the_player_to_move_is_checked(self, num_players, player, message):
+    game = PlainGame()
+    game.num_players = num_players
+    game.to_play = lambda: player
+    env = plain(game)
+    with self.assertRaisesRegex(ValueError,
+                                r'to_play\(\) of PlainGame ' + message):
+      env.reset()
+
+  @parameterized.named_parameters(
+      ('vector_reward', dict(reward=np.array([1., 2.])),
+       r'reward array\(\[1\., 2\.\]\) at step 1 of the episode; expected '
+       r'a finite scalar'),
+      ('string_reward', dict(reward='1'), r"reward '1' at step 1"),
+      ('discount_above_one', dict(discount=2.),
+       r'discount 2\.0 at step 1 of the episode; expected a scalar in '
+       r'\[0, 1\]'),
+      ('missing_discount', dict(discount=None), r'discount None at step 1'))
+  def test_rewards_and_discounts_are_scalars(self, kwargs, message):
+    env = plain(PlainGame(**kwargs))
+    env.reset()
+    with self.assertRaisesRegex(ValueError,
+                                r'step\(\) of PlainGame returned ' + message):
+      env.step(0)
+
+  def test_reset_starts_an_episode(self):
+    env = plain(PlainGame(reset_type=dm_env.StepType.MID))
+    with self.assertRaisesRegex(
+        ValueError, r'reset\(\) of PlainGame returned a MID time '
+        r'step; expected FIRST'):
+      env.reset()
+
+  def test_a_step_returns_a_time_step(self):
+    game = PlainGame()
+    game.step = lambda action: 3
+    env = plain(game)
+    env.reset()
+    with self.assertRaisesRegex(
+        ValueError, r'step\(\) of PlainGame returned 3; expected a '
+        r'dm_env\.TimeStep'):
+      env.step(0)
+
+  def test_an_observation_unlike_its_spec_is_named(self):
+    env = plain(PlainGame(observation=(0., 1., 2.)))
+    with self.assertRaisesRegex(
+        ValueError, r'reset\(\) of PlainGame returned an observation of shape '
+        r'\(3,\) and dtype float32 at step 0 of the episode; expected shape '
+        r'\(2,\)'):
+      env.reset()
+
+  def test_specs_give_what_a_configuration_needs(self):
+    self.assertEqual(checks.environment_specs(tictactoe.TicTacToe()),
+                     ((3, 3, 3), 9, 2))
+    self.assertEqual(checks.environment_specs(PlainGame()), ((2,), 2, 1))
 
 
 @absltest.skipIf(gymnasium is None,

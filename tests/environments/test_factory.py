@@ -66,7 +66,7 @@ class MakeEnvironmentTest(absltest.TestCase):
                      presets.make_cartpole_config().max_moves)
 
   def test_every_preset_has_an_environment(self):
-    self.assertCountEqual(environments.ENVIRONMENTS, presets.PRESETS)
+    self.assertCountEqual(environments.ENVIRONMENTS, presets.preset_names())
 
   def test_every_environment_fits_its_preset(self):
     # The presets write their shapes out (they must import without the
@@ -109,14 +109,14 @@ class MakeEnvironmentTest(absltest.TestCase):
     with self.assertRaisesRegex(
         ValueError, r"Environment 'connect4' takes no title, got 'Pong'; "
         r"titles choose the game of \['atari', 'atari_small', 'cartpole', "
-        r"'minatar'\]"):
+        r"'gymnasium', 'minatar', 'openspiel'\]"):
       environments.make_environment('connect4', title='Pong')
 
   def test_an_unknown_name_lists_the_known_ones(self):
     with self.assertRaisesRegex(
         ValueError, r"Unknown environment 'checkers'; expected one of "
         r"\['atari', 'atari_small', 'cartpole', 'chess', 'connect4', 'go', "
-        r"'go9', 'minatar', 'shogi', 'tictactoe'\]"):
+        r"'go9', 'gymnasium', 'minatar', 'openspiel', 'shogi', 'tictactoe'\]"):
       environments.make_environment('checkers')
 
 
@@ -126,7 +126,8 @@ class PublicNamesTest(absltest.TestCase):
     public = {name for name in dir(environments)
               if not name.startswith('_') and name not in (
                   # Submodules and typing helpers, not part of the API.
-                  'atari', 'base', 'checks', 'gym_adapter',
+                  'adapter', 'atari', 'base', 'checks', 'factories',
+                  'gym_adapter',
                   'minatar_adapter', 'openspiel', 'openspiel_players',
                   'registry', 'tictactoe', 'tictactoe_players')}
     self.assertEqual(set(environments.__all__), public)

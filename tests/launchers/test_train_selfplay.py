@@ -159,7 +159,7 @@ class TrainSelfPlayTest(testing.TestCase):
     self.assertGreaterEqual(loop.env_steps, sum(g.length for g in games))
 
   def test_every_preset_has_self_play_settings(self):
-    self.assertCountEqual(presets.RUN_DEFAULTS, presets.PRESETS)
+    self.assertCountEqual(presets.RUN_DEFAULTS, presets.preset_names())
     for name in presets.RUN_DEFAULTS:
       defaults = presets.run_defaults(name)
       self.assertGreater(defaults['num_envs'], 0, msg=name)
@@ -170,7 +170,8 @@ class TrainSelfPlayTest(testing.TestCase):
     with self.assertRaisesRegex(
         app.UsageError,
         r"--env=Pong chooses the game of \['atari', 'atari_small', "
-        r"'cartpole', 'minatar'\]; --preset=connect4 has no titles\."):
+        r"'cartpole', 'gymnasium', 'minatar', 'openspiel'\]; --preset=connect4 "
+        r"has no titles\."):
       train.validate_flags()
 
   def test_an_unknown_atari_title_is_refused_naming_it(self):

@@ -19,8 +19,11 @@ import types
 
 import tensorflow as tf
 
+from examples import corridor
+from examples import nim
 from muzero_snt.run import builders
 from muzero_snt import config as config_lib
+from muzero_snt import environments
 from muzero_snt import presets
 from muzero_snt.run import run_config
 from tests import testing
@@ -33,6 +36,48 @@ def _tiny_config(**changes) -> config_lib.MuZeroConfig:
 def _fake_strategy(num_replicas: int):
   """Stands in for a strategy of `num_replicas` (not a TPU's)."""
   return types.SimpleNamespace(num_replicas_in_sync=num_replicas)
+
+
+def _not_an_environment(seed):
+  del seed  # Unused.
+  return 3
+
+
+class OwnEnvironmentTest(testing.TestCase):
+
+  def test_a_factory_or_its_import_string_builds_checked_environments(self):
+    config = presets.config_for_environment(nim.Nim())
+    for environment in (nim.Nim, 'examples.nim:Nim'):
+      made = builders.make_environment_factory(None, config,
+                                               environment=environment)(3)
+      self.assertIsInstance(made, environments.CheckedEnvironment)
+      self.assertIsInstance(made.environment.environment, nim.Nim)
+      self.assertEqual(made.num_players, 2)
+      made.reset()
+      made.step(2)
+      self.assertEqual(made.to_play(), 1)
+
+  def test_check_environment_names_the_factory_and_the_fault(self):
+    config = presets.config_for_environment(corridor.Corridor())
+    builders.check_environment(None, config, environment=corridor.Corridor)
+    with self.assertRaisesRegex(
+        ValueError, r"^environment='examples\.corridor:Corridor': "
+        r'observation_spec\(\) of Corridor returned Array\(shape=\(5,\).*, '
+        r'which does not match the configuration: expected shape \(6,\)'):
+      builders.check_environment(
+          None, config.replace(observation_shape=(6,)),
+          environment=corridor.Corridor)
+    with self.assertRaisesRegex(
+        ValueError, r"^environment='tests\.run\.test_builders:"
+        r"_not_an_environment': The environment factory "
+        r'tests\.run\.test_builders:_not_an_environment returned 3 for seed '
+        r'0; expected a dm_env\.Environment\.$'):
+      builders.check_environment(None, config,
+                                 environment=_not_an_environment)
+
+  def test_only_an_own_environment_is_built_for_its_frame_stack(self):
+    self.assertIsNone(builders.frame_stack(None, corridor.Corridor))
+    self.assertIsNone(builders.frame_stack('tictactoe'))
 
 
 class CheckStrategyTest(testing.TestCase):

@@ -26,6 +26,7 @@ from absl import flags
 import numpy as np
 import tensorflow as tf
 
+from examples import corridor
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt.run import distribute
@@ -332,6 +333,19 @@ class CheckRunTest(testing.TestCase):
         'checkpoints kept and the next one, written before the oldest is '
         'deleted, of up to 3,814,800 bytes each, counting those already '
         'there): free some space or choose a directory on another disk.')
+
+  def test_a_run_of_an_own_environment_is_checked_and_described(self):
+    run = run_config.RunConfig(
+        environment=corridor.Corridor,
+        checkpoint_dir=os.path.join(self.get_temp_dir(), 'own'))
+    experiment.check_run(run, available_memory=10**12)
+    self.assertTrue(experiment.describe_config(run).startswith(
+        "environment='examples.corridor:Corridor' (as derived from its "
+        "specs); data='selfplay', seed=0, environment="))
+    changed = run.replace(config=run.resolved().config.replace(
+        num_simulations=3))
+    self.assertIn('(num_simulations=3)',
+                  experiment.describe_config(changed))
 
 
 class CheckReanalysisTest(testing.TestCase):

@@ -15,6 +15,7 @@
 """Tests of `RunConfig`: its checks, its defaults and its saved record."""
 
 import dataclasses
+import importlib.util
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ import tempfile
 from absl.testing import absltest
 from absl.testing import parameterized
 
+from examples import corridor
 from muzero_snt import config as config_lib
 from muzero_snt import presets
 from muzero_snt.run import run_config
@@ -295,6 +297,79 @@ class RunConfigFieldsTest(testing.TestCase):
     self.assertEqual(loaded, run_config.RunConfig('tictactoe').resolved())
     self.assertFalse(loaded.continuous_selfplay)
     self.assertEqual(json.loads(loaded.to_json()), record)
+
+
+class OwnEnvironmentTest(absltest.TestCase):
+  """A run of the user's environment factory instead of a preset."""
+
+  def test_the_config_and_self_play_come_from_the_environment(self):
+    run = run_config.RunConfig(environment=corridor.Corridor)
+    self.assertIsNone(run.preset)
+    resolved = run.resolved()
+    self.assertEqual(resolved.config,
+                     presets.config_for_environment(corridor.Corridor()))
+    self.assertEqual((resolved.num_envs, resolved.train_ratio),
+                     (presets.ENVIRONMENT_RUN_DEFAULTS['num_envs'],
+                      presets.ENVIRONMENT_RUN_DEFAULTS['train_ratio']))
+    # The import string names the same run.
+    self.assertEqual(run_config.RunConfig(
+        environment='examples.corridor:Corridor').resolved().config,
+                     resolved.config)
+    # Neither a preset nor an environment: tic-tac-toe, as before.
+    self.assertEqual(run_config.RunConfig().preset, 'tictactoe')
+
+  def test_a_preset_or_title_beside_an_environment_is_refused(self):
+    for changes, message in (
+        (dict(preset='cartpole'), r"preset must be None when environment is "
+         r"given \(the environment is the game\), got 'cartpole'\."),
+        (dict(env='CartPole-v1'), r'env must be None when environment is '
+         r'given'),
+        (dict(environment=3), r"environment must be None, a callable seed -> "
+         r"dm_env\.Environment or an import string "
+         r"'package\.module:factory', got 3\.")):
+      with self.subTest(str(changes)):
+        with self.assertRaisesRegex(ValueError, message):
+          run_config.RunConfig(**{'environment': corridor.Corridor,
+                                  **changes})
+
+  def test_the_record_names_the_factory_and_resumes_with_it(self):
+    run = run_config.RunConfig(environment=corridor.Corridor, seed=2)
+    record = json.loads(run.to_json())
+    self.assertIsNone(record['preset'])
+    self.assertEqual(record['settings']['environment'],
+                     'examples.corridor:Corridor')
+    self.assertNotIn('environment_not_importable', record)
+    loaded = run_config.RunConfig.from_json(run.to_json())
+    self.assertEqual(loaded.environment, 'examples.corridor:Corridor')
+    self.assertEqual(run_config.differences(loaded, run), [])
+    # A run of a preset in its directory is another run.
+    names = [name for name, _, _ in run_config.differences(
+        loaded, run_config.RunConfig(seed=2))]
+    self.assertContainsSubset(['environment', 'preset', 'action_space_size'],
+                              names)
+
+  def test_a_lambda_runs_but_its_record_says_it_cannot_be_reloaded(self):
+    make = lambda seed: corridor.Corridor(seed)  # pylint: disable=g-long-lambda
+    run = run_config.RunConfig(environment=make)
+    record = json.loads(run.to_json())
+    self.assertIn('<lambda>', record['settings']['environment'])
+    self.assertIn('must pass the same factory',
+                  record['environment_not_importable'])
+    loaded = run_config.RunConfig.from_json(run.to_json())
+    # The saved config needs no environment; resuming with the same
+    # factory finds no difference, without it the run differs.
+    self.assertEqual(loaded.resolved().config, run.resolved().config)
+    self.assertEqual(run_config.differences(loaded, run), [])
+    with self.assertRaisesRegex(ValueError, 'names a lambda'):
+      run_config.RunConfig(environment=loaded.environment).resolved()
+
+  @absltest.skipIf(importlib.util.find_spec('gymnasium') is None,
+                   'gymnasium is not installed.')
+  def test_a_family_derives_its_config_from_its_task(self):
+    run = run_config.RunConfig(preset='gymnasium', env='Acrobot-v1')
+    self.assertEqual(run.resolved().config.observation_shape, (6,))
+    self.assertEqual(run.resolved().num_envs,
+                     presets.RUN_DEFAULTS['gymnasium']['num_envs'])
 
 
 if __name__ == '__main__':
