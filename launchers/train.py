@@ -221,6 +221,24 @@ flags.declare_key_flag('config')
 EXPORT_DIR = flags.DEFINE_string(
     'export_dir', None, 'where to write a SavedModel of the two inference '
     'functions at the end.')
+_PLACEMENT_HELP = ("'spread' evenly over the Ray cluster's nodes, "
+                   "'learner' on the learner's node, or 'resource:NAME' "
+                   'spread over the nodes started with custom resource NAME '
+                   '(ray start --resources), one unit each; with ')
+ACTOR_PLACEMENT = flags.DEFINE_string(
+    'actor_placement', 'spread', 'where the self-play actors run: ' +
+    _PLACEMENT_HELP + '--num_actors.')
+REANALYZE_PLACEMENT = flags.DEFINE_string(
+    'reanalyze_placement', 'spread', 'where the reanalyse workers run: ' +
+    _PLACEMENT_HELP + '--num_reanalyze_workers.')
+EVALUATOR_PLACEMENT = flags.DEFINE_string(
+    'evaluator_placement', 'learner', 'where the evaluator runs: ' +
+    _PLACEMENT_HELP + '--eval_interval.')
+
+# Placement flags, by the flag of the processes they place.
+_PLACEMENT_FLAGS = {'actor_placement': 'num_actors',
+                    'reanalyze_placement': 'num_reanalyze_workers',
+                    'evaluator_placement': 'eval_interval'}
 
 # Flags of self-play only, refused with --data=synthetic.
 _SELF_PLAY_FLAGS = ('env', 'num_envs', 'train_ratio', 'search',
@@ -286,6 +304,12 @@ def validate_flags() -> None:
   if ratio is not None and not 0 < ratio < float('inf'):
     raise app.UsageError(f'--train_ratio must be a positive finite number, '
                          f'got {ratio}.')
+  for name, processes in _PLACEMENT_FLAGS.items():
+    if not run_config.is_placement(flags.FLAGS[name].value):
+      raise app.UsageError(f'--{name} must be {run_config.PLACEMENT_FORMS}, '
+                           f'got {flags.FLAGS[name].value!r}.')
+    if not flags.FLAGS[processes].value:
+      common_flags.refuse((name,), f'only applies to --{processes} > 0')
   # Every name the saved configuration holds for a run of these flags, or
   # for the run already in --checkpoint_dir (a setting it saved may be one
   # these flags leave out, e.g. overlap_learning).
@@ -366,7 +390,10 @@ def make_run(config: Optional[config_lib.MuZeroConfig] = None
       eval_games=EVAL_GAMES.value,
       num_reanalyze_workers=NUM_REANALYZE_WORKERS.value,
       replay_path=REPLAY_PATH.value,
-      export_replay=EXPORT_REPLAY.value)
+      export_replay=EXPORT_REPLAY.value,
+      actor_placement=ACTOR_PLACEMENT.value,
+      reanalyze_placement=REANALYZE_PLACEMENT.value,
+      evaluator_placement=EVALUATOR_PLACEMENT.value)
 
 
 def main(argv: Sequence[str]) -> None:

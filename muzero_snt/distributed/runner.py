@@ -23,7 +23,7 @@ process runs and that Ray restarts it whenever it dies.
 import contextlib
 import os
 import uuid
-from typing import Any, Iterator, List
+from typing import Any, Dict, Iterator, List
 
 from absl import logging
 
@@ -34,28 +34,50 @@ from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers as workers_lib
 from muzero_snt.run import builders
+from muzero_snt.run import run_config
 
 # Batches each reanalyse worker may hold (one being reanalysed, one ready).
 _BATCHES_PER_REANALYSE_WORKER = 2
 
 
-def _actor(ray: Any, cls: type, **named: str) -> Any:
-  """Ray's actor class for `cls`, placed and restarted as its kind is: the
-  replay service (whose checkpoints go to the learner's disk), the weight
-  store and the evaluator on the learner's machine, the others wherever
-  Ray finds a CPU; calls to a restarted service or store are sent again.
+def _placement(ray: Any, placement: str, cpus: int) -> Dict[str, Any]:
+  """Ray's options for a process of `cpus` CPUs placed as `placement` (one
+  of `run_config.PLACEMENTS`, or 'resource:NAME') says."""
+  options: Dict[str, Any] = dict(num_cpus=cpus)
+  if placement == 'learner':
+    options['scheduling_strategy'] = (
+        ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+            node_id=ray.get_runtime_context().get_node_id(), soft=False))
+    return options
+  # Ray's SPREAD: each process on the next node with room, in turn (its
+  # default prefers the learner's node until half its CPUs are taken).
+  options['scheduling_strategy'] = 'SPREAD'
+  resource = run_config.placement_resource(placement)
+  if resource is not None:
+    options['resources'] = {resource: 1}
+  return options
+
+
+def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
+  """Ray's actor class for `cls`, placed and restarted as its kind is.
+
+  The replay service (whose checkpoints go to the learner's disk) and the
+  weight store run on the learner's machine; the others where `settings`
+  (the run's `RunConfig`) says. Ray restarts every one whenever it dies;
+  calls to a restarted service or store are sent again.
   """
-  on_learner = ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
-      node_id=ray.get_runtime_context().get_node_id(), soft=False)
-  beside_learner = dict(num_cpus=0, scheduling_strategy=on_learner)
-  options = {
-      replay_service.ReplayService: dict(beside_learner, max_task_retries=-1),
-      weight_store.WeightStore: dict(beside_learner, max_task_retries=-1),
-      workers_lib.Evaluator: beside_learner,
-      workers_lib.SelfPlayWorker: dict(num_cpus=1, max_task_retries=0),
-      workers_lib.ReanalyseWorker: dict(num_cpus=1, max_task_retries=0),
+  # class: (placement, CPUs of Ray's count)
+  placement, cpus = {
+      replay_service.ReplayService: ('learner', 0),
+      weight_store.WeightStore: ('learner', 0),
+      workers_lib.Evaluator: (settings.evaluator_placement, 0),
+      workers_lib.SelfPlayWorker: (settings.actor_placement, 1),
+      workers_lib.ReanalyseWorker: (settings.reanalyze_placement, 1),
   }[cls]
-  return ray.remote(cls).options(max_restarts=-1, **options, **named)
+  retried = cls in (replay_service.ReplayService, weight_store.WeightStore)
+  return ray.remote(cls).options(
+      max_restarts=-1, max_task_retries=-1 if retried else 0,
+      **_placement(ray, placement, cpus), **named)
 
 
 @contextlib.contextmanager
@@ -88,15 +110,18 @@ def start(settings: Any, learner: learning.Learner
     names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
     # Ray restarts the service with these arguments, empty: the new one
     # waits for the learner to restore it.
-    service = _actor(ray, replay_service.ReplayService, name=names[0]).remote(
+    service_class = _actor(ray, replay_service.ReplayService, settings,
+                           name=names[0])
+    service = service_class.remote(
         config, settings.train_ratio, settings.seed,
         reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
             settings.num_reanalyze_workers, 1),
         wait_for_restore=True)
-    weights = _actor(ray, weight_store.WeightStore, name=names[1]).remote()
+    weights = _actor(ray, weight_store.WeightStore, settings,
+                     name=names[1]).remote()
     handles += [service, weights]
     ray.get(service.restore.remote(None, replay_service.NO_COUNTS))
-    self_play_class = _actor(ray, workers_lib.SelfPlayWorker)
+    self_play_class = _actor(ray, workers_lib.SelfPlayWorker, settings)
     workers = [
         self_play_class.remote(
             i, config, settings.preset, settings.env, settings.search,
@@ -105,7 +130,7 @@ def start(settings: Any, learner: learning.Learner
             pad_rounds=settings.pad_rounds, environment=settings.environment)
         for i in range(settings.num_actors)
     ]
-    reanalyse_class = _actor(ray, workers_lib.ReanalyseWorker)
+    reanalyse_class = _actor(ray, workers_lib.ReanalyseWorker, settings)
     reanalysers = [
         reanalyse_class.remote(i, config, settings.search, settings.seed,
                                *names)
@@ -114,7 +139,7 @@ def start(settings: Any, learner: learning.Learner
     handles += workers + reanalysers
     evaluator_handle = None
     if settings.eval_interval:
-      evaluator_handle = _actor(ray, workers_lib.Evaluator).remote(
+      evaluator_handle = _actor(ray, workers_lib.Evaluator, settings).remote(
           config, settings.preset, settings.env, settings.search, names[1],
           settings.logdir, settings.eval_interval, settings.eval_games,
           settings.seed, environment=settings.environment)

@@ -69,6 +69,8 @@ class Worker:
   ends with `_start_loop`; its `_loop` returns once `_stop` is set, and an
   exception ends it with its traceback in `status`."""
 
+  _node: Optional[str] = None  # Ray's id of this process's node.
+
   def _set_up(self, index: int, config: config_lib.MuZeroConfig, seed: int,
               search: str, weights: str, service: Optional[str] = None,
               threads: Optional[int] = None, min_batch_size: int = 1) -> None:
@@ -93,6 +95,7 @@ class Worker:
       except RuntimeError:
         pass  # TensorFlow already started in this process.
     self._ray = ray_support.require_ray()
+    self._node = self._ray.get_runtime_context().get_node_id()
     self._network = networks.make_network(config)
     self._network.create_variables()
     self._search = search_lib.make_search(config, self._network, search,
@@ -134,8 +137,10 @@ class Worker:
     return {}
 
   def status(self) -> Dict[str, Any]:
-    """`_progress()` and the loop's traceback, or None, as 'error'."""
-    return dict(self._progress(), error=self._error)
+    """`_progress()`, the loop's traceback or None ('error'), this process's
+    id ('pid') and its node's ('node', None outside Ray)."""
+    return dict(self._progress(), error=self._error, pid=os.getpid(),
+                node=self._node)
 
   def pid(self) -> int:
     """This process's id (tests kill it)."""

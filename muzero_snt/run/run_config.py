@@ -199,6 +199,34 @@ SEARCHES = search.SEARCH_KINDS
 # (`presets.RUN_DEFAULTS`).
 _SELF_PLAY_FIELDS = ('num_envs', 'train_ratio', 'continuous_selfplay',
                      'overlap_learning', 'pad_rounds')
+# Where a kind of Ray process runs (num_actors > 0): spread evenly over the
+# cluster's nodes, on the learner's node, or RESOURCE_PLACEMENT + NAME:
+# spread over the nodes that hold custom resource NAME, one unit each.
+PLACEMENTS = ('spread', 'learner')
+RESOURCE_PLACEMENT = 'resource:'
+# Ray's own resources, asked for by count, never by a custom name.
+_RAY_RESOURCES = ('CPU', 'GPU', 'memory', 'object_store_memory')
+# What a placement may be, as the errors say it.
+PLACEMENT_FORMS = ("'spread', 'learner' or 'resource:NAME' (NAME a custom "
+                   "resource of Ray's nodes, not CPU, GPU or memory)")
+
+
+def placement_resource(placement: str) -> Optional[str]:
+  """NAME of a 'resource:NAME' placement, None for the others."""
+  if placement.startswith(RESOURCE_PLACEMENT):
+    return placement[len(RESOURCE_PLACEMENT):]
+  return None
+
+
+def is_placement(value: Any) -> bool:
+  """Whether `value` is a placement (`PLACEMENT_FORMS`)."""
+  if not isinstance(value, str):
+    return False
+  name = placement_resource(value)
+  if name is None:
+    return value in PLACEMENTS
+  return bool(name) and not any(c.isspace() for c in name) and (
+      name not in _RAY_RESOURCES)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -274,6 +302,14 @@ class RunConfig:
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
     export_replay: where to write the run's replay buffer at the end
       (data 'selfplay' or 'replay', num_actors 0).
+    actor_placement: where the self-play actors run on Ray, one CPU each:
+      'spread' evenly over the cluster's nodes, 'learner' on the learner's
+      node, or 'resource:NAME' spread over the nodes that hold custom
+      resource NAME (`ray start --resources`), one unit each
+      (docs/cluster.md).
+    reanalyze_placement: the same for the reanalyse workers.
+    evaluator_placement: the same for the evaluator, which takes no CPU
+      of Ray's count (by default on the learner's node).
   """
   preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
@@ -303,6 +339,9 @@ class RunConfig:
   num_reanalyze_workers: int = 0
   replay_path: Optional[str] = None
   export_replay: Optional[str] = None
+  actor_placement: str = 'spread'
+  reanalyze_placement: str = 'spread'
+  evaluator_placement: str = 'learner'
 
   def __post_init__(self):
     def fail(name, expected):
@@ -386,6 +425,14 @@ class RunConfig:
     if self.num_reanalyze_workers and not self.num_actors:
       fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
            'workers are Ray processes of the distributed mode)')
+    for name, default, processes in (
+        ('actor_placement', 'spread', 'num_actors'),
+        ('reanalyze_placement', 'spread', 'num_reanalyze_workers'),
+        ('evaluator_placement', 'learner', 'eval_interval')):
+      if not is_placement(getattr(self, name)):
+        fail(name, PLACEMENT_FORMS)
+      if getattr(self, name) != default and not getattr(self, processes):
+        fail(name, f'{default!r} unless {processes} > 0')
 
   def replace(self, **changes) -> 'RunConfig':
     return dataclasses.replace(self, **changes)

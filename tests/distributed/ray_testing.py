@@ -12,8 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What the tests of runs on a local Ray share: starting Ray, finding,
-killing and asking the run's worker processes.
+"""What the tests of runs on a local Ray share: starting Ray (one node, or
+a cluster of several on this machine), finding, killing and asking the
+run's worker processes.
 
 A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
 (which must be set before Ray is imported).
@@ -21,7 +22,7 @@ A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
 
 import os
 import signal
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from absl import flags
 import pytest
@@ -45,6 +46,85 @@ def start_ray() -> Any:
     flags.FLAGS.mark_as_parsed()
   return ray.init(num_cpus=2, include_dashboard=False,
                   _node_ip_address='127.0.0.1')
+
+
+def start_cluster(cpus: Mapping[str, int], **head_args: Any
+                 ) -> Tuple[Any, Dict[str, Any]]:
+  """Starts a Ray cluster of several nodes on this machine, and marks
+  absl's flags parsed (as `start_ray`).
+
+  Each node is a raylet of its own (`ray.cluster_utils.Cluster`) with
+  `cpus[name]` CPUs and one unit of a custom resource `name` naming it,
+  every server on the loopback interface, no dashboard; the first is the
+  head. This process does not join it: a run joins by its address. The
+  caller stops it with `ray.shutdown()` and the cluster's `shutdown()`.
+
+  Args:
+    cpus: CPUs of each node by name, the head's first.
+    **head_args: more of the head's arguments (e.g. `_system_config`).
+
+  Returns:
+    The `Cluster` (its `address` is the head's) and its nodes by name
+    (`remove_node` takes one; their `node_id` is Ray's id of the node).
+  """
+  from ray import cluster_utils  # pylint: disable=g-import-not-at-top
+  if not flags.FLAGS.is_parsed():
+    flags.FLAGS.mark_as_parsed()
+  names = list(cpus)
+  loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
+  cluster = cluster_utils.Cluster(
+      initialize_head=True, head_node_args=dict(
+          loopback, num_cpus=cpus[names[0]], resources={names[0]: 1},
+          **head_args))
+  nodes = {names[0]: cluster.head_node}
+  for name in names[1:]:
+    nodes[name] = cluster.add_node(num_cpus=cpus[name], resources={name: 1},
+                                   **loopback)
+  cluster.wait_for_nodes()
+  return cluster, nodes
+
+
+def _listening_sockets() -> Dict[int, str]:
+  """inode -> local address of every listening TCP socket (Linux)."""
+  found = {}
+  for table, width in (('/proc/net/tcp', 8), ('/proc/net/tcp6', 32)):
+    try:
+      with open(table) as f:
+        lines = f.read().splitlines()[1:]
+    except OSError:
+      continue
+    for line in lines:
+      fields = line.split()
+      if fields[3] != '0A':  # LISTEN
+        continue
+      host, port = fields[1].split(':')
+      any_host = int(host, 16) == 0
+      found[int(fields[9])] = (
+          ('0.0.0.0' if width == 8 else '[::]') if any_host else host
+      ) + f':{int(port, 16)}'
+  return found
+
+
+def wildcard_listeners(pids: Sequence[int]) -> Dict[int, List[str]]:
+  """The TCP sockets processes `pids` listen on at every interface
+  (0.0.0.0 or ::), by pid: none for a cluster kept to the loopback."""
+  sockets = _listening_sockets()
+  found: Dict[int, List[str]] = {}
+  for pid in pids:
+    try:
+      descriptors = os.listdir(f'/proc/{pid}/fd')
+    except OSError:
+      continue  # Ended meanwhile.
+    for descriptor in descriptors:
+      try:
+        link = os.readlink(f'/proc/{pid}/fd/{descriptor}')
+      except OSError:
+        continue  # Closed meanwhile.
+      if link.startswith('socket:['):
+        address = sockets.get(int(link[8:-1]), '')
+        if address.startswith(('0.0.0.0:', '[::]:')):
+          found.setdefault(pid, []).append(address)
+  return found
 
 
 def kill(worker: Any) -> int:

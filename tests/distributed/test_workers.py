@@ -49,7 +49,8 @@ class WorkerLoopTest(testing.TestCase):
     counter._thread.join(10.)
     self.assertFalse(counter._thread.is_alive())
     self.assertEqual(counter._thread.name, 'counter')
-    self.assertEqual(counter.status(), {'error': None})
+    self.assertEqual(counter.status(),
+                     {'error': None, 'pid': os.getpid(), 'node': None})
     self.assertEqual(counter.pid(), os.getpid())
 
   def test_an_exception_ends_the_loop_and_is_kept(self):

@@ -352,6 +352,30 @@ class TrainTest(testing.TestCase):
                      (3, '10.0.0.5:6379', 7, 50, 100, 2))
     self.assertEqual(train.make_run().num_actors, 0)  # The default.
 
+  def test_placement_flags_reach_the_run_and_bad_ones_are_usage_errors(self):
+    with flagsaver.flagsaver(num_actors=2, actor_placement='resource:cpu_pool',
+                             num_reanalyze_workers=1,
+                             reanalyze_placement='learner', eval_interval=9,
+                             evaluator_placement='spread'):
+      train.validate_flags()
+      run = train.make_run()
+    self.assertEqual((run.actor_placement, run.reanalyze_placement,
+                      run.evaluator_placement),
+                     ('resource:cpu_pool', 'learner', 'spread'))
+    self.assertEqual((train.make_run().actor_placement,
+                      train.make_run().evaluator_placement),
+                     ('spread', 'learner'))  # The defaults.
+    with flagsaver.flagsaver(num_actors=1, actor_placement='anywhere'):
+      with self.assertRaisesRegex(
+          app.UsageError, "--actor_placement must be 'spread', 'learner' or "
+          "'resource:NAME'"):
+        train.validate_flags()
+    with flagsaver.flagsaver(num_actors=1, evaluator_placement='spread'):
+      with self.assertRaisesRegex(
+          app.UsageError, '--evaluator_placement only applies to '
+          '--eval_interval > 0; drop it.'):
+        train.validate_flags()
+
   def test_a_bad_ray_address_is_a_usage_error_before_any_work(self):
     with socket.socket() as probe:  # A loopback port nobody listens on.
       probe.bind(('127.0.0.1', 0))

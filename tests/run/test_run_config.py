@@ -194,6 +194,41 @@ class RunConfigFieldsTest(testing.TestCase):
                                         publish_interval=3)
     self.assertEqual(settings.num_actors, 2)
 
+  def test_placements_are_checked(self):
+    expected = ("must be 'spread', 'learner' or 'resource:NAME' \\(NAME a "
+                "custom resource of Ray's nodes, not CPU, GPU or memory\\)")
+    for name in ('actor_placement', 'reanalyze_placement',
+                 'evaluator_placement'):
+      for value in ('everywhere', 'resource:', 'resource:CPU',
+                    'resource:a b', 'Spread', None):
+        with self.assertRaisesRegex(ValueError,
+                                    f'{name} {expected}, got {value!r}'):
+          run_config.RunConfig(num_actors=1, num_reanalyze_workers=1,
+                               eval_interval=5, **{name: value})
+    for changes, message in (
+        (dict(actor_placement='learner'),
+         "actor_placement must be 'spread' unless num_actors > 0, got "
+         "'learner'"),
+        (dict(num_actors=1, reanalyze_placement='resource:b'),
+         "reanalyze_placement must be 'spread' unless num_reanalyze_workers "
+         "> 0, got 'resource:b'"),
+        (dict(num_actors=1, evaluator_placement='spread'),
+         "evaluator_placement must be 'learner' unless eval_interval > 0, "
+         "got 'spread'")):
+      with self.assertRaisesRegex(ValueError, message):
+        run_config.RunConfig(**changes)
+    settings = run_config.RunConfig(
+        num_actors=2, actor_placement='resource:selfplay',
+        num_reanalyze_workers=1, reanalyze_placement='learner',
+        eval_interval=5, evaluator_placement='spread')
+    self.assertEqual(run_config.placement_resource(settings.actor_placement),
+                     'selfplay')
+    self.assertIsNone(run_config.placement_resource('spread'))
+    # Where processes run does not change what the run computes: a resumed
+    # run may move them.
+    self.assertEqual(settings.flat(), run_config.RunConfig(
+        num_actors=2, num_reanalyze_workers=1, eval_interval=5).flat())
+
   def test_actors_share_the_presets_games_unless_told(self):
     games = presets.run_defaults('tictactoe')['num_envs']
     # 32 games: 1 actor plays all, 2 actors 16 each, 3 actors 11 each
