@@ -38,11 +38,11 @@ from muzero_snt import learning
 from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import types
+from muzero_snt.distributed import health
 from muzero_snt.distributed import rate_limiter
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
-from muzero_snt.distributed import workers as workers_lib
 from muzero_snt.run import checkpointing
 from muzero_snt.run import data_sources
 
@@ -90,12 +90,19 @@ class ReplayServiceSource:
     self.evaluator = evaluator
     self.reanalyse_workers = tuple(reanalyse_workers)
     self.reanalyser = reanalyser
-    # The workers `_check_workers` asks, by the names its errors give.
-    self._named = (
-        [(f'Self-play actor {i}', h) for i, h in enumerate(self.workers)] +
-        ([('The evaluator', evaluator)] if evaluator else []) +
-        [(f'Reanalyse worker {i}', h)
-         for i, h in enumerate(self.reanalyse_workers)])
+    # The workers `_check_workers` asks, by the names its logs give.
+    self._watch = health.Watch(self._ray, [
+        health.Watched(f'Self-play actor {i}', h, 'the games it was '
+                       'playing, and those it had finished but not sent',
+                       'actor_placement')
+        for i, h in enumerate(self.workers)
+    ] + ([health.Watched('The evaluator', evaluator,
+                         'the evaluation in progress', 'evaluator_placement')]
+         if evaluator else []) + [
+             health.Watched(f'Reanalyse worker {i}', h, 'the batches it '
+                            'held (the replay service drops them)',
+                            'reanalyze_placement')
+             for i, h in enumerate(self.reanalyse_workers)])
     self._kind = ('reanalysed' if reanalyse_workers else
                   'inputs' if reanalyser is not None else 'sample')
     self._publisher = weight_store.Publisher(self._ray, weights)
@@ -200,9 +207,10 @@ class ReplayServiceSource:
     self._publisher.publish(self._learner.network, self._learner.steps)
 
   def _check_workers(self) -> None:
-    """`workers.check_statuses` of every worker."""
+    """`health.Watch.check` of every worker: raises if one failed, logs
+    deaths, restarts and nodes lost."""
     self._checked_at = time.monotonic()
-    workers_lib.check_statuses(self._ray, self._named)
+    self._watch.check()
 
   def _request_batch(self) -> Any:  # An `ObjectRef` of the answer.
     return self.service.learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)

@@ -16,7 +16,7 @@
 
 Each is a Ray actor with a copy of the learner's network that follows the
 published weights, working in a thread so that it answers `status` and
-`stop` meanwhile. A failed loop stops the run (`check_statuses`); Ray
+`stop` meanwhile. A failed loop stops the run (`health.Watch`); Ray
 restarts a dead process, which works again unasked.
 
 A self-play actor sends a round's games (`Actor.play_round`) while it
@@ -34,7 +34,7 @@ scalars at their learner step.
 import os
 import threading
 import traceback
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import tensorflow as tf
@@ -149,23 +149,6 @@ class Worker:
   def stop(self) -> None:
     """Ends the loop after its current piece of work."""
     self._stop.set()
-
-
-def check_statuses(ray: Any, workers: Sequence[Tuple[str, Any]]) -> None:
-  """Raises RuntimeError if the loop of one of `workers`, (name, handle)
-  pairs, failed; one that does not answer within 1 s (dead or restarting:
-  Ray brings it back) is skipped."""
-  calls = [handle.status.remote() for _, handle in workers]
-  ready, _ = ray.wait(calls, num_returns=len(calls), timeout=1.)
-  for (name, _), call in zip(workers, calls):
-    if call not in ready:
-      continue
-    try:
-      status = ray.get(call)
-    except Exception:  # pylint: disable=broad-except
-      continue  # Dead or restarting.
-    if status['error']:
-      raise RuntimeError(f'{name} failed:\n{status["error"]}')
 
 
 class SelfPlayWorker(Worker):

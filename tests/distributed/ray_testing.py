@@ -22,12 +22,17 @@ A test module imports this one after setting RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER
 
 import os
 import signal
+import tempfile
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from absl import flags
 import pytest
 
 ray = pytest.importorskip('ray')
+
+# Where RAY_TMPDIR of a process that starts clusters is, and how its name
+# starts (short: Ray's socket paths live under it).
+_TMPDIR = ('/tmp', 'ray-tests-')
 
 
 def start_ray() -> Any:
@@ -70,6 +75,14 @@ def start_cluster(cpus: Mapping[str, int], **head_args: Any
   from ray import cluster_utils  # pylint: disable=g-import-not-at-top
   if not flags.FLAGS.is_parsed():
     flags.FLAGS.mark_as_parsed()
+  # A `Cluster` writes its address where `ray.init()` without one looks
+  # for a cluster to join (RAY_TMPDIR/ray/ray_current_cluster): here a
+  # directory of this process's, so that no other process on this machine
+  # (another test's Ray) joins this one.
+  if not os.environ.get('RAY_TMPDIR', '').startswith(
+      os.path.join(_TMPDIR[0], _TMPDIR[1])):
+    os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir=_TMPDIR[0],
+                                                prefix=_TMPDIR[1])
   names = list(cpus)
   loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
   cluster = cluster_utils.Cluster(

@@ -15,11 +15,12 @@
 """A distributed run whose driver is killed (kill -9) or stopped (SIGTERM).
 
 In `DriverKillTest` the driver (`experiment.run` with one actor, in a
-child process) joins the Ray instance this test starts through
-`ray_address`, so its actors and replay service die with it and nothing
-else needs cleaning up. The second run resumes from the last checkpoint:
-the learner's step and the replay service's games (the file the service
-wrote) carry on.
+child process) joins a Ray cluster of two nodes this test starts on this
+machine through `ray_address`: the head, with the driver, the replay
+service and the weight store, and a node for the actor. It is killed with
+the whole cluster, as when the head machine is lost, and the second run
+resumes from the last checkpoint on a fresh cluster: the learner's step
+and the replay service's games (the file the service wrote) carry on.
 
 In `PrivateInstanceTest` the launcher starts a Ray instance of its own, as
 `--num_actors` without `--ray_address` does: stopped by SIGTERM during its
@@ -84,16 +85,20 @@ def _config():
                                                   num_unroll_steps=2)
 
 
+# The cluster's nodes and their CPUs: none on the head, one for the actor.
+_CLUSTER = {'head': 0, 'node_a': 1}
+
+
 class DriverKillTest(testing.TestCase):
 
   def setUp(self):
     super().setUp()
-    context = ray_testing.start_ray()
-    self.address = context.address_info['gcs_address']
+    self.cluster, _ = ray_testing.start_cluster(_CLUSTER)
+    self.address = self.cluster.address
     self.directory = self.create_tempdir().full_path
 
   def tearDown(self):
-    ray.shutdown()
+    self.cluster.shutdown()
     super().tearDown()
 
   def _command(self):
@@ -121,6 +126,11 @@ class DriverKillTest(testing.TestCase):
       time.sleep(0.02)
     first.send_signal(signal.SIGKILL)
     first.communicate(timeout=60)
+    # The head machine is lost: its Ray servers go, and the other nodes'
+    # with them; the run resumes on a new cluster.
+    self.cluster.shutdown()
+    self.cluster, _ = ray_testing.start_cluster(_CLUSTER)
+    self.address = self.cluster.address
     numbers = sorted(int(re.search(r'ckpt-(\d+)\.index', p).group(1))
                      for p in glob.glob(os.path.join(run, 'ckpt-*.index')))
     last = numbers[-1]
@@ -135,6 +145,7 @@ class DriverKillTest(testing.TestCase):
     self.assertRegex(second.stderr,
                      rf'Resumed from \S*ckpt-{last} at learner step {last}')
     self.assertIn(f'Done: {_STEPS} learner steps', second.stderr)
+    self.assertIn(f'on the cluster at {self.address}', second.stderr)
     before = replay_lib.ReplayBuffer.restore(_config(), saved)
     after = replay_lib.ReplayBuffer.restore(
         _config(), os.path.join(run, f'replay-{_STEPS}.npz'))

@@ -104,7 +104,8 @@ class _Actor:
     self._error = error
 
   def status(self):
-    return {'rounds': 1, 'version': 0, 'error': self._error}
+    return {'rounds': 1, 'version': 0, 'error': self._error,
+            'pid': os.getpid(), 'node': None}
 
 
 class _RayTestCase(testing.TestCase):
