@@ -58,6 +58,23 @@ _TAKE_TIMEOUT = 2.
 _EVALUATOR_POLL = 0.5
 
 
+def hide_unassigned_gpus(ray: Any) -> bool:
+  """Hides the machine's GPUs from this process's TensorFlow unless Ray
+  assigned it some; returns whether it did.
+
+  The workers ask Ray for no GPU, and Ray 2.60 then leaves
+  CUDA_VISIBLE_DEVICES as it finds it: TensorFlow would see the node's
+  GPUs and take their memory, on the learner's node the learner's.
+  """
+  if ray.get_gpu_ids():
+    return False
+  try:
+    tf.config.set_visible_devices([], 'GPU')
+  except RuntimeError:
+    return False  # TensorFlow already started in this process.
+  return True
+
+
 def incarnation_seed(*parts: int) -> int:
   """A seed drawn from `parts` (the run's seed, a worker's index, its
   incarnation): each worker and each restart plays differently."""
@@ -96,6 +113,7 @@ class Worker:
         pass  # TensorFlow already started in this process.
     self._ray = ray_support.require_ray()
     self._node = self._ray.get_runtime_context().get_node_id()
+    hide_unassigned_gpus(self._ray)
     self._network = networks.make_network(config)
     self._network.create_variables()
     self._search = search_lib.make_search(config, self._network, search,

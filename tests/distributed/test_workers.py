@@ -16,6 +16,9 @@
 
 import os
 import threading
+from unittest import mock
+
+import tensorflow as tf
 
 from muzero_snt.distributed import workers
 from tests import testing
@@ -71,3 +74,21 @@ class SeedTest(testing.TestCase):
     self.assertLen(seeds, 9)
     self.assertEqual(workers.incarnation_seed(7, 1, 2),
                      workers.incarnation_seed(7, 1, 2))
+
+
+class GpuTest(testing.TestCase):
+
+  def test_a_worker_without_gpus_from_ray_hides_the_machines(self):
+    ray = mock.Mock()
+    with mock.patch.object(tf.config, 'set_visible_devices') as hide:
+      ray.get_gpu_ids.return_value = []
+      self.assertTrue(workers.hide_unassigned_gpus(ray))
+      hide.assert_called_once_with([], 'GPU')
+      hide.reset_mock()
+      ray.get_gpu_ids.return_value = [1]  # Ray's: keep what it set.
+      self.assertFalse(workers.hide_unassigned_gpus(ray))
+      hide.assert_not_called()
+      hide.side_effect = RuntimeError('Visible devices cannot be modified '
+                                      'after being initialized')
+      ray.get_gpu_ids.return_value = []
+      self.assertFalse(workers.hide_unassigned_gpus(ray))
