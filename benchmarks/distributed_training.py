@@ -25,13 +25,24 @@
     --reanalyze_workers reanalyse workers: learner steps/s beside each
     worker's reanalysed batches per second and seconds per batch.
 
+With --cluster_nodes=N the runs with actors join a Ray cluster of this
+machine instead of one Ray instance: a head without CPUs for Ray's
+workers (the learner, the replay service, the weight store) and N nodes of
+--cpus_per_node CPUs, each a raylet of its own on the loopback interface
+(docs/cluster.md), the actors spread over them; each run's result says how
+many actors ran on each node ('2+2').
+
 The costs of the parts are `benchmarks/distributed.py`. See
 docs/distributed.md.
 
     python -m benchmarks.distributed_training --output_json=/tmp/dt.json
+    python -m benchmarks.distributed_training --skip=reanalysis \
+        --actors=0,1,2,4 --cluster_nodes=2 --cpus_per_node=2
 """
 
+import collections
 import os
+import tempfile
 import time
 from typing import Any, Dict, List, Optional
 
@@ -64,6 +75,12 @@ WINDOW = flags.DEFINE_float('window', 40., 'seconds of the window.')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: training, '
                          'reanalysis.')
 OUTPUT_JSON = reporting.output_json_flag()
+CLUSTER_NODES = flags.DEFINE_integer(
+    'cluster_nodes', 0, 'nodes besides the head of a Ray cluster on this '
+    'machine for the runs with actors (0: one Ray instance).', lower_bound=0)
+CPUS_PER_NODE = flags.DEFINE_integer(
+    'cpus_per_node', 2, 'CPUs of each of those nodes for Ray\'s workers.',
+    lower_bound=1)
 
 
 def busy_cpu_seconds() -> Optional[float]:
@@ -77,13 +94,32 @@ def busy_cpu_seconds() -> Optional[float]:
   return (sum(fields[:8]) - idle) / os.sysconf('SC_CLK_TCK')
 
 
+def start_cluster(nodes: int, cpus: int) -> Any:
+  """A `ray.cluster_utils.Cluster` on this machine's loopback interface: a
+  head without CPUs for Ray's workers and `nodes` nodes of `cpus` CPUs."""
+  # The cluster writes its address where `ray.init()` without one looks
+  # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
+  # process on this machine joins it.
+  os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
+  from ray import cluster_utils  # pylint: disable=g-import-not-at-top
+  loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
+  cluster = cluster_utils.Cluster(
+      initialize_head=True, head_node_args=dict(loopback, num_cpus=0))
+  for _ in range(nodes):
+    cluster.add_node(num_cpus=cpus, **loopback)
+  cluster.wait_for_nodes()
+  return cluster
+
+
 def time_training(num_actors: int, warmup: float, window: float,
                   publish_interval: int = 1,
                   reanalyze_fraction: float = 0.,
-                  num_reanalyze_workers: int = 0) -> Dict[str, Any]:
-  """Environment and learner steps/s of tic-tac-toe with `num_actors`;
-  with a reanalyze_fraction, also the reanalysed batches per second and
-  the seconds per batch of each worker (or of the learner, with none)."""
+                  num_reanalyze_workers: int = 0,
+                  ray_address: Optional[str] = None) -> Dict[str, Any]:
+  """Environment and learner steps/s of tic-tac-toe with `num_actors`
+  (joining the cluster at `ray_address`, if any); with a
+  reanalyze_fraction, also the reanalysed batches per second and the
+  seconds per batch of each worker (or of the learner, with none)."""
   marks = {}
 
   def reanalysed(loop) -> List[Any]:
@@ -112,6 +148,14 @@ def time_training(num_actors: int, warmup: float, window: float,
     if 'first' not in marks:
       marks['first'] = now
       return False
+    if num_actors and ray_address and 'nodes' not in marks:
+      ray = ray_support.require_ray()
+      # Actors per node, once each has answered.
+      ready, _ = ray.wait([w.status.remote() for w in loop.source.workers],
+                          num_returns=num_actors, timeout=0.5)
+      if len(ready) == num_actors:
+        counts = collections.Counter(s['node'] for s in ray.get(ready))
+        marks['nodes'] = '+'.join(map(str, sorted(counts.values())))
     if 'start' not in marks and now - marks['first'] >= warmup:
       marks['start'] = mark(loop)
     elif 'start' in marks and now - marks['start'][0] >= window:
@@ -124,13 +168,16 @@ def time_training(num_actors: int, warmup: float, window: float,
   experiment.run(run_config.RunConfig(
       config=config, preset='tictactoe', num_actors=num_actors, log_every=10**6,
       publish_interval=publish_interval,
-      num_reanalyze_workers=num_reanalyze_workers), on_round=on_round)
+      num_reanalyze_workers=num_reanalyze_workers,
+      ray_address=ray_address if num_actors else None), on_round=on_round)
   (t0, l0, e0, r0, c0), (t1, l1, e1, r1, c1) = marks['start'], marks['end']
   results = {'env_steps_per_second': (e1 - e0) / (t1 - t0),
              'learner_steps_per_second': (l1 - l0) / (t1 - t0),
              'seconds': t1 - t0}
   if c0 is not None:
     results['busy_cpu_ms_per_learner_step'] = 1e3 * (c1 - c0) / (l1 - l0)
+  if 'nodes' in marks:
+    results['actors_per_node'] = marks['nodes']
   if reanalyze_fraction:
     batches = [b1 - b0 for (b0, _), (b1, _) in zip(r0, r1)]
     results['reanalysed_batches_per_second'] = [
@@ -146,7 +193,13 @@ def main(argv):
   logging.set_verbosity(logging.WARNING)
   results = {'machine': reporting.machine(),
              'publish_interval': PUBLISH_INTERVAL.value}
-  ray_support.connect(None, num_cpus=os.cpu_count())
+  cluster, address = None, None
+  if CLUSTER_NODES.value:
+    cluster = start_cluster(CLUSTER_NODES.value, CPUS_PER_NODE.value)
+    address = cluster.address
+    results['cluster'] = {'nodes': CLUSTER_NODES.value,
+                          'cpus_per_node': CPUS_PER_NODE.value}
+  ray_support.connect(address, num_cpus=None if address else os.cpu_count())
   results['machine']['ray'] = ray_support.require_ray().__version__
   runs = []  # (measurement, count, (actors, fraction, workers)).
   if 'training' not in SKIP.value:
@@ -159,7 +212,8 @@ def main(argv):
   for _ in range(REPEATS.value):
     for key, count, (actors, fraction, workers) in runs:
       measured = time_training(actors, WARMUP.value, WINDOW.value,
-                               PUBLISH_INTERVAL.value, fraction, workers)
+                               PUBLISH_INTERVAL.value, fraction, workers,
+                               ray_address=address)
       logging.warning('%s %s: %s', key, count, measured)
       into = results.setdefault(key, {}).setdefault(count, {})
       for name, value in measured.items():
@@ -173,6 +227,8 @@ def main(argv):
           zip(measured['learner_steps_per_second'], alone)]
   reporting.report(results, OUTPUT_JSON.value)
   ray_support.shutdown()
+  if cluster is not None:
+    cluster.shutdown()
 
 if __name__ == '__main__':
   app.run(main)
