@@ -90,19 +90,21 @@ class ReplayServiceSource:
     self.evaluator = evaluator
     self.reanalyse_workers = tuple(reanalyse_workers)
     self.reanalyser = reanalyser
-    # The workers `_check_workers` asks, by the names its logs give.
-    self._watch = health.Watch(self._ray, [
-        health.Watched(f'Self-play actor {i}', h, 'the games it was '
-                       'playing, and those it had finished but not sent',
-                       'actor_placement')
-        for i, h in enumerate(self.workers)
-    ] + ([health.Watched('The evaluator', evaluator,
-                         'the evaluation in progress', 'evaluator_placement')]
-         if evaluator else []) + [
-             health.Watched(f'Reanalyse worker {i}', h, 'the batches it '
-                            'held (the replay service drops them)',
-                            'reanalyze_placement')
-             for i, h in enumerate(self.reanalyse_workers)])
+    # The workers `_check_workers` asks: by the names its errors and logs
+    # give, with what a death loses and the field that places them.
+    watched = [health.Watched(f'Self-play actor {i}', h, 'the games it was '
+                              'playing, and those it had finished but not '
+                              'sent', 'actor_placement')
+               for i, h in enumerate(self.workers)]
+    if evaluator:
+      watched.append(health.Watched('The evaluator', evaluator, 'the '
+                                    'evaluation in progress',
+                                    'evaluator_placement'))
+    watched += [health.Watched(f'Reanalyse worker {i}', h, 'the batches it '
+                               'held (the replay service drops them)',
+                               'reanalyze_placement')
+                for i, h in enumerate(self.reanalyse_workers)]
+    self._watch = health.Watch(self._ray, watched)
     self._kind = ('reanalysed' if reanalyse_workers else
                   'inputs' if reanalyser is not None else 'sample')
     self._publisher = weight_store.Publisher(self._ray, weights)
