@@ -101,6 +101,9 @@ def start_cluster(nodes: int, cpus: int) -> Any:
   # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
   # process on this machine joins it.
   os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
+  # This process, the driver, on the loopback interface too (read by Ray
+  # when first imported).
+  os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
   from ray import cluster_utils  # pylint: disable=g-import-not-at-top
   loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
   cluster = cluster_utils.Cluster(
