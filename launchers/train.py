@@ -196,6 +196,10 @@ STRATEGY = flags.DEFINE_enum('strategy', 'default',
                              'tf.distribute strategy of the learner.')
 TPU = flags.DEFINE_string('tpu', None,
                           'TPU address or name (with --strategy=tpu).')
+SEARCH_DEVICE = flags.DEFINE_enum(
+    'search_device', 'accelerator', list(run_config.SEARCH_DEVICES),
+    'where self-play searches: on the device of the learner\'s weights '
+    '(the accelerator) or on the host.')
 NUM_ACTORS = flags.DEFINE_integer(
     'num_actors', 0, 'self-play actor processes on Ray, beside a replay '
     'service and the learner (0: self-play in the learner\'s process).')
@@ -296,9 +300,10 @@ def validate_flags() -> None:
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
   if DATA.value != 'selfplay':
     common_flags.refuse(('continuous_selfplay', 'overlap_learning',
-                         'pad_rounds'), 'only applies to --data=selfplay')
+                         'pad_rounds', 'search_device'),
+                        'only applies to --data=selfplay')
   if NUM_ACTORS.value:
-    common_flags.refuse(('overlap_learning',),
+    common_flags.refuse(('overlap_learning', 'search_device'),
                         'only applies to one process (--num_actors=0)')
   ratio = TRAIN_RATIO.value
   if ratio is not None and not 0 < ratio < float('inf'):
@@ -374,6 +379,7 @@ def make_run(config: Optional[config_lib.MuZeroConfig] = None
       overlap_learning=OVERLAP_LEARNING.value,
       pad_rounds=PAD_ROUNDS.value,
       search=common_flags.SEARCH.value,
+      search_device=SEARCH_DEVICE.value,
       seed=common_flags.SEED.value,
       jit_compile=JIT_COMPILE.value,
       compute_dtype=MIXED_PRECISION.value,
@@ -412,7 +418,9 @@ def main(argv: Sequence[str]) -> None:
     common_flags.usage_errors(experiment.check_run, run)
     if run.num_actors:
       common_flags.usage_errors(experiment.check_distributed, run)
-    strategy = distribute.make_strategy(STRATEGY.value, tpu=TPU.value)
+    strategy = common_flags.usage_errors(
+        distribute.make_strategy, STRATEGY.value, tpu=TPU.value,
+        batch_size=config.batch_size)
     common_flags.usage_errors(builders.check_strategy, config, strategy,
                               JIT_COMPILE.value)
     experiment.run(run, strategy=strategy, stop=stop,

@@ -200,6 +200,10 @@ class Learner:
         jit_compile=jit_compile and num_replicas == 1)
     # By flat call: matching a `Batch` against the traces costs ~1 ms.
     self._flat_step = flat_call.FlatFunction(self._compiled_step)
+    # A one-device strategy's step is called on its device: an XLA program
+    # runs where it is called and reads variables on that device only.
+    self._device = (strategy.extended.worker_devices[0] if isinstance(
+        strategy, tf.distribute.OneDeviceStrategy) else None)
 
   @property
   def network(self) -> muzero_network.MuZeroNetwork:
@@ -256,7 +260,8 @@ class Learner:
     batch = _as_batch_of_tensors(
         zero_batch(self._config, self._config.batch_size))
     try:
-      self._compiled_step(batch)
+      with tf.device(self._device):
+        self._compiled_step(batch)
     finally:
       for variable, value in zip(variables, saved):
         variable.assign(value)
@@ -373,7 +378,8 @@ class Learner:
     if self._strategy.num_replicas_in_sync > 1:
       metrics = self._compiled_step(batch)
     else:
-      metrics = self._flat_step(batch)
+      with tf.device(self._device):
+        metrics = self._flat_step(batch)
     finite = bool(metrics.pop('finite').numpy())
     if not finite:
       raise FloatingPointError(

@@ -34,6 +34,9 @@ class _MovingAverage(snt.ExponentialMovingAverage):
 
   Sonnet's reads 0, so a fresh batch norm in inference mode (self-play
   before the first step) divides by sqrt(eps) and a deep tower overflows.
+  Every variable, the update counter included, is made by the first call
+  (inside the `Learner`'s strategy scope: on its device, where its XLA
+  step can read them).
   """
 
   def __init__(self, decay: float, initial_value: float, name: str):
@@ -42,6 +45,10 @@ class _MovingAverage(snt.ExponentialMovingAverage):
 
   @snt.once
   def initialize(self, value: tf.Tensor):
+    # Sonnet's constructor made a counter on the device current then; this
+    # one replaces it (same name, so the same checkpoint key).
+    self._counter = tf.Variable(
+        0, trainable=False, dtype=tf.int64, name='counter')
     self._hidden = tf.Variable(
         tf.zeros_like(value), trainable=False, name='hidden')
     self.average = tf.Variable(

@@ -29,6 +29,7 @@ from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import frames
 from muzero_snt.run import data_sources
+from muzero_snt.run import distribute
 from muzero_snt import environments
 from muzero_snt.environments import factories
 from muzero_snt.run import fixed_dataset
@@ -201,6 +202,8 @@ def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
   searcher = search.make_search(
       config, network, run.search,
       min_batch_size=run.num_envs if run.pad_rounds else 1)
+  searcher = distribute.place_search(searcher, network, run.search_device,
+                                     jit_compile=run.search == 'xla')
   actor = acting.Actor(
       config, searcher, search.NetworkModel(network),
       make_environment_factory(run.preset, config, run.env,

@@ -12,13 +12,27 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""`tf.distribute` strategies for the learner, by name."""
+"""Where a run's parts execute: the learner's strategy, the search's device.
 
-from typing import Optional
+`make_strategy` builds the learner's `tf.distribute` strategy by name and
+refuses, in one line, one the machine cannot run; `place_search` puts the
+self-play search on the accelerator or the host (docs/accelerators.md).
+"""
+
+import socket
+from typing import Any, Optional
 
 import tensorflow as tf
 
 STRATEGIES = ('default', 'cpu', 'gpu', 'mirrored', 'multi_worker', 'tpu')
+SEARCH_DEVICES = ('accelerator', 'host')
+
+
+def devices_found() -> str:
+  """The local devices TensorFlow sees, e.g. 'CPU:0, GPU:0'."""
+  names = [d.name.split('device:')[-1]
+           for d in tf.config.list_logical_devices()]
+  return ', '.join(names) or 'no device'
 
 
 def _mirrored_devices():
@@ -28,8 +42,51 @@ def _mirrored_devices():
   return [device.name for device in devices]
 
 
+def _tpu_strategy(tpu: str) -> tf.distribute.Strategy:
+  """The TPU strategy of `tpu`, or a one-line `ValueError`."""
+  if tpu == 'local' and not tf.config.list_physical_devices('TPU'):
+    raise ValueError(
+        f"strategy='tpu' with tpu='local' needs a TPU VM, but TensorFlow "
+        f'sees only {devices_found()}: run on a TPU VM, name a Cloud TPU '
+        "(tpu='NAME' or tpu='grpc://HOST:8470'), or use strategy='gpu', "
+        "strategy='cpu' or strategy='default'.")
+  try:
+    if tpu.startswith('grpc://'):
+      # Connecting to an address nothing answers would wait for minutes.
+      host, _, port = tpu[len('grpc://'):].rpartition(':')
+      socket.create_connection((host, int(port)), timeout=10).close()
+    resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu=tpu)
+    tf.config.experimental_connect_to_cluster(resolver)
+    tf.tpu.experimental.initialize_tpu_system(resolver)
+  except (tf.errors.OpError, OSError, ValueError, RuntimeError) as e:
+    reason = (str(e).strip().splitlines() or [type(e).__name__])[0][:160]
+    raise ValueError(
+        f"strategy='tpu' found no TPU at tpu={tpu!r} ({reason}); this "
+        f'machine has {devices_found()}: check the TPU\'s name or address, '
+        "or use strategy='gpu', strategy='cpu' or strategy='default'."
+    ) from e
+  return tf.distribute.TPUStrategy(resolver)
+
+
+def check_batch_size(batch_size: int,
+                     strategy: tf.distribute.Strategy) -> None:
+  """Raises a one-line `ValueError` unless the replicas split the batch."""
+  replicas = strategy.num_replicas_in_sync
+  if batch_size % replicas:
+    lower = batch_size // replicas * replicas
+    hint = f'batch_size={lower} or ' if lower else ''
+    devices = ', '.join(d.split('device:')[-1]
+                        for d in strategy.extended.worker_devices)
+    raise ValueError(
+        f'batch_size={batch_size} does not split among the {replicas} '
+        f'replicas of the strategy (on {devices}): use a multiple of '
+        f'{replicas}, e.g. {hint}batch_size={lower + replicas}.')
+
+
 def make_strategy(name: str,
-                  tpu: Optional[str] = None) -> tf.distribute.Strategy:
+                  tpu: Optional[str] = None,
+                  batch_size: Optional[int] = None
+                 ) -> tf.distribute.Strategy:
   """Builds the `tf.distribute.Strategy` the `Learner` runs under.
 
   The strategies:
@@ -39,8 +96,10 @@ def make_strategy(name: str,
     * 'cpu': one replica pinned to '/cpu:0', e.g. to keep a GPU free for
       self-play.
     * 'gpu': one replica pinned to '/gpu:0', the usual single-accelerator run.
-    * 'mirrored': synchronous data parallelism over every local GPU (or every
-      logical CPU when there is none), one replica per device.
+    * 'mirrored': synchronous data parallelism over every local GPU, one
+      replica per device (without a GPU, over the logical CPUs that
+      `tf.config.set_logical_device_configuration` made, at least two: the
+      stand-ins for accelerators in tests).
     * 'multi_worker': synchronous data parallelism over the devices of
       several machines; the cluster comes from the `TF_CONFIG` environment
       variable.
@@ -51,36 +110,137 @@ def make_strategy(name: str,
     name: one of `STRATEGIES`.
     tpu: the TPU's address or name (e.g. 'grpc://10.0.0.2:8470', 'local'
       on a TPU VM, or the Cloud TPU's name); required by 'tpu'.
+    batch_size: if given, the global batch, checked to split evenly among
+      the replicas.
 
   Returns:
     The strategy; build the `Learner` after it, outside its scope.
 
   Raises:
-    ValueError: if `name` is not one of `STRATEGIES`, 'tpu' lacks `tpu`, or
-      'gpu' is asked of a machine without a GPU.
+    ValueError: in one line naming what was asked, the devices found and
+      what to do, if `name` is not one of `STRATEGIES`, 'tpu' lacks `tpu`
+      or finds no TPU, 'gpu' or 'mirrored' finds no GPU (nor, for
+      'mirrored', several logical CPUs), or `batch_size` does not split
+      among the replicas.
   """
   if name not in STRATEGIES:
     raise ValueError(f'Unknown strategy {name!r}: expected one of '
                      f'{STRATEGIES}.')
-  if name == 'default':
-    return tf.distribute.get_strategy()
-  if name == 'cpu':
-    return tf.distribute.OneDeviceStrategy('/cpu:0')
-  if name == 'gpu':
-    if not tf.config.list_logical_devices('GPU'):
-      raise ValueError("Strategy 'gpu' needs a GPU, but TensorFlow sees "
-                       "none; use 'cpu' or 'default'.")
-    return tf.distribute.OneDeviceStrategy('/gpu:0')
-  if name == 'mirrored':
-    # Explicit devices: without them MirroredStrategy ignores all CPUs but
-    # the first, so logical CPUs would give a single replica.
-    return tf.distribute.MirroredStrategy(_mirrored_devices())
-  if name == 'multi_worker':
-    return tf.distribute.MultiWorkerMirroredStrategy()
-  if not tpu:
+  gpus = tf.config.list_logical_devices('GPU')
+  if name == 'gpu' and not gpus:
+    raise ValueError(
+        f"strategy='gpu' needs a GPU, but TensorFlow sees only "
+        f"{devices_found()}: use strategy='cpu' or strategy='default' here, "
+        'or a machine with a GPU and a CUDA build of TensorFlow.')
+  if name == 'mirrored' and len(_mirrored_devices()) < 2 and not gpus:
+    raise ValueError(
+        f"strategy='mirrored' needs GPUs (one replica each), but TensorFlow "
+        f"sees only {devices_found()}: use strategy='cpu' or "
+        "strategy='default' here.")
+  if name == 'tpu' and not tpu:
     raise ValueError("Strategy 'tpu' needs the TPU's address or name in "
                      '`tpu`, got {!r}.'.format(tpu))
-  resolver = tf.distribute.cluster_resolver.TPUClusterResolver(tpu=tpu)
-  tf.config.experimental_connect_to_cluster(resolver)
-  tf.tpu.experimental.initialize_tpu_system(resolver)
-  return tf.distribute.TPUStrategy(resolver)
+  if name == 'default':
+    strategy = tf.distribute.get_strategy()
+  elif name == 'cpu':
+    strategy = tf.distribute.OneDeviceStrategy('/cpu:0')
+  elif name == 'gpu':
+    strategy = tf.distribute.OneDeviceStrategy('/gpu:0')
+  elif name == 'mirrored':
+    # Explicit devices: without them MirroredStrategy ignores all CPUs but
+    # the first, so logical CPUs would give a single replica.
+    strategy = tf.distribute.MirroredStrategy(_mirrored_devices())
+  elif name == 'multi_worker':
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+  else:
+    strategy = _tpu_strategy(tpu)
+  if batch_size is not None:
+    check_batch_size(batch_size, strategy)
+  return strategy
+
+
+class PlacedSearch:
+  """A `search.Search` whose every call runs on one device.
+
+  Its methods (`__call__`, `search_with_seed`, ...) run the wrapped
+  search's programs inside `tf.device(device)`, and so does the function
+  `compile_function` returns; its other attributes are the search's own.
+  """
+
+  def __init__(self, search, device: str):
+    self._search = search
+    self._device = device
+
+  @property
+  def device(self) -> str:
+    return self._device
+
+  def __call__(self, *args, **kwargs):
+    with tf.device(self._device):
+      return self._search(*args, **kwargs)
+
+  def __getattr__(self, name: str) -> Any:
+    value = getattr(self._search, name)
+    if not callable(value):
+      return value
+
+    def on_device(*args, **kwargs):
+      with tf.device(self._device):
+        result = value(*args, **kwargs)
+      if name != 'compile_function' or result is None:
+        return result
+
+      def compile_on_device():
+        with tf.device(self._device):
+          result()
+      return compile_on_device
+    return on_device
+
+
+def place_search(search, network, search_device: str = 'accelerator',
+                 jit_compile: bool = True) -> PlacedSearch:
+  """Puts the self-play search on the accelerator or on the host.
+
+  'accelerator' (the default) runs the search on the device that holds the
+  searched network's variables: the learner's (first) replica, a GPU or a
+  TPU core whenever the learner runs on one. An XLA program reads
+  variables on its own device only, so there it reads the newest weights
+  in place, with no copy per move, and the network's inferences, the bulk
+  of a search at the paper's sizes, run on the accelerator. 'host' runs it
+  on the CPU, e.g. for a small network whose every inference is too short
+  to gain from a GPU; with XLA the network's variables must then be on the
+  host too.
+
+  Args:
+    search: the `search.Search` (e.g. `search.make_search(config,
+      network)`).
+    network: the network it searches (its variables say where it is).
+    search_device: one of `SEARCH_DEVICES`.
+    jit_compile: whether the search is XLA-compiled.
+
+  Returns:
+    The search, placed.
+
+  Raises:
+    ValueError: if `search_device` is not one of `SEARCH_DEVICES`, or is
+      'host' for an XLA search of variables on another device.
+  """
+  if search_device not in SEARCH_DEVICES:
+    raise ValueError(f'search_device must be one of {SEARCH_DEVICES}, got '
+                     f'{search_device!r}.')
+  variables = list(network.variables)
+  weights = tf.DeviceSpec.from_string(variables[0].device if variables
+                                      else '/cpu:0')
+  if search_device == 'accelerator':
+    return PlacedSearch(search, weights.to_string())
+  # The first CPU of the machine that holds the weights.
+  host = weights.replace(device_type='CPU', device_index=0)
+  if jit_compile and host != weights:
+    raise ValueError(
+        f"search_device='host' with search='xla' needs the network's "
+        f'variables on the host (CPU:0), but they are on '
+        f'{weights.device_type}:{weights.device_index}: use '
+        "search_device='accelerator', or "
+        "search='graph' to search on the host with a copy of the weights "
+        'per call.')
+  return PlacedSearch(search, host.to_string())

@@ -33,6 +33,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
 from muzero_snt.environments import factories
+from muzero_snt.run import distribute
 from muzero_snt import mixed_precision
 from muzero_snt import presets
 from muzero_snt import search
@@ -195,6 +196,8 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
 # How self-play searches (`search.make_search`).
 SEARCHES = search.SEARCH_KINDS
+# Where self-play searches (`distribute.place_search`).
+SEARCH_DEVICES = distribute.SEARCH_DEVICES
 # The fields resolved from the preset's self-play defaults when None
 # (`presets.RUN_DEFAULTS`).
 _SELF_PLAY_FIELDS = ('num_envs', 'train_ratio', 'continuous_selfplay',
@@ -272,6 +275,8 @@ class RunConfig:
       holds for the xla search in rounds only (the graph search traces one
       program for every batch size, so padding gains nothing there).
     search: one of `SEARCHES`.
+    search_device: where self-play searches, 'accelerator' (the device of
+      the learner's weights) or 'host' (`distribute.place_search`).
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
     compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
@@ -322,6 +327,7 @@ class RunConfig:
   overlap_learning: Optional[bool] = None
   pad_rounds: Optional[bool] = None
   search: str = 'xla'
+  search_device: str = 'accelerator'
   seed: int = 0
   jit_compile: bool = True
   compute_dtype: str = 'float32'
@@ -386,6 +392,8 @@ class RunConfig:
       fail('data', f'one of {DATA_SOURCES}')
     if self.search not in SEARCHES:
       fail('search', f'one of {SEARCHES}')
+    if self.search_device not in SEARCH_DEVICES:
+      fail('search_device', f'one of {SEARCH_DEVICES}')
     if self.compute_dtype not in mixed_precision.COMPUTE_DTYPES:
       fail('compute_dtype', f'one of {sorted(mixed_precision.COMPUTE_DTYPES)}')
     if self.num_envs is not None:

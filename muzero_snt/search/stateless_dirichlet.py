@@ -23,7 +23,8 @@ Gamma(alpha + 1) by Marsaglia and Tsang's rejection method (ACM TOMS 26(3),
 2000), x the inverse-CDF normal of a uniform; Gamma(alpha) = Gamma(alpha +
 1) * U^(1 / alpha) (the same paper), as a logarithm (at Go's 0.03 the
 variates underflow float32); the Dirichlet the softmax of the legal
-actions' log-Gamma variates, in float64.
+actions' log-Gamma variates. All in the noise's dtype: a float32 search's
+program holds no float64, which a TPU refuses.
 """
 
 import math
@@ -32,27 +33,28 @@ import tensorflow as tf
 
 # (normal, uniform) candidate pairs per element and round of rejection.
 _CANDIDATES = 4
-# Rows are padded to whole 64-byte vector registers (AVX-512) of float64:
-# elementwise kernels then treat every row alike whatever the batch size,
-# where a row ending inside a register is finished by scalar code that
-# rounds otherwise.
-_LANES = 8
+# Rows are padded to whole 64-byte vector registers (AVX-512): elementwise
+# kernels then treat every row alike whatever the batch size, where a row
+# ending inside a register is finished by scalar code that rounds otherwise.
+_REGISTER_BYTES = 64
 # A round fails an element with probability below 0.05 ** _CANDIDATES.
 _MAX_ROUNDS = 64
 
 
-def _padded_columns(columns):
-  return (columns + _LANES - 1) // _LANES * _LANES
+def _padded_columns(columns, dtype: tf.DType):
+  lanes = _REGISTER_BYTES // dtype.size
+  return (columns + lanes - 1) // lanes * lanes
 
 
-def _uniform(shape, seed: tf.Tensor) -> tf.Tensor:
-  return tf.random.stateless_uniform(shape, seed, dtype=tf.float64)
+def _uniform(shape, seed: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
+  return tf.random.stateless_uniform(shape, seed, dtype=dtype)
 
 
-def log_gamma_sample(alpha: float, shape: tf.Tensor,
-                     seed: tf.Tensor) -> tf.Tensor:
-  """float64 `log` of Gamma(alpha, 1) variates of `shape` `[B, ...]`, each
-  depending only on the `[2]` int `seed` and its index, not on B.
+def log_gamma_sample(alpha: float, shape: tf.Tensor, seed: tf.Tensor,
+                     dtype: tf.DType = tf.float64) -> tf.Tensor:
+  """`log` of Gamma(alpha, 1) variates of `shape` `[B, ...]` in `dtype`
+  (float32 or float64, also that of the computation), each depending only
+  on the `[2]` int `seed` and its index, not on B.
 
   Raises:
     ValueError: if `alpha` is not a finite number > 0.
@@ -62,7 +64,7 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
     raise ValueError(f'alpha must be a finite number > 0, got {alpha!r}.')
   shape = tf.convert_to_tensor(shape, tf.int32)
   columns = shape[-1]
-  shape = tf.concat([shape[:-1], [_padded_columns(columns)]], axis=0)
+  shape = tf.concat([shape[:-1], [_padded_columns(columns, dtype)]], axis=0)
   d = alpha + 1 - 1 / 3
   c = 1 / math.sqrt(9 * d)
   candidates_shape = tf.concat([shape, [_CANDIDATES, 2]], axis=0)
@@ -70,7 +72,7 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
   def draw(round_index):
     """One round: each element's first accepted variate, and whether any."""
     round_seed = tf.random.experimental.stateless_fold_in(seed, round_index)
-    draws = _uniform(candidates_shape, round_seed)
+    draws = _uniform(candidates_shape, round_seed, dtype)
     normal = math.sqrt(2) * tf.math.erfinv(2 * draws[..., 0] - 1)
     v = (1 + c * normal) ** 3
     positive = v > 0
@@ -94,7 +96,7 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor,
       next_round, (tf.constant(1), log_value, done))
   # The boost to shape alpha, from a fold-in no round uses.
   boost_seed = tf.random.experimental.stateless_fold_in(seed, _MAX_ROUNDS)
-  log_boost = tf.math.log1p(-_uniform(shape, boost_seed)) / alpha
+  log_boost = tf.math.log1p(-_uniform(shape, boost_seed, dtype)) / alpha
   return (log_value + log_boost)[..., :columns]
 
 
@@ -103,14 +105,14 @@ def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
   """`[B, A]` Dirichlet(alpha) over each row's legal actions, 0 elsewhere.
 
   Row b depends only on the `[2]` int `seed`, b and row b of the `[B, A]`
-  bool `legal`; the result is cast to `dtype`.
+  bool `legal`; computed in `dtype`, float32 or float64.
   """
   num_actions = legal.shape[-1]
-  legal = tf.pad(legal,
-                 [[0, 0], [0, _padded_columns(num_actions) - num_actions]])
-  log_gamma = log_gamma_sample(alpha, tf.shape(legal), seed)
-  logits = tf.where(legal, log_gamma, tf.constant(-math.inf, tf.float64))
+  legal = tf.pad(legal, [[0, 0], [
+      0, _padded_columns(num_actions, dtype) - num_actions]])
+  log_gamma = log_gamma_sample(alpha, tf.shape(legal), seed, dtype)
+  logits = tf.where(legal, log_gamma, tf.constant(-math.inf, dtype))
   noise = tf.nn.softmax(logits, axis=-1)
   # A row without a legal action (never searched) would be 0/0.
-  noise = tf.where(legal, noise, tf.constant(0., tf.float64))
-  return tf.cast(noise[:, :num_actions], dtype)
+  noise = tf.where(legal, noise, tf.constant(0., dtype))
+  return noise[:, :num_actions]

@@ -196,6 +196,15 @@ class TrainTest(testing.TestCase):
   def test_tpu_strategy_with_tpu_is_valid(self):
     train.validate_flags()
 
+  @flagsaver.flagsaver(strategy='gpu', data='synthetic')
+  def test_gpu_strategy_without_gpu_is_a_usage_error_in_flag_names(self):
+    if tf.config.list_logical_devices('GPU'):
+      self.skipTest('This machine has a GPU.')
+    with self.assertRaisesRegex(
+        app.UsageError, r'^--strategy=gpu needs a GPU, but TensorFlow sees '
+        r'only CPU:0: use --strategy=cpu or --strategy=default here'):
+      train.main(['train'])
+
   @flagsaver.flagsaver(strategy='mirrored', tpu='local')
   def test_tpu_without_tpu_strategy_is_a_usage_error(self):
     with self.assertRaisesRegex(app.UsageError, '--tpu=local.*mirrored'):

@@ -118,6 +118,24 @@ class ConvBlockTest(testing.TestCase):
         (DECAY * conv_0.mean(axis=0) + conv_1.mean(axis=0)) / (1. + DECAY),
         atol=1e-5)
 
+  def test_first_call_makes_every_variable(self):
+    # The Learner makes a network's variables by its first call inside a
+    # strategy's scope (a variable creator scope): any variable the
+    # constructor made would lie outside it, on another device.
+    block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
+    made = []
+
+    def record(next_creator, **kwargs):
+      variable = next_creator(**kwargs)
+      made.append(variable.ref())
+      return variable
+
+    with tf.variable_creator_scope(record):
+      block(tf.constant(_planes((2, 3, 3, 2))), is_training=False)
+    names = sorted(v.name for v in block.variables)
+    self.assertIn('block/moving_mean/counter:0', names)
+    self.assertCountEqual([v.ref() for v in block.variables], made)
+
   def test_inference_uses_moving_statistics(self):
     block = tower.ConvBlock(CHANNELS, batch_norm=True, name='block')
     x = _planes((4, 3, 3, 2), seed=3)

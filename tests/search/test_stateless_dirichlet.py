@@ -31,22 +31,25 @@ from muzero_snt.search import stateless_dirichlet
 from tests import testing
 
 
-def _log_gamma(alpha, shape, seed, jit_compile=False):
+def _log_gamma(alpha, shape, seed, jit_compile=False, dtype=tf.float64):
   sample = tf.function(
       lambda: stateless_dirichlet.log_gamma_sample(
-          alpha, shape, tf.constant(seed)),
+          alpha, shape, tf.constant(seed), dtype),
       jit_compile=jit_compile)
   return sample().numpy()
 
 
 class LogGammaSampleTest(testing.TestCase, parameterized.TestCase):
 
-  @parameterized.parameters(0.03, 0.3, 1.0, 2.5)
-  def test_distribution_is_gamma(self, alpha):
+  @parameterized.parameters((0.03, tf.float64), (0.3, tf.float64),
+                            (1.0, tf.float64), (2.5, tf.float64),
+                            (0.03, tf.float32), (1.0, tf.float32))
+  def test_distribution_is_gamma(self, alpha, dtype):
     n = 20_000
-    log_sample = _log_gamma(alpha, [n // 4, 4], [7, 8]).ravel()
+    log_sample = _log_gamma(alpha, [n // 4, 4], [7, 8], dtype=dtype).ravel()
+    self.assertEqual(log_sample.dtype, dtype.as_numpy_dtype)
     self.assertTrue(np.isfinite(log_sample).all())
-    sample = np.exp(log_sample)
+    sample = np.exp(log_sample.astype(np.float64))
     # Gamma(alpha, 1): mean alpha, variance alpha; the mean of n draws has
     # standard error sqrt(alpha / n). Allow 5 of them.
     self.assertAllClose(sample.mean(), alpha, rtol=0.,
@@ -67,14 +70,16 @@ class LogGammaSampleTest(testing.TestCase, parameterized.TestCase):
     statistic = max(np.max(ranks - cdf), np.max(cdf - (ranks - 1 / n)))
     self.assertLess(statistic, 1.95 / math.sqrt(n))
 
-  def test_rows_do_not_depend_on_the_batch_size(self):
+  @parameterized.parameters(tf.float32, tf.float64)
+  def test_rows_do_not_depend_on_the_batch_size(self, dtype):
     for jit_compile in (False, True):
-      large = _log_gamma(0.3, [64, 9], [3, 4], jit_compile)
+      large = _log_gamma(0.3, [64, 9], [3, 4], jit_compile, dtype)
       for rows in (1, 5, 33):
         self.assertAllEqual(
-            _log_gamma(0.3, [rows, 9], [3, 4], jit_compile), large[:rows])
+            _log_gamma(0.3, [rows, 9], [3, 4], jit_compile, dtype),
+            large[:rows])
       # Another seed draws other values in every element.
-      other = _log_gamma(0.3, [64, 9], [3, 5], jit_compile)
+      other = _log_gamma(0.3, [64, 9], [3, 5], jit_compile, dtype)
       self.assertTrue(np.all(other != large))
 
   def test_rejects_a_bad_concentration(self):
