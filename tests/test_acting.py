@@ -601,7 +601,8 @@ class ActorWithStubModelTest(parameterized.TestCase):
     config = _config()
     factory = _checked_factory(config, NaNRewardTicTacToe)
     with self.assertRaisesRegex(
-        ValueError, 'reward at step 1 of the episode is .*nan.*finite'):
+        ValueError, r'step\(\) of NaNRewardTicTacToe returned reward nan at '
+        'step 1 of the episode; expected a finite scalar'):
       self._actor(config, factory).play_round(0)
 
   def test_nan_reward_of_an_unchecked_environment_is_named_by_the_record(
@@ -629,23 +630,26 @@ class ActorWithStubModelTest(parameterized.TestCase):
     factory = _checked_factory(
         config, functools.partial(BrokenLegalActions, legal=range(10)))
     with self.assertRaisesRegex(
-        ValueError, r'legal actions at step 0 of the episode are '
-        r'\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]; expected .* in 0\.\.8'):
+        ValueError, r'legal_actions\(\) of BrokenLegalActions returned '
+        r'\[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\] at step 0 of the episode; '
+        r'expected .* in 0\.\.8'):
       self._actor(config, factory).play_round(0)
 
   def test_observation_of_the_wrong_shape_is_named(self):
     config = _config()
     factory = _checked_factory(config, ShrinkingObservation)
     with self.assertRaisesRegex(
-        ValueError, r'observation at step 2 of the episode has shape '
-        r'\(3, 3, 2\).*expected shape \(3, 3, 3\)'):
+        ValueError, r'step\(\) of ShrinkingObservation returned an '
+        r'observation of shape \(3, 3, 2\).*at step 2 of the episode; '
+        r'expected shape \(3, 3, 3\)'):
       self._actor(config, factory).play_round(0)
 
   def test_environment_that_does_not_fit_the_config_is_named(self):
     config = _config(action_space_size=10)
     factory = _checked_factory(config)
     with self.assertRaisesRegex(
-        ValueError, 'action spec .* expected a DiscreteArray of 10 actions'):
+        ValueError, r'action_spec\(\) of TicTacToe returned .* expected a '
+        'DiscreteArray of 10 actions'):
       self._actor(config, factory).play_round(0)
 
 

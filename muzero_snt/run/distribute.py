@@ -126,6 +126,13 @@ def make_strategy(name: str,
   if name not in STRATEGIES:
     raise ValueError(f'Unknown strategy {name!r}: expected one of '
                      f'{STRATEGIES}.')
+  if name == 'multi_worker':
+    # First: collective ops are configured before the context starts, which
+    # listing the devices would do.
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    if batch_size is not None:
+      check_batch_size(batch_size, strategy)
+    return strategy
   gpus = tf.config.list_logical_devices('GPU')
   if name == 'gpu' and not gpus:
     raise ValueError(
@@ -150,8 +157,6 @@ def make_strategy(name: str,
     # Explicit devices: without them MirroredStrategy ignores all CPUs but
     # the first, so logical CPUs would give a single replica.
     strategy = tf.distribute.MirroredStrategy(_mirrored_devices())
-  elif name == 'multi_worker':
-    strategy = tf.distribute.MultiWorkerMirroredStrategy()
   else:
     strategy = _tpu_strategy(tpu)
   if batch_size is not None:
