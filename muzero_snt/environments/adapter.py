@@ -33,7 +33,7 @@ def _is_number_array(value) -> bool:
                             tuple)) and np.asarray(value).dtype.kind in 'biuf'
 
 
-class DmEnvAdapter(base.Environment):
+class DmEnvAdapter(base.Wrapper):
   """A plain `dm_env.Environment` seen through `base.Environment`.
 
   What the wrapped environment lacks takes its one-player meaning:
@@ -42,7 +42,7 @@ class DmEnvAdapter(base.Environment):
   dtype; the observation spec says so too) and scalar rewards and
   discounts float32; anything else passes unchanged, for
   `checks.CheckedEnvironment` to name. Other attributes are the wrapped
-  environment's.
+  environment's (`base.Wrapper`).
   """
 
   def __init__(self, environment: dm_env.Environment):
@@ -54,7 +54,7 @@ class DmEnvAdapter(base.Environment):
     """
     if not isinstance(environment, dm_env.Environment):
       raise TypeError(f'Expected a dm_env.Environment, got {environment!r}.')
-    self._environment = environment
+    super().__init__(environment)
     num_players = getattr(environment, 'num_players', 1)
     if num_players == 2 and not hasattr(environment, 'to_play'):
       raise ValueError(
@@ -63,29 +63,12 @@ class DmEnvAdapter(base.Environment):
           'move, 0 or 1.')
     self._num_players = num_players
 
-  @property
-  def environment(self) -> dm_env.Environment:
-    """The wrapped environment."""
-    return self._environment
-
-  def __getattr__(self, name):
-    # Only called for names the adapter lacks; dunders stay its own so that
-    # copying and pickling do not recurse.
-    if name.startswith('__') or name == '_environment':
-      raise AttributeError(name)
-    return getattr(self._environment, name)
-
-  # dm_env.Environment.
-
   def observation_spec(self):
     spec = self._environment.observation_spec()
     if (isinstance(spec, specs.Array) and spec.dtype.kind in 'biuf' and
         spec.dtype != np.float32):
       return spec.replace(dtype=np.float32)
     return spec
-
-  def action_spec(self):
-    return self._environment.action_spec()
 
   def reward_spec(self):
     spec = self._environment.reward_spec()
@@ -104,11 +87,6 @@ class DmEnvAdapter(base.Environment):
 
   def step(self, action) -> dm_env.TimeStep:
     return self._convert(self._environment.step(action))
-
-  def close(self):
-    self._environment.close()
-
-  # base.Environment.
 
   def legal_actions(self) -> np.ndarray:
     if hasattr(self._environment, 'legal_actions'):

@@ -15,6 +15,7 @@
 """The environment interface of muzero_snt: `dm_env` plus legal moves."""
 
 import abc
+import importlib
 from typing import Optional
 
 import dm_env
@@ -68,10 +69,51 @@ class Environment(dm_env.Environment):
     return DISCOUNT_SPEC
 
 
+class Wrapper(Environment):
+  """An environment around another, `environment`, which it forwards to.
+
+  Attributes the wrapper lacks (`board`, `set_state`, ...) are the wrapped
+  environment's; dunders stay the wrapper's own so that copying and
+  pickling do not recurse.
+  """
+
+  def __init__(self, environment: dm_env.Environment):
+    self._environment = environment
+
+  @property
+  def environment(self) -> dm_env.Environment:
+    """The wrapped environment."""
+    return self._environment
+
+  def __getattr__(self, name):
+    if name.startswith('__') or name == '_environment':
+      raise AttributeError(name)
+    return getattr(self._environment, name)
+
+  def observation_spec(self):
+    return self._environment.observation_spec()
+
+  def action_spec(self):
+    return self._environment.action_spec()
+
+  def reward_spec(self):
+    return self._environment.reward_spec()
+
+  def discount_spec(self):
+    return self._environment.discount_spec()
+
+  def close(self):
+    self._environment.close()
+
+
 class OnePlayerEnvironment(Environment):
   """An environment of one player, 0, with every one of its actions legal."""
 
   _num_actions: int
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(num_values=self._num_actions, dtype=np.int32,
+                               name='action')
 
   def legal_actions(self) -> np.ndarray:
     return np.arange(self._num_actions, dtype=np.int32)
@@ -82,6 +124,28 @@ class OnePlayerEnvironment(Environment):
   @property
   def num_players(self) -> int:
     return 1
+
+
+def import_optional(module: str, user: str, extra: str, package: str):
+  """Imports optional `module`; if missing, an ImportError says that `user`
+  needs it: `pip install -e '.[extra]'` (or `pip install package`)."""
+  try:
+    return importlib.import_module(module)
+  except ImportError as e:
+    raise ImportError(
+        f"{user} needs the optional {package.split('==')[0]} package: pip "
+        f"install -e '.[{extra}]' (or pip install {package}).") from e
+
+
+def next_timestep(reward, observation, terminated: bool,
+                  truncated: bool) -> dm_env.TimeStep:
+  """`termination` if `terminated`, else `truncation` if `truncated`, else
+  `transition`."""
+  if terminated:
+    return termination(reward, observation)
+  if truncated:
+    return truncation(reward, observation)
+  return transition(reward, observation)
 
 
 def transition(reward, observation) -> dm_env.TimeStep:

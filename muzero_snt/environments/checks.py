@@ -103,7 +103,7 @@ def _name(environment) -> str:
   return type(environment).__name__
 
 
-class CheckedEnvironment(base.Environment):
+class CheckedEnvironment(base.Wrapper):
   """Checks every exchange with an environment and raises on the first fault.
 
   A mismatch between an environment and the network's configuration, or a
@@ -157,7 +157,7 @@ class CheckedEnvironment(base.Environment):
       ValueError: if its specs are malformed or do not match.
     """
     environment = adapter.as_environment(environment)
-    self._environment = environment
+    super().__init__(environment)
     self._name = _name(environment)
     self._observation_shape = tuple(observation_shape)
     self._observation_dtype = np.dtype(observation_dtype)
@@ -203,30 +203,6 @@ class CheckedEnvironment(base.Environment):
     return cls(environment, config.observation_shape,
                config.action_space_size, num_players=config.num_players)
 
-  @property
-  def environment(self) -> base.Environment:
-    """The wrapped environment."""
-    return self._environment
-
-  def __getattr__(self, name):
-    # Only called for names the wrapper lacks; dunders stay the wrapper's own
-    # so that copying and pickling do not recurse.
-    if name.startswith('__') or name == '_environment':
-      raise AttributeError(name)
-    return getattr(self._environment, name)
-
-  def observation_spec(self):
-    return self._environment.observation_spec()
-
-  def action_spec(self):
-    return self._environment.action_spec()
-
-  def reward_spec(self):
-    return self._environment.reward_spec()
-
-  def discount_spec(self):
-    return self._environment.discount_spec()
-
   def reset(self) -> dm_env.TimeStep:
     return self._check_timestep(self._environment.reset(), 'reset()')
 
@@ -239,9 +215,6 @@ class CheckedEnvironment(base.Environment):
             f'Illegal action {action!r} at step {self._episode_step} of the '
             f'episode: expected one of the legal actions {legal.tolist()}.')
     return self._check_timestep(self._environment.step(action), 'step()')
-
-  def close(self):
-    self._environment.close()
 
   def frame_stack(self):
     return self._environment.frame_stack()
