@@ -28,7 +28,6 @@ import dm_env
 from dm_env import specs
 import numpy as np
 
-from muzero_snt.environments import adapter
 from muzero_snt.environments import base
 
 
@@ -44,7 +43,7 @@ def environment_specs(environment) -> EnvironmentSpecs:
 
   Args:
     environment: a `dm_env.Environment`; a plain one is read through
-      `adapter.DmEnvAdapter` (one player unless it says otherwise).
+      `base.DmEnvAdapter` (one player unless it says otherwise).
 
   Raises:
     TypeError: if `environment` is not a `dm_env.Environment`.
@@ -53,7 +52,7 @@ def environment_specs(environment) -> EnvironmentSpecs:
       `DiscreteArray`, the reward or discount spec not a scalar, or
       `num_players` not 1 or 2.
   """
-  environment = adapter.as_environment(environment)
+  environment = base.as_environment(environment)
   name = _name(environment)
   spec = environment.observation_spec()
   if not isinstance(spec, specs.Array) or not spec.shape:
@@ -98,7 +97,7 @@ def _shown(value) -> str:
 
 
 def _name(environment) -> str:
-  if isinstance(environment, adapter.DmEnvAdapter):
+  if isinstance(environment, base.DmEnvAdapter):
     environment = environment.environment
   return type(environment).__name__
 
@@ -128,7 +127,7 @@ class CheckedEnvironment(base.Wrapper):
     outside the action space, duplicates or non-integers;
   * `to_play()` is not 0 or 1 (not 0 in a one-player game).
 
-  A plain `dm_env.Environment` is wrapped in `adapter.DmEnvAdapter` first.
+  A plain `dm_env.Environment` is wrapped in `base.DmEnvAdapter` first.
   Following `dm_env`, a `step()` on a fresh environment or after a LAST time
   step starts a new episode and ignores its action, which is then not
   checked. Attributes the wrapper does not define (`board`, `set_state`, ...)
@@ -156,7 +155,7 @@ class CheckedEnvironment(base.Wrapper):
       TypeError: if `environment` is not a `dm_env.Environment`.
       ValueError: if its specs are malformed or do not match.
     """
-    environment = adapter.as_environment(environment)
+    environment = base.as_environment(environment)
     super().__init__(environment)
     self._name = _name(environment)
     self._observation_shape = tuple(observation_shape)
