@@ -23,8 +23,8 @@ from muzero_snt.search.base import legal_actions_to_mask
 from muzero_snt.search.base import Search
 from muzero_snt.search.base import SearchOutput
 from muzero_snt.search.compiled_search import CompiledSearch
-from muzero_snt.search.factory import make_search
-from muzero_snt.search.factory import SEARCH_KINDS
+from muzero_snt.search.compiled_search import make_search
+from muzero_snt.search.compiled_search import SEARCH_KINDS
 from muzero_snt.search.mcts import add_exploration_noise
 from muzero_snt.search.mcts import backpropagate
 from muzero_snt.search.mcts import expand_node
