@@ -23,7 +23,6 @@ from muzero_snt import config as config_lib
 from muzero_snt import losses
 from muzero_snt import networks
 from muzero_snt import presets
-from muzero_snt import presets_minatar
 from muzero_snt import types
 from muzero_snt.run import synthetic
 
@@ -49,7 +48,7 @@ def make_config(model: str) -> config_lib.MuZeroConfig:
         network=presets.PAPER_BOARD_NETWORK,
         lr_warmup_steps=presets.PAPER_LR_WARMUP_STEPS)
   if model == 'minatar_residual':
-    return presets_minatar.make_minatar_config()
+    return presets.make_minatar_config()
   raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
 
 

@@ -29,7 +29,7 @@ import math
 from typing import Any, Dict, Optional
 
 from muzero_snt import config as config_lib
-from muzero_snt.environments import adapter
+from muzero_snt.environments import base
 from muzero_snt.environments import checks
 from muzero_snt.environments import gym_adapter
 from muzero_snt.environments import openspiel
@@ -136,7 +136,7 @@ def config_for_environment(environment,
     raise ValueError(
         f'config_for_environment got {from_specs}, which the environment\'s '
         'specs set; change the environment instead.')
-  environment = adapter.as_environment(environment)
+  environment = base.as_environment(environment)
   shape, num_actions, num_players = checks.environment_specs(environment)
   values = dict(_hints(environment))
   values.update({k: v for k, v in overrides.items() if k in _CONFIG_FIELDS})
