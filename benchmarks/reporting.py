@@ -148,26 +148,57 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
           for _ in range(repeats)]
 
 
+def calls_per_second(function: Callable[[], Any], seconds: float) -> float:
+  """Calls per second of `function`, called in a row (at least once) until
+  `seconds` have passed."""
+  calls, start = 0, time.perf_counter()
+  while True:
+    function()
+    calls += 1
+    elapsed = time.perf_counter() - start
+    if elapsed >= seconds:
+      return calls / elapsed
+
+
 def search_result(search: Callable[[], Any], batch_size: int,
                   num_simulations: int, repeats: int,
                   min_seconds: float) -> Dict[str, Any]:
   """Simulations/s of `search()` (one search of `batch_size` roots): one
   untimed call, then `repeats` timings of calls for `min_seconds`."""
   search()
-  rates = []
-  for _ in range(repeats):
-    calls, start = 0, time.perf_counter()
-    while True:
-      search()
-      calls += 1
-      seconds = time.perf_counter() - start
-      if seconds >= min_seconds:
-        break
-    rates.append(batch_size * num_simulations * calls / seconds)
+  rates = [batch_size * num_simulations *
+           calls_per_second(search, min_seconds) for _ in range(repeats)]
   return {'batch_size': batch_size, 'simulations_per_second': rates,
           'median': statistics.median(rates),
           'milliseconds_per_call':
               1e3 * batch_size * num_simulations / statistics.median(rates)}
+
+
+class Window:
+  """A measurement window of a running job: `update(*args)` after each unit
+  of work; the first call starts the clock, the first after `warmup`
+  seconds records `start = (time, mark(*args))`, the first `window` seconds
+  after that `end`, and returns True from then on."""
+
+  def __init__(self, warmup: float, window: float,
+               mark: Callable[..., Any]):
+    self._warmup, self._window, self._mark = warmup, window, mark
+    self.first = self.start = self.end = None
+
+  def update(self, *args) -> bool:
+    now = time.perf_counter()
+    if self.first is None:
+      self.first = now
+    elif self.start is None and now - self.first >= self._warmup:
+      self.start = (now, self._mark(*args))
+    elif self.start is not None and self.end is None and (
+        now - self.start[0] >= self._window):
+      self.end = (now, self._mark(*args))
+    return self.end is not None
+
+  def span(self) -> Tuple[float, Any, Any]:
+    """The window's seconds, and the marks at its start and end."""
+    return self.end[0] - self.start[0], self.start[1], self.end[1]
 
 
 # --------------------------------------------------------------------------

@@ -137,6 +137,19 @@ def test_search_result_repeats_calls_until_min_seconds(clock):
   assert result['batch_size'] == 4
 
 
+def test_window_marks_after_the_warm_up_and_again_after_the_window(clock):
+  work = []
+  window = reporting.Window(warmup=2., window=3., mark=work.__len__)
+  done = []
+  for _ in range(8):  # A unit of work a second, then an update.
+    clock.tick(1.)
+    work.append(None)
+    done.append(window.update())
+  # Started at 1 s; marked at 3 s (3 units done) and at 6 s (6 units).
+  assert done == [False] * 5 + [True] * 3
+  assert window.span() == (3., 3, 6)
+
+
 def test_first_and_repeats_gives_the_first_call_apart(clock):
   durations = iter([3., 0.1, 0.3, 0.2, 0.2])
 
