@@ -14,25 +14,14 @@
 # ============================================================================
 """Throughput of the learner step: graph, XLA and the literal pseudocode.
 
-Samples per second of three ways to make one MuZero update (K = 5) on the
-same batch (learner_models.py), the first call excluded:
-
-  * `step`: `Learner(..., jit_compile=False).step`, the `tf.function` step;
-  * `step_xla`: `Learner(..., jit_compile=True).step`;
-  * `reference`: `reference.update_weights`, the pseudocode's eager loop
-    over examples, timed on the first `--reference_examples` examples.
-
-Each repeat times them once, in a rotated order, with a 2048^2 `tf.matmul`
-in a graph and under XLA, the machine's practical FLOP rate in
-`--compute_dtype`. See docs/benchmarks.md.
+Samples per second of `Learner.step` as a `tf.function` (`step`), under XLA
+(`step_xla`) and of `reference.update_weights` (`reference`) on the same
+batch (learner_models.py), timed in rotated turns with a 2048^2 matmul, the
+machine's practical FLOP rate. With --peers, our XLA step against the
+peers' in alternating processes (benchmarks/peers/side_by_side.py). The
+numbers are in docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
-    python -m benchmarks.learner --models=paper_residual --batch_size=128 \
-        --compute_dtype=bfloat16
-
-With `--peers=lightzero,muzero_general` it times our XLA step against the
-peers' instead, in alternating processes (benchmarks/peers/side_by_side.py):
-
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
 """
 
@@ -93,9 +82,6 @@ PEERS = flags.DEFINE_list(
     'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
-PEER_PYTHONS = flags.DEFINE_list(
-    'peer_pythons', [], 'with --peers: PEER=PATH, a peer\'s venv python '
-    f'(default: {side_by_side.DEFAULT_PEER_PYTHONS}).')
 CONV_AS_MATMUL = flags.DEFINE_bool(
     'conv_as_matmul', False, 'with --peers: our `network.conv_as_matmul`.')
 PEER_WORKER = flags.DEFINE_bool(
@@ -211,21 +197,16 @@ def run_peers(models: Sequence[str]) -> None:
   """`--peers`: our XLA step and the peers', in alternating processes."""
   reporting.check_known(PEERS, side_by_side.PEERS)
   reporting.check_positive([ROUNDS])
-  pythons = dict(side_by_side.DEFAULT_PEER_PYTHONS)
-  for item in PEER_PYTHONS.value:
-    peer, _, python = item.partition('=')
-    pythons[peer] = python
   for peer in PEERS.value:
-    if not os.access(pythons[peer], os.X_OK):
-      raise app.UsageError(
-          f'No {peer} python at {pythons[peer]}; build it with '
-          f'benchmarks/peers/install_{peer}.sh or give '
-          f'--peer_pythons={peer}=PATH.')
+    python = side_by_side.DEFAULT_PEER_PYTHONS[peer]
+    if not os.access(python, os.X_OK):
+      raise app.UsageError(f'No {peer} python at {python}; build it with '
+                           f'benchmarks/peers/install_{peer}.sh.')
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, peer_pythons=pythons,
-      log=logging.info, conv_as_matmul=CONV_AS_MATMUL.value)
+      threads=INTRA_OP_THREADS.value, log=logging.info,
+      conv_as_matmul=CONV_AS_MATMUL.value)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
                    side_by_side.format_table(output['summary']))
