@@ -19,9 +19,8 @@ root noise on a small MLP (observation 8, hidden state 32, 4 actions,
 scalar heads, one player), the first call excluded: `xla` and `graph`
 (`CompiledSearch`), `reference` (the NumPy tree), `mctx` on a JAX copy of
 the network (mctx_baseline.py; JAX and mctx are optional), `xla_gumbel`
-and `mctx_gumbel`, and pieces of the compiled search (`xla_bare`,
-`xla_root`, `xla_network`, `jax_network`, `xla_empty`, `jax_empty`). Each
-repeat times every measurement once, in a rotated order. With
+and `mctx_gumbel`. Each repeat times every measurement once, in a rotated
+order. With
 --selfplay, instead: environment steps/s of tic-tac-toe self-play. The
 numbers are in docs/benchmarks.md.
 
@@ -46,19 +45,14 @@ from benchmarks import reporting
 from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import environments
-from muzero_snt import flat_call
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib
-from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
-from muzero_snt.search import reference_search
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
-# Columns of the tables, in order; the first six are searches.
-_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel',
-          'xla_bare', 'xla_root', 'xla_network', 'jax_network', 'xla_empty',
-          'jax_empty')
+# Columns of the table, in order.
+_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel')
 _RATIOS = (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
            ('xla_gumbel', 'mctx_gumbel'))
 
@@ -93,7 +87,7 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
 
 def make_tf_tasks(config, network, observation, legal, seed: int,
                   reference: bool) -> Dict[str, Callable[[], Any]]:
-  """Our searches, the reference and the pieces of the compiled search."""
+  """Our searches and the reference."""
   to_play = np.zeros(observation.shape[0], np.int32)
   searches = {
       'xla': compiled_search.CompiledSearch(config, network),
@@ -106,62 +100,6 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
   tasks = {name: lambda s=s: s.search_with_seed(
       observation, to_play, legal, [seed, next(counter)], add_noise=True)
            for name, s in searches.items()}
-
-  # The pieces are called as `CompiledSearch` calls its program: by the
-  # concrete function's flat call, on tensors made once.
-  def compiled(function, *args):
-    return flat_call.flat_caller(tf.function(
-        function, jit_compile=True,
-        autograph=False).get_concrete_function(*args))
-
-  tensors = [tf.constant(x) for x in (observation, to_play, legal)]
-  noise = tf.constant(reference_search.dirichlet_noise(
-      config.root_dirichlet_alpha, np.asarray(legal, bool),
-      np.random.default_rng(seed)), tf.float32)
-
-  def bare_search(simulate):
-    # Without `simulate`, the search's prologue alone (root inference,
-    # noise, trees of 2 nodes).
-    def bare(observation, to_play, legal, noise):
-      if not simulate:
-        roots = batched.expand_roots(
-            config.replace(num_simulations=1), network, observation,
-            to_play, legal, seed=None, add_noise=True, noise=noise,
-            dtype=tf.float32, check_inputs=True,
-            known_bounds=config.known_bounds)
-        tree = batched.add_exploration_noise(config, roots.tree, roots.noise)
-        return tree.edges[:, 0], roots.finite
-      output = batched.batched_search(
-          config, network, observation, to_play, legal, noise=noise,
-          add_noise=True)
-      return (output.visit_counts, output.policy, output.root_value,
-              output.finite)
-    call = compiled(bare, *tensors, noise)
-    return lambda: [x.numpy() for x in call(*tensors, noise)]
-
-  def empty(observation, to_play, legal, noise):
-    return (tf.reduce_sum(observation) + tf.reduce_sum(noise) + tf.cast(
-        tf.reduce_sum(to_play) + tf.reduce_sum(tf.cast(legal, tf.int32)),
-        tf.float32))
-
-  def network_only(observation):
-    output = network.initial_inference(observation)
-
-    def body(i, hidden_state, total):
-      action = tf.fill(tf.shape(hidden_state)[:1], i % NUM_ACTIONS)
-      output = network.recurrent_inference(hidden_state, action)
-      return i + 1, output.hidden_state, total + output.value
-
-    return tf.while_loop(
-        lambda i, *_: i < config.num_simulations, body,
-        (tf.constant(0), output.hidden_state, output.value))[2]
-
-  tasks['xla_bare'] = bare_search(True)
-  tasks['xla_root'] = bare_search(False)
-  empty_call = compiled(empty, *tensors, noise)
-  tasks['xla_empty'] = lambda: empty_call(*tensors, noise).numpy()
-  network_call = compiled(network_only, tensors[0])
-  tasks['xla_network'] = lambda: network_call(tensors[0]).numpy()
   if reference:
     model = search_lib.NetworkModel(network)
     rng = np.random.default_rng(seed)
@@ -191,8 +129,8 @@ def time_batch(batch_size: int, config, network, jax_model, repeats: int,
                  name, first, once)
   calls_per_second = reporting.rotated_rates(timed, repeats)
   simulations = batch_size * config.num_simulations
-  rates = {name: [simulations * r for r in calls_per_second[name]]
-           for name in _NAMES[:6] if name in tasks}
+  rates = {name: [simulations * r for r in values]
+           for name, values in calls_per_second.items()}
   return {
       'batch_size': batch_size,
       'milliseconds_per_call': {name: [1e3 / r for r in values]
