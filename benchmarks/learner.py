@@ -43,7 +43,6 @@ from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import networks
 from muzero_snt import reference
-from muzero_snt.run import run_config
 
 # Batch size, learner steps per timing and examples of the reference loop:
 # the paper-sized tower takes seconds a step at batch 32.
@@ -68,8 +67,6 @@ COMPUTE_DTYPE = flags.DEFINE_enum(
     'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
     'the learners\' and the matmul\'s compute dtype; the reference stays '
     'float32.')
-PROFILE_FLOPS = flags.DEFINE_bool(
-    'profile_flops', False, 'also count FLOPs with TensorFlow\'s profiler.')
 INTER_OP_THREADS = flags.DEFINE_integer(
     'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
 INTRA_OP_THREADS = flags.DEFINE_integer(
@@ -82,8 +79,6 @@ PEERS = flags.DEFINE_list(
     'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
-CONV_AS_MATMUL = flags.DEFINE_bool(
-    'conv_as_matmul', False, 'with --peers: our `network.conv_as_matmul`.')
 PEER_WORKER = flags.DEFINE_bool(
     'peer_worker', False, 'time our XLA step on the one model of --models '
     'after 3 untimed steps and print one JSON line (side_by_side.py\'s '
@@ -148,9 +143,6 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
           name: ratio([flops * rate for rate in rates[name]], ceiling)
           for name in ('step', 'step_xla')},
   }
-  if PROFILE_FLOPS.value:
-    result['profiled_flops_per_sample'] = learner_models.profiled_flops(
-        networks.make_network(config), config, batch)
   return result
 
 
@@ -165,19 +157,16 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
                  rate['step_xla'], rate['reference'], ratio['step_xla/step'],
                  ratio['step_xla/reference'],
                  r['train_flops_per_sample'] / 1e6,
-                 r.get('profiled_flops_per_sample', float('nan')) / 1e6,
                  100 * fraction['step'], 100 * fraction['step_xla']))
   return reporting.table(
       ('model', 'batch', 'step', 'step_xla', 'reference', 'xla / step',
-       'xla / ref', 'MFLOP', 'profiler MFLOP', 'step %', 'xla %'), rows)
+       'xla / ref', 'MFLOP', 'step %', 'xla %'), rows)
 
 
 def peer_worker(model: str, batch_size: int, steps: int,
                 repeats: int) -> None:
   """Our XLA step in side_by_side.py's layout, as one JSON line."""
-  config = run_config.apply_overrides(
-      learner_models.make_config(model),
-      [f'network.conv_as_matmul={str(CONV_AS_MATMUL.value).lower()}'])
+  config = learner_models.make_config(model)
   batch = learner_models.make_batch(config, batch_size, SEED.value)
   tf.random.set_seed(SEED.value)
   learner = learning.Learner(networks.make_network(config), config,
@@ -189,7 +178,6 @@ def peer_worker(model: str, batch_size: int, steps: int,
       'steps_per_timing': steps, 'samples_per_second': rates,
       'tensorflow': tf.__version__, 'batch_size': batch_size,
       'intra_op_threads': INTRA_OP_THREADS.value,
-      'conv_as_matmul': CONV_AS_MATMUL.value,
       'load_average': os.getloadavg()}))
 
 
@@ -205,8 +193,7 @@ def run_peers(models: Sequence[str]) -> None:
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, log=logging.info,
-      conv_as_matmul=CONV_AS_MATMUL.value)
+      threads=INTRA_OP_THREADS.value, log=logging.info)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
                    side_by_side.format_table(output['summary']))
