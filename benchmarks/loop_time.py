@@ -38,11 +38,14 @@ from muzero_snt.run import experiment
 from muzero_snt import learning
 from muzero_snt import presets
 from muzero_snt import replay
+from muzero_snt.run import run_config
 from muzero_snt.run import training_loop
 from muzero_snt.search import compiled_search
 
 PRESET = flags.DEFINE_string('preset', 'tictactoe', 'the preset to run.')
 STEPS = flags.DEFINE_integer('steps', 2000, 'learner steps to run.')
+CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
+                           'name=value (run_config.apply_overrides).')
 RUN_SETTINGS = reporting.define_run_flags()
 OUTPUT_JSON = reporting.output_json_flag()
 
@@ -69,8 +72,9 @@ _DISJOINT = (_ONCE, 'learner step', 'replay batch', 'self-play move',
 def main(argv: Sequence[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_positive([STEPS])
-  config = presets.get_preset(PRESET.value).replace(
-      training_steps=STEPS.value)
+  config = run_config.apply_overrides(
+      presets.get_preset(PRESET.value),
+      CONFIG.value).replace(training_steps=STEPS.value)
   timers = method_timers.MethodTimers()
   for cls, name, label in PARTS:
     timers.wrap(cls, name, label)
@@ -83,7 +87,7 @@ def main(argv: Sequence[str]) -> None:
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
       loop.learner.steps)
   results: Dict[str, Any] = {
-      'preset': PRESET.value, 'seed': 0,
+      'preset': PRESET.value, 'config': CONFIG.value,
       **RUN_SETTINGS(),
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}
