@@ -92,6 +92,9 @@ TIME_LIMIT = flags.DEFINE_float('time_limit', 600., 'training seconds per '
                                 'run before giving up.')
 STEP_LIMIT = flags.DEFINE_integer('step_limit', 0, 'if > 0, also give up '
                                   'after this many learner steps.')
+WALL_LIMIT = flags.DEFINE_float(
+    'wall_limit', 0., 'if > 0, also give up this many wall seconds after '
+    'the run\'s start (the command\'s, for the first run).')
 EVAL_EVERY = flags.DEFINE_float('eval_every', 30., 'training seconds '
                                 'between evaluations.')
 EVAL_EVERY_STEPS = flags.DEFINE_integer(
@@ -266,11 +269,17 @@ class _Evaluator:
       score['solved'] = float(score['mean_return'] >= goal)
     return score
 
+  def _out_of_time(self, loop) -> bool:
+    return (self.training_time() >= TIME_LIMIT.value or
+            bool(STEP_LIMIT.value and
+                 loop.learner.steps >= STEP_LIMIT.value) or
+            bool(WALL_LIMIT.value and
+                 time.time() - self._wall_start >= WALL_LIMIT.value))
+
   def due(self, loop) -> bool:
     """Whether an evaluation or the end is due."""
     elapsed, steps = self.training_time(), loop.learner.steps
-    if elapsed >= TIME_LIMIT.value or (STEP_LIMIT.value and
-                                       steps >= STEP_LIMIT.value):
+    if self._out_of_time(loop):
       return True
     if EVAL_EVERY_STEPS.value:
       return steps >= self._next_eval_step
@@ -299,8 +308,7 @@ class _Evaluator:
     if score['solved'] and self.solved_at is None:
       self.solved_at = point
     return bool(score['solved'] and STOP_WHEN_SOLVED.value) or (
-        elapsed >= TIME_LIMIT.value or
-        bool(STEP_LIMIT.value and steps >= STEP_LIMIT.value))
+        self._out_of_time(loop))
 
 
 def _title() -> Optional[str]:
