@@ -42,8 +42,9 @@ fraction's medians. See docs/results.md.
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
     python -m benchmarks.learning --preset=gymnasium --env=Acrobot-v1 \
-        --goal=-100 --seeds=3 --time_limit=300
-    python -m benchmarks.learning --environment=examples.nim:Nim --seeds=3
+        --goal=-100 --seeds=1 --eval_every=20 --wall_limit=300
+    python -m benchmarks.learning --environment=examples.nim:Nim --seeds=0 \
+        --eval_every=5 --checkpoint_dir=/tmp/nim
 """
 
 import os
@@ -234,11 +235,12 @@ class _Evaluator:
       self._search = search.make_search(self._config, loop.learner.network,
                                         'xla')
     n = NUM_EVAL.value
-    player = evaluation.MuZeroPlayer(self._search)
     if self._config.num_players == 2 and ENVIRONMENT.value:
       if self._positions is None:
         self._positions = solve_game(self._make_environment)
-      errors = suboptimal_moves(player.select_actions, self._positions)
+      errors = suboptimal_moves(
+          evaluation.MuZeroPlayer(self._search).select_actions,
+          self._positions)
       return {'suboptimal_moves': float(errors),
               'positions': float(len(self._positions)),
               'solved': float(errors == 0)}
@@ -454,10 +456,13 @@ def _check_flags() -> None:
     raise app.UsageError(
         f'--env={ENV.value}: expected a MinAtar game, one of '
         f'{sorted(minatar_baselines.DQN_AT_5M)}.')
-  if PRESET.value == 'gymnasium' and (ENV.value is None or
-                                      GOAL.value is None):
-    raise app.UsageError('--preset=gymnasium needs --env (a gymnasium id) '
-                         'and --goal (the mean return that solves it).')
+  if PRESET.value == 'gymnasium':
+    if ENV.value is None:
+      raise app.UsageError('--preset=gymnasium needs --env, a gymnasium id '
+                           '(e.g. Acrobot-v1).')
+    if GOAL.value is None:
+      raise app.UsageError(f'--preset=gymnasium --env={ENV.value} needs '
+                           '--goal, the mean return that solves it.')
 
 
 def main(argv):
