@@ -29,7 +29,7 @@ learner steps):
   (`--environment=package.module:factory`): as cartpole, solved at a mean
   return of at least --goal.
 - a two-player game of your own: every position of the game is solved
-  exactly (`solve_game`, for small deterministic games); solved when
+  exactly (`game_solver.solve_game`, for small deterministic games); solved when
   MuZero's move is an optimal one in every position.
 
 The training clock is paused while evaluating; the wall clock is not, and
@@ -49,13 +49,14 @@ fraction's medians. See docs/results.md.
 
 import os
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional
 
 from absl import app
 from absl import flags
 from absl import logging
 import numpy as np
 
+from benchmarks import game_solver
 from benchmarks import minatar_baselines
 from benchmarks import reporting
 from muzero_snt import search
@@ -132,81 +133,6 @@ def command_start() -> float:
   return time.time() - (uptime - ticks / os.sysconf('SC_CLK_TCK'))
 
 
-class Position(NamedTuple):
-  """A position of a two-player game and its moves of best value."""
-  observation: np.ndarray
-  to_play: int
-  legal_actions: Tuple[int, ...]
-  value: float  # For the player to move, with perfect play by both.
-  optimal_actions: Tuple[int, ...]
-
-
-def solve_game(make_environment: Callable[[int], Any],
-               max_positions: int = 10_000) -> List[Position]:
-  """Every position of a deterministic two-player game, solved by negamax.
-
-  Each line of play is replayed from `reset()` of a new environment; the
-  positions are told apart by observation and player to move. Each reward
-  is the mover's, so a move is worth its reward less the value of the
-  position it leads to for the opponent (nothing after the end).
-
-  Args:
-    make_environment: `(seed) -> environment` with `to_play()` and
-      `legal_actions()` (`environments.Environment`); the game must not
-      depend on the seed.
-    max_positions: the most positions to solve.
-
-  Returns:
-    The positions in the order solved, the start last.
-
-  Raises:
-    ValueError: if the game has more than `max_positions` positions.
-  """
-  solved: Dict[Tuple[bytes, int], Position] = {}
-
-  def replay(line):
-    environment = make_environment(0)
-    time_step = environment.reset()
-    for action in line:
-      time_step = environment.step(action)
-    return environment, time_step
-
-  def value(line) -> float:
-    environment, time_step = replay(line)
-    observation = np.asarray(time_step.observation)
-    key = (observation.tobytes(), int(environment.to_play()))
-    if key not in solved:
-      if len(solved) >= max_positions:
-        raise ValueError(f'solve_game found more than max_positions='
-                         f'{max_positions} positions.')
-      legal = tuple(int(a) for a in environment.legal_actions())
-      environment.close()
-      worths = []
-      for action in legal:
-        after, time_step = replay(line + [action])
-        worth = float(time_step.reward)
-        after.close()
-        if not time_step.last():
-          worth -= value(line + [action])
-        worths.append(worth)
-      best = max(worths)
-      solved[key] = Position(observation, key[1], legal, best, tuple(
-          a for a, w in zip(legal, worths) if w == best))
-    return solved[key].value
-
-  value([])
-  return list(solved.values())
-
-
-def suboptimal_moves(select_actions, positions: List[Position]) -> int:
-  """How many `positions` `select_actions` (`MuZeroPlayer`'s) errs in."""
-  actions = select_actions(np.stack([p.observation for p in positions]),
-                           [p.to_play for p in positions],
-                           [p.legal_actions for p in positions])
-  return sum(int(a) not in p.optimal_actions
-             for a, p in zip(actions, positions))
-
-
 class _Evaluator:
   """The `on_round` callback: evaluates on a training-time schedule."""
 
@@ -237,8 +163,8 @@ class _Evaluator:
     n = NUM_EVAL.value
     if self._config.num_players == 2 and ENVIRONMENT.value:
       if self._positions is None:
-        self._positions = solve_game(self._make_environment)
-      errors = suboptimal_moves(
+        self._positions = game_solver.solve_game(self._make_environment)
+      errors = game_solver.suboptimal_moves(
           evaluation.MuZeroPlayer(self._search).select_actions,
           self._positions)
       return {'suboptimal_moves': float(errors),

@@ -12,60 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The exact test of a two-player game, on Nim worked out by hand."""
+"""The benchmark's wall clock."""
 
 import time
 
-import numpy as np
-
 from benchmarks import learning
-from examples import nim
-from muzero_snt import environments
-
-
-def _nim(seed):
-  return environments.as_environment(nim.Nim(seed))
-
-
-def _solved():
-  return {(int(np.argmax(p.observation)), p.to_play): p
-          for p in learning.solve_game(_nim)}
-
-
-def test_solve_game_finds_every_position_of_nim_from_seven():
-  # From 7 stones player 0 meets 7 and, after two or more moves, 5 to 1;
-  # player 1 meets 6 to 1.
-  assert sorted(_solved()) == sorted(
-      [(p, 0) for p in (7, 5, 4, 3, 2, 1)] +
-      [(p, 1) for p in (6, 5, 4, 3, 2, 1)])
-
-
-def test_solve_game_values_nim_positions_by_the_pile_modulo_four():
-  for (pile, _), position in _solved().items():
-    if pile % 4:  # Taking pile % 4 stones (action pile % 4 - 1) wins.
-      assert position.value == 1.
-      assert position.optimal_actions == (pile % 4 - 1,)
-    else:  # Every move loses.
-      assert position.value == -1.
-      assert position.optimal_actions == (0, 1, 2)
-
-
-def test_suboptimal_moves_counts_the_positions_a_player_errs_in():
-  positions = learning.solve_game(_nim)
-
-  def take_one(observations, to_play, legal_actions):
-    del to_play, legal_actions  # Unused.
-    return np.zeros(len(observations), np.int64)
-
-  def perfect(observations, to_play, legal_actions):
-    del to_play, legal_actions  # Unused.
-    piles = np.argmax(observations, axis=1)
-    return np.where(piles % 4, piles % 4 - 1, 0)
-
-  # Taking one stone is wrong at piles 2, 3 and 6 for player 1 and 2, 3
-  # and 7 for player 0.
-  assert learning.suboptimal_moves(take_one, positions) == 6
-  assert learning.suboptimal_moves(perfect, positions) == 0
 
 
 def test_command_start_is_before_this_test_and_after_boot():
