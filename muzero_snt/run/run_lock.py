@@ -32,8 +32,10 @@ judging the lock again under that guard; a new lock is then made by the same
 `O_EXCL` creation as always. Of several processes reclaiming one stale lock,
 one removes it and one creates the next (not necessarily the same process);
 the others find a live lock. The kernel drops a `flock` when its process
-dies, so the guard itself cannot go stale. The guard file stays in the
-directory.
+dies, so the guard itself cannot go stale. Its holder removes the guard file
+before unlocking it; a process that locked a removed guard file (the path
+now names no file, or another) tries again, so only one holds the guard
+that the path names.
 """
 
 import contextlib
@@ -192,11 +194,22 @@ class RunLock:
 
   @contextlib.contextmanager
   def _reclaim_guard(self):
-    fd = os.open(self._path + GUARD_SUFFIX, os.O_CREAT | os.O_RDWR, 0o644)
-    try:
+    """Holds the `flock` of the guard file the path names; removes it after.
+    """
+    guard = self._path + GUARD_SUFFIX
+    while True:
+      fd = os.open(guard, os.O_CREAT | os.O_RDWR, 0o644)
       fcntl.flock(fd, fcntl.LOCK_EX)
+      try:
+        if os.stat(guard).st_ino == os.fstat(fd).st_ino:
+          break
+      except FileNotFoundError:
+        pass
+      os.close(fd)  # Its holder removed it meanwhile: take the next one.
+    try:
       yield
     finally:
+      os.unlink(guard)  # Before the flock drops, so no one holds it then.
       os.close(fd)  # Closing drops the flock.
 
   def _reclaim_or_raise(self) -> None:
