@@ -14,7 +14,6 @@
 # ============================================================================
 """Tests of `RunConfig`: its checks, its defaults and its saved record."""
 
-import dataclasses
 import importlib.util
 import json
 import os
@@ -144,25 +143,6 @@ class SavedRunTest(absltest.TestCase):
         self.directory, _run(training_steps=99, checkpoint_interval=7,
                              lr_init=0.1), allowed=['lr_init'])
     self.assertEqual(saved, _run().resolved())
-
-  def test_evaluation_checks_the_network_only(self):
-    run_config.save(self.directory, _run())
-    # Training and search fields may differ for an evaluation.
-    run_config.check_network(self.directory,
-                             _run(lr_init=0.1, num_simulations=100))
-    # So may how the network computes: its variables are the same.
-    run_config.check_network(self.directory, _run(
-        network=dataclasses.replace(_run().config.network,
-                                    conv_as_matmul=True)))
-    network = dataclasses.replace(_run().config.network, channels=8)
-    with self.assertRaisesRegex(
-        run_config.RunConfigError, 'network.channels: saved 16, now 8.*'
-        r'Evaluate with the preset and network of the training run\.$'):
-      run_config.check_network(self.directory, _run(network=network))
-    other = run_config.RunConfig('connect4', presets.make_connect4_config())
-    with self.assertRaisesRegex(run_config.RunConfigError,
-                                'preset: saved "tictactoe", now "connect4"'):
-      run_config.check_network(self.directory, other)
 
 
 class RunConfigFieldsTest(testing.TestCase):
