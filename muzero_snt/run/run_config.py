@@ -172,11 +172,10 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
                    environment: Any = None) -> config_lib.MuZeroConfig:
   """The configuration of a run that gives none (`RunConfig.resolved`).
 
-  A preset's own (`presets.get_preset`), or the one derived from the
-  environment: that of a family's task or game, or that of a user's
-  environment factory, called once with seed 0 to read its specs
-  (`presets.config_for_environment`). Remembered for the last few runs,
-  so that resolving a run again builds no environment.
+  The preset's (`presets.get_preset`), or the one derived from the specs of
+  the user's environment, made once with seed 0
+  (`presets.config_for_environment`). Remembered for the last few runs, so
+  that resolving a run again builds no environment.
 
   Args:
     preset: the run's preset, None with `environment`.
@@ -466,13 +465,10 @@ class RunConfig:
         pad_rounds=pad_rounds)
 
   def defining_settings(self) -> Dict[str, Any]:
-    """The resolved choices besides the config that change what it computes.
-
-    Those a resumed run must keep (as JSON values): the user's
-    environment (its import string, when given), the seed and the data
-    source with, for self-play, its game, games at once, ratio, search and
-    ways of playing (named only when on).
-    """
+    """The resolved choices besides the config that a resumed run must keep,
+    as JSON values: the environment's import string, the seed, the data
+    source and, for self-play, its game, games at once, ratio, search and
+    ways of playing (named only when on)."""
     run = self.resolved()
     values = {'data': run.data, 'seed': run.seed}
     if run.environment is not None:
@@ -575,8 +571,7 @@ def check_resume(directory: str, current: RunConfig,
     The saved configuration, None if the directory has none.
 
   Raises:
-    RunConfigError: naming both configurations' values of every field that
-      differs and may not.
+    RunConfigError: naming both values of every field that may not differ.
   """
   saved = load(directory)
   if saved is None:

@@ -126,16 +126,11 @@ class RunLock:
       with RunLock(checkpoint_dir):
         ...  # the only run writing checkpoint_dir
 
-  or `lock.acquire()` ... `lock.release()`. The directory is created if
-  missing.
+  or `lock.acquire()` ... `lock.release()`.
   """
 
   def __init__(self, directory: str, lock_file: str = LOCK_FILE):
-    """Constructs a `RunLock` (nothing is locked until `acquire`).
-
-    Args:
-      directory: the directory to lock.
-      lock_file: name of the lock file in it.
+    """Names the lock file `lock_file` in `directory`; locks nothing yet.
 
     Raises:
       ValueError: if `directory` or `lock_file` is empty, or `lock_file`
@@ -152,12 +147,10 @@ class RunLock:
 
   @property
   def path(self) -> str:
-    """The lock file."""
     return self._path
 
   @property
   def held(self) -> bool:
-    """Whether this object holds the lock."""
     return self._token is not None
 
   def __enter__(self) -> 'RunLock':
@@ -213,10 +206,7 @@ class RunLock:
       os.close(fd)  # Closing drops the flock.
 
   def _reclaim_or_raise(self) -> None:
-    """Judges the existing lock file; removes it if stale, else raises.
-
-    Call under `_reclaim_guard`: nobody else removes the file meanwhile.
-    """
+    """Removes the lock file if stale, else raises (under the guard)."""
     try:
       owner = _read_owner(self._path)
       age = time.time() - os.stat(self._path).st_mtime
@@ -272,10 +262,9 @@ class RunLock:
       self, so that `lock = RunLock(d).acquire()` works.
 
     Raises:
-      RunLockError: if another live run holds the lock, a host other than
-        this one does, the lock file is being written right now, or this
-        object already holds the lock. The message names the owner and what
-        to do.
+      RunLockError: if another live run or another host holds the lock,
+        the lock file is being written right now, or this object already
+        holds it; naming the owner and what to do.
     """
     if self.held:
       raise RunLockError(f'This RunLock already holds {self._path}.')

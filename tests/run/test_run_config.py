@@ -137,6 +137,17 @@ class SavedRunTest(absltest.TestCase):
         r"allow_config_changes=\('batch_size', 'td_steps'\)"):
       run_config.check_resume(self.directory, _run(batch_size=64, td_steps=3))
 
+  def test_resume_names_a_field_only_one_side_has_as_absent(self):
+    config = presets.make_tictactoe_config()
+    run_config.save(self.directory,
+                    run_config.RunConfig('tictactoe', config, data='synthetic'))
+    with self.assertRaisesRegex(
+        run_config.RunConfigError,
+        r'data: saved "synthetic", now "selfplay"; env: saved \(absent\), '
+        r'now null; num_envs: saved \(absent\), now 32;'):
+      run_config.check_resume(self.directory,
+                              run_config.RunConfig('tictactoe', config))
+
   def test_resume_accepts_allowed_and_always_changeable_fields(self):
     run_config.save(self.directory, _run())
     saved = run_config.check_resume(
