@@ -313,17 +313,14 @@ class Checkpointer:
     """Restores the newest intact checkpoint into the trackables.
 
     Args:
-      config: the run's config, to read (and verify) the replay buffer
-        with; without it only the TensorFlow checkpoint is verified and
-        restored (evaluation).
-      read_only: change nothing in the directory (evaluation, possibly
-        beside a running training): damaged checkpoints are skipped with a
-        warning, not moved, and the trackables may be a part of what the
-        checkpoint holds (e.g. the network alone).
+      config: the run's config, to read and verify the replay buffer with;
+        None restores the TensorFlow checkpoint only (evaluation).
+      read_only: change nothing in the directory (an evaluation beside a
+        running training): damaged checkpoints are skipped, not moved, and
+        the trackables may be part of the checkpoint (the network alone).
 
     Returns:
-      The replay buffer saved with the checkpoint, or None if there is no
-      checkpoint (or no config).
+      The checkpoint's replay buffer; None without a checkpoint or config.
 
     Raises:
       CheckpointError: if checkpoints exist and none is intact (nothing is

@@ -95,10 +95,8 @@ def check_reanalysis(run: run_config_lib.RunConfig) -> None:
 def check_train_ratio(run: run_config_lib.RunConfig) -> None:
   """Raises ValueError if self-play's ratio cannot give a learner step.
 
-  At `train_ratio` r the learner steps once every 1/r environment steps.
-  When that is more positions than the replay window can hold
-  (`window_size` games of at most `max_moves`), every game would leave
-  the window before the first learner step: self-play would run forever
+  The learner steps once every 1/train_ratio environment steps; when the
+  replay window holds fewer positions, self-play would run forever
   without learning or checkpointing.
   """
   run = run.resolved()
