@@ -512,7 +512,8 @@ def preset_names() -> Tuple[str, ...]:
   return tuple(sorted((*PRESETS, *FAMILIES)))
 
 
-def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
+def get_preset(name: str, title: Optional[str] = None,
+               training_steps: Optional[int] = None) -> MuZeroConfig:
   """Returns the configuration of preset `name`.
 
   Args:
@@ -520,6 +521,9 @@ def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
     title: the task or game of a family (`FAMILIES`), whose configuration
       is derived from it (None: the family's default); the presets of
       `PRESETS` ignore it.
+    training_steps: the run's length (None: the preset's). A family's
+      learning-rate decay and temperatures are derived from it; a named
+      preset keeps its own tuned schedules.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as
@@ -527,11 +531,14 @@ def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
     ImportError: if a family's optional package is missing.
   """
   if name in FAMILIES:
-    return presets_generic.family_config(name, title)
+    return presets_generic.family_config(name, title, training_steps)
   if name not in PRESETS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {list(preset_names())}.')
-  return PRESETS[name]()
+  config = PRESETS[name]()
+  if training_steps is None:
+    return config
+  return config.replace(training_steps=training_steps)
 
 
 def run_defaults(name: Optional[str]) -> Dict[str, Any]:

@@ -154,13 +154,16 @@ def apply_overrides(config: config_lib.MuZeroConfig,
 
 
 def _default_config(preset: Optional[str], title: Optional[str],
-                    environment: Any) -> config_lib.MuZeroConfig:
+                    environment: Any, training_steps: Optional[int]
+                   ) -> config_lib.MuZeroConfig:
   if environment is None:
-    return presets.get_preset(preset, title)
+    return presets.get_preset(preset, title, training_steps)
   factory = factories.resolve(environment)
   made = factories.call(factory, 0)
+  overrides = {} if training_steps is None else dict(
+      training_steps=training_steps)
   try:
-    return presets.config_for_environment(made)
+    return presets.config_for_environment(made, **overrides)
   finally:
     made.close()
 
@@ -169,7 +172,9 @@ _cached_default_config = functools.lru_cache(maxsize=16)(_default_config)
 
 
 def default_config(preset: Optional[str], title: Optional[str] = None,
-                   environment: Any = None) -> config_lib.MuZeroConfig:
+                   environment: Any = None,
+                   training_steps: Optional[int] = None
+                  ) -> config_lib.MuZeroConfig:
   """The configuration of a run that gives none (`RunConfig.resolved`).
 
   The preset's (`presets.get_preset`), or the one derived from the specs of
@@ -181,12 +186,14 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
     preset: the run's preset, None with `environment`.
     title: the game of a titled preset.
     environment: the user's factory or its import string, or None.
+    training_steps: the run's length (None: the preset's); a derived
+      configuration's schedules follow it (`presets.get_preset`).
   """
   try:
     hash(environment)
   except TypeError:  # A callable object without a hash: not remembered.
-    return _default_config(preset, title, environment)
-  return _cached_default_config(preset, title, environment)
+    return _default_config(preset, title, environment, training_steps)
+  return _cached_default_config(preset, title, environment, training_steps)
 
 
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
