@@ -18,19 +18,20 @@ The preset, its game, the network, the search, the seed and the run's
 directories mean the same in both launchers, so the flags of a training run
 evaluate it as they are. `make_config` turns them (and a launcher's own
 overrides) into a validated `MuZeroConfig`; `run` starts a launcher so that
-a usage error prints its message first.
+a usage error prints its message first. Nothing here imports TensorFlow:
+a launcher checks its flags before TensorFlow starts.
 """
 
 import dataclasses
 import re
 import sys
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence
+from typing import (Any, Callable, Dict, Mapping, Optional, Sequence,
+                    Tuple)
 
 from absl import app
 from absl import flags
 from absl import logging
 
-from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import presets
@@ -104,7 +105,6 @@ CONFIG = flags.DEFINE_list(
     'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'. An evaluation '
     'of a run that saved its configuration may change only the search '
     'fields.')
-
 # Flags that shape the network, by the network kind they apply to.
 _NETWORK_FLAGS = {
     'hidden_size': ('mlp',),
@@ -314,6 +314,18 @@ def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
     raise app.UsageError(flag_names(str(e))) from e
 
 
+def _directory_errors() -> Tuple[type, ...]:
+  """The errors of a run directory the run cannot continue from.
+
+  `checkpointing` imports TensorFlow, so its error is looked up only once
+  the run has imported it: before that, it cannot have been raised.
+  """
+  checkpointing = sys.modules.get('muzero_snt.run.checkpointing')
+  if checkpointing is None:
+    return (run_lock.RunLockError,)
+  return (checkpointing.CheckpointError, run_lock.RunLockError)
+
+
 def run(main: Callable[[Sequence[str]], None]) -> None:
   """`app.run(main)`, printing a usage error's message instead of the help.
 
@@ -333,7 +345,7 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
                        f'See --helpfull for every flag.\n')
       sys.stderr.flush()
       sys.exit(e.exitcode)
-    except (checkpointing.CheckpointError, run_lock.RunLockError) as e:
+    except _directory_errors() as e:
       # A directory the run cannot continue from: the message says why and
       # what to do; a traceback would add nothing.
       sys.stderr.write(f'{program}: error: {flag_names(str(e))}\n')
