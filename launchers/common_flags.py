@@ -32,9 +32,11 @@ from absl import app
 from absl import flags
 from absl import logging
 
+from launchers import quiet
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import presets
+from muzero_snt.run import compile_cache
 from muzero_snt.run import run_config
 from muzero_snt.run import run_lock
 from muzero_snt.run import stopping
@@ -105,6 +107,12 @@ CONFIG = flags.DEFINE_list(
     'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'. An evaluation '
     'of a run that saved its configuration may change only the search '
     'fields.')
+COMPILE_CACHE = flags.DEFINE_string(
+    'compile_cache', None, 'directory of XLA\'s compiled programs, shared '
+    'by runs, so that a run compiles only what no earlier run did '
+    '(default: $MUZERO_SNT_COMPILE_CACHE, or muzero_snt/xla in '
+    '$XDG_CACHE_HOME or ~/.cache); empty for none.')
+
 # Flags that shape the network, by the network kind they apply to.
 _NETWORK_FLAGS = {
     'hidden_size': ('mlp',),
@@ -300,6 +308,33 @@ def flag_names(message: str) -> str:
     return f'--{flag}={value[1:-1]}'  # A quoted string.
 
   return _ARGUMENT.sub(rewrite, message)
+
+
+def start_tensorflow() -> None:
+  """Turns on the compile cache of --compile_cache, then starts TensorFlow.
+
+  Raises:
+    app.UsageError: if --compile_cache names a directory that cannot be
+      used. The default one is left out with a warning instead.
+  """
+  given = COMPILE_CACHE.value
+  try:
+    cache = compile_cache.enable(
+        compile_cache.default_directory() if given is None else given)
+  except OSError as e:
+    if given is not None:
+      raise app.UsageError(f'--compile_cache={given} cannot be used '
+                           f'({e}); give a writable directory, or '
+                           '--compile_cache= for none.') from e
+    logging.warning('No compile cache (%s): every XLA program is compiled.',
+                    e)
+    cache = None
+  # Loading a cache entry logs two native errors that are false alarms: a
+  # failed text-format parse before the binary one succeeds, and CPU
+  # tuning features (+prefer-no-scatter) taken for missing instructions.
+  quiet.start_tensorflow(native_errors=cache is None)
+  if cache is not None:
+    cache.keep_from_children()
 
 
 def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:

@@ -94,7 +94,8 @@ CONFIG = common_flags.CONFIG
 for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
               'num_simulations', 'unvisited_q', 'search_policy',
               'gumbel_max_considered_actions', 'hidden_size', 'channels',
-              'num_blocks', 'action_encoding', 'support_size', 'config'):
+              'num_blocks', 'action_encoding', 'support_size', 'config',
+              'compile_cache'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(
@@ -357,7 +358,7 @@ def main(argv: Sequence[str]) -> None:
   # Every flag the saved run's record does not decide is checked before
   # TensorFlow starts; the rest once the run is loaded.
   validate_flags(_saved_preset())
-  quiet.start_tensorflow()
+  common_flags.start_tensorflow()
   # pylint: disable=g-import-not-at-top
   from muzero_snt.evaluation import loading
   from muzero_snt.run import builders

@@ -423,7 +423,7 @@ def check_paths(run: run_config.RunConfig) -> None:
 
 def train(run: run_config.RunConfig, stop: stopping.StopOnSignals) -> None:
   """Starts TensorFlow and trains `run`, whose flags `main` has checked."""
-  quiet.start_tensorflow()
+  common_flags.start_tensorflow()
   # pylint: disable=g-import-not-at-top
   from muzero_snt.run import builders
   from muzero_snt.run import distribute

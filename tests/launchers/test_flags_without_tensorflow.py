@@ -106,7 +106,9 @@ def test_bad_train_flags_are_refused_before_tensorflow():
          f'--checkpoint_dir={a_file.name} is a file, not a directory'),
         (['--data=replay', '--replay_path=/no/such/file.npz'],
          '--replay_path=/no/such/file.npz is not found'),
-        (['--strategy=tpu'], '--strategy=tpu needs --tpu')):
+        (['--strategy=tpu'], '--strategy=tpu needs --tpu'),
+        ([f'--compile_cache={a_file.name}'],
+         f'--compile_cache={a_file.name} cannot be used')):
       code, imported, errors = _main('launchers.train', *flags)
       assert (code, imported) == (1, False), (flags, errors)
       assert len(errors) == 1 and message in errors[0], (flags, errors)
