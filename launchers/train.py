@@ -75,7 +75,6 @@ from absl import app
 from absl import flags
 
 from launchers import common_flags
-from launchers import quiet
 from muzero_snt import config as config_lib
 from muzero_snt.run import choices
 from muzero_snt.run import resources
