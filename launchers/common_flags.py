@@ -329,6 +329,10 @@ def start_tensorflow() -> None:
     logging.warning('No compile cache (%s): every XLA program is compiled.',
                     e)
     cache = None
+  if cache is not None:
+    # The run's first line, before TensorFlow's seconds of start-up.
+    logging.info('Starting TensorFlow; XLA compile cache %s (%d programs).',
+                 cache.shared, cache.seeded)
   # Loading a cache entry logs two native errors that are false alarms: a
   # failed text-format parse before the binary one succeeds, and CPU
   # tuning features (+prefer-no-scatter) taken for missing instructions.

@@ -217,6 +217,7 @@ class CompileCache:
     self.private = os.path.join(self.shared, _PROCESSES,
                                 f'{host}-{os.getpid()}')
     self._flags_before = None
+    self.seeded = 0  # The shared entries when this process started.
 
   def start(self) -> None:
     """Seeds this process's directory and points TensorFlow at it.
@@ -241,6 +242,7 @@ class CompileCache:
     for name in _entries(self.shared):
       os.link(os.path.join(self.shared, name),
               os.path.join(self.private, name))
+      self.seeded += 1
     self._flags_before = os.environ.get('TF_XLA_FLAGS')
     flags = self._flags_before or ''
     os.environ['TF_XLA_FLAGS'] = f'{flags} {_FLAG}={self.private}'.strip()

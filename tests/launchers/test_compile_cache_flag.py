@@ -15,6 +15,7 @@
 """Tests of the launchers' --compile_cache."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -51,6 +52,8 @@ def test_runs_share_compiled_programs_without_native_errors(tmp_path):
   # loading logs.
   second = _train(f'--compile_cache={directory}')
   assert _entries(directory) == entries
+  assert re.search(r'Starting TensorFlow; XLA compile cache \S+ '
+                   rf'\({len(entries)} programs\)', second.stderr)
   assert ' E0000 ' not in second.stderr and 'ERROR' not in second.stderr, (
       second.stderr[-3000:])
 

@@ -101,6 +101,7 @@ def test_a_process_reads_shared_entries_and_shares_complete_ones(
   os.makedirs(cache.shared)
   _write(os.path.join(cache.shared, 'old.pb'), _ENTRY)
   cache.start()
+  assert cache.seeded == 1
   assert os.environ['TF_XLA_FLAGS'] == (
       f'--tf_xla_persistent_cache_directory={cache.private}')
   assert os.listdir(cache.private) == ['old.pb']
