@@ -45,7 +45,6 @@ docs/benchmarks.md.
 
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -56,6 +55,8 @@ from typing import Dict, List, Optional
 
 from absl import app
 from absl import flags
+
+from benchmarks import launcher_timing
 
 PRESETS = flags.DEFINE_list('presets', ['cartpole', 'tictactoe'],
                             'presets to time.')
@@ -71,15 +72,6 @@ OUTPUT_JSON = flags.DEFINE_string('output_json', None,
 LAUNCHER = flags.DEFINE_bool(
     'launcher', False, 'time runs of launchers.train and a bad flag instead '
     'of the first search and learner step in a process.')
-
-# What --launcher times, in seconds from the process's start.
-LAUNCHER_MEASURES = ('first_log', 'first_move', 'first_step', 'end')
-# The line of each measure but `end`: an absl log line, the compile's end
-# (self-play moves next), the first progress line after a learner step.
-_LINES = {'first_log': re.compile(r'^[IWEF]\d{4} '),
-          'first_move': re.compile(r'\] Compiled the '),
-          'first_step': re.compile(r'learner step [1-9]\d*/')}
-
 MEASURES = ('import', 'search_first', 'search_ms', 'learner_first',
             'learner_ms')
 
@@ -141,43 +133,14 @@ def _has_compile_cache(checkout: str) -> bool:
                                      'compile_cache.py'))
 
 
-def line_times(command: List[str], cwd: str) -> Dict[str, float]:
-  """Runs `command`; when its first line of each `_LINES` kind arrived, and
-  when it ended, in seconds from its start.
-
-  Raises:
-    RuntimeError: with its last lines, if it fails.
-  """
-  environment = {k: v for k, v in os.environ.items()
-                 if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE',
-                              'TF_CPP_MIN_LOG_LEVEL', 'PYTHONPATH')}
-  start = time.perf_counter()
-  process = subprocess.Popen(
-      command, cwd=cwd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-      text=True, env=environment)
-  times, lines = {}, []
-  for line in process.stderr:
-    now = time.perf_counter() - start
-    lines.append(line)
-    for name, pattern in _LINES.items():
-      if name not in times and pattern.search(line):
-        times[name] = now
-  process.wait()
-  times['end'] = time.perf_counter() - start
-  if process.returncode and '--num_simulations=0' not in command:
-    raise RuntimeError(f'{command} in {cwd} failed:\n'
-                       + ''.join(lines[-30:]))
-  return times
-
-
 def time_launcher(checkout: str, preset: str,
                   cache: Optional[str]) -> Dict[str, float]:
-  """`LAUNCHER_MEASURES` of one run of `preset` in `checkout`."""
+  """`launcher_timing.MEASURES` of one run of `preset` in `checkout`."""
   command = [sys.executable, '-m', 'launchers.train', f'--preset={preset}',
              '--training_steps=1', '--log_every=1']
   if cache is not None:
     command.append(f'--compile_cache={cache}')
-  return line_times(command, os.path.abspath(checkout))
+  return launcher_timing.line_times(command, os.path.abspath(checkout))
 
 
 def _launcher_main() -> None:
@@ -185,8 +148,9 @@ def _launcher_main() -> None:
   rows = {}  # (preset or 'bad_flag', checkout, 'cold'/'warm') -> measures.
   for round_index in range(ROUNDS.value):
     for checkout in CHECKOUTS.value:
-      bad = line_times([sys.executable, '-m', 'launchers.train',
-                        '--num_simulations=0'], os.path.abspath(checkout))
+      bad = launcher_timing.line_times(
+          [sys.executable, '-m', 'launchers.train', '--num_simulations=0'],
+          os.path.abspath(checkout), check=False)
       rows.setdefault(('bad_flag', checkout, '-'), []).append(bad)
       print(f'round {round_index + 1} bad flag {checkout}: {bad}',
             flush=True)
@@ -204,12 +168,12 @@ def _launcher_main() -> None:
           shutil.rmtree(cache)
   print('\nmedians, s')
   print(f'{"run":<10} {"checkout":<24} {"cache":<9}' +
-        ''.join(f'{m:>11}' for m in LAUNCHER_MEASURES))
+        ''.join(f'{m:>11}' for m in launcher_timing.MEASURES))
   for (preset, checkout, kind), results in rows.items():
     print(f'{preset:<10} {checkout[-24:]:<24} {kind:<9}' + ''.join(
         f'{statistics.median(r[m] for r in results):>11.2f}'
         if all(m in r for r in results) else f'{"-":>11}'
-        for m in LAUNCHER_MEASURES))
+        for m in launcher_timing.MEASURES))
   if OUTPUT_JSON.value:
     with open(OUTPUT_JSON.value, 'w') as f:
       json.dump({' '.join(key): value for key, value in rows.items()}, f,
