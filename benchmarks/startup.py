@@ -12,9 +12,23 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-r"""What a run pays before its first learner step: tracing and compiling.
+r"""What a run pays before its first learner step, and how long a bad flag
+takes to answer.
 
-Each measurement is a fresh process (`--child`), because only a process's
+With --launcher, each measurement is a run of `python -m launchers.train
+--training_steps=1` timed from outside, by when its lines arrive: its first
+log line (`first_log`), the line saying the search and the learner step
+are compiled, after which self-play moves (`first_move`), its first
+learner step (`first_step`) and its end; each run twice in a row with a
+fresh --compile_cache (`cold`, then `warm`, loading what the first
+compiled) in checkouts that have one. `bad_flag` times `python -m
+launchers.train --num_simulations=0`. See docs/benchmarks.md (Start-up).
+
+    python -m benchmarks.startup --launcher \
+        --presets=tictactoe,cartpole,minatar --rounds=3 \
+        --checkouts=/tmp/before,.
+
+Without --launcher, each measurement is a fresh process (`--child`), because only a process's
 first call pays; for a preset it times `import` (muzero_snt's networks,
 search and learner), `search_first` (the first `CompiledSearch` call with
 noise at the preset's self-play batch: trace, XLA compile, one search),
@@ -31,14 +45,18 @@ docs/benchmarks.md.
 
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from absl import app
 from absl import flags
+
+from benchmarks import launcher_timing
 
 PRESETS = flags.DEFINE_list('presets', ['cartpole', 'tictactoe'],
                             'presets to time.')
@@ -51,7 +69,9 @@ CHILD = flags.DEFINE_bool('child', False,
 PRESET = flags.DEFINE_string('preset', 'cartpole', 'with --child: the preset.')
 OUTPUT_JSON = flags.DEFINE_string('output_json', None,
                                   'where to write the results as JSON.')
-
+LAUNCHER = flags.DEFINE_bool(
+    'launcher', False, 'time runs of launchers.train and a bad flag instead '
+    'of the first search and learner step in a process.')
 MEASURES = ('import', 'search_first', 'search_ms', 'learner_first',
             'learner_ms')
 
@@ -108,6 +128,58 @@ def _run_child(checkout: str, preset: str) -> Dict[str, float]:
   return json.loads(process.stdout.strip().splitlines()[-1])
 
 
+def _has_compile_cache(checkout: str) -> bool:
+  return os.path.exists(os.path.join(checkout, 'muzero_snt', 'run',
+                                     'compile_cache.py'))
+
+
+def time_launcher(checkout: str, preset: str,
+                  cache: Optional[str]) -> Dict[str, float]:
+  """`launcher_timing.MEASURES` of one run of `preset` in `checkout`."""
+  command = [sys.executable, '-m', 'launchers.train', f'--preset={preset}',
+             '--training_steps=1', '--log_every=1']
+  if cache is not None:
+    command.append(f'--compile_cache={cache}')
+  return launcher_timing.line_times(command, os.path.abspath(checkout))
+
+
+def _launcher_main() -> None:
+  """Times the launcher runs and a bad flag; prints a table of medians."""
+  rows = {}  # (preset or 'bad_flag', checkout, 'cold'/'warm') -> measures.
+  for round_index in range(ROUNDS.value):
+    for checkout in CHECKOUTS.value:
+      bad = launcher_timing.line_times(
+          [sys.executable, '-m', 'launchers.train', '--num_simulations=0'],
+          os.path.abspath(checkout), check=False)
+      rows.setdefault(('bad_flag', checkout, '-'), []).append(bad)
+      print(f'round {round_index + 1} bad flag {checkout}: {bad}',
+            flush=True)
+    for preset in PRESETS.value:
+      for checkout in CHECKOUTS.value:
+        cache = (tempfile.mkdtemp(prefix='startup_xla_')
+                 if _has_compile_cache(checkout) else None)
+        kinds = ('cold', 'warm') if cache else ('no cache',)
+        for kind in kinds:
+          result = time_launcher(checkout, preset, cache)
+          rows.setdefault((preset, checkout, kind), []).append(result)
+          print(f'round {round_index + 1} {preset} {checkout} {kind}: '
+                f'{result}', flush=True)
+        if cache:
+          shutil.rmtree(cache)
+  print('\nmedians, s')
+  print(f'{"run":<10} {"checkout":<24} {"cache":<9}' +
+        ''.join(f'{m:>11}' for m in launcher_timing.MEASURES))
+  for (preset, checkout, kind), results in rows.items():
+    print(f'{preset:<10} {checkout[-24:]:<24} {kind:<9}' + ''.join(
+        f'{statistics.median(r[m] for r in results):>11.2f}'
+        if all(m in r for r in results) else f'{"-":>11}'
+        for m in launcher_timing.MEASURES))
+  if OUTPUT_JSON.value:
+    with open(OUTPUT_JSON.value, 'w') as f:
+      json.dump({' '.join(key): value for key, value in rows.items()}, f,
+                indent=1)
+
+
 def main(argv: List[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}')
@@ -120,6 +192,9 @@ def main(argv: List[str]) -> None:
     if not os.path.isdir(os.path.join(checkout, 'muzero_snt')):
       raise app.UsageError(
           f'--checkouts: {checkout!r} has no muzero_snt/ directory.')
+  if LAUNCHER.value:
+    _launcher_main()
+    return
   runs = {p: {c: {m: [] for m in MEASURES} for c in CHECKOUTS.value}
           for p in PRESETS.value}
   for round_index in range(ROUNDS.value):

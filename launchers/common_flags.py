@@ -18,22 +18,25 @@ The preset, its game, the network, the search, the seed and the run's
 directories mean the same in both launchers, so the flags of a training run
 evaluate it as they are. `make_config` turns them (and a launcher's own
 overrides) into a validated `MuZeroConfig`; `run` starts a launcher so that
-a usage error prints its message first.
+a usage error prints its message first. Nothing here imports TensorFlow:
+a launcher checks its flags before TensorFlow starts.
 """
 
 import dataclasses
 import re
 import sys
-from typing import Any, Callable, Dict, Mapping, Optional, Sequence
+from typing import (Any, Callable, Dict, Mapping, Optional, Sequence,
+                    Tuple)
 
 from absl import app
 from absl import flags
 from absl import logging
 
-from muzero_snt.run import checkpointing
+from launchers import quiet
 from muzero_snt import config as config_lib
 from muzero_snt import environments
 from muzero_snt import presets
+from muzero_snt.run import compile_cache
 from muzero_snt.run import run_config
 from muzero_snt.run import run_lock
 from muzero_snt.run import stopping
@@ -104,6 +107,11 @@ CONFIG = flags.DEFINE_list(
     'is quoted as a CSV field: \'"name={""a"":[1,2]}"\'. An evaluation '
     'of a run that saved its configuration may change only the search '
     'fields.')
+COMPILE_CACHE = flags.DEFINE_string(
+    'compile_cache', None, 'directory of XLA\'s compiled programs, shared '
+    'by runs, so that a run compiles only what no earlier run did '
+    '(default: $MUZERO_SNT_COMPILE_CACHE, or muzero_snt/xla in '
+    '$XDG_CACHE_HOME or ~/.cache); empty for none.')
 
 # Flags that shape the network, by the network kind they apply to.
 _NETWORK_FLAGS = {
@@ -302,6 +310,37 @@ def flag_names(message: str) -> str:
   return _ARGUMENT.sub(rewrite, message)
 
 
+def start_tensorflow() -> None:
+  """Turns on the compile cache of --compile_cache, then starts TensorFlow.
+
+  Raises:
+    app.UsageError: if --compile_cache names a directory that cannot be
+      used. The default one is left out with a warning instead.
+  """
+  given = COMPILE_CACHE.value
+  try:
+    cache = compile_cache.enable(
+        compile_cache.default_directory() if given is None else given)
+  except OSError as e:
+    if given is not None:
+      raise app.UsageError(f'--compile_cache={given} cannot be used '
+                           f'({e}); give a writable directory, or '
+                           '--compile_cache= for none.') from e
+    logging.warning('No compile cache (%s): every XLA program is compiled.',
+                    e)
+    cache = None
+  if cache is not None:
+    # The run's first line, before TensorFlow's seconds of start-up.
+    logging.info('Starting TensorFlow; XLA compile cache %s (%d programs).',
+                 cache.shared, cache.seeded)
+  # Loading a cache entry logs two native errors that are false alarms: a
+  # failed text-format parse before the binary one succeeds, and CPU
+  # tuning features (+prefer-no-scatter) taken for missing instructions.
+  quiet.start_tensorflow(native_errors=cache is None)
+  if cache is not None:
+    cache.keep_from_children()
+
+
 def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
   """Calls `function`; a `ValueError` or `ImportError` becomes `UsageError`.
 
@@ -312,6 +351,18 @@ def usage_errors(function: Callable[..., Any], *args, **kwargs) -> Any:
     return function(*args, **kwargs)
   except (ValueError, ImportError) as e:
     raise app.UsageError(flag_names(str(e))) from e
+
+
+def _directory_errors() -> Tuple[type, ...]:
+  """The errors of a run directory the run cannot continue from.
+
+  `checkpointing` imports TensorFlow, so its error is looked up only once
+  the run has imported it: before that, it cannot have been raised.
+  """
+  checkpointing = sys.modules.get('muzero_snt.run.checkpointing')
+  if checkpointing is None:
+    return (run_lock.RunLockError,)
+  return (checkpointing.CheckpointError, run_lock.RunLockError)
 
 
 def run(main: Callable[[Sequence[str]], None]) -> None:
@@ -333,7 +384,7 @@ def run(main: Callable[[Sequence[str]], None]) -> None:
                        f'See --helpfull for every flag.\n')
       sys.stderr.flush()
       sys.exit(e.exitcode)
-    except (checkpointing.CheckpointError, run_lock.RunLockError) as e:
+    except _directory_errors() as e:
       # A directory the run cannot continue from: the message says why and
       # what to do; a traceback would add nothing.
       sys.stderr.write(f'{program}: error: {flag_names(str(e))}\n')

@@ -59,36 +59,29 @@ the run's 'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
         --logdir=/tmp/logs --curve_png=/tmp/curve.png
 """
 
-from typing import List, NamedTuple, Optional, Sequence
+import os
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence
 
-from launchers import quiet
-
-quiet.start_tensorflow()
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from absl import app
 from absl import flags
 from absl import logging
-import tensorflow as tf
 
 from launchers import common_flags
-from muzero_snt.run import builders
+from launchers import quiet
 from muzero_snt import config as config_lib
-from muzero_snt.evaluation import curves
-from muzero_snt.evaluation import matches as evaluation
-from muzero_snt.evaluation import report as evaluation_report
-from muzero_snt.evaluation import exact as exact_evaluation
-from muzero_snt.evaluation import loading
-from muzero_snt import networks
 from muzero_snt.evaluation import opponents as opponents_lib
-from muzero_snt.evaluation import by_preset as preset_evaluation
-from muzero_snt import presets
-from muzero_snt import search
+from muzero_snt.run import run_config
+
+if TYPE_CHECKING:
+  # For annotations only: these import TensorFlow, which `run` starts.
+  # pylint: disable=g-import-not-at-top,g-bad-import-order
+  from muzero_snt.evaluation import exact as exact_evaluation
+  from muzero_snt.evaluation import loading
+  from muzero_snt.evaluation import report as evaluation_report
+  # pylint: enable=g-import-not-at-top,g-bad-import-order
 
 PRESETS = common_flags.EVALUATED_PRESETS
 CURVE_TAGS = ('selfplay/episode_return', 'loss')
-
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 # Shared with launchers.train: see the module docstring.
 PRESET = common_flags.PRESET
@@ -101,7 +94,8 @@ CONFIG = common_flags.CONFIG
 for _name in ('preset', 'env', 'checkpoint_dir', 'seed', 'logdir', 'search',
               'num_simulations', 'unvisited_q', 'search_policy',
               'gumbel_max_considered_actions', 'hidden_size', 'channels',
-              'num_blocks', 'action_encoding', 'support_size', 'config'):
+              'num_blocks', 'action_encoding', 'support_size', 'config',
+              'compile_cache'):
   flags.declare_key_flag(_name)
 
 RANDOM_INIT = flags.DEFINE_bool(
@@ -132,15 +126,12 @@ CURVE_PNG = flags.DEFINE_string(
     'curve_png', None, 'where to write a learning curve (PNG) of the '
     '--logdir scalars.')
 
-Results = evaluation_report.Results
-
-
 class Evaluation(NamedTuple):
   """What `run` measured, and the table it printed."""
   learner_step: int
-  results: Results
+  results: 'evaluation_report.Results'
   table: str
-  exact: Optional[List[exact_evaluation.ExactResult]] = None
+  exact: Optional[List['exact_evaluation.ExactResult']] = None
 
 
 def _validate_sources() -> None:
@@ -208,6 +199,7 @@ def _validate_opponent_flags(preset: str) -> None:
 
 
 def _write_curve(logdir: str, path: str) -> None:
+  from muzero_snt.evaluation import curves  # pylint: disable=g-import-not-at-top
   available = curves.read_scalars(logdir)
   tags = [t for t in CURVE_TAGS if t in available]
   missing = sorted(set(CURVE_TAGS) - set(tags))
@@ -263,6 +255,19 @@ def run(preset: str,
   Returns:
     The `Evaluation`.
   """
+  quiet.start_tensorflow()
+  # pylint: disable=g-import-not-at-top
+  import tensorflow as tf
+  from muzero_snt import networks
+  from muzero_snt import presets
+  from muzero_snt import search
+  from muzero_snt.evaluation import by_preset as preset_evaluation
+  from muzero_snt.evaluation import exact as exact_evaluation
+  from muzero_snt.evaluation import loading
+  from muzero_snt.evaluation import matches as evaluation
+  from muzero_snt.evaluation import report as evaluation_report
+  from muzero_snt.run import builders
+  # pylint: enable=g-import-not-at-top
   config = config or presets.get_preset(preset)
   if checkpoint_dir:
     network, learner_step = loading.load_network(config, checkpoint_dir)
@@ -315,8 +320,9 @@ def run(preset: str,
   return Evaluation(learner_step, results, table, exact_results)
 
 
-def run_to_evaluate() -> loading.RunToEvaluate:
+def run_to_evaluate() -> 'loading.RunToEvaluate':
   """The run the flags name: the saved one in --checkpoint_dir, if any."""
+  from muzero_snt.evaluation import loading  # pylint: disable=g-import-not-at-top
   return common_flags.usage_errors(
       loading.run_to_evaluate, CHECKPOINT_DIR.value,
       preset=PRESET.value if common_flags.passed('preset') else None,
@@ -325,14 +331,42 @@ def run_to_evaluate() -> loading.RunToEvaluate:
       config_overrides=CONFIG.value)
 
 
+def _saved_preset() -> Optional[str]:
+  """The preset of the run --checkpoint_dir saved, None without one.
+
+  Raises:
+    app.UsageError: if --checkpoint_dir is missing or a file.
+  """
+  directory = CHECKPOINT_DIR.value
+  if not directory:
+    return None
+  where = f'--checkpoint_dir={directory}'
+  if not os.path.exists(directory):
+    raise app.UsageError(f'{where} does not exist: give the checkpoint '
+                         'directory of a training run.')
+  if not os.path.isdir(directory):
+    raise app.UsageError(f'{where} is a file, not a directory: give the '
+                         'checkpoint directory of a training run.')
+  saved = common_flags.usage_errors(run_config.load, directory)
+  return None if saved is None else saved.preset
+
+
 def main(argv: Sequence[str]) -> None:
   if len(argv) > 1:
     raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
   _validate_sources()
+  # Every flag the saved run's record does not decide is checked before
+  # TensorFlow starts; the rest once the run is loaded.
+  validate_flags(_saved_preset())
+  common_flags.start_tensorflow()
+  # pylint: disable=g-import-not-at-top
+  from muzero_snt.evaluation import loading
+  from muzero_snt.run import builders
+  # pylint: enable=g-import-not-at-top
   if CHECKPOINT_DIR.value:
     try:
       loading.check_checkpoint_dir(CHECKPOINT_DIR.value)
-    except OSError as e:  # Missing, a file, or without a checkpoint.
+    except OSError as e:  # Without a checkpoint.
       raise app.UsageError(common_flags.flag_names(str(e))) from e
   evaluated = run_to_evaluate()
   trained = evaluated.run

@@ -47,13 +47,21 @@ def _native_stderr_silenced():
     os.close(null)
 
 
-def start_tensorflow() -> None:
-  """Imports TensorFlow and initialises its devices, quietly."""
+def start_tensorflow(native_errors: bool = True) -> None:
+  """Imports TensorFlow and initialises its devices, quietly.
+
+  Args:
+    native_errors: whether TensorFlow's C++ side logs its errors
+      (`TF_CPP_MIN_LOG_LEVEL` 2; False: 3, fatal errors only). Its errors
+      reach Python as exceptions either way; a run with the compile cache
+      turns them off because loading an entry logs two false alarms
+      (`launchers.common_flags.start_tensorflow`).
+  """
   if os.environ.get('MUZERO_SNT_NATIVE_LOGS') == '1':
     return
   if 'tensorflow' in sys.modules:
     return  # Too late to silence its start; nothing to gain.
-  os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2')
+  os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '2' if native_errors else '3')
   with _native_stderr_silenced():
     import tensorflow as tf  # pylint: disable=g-import-not-at-top
     tf.config.list_physical_devices()

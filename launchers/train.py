@@ -68,27 +68,19 @@ weights every --publish_interval steps (docs/distributed.md). There,
 --num_reanalyze_workers=M Ray processes.
 """
 
-from launchers import quiet
-
-quiet.start_tensorflow()
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
+import os
 from typing import Optional, Sequence
 
 from absl import app
 from absl import flags
 
 from launchers import common_flags
-from muzero_snt.run import builders
 from muzero_snt import config as config_lib
-from muzero_snt.run import distribute
-from muzero_snt.run import experiment
-from muzero_snt.run import progress
-from muzero_snt import mixed_precision
+from muzero_snt.run import choices
+from muzero_snt.run import resources
 from muzero_snt.run import run_config
 from muzero_snt.run import stopping
 from muzero_snt import symmetries
-# pylint: enable=g-import-not-at-top,wrong-import-position
 
 # --help lists the shared flags a run starts with (--preset, --env,
 # --checkpoint_dir, --logdir, --seed, --num_simulations, ...) among this
@@ -188,13 +180,13 @@ ALLOW_CONFIG_CHANGES = flags.DEFINE_list(
     'configuration saved with its checkpoints (training_steps and '
     'checkpoint_interval always may).')
 MIXED_PRECISION = flags.DEFINE_enum(
-    'mixed_precision', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
+    'mixed_precision', 'float32', list(choices.COMPUTE_DTYPES),
     'compute dtype of the learner; variables stay float32.')
 JIT_COMPILE = flags.DEFINE_bool('jit_compile', True,
                                 'compile the loss and gradients with XLA.')
 LOG_EVERY = flags.DEFINE_integer('log_every', 50, 'log every this many steps.')
 STRATEGY = flags.DEFINE_enum('strategy', 'default',
-                             list(distribute.STRATEGIES),
+                             list(choices.STRATEGIES),
                              'tf.distribute strategy of the learner.')
 TPU = flags.DEFINE_string('tpu', None,
                           'TPU address or name (with --strategy=tpu).')
@@ -404,6 +396,55 @@ def make_run(config: Optional[config_lib.MuZeroConfig] = None
       evaluator_placement=EVALUATOR_PLACEMENT.value)
 
 
+def check_paths(run: run_config.RunConfig) -> None:
+  """Checks the run's files and directories; raises `UsageError`.
+
+  The output directories must be directories this process can write (they
+  are created if missing), and --replay_path a file, before TensorFlow
+  starts; the space a run's checkpoints need is checked with the rest of
+  the run (`experiment.check_run`).
+  """
+  outputs = {'checkpoint_dir': run.checkpoint_dir, 'logdir': run.logdir,
+             'export_dir': run.export_dir}
+  if run.export_replay:
+    outputs['export_replay'] = os.path.dirname(
+        os.path.abspath(run.export_replay))
+  for name, path in outputs.items():
+    if path:
+      common_flags.usage_errors(resources.check_output_directory, path, name)
+  if run.replay_path and not os.path.isfile(run.replay_path):
+    what = ('a directory' if os.path.isdir(run.replay_path) else
+            'not found')
+    raise app.UsageError(f'--replay_path={run.replay_path} is {what}: give '
+                         'a replay file (a checkpoint\'s replay-N.npz or an '
+                         '--export_replay file).')
+
+
+def train(run: run_config.RunConfig, stop: stopping.StopOnSignals) -> None:
+  """Starts TensorFlow and trains `run`, whose flags `main` has checked."""
+  common_flags.start_tensorflow()
+  # pylint: disable=g-import-not-at-top
+  from muzero_snt.run import builders
+  from muzero_snt.run import distribute
+  from muzero_snt.run import experiment
+  from muzero_snt.run import progress
+  # pylint: enable=g-import-not-at-top
+  config = run.config
+  if run.data == 'selfplay':
+    common_flags.usage_errors(builders.check_environment, run.preset,
+                              config, run.env, run.environment)
+  common_flags.usage_errors(experiment.check_run, run)
+  if run.num_actors:
+    common_flags.usage_errors(experiment.check_distributed, run)
+  strategy = common_flags.usage_errors(
+      distribute.make_strategy, STRATEGY.value, tpu=TPU.value,
+      batch_size=config.batch_size)
+  common_flags.usage_errors(builders.check_strategy, config, strategy,
+                            JIT_COMPILE.value)
+  experiment.run(run, strategy=strategy, stop=stop,
+                 logger=progress.log_progress)
+
+
 def main(argv: Sequence[str]) -> None:
   # From the first line a signal stops the run cleanly: at the end of the
   # stage in progress, with one line naming it (common_flags.run).
@@ -411,22 +452,13 @@ def main(argv: Sequence[str]) -> None:
     stop.begin('checking the run')
     if len(argv) > 1:
       raise app.UsageError(f'Unexpected arguments: {argv[1:]}.')
+    # Every flag is checked before TensorFlow starts: a mistake costs a
+    # moment, not TensorFlow's start-up.
     validate_flags()
     config = make_config()
     run = common_flags.usage_errors(make_run, config)
-    if run.data == 'selfplay':
-      common_flags.usage_errors(builders.check_environment, run.preset,
-                                config, run.env, run.environment)
-    common_flags.usage_errors(experiment.check_run, run)
-    if run.num_actors:
-      common_flags.usage_errors(experiment.check_distributed, run)
-    strategy = common_flags.usage_errors(
-        distribute.make_strategy, STRATEGY.value, tpu=TPU.value,
-        batch_size=config.batch_size)
-    common_flags.usage_errors(builders.check_strategy, config, strategy,
-                              JIT_COMPILE.value)
-    experiment.run(run, strategy=strategy, stop=stop,
-                   logger=progress.log_progress)
+    check_paths(run)
+    train(run, stop)
 
 
 if __name__ == '__main__':

@@ -35,79 +35,98 @@ processes through `muzero_snt.distributed`; other modules are the
 library's own.
 """
 
-import sonnet as snt
+import importlib
+from typing import Any, TYPE_CHECKING
 
-from muzero_snt import environments
-from muzero_snt import networks
-from muzero_snt import search
-from muzero_snt.acting import Actor
-from muzero_snt.config import KnownBounds
-from muzero_snt.config import MAXIMUM_FLOAT_VALUE
-from muzero_snt.config import MoveCountTemperature
-from muzero_snt.config import MuZeroConfig
-from muzero_snt.config import NetworkConfig
-from muzero_snt.config import TrainingStepTemperature
-from muzero_snt.frames import FrameStack
-from muzero_snt.learning import Learner
-from muzero_snt.learning import learning_rate_schedule
-from muzero_snt.losses import consistency_loss
-from muzero_snt.losses import l2_regularization
-from muzero_snt.losses import policy_loss
-from muzero_snt.losses import scalar_loss
-from muzero_snt.losses import unrolled_loss
-from muzero_snt.networks import make_network
-from muzero_snt.networks import MuZeroNetwork
-from muzero_snt.optimizers import Adam
-from muzero_snt.optimizers import Momentum
-from muzero_snt.presets import config_for_environment
-from muzero_snt.presets import get_preset
-from muzero_snt.presets import make_atari_config
-from muzero_snt.presets import make_board_game_config
-from muzero_snt.presets import make_cartpole_config
-from muzero_snt.presets import make_chess_config
-from muzero_snt.presets import make_go_config
-from muzero_snt.presets import make_openspiel_chess_config
-from muzero_snt.presets import make_openspiel_shogi_config
-from muzero_snt.presets import make_shogi_config
-from muzero_snt.presets import make_tictactoe_config
-from muzero_snt.presets import PRESETS
-from muzero_snt.reanalysis import Reanalyser
-from muzero_snt.reference import update_weights
-from muzero_snt.replay import ReplayBuffer
-from muzero_snt.run.experiment import run as train
-from muzero_snt.run.run_config import RunConfig
-from muzero_snt.search import add_exploration_noise
-from muzero_snt.search import backpropagate
-from muzero_snt.search import CompiledSearch
-from muzero_snt.search import expand_node
-from muzero_snt.search import legal_actions_to_mask
-from muzero_snt.search import make_search
-from muzero_snt.search import MinMaxStats
-from muzero_snt.search import Node
-from muzero_snt.search import ReferenceSearch
-from muzero_snt.search import run_mcts
-from muzero_snt.search import Search
-from muzero_snt.search import SEARCH_KINDS
-from muzero_snt.search import SearchOutput
-from muzero_snt.search import select_action
-from muzero_snt.search import select_child
-from muzero_snt.search import ucb_score
-from muzero_snt.trajectory import Target
-from muzero_snt.trajectory import Trajectory
-from muzero_snt.types import Batch
-from muzero_snt.types import LossExtra
-from muzero_snt.types import LossOutput
-from muzero_snt.types import NetworkOutput
-from muzero_snt.value_transforms import scalar_to_support
-from muzero_snt.value_transforms import scalar_to_two_hot
-from muzero_snt.value_transforms import signed_hyperbolic
-from muzero_snt.value_transforms import signed_parabolic
-from muzero_snt.value_transforms import support_to_scalar
-from muzero_snt.value_transforms import two_hot_to_scalar
+if TYPE_CHECKING:
+  # The modules `__getattr__` imports from, for readers and type checkers.
+  # pylint: disable=g-bad-import-order,unused-import
+  import sonnet
+  from muzero_snt import acting
+  from muzero_snt import config
+  from muzero_snt import environments
+  from muzero_snt import frames
+  from muzero_snt import learning
+  from muzero_snt import losses
+  from muzero_snt import networks
+  from muzero_snt import optimizers
+  from muzero_snt import presets
+  from muzero_snt import reanalysis
+  from muzero_snt import reference
+  from muzero_snt import replay
+  from muzero_snt import search
+  from muzero_snt import trajectory
+  from muzero_snt import types
+  from muzero_snt import value_transforms
+  from muzero_snt.run import experiment
+  from muzero_snt.run import run_config
+  # pylint: enable=g-bad-import-order,unused-import
 
-# The pseudocode's `tf.scale_gradient` is Sonnet's function, not a copy:
-# identity forward, gradient times `scale` backward.
-scale_gradient = snt.scale_gradient
+# Each public name by the module that defines it. They are imported on first
+# use (PEP 562), so that `import muzero_snt`, its configuration and its
+# presets load without TensorFlow: a launcher checks its flags in a
+# moment, and TensorFlow starts only for the work.
+_SOURCES = {
+    'muzero_snt.acting': ('Actor',),
+    'muzero_snt.config': ('KnownBounds', 'MAXIMUM_FLOAT_VALUE',
+                          'MoveCountTemperature', 'MuZeroConfig',
+                          'NetworkConfig', 'TrainingStepTemperature'),
+    'muzero_snt.frames': ('FrameStack',),
+    'muzero_snt.learning': ('Learner', 'learning_rate_schedule'),
+    'muzero_snt.losses': ('consistency_loss', 'l2_regularization',
+                          'policy_loss', 'scalar_loss', 'unrolled_loss'),
+    'muzero_snt.networks': ('make_network', 'MuZeroNetwork'),
+    'muzero_snt.optimizers': ('Adam', 'Momentum'),
+    'muzero_snt.presets': ('config_for_environment', 'get_preset',
+                           'make_atari_config', 'make_board_game_config',
+                           'make_cartpole_config', 'make_chess_config',
+                           'make_go_config', 'make_openspiel_chess_config',
+                           'make_openspiel_shogi_config', 'make_shogi_config',
+                           'make_tictactoe_config', 'PRESETS'),
+    'muzero_snt.reanalysis': ('Reanalyser',),
+    'muzero_snt.reference': ('update_weights',),
+    'muzero_snt.replay': ('ReplayBuffer',),
+    'muzero_snt.run.experiment': ('train',),
+    'muzero_snt.run.run_config': ('RunConfig',),
+    'muzero_snt.search': ('add_exploration_noise', 'backpropagate',
+                          'CompiledSearch', 'expand_node',
+                          'legal_actions_to_mask', 'make_search', 'MinMaxStats',
+                          'Node', 'ReferenceSearch', 'run_mcts', 'Search',
+                          'SEARCH_KINDS', 'SearchOutput', 'select_action',
+                          'select_child', 'ucb_score'),
+    'muzero_snt.trajectory': ('Target', 'Trajectory'),
+    'muzero_snt.types': ('Batch', 'LossExtra', 'LossOutput', 'NetworkOutput'),
+    'muzero_snt.value_transforms': ('scalar_to_support', 'scalar_to_two_hot',
+                                    'signed_hyperbolic', 'signed_parabolic',
+                                    'support_to_scalar', 'two_hot_to_scalar'),
+}
+# A name defined under another: `train` is the run's entry point.
+_RENAMED = {'train': 'run'}
+_SUBPACKAGES = ('environments', 'networks', 'search')
+_MODULE_OF = {name: module for module, names in _SOURCES.items()
+              for name in names}
+
+
+def __getattr__(name: str) -> Any:
+  """Imports the module defining public `name` and returns the name."""
+  if name in _SUBPACKAGES:
+    value = importlib.import_module(f'muzero_snt.{name}')
+  elif name == 'scale_gradient':
+    # The pseudocode's `tf.scale_gradient` is Sonnet's function, not a
+    # copy: identity forward, gradient times `scale` backward.
+    value = importlib.import_module('sonnet').scale_gradient
+  elif name in _MODULE_OF:
+    module = importlib.import_module(_MODULE_OF[name])
+    value = getattr(module, _RENAMED.get(name, name))
+  else:
+    raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
+  globals()[name] = value
+  return value
+
+
+def __dir__():
+  return sorted(set(globals()) | set(__all__))
+
 
 __version__ = '0.1.0'
 

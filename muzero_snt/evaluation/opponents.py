@@ -15,12 +15,13 @@
 """The fixed opponents of each two-player preset, for evaluation."""
 
 import functools
-from typing import Dict, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 from muzero_snt.environments import openspiel_players
-from muzero_snt.evaluation import matches
+from muzero_snt.environments import tictactoe_players
 
-OpponentFactory = matches.OpponentFactory
+# A seed -> a player (`matches.OpponentFactory`).
+OpponentFactory = Callable[[int], object]
 
 # The opponents of each two-player preset; 'mcts' is OpenSpiel's MCTS bot.
 OPPONENTS: Mapping[str, Tuple[str, ...]] = {
@@ -85,5 +86,6 @@ def make_opponents(preset: str,
           _mcts_player, game, num_simulations, num_rollouts)
     else:
       # The random player plays any game.
-      factories[name] = matches.TICTACTOE_OPPONENTS[name]
+      factories[name] = {'perfect': tictactoe_players.PerfectPlayer,
+                         'random': tictactoe_players.RandomPlayer}[name]
   return factories

@@ -24,8 +24,10 @@ from typing import Any, Optional
 
 import tensorflow as tf
 
-STRATEGIES = ('default', 'cpu', 'gpu', 'mirrored', 'multi_worker', 'tpu')
-SEARCH_DEVICES = ('accelerator', 'host')
+from muzero_snt.run import choices
+
+STRATEGIES = choices.STRATEGIES
+SEARCH_DEVICES = choices.SEARCH_DEVICES
 
 
 def devices_found() -> str:

@@ -31,10 +31,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from muzero_snt import atomic_files
 from muzero_snt import config as config_lib
 from muzero_snt.environments import factories
-from muzero_snt.run import distribute
-from muzero_snt import mixed_precision
+from muzero_snt.run import choices
 from muzero_snt import presets
-from muzero_snt import search
 
 RUN_CONFIG_FILE = 'run_config.json'
 # Fields a resumed run may change without being asked: how long it runs and
@@ -198,9 +196,9 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
 
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
 # How self-play searches (`search.make_search`).
-SEARCHES = search.SEARCH_KINDS
+SEARCHES = choices.SEARCHES
 # Where self-play searches (`distribute.place_search`).
-SEARCH_DEVICES = distribute.SEARCH_DEVICES
+SEARCH_DEVICES = choices.SEARCH_DEVICES
 # Self-play's ways of playing: saved only when on.
 _PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
 # Where a kind of Ray process runs (num_actors > 0): spread evenly over the
@@ -386,8 +384,8 @@ class RunConfig:
       fail('search', f'one of {SEARCHES}')
     if self.search_device not in SEARCH_DEVICES:
       fail('search_device', f'one of {SEARCH_DEVICES}')
-    if self.compute_dtype not in mixed_precision.COMPUTE_DTYPES:
-      fail('compute_dtype', f'one of {sorted(mixed_precision.COMPUTE_DTYPES)}')
+    if self.compute_dtype not in choices.COMPUTE_DTYPES:
+      fail('compute_dtype', f'one of {list(choices.COMPUTE_DTYPES)}')
     if self.num_envs is not None:
       check_count('num_envs', 1)
     check_positive('train_ratio')

@@ -1,0 +1,306 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""A persistent cache of XLA's compiled programs, shared by runs.
+
+TensorFlow saves each program XLA compiles for a `jit_compile=True` function
+in the directory `--tf_xla_persistent_cache_directory` of `TF_XLA_FLAGS`
+names, and loads it instead of compiling when the same program (the same
+HLO, checked in full, on the same device type) comes again. Two of its ways
+shape this module:
+
+* It writes an entry in place, not atomically, and a process that reads a
+  partly written entry fails that compile instead of compiling again. So
+  each process gets a directory of its own, seeded with hard links to the
+  shared entries, and `publish` hard-links the complete entries it wrote
+  into the shared directory: a reader there sees a whole entry or none.
+* An entry's key holds neither TensorFlow's version, nor the CPU it was
+  compiled for, nor XLA's options. So the shared entries live in a
+  subdirectory named by all three (`cache_key`).
+
+`enable` imports no TensorFlow: it sets `TF_XLA_FLAGS`, which TensorFlow
+reads when it first needs an XLA flag. See docs/benchmarks.md
+(Start-up) for what the cache saves.
+"""
+
+import atexit
+import hashlib
+import importlib.metadata
+import os
+import platform
+import shutil
+import socket
+import sys
+from typing import List, Optional
+
+_FLAG = '--tf_xla_persistent_cache_directory'
+_ENTRY_SUFFIX = '.pb'
+# The field of an `XlaSerializedCacheEntry` holding the compiled program,
+# written last (after `key` and `hlo_module`).
+_EXECUTABLE_FIELD = 3
+# Where each process's own directories live, inside the shared one.
+_PROCESSES = '.processes'
+# The cache `enable` started in this process.
+_ENABLED = None
+
+
+def default_directory() -> str:
+  """`$MUZERO_SNT_COMPILE_CACHE`, else the user's cache directory:
+  `$XDG_CACHE_HOME` (or ~/.cache), then muzero_snt/xla."""
+  if os.environ.get('MUZERO_SNT_COMPILE_CACHE'):
+    return os.environ['MUZERO_SNT_COMPILE_CACHE']
+  base = os.environ.get('XDG_CACHE_HOME') or os.path.join(
+      os.path.expanduser('~'), '.cache')
+  return os.path.join(base, 'muzero_snt', 'xla')
+
+
+def _tensorflow_version() -> str:
+  module = sys.modules.get('tensorflow')
+  if module is not None and hasattr(module, '__version__'):
+    return module.__version__
+  try:
+    return importlib.metadata.version('tensorflow')
+  except importlib.metadata.PackageNotFoundError:
+    pass
+  # Another distribution of the package: tensorflow-cpu, tf-nightly, ...
+  for distribution in importlib.metadata.packages_distributions().get(
+      'tensorflow', ()):
+    return importlib.metadata.version(distribution)
+  return 'unknown'
+
+
+def _cpu_description() -> str:
+  """The CPU's model and instruction-set flags (Linux), or its name."""
+  try:
+    with open('/proc/cpuinfo') as f:
+      lines = f.read().splitlines()
+  except OSError:
+    lines = []
+  wanted = ('model name', 'flags', 'Features', 'CPU part')
+  first = {}
+  for line in lines:
+    name, _, value = line.partition(':')
+    name = name.strip()
+    if name in wanted and name not in first:
+      first[name] = ' '.join(sorted(value.split()))
+  return f'{platform.machine()} {platform.processor()} {sorted(first.items())}'
+
+
+def cache_key() -> str:
+  """The subdirectory of this TensorFlow, CPU and XLA options' entries.
+
+  E.g. 'tf2.21.0-3f2a9c01d4e5': the version, then a hash of the CPU's
+  description and of `XLA_FLAGS` and `TF_XLA_FLAGS` (without the cache's
+  own flag), which change what XLA compiles from the same program.
+  """
+  other_flags = ' '.join(
+      flag for flag in os.environ.get('TF_XLA_FLAGS', '').split()
+      if not flag.startswith(_FLAG))
+  described = '\n'.join((_cpu_description(),
+                         os.environ.get('XLA_FLAGS', ''), other_flags))
+  digest = hashlib.sha256(described.encode()).hexdigest()[:12]
+  return f'tf{_tensorflow_version()}-{digest}'
+
+
+def is_complete(path: str) -> bool:
+  """Whether the file at `path` is a whole cache entry.
+
+  Walks the top-level fields of the `XlaSerializedCacheEntry` message by
+  their wire format: a file cut short ends inside a field, or before the
+  compiled program, its last field.
+  """
+  try:
+    with open(path, 'rb') as f:
+      data = f.read()
+  except OSError:
+    return False
+
+  def varint(position: int):
+    value, shift = 0, 0
+    while position < len(data):
+      byte = data[position]
+      value |= (byte & 0x7f) << shift
+      position += 1
+      if not byte & 0x80:
+        return value, position
+      shift += 7
+    return None, position
+
+  position, executable = 0, False
+  while position < len(data):
+    tag, position = varint(position)
+    if not tag:  # Cut short, or field number 0: not a message.
+      return False
+    wire_type = tag & 7
+    if wire_type == 0:
+      value, position = varint(position)
+      if value is None:
+        return False
+    elif wire_type == 1:
+      position += 8
+    elif wire_type == 2:
+      length, position = varint(position)
+      if length is None:
+        return False
+      position += length
+      executable = tag >> 3 == _EXECUTABLE_FIELD and length > 0
+    elif wire_type == 5:
+      position += 4
+    else:  # Groups (3, 4) are not used by these messages.
+      return False
+  return executable and position == len(data)
+
+
+def _entries(directory: str) -> List[str]:
+  try:
+    return sorted(name for name in os.listdir(directory)
+                  if name.endswith(_ENTRY_SUFFIX))
+  except FileNotFoundError:
+    return []
+
+
+def _publish(source: str, shared: str) -> int:
+  """Hard-links `source`'s complete entries missing from `shared` there."""
+  published = 0
+  have = set(_entries(shared))
+  for name in _entries(source):
+    path = os.path.join(source, name)
+    if name in have or not is_complete(path):
+      continue
+    try:
+      os.link(path, os.path.join(shared, name))
+      published += 1
+    except FileExistsError:  # Another process published it first.
+      pass
+  return published
+
+
+def _alive(pid: int) -> bool:
+  try:
+    os.kill(pid, 0)
+  except ProcessLookupError:
+    return False
+  except PermissionError:
+    return True
+  return True
+
+
+class CompileCache:
+  """The shared entries of `directory` and this process's own directory.
+
+  Usage (before the process's first XLA compile):
+
+      cache = CompileCache(compile_cache.default_directory())
+      cache.start()  # Sets TF_XLA_FLAGS.
+      cache.keep_from_children()  # Imports TensorFlow.
+      ...  # Compiles load or save entries.
+      cache.close()  # Publishes them.
+  """
+
+  def __init__(self, directory: str):
+    """Args: directory: the cache, shared by runs (created if missing)."""
+    self.directory = directory
+    self.shared = os.path.join(directory, cache_key())
+    host = socket.gethostname().replace(os.sep, '_')
+    self._host_prefix = f'{host}-'
+    self.private = os.path.join(self.shared, _PROCESSES,
+                                f'{host}-{os.getpid()}')
+    self._flags_before = None
+    self.seeded = 0  # The shared entries when this process started.
+
+  def start(self) -> None:
+    """Seeds this process's directory and points TensorFlow at it.
+
+    The directories of this host's processes that have ended are
+    published and removed first.
+
+    Raises:
+      OSError: if the directories cannot be created or linked.
+    """
+    processes = os.path.join(self.shared, _PROCESSES)
+    os.makedirs(processes, exist_ok=True)
+    for name in os.listdir(processes):
+      pid = name[len(self._host_prefix):]
+      path = os.path.join(processes, name)
+      if (name.startswith(self._host_prefix) and pid.isdigit() and
+          path != self.private and not _alive(int(pid))):
+        _publish(path, self.shared)
+        shutil.rmtree(path, ignore_errors=True)
+    shutil.rmtree(self.private, ignore_errors=True)
+    os.makedirs(self.private)
+    for name in _entries(self.shared):
+      os.link(os.path.join(self.shared, name),
+              os.path.join(self.private, name))
+      self.seeded += 1
+    self._flags_before = os.environ.get('TF_XLA_FLAGS')
+    flags = self._flags_before or ''
+    os.environ['TF_XLA_FLAGS'] = f'{flags} {_FLAG}={self.private}'.strip()
+
+  def keep_from_children(self) -> None:
+    """Has TensorFlow read `TF_XLA_FLAGS`, then restores it as it was.
+
+    Child processes (a launcher's subprocesses, Ray's workers) would
+    otherwise write into this process's directory, where a partly written
+    entry is read. Imports TensorFlow; its context is not started.
+    """
+    # pylint: disable=g-import-not-at-top
+    from tensorflow.python.client import pywrap_tf_session
+    # pylint: enable=g-import-not-at-top
+    # A getter of TensorFlow's XLA flags: the first parses them all.
+    pywrap_tf_session.TF_GetXlaAutoJitEnabled()
+    if self._flags_before is None:
+      os.environ.pop('TF_XLA_FLAGS', None)
+    else:
+      os.environ['TF_XLA_FLAGS'] = self._flags_before
+
+  def publish(self) -> int:
+    """Shares the complete entries this process wrote; returns how many."""
+    return _publish(self.private, self.shared)
+
+  def close(self) -> None:
+    """Publishes, then removes this process's directory.
+
+    At the process's exit: a cache removed meanwhile is left alone.
+    """
+    try:
+      self.publish()
+    except OSError:
+      pass
+    shutil.rmtree(self.private, ignore_errors=True)
+
+
+def enable(directory: Optional[str]) -> Optional[CompileCache]:
+  """Starts a `CompileCache` in `directory`, closed when the process exits.
+
+  Args:
+    directory: the shared cache; None or '' for none.
+
+  Returns:
+    The cache; None without `directory`, or if `TF_XLA_FLAGS` names a
+    cache directory already (that choice stands). A process has one cache:
+    later calls return the first's (TensorFlow reads its flags once).
+
+  Raises:
+    OSError: if `directory` cannot be used (a file, not writable).
+  """
+  global _ENABLED
+  if _ENABLED is not None:
+    return _ENABLED
+  if not directory or _FLAG in os.environ.get('TF_XLA_FLAGS', ''):
+    return None
+  cache = CompileCache(directory)
+  cache.start()
+  atexit.register(cache.close)
+  _ENABLED = cache
+  return cache
