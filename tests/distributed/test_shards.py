@@ -25,6 +25,7 @@ from muzero_snt import replay as replay_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import shards
+from muzero_snt.run import run_config
 from tests import testing
 
 
@@ -227,3 +228,45 @@ class FileTest(testing.TestCase):
     self.assertEqual(_positions(buffer), _positions(self.buffers[0]))
     np.testing.assert_array_equal(buffer.sample_batch()[1],
                                   self.buffers[0].sample_batch()[1])
+
+
+class StatsTest(testing.TestCase):
+
+  def test_two_shards_stats_read_as_one_service_s(self):
+    # Shard 0: 100 grants at ratio 0.5 (200 environment steps), shard 1:
+    # 50 at 0.25 (200): 150 grants over 400 steps, 0.375.
+    stats = [dict(env_steps=300, counted_env_steps=290, learner_steps=120,
+                  games=30, positions=280, queued_games=1,
+                  reanalysed_batches=0, reanalysis_held=0, returns=[1.],
+                  lengths=[9], observed_ratio=0.5, ratio_window=100,
+                  worst_ratio_deviation=None),
+             dict(env_steps=200, counted_env_steps=190, learner_steps=50,
+                  games=20, positions=200, queued_games=0,
+                  reanalysed_batches=0, reanalysis_held=0, returns=[0.],
+                  lengths=[7], observed_ratio=0.25, ratio_window=50,
+                  worst_ratio_deviation=0.02)]
+    combined = shards.combined_stats(stats)
+    self.assertEqual(
+        {k: combined[k] for k in ('env_steps', 'learner_steps', 'games',
+                                  'positions', 'queued_games',
+                                  'ratio_window', 'returns', 'lengths')},
+        dict(env_steps=500, learner_steps=170, games=50, positions=480,
+             queued_games=1, ratio_window=150, returns=[1., 0.],
+             lengths=[9, 7]))
+    self.assertAlmostEqual(combined['observed_ratio'], 0.375)
+    self.assertEqual(combined['worst_ratio_deviation'], 0.02)
+
+
+class RunConfigTest(testing.TestCase):
+
+  def test_shards_need_actors_and_no_reanalyse_workers(self):
+    with self.assertRaisesRegex(ValueError, 'replay_shards must be 1 unless '
+                                'num_actors > 0, got 2'):
+      run_config.RunConfig(preset='tictactoe', replay_shards=2)
+    with self.assertRaisesRegex(ValueError, 'replay_shards must be 1 with '
+                                'num_reanalyze_workers > 0'):
+      run_config.RunConfig(preset='tictactoe', num_actors=2, replay_shards=2,
+                           num_reanalyze_workers=1)
+    with self.assertRaisesRegex(ValueError, 'replay_placement must be'):
+      run_config.RunConfig(preset='tictactoe', num_actors=2,
+                           replay_placement='head')
