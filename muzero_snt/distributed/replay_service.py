@@ -12,14 +12,18 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The replay service: one `ReplayBuffer` shared by actors and the learner.
+"""The replay service: a `ReplayBuffer` shared by actors and the learner.
+
+A run has one or several (`shards.py`), each with its share of the window
+and its own rate limiter.
 
 An asynchronous Ray actor (plain Python in tests). Actors `insert` whole
 finished games, which wait in a queue until the `rate_limiter` admits
 them (an actor whose last games still wait is held in `insert`); the
 learner's batches (`learner_batch`) wait until the data owes it a step.
-`save` writes the buffer and returns the counters the learner checkpoints;
-`restore` and `load` continue from them (queued games are not saved).
+`snapshot` hands the learner the buffer and the counters it checkpoints
+(`save` writes them to a file itself); `restore` and `load` continue from
+them (queued games are not saved).
 Made with `wait_for_restore`, as Ray restarts a dead service, it refuses
 the learner's calls (`NotRestoredError`) until restored.
 
