@@ -14,20 +14,11 @@
 # ============================================================================
 """Costs of the distributed mode's parts, on a private Ray instance.
 
-  * `publication`: for each preset's network, the bytes of one weight
-    publication and its ms: the variables read as NumPy arrays, `ray.put`
-    and the weight store's call; the arrays fetched and assigned in another
-    process.
-  * `replay`: the replay service's inserts (tic-tac-toe-length games/s) and
-    `sample_batch` calls per second, called from this process.
-  * `actor`: environment steps/s of a `SelfPlayWorker` (new weights after
-    every move, games sent to the replay service) against the same
-    `acting.Actor` loop alone in the same kind of process, alternated,
-    while this process publishes weights every --publish_seconds. With
-    --pin_actor the actor has CPU 0 to itself and every other process the
-    other CPUs; its CPU seconds per 1,000 steps are reported beside.
-
-Whole training runs are `benchmarks/distributed_training.py`. See
+`publication`: a weight publication's bytes and ms, per preset network;
+`replay`: the replay service's inserts and samples per second; `actor`:
+environment steps/s of a `SelfPlayWorker` against the same `acting.Actor`
+loop alone, alternated, while this process publishes weights. Whole
+training runs are `benchmarks/distributed_training.py`; the numbers are in
 docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
@@ -35,7 +26,7 @@ docs/distributed.md.
 
 import os
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 from absl import app
 from absl import flags
@@ -56,13 +47,11 @@ from muzero_snt.distributed import workers
 
 ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
 
-PUBLICATION_PRESETS = flags.DEFINE_list(
-    'publication_presets', ['tictactoe', 'cartpole', 'connect4', 'go9',
-                            'atari_small', 'atari', 'go', 'chess'],
-    'presets whose network publication is timed.')
+PUBLICATION_PRESETS = ('tictactoe', 'cartpole', 'connect4', 'go9',
+                       'atari_small', 'atari', 'go', 'chess')
+REPLAY_SECONDS = 5.  # Of inserts, and of samples.
+
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each publication.')
-REPLAY_SECONDS = flags.DEFINE_float('replay_seconds', 5.,
-                                    'seconds of inserts, and of samples.')
 WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of play before the '
                             'actor window.')
 WINDOW = flags.DEFINE_float('window', 40., 'seconds of the actor window.')
@@ -122,14 +111,6 @@ def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
   return results
 
 
-def _calls_per_second(call: Callable[[], Any], seconds: float) -> float:
-  calls, start = 0, time.perf_counter()
-  while time.perf_counter() - start < seconds:
-    call()
-    calls += 1
-  return calls / (time.perf_counter() - start)
-
-
 def time_replay(ray, seconds: float) -> Dict[str, Any]:
   """Inserts and samples per second of the replay service."""
   config = presets.get_preset('tictactoe')
@@ -148,7 +129,7 @@ def time_replay(ray, seconds: float) -> Dict[str, Any]:
   service = ray.remote(replay_service.ReplayService).options(
       num_cpus=0).remote(config, 1e-9)
   ray.get(service.stats.remote())  # Its process started.
-  inserts = _calls_per_second(
+  inserts = reporting.calls_per_second(
       lambda: ray.get(service.insert.remote(0, games[:8])), seconds)
   ray.kill(service)
   # A ratio so large that the learner is never held.
@@ -156,7 +137,7 @@ def time_replay(ray, seconds: float) -> Dict[str, Any]:
       num_cpus=0).remote(config, 1e6)
   ray.get(service.insert.remote(0, games[:config.batch_size // 9 + 1]))
   ray.get(service.insert.remote(0, games[:1]))
-  samples = _calls_per_second(
+  samples = reporting.calls_per_second(
       lambda: ray.get(service.sample_batch.remote()), seconds)
   ray.kill(service)
   return {'games_per_second': 8 * inserts,
@@ -191,18 +172,15 @@ class _PlainSelfPlay:
                            window: float) -> Tuple[float, float]:
     """Environment steps/s and CPU ms per step over `window` s, from
     `warmup` s after the first round (tracing) ends."""
-    start, rounds, steps, marks = None, 0, 0, None
+    steps, rounds = 0, 0
+    measured = reporting.Window(warmup, window,
+                                lambda: (steps, time.process_time()))
     while True:
       steps += sum(r.length for r in self._actor.play_round(rounds))
       rounds += 1
-      now = time.perf_counter()
-      if start is None:
-        start = now
-      elif marks is None and now - start >= warmup:
-        marks = (now, steps, time.process_time())
-      elif marks is not None and now - marks[0] >= window:
-        return ((steps - marks[1]) / (now - marks[0]),
-                1e3 * (time.process_time() - marks[2]) / (steps - marks[1]))
+      if measured.update():
+        seconds, (s0, c0), (s1, c1) = measured.span()
+        return (s1 - s0) / seconds, 1e3 * (c1 - c0) / (s1 - s0)
 
 
 class _MeasuredWorker(workers.SelfPlayWorker):
@@ -246,28 +224,21 @@ def time_actor(ray, preset: str, repeats: int, pin: bool) -> Dict[str, Any]:
     publish(0)
     worker = ray.remote(_MeasuredWorker).options(num_cpus=1).remote(
         pin, 0, config, preset, None, 'xla', num_envs, repeat, *names)
-    mark = lambda: (time.perf_counter(),
-                    ray.get(service.stats.remote())['env_steps'],
-                    ray.get(worker.cpu_seconds.remote()))
-    version, start, marks = 0, None, None
+    measured = reporting.Window(WARMUP.value, WINDOW.value, lambda: (
+        ray.get(service.stats.remote())['env_steps'],
+        ray.get(worker.cpu_seconds.remote())))
+    version = 0
     while True:
       time.sleep(PUBLISH_SECONDS.value)
       version += 1
       publish(version)
-      now = time.perf_counter()
-      if start is None:
-        # From the end of the worker's first round, as for the loop alone.
-        if ray.get(worker.status.remote())['rounds']:
-          start = now
-      elif marks is None and now - start >= WARMUP.value:
-        marks = mark()
-      elif marks is not None and now - marks[0] >= WINDOW.value:
-        end = mark()
-        results['distributed'].append(
-            (end[1] - marks[1]) / (end[0] - marks[0]))
-        results['distributed_cpu_ms_per_step'].append(
-            1e3 * (end[2] - marks[2]) / (end[1] - marks[1]))
+      # From the end of the worker's first round, as for the loop alone.
+      if (measured.first is not None or
+          ray.get(worker.status.remote())['rounds']) and measured.update():
         break
+    seconds, (e0, c0), (e1, c1) = measured.span()
+    results['distributed'].append((e1 - e0) / seconds)
+    results['distributed_cpu_ms_per_step'].append(1e3 * (c1 - c0) / (e1 - e0))
     status = ray.get(worker.status.remote())
     if status['error']:
       raise RuntimeError(status['error'])
@@ -284,7 +255,7 @@ def time_actor(ray, preset: str, repeats: int, pin: bool) -> Dict[str, Any]:
 
 def main(argv):
   reporting.check_no_arguments(argv)
-  reporting.check_positive((REPEATS, REPLAY_SECONDS, WARMUP, WINDOW))
+  reporting.check_positive((REPEATS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
   results = {'machine': reporting.machine(),
              'publish_seconds': PUBLISH_SECONDS.value}
@@ -302,9 +273,9 @@ def main(argv):
   if 'publication' not in SKIP.value:
     results['publication'] = {
         preset: time_publication(ray, preset, REPEATS.value)
-        for preset in PUBLICATION_PRESETS.value}
+        for preset in PUBLICATION_PRESETS}
   if 'replay' not in SKIP.value:
-    results['replay'] = time_replay(ray, REPLAY_SECONDS.value)
+    results['replay'] = time_replay(ray, REPLAY_SECONDS)
   if 'actor' not in SKIP.value:
     results['actor'] = time_actor(ray, 'tictactoe', REPEATS.value, pin)
   reporting.report(results, OUTPUT_JSON.value)

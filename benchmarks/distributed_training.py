@@ -14,28 +14,15 @@
 # ============================================================================
 """Tic-tac-toe training, one process against Ray actors.
 
-  * `training`: environment and learner steps/s of the tic-tac-toe preset
-    with each of --actors self-play actors (0: one process), over --window
-    seconds after --warmup seconds of learning, the actor counts alternated
-    --repeats times; beside each rate the machine's busy CPU seconds per
-    learner step over the window (every process), which says whether a
-    slower run did more work or waited.
-  * `reanalysis`: the same with one actor and --reanalyze_fraction, the
-    batches reanalysed by the learner (0 workers) or by
-    --reanalyze_workers reanalyse workers: learner steps/s beside each
-    worker's reanalysed batches per second and seconds per batch.
-
-With --cluster_nodes=N the runs with actors join a Ray cluster of this
-machine instead of one Ray instance: a head without CPUs for Ray's
-workers (the learner, the replay service, the weight store) and N nodes of
---cpus_per_node CPUs, each a raylet of its own on the loopback interface
-(docs/cluster.md), the actors spread over them; each run's result says how
-many actors ran on each node ('2+2').
-
-The costs of the parts are `benchmarks/distributed.py`. See
+`training`: environment and learner steps/s with each of --actors
+self-play actors (0: one process), over --window seconds after --warmup,
+the actor counts alternated --repeats times, beside the machine's busy CPU
+seconds per learner step. `reanalysis`: the same with one actor and
+--reanalyze_fraction, reanalysed by the learner or by --reanalyze_workers
+workers. With --cluster_nodes=N the runs with actors join a Ray cluster on
+this machine's loopback interface (docs/cluster.md). The numbers are in
 docs/distributed.md.
 
-    python -m benchmarks.distributed_training --output_json=/tmp/dt.json
     python -m benchmarks.distributed_training --skip=reanalysis \
         --actors=0,1,2,4 --cluster_nodes=2 --cpus_per_node=2
 """
@@ -43,7 +30,6 @@ docs/distributed.md.
 import collections
 import os
 import tempfile
-import time
 from typing import Any, Dict, List, Optional
 
 from absl import app
@@ -123,7 +109,7 @@ def time_training(num_actors: int, warmup: float, window: float,
   (joining the cluster at `ray_address`, if any); with a
   reanalyze_fraction, also the reanalysed batches per second and the
   seconds per batch of each worker (or of the learner, with none)."""
-  marks = {}
+  nodes = []
 
   def reanalysed(loop) -> List[Any]:
     """[(batches, seconds computing)] per worker, or the learner's."""
@@ -137,34 +123,25 @@ def time_training(num_actors: int, warmup: float, window: float,
     return [(s['batches'], s['seconds']) for s in ray.get(
         [w.status.remote() for w in source.reanalyse_workers])]
 
-  def env_steps(loop) -> int:
-    if num_actors:
-      loop.source.stats()
-    return loop.env_steps
-
   def mark(loop):
-    return (time.time(), loop.learner.steps, env_steps(loop),
-            reanalysed(loop), busy_cpu_seconds())
+    if num_actors:
+      loop.source.stats()  # Brings `env_steps` up to date.
+    return (loop.learner.steps, loop.env_steps, reanalysed(loop),
+            busy_cpu_seconds())
+
+  measured = reporting.Window(warmup, window, mark)
 
   def on_round(loop) -> bool:
-    now = time.time()
-    if 'first' not in marks:
-      marks['first'] = now
-      return False
-    if num_actors and ray_address and 'nodes' not in marks:
+    if (num_actors and ray_address and not nodes and
+        measured.first is not None):
       ray = ray_support.require_ray()
       # Actors per node, once each has answered.
       ready, _ = ray.wait([w.status.remote() for w in loop.source.workers],
                           num_returns=num_actors, timeout=0.5)
       if len(ready) == num_actors:
         counts = collections.Counter(s['node'] for s in ray.get(ready))
-        marks['nodes'] = '+'.join(map(str, sorted(counts.values())))
-    if 'start' not in marks and now - marks['first'] >= warmup:
-      marks['start'] = mark(loop)
-    elif 'start' in marks and now - marks['start'][0] >= window:
-      marks['end'] = mark(loop)
-      return True
-    return False
+        nodes.append('+'.join(map(str, sorted(counts.values()))))
+    return measured.update(loop)
 
   config = presets.get_preset('tictactoe').replace(
       training_steps=10**7, reanalyze_fraction=reanalyze_fraction)
@@ -173,18 +150,17 @@ def time_training(num_actors: int, warmup: float, window: float,
       publish_interval=publish_interval,
       num_reanalyze_workers=num_reanalyze_workers,
       ray_address=ray_address if num_actors else None), on_round=on_round)
-  (t0, l0, e0, r0, c0), (t1, l1, e1, r1, c1) = marks['start'], marks['end']
-  results = {'env_steps_per_second': (e1 - e0) / (t1 - t0),
-             'learner_steps_per_second': (l1 - l0) / (t1 - t0),
-             'seconds': t1 - t0}
+  seconds, (l0, e0, r0, c0), (l1, e1, r1, c1) = measured.span()
+  results = {'env_steps_per_second': (e1 - e0) / seconds,
+             'learner_steps_per_second': (l1 - l0) / seconds,
+             'seconds': seconds}
   if c0 is not None:
     results['busy_cpu_ms_per_learner_step'] = 1e3 * (c1 - c0) / (l1 - l0)
-  if 'nodes' in marks:
-    results['actors_per_node'] = marks['nodes']
+  if nodes:
+    results['actors_per_node'] = nodes[0]
   if reanalyze_fraction:
     batches = [b1 - b0 for (b0, _), (b1, _) in zip(r0, r1)]
-    results['reanalysed_batches_per_second'] = [
-        b / (t1 - t0) for b in batches]
+    results['reanalysed_batches_per_second'] = [b / seconds for b in batches]
     results['seconds_per_reanalysed_batch'] = [
         (s1 - s0) / max(b, 1) for (_, s0), (_, s1), b in zip(r0, r1, batches)]
   return results

@@ -45,11 +45,6 @@ class Ratings(NamedTuple):
   standard_errors: np.ndarray  # [N] Elo; 0 for the anchor.
 
 
-def expected_score(rating: float, opponent_rating: float) -> float:
-  """E, the expected score against the opponent (the logistic model)."""
-  return 1. / (1. + 10. ** ((opponent_rating - rating) / SCALE))
-
-
 def fit(names: Sequence[str], scores: np.ndarray, games: np.ndarray,
         anchor: str, prior_draws: float = 1., iterations: int = 100
         ) -> Ratings:

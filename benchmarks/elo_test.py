@@ -36,11 +36,6 @@ def _log_likelihood(ratings, scores, games):
 
 class EloTest(absltest.TestCase):
 
-  def test_expected_score(self):
-    self.assertAlmostEqual(elo.expected_score(400., 0.), 10. / 11.)
-    self.assertAlmostEqual(elo.expected_score(0., 0.), 0.5)
-    self.assertAlmostEqual(elo.expected_score(0., 400.), 1. / 11.)
-
   def test_two_players_in_closed_form(self):
     # 15 wins, 2 draws, 3 losses: 16 points of 20, plus one virtual draw:
     # 16.5 of 21, a gap of 400 log10(16.5 / 4.5). The curvature is

@@ -15,12 +15,11 @@
 """An Elo ladder of OpenSpiel's MCTS on connect four, random player at 0.
 
 Every pair of players meets in --games games, half with each moving first:
-the random player and OpenSpiel's MCTS bot with random rollouts
+the random player and OpenSpiel's MCTS bot with one random rollout a leaf
 (`openspiel_players.MCTSPlayer`) at each of --simulations. The ratings are
-the maximum-likelihood Elo of all the games (`elo.fit`, the random player
-anchored at 0) with 95% intervals. Game g of a pair seeds its players with
-2g and 2g + 1 (plus --seed), so a ladder replays exactly. See
-docs/results.md.
+the maximum-likelihood Elo of all the games (`elo.fit`) with 95%
+intervals. Game g of a pair seeds its players with 2g and 2g + 1, so a
+ladder replays exactly. See docs/results.md.
 
     python -m benchmarks.ladder --games=100 --output_json=/tmp/ladder.json
 """
@@ -40,16 +39,13 @@ from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe_players
 from muzero_snt.evaluation import opponents
 
-GAME = flags.DEFINE_string('game', 'connect_four', 'the OpenSpiel game.')
 SIMULATIONS = flags.DEFINE_list('simulations', ['10', '100', '1000', '10000'],
                                 'simulations per move of each MCTS player.')
-ROLLOUTS = flags.DEFINE_integer('rollouts', 1,
-                                'random rollouts per MCTS leaf.')
 GAMES = flags.DEFINE_integer('games', 100, 'games per pair, half with each '
                              'player first (even).')
-SEED = flags.DEFINE_integer('seed', 0, 'first seed of the players.')
 OUTPUT_JSON = reporting.output_json_flag()
 
+GAME = 'connect_four'
 RANDOM = 'random'
 
 
@@ -57,7 +53,7 @@ def make_player(name: str, game, seed: int):
   if name == RANDOM:
     return tictactoe_players.RandomPlayer(seed)
   return openspiel_players.MCTSPlayer(game, int(name[len('mcts'):]),
-                                      seed=seed, num_rollouts=ROLLOUTS.value)
+                                      seed=seed)
 
 
 def play_pair(env, a: str, b: str):
@@ -66,8 +62,8 @@ def play_pair(env, a: str, b: str):
   outcomes = []
   for g in range(GAMES.value):
     a_side = g % 2  # a moves first in the even games.
-    players = [make_player(a, env.game, SEED.value + 2 * g),
-               make_player(b, env.game, SEED.value + 2 * g + 1)]
+    players = [make_player(a, env.game, 2 * g),
+               make_player(b, env.game, 2 * g + 1)]
     if a_side == 1:
       players.reverse()
     winner = openspiel_players.play_game(players, env)
@@ -89,8 +85,7 @@ def main(argv):
   if GAMES.value < 2 or GAMES.value % 2:
     raise app.UsageError(f'--games must be even and positive, got '
                          f'{GAMES.value}.')
-  reporting.check_positive([ROLLOUTS])
-  env = openspiel.OpenSpielEnvironment(GAME.value)
+  env = openspiel.OpenSpielEnvironment(GAME)
   names = [RANDOM] + [opponents.mcts_name(n) for n in simulations]
   pairs = [play_pair(env, a, b)
            for a, b in itertools.combinations(reversed(names), 2)]
@@ -113,9 +108,9 @@ def main(argv):
       for name, rating, error in zip(names, rated.ratings,
                                      rated.standard_errors)])
   reporting.report({
-      'machine': reporting.machine(), 'game': GAME.value,
-      'games_per_pair': GAMES.value, 'rollouts': ROLLOUTS.value,
-      'uct_c': openspiel_players.UCT_C, 'seed': SEED.value, 'pairs': pairs,
+      'machine': reporting.machine(), 'game': GAME,
+      'games_per_pair': GAMES.value, 'uct_c': openspiel_players.UCT_C,
+      'pairs': pairs,
       'ratings': {n: {'elo': float(r), 'standard_error': float(e)}
                   for n, r, e in zip(names, rated.ratings,
                                      rated.standard_errors)},

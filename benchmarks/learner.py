@@ -14,25 +14,14 @@
 # ============================================================================
 """Throughput of the learner step: graph, XLA and the literal pseudocode.
 
-Samples per second of three ways to make one MuZero update (K = 5) on the
-same batch (learner_models.py), the first call excluded:
-
-  * `step`: `Learner(..., jit_compile=False).step`, the `tf.function` step;
-  * `step_xla`: `Learner(..., jit_compile=True).step`;
-  * `reference`: `reference.update_weights`, the pseudocode's eager loop
-    over examples, timed on the first `--reference_examples` examples.
-
-Each repeat times them once, in a rotated order, with a 2048^2 `tf.matmul`
-in a graph and under XLA, the machine's practical FLOP rate in
-`--compute_dtype`. See docs/benchmarks.md.
+Samples per second of `Learner.step` as a `tf.function` (`step`), under XLA
+(`step_xla`) and of `reference.update_weights` (`reference`) on the same
+batch (learner_models.py), timed in rotated turns with a 2048^2 matmul, the
+machine's practical FLOP rate. With --peers, our XLA step against the
+peers' in alternating processes (benchmarks/peers/side_by_side.py). The
+numbers are in docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
-    python -m benchmarks.learner --models=paper_residual --batch_size=128 \
-        --compute_dtype=bfloat16
-
-With `--peers=lightzero,muzero_general` it times our XLA step against the
-peers' instead, in alternating processes (benchmarks/peers/side_by_side.py):
-
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
 """
 
@@ -54,7 +43,6 @@ from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import networks
 from muzero_snt import reference
-from muzero_snt.run import run_config
 
 # Batch size, learner steps per timing and examples of the reference loop:
 # the paper-sized tower takes seconds a step at batch 32.
@@ -79,13 +67,10 @@ COMPUTE_DTYPE = flags.DEFINE_enum(
     'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
     'the learners\' and the matmul\'s compute dtype; the reference stays '
     'float32.')
-PROFILE_FLOPS = flags.DEFINE_bool(
-    'profile_flops', False, 'also count FLOPs with TensorFlow\'s profiler.')
 INTER_OP_THREADS = flags.DEFINE_integer(
     'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
 INTRA_OP_THREADS = flags.DEFINE_integer(
     'intra_op_threads', 0, 'TensorFlow intra-op threads (0: its default).')
-SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = reporting.output_json_flag()
 PEERS = flags.DEFINE_list(
     'peers', [], f'time our XLA step against these of {side_by_side.PEERS} '
@@ -93,11 +78,6 @@ PEERS = flags.DEFINE_list(
     'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
-PEER_PYTHONS = flags.DEFINE_list(
-    'peer_pythons', [], 'with --peers: PEER=PATH, a peer\'s venv python '
-    f'(default: {side_by_side.DEFAULT_PEER_PYTHONS}).')
-CONV_AS_MATMUL = flags.DEFINE_bool(
-    'conv_as_matmul', False, 'with --peers: our `network.conv_as_matmul`.')
 PEER_WORKER = flags.DEFINE_bool(
     'peer_worker', False, 'time our XLA step on the one model of --models '
     'after 3 untimed steps and print one JSON line (side_by_side.py\'s '
@@ -162,9 +142,6 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
           name: ratio([flops * rate for rate in rates[name]], ceiling)
           for name in ('step', 'step_xla')},
   }
-  if PROFILE_FLOPS.value:
-    result['profiled_flops_per_sample'] = learner_models.profiled_flops(
-        networks.make_network(config), config, batch)
   return result
 
 
@@ -179,21 +156,18 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
                  rate['step_xla'], rate['reference'], ratio['step_xla/step'],
                  ratio['step_xla/reference'],
                  r['train_flops_per_sample'] / 1e6,
-                 r.get('profiled_flops_per_sample', float('nan')) / 1e6,
                  100 * fraction['step'], 100 * fraction['step_xla']))
   return reporting.table(
       ('model', 'batch', 'step', 'step_xla', 'reference', 'xla / step',
-       'xla / ref', 'MFLOP', 'profiler MFLOP', 'step %', 'xla %'), rows)
+       'xla / ref', 'MFLOP', 'step %', 'xla %'), rows)
 
 
 def peer_worker(model: str, batch_size: int, steps: int,
                 repeats: int) -> None:
   """Our XLA step in side_by_side.py's layout, as one JSON line."""
-  config = run_config.apply_overrides(
-      learner_models.make_config(model),
-      [f'network.conv_as_matmul={str(CONV_AS_MATMUL.value).lower()}'])
-  batch = learner_models.make_batch(config, batch_size, SEED.value)
-  tf.random.set_seed(SEED.value)
+  config = learner_models.make_config(model)
+  batch = learner_models.make_batch(config, batch_size)
+  tf.random.set_seed(0)
   learner = learning.Learner(networks.make_network(config), config,
                              jit_compile=True)
   rates = reporting.learner_rates(lambda: learner.step(batch), batch_size,
@@ -203,7 +177,6 @@ def peer_worker(model: str, batch_size: int, steps: int,
       'steps_per_timing': steps, 'samples_per_second': rates,
       'tensorflow': tf.__version__, 'batch_size': batch_size,
       'intra_op_threads': INTRA_OP_THREADS.value,
-      'conv_as_matmul': CONV_AS_MATMUL.value,
       'load_average': os.getloadavg()}))
 
 
@@ -211,21 +184,15 @@ def run_peers(models: Sequence[str]) -> None:
   """`--peers`: our XLA step and the peers', in alternating processes."""
   reporting.check_known(PEERS, side_by_side.PEERS)
   reporting.check_positive([ROUNDS])
-  pythons = dict(side_by_side.DEFAULT_PEER_PYTHONS)
-  for item in PEER_PYTHONS.value:
-    peer, _, python = item.partition('=')
-    pythons[peer] = python
   for peer in PEERS.value:
-    if not os.access(pythons[peer], os.X_OK):
-      raise app.UsageError(
-          f'No {peer} python at {pythons[peer]}; build it with '
-          f'benchmarks/peers/install_{peer}.sh or give '
-          f'--peer_pythons={peer}=PATH.')
+    python = side_by_side.DEFAULT_PEER_PYTHONS[peer]
+    if not os.access(python, os.X_OK):
+      raise app.UsageError(f'No {peer} python at {python}; build it with '
+                           f'benchmarks/peers/install_{peer}.sh.')
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, peer_pythons=pythons,
-      log=logging.info, conv_as_matmul=CONV_AS_MATMUL.value)
+      threads=INTRA_OP_THREADS.value, log=logging.info)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
                    side_by_side.format_table(output['summary']))
@@ -258,7 +225,7 @@ def main(argv: Sequence[str]) -> None:
     results.append(benchmark_model(
         model, BATCH_SIZE.value or batch_size, STEPS.value or steps,
         REPEATS.value, REFERENCE_EXAMPLES.value or examples, matmuls,
-        SEED.value, COMPUTE_DTYPE.value))
+        compute_dtype=COMPUTE_DTYPE.value))
     logging.info('\n%s', format_table(results[-1:]))
   machine = reporting.machine()
   machine.update(sonnet=snt.__version__,

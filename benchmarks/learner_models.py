@@ -20,10 +20,8 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
-from muzero_snt import losses
 from muzero_snt import networks
 from muzero_snt import presets
-from muzero_snt import presets_minatar
 from muzero_snt import types
 from muzero_snt.run import synthetic
 
@@ -49,7 +47,7 @@ def make_config(model: str) -> config_lib.MuZeroConfig:
         network=presets.PAPER_BOARD_NETWORK,
         lr_warmup_steps=presets.PAPER_LR_WARMUP_STEPS)
   if model == 'minatar_residual':
-    return presets_minatar.make_minatar_config()
+    return presets.make_minatar_config()
   raise ValueError(f'Unknown model {model!r}; expected one of {MODELS}.')
 
 
@@ -85,27 +83,6 @@ def forward_flops(network: networks.MuZeroNetwork,
     elif variable.shape.rank == 2:  # A dense layer's [in, out].
       total += calls[scope] * 2 * variable.shape.num_elements()
   return total
-
-
-def profiled_flops(network: networks.MuZeroNetwork,
-                   config: config_lib.MuZeroConfig,
-                   batch: types.Batch) -> float:
-  """FLOPs per example of the loss and its gradients by TF's profiler (the
-  ops with a registered count; the optimizer update left out)."""
-
-  @tf.function
-  def loss_and_gradients(batch):
-    with tf.GradientTape() as tape:
-      loss = losses.unrolled_loss(network, batch, config.weight_decay).loss
-    return tape.gradient(loss, network.trainable_variables)
-
-  batch = tf.nest.map_structure(
-      lambda x: None if x is None else tf.convert_to_tensor(x), batch)
-  graph = loss_and_gradients.get_concrete_function(batch).graph
-  options = tf.compat.v1.profiler.ProfileOptionBuilder.float_operation()
-  options['output'] = 'none'
-  profile = tf.compat.v1.profiler.profile(graph, options=options)
-  return profile.total_float_ops / int(batch.action.shape[0])
 
 
 def make_matmuls(size: int, dtype: tf.DType = tf.float32

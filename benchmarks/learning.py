@@ -25,36 +25,66 @@ learner steps):
 - minatar (`--env=breakout` etc.): the mean return of --num_eval episodes;
   solved at DQN's published return after 5 million frames. --curve_png
   plots self-play's 100-game mean return against frames beside DQN's curve.
+- gymnasium (`--env=Acrobot-v1` etc.), and a one-player game of your own
+  (`--environment=package.module:factory`): as cartpole, solved at a mean
+  return of at least --goal.
+- a two-player game of your own: every position of the game is solved
+  exactly (`game_solver.solve_game`, for small deterministic games); solved when
+  MuZero's move is an optimal one in every position.
 
-The clock counts training only: it is paused while evaluating. With
---reanalyze_fractions the seeds run once per fraction; the table gives
-each run and each fraction's medians. See docs/results.md.
+The training clock is paused while evaluating; the wall clock is not, and
+counts from the command's start (the first run; later runs from their own
+start), start-up included, to the end of the solved evaluation and the
+checkpoint saved then (with --checkpoint_dir). With --reanalyze_fractions
+the seeds run once per fraction; the table gives each run and each
+fraction's medians. See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
+    python -m benchmarks.learning --preset=gymnasium --env=Acrobot-v1 \
+        --goal=-100 --seeds=1 --eval_every=20 --wall_limit=300
+    python -m benchmarks.learning --environment=examples.nim:Nim --seeds=0 \
+        --eval_every=5 --checkpoint_dir=/tmp/nim
 """
 
+import os
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from absl import app
 from absl import flags
 from absl import logging
 import numpy as np
 
+from benchmarks import game_solver
 from benchmarks import minatar_baselines
 from benchmarks import reporting
-from muzero_snt import presets
 from muzero_snt import search
 from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.run import builders
 from muzero_snt.run import experiment
+from muzero_snt.run import progress
 from muzero_snt.run import run_config
 
-PRESET = flags.DEFINE_enum('preset', 'tictactoe',
-                           ['cartpole', 'tictactoe', 'minatar'], 'the task.')
-ENV = flags.DEFINE_enum('env', 'breakout', list(minatar_baselines.DQN_AT_5M),
-                        'the MinAtar game of --preset=minatar.')
+PRESET = flags.DEFINE_enum(
+    'preset', 'tictactoe', ['cartpole', 'tictactoe', 'minatar', 'gymnasium'],
+    'the task.')
+ENV = flags.DEFINE_string('env', None, 'the MinAtar game of --preset=minatar '
+                          '(default breakout) or the gymnasium id of '
+                          '--preset=gymnasium.')
+ENVIRONMENT = flags.DEFINE_string(
+    'environment', None, 'your own game instead of --preset: the import '
+    'string of a factory seed -> dm_env.Environment, package.module:factory.')
+GOAL = flags.DEFINE_float(
+    'goal', None, 'the mean return that solves a one-player task (default: '
+    '475 on cartpole; needed with --preset=gymnasium and a one-player '
+    '--environment).')
+SCREEN = flags.DEFINE_bool(
+    'screen', True, 'evaluate a one-player task\'s --num_eval episodes only '
+    'after a screen of 10 that reaches the goal.')
+CHECKPOINT_DIR = flags.DEFINE_string(
+    'checkpoint_dir', None, 'if set, each run saves its checkpoints under '
+    'seed_<seed> here, the last one when solved.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
 RUN_SETTINGS = reporting.define_run_flags()
@@ -64,6 +94,9 @@ TIME_LIMIT = flags.DEFINE_float('time_limit', 600., 'training seconds per '
                                 'run before giving up.')
 STEP_LIMIT = flags.DEFINE_integer('step_limit', 0, 'if > 0, also give up '
                                   'after this many learner steps.')
+WALL_LIMIT = flags.DEFINE_float(
+    'wall_limit', 0., 'if > 0, also give up this many wall seconds after '
+    'the run\'s start (the command\'s, for the first run).')
 EVAL_EVERY = flags.DEFINE_float('eval_every', 30., 'training seconds '
                                 'between evaluations.')
 EVAL_EVERY_STEPS = flags.DEFINE_integer(
@@ -81,16 +114,37 @@ CURVE_PNG = flags.DEFINE_string('curve_png', None, 'with --preset=minatar: '
 OUTPUT_JSON = reporting.output_json_flag()
 
 CARTPOLE_GOAL = 475.
+# Episodes of the screen before the --num_eval episodes of a one-player
+# task: a network far from the goal costs a few episodes, not all.
+SCREEN_EPISODES = 10
+
+
+def command_start() -> float:
+  """The wall time this process started at (Linux's /proc), else now."""
+  try:
+    with open('/proc/self/stat') as f:
+      # Field 22, after the command name in parentheses: clock ticks from
+      # boot to the start.
+      ticks = int(f.read().rsplit(')', 1)[1].split()[19])
+    with open('/proc/uptime') as f:
+      uptime = float(f.read().split()[0])
+  except (OSError, ValueError, IndexError):
+    return time.time()
+  return time.time() - (uptime - ticks / os.sysconf('SC_CLK_TCK'))
 
 
 class _Evaluator:
   """The `on_round` callback: evaluates on a training-time schedule."""
 
-  def __init__(self, config, seed: int):
+  def __init__(self, config, seed: int, start: float,
+               make_environment: Callable[[int], Any]):
     self._config = config
     self._seed = seed
+    self._make_environment = make_environment
     self._paused = 0.
+    self._wall_start = start
     self._start = time.time()
+    self._positions = None
     self._next_eval = EVAL_EVERY.value
     self._next_eval_step = EVAL_EVERY_STEPS.value
     self._search = None
@@ -107,7 +161,16 @@ class _Evaluator:
       self._search = search.make_search(self._config, loop.learner.network,
                                         'xla')
     n = NUM_EVAL.value
-    if PRESET.value == 'tictactoe':
+    if self._config.num_players == 2 and ENVIRONMENT.value:
+      if self._positions is None:
+        self._positions = game_solver.solve_game(self._make_environment)
+      errors = game_solver.suboptimal_moves(
+          evaluation.MuZeroPlayer(self._search).select_actions,
+          self._positions)
+      return {'suboptimal_moves': float(errors),
+              'positions': float(len(self._positions)),
+              'solved': float(errors == 0)}
+    if PRESET.value == 'tictactoe' and not ENVIRONMENT.value:
       results = evaluation.evaluate_tictactoe(
           evaluation.MuZeroPlayer(self._search), num_games=n,
           seed=self._seed)
@@ -116,28 +179,35 @@ class _Evaluator:
       score['solved'] = float(score['perfect_first_losses'] +
                               score['perfect_second_losses'] == 0)
       return score
-    title = ENV.value if PRESET.value == 'minatar' else None
-    make_env = builders.make_environment_factory(PRESET.value, self._config,
-                                                 title)
-    if title:
+    make_env = self._make_environment
+    if PRESET.value == 'minatar' and not ENVIRONMENT.value:
       mean = evaluation.evaluate_episodes(self._search, make_env, n,
                                           seed=10**6).mean
       return {'mean_return': mean,
-              'solved': float(mean >= minatar_baselines.DQN_AT_5M[title])}
-    screen = evaluation.evaluate_episodes(self._search, make_env, 10,
-                                          seed=10**6).mean
-    score = {'screen_mean_return': screen, 'solved': 0.}
-    if screen >= CARTPOLE_GOAL:
+              'solved': float(mean >= minatar_baselines.DQN_AT_5M[
+                  _title()])}
+    goal = _goal()
+    score = {'solved': 0.}
+    if SCREEN.value:
+      score['screen_mean_return'] = evaluation.evaluate_episodes(
+          self._search, make_env, SCREEN_EPISODES, seed=10**6).mean
+    if score.get('screen_mean_return', goal) >= goal:
       score['mean_return'] = evaluation.evaluate_episodes(
           self._search, make_env, n, seed=2 * 10**6).mean
-      score['solved'] = float(score['mean_return'] >= CARTPOLE_GOAL)
+      score['solved'] = float(score['mean_return'] >= goal)
     return score
+
+  def _out_of_time(self, loop) -> bool:
+    return (self.training_time() >= TIME_LIMIT.value or
+            bool(STEP_LIMIT.value and
+                 loop.learner.steps >= STEP_LIMIT.value) or
+            bool(WALL_LIMIT.value and
+                 time.time() - self._wall_start >= WALL_LIMIT.value))
 
   def due(self, loop) -> bool:
     """Whether an evaluation or the end is due."""
     elapsed, steps = self.training_time(), loop.learner.steps
-    if elapsed >= TIME_LIMIT.value or (STEP_LIMIT.value and
-                                       steps >= STEP_LIMIT.value):
+    if self._out_of_time(loop):
       return True
     if EVAL_EVERY_STEPS.value:
       return steps >= self._next_eval_step
@@ -152,8 +222,12 @@ class _Evaluator:
     paused_at = time.time()
     score = self._score(loop)
     self._paused += time.time() - paused_at
+    if score['solved'] and self.solved_at is None and (
+        CHECKPOINT_DIR.value):
+      score['checkpoint'] = loop.save()
     point = dict(training_seconds=elapsed, env_steps=loop.env_steps,
-                 learner_steps=steps, games=loop.games, **score)
+                 learner_steps=steps, games=loop.games,
+                 wall_seconds=time.time() - self._wall_start, **score)
     self.curve.append(point)
     logging.info('evaluation: %s', point)
     self._next_eval = elapsed + EVAL_EVERY.value
@@ -162,28 +236,62 @@ class _Evaluator:
     if score['solved'] and self.solved_at is None:
       self.solved_at = point
     return bool(score['solved'] and STOP_WHEN_SOLVED.value) or (
-        elapsed >= TIME_LIMIT.value or
-        bool(STEP_LIMIT.value and steps >= STEP_LIMIT.value))
+        self._out_of_time(loop))
 
 
-def run_seed(seed: int, reanalyze_fraction: Optional[float]) -> Dict:
-  """One run from scratch, evaluated until solved or out of time."""
-  config = run_config.apply_overrides(presets.get_preset(PRESET.value),
-                                      CONFIG.value)
+def _title() -> Optional[str]:
+  """The game of a titled preset, or None."""
+  if ENVIRONMENT.value or PRESET.value not in ('minatar', 'gymnasium'):
+    return None
+  return ENV.value or ('breakout' if PRESET.value == 'minatar' else None)
+
+
+def _goal() -> float:
+  """The mean return that solves a one-player task."""
+  return CARTPOLE_GOAL if GOAL.value is None else GOAL.value
+
+
+def _base_config():
+  """The preset's or the environment's configuration, --config applied."""
+  preset = None if ENVIRONMENT.value else PRESET.value
+  return run_config.apply_overrides(
+      run_config.default_config(preset, _title(), ENVIRONMENT.value),
+      CONFIG.value)
+
+
+def run_seed(seed: int, reanalyze_fraction: Optional[float],
+             start: float) -> Dict:
+  """One run from scratch, evaluated until solved or out of time.
+
+  Args:
+    seed: the run's seed.
+    reanalyze_fraction: None for the configuration's.
+    start: the wall time the run's clock counts from.
+  """
+  config = _base_config()
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
-    config = config.replace(training_steps=10**7)  # Until solved or late.
-  evaluator = _Evaluator(config, seed)
-  settings = dict(env=ENV.value if PRESET.value == 'minatar' else None,
-                  seed=seed, log_every=LOG_EVERY.value, **RUN_SETTINGS())
+    # Until solved or late; what derives from training_steps (temperature
+    # and learning rate schedules) keeps the configuration's values.
+    config = config.replace(training_steps=10**7)
+  settings = dict(
+      preset=None if ENVIRONMENT.value else PRESET.value, env=_title(),
+      environment=ENVIRONMENT.value, seed=seed, log_every=LOG_EVERY.value,
+      checkpoint_dir=(os.path.join(CHECKPOINT_DIR.value, f'seed_{seed}')
+                      if CHECKPOINT_DIR.value else None),
+      **RUN_SETTINGS())
+  evaluator = _Evaluator(config, seed, start,
+                         builders.make_environment_factory(
+                             settings['preset'], config, settings['env'],
+                             settings['environment']))
   # A continuous round (num_envs games ended) can outlast many evaluation
   # periods; its games in play go on in the next round.
-  continuous = run_config.RunConfig(
-      preset=PRESET.value, **settings).resolved().continuous_selfplay
-  loop = experiment.run_selfplay(
-      config, PRESET.value, on_round=evaluator,
-      end_round=evaluator.due if continuous else None, **settings)
+  continuous = run_config.RunConfig(**settings).resolved().continuous_selfplay
+  loop = experiment.run(
+      run_config.RunConfig(config=config, data='selfplay', **settings),
+      on_round=evaluator, end_round=evaluator.due if continuous else None,
+      logger=progress.print_progress)
   solved = evaluator.solved_at or {}
   reanalyser = loop.source.reanalyser
   return {
@@ -193,6 +301,8 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float]) -> Dict:
           if reanalyser else 0.),
       'solved': bool(solved),
       'training_seconds': solved.get('training_seconds'),
+      'wall_seconds': solved.get('wall_seconds'),
+      'checkpoint': solved.get('checkpoint'),
       'env_steps': solved.get('env_steps'),
       'learner_steps': solved.get('learner_steps'),
       'final_env_steps': loop.env_steps,
@@ -209,9 +319,12 @@ def _median(values: List[Optional[float]]) -> Optional[float]:
 
 def summarise(runs: List[Dict]) -> Dict[str, Any]:
   """The runs of one reanalyze fraction and their medians."""
-  return {'preset': PRESET.value, 'time_limit': TIME_LIMIT.value,
+  return {'preset': PRESET.value, 'environment': ENVIRONMENT.value,
+          'env': _title(), 'goal': GOAL.value,
+          'time_limit': TIME_LIMIT.value,
           'median_training_seconds': _median(
               [r['training_seconds'] for r in runs]),
+          'median_wall_seconds': _median([r['wall_seconds'] for r in runs]),
           'median_env_steps': _median([r['env_steps'] for r in runs]),
           'runs': runs}
 
@@ -224,19 +337,22 @@ def format_table(summaries: List[Dict[str, Any]]) -> str:
     for run in runs:
       last = run['curve'][-1] if run['curve'] else {}
       rows.append((run['reanalyze_fraction'], run['seed'], run['solved'],
-                   run['training_seconds'], run['env_steps'],
-                   run['learner_steps'],
-                   last.get('mean_return', last.get('screen_mean_return')),
+                   run['wall_seconds'], run['training_seconds'],
+                   run['env_steps'], run['learner_steps'],
+                   last.get('mean_return', last.get(
+                       'screen_mean_return', last.get('suboptimal_moves'))),
                    run['reanalysis_seconds_per_learner_step']))
     rows.append((runs[0]['reanalyze_fraction'], 'median',
                  f'{sum(r["solved"] for r in runs)} of {len(runs)}',
+                 summary['median_wall_seconds'],
                  summary['median_training_seconds'],
                  summary['median_env_steps'], None, None,
                  float(np.median([r['reanalysis_seconds_per_learner_step']
                                   for r in runs]))))
   return reporting.table(
-      ('reanalyze fraction', 'seed', 'solved', 'training s', 'env steps',
-       'learner steps', 'last evaluation', 'reanalysis s/step'), rows)
+      ('reanalyze fraction', 'seed', 'solved', 'wall s', 'training s',
+       'env steps', 'learner steps', 'last evaluation', 'reanalysis s/step'),
+      rows)
 
 
 def plot_minatar(runs: List[Dict], path: str) -> None:
@@ -254,20 +370,47 @@ def plot_minatar(runs: List[Dict], path: str) -> None:
                   label=f'MuZero evaluation, seed {run["seed"]}')
 
   minatar_baselines.save_figure(
-      path, ENV.value, max(r['final_env_steps'] for r in runs), draw)
+      path, _title(), max(r['final_env_steps'] for r in runs), draw)
+
+
+def _check_flags() -> None:
+  """Raises `app.UsageError` naming a flag the task cannot take."""
+  if ENVIRONMENT.value:
+    return
+  if PRESET.value == 'minatar' and (
+      _title() not in minatar_baselines.DQN_AT_5M):
+    raise app.UsageError(
+        f'--env={ENV.value}: expected a MinAtar game, one of '
+        f'{sorted(minatar_baselines.DQN_AT_5M)}.')
+  if PRESET.value == 'gymnasium':
+    if ENV.value is None:
+      raise app.UsageError('--preset=gymnasium needs --env, a gymnasium id '
+                           '(e.g. Acrobot-v1).')
+    if GOAL.value is None:
+      raise app.UsageError(f'--preset=gymnasium --env={ENV.value} needs '
+                           '--goal, the mean return that solves it.')
 
 
 def main(argv):
+  start = command_start()
   reporting.check_no_arguments(argv)
+  _check_flags()
   try:
-    run_config.apply_overrides(presets.get_preset(PRESET.value),
-                               CONFIG.value)
+    config = _base_config()
     fractions = [float(f) for f in REANALYZE_FRACTIONS.value] or [None]
   except ValueError as e:
     raise app.UsageError(str(e)) from e
-  summaries = [summarise([run_seed(int(seed), fraction)
-                          for seed in SEEDS.value])
-               for fraction in fractions]
+  if ENVIRONMENT.value and config.num_players == 1 and GOAL.value is None:
+    raise app.UsageError(f'--environment={ENVIRONMENT.value} is a '
+                         'one-player game: --goal must say the mean return '
+                         'that solves it.')
+  summaries = []
+  for fraction in fractions:
+    runs = []
+    for seed in SEEDS.value:
+      runs.append(run_seed(int(seed), fraction, start))
+      start = time.time()
+    summaries.append(summarise(runs))
   if CURVE_PNG.value and PRESET.value == 'minatar':
     plot_minatar([r for s in summaries for r in s['runs']], CURVE_PNG.value)
   reporting.report({'machine': reporting.machine(), 'summaries': summaries},

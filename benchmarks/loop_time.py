@@ -44,7 +44,6 @@ from muzero_snt.search import compiled_search
 
 PRESET = flags.DEFINE_string('preset', 'tictactoe', 'the preset to run.')
 STEPS = flags.DEFINE_integer('steps', 2000, 'learner steps to run.')
-SEED = flags.DEFINE_integer('seed', 0, 'the run\'s seed.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
 RUN_SETTINGS = reporting.define_run_flags()
@@ -73,22 +72,22 @@ _DISJOINT = (_ONCE, 'learner step', 'replay batch', 'self-play move',
 def main(argv: Sequence[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_positive([STEPS])
-  config = run_config.apply_overrides(presets.get_preset(PRESET.value),
-                                      CONFIG.value)
-  config = config.replace(training_steps=STEPS.value)
+  config = run_config.apply_overrides(
+      presets.get_preset(PRESET.value),
+      CONFIG.value).replace(training_steps=STEPS.value)
   timers = method_timers.MethodTimers()
   for cls, name, label in PARTS:
     timers.wrap(cls, name, label)
   start = time.perf_counter()
   with timers:
-    loop = experiment.run_selfplay(config, PRESET.value, seed=SEED.value,
+    loop = experiment.run_selfplay(config, PRESET.value,
                                    **RUN_SETTINGS())
   total = time.perf_counter() - start
   rows = method_timers.per_step(
       timers, [label for _, _, label in PARTS], _DISJOINT, _ONCE, total,
       loop.learner.steps)
   results: Dict[str, Any] = {
-      'preset': PRESET.value, 'config': CONFIG.value, 'seed': SEED.value,
+      'preset': PRESET.value, 'config': CONFIG.value,
       **RUN_SETTINGS(),
       'learner_steps': loop.learner.steps, 'env_steps': loop.env_steps,
       'games': loop.games, 'parts': rows, 'machine': reporting.machine()}

@@ -130,9 +130,8 @@ def check_jax_model(jax, network, jax_model, batch_size: int = 64,
 
 def make_mctx_tasks(jax, mctx, jax_model, config, observation, legal,
                     seed: int) -> Dict[str, Callable[[], Any]]:
-  """`mctx` (`muzero_policy`), `mctx_gumbel` (`gumbel_muzero_policy` with
-  the config's m, c_visit and c_scale), `jax_network` (the inferences
-  alone) and `jax_empty` (a jitted sum of the inputs: the cost of a call)."""
+  """`mctx` (`muzero_policy`) and `mctx_gumbel` (`gumbel_muzero_policy` with
+  the config's m, c_visit and c_scale)."""
   jnp = jax.numpy
   params, initial, recurrent = jax_model
   num_simulations = config.num_simulations
@@ -171,30 +170,12 @@ def make_mctx_tasks(jax, mctx, jax_model, config, observation, legal,
           value_scale=config.gumbel_c_scale,
           maxvisit_init=config.gumbel_c_visit))
 
-  @jax.jit
-  def network_only(params, observation):
-    _, value, hidden_state = initial(params, observation)
-
-    def body(i, carry):
-      hidden_state, total = carry
-      action = jnp.full(hidden_state.shape[:1],
-                        i % config.action_space_size, jnp.int32)
-      _, _, value, hidden_state = recurrent(params, hidden_state, action)
-      return hidden_state, total + value
-
-    return jax.lax.fori_loop(0, num_simulations, body, (hidden_state, value))
-
   invalid_actions = (~legal).astype(np.float32)
   keys = iter(np.asarray(jax.random.split(jax.random.PRNGKey(seed), 100_000)))
-  empty = jax.jit(lambda observation, invalid_actions, key: (
-      observation.sum() + invalid_actions.sum() + key.sum()))
   to_numpy = lambda tree: jax.tree_util.tree_map(np.asarray, tree)
   return {
       'mctx': lambda: to_numpy(policy(params, next(keys), observation,
                                       invalid_actions)),
       'mctx_gumbel': lambda: to_numpy(gumbel_policy(
           params, next(keys), observation, invalid_actions)),
-      'jax_network': lambda: np.asarray(network_only(params, observation)[1]),
-      'jax_empty': lambda: np.asarray(
-          empty(observation, invalid_actions, next(keys))),
   }

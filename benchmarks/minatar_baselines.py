@@ -22,7 +22,7 @@ by pixel and are good to about 0.3 of a point (2 on Space Invaders); where
 the DQN curve is hidden under another one there is no point.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -57,18 +57,6 @@ DQN_AT_5M: Dict[str, float] = {
     'freeway': 50.4,
     'seaquest': 19.8,
 }
-
-
-def dqn_return(game: str, frames: float) -> Optional[float]:
-  """DQN's training return after `frames` by linear interpolation; None
-  outside the read points or for a game without a curve."""
-  curve = DQN_CURVES.get(game)
-  if curve is None:
-    return None
-  x, y = np.array(curve, np.float64).T
-  if not x[0] <= frames <= x[-1]:
-    return None
-  return float(np.interp(frames, x, y))
 
 
 def moving_average(games: Sequence[Tuple[float, float]], window: int = 100

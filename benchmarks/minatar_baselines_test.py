@@ -21,19 +21,7 @@ import numpy as np
 from benchmarks import minatar_baselines
 
 
-class DqnReturnTest(absltest.TestCase):
-
-  def test_interpolates_between_read_points(self):
-    # Breakout's points (1e5, 4.5) and (1.5e5, 5.4): halfway is 4.95.
-    self.assertAlmostEqual(
-        minatar_baselines.dqn_return('breakout', 1.25e5), 4.95)
-    self.assertAlmostEqual(
-        minatar_baselines.dqn_return('breakout', 1e5), 4.5)
-
-  def test_none_outside_the_points_or_without_a_curve(self):
-    self.assertIsNone(minatar_baselines.dqn_return('breakout', 1e4))
-    self.assertIsNone(minatar_baselines.dqn_return('breakout', 6e6))
-    self.assertIsNone(minatar_baselines.dqn_return('pong', 1e5))
+class DqnCurvesTest(absltest.TestCase):
 
   def test_every_game_has_a_goal_at_the_end_of_its_curve(self):
     for game, curve in minatar_baselines.DQN_CURVES.items():

@@ -14,18 +14,14 @@
 # ============================================================================
 """What each preset costs on this machine: learner step, self-play, memory.
 
-For every preset: milliseconds of a `Learner.step` with XLA on one
-synthetic batch of the preset's shapes (lr 1e-6, so that the repeated batch
-cannot diverge); milliseconds of a self-play round, one `CompiledSearch`
-over the preset's `num_envs` real environments and one step of each (a
-finished game is reset at once), and of a move of one game (round /
-num_envs); the float32 size of an observation, the parameter count and the
-process's peak RSS (cumulative over one process's presets: --isolate runs
-each in its own). Medians over repeats; the first calls (tracing and
-compiling) apart. A preset whose environment's package is missing is
-skipped. The paper-sized presets take minutes a step on a CPU:
---paper_batch_size and --paper_simulations shrink them. See
-docs/benchmarks.md.
+Per preset, medians over --repeats after the first call (reported apart):
+ms of a `Learner.step` with XLA on a synthetic batch of the preset's
+shapes (lr 1e-6, so that the repeated batch cannot diverge); ms of a
+self-play round, one `CompiledSearch` over the preset's `num_envs` real
+environments and one step of each, and of one game's move (round /
+num_envs); an observation's float32 size, the parameters and the peak RSS
+(one process per preset with --isolate). A preset whose environment's
+package is missing is skipped. The numbers are in docs/benchmarks.md.
 
     python -m benchmarks.presets --isolate --presets=tictactoe,cartpole
     python -m benchmarks.presets --presets=atari --paper_simulations=2 \
@@ -54,49 +50,40 @@ from muzero_snt.run import synthetic
 
 # 16 blocks of 256 planes: sized for accelerators, timed at a small batch.
 PAPER_PRESETS = ('atari', 'chess', 'go', 'shogi')
+SEED = 0
 _REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PRESETS_FLAG = flags.DEFINE_list('presets', sorted(presets.PRESETS),
                                  'presets to measure.')
 REPEATS = flags.DEFINE_integer('repeats', 3, 'timings of each measurement.')
-BATCH_SIZE = flags.DEFINE_integer(
-    'batch_size', None, 'learner batch of the CPU presets (default: the '
-    'preset\'s).')
 PAPER_BATCH_SIZE = flags.DEFINE_integer(
     'paper_batch_size', 8, f'learner batch of {list(PAPER_PRESETS)}.')
 PAPER_SIMULATIONS = flags.DEFINE_integer(
     'paper_simulations', None, f'simulations a move of {list(PAPER_PRESETS)} '
     '(default: the preset\'s).')
-STEPS = flags.DEFINE_integer('steps', None, 'learner steps a timing '
-                             '(default: 5; 1 for the paper-sized presets).')
-ROUNDS = flags.DEFINE_integer('rounds', None, 'self-play rounds a timing '
-                              '(default: 5; 1 for the paper-sized presets).')
 ISOLATE = flags.DEFINE_bool('isolate', False, 'each preset in its own '
                             'process (its own peak RSS).')
-SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 
 def make_config(preset: str) -> config_lib.MuZeroConfig:
   """The preset's config with the benchmark's batch and simulations."""
-  config = presets.get_preset(preset)
-  changes = {'batch_size': BATCH_SIZE.value or config.batch_size,
-             'lr_init': 1e-6}
+  config = presets.get_preset(preset).replace(lr_init=1e-6)
   if preset in PAPER_PRESETS:
-    changes['batch_size'] = PAPER_BATCH_SIZE.value
-    changes['num_simulations'] = (PAPER_SIMULATIONS.value or
-                                  config.num_simulations)
-  return config.replace(**changes)
+    config = config.replace(
+        batch_size=PAPER_BATCH_SIZE.value,
+        num_simulations=PAPER_SIMULATIONS.value or config.num_simulations)
+  return config
 
 
 def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
                   num_envs: int, rounds: int) -> Dict[str, Any]:
   """Rounds of one batched search and one step of every game."""
   make_environment = builders.make_environment_factory(preset, config)
-  environments = [make_environment(SEED.value + i) for i in range(num_envs)]
+  environments = [make_environment(SEED + i) for i in range(num_envs)]
   time_steps = [environment.reset() for environment in environments]
   compiled = search.CompiledSearch(config, network)
-  rng = np.random.default_rng(SEED.value)
+  rng = np.random.default_rng(SEED)
 
   def play_round():
     result = compiled(
@@ -123,30 +110,29 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
 def benchmark_preset(preset: str) -> Dict[str, Any]:
   """Measures one preset in this process; see the module docstring."""
   config = make_config(preset)
-  paper = preset in PAPER_PRESETS
   num_envs = presets.run_defaults(preset)['num_envs']
   result = {'preset': preset, 'batch_size': config.batch_size,
             'num_simulations': config.num_simulations, 'num_envs': num_envs,
             'observation_bytes': 4 * int(np.prod(config.observation_shape))}
   try:
     # One environment says what is missing, before any network.
-    builders.make_environment_factory(preset, config)(SEED.value).close()
+    builders.make_environment_factory(preset, config)(SEED).close()
   except ImportError as e:
     logging.info('%s skipped: %s', preset, e)
     return dict(result, skipped=str(e))
-  learner = builders.make_learner(config, SEED.value, jit_compile=True,
+  learner = builders.make_learner(config, SEED, jit_compile=True,
                                   strategy=None, compute_dtype='float32')
   result['parameters'] = int(sum(
       v.shape.num_elements() for v in learner.network.trainable_variables))
+  # Self-play rounds and learner steps a timing.
+  calls = 1 if preset in PAPER_PRESETS else 5
   # Self-play first: it searches with the initial weights.
   result['selfplay'] = time_selfplay(preset, config, learner.network,
-                                     num_envs, ROUNDS.value or (1 if paper
-                                                                else 5))
+                                     num_envs, calls)
   batch = next(synthetic.SyntheticBatches(config, config.batch_size,
-                                          seed=SEED.value))
+                                          seed=SEED))
   first, ms = reporting.first_and_repeats(
-      lambda: learner.step(batch), REPEATS.value,
-      STEPS.value or (1 if paper else 5))
+      lambda: learner.step(batch), REPEATS.value, calls)
   logging.info('%s learner: first step %.1fs, then %s ms', preset, first, ms)
   result['learner'] = {'first_call_seconds': first, 'ms_per_step': ms}
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -159,8 +145,7 @@ def run_isolated(names: Sequence[str]) -> List[Dict[str, Any]]:
   """`python -m benchmarks.presets --presets=X` for each preset in turn,
   with this process's flags; a process that fails is a skipped preset."""
   forwarded = [f'--{flag.name}={flag.value}' for flag in (
-      REPEATS, BATCH_SIZE, PAPER_BATCH_SIZE, PAPER_SIMULATIONS, STEPS,
-      ROUNDS, SEED) if flag.value is not None]
+      REPEATS, PAPER_BATCH_SIZE, PAPER_SIMULATIONS) if flag.value is not None]
   results = []
   for name in names:
     with tempfile.TemporaryDirectory() as directory:
@@ -205,8 +190,7 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
 def main(argv):
   reporting.check_no_arguments(argv)
   reporting.check_known(PRESETS_FLAG, presets.PRESETS)
-  reporting.check_positive((REPEATS, BATCH_SIZE, PAPER_BATCH_SIZE,
-                            PAPER_SIMULATIONS, STEPS, ROUNDS))
+  reporting.check_positive((REPEATS, PAPER_BATCH_SIZE, PAPER_SIMULATIONS))
   if ISOLATE.value:
     results = run_isolated(PRESETS_FLAG.value)
   else:

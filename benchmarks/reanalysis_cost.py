@@ -14,11 +14,11 @@
 # ============================================================================
 """What reanalysing one batch costs beside one learner step.
 
-A fresh network of the preset plays --games self-play games into a replay
-buffer; then each round times, in turns, drawing a batch and
+A fresh network of the preset plays 40 self-play games into a replay
+buffer; then each of 7 rounds times, in turns, drawing a batch and
 `Reanalyser.reanalyse` at --fraction, and drawing a batch and one
-`Learner.step`, after --warmup untimed rounds (compilation). Prints the
-medians, the positions searched per batch and the ratio of the two (see
+`Learner.step`, after 3 untimed rounds (compilation). Prints the medians,
+the positions searched per batch and the ratio of the two (see
 docs/reanalysis.md, "Cost"):
 
     python -m benchmarks.reanalysis_cost --preset=tictactoe --fraction=0.8
@@ -41,43 +41,40 @@ PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
                            'the preset.')
 FRACTION = flags.DEFINE_float('fraction', 0.8,
                               'reanalyze_fraction, in (0, 1].')
-GAMES = flags.DEFINE_integer('games', 40, 'self-play games in the replay.')
-ROUNDS = flags.DEFINE_integer('rounds', 7, 'timed rounds.')
-WARMUP = flags.DEFINE_integer('warmup', 3, 'untimed rounds first.')
-SEED = flags.DEFINE_integer('seed', 0, 'network, games and sampling seed.')
+GAMES, ROUNDS, WARMUP, SEED = 40, 7, 3, 0
 
 
 def main(argv):
   reporting.check_no_arguments(argv)
-  reporting.check_positive((FRACTION, GAMES, ROUNDS))
+  reporting.check_positive([FRACTION])
   if FRACTION.value > 1:
     raise app.UsageError(f'--fraction must be in (0, 1], got '
                          f'{FRACTION.value}.')
   config = presets.get_preset(PRESET.value).replace(
       reanalyze_fraction=FRACTION.value)
-  learner = builders.make_learner(config, seed=SEED.value)
+  learner = builders.make_learner(config, seed=SEED)
   searcher = search.make_search(config, learner.network, 'xla')
   actor = acting.Actor(
       config, searcher, search.NetworkModel(learner.network),
       builders.make_environment_factory(PRESET.value, config),
-      seed=SEED.value, num_envs=GAMES.value)
-  replay = replay_lib.ReplayBuffer(config, seed=SEED.value)
+      seed=SEED, num_envs=GAMES)
+  replay = replay_lib.ReplayBuffer(config, seed=SEED)
   for result in actor.play_round(0):
     replay.save_game(result.trajectory)
   reanalyser = reanalysis.Reanalyser(config, learner.network, searcher,
-                                     lambda: learner.steps, seed=SEED.value)
+                                     lambda: learner.steps, seed=SEED)
   tasks = {
       'reanalyse': (lambda: reanalysis.sample(config, replay, reanalyser),
                     1, 1.),
       'learner step': (lambda: learner.step(replay.sample_batch()[0]), 1, 1.),
   }
-  for _ in range(WARMUP.value):
+  for _ in range(WARMUP):
     for function, _, _ in tasks.values():
       function()
   reanalyser.take_stats()
   positions = []
   rates = reporting.rotated_rates(
-      tasks, ROUNDS.value,
+      tasks, ROUNDS,
       lambda *_: positions.append(reanalyser.take_stats()[1]))
   seconds = {name: [1 / rate for rate in values]
              for name, values in rates.items()}
@@ -86,7 +83,7 @@ def main(argv):
   print(f'{PRESET.value}: fraction {FRACTION.value}, batch '
         f'{config.batch_size}, K = {config.num_unroll_steps}, '
         f'{config.num_simulations} simulations; {replay.num_games} games, '
-        f'{replay.num_positions} positions; medians of {ROUNDS.value} rounds')
+        f'{replay.num_positions} positions; medians of {ROUNDS} rounds')
   print(f'positions searched per batch: {statistics.median(positions):.0f} '
         f'({min(positions)} to {max(positions)})')
   for name, values in seconds.items():

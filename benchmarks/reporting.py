@@ -148,26 +148,43 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
           for _ in range(repeats)]
 
 
-def search_result(search: Callable[[], Any], batch_size: int,
-                  num_simulations: int, repeats: int,
-                  min_seconds: float) -> Dict[str, Any]:
-  """Simulations/s of `search()` (one search of `batch_size` roots): one
-  untimed call, then `repeats` timings of calls for `min_seconds`."""
-  search()
-  rates = []
-  for _ in range(repeats):
-    calls, start = 0, time.perf_counter()
-    while True:
-      search()
-      calls += 1
-      seconds = time.perf_counter() - start
-      if seconds >= min_seconds:
-        break
-    rates.append(batch_size * num_simulations * calls / seconds)
-  return {'batch_size': batch_size, 'simulations_per_second': rates,
-          'median': statistics.median(rates),
-          'milliseconds_per_call':
-              1e3 * batch_size * num_simulations / statistics.median(rates)}
+def calls_per_second(function: Callable[[], Any], seconds: float) -> float:
+  """Calls per second of `function`, called in a row (at least once) until
+  `seconds` have passed."""
+  calls, start = 0, time.perf_counter()
+  while True:
+    function()
+    calls += 1
+    elapsed = time.perf_counter() - start
+    if elapsed >= seconds:
+      return calls / elapsed
+
+
+class Window:
+  """A measurement window of a running job: `update(*args)` after each unit
+  of work; the first call starts the clock, the first after `warmup`
+  seconds records `start = (time, mark(*args))`, the first `window` seconds
+  after that `end`, and returns True from then on."""
+
+  def __init__(self, warmup: float, window: float,
+               mark: Callable[..., Any]):
+    self._warmup, self._window, self._mark = warmup, window, mark
+    self.first = self.start = self.end = None
+
+  def update(self, *args) -> bool:
+    now = time.perf_counter()
+    if self.first is None:
+      self.first = now
+    elif self.start is None and now - self.first >= self._warmup:
+      self.start = (now, self._mark(*args))
+    elif self.start is not None and self.end is None and (
+        now - self.start[0] >= self._window):
+      self.end = (now, self._mark(*args))
+    return self.end is not None
+
+  def span(self) -> Tuple[float, Any, Any]:
+    """The window's seconds, and the marks at its start and end."""
+    return self.end[0] - self.start[0], self.start[1], self.end[1]
 
 
 # --------------------------------------------------------------------------
@@ -246,8 +263,6 @@ def report(results: Dict[str, Any], output_json: Optional[str],
 def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
   """Defines the flags of a peer's driver; returns their holders."""
   return types.SimpleNamespace(
-      part=flags.DEFINE_enum('part', 'learner', ['learner', 'search'],
-                             'what to time.'),
       model=flags.DEFINE_enum('model', models[0], list(models),
                               'the learner\'s shape.'),
       batch_size=flags.DEFINE_integer('batch_size', 256,
@@ -255,12 +270,6 @@ def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
       steps=flags.DEFINE_integer('steps', 20, 'learner steps a timing.'),
       warmup_steps=flags.DEFINE_integer('warmup_steps', 3,
                                         'untimed learner steps first.'),
-      batch_sizes=flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
-                                    'search batch sizes.'),
-      num_simulations=flags.DEFINE_integer('num_simulations', 50,
-                                           'simulations a search.'),
-      min_seconds=flags.DEFINE_float(
-          'min_seconds', 0.2, 'a search timing repeats a call this long.'),
       repeats=flags.DEFINE_integer('repeats', 3, 'timings.'),
       threads=flags.DEFINE_integer(
           'threads', 0, 'torch.set_num_threads (0: torch\'s default).'),
@@ -269,10 +278,9 @@ def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
 
 def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
              library: str, set_threads: Callable[[int], None],
-             time_learner: Callable[..., Tuple[List[float], Dict[str, Any]]],
-             time_search: Callable[..., Tuple[Dict[str, Any],
-                                              Dict[str, Any]]]) -> None:
-  """A peer driver's main: checks the flags, times the --part and prints
+             time_learner: Callable[..., Tuple[List[float], Dict[str, Any]]]
+             ) -> None:
+  """A peer driver's main: checks the flags, times the learner and prints
   one JSON line.
 
   Args:
@@ -282,31 +290,16 @@ def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
     set_threads: sets the library's threads (--threads > 0).
     time_learner: `(model, batch_size, steps, repeats, warmup_steps, seed)
       -> (samples/s of each timing, settings)`.
-    time_search: `(batch_size, num_simulations, repeats, min_seconds, seed)
-      -> (search_result(...), settings)`.
   """
   check_no_arguments(argv)
   f = peer_flags
-  check_positive((f.batch_size, f.steps, f.repeats, f.num_simulations))
+  check_positive((f.batch_size, f.steps, f.repeats))
   if f.threads.value:
     set_threads(f.threads.value)
-  if f.part.value == 'learner':
-    rates, settings = time_learner(f.model.value, f.batch_size.value,
-                                   f.steps.value, f.repeats.value,
-                                   f.warmup_steps.value, f.seed.value)
-    result = {'model': f.model.value, 'steps_per_timing': f.steps.value,
-              'samples_per_second': rates}
-  else:
-    results = []
-    for batch_size in positive_ints(f.batch_sizes):
-      timed, settings = time_search(batch_size, f.num_simulations.value,
-                                    f.repeats.value, f.min_seconds.value,
-                                    f.seed.value)
-      results.append(timed)
-    # The learner's batch and unroll are not the search's settings.
-    settings = {key: value for key, value in settings.items()
-                if key not in ('batch_size', 'num_unroll_steps')}
-    result = {'num_simulations': f.num_simulations.value,
-              'results': results}
-  print(json.dumps({'library': library, 'part': f.part.value, **result,
-                    **settings, 'load_average': os.getloadavg()}))
+  rates, settings = time_learner(f.model.value, f.batch_size.value,
+                                 f.steps.value, f.repeats.value,
+                                 f.warmup_steps.value, f.seed.value)
+  print(json.dumps({'library': library, 'model': f.model.value,
+                    'steps_per_timing': f.steps.value,
+                    'samples_per_second': rates, **settings,
+                    'load_average': os.getloadavg()}))

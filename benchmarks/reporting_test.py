@@ -119,22 +119,29 @@ def test_learner_rates_warm_up_untimed_then_time_each_repeat(clock):
   assert len(calls) == 6
 
 
-def test_search_result_repeats_calls_until_min_seconds(clock):
+def test_calls_per_second_calls_until_the_seconds_have_passed(clock):
   calls = []
 
-  def search():
+  def call():
     calls.append(None)
     clock.tick(0.03)
 
-  result = reporting.search_result(search, batch_size=4,
-                                     num_simulations=50, repeats=2,
-                                     min_seconds=0.1)
-  # One untimed call, then 4 calls (0.12 s >= 0.1 s) per timing.
-  assert len(calls) == 1 + 2 * 4
-  assert result['simulations_per_second'] == pytest.approx(
-      [4 * 50 * 4 / 0.12] * 2)
-  assert result['milliseconds_per_call'] == pytest.approx(30.)
-  assert result['batch_size'] == 4
+  # 4 calls (0.12 s >= 0.1 s).
+  assert reporting.calls_per_second(call, 0.1) == pytest.approx(4 / 0.12)
+  assert len(calls) == 4
+
+
+def test_window_marks_after_the_warm_up_and_again_after_the_window(clock):
+  work = []
+  window = reporting.Window(warmup=2., window=3., mark=work.__len__)
+  done = []
+  for _ in range(8):  # A unit of work a second, then an update.
+    clock.tick(1.)
+    work.append(None)
+    done.append(window.update())
+  # Started at 1 s; marked at 3 s (3 units done) and at 6 s (6 units).
+  assert done == [False] * 5 + [True] * 3
+  assert window.span() == (3., 3, 6)
 
 
 def test_first_and_repeats_gives_the_first_call_apart(clock):
@@ -200,32 +207,6 @@ def test_run_flags_are_the_presets_unless_given():
                         'overlap_learning': None, 'pad_rounds': False}
 
 
-def test_run_peer_times_each_search_batch_and_prints_one_line(capsys):
-  calls = []
-
-  def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
-    calls.append((batch_size, num_simulations, repeats, min_seconds, seed))
-    return ({'batch_size': batch_size, 'median': 100. * batch_size},
-            {'torch': 'x', 'batch_size': 256, 'num_unroll_steps': 5})
-
-  peer_flags = _peer_flags(['--part=search', '--batch_sizes=1,16',
-                            '--seed=7'])
-  reporting.run_peer(['prog'], peer_flags, 'peer', None, None, time_search)
-  assert calls == [(1, 50, 3, 0.2, 7), (16, 50, 3, 0.2, 7)]
-  output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-  # The learner's batch size and unroll are not the search's settings.
-  assert 'batch_size' not in output and 'num_unroll_steps' not in output
-  assert (output['library'], output['part'], output['torch'],
-          output['num_simulations']) == ('peer', 'search', 'x', 50)
-  assert [r['median'] for r in output['results']] == [100., 1600.]
-  with pytest.raises(app.UsageError, match='--batch_sizes must be positive '
-                     'integers'):
-    reporting.run_peer(['prog'], _peer_flags(['--part=search',
-                                              '--batch_sizes=0']),
-                       'peer', None, None, time_search)
-  assert len(calls) == 2  # Refused before any timing.
-
-
 def test_run_peer_times_the_learner_with_its_threads(capsys):
   threads = []
 
@@ -236,7 +217,7 @@ def test_run_peer_times_the_learner_with_its_threads(capsys):
 
   reporting.run_peer(['prog'], _peer_flags(
       ['--model=conv', '--batch_size=64', '--repeats=2', '--threads=1']),
-                     'peer', threads.append, time_learner, None)
+                     'peer', threads.append, time_learner)
   output = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
   assert threads == [1]
   assert (output['model'], output['samples_per_second'],

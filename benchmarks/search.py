@@ -14,31 +14,25 @@
 # ============================================================================
 """Search throughput against the reference search and mctx; self-play.
 
-Simulations per second (batch x simulations / seconds a call, the first
-call excluded) of one MuZero search with root noise on a small MLP
-(observation 8, hidden state 32, 4 actions, scalar heads, one player):
+Milliseconds a call and simulations per second of one MuZero search with
+root noise on a small MLP (observation 8, hidden state 32, 4 actions,
+scalar heads, one player), the first call excluded: `xla` and `graph`
+(`CompiledSearch`), `reference` (the NumPy tree), `mctx` on a JAX copy of
+the network (mctx_baseline.py; JAX and mctx are optional), `xla_gumbel`
+and `mctx_gumbel`. Each repeat times every measurement once, in a rotated
+order. With
+--selfplay, instead: environment steps/s of tic-tac-toe self-play. The
+numbers are in docs/benchmarks.md.
 
-  * `xla`, `graph`: `CompiledSearch(config, network, jit_compile=...)`;
-  * `reference`: `search.search` with `NetworkModel`, the NumPy tree;
-  * `mctx`: `mctx.muzero_policy` on a JAX copy of the network
-    (mctx_baseline.py; JAX and mctx are optional);
-  * `xla_gumbel`, `mctx_gumbel`: the same two for Gumbel MuZero (m = 16);
-  * where the time goes: `xla_bare` (the program on tensors), `xla_root`
-    (its prologue alone), `xla_network` and `jax_network` (the
-    inferences alone), `xla_empty` and `jax_empty` (a compiled call).
-
-Each repeat times every measurement once, in a rotated order. Then
-self-play environment steps per second of `acting.Actor` on presets, with
-the reference search and with `CompiledSearch`, in rounds and with
-continuous games. See docs/benchmarks.md.
-
-    python -m benchmarks.search --skip_reference --skip_selfplay --repeats=3
+    python -m benchmarks.search --skip_reference --repeats=3
+    python -m benchmarks.search --selfplay=1,64 --repeats=3
 """
 
+import itertools
 import math
 import statistics
 import time
-from typing import Any, Callable, Dict, List, NamedTuple
+from typing import Any, Callable, Dict, List, Sequence
 
 from absl import app
 from absl import flags
@@ -51,19 +45,14 @@ from benchmarks import reporting
 from muzero_snt import acting
 from muzero_snt import config as config_lib
 from muzero_snt import environments
-from muzero_snt import flat_call
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib
-from muzero_snt.search import batched
 from muzero_snt.search import compiled_search
-from muzero_snt.search import reference_search
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
-# Columns of the tables, in order; the first six are searches.
-_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel',
-          'xla_bare', 'xla_root', 'xla_network', 'jax_network', 'xla_empty',
-          'jax_empty')
+# Columns of the table, in order.
+_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel')
 _RATIOS = (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
            ('xla_gumbel', 'mctx_gumbel'))
 
@@ -72,19 +61,16 @@ BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
 NUM_SIMULATIONS = flags.DEFINE_integer('num_simulations', 50,
                                        'simulations per search.')
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
-MIN_SECONDS = flags.DEFINE_float(
-    'min_seconds', 0.2, 'a timing repeats a call until it has run this long.')
-NUM_ENVS = flags.DEFINE_list('num_envs', ['1', '16', '64'],
-                             'self-play games played at once.')
-SELFPLAY_PRESETS = flags.DEFINE_list('selfplay_presets',
-                                     ['cartpole', 'tictactoe'],
-                                     'presets of the self-play measurement.')
 SKIP_MCTX = flags.DEFINE_bool('skip_mctx', False, 'skip mctx.')
 SKIP_REFERENCE = flags.DEFINE_bool('skip_reference', False,
                                    'skip the reference search.')
-SKIP_SELFPLAY = flags.DEFINE_bool('skip_selfplay', False, 'skip self-play.')
-SEED = flags.DEFINE_integer('seed', 0, 'random seed.')
+SELFPLAY = flags.DEFINE_list(
+    'selfplay', [], 'instead of the searches, tic-tac-toe self-play with '
+    'each of these numbers of games at once.')
 OUTPUT_JSON = reporting.output_json_flag()
+
+MIN_SECONDS = 0.2  # A timing repeats a call until it has run this long.
+SEED = 0
 
 
 def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
@@ -101,7 +87,7 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
 
 def make_tf_tasks(config, network, observation, legal, seed: int,
                   reference: bool) -> Dict[str, Callable[[], Any]]:
-  """Our searches, the reference and the pieces of the compiled search."""
+  """Our searches and the reference."""
   to_play = np.zeros(observation.shape[0], np.int32)
   searches = {
       'xla': compiled_search.CompiledSearch(config, network),
@@ -114,62 +100,6 @@ def make_tf_tasks(config, network, observation, legal, seed: int,
   tasks = {name: lambda s=s: s.search_with_seed(
       observation, to_play, legal, [seed, next(counter)], add_noise=True)
            for name, s in searches.items()}
-
-  # The pieces are called as `CompiledSearch` calls its program: by the
-  # concrete function's flat call, on tensors made once.
-  def compiled(function, *args):
-    return flat_call.flat_caller(tf.function(
-        function, jit_compile=True,
-        autograph=False).get_concrete_function(*args))
-
-  tensors = [tf.constant(x) for x in (observation, to_play, legal)]
-  noise = tf.constant(reference_search.dirichlet_noise(
-      config.root_dirichlet_alpha, np.asarray(legal, bool),
-      np.random.default_rng(seed)), tf.float32)
-
-  def bare_search(simulate):
-    # Without `simulate`, the search's prologue alone (root inference,
-    # noise, trees of 2 nodes).
-    def bare(observation, to_play, legal, noise):
-      if not simulate:
-        roots = batched.expand_roots(
-            config.replace(num_simulations=1), network, observation,
-            to_play, legal, seed=None, add_noise=True, noise=noise,
-            dtype=tf.float32, check_inputs=True,
-            known_bounds=config.known_bounds)
-        tree = batched.add_exploration_noise(config, roots.tree, roots.noise)
-        return tree.edges[:, 0], roots.finite
-      output = batched.batched_search(
-          config, network, observation, to_play, legal, noise=noise,
-          add_noise=True)
-      return (output.visit_counts, output.policy, output.root_value,
-              output.finite)
-    call = compiled(bare, *tensors, noise)
-    return lambda: [x.numpy() for x in call(*tensors, noise)]
-
-  def empty(observation, to_play, legal, noise):
-    return (tf.reduce_sum(observation) + tf.reduce_sum(noise) + tf.cast(
-        tf.reduce_sum(to_play) + tf.reduce_sum(tf.cast(legal, tf.int32)),
-        tf.float32))
-
-  def network_only(observation):
-    output = network.initial_inference(observation)
-
-    def body(i, hidden_state, total):
-      action = tf.fill(tf.shape(hidden_state)[:1], i % NUM_ACTIONS)
-      output = network.recurrent_inference(hidden_state, action)
-      return i + 1, output.hidden_state, total + output.value
-
-    return tf.while_loop(
-        lambda i, *_: i < config.num_simulations, body,
-        (tf.constant(0), output.hidden_state, output.value))[2]
-
-  tasks['xla_bare'] = bare_search(True)
-  tasks['xla_root'] = bare_search(False)
-  empty_call = compiled(empty, *tensors, noise)
-  tasks['xla_empty'] = lambda: empty_call(*tensors, noise).numpy()
-  network_call = compiled(network_only, tensors[0])
-  tasks['xla_network'] = lambda: network_call(tensors[0]).numpy()
   if reference:
     model = search_lib.NetworkModel(network)
     rng = np.random.default_rng(seed)
@@ -199,8 +129,8 @@ def time_batch(batch_size: int, config, network, jax_model, repeats: int,
                  name, first, once)
   calls_per_second = reporting.rotated_rates(timed, repeats)
   simulations = batch_size * config.num_simulations
-  rates = {name: [simulations * r for r in calls_per_second[name]]
-           for name in _NAMES[:6] if name in tasks}
+  rates = {name: [simulations * r for r in values]
+           for name, values in calls_per_second.items()}
   return {
       'batch_size': batch_size,
       'milliseconds_per_call': {name: [1e3 / r for r in values]
@@ -211,97 +141,72 @@ def time_batch(batch_size: int, config, network, jax_model, repeats: int,
   }
 
 
-class SelfPlaySetup(NamedTuple):
-  """A preset's config, fresh network, reference model and compiled search."""
-  preset: str
-  config: config_lib.MuZeroConfig
-  model: search_lib.NetworkModel
-  compiled: compiled_search.CompiledSearch
-
-
-def make_selfplay_setup(preset: str, max_envs: int) -> SelfPlaySetup:
-  """A preset's fresh network and its search compiled for every padded
-  batch size up to `max_envs`, so that no timed round compiles."""
+def selfplay_rates(preset: str, num_envs: Sequence[int],
+                   repeats: int) -> Dict[int, List[float]]:
+  """Environment steps/s of `acting.Actor` with a fresh network of `preset`
+  and `CompiledSearch`, playing continuous games (`Actor.play_games`),
+  `num_envs` at once: `repeats` timings of at least 3 calls and 20,000
+  steps (3,000 for one game) after an untimed call. Every padded batch
+  size's search program is compiled first."""
   config = presets.get_preset(preset)
   network = networks.make_network(config)
   compiled = compiled_search.CompiledSearch(config, network)
   size = 1
-  while size < 2 * max_envs:
+  while size < 2 * max(num_envs):
     compiled.search_with_seed(
         np.zeros((size,) + config.observation_shape, np.float32),
         np.zeros(size, np.int32),
         np.ones((size, config.action_space_size), bool), seed=[0, 0])
     size *= 2
-  return SelfPlaySetup(preset, config, search_lib.NetworkModel(network),
-                       compiled)
+  rates = {}
+  for envs, _ in itertools.product(num_envs, range(repeats)):
+    actor = acting.Actor(
+        config, compiled, search_lib.NetworkModel(network),
+        lambda s: environments.CheckedEnvironment.from_config(
+            environments.make_environment(preset, s), config),
+        seed=SEED, num_envs=envs)
+    moves = []
+    actor.play_games(0, on_move=moves.append)
+    moves.clear()
+    start, calls = time.perf_counter(), 0
+    while calls < 3 or sum(moves) < (20000 if envs > 1 else 3000):
+      calls += 1
+      actor.play_games(calls, on_move=moves.append)
+    rates.setdefault(envs, []).append(
+        sum(moves) / (time.perf_counter() - start))
+    logging.info('self-play, %d games: %.0f steps/s', envs, rates[envs][-1])
+  return rates
 
 
-def selfplay_throughput(num_envs: int, setup: SelfPlaySetup,
-                        use_compiled_search: bool, rounds: int = 2,
-                        min_steps: int = 0, seed: int = 0,
-                        continuous: bool = False) -> Dict[str, Any]:
-  """Environment steps/s of `acting.Actor` after one warm-up round: at
-  least `rounds` timed rounds, and more until `min_steps` steps. With
-  `continuous`, `Actor.play_games` calls (games replaced as they end; the
-  steps of games still in play count too)."""
-  config = setup.config
-  search = (setup.compiled if use_compiled_search else
-            search_lib.ReferenceSearch(config, setup.model))
-  actor = acting.Actor(
-      config, search, setup.model,
-      lambda s: environments.CheckedEnvironment.from_config(
-          environments.make_environment(setup.preset, s), config),
-      seed=seed, num_envs=num_envs)
-  moves = []
-
-  def play(index):
-    if continuous:
-      actor.play_games(index, on_move=moves.append)
-    else:
-      moves.extend(result.length for result in actor.play_round(index))
-
-  play(0)
-  moves.clear()
-  start, played = time.perf_counter(), 0
-  while played < rounds or sum(moves) < min_steps:
-    played += 1
-    play(played)
-  seconds = time.perf_counter() - start
-  return {'preset': setup.preset, 'num_envs': num_envs,
-          'search': 'batched_xla' if use_compiled_search else 'reference',
-          'schedule': 'continuous' if continuous else 'rounds',
-          'rounds': played, 'env_steps': sum(moves), 'seconds': seconds,
-          'env_steps_per_second': sum(moves) / seconds}
-
-
-def format_tables(results: List[Dict[str, Any]],
-                  selfplay: List[Dict[str, Any]]) -> str:
-  """Medians: ms a call and ratios of simulations/s; self-play's rates."""
+def format_table(results: List[Dict[str, Any]]) -> str:
+  """Medians: ms a call and ratios of simulations/s."""
   names = [n for n in _NAMES if n in results[0]['milliseconds_per_call']]
   ratios = [n for n in results[0]['ratios']]
-  text = reporting.table(['batch'] + names + ratios, [
+  return reporting.table(['batch'] + names + ratios, [
       [r['batch_size']] +
       [statistics.median(r['milliseconds_per_call'][n]) for n in names] +
       [statistics.median(r['ratios'][n]) for n in ratios] for r in results])
-  if selfplay:
-    text += '\n\n' + reporting.table(
-        ('preset', 'num_envs', 'search', 'schedule', 'env steps/s'),
-        [(r['preset'], r['num_envs'], r['search'], r['schedule'],
-          r['env_steps_per_second']) for r in selfplay])
-  return text
 
 
 def main(argv):
   reporting.check_no_arguments(argv)
-  reporting.check_positive((NUM_SIMULATIONS, REPEATS, MIN_SECONDS))
+  reporting.check_positive((NUM_SIMULATIONS, REPEATS))
+  output = {'machine': reporting.machine()}
+  if SELFPLAY.value:
+    rates = selfplay_rates('tictactoe', reporting.positive_ints(SELFPLAY),
+                           REPEATS.value)
+    output['selfplay_env_steps_per_second'] = rates
+    reporting.report(output, OUTPUT_JSON.value, reporting.table(
+        ('games at once', 'env steps/s (median)', 'repeats'),
+        [(n, statistics.median(r), ', '.join(f'{x:.0f}' for x in r))
+         for n, r in rates.items()]))
+    return
   batch_sizes = reporting.positive_ints(BATCH_SIZES)
-  num_envs = reporting.positive_ints(NUM_ENVS)
   config = make_config(NUM_SIMULATIONS.value)
-  tf.random.set_seed(SEED.value)
+  tf.random.set_seed(SEED)
   network = networks.make_network(config)
   network.create_variables()
-  output = {'machine': reporting.machine(),
-            'num_simulations': NUM_SIMULATIONS.value}
+  output['num_simulations'] = NUM_SIMULATIONS.value
   jax_model = None
   modules = None if SKIP_MCTX.value else mctx_baseline.import_mctx()
   if modules is not None:
@@ -309,24 +214,12 @@ def main(argv):
     jax_model = (jax, mctx, mctx_baseline.make_jax_model(jax, network,
                                                          NUM_ACTIONS))
     output['jax_max_difference'] = mctx_baseline.check_jax_model(
-        jax, network, jax_model[2], seed=SEED.value)
+        jax, network, jax_model[2], seed=SEED)
     output['machine'].update(jax=jax.__version__, mctx=mctx.__version__)
   output['search'] = [
-      time_batch(b, config, network, jax_model, REPEATS.value,
-                 MIN_SECONDS.value, SEED.value, not SKIP_REFERENCE.value)
-      for b in batch_sizes]
-  output['selfplay'] = []
-  for preset in [] if SKIP_SELFPLAY.value else SELFPLAY_PRESETS.value:
-    setup = make_selfplay_setup(preset, max(num_envs))
-    for envs in num_envs:
-      for compiled, continuous in ((False, False), (True, False),
-                                   (True, True)):
-        output['selfplay'].append(selfplay_throughput(
-            envs, setup, compiled, min_steps=200, seed=SEED.value,
-            continuous=continuous))
-        logging.info('self-play %s', output['selfplay'][-1])
-  reporting.report(output, OUTPUT_JSON.value,
-                   format_tables(output['search'], output['selfplay']))
+      time_batch(b, config, network, jax_model, REPEATS.value, MIN_SECONDS,
+                 SEED, not SKIP_REFERENCE.value) for b in batch_sizes]
+  reporting.report(output, OUTPUT_JSON.value, format_table(output['search']))
 
 
 if __name__ == '__main__':

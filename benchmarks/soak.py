@@ -41,8 +41,6 @@ PRESET = flags.DEFINE_enum('preset', 'tictactoe', ['cartpole', 'tictactoe'],
 SECONDS = flags.DEFINE_float('seconds', 600., 'training time.')
 SAMPLE_EVERY = flags.DEFINE_float('sample_every', 30.,
                                   'seconds between samples.')
-CHECKPOINT_INTERVAL = flags.DEFINE_integer(
-    'checkpoint_interval', 500, 'learner steps between checkpoints.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 
@@ -57,9 +55,8 @@ def rss_mb() -> float:
 
 def main(argv):
   reporting.check_no_arguments(argv)
-  reporting.check_positive((SECONDS, SAMPLE_EVERY, CHECKPOINT_INTERVAL))
-  config = presets.get_preset(PRESET.value).replace(
-      training_steps=10**8, checkpoint_interval=CHECKPOINT_INTERVAL.value)
+  reporting.check_positive((SECONDS, SAMPLE_EVERY))
+  config = presets.get_preset(PRESET.value).replace(training_steps=10**8)
   samples = []
   start, next_sample = time.time(), 0.
 

@@ -295,29 +295,26 @@ def main(argv):
              'seed': SEED.value, 'positions': counts(positions),
              'machine': reporting.machine(),
              'random': random_rates(positions)}
-  lines = [f'{results["positions"]} positions from {NUM_GAMES.value} random '
-           'games']
-  row = lambda name, rates: (f'  {name:12s} win in one taken '
-                             f'{rates["win"]:.2f}   loss in one avoided '
-                             f'{rates["defend"]:.2f}')
+  rows = [('random', results['random'], None)]
   for n in mcts_simulations:
     results[f'mcts{n}'] = hit_rates(positions, [
         openspiel_players.MCTSPlayer(game, n, seed=1).select_action(
             _environment_at(p)) for p in positions])
-  for name in ['random'] + [f'mcts{n}' for n in mcts_simulations]:
-    lines.append(row(name, results[name]))
+    rows.append((f'mcts{n}', results[f'mcts{n}'], None))
   for directory in CHECKPOINT_DIRS.value:
     result = _checkpoint(directory, simulations, observations, positions)
     results.setdefault('checkpoints', {})[directory] = result
-    lines.append(f'{directory} (learner step {result["learner_step"]})')
-    lines += [row(name, result[name])
-              for name in ['prior'] + [f'muzero{n}' for n in simulations]]
-    reward = result['predicted_reward']
-    if reward:
-      lines.append(f'  predicted reward: winning moves '
-                   f'{reward["winning_moves"]:.3f}, others '
-                   f'{reward["other_moves"]:.3f}')
-  reporting.report(results, OUTPUT_JSON.value, '\n'.join(lines))
+    rows += [(f'{directory}, step {result["learner_step"]}: {name}',
+              result[name], result['predicted_reward'] or None)
+             for name in ['prior'] + [f'muzero{n}' for n in simulations]]
+  reporting.report(results, OUTPUT_JSON.value, (
+      f'{results["positions"]} positions from {NUM_GAMES.value} random '
+      'games\n' + reporting.table(
+          ('player', 'win in one taken', 'loss in one avoided',
+           'predicted reward: winning moves / others'),
+          [(name, rates['win'], rates['defend'], reward and
+            f'{reward["winning_moves"]:.3f} / {reward["other_moves"]:.3f}')
+           for name, rates, reward in rows])))
 
 
 if __name__ == '__main__':

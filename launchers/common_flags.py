@@ -150,7 +150,9 @@ def check_positive(name: str) -> None:
 
 
 def base_config(environment: Optional[str] = None,
-                preset: Optional[str] = None) -> config_lib.MuZeroConfig:
+                preset: Optional[str] = None,
+                training_steps: Optional[int] = None
+               ) -> config_lib.MuZeroConfig:
   """The configuration the flags start from: the preset's, or the one
   derived from the task of a family or from `environment`.
 
@@ -159,6 +161,8 @@ def base_config(environment: Optional[str] = None,
       user's environment factory (which replaces --preset and --env).
     preset: the run's preset (default: --preset's; an evaluation takes the
       saved run's).
+    training_steps: --training_steps, which a derived configuration's
+      learning-rate decay and temperatures follow (`presets.get_preset`).
 
   Raises:
     app.UsageError: naming the flags, if the task or the environment
@@ -170,7 +174,8 @@ def base_config(environment: Optional[str] = None,
     # Its one-line errors name the module or attribute already.
     usage_errors(environments.load_factory, environment)
   try:
-    return run_config.default_config(preset, title, environment)
+    return run_config.default_config(preset, title, environment,
+                                     training_steps)
   except (ValueError, ImportError, TypeError) as e:
     where = (f'--environment={environment}' if environment else
              f'--preset={preset}' + (f' --env={title}' if title else ''))
@@ -184,6 +189,8 @@ def validate(preset: Optional[str] = None,
   Args:
     preset: the run's preset (default: --preset's; an evaluation takes the
       saved run's).
+    training_steps: --training_steps, which a derived configuration's
+      learning-rate decay and temperatures follow (`presets.get_preset`).
     environment: as for `base_config`.
   """
   preset = preset or PRESET.value
@@ -241,7 +248,8 @@ def make_config(overrides: Optional[Mapping[str, Any]] = None,
   top = {**{name: value for name, value in values.items()
             if not name.startswith('network.')},
          **{k: v for k, v in (overrides or {}).items() if v is not None}}
-  config = base_config(environment)
+  config = base_config(environment,
+                       training_steps=(overrides or {}).get('training_steps'))
   try:
     network = dataclasses.replace(config.network, **network_overrides)
     return config.replace(network=network, **top)

@@ -147,7 +147,9 @@ PAD_ROUNDS = flags.DEFINE_bool(
     'up to rounding (rounds of the xla or '
     'graph search; default: preset with xla, e.g. on for tictactoe).')
 TRAINING_STEPS = flags.DEFINE_integer(
-    'training_steps', None, 'learner steps to run (default: preset).')
+    'training_steps', None, 'learner steps to run (default: preset); a derived '
+    'configuration (--environment, a family) decays its learning rate and '
+    'temperatures over them.')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None,
                                   'global batch size (default: preset).')
 UNROLL_STEPS = flags.DEFINE_integer('num_unroll_steps', None,

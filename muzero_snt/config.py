@@ -12,11 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroConfig, its network section, and presets with the paper's numbers.
+"""MuZeroConfig and its network section, validated on construction.
 
 Field names follow the pseudocode of Schrittwieser et al. (2020),
-arXiv:1911.08265. Numbers the pseudocode leaves out come from the paper's
-appendix (network sizes, the value support, prioritised replay).
+arXiv:1911.08265; the fields it leaves out come from the paper's appendix
+(network sizes, the value support, prioritised replay) or say which
+extension they turn on.
 """
 
 import dataclasses
@@ -25,7 +26,6 @@ from typing import Callable, NamedTuple, Optional, Tuple
 from muzero_snt import symmetries
 
 MAXIMUM_FLOAT_VALUE = float('inf')
-_INF = float('inf')
 
 NETWORK_KINDS = ('mlp', 'residual')
 ACTION_ENCODINGS = ('one_hot', 'board', 'column')
@@ -97,13 +97,26 @@ def _is_number(value) -> bool:
   return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _check_range(name: str, value, low: float, high: float,
-                 expected: str, low_open: bool = False,
+def _check_range(name: str, value, low: float, high: float = float('inf'),
+                 expected: str = '>= 0', low_open: bool = False,
                  high_open: bool = False):
   """Checks that `value` is a number in the interval from `low` to `high`."""
   ok = _is_number(value) and (value > low if low_open else value >= low) and (
       value < high if high_open else value <= high)
   _check(ok, name, value, expected)
+
+
+def _check_int(name: str, value, minimum: int):
+  _check(_is_int(value) and value >= minimum, name, value,
+         'a positive integer' if minimum else 'a non-negative integer')
+
+
+def _check_bool(name: str, value):
+  _check(isinstance(value, bool), name, value, 'True or False')
+
+
+def _check_choice(name: str, value, choices: Tuple[str, ...]):
+  _check(value in choices, name, value, f'one of {choices}')
 
 
 def _check_support_size(name: str, value: int):
@@ -151,12 +164,9 @@ class NetworkConfig:
       convolution before its linear layer (AlphaZero's 2).
     value_head_channels: the same for the value head (AlphaZero's 1).
     reward_head_channels: the same for the dynamics' reward head (1).
-    conv_as_matmul: whether a residual network's 3x3 convolutions run as one
-      matmul each on boards of at most 3 x 3 cells
-      (`networks/board_conv.py`): the same function and variables, rounded
-      differently; faster learner steps and batched searches on
-      tic-tac-toe. Off by default: the presets' published results were made
-      with the convolution.
+    conv_as_matmul: whether a residual network's 3x3 convolutions on boards
+      of at most 3 x 3 cells run as one matmul each (`networks/board_conv.py`:
+      the same function and variables, rounded differently).
     projection_hidden: width of the two hidden layers of the consistency
       loss's projection of a hidden state (`networks/projection.py`; built
       only when `MuZeroConfig.consistency_loss_weight` > 0).
@@ -186,31 +196,22 @@ class NetworkConfig:
   projection_head_hidden: int = 128
 
   def __post_init__(self):
-    _check(self.kind in NETWORK_KINDS, 'network.kind', self.kind,
-           f'one of {NETWORK_KINDS}')
-    _check(_is_int(self.hidden_size) and self.hidden_size > 0,
-           'network.hidden_size', self.hidden_size, 'a positive integer')
+    _check_choice('network.kind', self.kind, NETWORK_KINDS)
+    _check_int('network.hidden_size', self.hidden_size, 1)
     _check_sizes('network.mlp_layers', self.mlp_layers)
     _check_sizes('network.head_layers', self.head_layers)
-    _check(_is_int(self.channels) and self.channels > 0,
-           'network.channels', self.channels, 'a positive integer')
-    _check(_is_int(self.num_blocks) and self.num_blocks >= 0,
-           'network.num_blocks', self.num_blocks, 'a non-negative integer')
+    _check_int('network.channels', self.channels, 1)
+    _check_int('network.num_blocks', self.num_blocks, 0)
     for name in ('policy_head_channels', 'value_head_channels',
                  'reward_head_channels', 'projection_hidden',
                  'projection_size', 'projection_head_hidden'):
-      _check(_is_int(getattr(self, name)) and getattr(self, name) > 0,
-             f'network.{name}', getattr(self, name), 'a positive integer')
-    _check(
-        _is_int(self.prediction_blocks) and self.prediction_blocks >= 0,
-        'network.prediction_blocks', self.prediction_blocks,
-        'a non-negative integer')
-    _check(self.action_encoding in ACTION_ENCODINGS, 'network.action_encoding',
-           self.action_encoding, f'one of {ACTION_ENCODINGS}')
+      _check_int(f'network.{name}', getattr(self, name), 1)
+    _check_int('network.prediction_blocks', self.prediction_blocks, 0)
+    _check_choice('network.action_encoding', self.action_encoding,
+                  ACTION_ENCODINGS)
     for name in ('downsample', 'batch_norm', 'zero_init_residual',
                  'conv_as_matmul'):
-      _check(isinstance(getattr(self, name), bool), f'network.{name}',
-             getattr(self, name), 'True or False')
+      _check_bool(f'network.{name}', getattr(self, name))
     _check_support_size('network.value_support_size', self.value_support_size)
     _check_support_size('network.reward_support_size',
                         self.reward_support_size)
@@ -282,61 +283,48 @@ class MuZeroConfig:
   # step's 1/K `scale_gradient` stays; this multiplies the reward term
   # inside it, as `value_loss_weight` does the value term.
   reward_loss_weight: float = 1.0
-  # EfficientZero's self-supervised consistency loss (Ye et al. 2021,
-  # arXiv:2111.00210; not in MuZero: 0 is the paper's loss): each recurrent
-  # step's hidden state, projected and passed through a prediction head, is
-  # drawn towards the projection of the representation of the real
-  # observation at that step (negative cosine similarity, no gradient
-  # through the target), with this weight inside the step's 1/K gradient
-  # scale. EfficientZero weighs it 2. Sizes in `network.projection_*`.
+  # Weight of EfficientZero's consistency loss (Ye et al. 2021,
+  # arXiv:2111.00210, which weighs it 2; 0 is MuZero's loss), inside each
+  # step's 1/K gradient scale: `losses.consistency_loss`. Sizes in
+  # `network.projection_*`.
   consistency_loss_weight: float = 0.0
   # Prioritised replay (appendix G); alpha = beta = 1 for Atari.
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
   priority_beta: float = 1.0
-  # Reanalyse (appendix H of the paper; docs/reanalysis.md): the fraction of
-  # each batch's rows whose policy targets come from a fresh search with the
-  # current network and whose value targets bootstrap from a target
-  # network, refreshed every `target_update_interval` learner steps. The
-  # paper's MuZero Reanalyze uses 0.8; 0 trains on the stored targets.
+  # Reanalyse (appendix H; `reanalysis.py`): the fraction of each batch's
+  # rows whose policy targets come from a fresh search with the current
+  # network and whose value targets bootstrap from a target network,
+  # refreshed every `target_update_interval` learner steps (MuZero
+  # Reanalyze: 0.8). `reanalyze_policy` False renews the value targets only,
+  # searching nothing.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
-  # False reanalyses the value targets only: the chosen rows keep their
-  # stored policy targets and nothing is searched again, so a row costs one
-  # inference of the target network per bootstrap position instead of K + 1
-  # searches.
   reanalyze_policy: bool = True
-  # Data augmentation by the board's symmetries (`symmetries.py`): each
-  # sampled window is moved by a random map of this kind ('none', the
-  # paper's setting; 'dihedral', AlphaGo Zero's 8 maps of a square board;
-  # 'left_right', a mirror).
+  # Each sampled window moved by a random map of the board (`symmetries.py`):
+  # 'none' (the paper's), 'dihedral' (AlphaGo Zero's 8) or 'left_right'.
   board_symmetries: str = 'none'
-  # Self-play's first moves uniformly at random among the legal ones (0, the
-  # paper's setting: every move follows the visit counts). The search still
-  # runs at those moves and its visits stay the policy target; only the
-  # move played changes. For games whose openings all draw (tic-tac-toe),
-  # where self-play otherwise settles on a few openings and never learns to
-  # answer the rest (docs/distributed.md, "Learning").
+  # Self-play's first moves played uniformly among the legal ones (0 is the
+  # paper's); their searches' visits stay the policy targets. For games
+  # whose openings all draw, where self-play settles on a few.
   random_opening_moves: int = 0
 
   def __post_init__(self):
-    def positive_int(name):
-      value = getattr(self, name)
-      _check(_is_int(value) and value > 0, name, value, 'a positive integer')
-
-    def positive(name):
-      value = getattr(self, name)
-      _check(_is_number(value) and value > 0, name, value, 'a positive number')
-
     for name in ('action_space_size', 'max_moves', 'num_simulations',
                  'gumbel_max_considered_actions',
                  'batch_size', 'td_steps', 'training_steps',
                  'checkpoint_interval', 'window_size', 'num_unroll_steps',
                  'target_update_interval'):
-      positive_int(name)
+      _check_int(name, getattr(self, name), 1)
+    for name in ('lr_warmup_steps', 'random_opening_moves'):
+      _check_int(name, getattr(self, name), 0)
     for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
                  'pb_c_base', 'value_loss_weight', 'reward_loss_weight'):
-      positive(name)
+      value = getattr(self, name)
+      _check(_is_number(value) and value > 0, name, value, 'a positive number')
+    for name in ('pb_c_init', 'gumbel_c_visit', 'gumbel_c_scale',
+                 'weight_decay', 'priority_alpha', 'priority_beta'):
+      _check_range(name, getattr(self, name), 0)
     _check_range('discount', self.discount, 0, 1, 'in (0, 1]', low_open=True)
     _check(callable(self.visit_softmax_temperature_fn),
            'visit_softmax_temperature_fn', self.visit_softmax_temperature_fn,
@@ -348,41 +336,24 @@ class MuZeroConfig:
           self.known_bounds, 'None or KnownBounds(min, max) with min < max')
     _check_range('root_exploration_fraction', self.root_exploration_fraction,
                  0, 1, 'in [0, 1]')
-    _check_range('pb_c_init', self.pb_c_init, 0, _INF, '>= 0')
-    _check(self.unvisited_q in UNVISITED_Q, 'unvisited_q', self.unvisited_q,
-           f'one of {UNVISITED_Q}')
-    _check(self.search_policy in SEARCH_POLICIES, 'search_policy',
-           self.search_policy, f'one of {SEARCH_POLICIES}')
-    _check_range('gumbel_c_visit', self.gumbel_c_visit, 0, _INF, '>= 0')
-    _check_range('gumbel_c_scale', self.gumbel_c_scale, 0, _INF, '>= 0')
-    _check_range('weight_decay', self.weight_decay, 0, _INF, '>= 0')
+    _check_choice('unvisited_q', self.unvisited_q, UNVISITED_Q)
+    _check_choice('search_policy', self.search_policy, SEARCH_POLICIES)
     _check_range('consistency_loss_weight', self.consistency_loss_weight, 0,
-                 _INF, '>= 0 (0: no consistency loss, the paper\'s loss)')
+                 expected='>= 0 (0: no consistency loss, the paper\'s loss)')
     _check_range('momentum', self.momentum, 0, 1, 'in [0, 1)', high_open=True)
     _check_range('lr_decay_rate', self.lr_decay_rate, 0, 1, 'in (0, 1]',
                  low_open=True)
-    _check(_is_int(self.lr_warmup_steps) and self.lr_warmup_steps >= 0,
-           'lr_warmup_steps', self.lr_warmup_steps, 'a non-negative integer')
-    _check(
-        _is_int(self.random_opening_moves) and self.random_opening_moves >= 0,
-        'random_opening_moves', self.random_opening_moves,
-        'a non-negative integer')
     _check_sizes('observation_shape', self.observation_shape,
                  allow_empty=False)
     _check(self.num_players in (1, 2), 'num_players', self.num_players,
            '1 or 2')
     _check(isinstance(self.network, NetworkConfig), 'network', self.network,
            'a NetworkConfig')
-    _check(self.optimizer in OPTIMIZERS, 'optimizer', self.optimizer,
-           f'one of {OPTIMIZERS}')
-    _check(isinstance(self.prioritized_replay, bool), 'prioritized_replay',
-           self.prioritized_replay, 'True or False')
-    _check_range('priority_alpha', self.priority_alpha, 0, _INF, '>= 0')
-    _check_range('priority_beta', self.priority_beta, 0, _INF, '>= 0')
+    _check_choice('optimizer', self.optimizer, OPTIMIZERS)
+    _check_bool('prioritized_replay', self.prioritized_replay)
     _check_range('reanalyze_fraction', self.reanalyze_fraction, 0, 1,
                  'a fraction of the batch in [0, 1]')
-    _check(isinstance(self.reanalyze_policy, bool), 'reanalyze_policy',
-           self.reanalyze_policy, 'True or False')
+    _check_bool('reanalyze_policy', self.reanalyze_policy)
     _check(self.reanalyze_policy or not self.reanalyze_fraction or
            self.td_steps < self.max_moves, 'reanalyze_policy',
            self.reanalyze_policy,

@@ -15,7 +15,7 @@
 """Calling a traced function on tensors without matching its arguments.
 
 A concrete function's call binds the arguments in Python, a large share of
-a small program's call (docs/benchmarks.md, "The search's call"). A caller
+a small program's call (a search's, a learner step's). A caller
 holding the signature's tensors can pass them as a flat list through the
 private `ConcreteFunction._call_flat`; without it, the public call is used.
 """

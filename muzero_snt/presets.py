@@ -14,15 +14,13 @@
 # ============================================================================
 """Presets: the pseudocode's configurations and small ones for a laptop CPU.
 
-Each preset is one function that returns a frozen `MuZeroConfig` with every
-number in place. The paper-sized ones reproduce the pseudocode of
-arXiv:1911.08265 and the network sizes of its appendix; the OpenSpiel ones
-adapt chess and shogi to OpenSpiel's move numbering and planes; the small ones
-(tic-tac-toe, CartPole, MinAtar's in `presets_minatar`) train on a 2-core
-CPU. `PRESETS` names the ones the environments of
-`environments.make_environment` fit. The families of `FAMILIES`
-('gymnasium', 'openspiel') and a user's own environment take a
-configuration derived from the environment (`config_for_environment`).
+Each preset is one function returning a frozen `MuZeroConfig` with every
+number in place: the paper-sized ones reproduce the pseudocode of
+arXiv:1911.08265 and its appendix's networks (the OpenSpiel ones adapt chess
+and shogi to OpenSpiel's moves and planes); the small ones train on a 2-core
+CPU. `PRESETS` names those `environments.make_environment` fits; the
+`FAMILIES` and a user's own environment derive theirs
+(`config_for_environment`).
 """
 
 import dataclasses
@@ -30,7 +28,6 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 from muzero_snt import config as config_lib
 from muzero_snt import presets_generic
-from muzero_snt import presets_minatar
 
 config_for_environment = presets_generic.config_for_environment
 FAMILIES = presets_generic.FAMILIES
@@ -40,10 +37,9 @@ MuZeroConfig = config_lib.MuZeroConfig
 NetworkConfig = config_lib.NetworkConfig
 
 # Appendix "Network Architecture": AlphaZero's tower with 16 instead of 20
-# residual blocks of 256 planes for representation and dynamics; the
-# prediction function is AlphaZero's heads (value head with a 256-unit layer).
-# Each block's last batch-norm scale starts at 0 (not in the paper): from the
-# usual init, the paper's learning rates overflow the towers within 3 steps
+# residual blocks of 256 planes, and AlphaZero's heads. Each block's last
+# batch-norm scale starts at 0 (not in the paper): from the usual init the
+# paper's learning rates overflow the towers within 3 steps
 # (docs/pseudocode.md, deviation Q).
 PAPER_BOARD_NETWORK = NetworkConfig(
     kind='residual',
@@ -57,23 +53,17 @@ PAPER_BOARD_NETWORK = NetworkConfig(
 
 # Atari: the same tower after the down-sampling stem, and value and reward
 # as 601 categorical atoms over the transformed support -300..300.
-PAPER_ATARI_NETWORK = NetworkConfig(
-    kind='residual',
-    channels=256,
-    num_blocks=16,
-    prediction_blocks=0,
-    head_layers=(256,),
+PAPER_ATARI_NETWORK = dataclasses.replace(
+    PAPER_BOARD_NETWORK,
     downsample=True,
     action_encoding='one_hot',
     value_support_size=601,
     reward_support_size=601,
-    zero_init_residual=True,
 )
 
 # Updates over which the paper presets' learning rate rises linearly to
-# lr_init (not in the paper; docs/pseudocode.md, deviation R): at lr_init
-# from the first update, the scalar value and reward heads overshoot and
-# the loss overflows within 4 steps even with zero-initialised blocks.
+# lr_init (not in the paper; deviation R): at lr_init from the first update
+# the scalar heads overshoot and the loss overflows within 4 steps.
 PAPER_LR_WARMUP_STEPS = 100
 
 
@@ -104,40 +94,38 @@ def make_board_game_config(
   )
 
 
+# AlphaZero's inputs (Silver et al. 2018, table S1), which the MuZero
+# appendix reuses: planes per position, chess 14 (6 + 6 pieces, 2
+# repetition counts) and shogi 45 (14 + 14 pieces, 3 repetition counts,
+# 7 + 7 prisoner counts); constant planes, chess 7 (colour, move count,
+# 2 + 2 castling rights, no-progress count) and shogi 2 (colour, move count).
+CHESS_POSITION_PLANES, CHESS_CONSTANT_PLANES = 14, 7
+SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
+# Appendix "Network Input": shogi keeps AlphaZero's last 8 positions, chess
+# the last 100 "to allow correct prediction of draws".
+CHESS_HISTORY, SHOGI_HISTORY = 100, 8
+# `environments.make_environment`'s OpenSpiel games: the last 8 positions of
+# OpenSpiel's planes plus one plane for the player to move.
+OPENSPIEL_HISTORY = 8
+
+
 def make_go_config() -> MuZeroConfig:
   """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers.
 
-  The input is the last 8 positions of OpenSpiel's 4-plane tensor (black,
-  white, empty, side to move) plus a plane for the player to move: 33
-  planes where AlphaZero has 17 (8 x 2 stone planes + colour); the
-  environment is `environments.make_environment('go')`.
+  The input is the last 8 positions of OpenSpiel's 4 planes (black, white,
+  empty, side to move) plus the player to move: 33 planes where AlphaZero
+  has 17.
   """
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
-      observation_shape=(19, 19, 8 * 4 + 1))
-
-
-# AlphaZero's inputs (Silver et al. 2018, table S1), which the MuZero
-# appendix reuses: per position, chess has 14 planes (6 + 6 pieces, 2
-# repetition counts) and shogi 45 (14 + 14 pieces, 3 repetition counts, 7 + 7
-# prisoner counts); then constant planes, chess 7 (colour, move count, 2 + 2
-# castling rights, no-progress count) and shogi 2 (colour, move count).
-CHESS_POSITION_PLANES, CHESS_CONSTANT_PLANES = 14, 7
-SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
-# MuZero appendix, "Network Input": shogi keeps AlphaZero's last 8 positions;
-# chess keeps the last 100 "to allow correct prediction of draws".
-CHESS_HISTORY, SHOGI_HISTORY = 100, 8
-# OpenSpiel's games as `environments.make_environment` builds them: the last
-# 8 positions of OpenSpiel's planes plus one plane for the player to move.
-OPENSPIEL_HISTORY = 8
+      observation_shape=(19, 19, OPENSPIEL_HISTORY * 4 + 1))
 
 
 def make_chess_config() -> MuZeroConfig:
   """Chess, the pseudocode's numbers: 4,672 moves (AlphaZero's 8x8x73).
 
-  The input is the paper's: the last 100 positions of AlphaZero's 14 planes
-  plus its 7 constant planes, 1,407 planes. No environment here produces
-  it; `make_openspiel_chess_config` is the preset for OpenSpiel's chess.
+  The paper's input, 1,407 planes, which no environment here produces;
+  `make_openspiel_chess_config` is the preset for OpenSpiel's chess.
   """
   return make_board_game_config(
       action_space_size=4672, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
@@ -148,8 +136,7 @@ def make_chess_config() -> MuZeroConfig:
 def make_shogi_config() -> MuZeroConfig:
   """Shogi, the pseudocode's numbers: 11,259 moves (AlphaZero's 9x9x139).
 
-  The input is the paper's: the last 8 positions of AlphaZero's 45 planes
-  plus its 2 constant planes, 362 planes. No environment here produces it;
+  The paper's input, 362 planes, which no environment here produces;
   `make_openspiel_shogi_config` is the preset for OpenSpiel's shogi.
   """
   return make_board_game_config(
@@ -159,12 +146,10 @@ def make_shogi_config() -> MuZeroConfig:
 
 
 def make_openspiel_chess_config() -> MuZeroConfig:
-  """`make_chess_config` adapted to OpenSpiel's `chess` (the 'chess' preset).
+  """`make_chess_config` on OpenSpiel's `chess` (the 'chess' preset).
 
-  OpenSpiel numbers 4,674 moves, not the pseudocode's 4,672, and describes a
-  position with 20 planes; the input is the last 8 positions (the paper
-  has 100) plus a plane for the player to move, 161 planes. Every other
-  number is the pseudocode's; games reaching 512 moves end as draws.
+  OpenSpiel's 4,674 moves and 20 planes a position (161 planes in all);
+  games reaching 512 moves end as draws.
   """
   return dataclasses.replace(
       make_chess_config(), action_space_size=4674,
@@ -172,12 +157,10 @@ def make_openspiel_chess_config() -> MuZeroConfig:
 
 
 def make_openspiel_shogi_config() -> MuZeroConfig:
-  """`make_shogi_config` adapted to OpenSpiel's `shogi` (the 'shogi' preset).
+  """`make_shogi_config` on OpenSpiel's `shogi` (the 'shogi' preset).
 
-  OpenSpiel numbers 13,689 moves, not the pseudocode's 11,259, and
-  describes a position with 45 planes; the input is the last 8 positions
-  plus a plane for the player to move, 361 planes. Every other number is
-  the pseudocode's; games reaching 512 moves end as draws.
+  OpenSpiel's 13,689 moves and 45 planes a position (361 planes in all);
+  games reaching 512 moves end as draws.
   """
   return dataclasses.replace(
       make_shogi_config(), action_space_size=13689,
@@ -187,8 +170,8 @@ def make_openspiel_shogi_config() -> MuZeroConfig:
 def make_atari_config() -> MuZeroConfig:
   """Atari: the pseudocode's numbers plus the appendix's network and replay.
 
-  Observations are 96x96 with 32 RGB frames and 32 action bias planes
-  (128 planes); replay is prioritised with alpha = beta = 1.
+  Observations are 96x96 with 32 RGB frames and 32 action planes;
+  replay is prioritised with alpha = beta = 1.
   """
   return MuZeroConfig(
       action_space_size=18,
@@ -215,29 +198,23 @@ def make_tictactoe_config() -> MuZeroConfig:
   """Tic-tac-toe on a CPU: a one-block residual network of 16 planes.
 
   Observations are 3x3 with three planes (the mover's stones, the
-  opponent's stones, a constant plane for the player to move); an action is a
-  square, so the dynamics sees it on one 'board' plane. Value and reward use
-  21-atom supports. Where it departs from the paper (the board's 8
-  symmetries, heads of 16 planes, a random first move, batches of 64, lr
-  0.2), each value says why beside it; the measurements are in
-  docs/results.md, "Tic-tac-toe: how the preset got here".
+  opponent's, the player to move); an action is a square on one 'board'
+  plane; value and reward use 21-atom supports. Each value that departs
+  from the paper says why beside it.
   """
   return MuZeroConfig(
       action_space_size=9,
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # The paper's Atari count: perfect play in fewer learner steps than
-      # with 25, and no dearer a step, since self-play searches beside the
-      # learner's steps on the other core.
+      # Perfect play in fewer learner steps than with 25; self-play searches
+      # on the other core, so a step costs no more.
       num_simulations=50,
-      # Half the other small presets' 128: the slowest seed takes more
-      # steps to perfect play, but each costs less, and it gets there
-      # sooner.
+      # Cheaper steps: the slowest seed needs more of them but gets to
+      # perfect play sooner.
       batch_size=64,
       td_steps=9,  # Monte Carlo return, as for the other board games.
-      # At 0.02 the value stalls far below what the network can fit; at
-      # 0.3 the value head collapses.
+      # At 0.02 the value stalls; at 0.3 the value head collapses.
       lr_init=0.2,
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
@@ -258,20 +235,18 @@ def make_tictactoe_config() -> MuZeroConfig:
           action_encoding='board',
           value_support_size=21,
           reward_support_size=21,
-          # Not AlphaZero's 2 and 1: a 1x1 convolution of 1 or 2 planes
-          # before a ReLU dies, and the head gives one value or policy for
-          # every position, when an early update pushes its batch-norm
-          # offset below the activations; of 16 planes some stay alive.
+          # Not AlphaZero's 2 and 1: a head of 1 or 2 planes dies when an
+          # early update pushes its batch-norm offset below the
+          # activations; of 16 planes some stay alive.
           policy_head_channels=16,
           value_head_channels=16,
           reward_head_channels=16,
       ),
-      # AlphaGo Zero's augmentation: a bad reply to a rare opening, which
-      # self-play seldom punishes, is learnt in all its orientations.
+      # AlphaGo Zero's augmentation: a bad reply to a rare opening is
+      # learnt in all its orientations.
       board_symmetries='dihedral',
       # Every opening draws, so self-play settles on a few and rarely meets
-      # the rest, which the evaluation's perfect player plays: the first
-      # move of each self-play game is drawn uniformly.
+      # those the evaluation's perfect player plays.
       random_opening_moves=1,
   )
 
@@ -280,20 +255,16 @@ def make_cartpole_config() -> MuZeroConfig:
   """CartPole-v1 on a CPU: MLPs with a 128-unit hidden state.
 
   Two hidden layers of 128 in each torso, heads with one layer of 32, and
-  601-atom value and reward supports, as in the paper's Atari heads. An
-  unvisited child's Q in the search is its parent's value. The measurements
-  behind the values that depart from the paper are in docs/results.md,
-  "CartPole: how the preset got here".
+  601-atom value and reward supports as in the paper's Atari heads.
   """
   return MuZeroConfig(
       action_space_size=2,
       max_moves=500,
       discount=0.997,
       root_dirichlet_alpha=0.25,
-      # Early on the search keeps nearly all its visits on the child with
-      # the larger noised prior, and the prior learns from those visits. At
-      # the pseudocode's 0.25 that loop drives any prior above 1/2 towards
-      # 1 (one push every move); at 0.5 it pulls the prior back to even.
+      # Early on nearly all visits go to the child with the larger noised
+      # prior, which learns from them: at the pseudocode's 0.25 that loop
+      # drives any prior above 1/2 towards 1; at 0.5 it pulls it back.
       root_exploration_fraction=0.5,
       num_simulations=50,
       batch_size=128,
@@ -305,9 +276,8 @@ def make_cartpole_config() -> MuZeroConfig:
       training_steps=10_000,
       checkpoint_interval=500,
       window_size=500,
-      # Returns are positive and there are no known bounds, so the
-      # pseudocode's Q of 0 for an unvisited child would rank it below every
-      # visited one; the parent's value keeps the search exploring.
+      # Returns are positive and unbounded: the pseudocode's Q of 0 would
+      # rank an unvisited child below every visited one.
       unvisited_q='parent',
       observation_shape=(4,),
       network=NetworkConfig(
@@ -324,19 +294,8 @@ def make_cartpole_config() -> MuZeroConfig:
 def make_connect4_config() -> MuZeroConfig:
   """Connect four (OpenSpiel's `connect_four`) on a CPU.
 
-  Observations are OpenSpiel's 6x7 planes (the first player's discs, the
-  second's, empty) plus one for the player to move. Two residual blocks of
-  32 planes; the dynamics sees a move as its whole column on one plane
-  ('column'; the 'board' encoding marks one square, at the bottom of the
-  column, however high the disc lands): a fresh network learns sooner which
-  move wins. Each unrolled step's reward loss weighs K = 5 (inside the
-  step's 1/K gradient scale, which stays): a win is the one non-zero reward
-  of a game, and at weight 1 the dynamics barely told a winning move from
-  another. The value target bootstraps from the stored search value 10
-  moves on (the paper's Atari n; its board games use the game's result):
-  over an hour it rated ahead of the game's result at every checkpoint
-  compared, each gap within one seed's noise. The measurements are in
-  docs/results.md, "Connect four: how the preset got here".
+  Observations are OpenSpiel's 6x7 planes (each player's discs, empty) plus
+  the player to move; two residual blocks of 32 planes.
   """
   return MuZeroConfig(
       action_space_size=7,
@@ -346,11 +305,15 @@ def make_connect4_config() -> MuZeroConfig:
       root_dirichlet_alpha=1.0,
       num_simulations=50,
       batch_size=128,
+      # The paper's Atari n, not the game's result: it rated ahead at every
+      # checkpoint compared, within one seed's noise.
       td_steps=10,
       lr_init=0.02,
       lr_decay_steps=20e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=8),
       known_bounds=KnownBounds(-1, 1),
+      # A win is a game's one non-zero reward: at weight 1 the dynamics
+      # barely told a winning move from another.
       reward_loss_weight=5.0,
       training_steps=20_000,
       checkpoint_interval=500,
@@ -363,6 +326,8 @@ def make_connect4_config() -> MuZeroConfig:
           num_blocks=2,
           prediction_blocks=1,
           head_layers=(32,),
+          # A move as its whole column: where the disc lands depends on the
+          # column's height, and a fresh network learns sooner which wins.
           action_encoding='column',
           value_support_size=21,
           reward_support_size=21,
@@ -373,8 +338,8 @@ def make_connect4_config() -> MuZeroConfig:
 def make_go9_config() -> MuZeroConfig:
   """9x9 Go (OpenSpiel's `go`, komi 7.5) on a CPU.
 
-  The input is the current position only (OpenSpiel's 4 planes plus one for
-  the player to move); 82 moves (81 points and pass) on two 'board' planes.
+  The input is the current position only (OpenSpiel's 4 planes plus the
+  player to move); 82 moves (81 points and pass) on two 'board' planes.
   Games end at OpenSpiel's limit of 162 moves and are scored.
   """
   return MuZeroConfig(
@@ -410,16 +375,12 @@ def make_go9_config() -> MuZeroConfig:
 def make_atari_small_config() -> MuZeroConfig:
   """An Atari game on a CPU: the paper's protocol, a small network.
 
-  The paper's frames (96x96 RGB, action repeat 4, full 18 actions, no-op
-  starts) but 4 stacked frames and 4 action planes; the paper's
-  down-sampling stem and heads (601 atoms) on a tower of 2 blocks of 32
-  planes; prioritised replay with alpha = beta = 1 as in the paper. Games
-  are cut at 1,000 moves (4,000 frames, about a minute of play). A stored
-  position holds one uint8 frame and its move's data (27,802 bytes; the
-  stacked float32 observation would be 590 KB), so a window of 150 games
-  takes at most (150 + 150 while a checkpoint is written + 4 playing) x
-  1,000 positions, about 8.4 GB: less than the 9.4 GB a window of 6 took
-  with whole observations.
+  The paper's frames (96x96 RGB, action repeat 4, 18 actions, no-op
+  starts) but 4 stacked frames and 4 action planes; the paper's stem and
+  601-atom heads on a tower of 2 blocks of 32 planes; prioritised replay.
+  Games are cut at 1,000 moves. A stored position holds one uint8 frame
+  (27,802 bytes), so the window of 150 games (twice over while a
+  checkpoint is written) takes at most about 8.4 GB.
   """
   return MuZeroConfig(
       action_space_size=18,
@@ -436,12 +397,9 @@ def make_atari_small_config() -> MuZeroConfig:
       training_steps=50_000,
       checkpoint_interval=1_000,
       window_size=150,
-      # With the pseudocode's Q of 0 for an unvisited child, 16 simulations
-      # of this network visit one child per root and self-play plays the
-      # no-op every move; with the parent's value its searches spread over
-      # the 18 actions (docs/benchmarks.md, "The Q of an unvisited child").
-      # The paper's `atari` preset keeps the pseudocode's rule: its fresh
-      # network visits all 18 children with either.
+      # With a Q of 0 for an unvisited child, 16 simulations of this network
+      # visit one child per root and self-play plays the no-op every move
+      # (the paper's 'atari' preset visits all 18 children either way).
       unvisited_q='parent',
       observation_shape=(96, 96, 4 * 3 + 4),
       network=NetworkConfig(
@@ -461,6 +419,51 @@ def make_atari_small_config() -> MuZeroConfig:
   )
 
 
+def make_minatar_config() -> MuZeroConfig:
+  """A MinAtar game (arXiv:1903.03176; the title 'breakout' etc.) on a CPU.
+
+  As MinAtar's baselines: the current 10x10 state alone (every game padded
+  to Seaquest's 10 planes), MinAtar's 6 actions, discount 0.99. Games are
+  cut at 3,000 moves. A residual tower of 2 blocks of 16 planes without
+  down-sampling, actions as 6 one-hot planes, 61-atom supports (values up
+  to about 900); prioritised replay as for Atari. The window of 100 games
+  of 4 KB states holds at most 1.2 GB.
+  """
+  return MuZeroConfig(
+      action_space_size=6,
+      max_moves=3_000,
+      discount=0.99,
+      root_dirichlet_alpha=0.25,
+      num_simulations=16,
+      batch_size=128,
+      td_steps=10,
+      lr_init=0.02,
+      lr_decay_steps=50e3,
+      visit_softmax_temperature_fn=config_lib.TrainingStepTemperature(
+          boundaries=(25e3, 37.5e3), values=(1.0, 0.5, 0.25)),
+      training_steps=50_000,
+      checkpoint_interval=1_000,
+      window_size=100,
+      # Positive, unbounded returns, as for CartPole: with a Q of 0 each
+      # search follows its first child and self-play turns deterministic.
+      unvisited_q='parent',
+      observation_shape=(10, 10, 10),
+      network=NetworkConfig(
+          kind='residual',
+          channels=16,
+          num_blocks=2,
+          prediction_blocks=0,
+          head_layers=(32,),
+          action_encoding='one_hot',
+          value_support_size=61,
+          reward_support_size=61,
+      ),
+      prioritized_replay=True,
+      priority_alpha=1.0,
+      priority_beta=1.0,
+  )
+
+
 PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
     'atari': make_atari_config,
     'atari_small': make_atari_small_config,
@@ -469,40 +472,34 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
     'connect4': make_connect4_config,
     'go': make_go_config,
     'go9': make_go9_config,
-    'minatar': presets_minatar.make_minatar_config,
+    'minatar': make_minatar_config,
     'shogi': make_openspiel_shogi_config,
     'tictactoe': make_tictactoe_config,
 }
 
 
 # How each preset's self-play runs in one process, by `RunConfig` field
-# (`muzero_snt.run.run_config`, which resolves a run's unset fields from
-# these): games played at once, learner steps per environment step, and
-# the three ways of playing that are off unless named here.
+# (`run.run_config` resolves a run's unset fields from these): games played
+# at once, learner steps per environment step, and the ways of playing that
+# are off unless named.
 RUN_DEFAULTS: Dict[str, Dict[str, Any]] = {
-    # Games of 5 to 9 moves: a round's searches padded to its 32 games
-    # compile one program, not six, and the run starts sooner; the
-    # learner's steps run beside the next move.
+    # Games of 5 to 9 moves: a round padded to its 32 games compiles one
+    # program, not six.
     'tictactoe': dict(num_envs=32, train_ratio=0.1, overlap_learning=True,
                       pad_rounds=True),
-    # Episodes last 10 to 500 moves: rounds would wait for the longest and
-    # search ever fewer games. The learner's steps run beside the next
-    # move, which solves sooner in time.
+    # Episodes of 10 to 500 moves: rounds would wait for the longest.
     'cartpole': dict(num_envs=32, train_ratio=0.05, continuous_selfplay=True,
                      overlap_learning=True),
     'connect4': dict(num_envs=32, train_ratio=0.05),
     'go9': dict(num_envs=16, train_ratio=0.02),
     'atari_small': dict(num_envs=4, train_ratio=0.05),
-    # 0.2: 25.6 samples learnt per frame (DQN's MinAtar baseline 32); 0.05
-    # learnt half as much per frame and less in the same hour (Breakout).
+    # 25.6 samples learnt per frame (DQN's MinAtar baseline 32).
     'minatar': dict(num_envs=16, train_ratio=0.2),
-    # Paper-sized: they run here, slowly; real runs need accelerators and
-    # many actors.
+    # Paper-sized: real runs need accelerators and many actors.
     'atari': dict(num_envs=2, train_ratio=0.05),
     'go': dict(num_envs=2, train_ratio=0.01),
     'chess': dict(num_envs=2, train_ratio=0.01),
     'shogi': dict(num_envs=2, train_ratio=0.01),
-    # Derived configurations (`config_for_environment`): small games.
     'gymnasium': dict(num_envs=16, train_ratio=0.1),
     'openspiel': dict(num_envs=16, train_ratio=0.1),
 }
@@ -515,7 +512,8 @@ def preset_names() -> Tuple[str, ...]:
   return tuple(sorted((*PRESETS, *FAMILIES)))
 
 
-def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
+def get_preset(name: str, title: Optional[str] = None,
+               training_steps: Optional[int] = None) -> MuZeroConfig:
   """Returns the configuration of preset `name`.
 
   Args:
@@ -523,6 +521,9 @@ def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
     title: the task or game of a family (`FAMILIES`), whose configuration
       is derived from it (None: the family's default); the presets of
       `PRESETS` ignore it.
+    training_steps: the run's length (None: the preset's). A family's
+      learning-rate decay and temperatures are derived from it; a named
+      preset keeps its own tuned schedules.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as
@@ -530,11 +531,14 @@ def get_preset(name: str, title: Optional[str] = None) -> MuZeroConfig:
     ImportError: if a family's optional package is missing.
   """
   if name in FAMILIES:
-    return presets_generic.family_config(name, title)
+    return presets_generic.family_config(name, title, training_steps)
   if name not in PRESETS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {list(preset_names())}.')
-  return PRESETS[name]()
+  config = PRESETS[name]()
+  if training_steps is None:
+    return config
+  return config.replace(training_steps=training_steps)
 
 
 def run_defaults(name: Optional[str]) -> Dict[str, Any]:

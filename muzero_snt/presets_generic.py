@@ -29,7 +29,7 @@ import math
 from typing import Any, Dict, Optional
 
 from muzero_snt import config as config_lib
-from muzero_snt.environments import adapter
+from muzero_snt.environments import base
 from muzero_snt.environments import checks
 from muzero_snt.environments import gym_adapter
 from muzero_snt.environments import openspiel
@@ -136,7 +136,7 @@ def config_for_environment(environment,
     raise ValueError(
         f'config_for_environment got {from_specs}, which the environment\'s '
         'specs set; change the environment instead.')
-  environment = adapter.as_environment(environment)
+  environment = base.as_environment(environment)
   shape, num_actions, num_players = checks.environment_specs(environment)
   values = dict(_hints(environment))
   values.update({k: v for k, v in overrides.items() if k in _CONFIG_FIELDS})
@@ -193,13 +193,17 @@ def config_for_environment(environment,
 
 
 def family_config(family: str,
-                  title: Optional[str] = None) -> config_lib.MuZeroConfig:
+                  title: Optional[str] = None,
+                  training_steps: Optional[int] = None
+                 ) -> config_lib.MuZeroConfig:
   """The configuration of a family's task or game (`FAMILIES`).
 
   Args:
     family: 'gymnasium' or 'openspiel'.
     title: the gymnasium id or the OpenSpiel game (None: the family's
       default, `environments.ENVIRONMENTS`).
+    training_steps: the run's length, which the learning-rate decay and
+      the temperatures follow (None: `config_for_environment`'s 10,000).
 
   Raises:
     ValueError: if the task or game is unknown or not of the kind MuZero
@@ -211,7 +215,9 @@ def family_config(family: str,
     raise ValueError(f'Unknown family {family!r}; expected one of '
                      f'{FAMILIES}.')
   environment = registry.make_environment(family, 0, title)
+  overrides = {} if training_steps is None else dict(
+      training_steps=training_steps)
   try:
-    return config_for_environment(environment)
+    return config_for_environment(environment, **overrides)
   finally:
     environment.close()

@@ -33,7 +33,6 @@ from muzero_snt import optimizers
 from muzero_snt import presets
 from muzero_snt.networks import board_conv
 from muzero_snt.networks import factory
-from muzero_snt.networks import heads
 from muzero_snt.networks import mlp
 from muzero_snt.networks import muzero_network
 from muzero_snt.networks import projection
@@ -142,7 +141,7 @@ MODULES = (
         lambda: board_conv.BoardConv2D(4, 3, use_matmul=True),
         _call_head, (_spec(5, 4, 2),)),
     ModuleDescriptor(
-        'ValueHead', lambda: heads.ValueHead((8,), 5), _call_head,
+        'ValueHead', lambda: mlp.ValueHead((8,), 5), _call_head,
         (_spec(6),)),
     ModuleDescriptor(
         'Projection', lambda: projection.Projection(8, 6, 4), _call_head,

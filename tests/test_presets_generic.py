@@ -142,6 +142,20 @@ class GymnasiumFamilyTest(absltest.TestCase):
     self.assertEqual(config.network.kind, 'mlp')
     self.assertEqual(presets.get_preset('gymnasium').observation_shape, (4,))
 
+  def test_the_schedules_follow_the_run_length(self):
+    # A run 4 times the default 10,000 steps decays its learning rate over
+    # 40,000 steps and lowers its temperature at a half and three quarters.
+    config = presets.get_preset('gymnasium', 'Acrobot-v1',
+                                training_steps=40_000)
+    self.assertEqual(config.training_steps, 40_000)
+    self.assertEqual(config.lr_decay_steps, 40_000)
+    self.assertEqual(config.visit_softmax_temperature_fn.boundaries,
+                     (20_000, 30_000))
+    # A named preset keeps its tuned schedule; only the length changes.
+    cartpole = presets.make_cartpole_config()
+    longer = presets.get_preset('cartpole', training_steps=40_000)
+    self.assertEqual(longer, cartpole.replace(training_steps=40_000))
+
   def test_the_cartpole_preset_keeps_its_tuned_numbers(self):
     self.assertEqual(presets.get_preset('cartpole', 'CartPole-v1'),
                      presets.make_cartpole_config())

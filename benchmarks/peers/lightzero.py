@@ -12,19 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""LightZero 0.2.0's MuZero learner step and tree search on our shapes.
+"""LightZero 0.2.0's MuZero learner step on our shapes.
 
 Runs in the peers' venv (install_lightzero.sh) and imports nothing of
 muzero_snt; our parameters where LightZero has them (docs/benchmarks.md).
-`--part=learner` times `MuZeroPolicy._forward_learn`, what its learner
-calls once an update (`benchmarks/learner.py --peers=lightzero` starts it
-in turns with our step); `--part=search` times `_forward_collect` (root
-inference, noise, the C++ tree with one batched torch call a simulation,
-the sampled action) on the model of benchmarks/search.py. Prints one JSON
-line.
-
-    /work/peers-venv/bin/python -m benchmarks.peers.lightzero \
-        --part=search --repeats=3 --threads=1
+Times `MuZeroPolicy._forward_learn`, what its learner calls once an update
+(`benchmarks/learner.py --peers=lightzero` starts it in turns with our
+step), and prints one JSON line.
 """
 
 import copy
@@ -39,9 +33,7 @@ import torch
 
 from benchmarks import reporting
 
-# The learner's shapes; SEARCH_MODEL is the search benchmark's.
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
-SEARCH_MODEL = 'search_mlp'
 
 FLAGS = reporting.define_peer_flags(MODELS)
 
@@ -59,15 +51,10 @@ _MODEL_CONFIGS = {
         action_space_size=9, num_res_blocks=1, num_channels=16,
         support_scale=10, reward_support_size=21, value_support_size=21,
         discrete_action_encoding_type='not_one_hot', **_HEADS),
-    SEARCH_MODEL: dict(
-        model_type='mlp', observation_shape=8, action_space_size=4,
-        latent_state_dim=32, categorical_distribution=False,
-        discrete_action_encoding_type='one_hot', **_HEADS),
 }
 
 
-def make_policy_config(model: str, batch_size: int = 256,
-                       num_simulations: int = 50) -> EasyDict:
+def make_policy_config(model: str, batch_size: int = 256) -> EasyDict:
   """`MuZeroPolicy`'s default config with the sizes of `model`, on the CPU."""
   config = EasyDict(copy.deepcopy(dict(MuZeroPolicy.default_config())))
   config.model.update(copy.deepcopy(_MODEL_CONFIGS[model]))
@@ -75,7 +62,7 @@ def make_policy_config(model: str, batch_size: int = 256,
                       res_connection_in_dynamics=False, norm_type='BN')
   config.update(
       cuda=False, device='cpu', batch_size=batch_size, num_unroll_steps=5,
-      num_simulations=num_simulations, optim_type='SGD', learning_rate=0.02,
+      optim_type='SGD', learning_rate=0.02,
       momentum=0.9, weight_decay=1e-4, piecewise_decay_lr_scheduler=False,
       ssl_loss_weight=0)
   if config.model.model_type == 'conv':
@@ -144,28 +131,9 @@ def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
   return rates, describe(config)
 
 
-def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
-  torch.manual_seed(seed)
-  np.random.seed(seed)  # LightZero draws the root noise from NumPy's.
-  config = make_policy_config(SEARCH_MODEL, num_simulations=num_simulations)
-  policy = make_policy(config)
-  observation = torch.from_numpy(np.random.default_rng(seed).standard_normal(
-      (batch_size, config.model.observation_shape)).astype(np.float32))
-  action_mask = np.ones((batch_size, config.model.action_space_size),
-                        np.float32)
-
-  def search():
-    # pylint: disable-next=protected-access
-    return policy._forward_collect(observation, action_mask, temperature=1.,
-                                   to_play=[-1] * batch_size, epsilon=0.)
-
-  return (reporting.search_result(search, batch_size, num_simulations,
-                                  repeats, min_seconds), describe(config))
-
-
 def main(argv):
   reporting.run_peer(argv, FLAGS, 'lightzero', torch.set_num_threads,
-                     time_learner, time_search)
+                     time_learner)
 
 
 if __name__ == '__main__':

@@ -12,21 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""muzero-general's learner step and tree search on our shapes.
+"""muzero-general's learner step on our shapes.
 
-Runs in its own venv (install_muzero_general.sh) and imports its `models`,
-`trainer` and `self_play` and nothing of muzero_snt; its `Trainer` and
-`SelfPlay` are Ray actors only through their decorators, so `import_peer`
-stands in for `ray`. Our parameters where it has them (docs/benchmarks.md).
-`--part=learner` times `Trainer.update_lr()` and `update_weights(batch)`
+Runs in its own venv (install_muzero_general.sh) and imports its `models`
+and `trainer` and nothing of muzero_snt; its `Trainer` is a Ray actor only
+through its decorator, so `import_peer` stands in for `ray`. Our
+parameters where it has them (docs/benchmarks.md). Times
+`Trainer.update_lr()` and `update_weights(batch)`
 (`benchmarks/learner.py --peers=muzero_general` starts it in turns with
-our step); `--part=search` times `MCTS(config).run` and
-`SelfPlay.select_action`, one root a call, on the model of
-benchmarks/search.py (with 21-atom value and reward: it has no scalar
-heads). Prints one JSON line.
-
-    /work/muzero-general-venv/bin/python -m benchmarks.peers.muzero_general \
-        --part=search --repeats=3
+our step), and prints one JSON line.
 """
 
 import sys
@@ -39,9 +33,7 @@ import torch
 
 from benchmarks import reporting
 
-# The learner's shapes; SEARCH_MODEL is the search benchmark's.
 MODELS = ('cartpole_mlp', 'tictactoe_residual')
-SEARCH_MODEL = 'search_mlp'
 
 FLAGS = reporting.define_peer_flags(MODELS)
 
@@ -68,18 +60,12 @@ _MODEL_CONFIGS = {
         reduced_channels_policy=16, resnet_fc_reward_layers=[32],
         resnet_fc_value_layers=[32], resnet_fc_policy_layers=[32],
         support_size=10, discount=1.),
-    SEARCH_MODEL: dict(
-        network='fullyconnected', observation_shape=(1, 1, 8),
-        action_space=list(range(4)), encoding_size=32,
-        fc_representation_layers=[], fc_dynamics_layers=[32],
-        fc_reward_layers=[32], fc_value_layers=[32], fc_policy_layers=[32],
-        support_size=10),
 }
 
 
-def import_peer() -> Tuple[Any, Any, Any]:
-  """muzero-general's `models`, `trainer` and `self_play` modules, with a
-  stand-in `ray` (the decorators only) if Ray is not installed."""
+def import_peer() -> Tuple[Any, Any]:
+  """muzero-general's `models` and `trainer` modules, with a stand-in `ray`
+  (the decorators only) if Ray is not installed."""
   try:
     import ray  # pylint: disable=g-import-not-at-top,unused-import
   except ImportError:
@@ -88,23 +74,19 @@ def import_peer() -> Tuple[Any, Any, Any]:
     sys.modules['ray'] = stand_in
   # pylint: disable=g-import-not-at-top
   import models
-  import self_play
   import trainer
   # pylint: enable=g-import-not-at-top
-  for module in (trainer.Trainer, self_play.MCTS):
-    if not isinstance(module, type):
-      raise RuntimeError(
-          f'{module!r} is a Ray actor class: uninstall Ray from the peer\'s '
-          'venv, or time it through Ray.')
-  return models, trainer, self_play
+  if not isinstance(trainer.Trainer, type):
+    raise RuntimeError(
+        f'{trainer.Trainer!r} is a Ray actor class: uninstall Ray from the '
+        'peer\'s venv, or time it through Ray.')
+  return models, trainer
 
 
-def make_config(model: str, batch_size: int = 256,
-                num_simulations: int = 50) -> types.SimpleNamespace:
+def make_config(model: str, batch_size: int = 256) -> types.SimpleNamespace:
   """The attributes of its `MuZeroConfig` that the timed code reads."""
   return types.SimpleNamespace(**dict(
-      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size,
-      num_simulations=num_simulations))
+      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size))
 
 
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
@@ -142,7 +124,7 @@ def describe(config: types.SimpleNamespace) -> Dict[str, Any]:
 
 
 def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
-  models, trainer, _ = import_peer()
+  models, trainer = import_peer()
   config = make_config(model, batch_size=batch_size)
   config.seed = seed
   torch.manual_seed(seed)
@@ -160,30 +142,9 @@ def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
   return rates, describe(config)
 
 
-def time_search(batch_size, num_simulations, repeats, min_seconds, seed):
-  models, _, self_play = import_peer()
-  torch.manual_seed(seed)
-  np.random.seed(seed)  # It draws the root noise from NumPy's.
-  config = make_config(SEARCH_MODEL, num_simulations=num_simulations)
-  model = models.MuZeroNetwork(config)
-  model.eval()
-  observations = np.random.default_rng(seed).standard_normal(
-      (batch_size,) + config.observation_shape).astype(np.float32)
-
-  def search():  # It has no batch: B roots are B calls.
-    with torch.no_grad():
-      for observation in observations:
-        root, _ = self_play.MCTS(config).run(
-            model, observation, config.action_space, 0, True)
-        self_play.SelfPlay.select_action(root, 1.)
-
-  return (reporting.search_result(search, batch_size, num_simulations,
-                                  repeats, min_seconds), describe(config))
-
-
 def main(argv):
   reporting.run_peer(argv, FLAGS, 'muzero_general', torch.set_num_threads,
-                     time_learner, time_search)
+                     time_learner)
 
 
 if __name__ == '__main__':

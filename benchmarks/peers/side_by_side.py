@@ -43,14 +43,9 @@ DEFAULT_PEER_PYTHONS = {
 
 def worker_command(library: str, model: str, python: str, steps: int,
                    repeats: int, batch_size: int = 256,
-                   threads: int = 0,
-                   conv_as_matmul: bool = False) -> List[str]:
-  """The command line of one timing process of `library`.
-
-  `threads` > 0 sets TensorFlow's intra- and inter-op pools, or torch's
-  threads, to that size; `conv_as_matmul` sets our network's
-  `network.conv_as_matmul`.
-  """
+                   threads: int = 0) -> List[str]:
+  """The command line of one timing process of `library`; `threads` > 0
+  sets TensorFlow's intra- and inter-op pools, or torch's threads."""
   if library != OURS and library not in PEERS:
     raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
                      f'of {PEERS}.')
@@ -60,12 +55,10 @@ def worker_command(library: str, model: str, python: str, steps: int,
     return ([python, '-m', f'benchmarks.peers.{library}', '--part=learner',
              f'--model={model}'] + sizes +
             ([f'--threads={threads}'] if threads else []))
-  command = [python, '-m', 'benchmarks.learner', '--peer_worker',
-             f'--models={model}'] + sizes
-  if threads:
-    command += [f'--intra_op_threads={threads}',
-                f'--inter_op_threads={threads}']
-  return command + (['--conv_as_matmul'] if conv_as_matmul else [])
+  return ([python, '-m', 'benchmarks.learner', '--peer_worker',
+           f'--models={model}'] + sizes +
+          ([f'--intra_op_threads={threads}', f'--inter_op_threads={threads}']
+           if threads else []))
 
 
 def parse_output(stdout: str) -> Dict[str, Any]:
@@ -107,8 +100,7 @@ def run(models: Sequence[str],
         batch_size: int = 256,
         threads: int = 0,
         peer_pythons: Optional[Mapping[str, str]] = None,
-        log=print,
-        conv_as_matmul: bool = False) -> Dict[str, Any]:
+        log=print) -> Dict[str, Any]:
   """Alternates our driver and the peers' (`peer_pythons` their venvs'
   interpreters) `rounds` times per model: {'rounds': every process's
   result, 'summary': {model: {peer: `summarise(...)`}}}."""
@@ -122,8 +114,7 @@ def run(models: Sequence[str],
       for library in (OURS,) + tuple(peers):
         python = sys.executable if library == OURS else pythons[library]
         result = run_worker(worker_command(library, model, python, steps,
-                                           repeats, batch_size, threads,
-                                           conv_as_matmul))
+                                           repeats, batch_size, threads))
         result['round'] = round_index
         result['median'] = statistics.median(result['samples_per_second'])
         results.append(result)

@@ -69,15 +69,6 @@ def test_worker_commands_pass_the_shape_and_the_threads():
     side_by_side.worker_command('mctx', 'cartpole_mlp', 'py', 1, 1)
 
 
-def test_conv_as_matmul_reaches_our_worker_only():
-  ours = side_by_side.worker_command('muzero_snt', 'tictactoe_residual', 'py',
-                                     20, 5, conv_as_matmul=True)
-  assert ours[-1] == '--conv_as_matmul'
-  peer = side_by_side.worker_command('lightzero', 'tictactoe_residual', 'py',
-                                     20, 5, conv_as_matmul=True)
-  assert '--conv_as_matmul' not in peer
-
-
 def test_parse_output_reads_the_last_json_line():
   stdout = ('some log line\n{"samples_per_second": [1.0]}\n'
             '{"samples_per_second": [2.0, 3.0]}\n')

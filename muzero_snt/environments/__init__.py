@@ -15,12 +15,13 @@
 """Environments as `dm_env.Environment`s, and their fixed opponents.
 
 docs/environments.md says what an environment gives MuZero and how to
-write one; `checks` checks it and `adapter` takes a plain `dm_env` one.
+write one; `checks` checks it and `as_environment` takes a plain `dm_env`
+one.
 """
 
-from muzero_snt.environments.adapter import as_environment
-from muzero_snt.environments.adapter import DmEnvAdapter
 from muzero_snt.environments.atari import AtariEnvironment
+from muzero_snt.environments.base import as_environment
+from muzero_snt.environments.base import DmEnvAdapter
 from muzero_snt.environments.base import Environment
 from muzero_snt.environments.checks import CheckedEnvironment
 from muzero_snt.environments.checks import environment_specs

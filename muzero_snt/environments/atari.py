@@ -25,10 +25,6 @@ import numpy as np
 from muzero_snt import frames as frames_lib
 from muzero_snt.environments import base
 
-_INSTALL_HINT = (
-    "AtariEnvironment needs the optional ale-py package (its ROMs ship "
-    "inside it): pip install -e '.[atari]' (or pip install ale-py).")
-
 # ALE's full action set: every joystick direction with and without fire.
 # MuZero plays all 18 in every game (arXiv:1911.08265, appendix "Atari").
 NUM_ACTIONS = 18
@@ -45,11 +41,8 @@ _MAX_SEED = 2**64 - 1
 
 
 def _import_ale():
-  try:
-    import ale_py  # pylint: disable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_INSTALL_HINT) from e
-  return ale_py
+  # ale-py ships the ROMs.
+  return base.import_optional('ale_py', 'AtariEnvironment', 'atari', 'ale-py')
 
 
 def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
@@ -307,10 +300,6 @@ class AtariEnvironment(base.OnePlayerEnvironment):
     return specs.BoundedArray(shape=shape, dtype=np.float32, minimum=0.,
                               maximum=1., name='observation')
 
-  def action_spec(self) -> specs.DiscreteArray:
-    return specs.DiscreteArray(num_values=NUM_ACTIONS, dtype=np.int32,
-                               name='action')
-
   def reset(self) -> dm_env.TimeStep:
     for _ in range(_MAX_RESET_ATTEMPTS):
       self._ale.reset_game()
@@ -342,14 +331,10 @@ class AtariEnvironment(base.OnePlayerEnvironment):
     index = base.check_action(action, NUM_ACTIONS)
     reward, game_over = self._play(index)
     self._push_frame(index)
-    observation = self._observation()
-    if game_over:
-      self._reset_next_step = True
-      return base.termination(reward, observation)
-    if self._episode_frames >= self._max_episode_frames:
-      self._reset_next_step = True
-      return base.truncation(reward, observation)
-    return base.transition(reward, observation)
+    truncated = self._episode_frames >= self._max_episode_frames
+    self._reset_next_step = game_over or truncated
+    return base.next_timestep(reward, self._observation(), game_over,
+                              truncated)
 
   def _play(self, index: int) -> Tuple[float, bool]:
     """Plays `index` for up to `action_repeat` frames: (reward, game over)."""

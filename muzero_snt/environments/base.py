@@ -12,9 +12,17 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The environment interface of muzero_snt: `dm_env` plus legal moves."""
+"""The environment interface of muzero_snt: `dm_env` plus legal moves.
+
+A user's game need not subclass `Environment`: a `dm_env` environment with a
+`DiscreteArray` action spec is a one-player game in which every action is
+legal, and one that also has `legal_actions()`, `to_play()` and
+`num_players = 2` is a two-player game; `as_environment` wraps it
+(docs/environments.md has the whole contract).
+"""
 
 import abc
+import importlib
 from typing import Optional
 
 import dm_env
@@ -68,10 +76,157 @@ class Environment(dm_env.Environment):
     return DISCOUNT_SPEC
 
 
+class Wrapper(Environment):
+  """An environment around another, `environment`, which it forwards to.
+
+  Attributes the wrapper lacks (`board`, `set_state`, ...) are the wrapped
+  environment's; dunders stay the wrapper's own so that copying and
+  pickling do not recurse.
+  """
+
+  def __init__(self, environment: dm_env.Environment):
+    self._environment = environment
+
+  @property
+  def environment(self) -> dm_env.Environment:
+    """The wrapped environment."""
+    return self._environment
+
+  def __getattr__(self, name):
+    if name.startswith('__') or name == '_environment':
+      raise AttributeError(name)
+    return getattr(self._environment, name)
+
+  def observation_spec(self):
+    return self._environment.observation_spec()
+
+  def action_spec(self):
+    return self._environment.action_spec()
+
+  def reward_spec(self):
+    return self._environment.reward_spec()
+
+  def discount_spec(self):
+    return self._environment.discount_spec()
+
+  def close(self):
+    self._environment.close()
+
+
+def _is_number_array(value) -> bool:
+  return isinstance(value, (np.ndarray, np.generic, int, float, list,
+                            tuple)) and np.asarray(value).dtype.kind in 'biuf'
+
+
+class DmEnvAdapter(Wrapper):
+  """A plain `dm_env.Environment` seen through `Environment`.
+
+  What the wrapped environment lacks takes its one-player meaning:
+  `legal_actions()` every action of the action spec, `to_play()` player 0,
+  `num_players` 1. Numeric observations become float32 (the network's
+  dtype; the observation spec says so too) and scalar rewards and
+  discounts float32; anything else passes unchanged, for
+  `checks.CheckedEnvironment` to name. Other attributes are the wrapped
+  environment's (`Wrapper`).
+  """
+
+  def __init__(self, environment: dm_env.Environment):
+    """Wraps `environment`.
+
+    Raises:
+      TypeError: if `environment` is not a `dm_env.Environment`.
+      ValueError: if it says it has two players but not whose move it is.
+    """
+    if not isinstance(environment, dm_env.Environment):
+      raise TypeError(f'Expected a dm_env.Environment, got {environment!r}.')
+    super().__init__(environment)
+    num_players = getattr(environment, 'num_players', 1)
+    if num_players == 2 and not hasattr(environment, 'to_play'):
+      raise ValueError(
+          f'{type(environment).__name__} has num_players 2 but no '
+          'to_play(); expected a to_play() method returning the player to '
+          'move, 0 or 1.')
+    self._num_players = num_players
+
+  def observation_spec(self):
+    spec = self._environment.observation_spec()
+    if (isinstance(spec, specs.Array) and spec.dtype.kind in 'biuf' and
+        spec.dtype != np.float32):
+      return spec.replace(dtype=np.float32)
+    return spec
+
+  def reward_spec(self):
+    spec = self._environment.reward_spec()
+    if isinstance(spec, specs.Array) and spec.shape == ():
+      return REWARD_SPEC
+    return spec
+
+  def discount_spec(self):
+    spec = self._environment.discount_spec()
+    if isinstance(spec, specs.Array) and spec.shape == ():
+      return DISCOUNT_SPEC
+    return spec
+
+  def reset(self) -> dm_env.TimeStep:
+    return self._convert(self._environment.reset())
+
+  def step(self, action) -> dm_env.TimeStep:
+    return self._convert(self._environment.step(action))
+
+  def legal_actions(self) -> np.ndarray:
+    if hasattr(self._environment, 'legal_actions'):
+      return self._environment.legal_actions()
+    return np.arange(self._environment.action_spec().num_values,
+                     dtype=np.int32)
+
+  def to_play(self) -> int:
+    if hasattr(self._environment, 'to_play'):
+      return self._environment.to_play()
+    return 0
+
+  @property
+  def num_players(self) -> int:
+    return self._num_players
+
+  def _convert(self, timestep):
+    if not isinstance(timestep, dm_env.TimeStep):
+      return timestep  # For the checks to name.
+    observation, reward, discount = (timestep.observation, timestep.reward,
+                                     timestep.discount)
+    if _is_number_array(observation):
+      observation = np.asarray(observation, np.float32)
+    if _is_number_array(reward) and np.ndim(reward) == 0:
+      reward = np.float32(reward)
+    if _is_number_array(discount) and np.ndim(discount) == 0:
+      discount = np.float32(discount)
+    return timestep._replace(observation=observation, reward=reward,
+                             discount=discount)
+
+
+def as_environment(environment) -> Environment:
+  """`environment` itself if it is an `Environment`, else adapted.
+
+  Raises:
+    TypeError: if `environment` is not a `dm_env.Environment`.
+    ValueError: as `DmEnvAdapter`.
+  """
+  if isinstance(environment, Environment):
+    return environment
+  if not isinstance(environment, dm_env.Environment):
+    raise TypeError(
+        f'Expected a dm_env.Environment (or a muzero_snt '
+        f'environments.Environment), got {environment!r}.')
+  return DmEnvAdapter(environment)
+
+
 class OnePlayerEnvironment(Environment):
   """An environment of one player, 0, with every one of its actions legal."""
 
   _num_actions: int
+
+  def action_spec(self) -> specs.DiscreteArray:
+    return specs.DiscreteArray(num_values=self._num_actions, dtype=np.int32,
+                               name='action')
 
   def legal_actions(self) -> np.ndarray:
     return np.arange(self._num_actions, dtype=np.int32)
@@ -82,6 +237,28 @@ class OnePlayerEnvironment(Environment):
   @property
   def num_players(self) -> int:
     return 1
+
+
+def import_optional(module: str, user: str, extra: str, package: str):
+  """Imports optional `module`; if missing, an ImportError says that `user`
+  needs it: `pip install -e '.[extra]'` (or `pip install package`)."""
+  try:
+    return importlib.import_module(module)
+  except ImportError as e:
+    raise ImportError(
+        f"{user} needs the optional {package.split('==')[0]} package: pip "
+        f"install -e '.[{extra}]' (or pip install {package}).") from e
+
+
+def next_timestep(reward, observation, terminated: bool,
+                  truncated: bool) -> dm_env.TimeStep:
+  """`termination` if `terminated`, else `truncation` if `truncated`, else
+  `transition`."""
+  if terminated:
+    return termination(reward, observation)
+  if truncated:
+    return truncation(reward, observation)
+  return transition(reward, observation)
 
 
 def transition(reward, observation) -> dm_env.TimeStep:

@@ -28,7 +28,6 @@ import dm_env
 from dm_env import specs
 import numpy as np
 
-from muzero_snt.environments import adapter
 from muzero_snt.environments import base
 
 
@@ -44,7 +43,7 @@ def environment_specs(environment) -> EnvironmentSpecs:
 
   Args:
     environment: a `dm_env.Environment`; a plain one is read through
-      `adapter.DmEnvAdapter` (one player unless it says otherwise).
+      `base.DmEnvAdapter` (one player unless it says otherwise).
 
   Raises:
     TypeError: if `environment` is not a `dm_env.Environment`.
@@ -53,7 +52,7 @@ def environment_specs(environment) -> EnvironmentSpecs:
       `DiscreteArray`, the reward or discount spec not a scalar, or
       `num_players` not 1 or 2.
   """
-  environment = adapter.as_environment(environment)
+  environment = base.as_environment(environment)
   name = _name(environment)
   spec = environment.observation_spec()
   if not isinstance(spec, specs.Array) or not spec.shape:
@@ -98,12 +97,12 @@ def _shown(value) -> str:
 
 
 def _name(environment) -> str:
-  if isinstance(environment, adapter.DmEnvAdapter):
+  if isinstance(environment, base.DmEnvAdapter):
     environment = environment.environment
   return type(environment).__name__
 
 
-class CheckedEnvironment(base.Environment):
+class CheckedEnvironment(base.Wrapper):
   """Checks every exchange with an environment and raises on the first fault.
 
   A mismatch between an environment and the network's configuration, or a
@@ -128,7 +127,7 @@ class CheckedEnvironment(base.Environment):
     outside the action space, duplicates or non-integers;
   * `to_play()` is not 0 or 1 (not 0 in a one-player game).
 
-  A plain `dm_env.Environment` is wrapped in `adapter.DmEnvAdapter` first.
+  A plain `dm_env.Environment` is wrapped in `base.DmEnvAdapter` first.
   Following `dm_env`, a `step()` on a fresh environment or after a LAST time
   step starts a new episode and ignores its action, which is then not
   checked. Attributes the wrapper does not define (`board`, `set_state`, ...)
@@ -156,8 +155,8 @@ class CheckedEnvironment(base.Environment):
       TypeError: if `environment` is not a `dm_env.Environment`.
       ValueError: if its specs are malformed or do not match.
     """
-    environment = adapter.as_environment(environment)
-    self._environment = environment
+    environment = base.as_environment(environment)
+    super().__init__(environment)
     self._name = _name(environment)
     self._observation_shape = tuple(observation_shape)
     self._observation_dtype = np.dtype(observation_dtype)
@@ -203,30 +202,6 @@ class CheckedEnvironment(base.Environment):
     return cls(environment, config.observation_shape,
                config.action_space_size, num_players=config.num_players)
 
-  @property
-  def environment(self) -> base.Environment:
-    """The wrapped environment."""
-    return self._environment
-
-  def __getattr__(self, name):
-    # Only called for names the wrapper lacks; dunders stay the wrapper's own
-    # so that copying and pickling do not recurse.
-    if name.startswith('__') or name == '_environment':
-      raise AttributeError(name)
-    return getattr(self._environment, name)
-
-  def observation_spec(self):
-    return self._environment.observation_spec()
-
-  def action_spec(self):
-    return self._environment.action_spec()
-
-  def reward_spec(self):
-    return self._environment.reward_spec()
-
-  def discount_spec(self):
-    return self._environment.discount_spec()
-
   def reset(self) -> dm_env.TimeStep:
     return self._check_timestep(self._environment.reset(), 'reset()')
 
@@ -239,9 +214,6 @@ class CheckedEnvironment(base.Environment):
             f'Illegal action {action!r} at step {self._episode_step} of the '
             f'episode: expected one of the legal actions {legal.tolist()}.')
     return self._check_timestep(self._environment.step(action), 'step()')
-
-  def close(self):
-    self._environment.close()
 
   def frame_stack(self):
     return self._environment.frame_stack()

@@ -22,19 +22,6 @@ import numpy as np
 
 from muzero_snt.environments import base
 
-_INSTALL_HINT = (
-    "GymnasiumEnvironment needs the optional gymnasium package: "
-    "pip install -e '.[envs]' (or pip install gymnasium).")
-
-
-def _import_gymnasium():
-  try:
-    import gymnasium  # pylint: disable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_INSTALL_HINT) from e
-  return gymnasium
-
-
 class GymnasiumEnvironment(base.OnePlayerEnvironment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
@@ -61,7 +48,8 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
         `Discrete` actions and `Box` observations, or `make_kwargs` come
         with an instance.
     """
-    gymnasium = _import_gymnasium()
+    gymnasium = base.import_optional('gymnasium', 'GymnasiumEnvironment',
+                                     'envs', 'gymnasium')
     if isinstance(env, str):
       try:
         env = gymnasium.make(env, **make_kwargs)
@@ -98,10 +86,6 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
     return specs.Array(shape=self._observation_shape, dtype=np.float32,
                        name='observation')
 
-  def action_spec(self) -> specs.DiscreteArray:
-    return specs.DiscreteArray(num_values=self._num_actions, dtype=np.int32,
-                               name='action')
-
   def reset(self) -> dm_env.TimeStep:
     if self._seeded:
       observation, _ = self._env.reset()
@@ -117,14 +101,9 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
     index = base.check_action(action, self._num_actions)
     observation, reward, terminated, truncated, _ = self._env.step(
         index + self._action_start)
-    observation = self._observation(observation)
-    if terminated:
-      self._reset_next_step = True
-      return base.termination(reward, observation)
-    if truncated:
-      self._reset_next_step = True
-      return base.truncation(reward, observation)
-    return base.transition(reward, observation)
+    self._reset_next_step = terminated or truncated
+    return base.next_timestep(reward, self._observation(observation),
+                              terminated, truncated)
 
   def close(self):
     self._env.close()

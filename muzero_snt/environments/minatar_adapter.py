@@ -23,10 +23,6 @@ import numpy as np
 from muzero_snt.environments import atari
 from muzero_snt.environments import base
 
-_INSTALL_HINT = (
-    "MinAtarEnvironment needs the optional minatar package: "
-    "pip install -e '.[minatar]' (or pip install minatar==1.0.15).")
-
 # MinAtar's games, by the module names `minatar.Environment` takes.
 GAMES = ('asterix', 'breakout', 'freeway', 'seaquest', 'space_invaders')
 # Every game has MinAtar's 6 actions (no-op, left, up, right, down, fire);
@@ -41,14 +37,6 @@ MAX_CHANNELS = 10
 STICKY_ACTION_PROBABILITY = 0.1
 # `numpy.random.RandomState` takes seeds in 0..2**32 - 1.
 _MAX_SEED = 2**32 - 1
-
-
-def _import_minatar():
-  try:
-    import minatar  # pylint: disable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_INSTALL_HINT) from e
-  return minatar
 
 
 class MinAtarEnvironment(base.OnePlayerEnvironment):
@@ -88,7 +76,8 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
       TypeError: if `game` is not a string.
       ValueError: if the game is unknown or an argument out of range.
     """
-    minatar = _import_minatar()
+    minatar = base.import_optional('minatar', 'MinAtarEnvironment', 'minatar',
+                                   'minatar==1.0.15')
     if not isinstance(game, str):
       raise TypeError(
           f"game must be a string such as 'breakout', got {game!r}.")
@@ -148,10 +137,6 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
         shape=(GRID_SIZE, GRID_SIZE, self._num_channels), dtype=np.float32,
         minimum=0., maximum=1., name='observation')
 
-  def action_spec(self) -> specs.DiscreteArray:
-    return specs.DiscreteArray(num_values=NUM_ACTIONS, dtype=np.int32,
-                               name='action')
-
   def reset(self) -> dm_env.TimeStep:
     self._env.reset()
     self._episode_steps = 0
@@ -164,15 +149,11 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
     index = base.check_action(action, NUM_ACTIONS)
     reward, terminal = self._env.act(index)
     self._episode_steps += 1
-    observation = self._observation()
-    if terminal:
-      self._reset_next_step = True
-      return base.termination(reward, observation)
-    if (self._max_episode_steps is not None and
-        self._episode_steps >= self._max_episode_steps):
-      self._reset_next_step = True
-      return base.truncation(reward, observation)
-    return base.transition(reward, observation)
+    truncated = (self._max_episode_steps is not None and
+                 self._episode_steps >= self._max_episode_steps)
+    self._reset_next_step = bool(terminal) or truncated
+    return base.next_timestep(reward, self._observation(), terminal,
+                              truncated)
 
   def _observation(self) -> np.ndarray:
     """Returns the float32 `[10, 10, num_channels]` current state."""

@@ -24,21 +24,14 @@ import numpy as np
 
 from muzero_snt.environments import base
 
-_INSTALL_HINT = (
-    "OpenSpielEnvironment needs the optional open-spiel package: "
-    "pip install -e '.[openspiel]' (or pip install open-spiel).")
-
 # How many legal actions an error message shows.
 _SHOWN_ACTIONS = 10
 
 
 def import_pyspiel():
   """Returns the `pyspiel` module; an `ImportError` says how to install it."""
-  try:
-    import pyspiel  # pylint: disable=g-import-not-at-top
-  except ImportError as e:
-    raise ImportError(_INSTALL_HINT) from e
-  return pyspiel
+  return base.import_optional('pyspiel', 'OpenSpielEnvironment', 'openspiel',
+                              'open-spiel')
 
 
 def _positive_int(value, name: str) -> int:

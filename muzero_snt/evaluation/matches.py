@@ -14,17 +14,14 @@
 # ============================================================================
 """Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
-The evaluated player searches without exploration noise and plays the most
-visited action (the pseudocode's `select_action` at temperature 0), so it is
-deterministic: the variety of an evaluation comes from the opponents (the
-perfect tic-tac-toe player picks uniformly among its optimal moves, OpenSpiel's
-MCTS bot draws its rollouts from a seed per game) and from the environments'
-seeds (CartPole's initial states). Two-player games are scored from their
-last reward (`openspiel_players.winner`). Games and episodes are
-played in lockstep, with one batched search per move for all of them, and
-cut after a move limit (the config's `max_moves` unless given), so that a
+MuZero plays the most visited action of a search without noise (the
+pseudocode's `select_action` at temperature 0), so an evaluation's variety
+comes from the opponents' and the environments' seeds. Games and episodes
+run in lockstep, one batched search per move for all of them, and are cut
+after a move limit (the config's `max_moves` unless given), so that a
 policy that never ends its game still ends its evaluation; the results
-count the games and episodes cut.
+count the games cut. Two-player games are scored from their last reward
+(`openspiel_players.winner`).
 """
 
 from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
@@ -157,21 +154,17 @@ def play_games(muzero_player: MuZeroPlayer,
                opponents: Sequence[object],
                muzero_side: int,
                max_moves: Optional[int] = None) -> List[Optional[int]]:
-  """Plays each game from its current position to the end, in lockstep.
-
-  `envs[i]` (two players, with `observation()`; reset, or set to a
-  position) is played against `opponents[i]` with MuZero as player
-  `muzero_side`; MuZero's moves of all the games are searched together.
-  The winner is read from each game's last reward, which is for its mover
-  (`openspiel_players.winner`). A game still running after `max_moves`
-  moves from its position is cut there.
+  """Plays each game from its current position to the end, in lockstep;
+  MuZero's moves of all the games are searched together.
 
   Args:
     muzero_player: the MuZero player.
-    envs: two-player games with `observation()`, none over.
+    envs: two-player games with `observation()`, reset or set to a
+      position, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
-    max_moves: the move limit (`move_limit`; default: the config's).
+    max_moves: the moves after which a game still running is cut
+      (`move_limit`; default: the config's).
 
   Returns:
     The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal

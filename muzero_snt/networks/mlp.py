@@ -12,10 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Fully connected representation, dynamics and prediction networks.
+"""Fully connected networks: value heads, and the representation, dynamics
+and prediction for vector observations (CartPole and the like).
 
-For vector observations (CartPole and the like). The hidden state is a vector
-`[B, H]`; the dynamics sees the action as a one-hot vector appended to it.
+The hidden state is a vector `[B, H]`; the dynamics sees the action as a
+one-hot vector appended to it.
 """
 
 from typing import Optional, Sequence, Tuple
@@ -23,9 +24,40 @@ from typing import Optional, Sequence, Tuple
 import sonnet as snt
 import tensorflow as tf
 
-from muzero_snt.networks import heads
 from muzero_snt.networks import hidden_state as hidden_state_lib
 from muzero_snt.networks import tower
+
+
+class ValueHead(snt.Module):
+  """An MLP that ends in a scalar or in logits over a categorical support:
+  the value head of the predictions and the reward head of the dynamics."""
+
+  def __init__(self,
+               hidden_sizes: Sequence[int],
+               support_size: int,
+               name: Optional[str] = None):
+    """Constructs a `ValueHead`.
+
+    Args:
+      hidden_sizes: sizes of the hidden layers, each followed by a ReLU.
+      support_size: 0 for a scalar output, else the number of atoms S.
+      name: name of the module.
+
+    Raises:
+      ValueError: if `support_size` is neither 0 nor an odd integer >= 3.
+    """
+    super().__init__(name=name)
+    if support_size != 0 and (support_size < 3 or support_size % 2 == 0):
+      raise ValueError('support_size must be 0 or an odd integer >= 3, got '
+                       f'{support_size!r}.')
+    self._support_size = support_size
+    self._mlp = snt.nets.MLP(
+        list(hidden_sizes) + [support_size or 1], name='mlp')
+
+  def __call__(self, inputs: tf.Tensor) -> tf.Tensor:
+    """`[B, D]` features -> `[B]` scalars, or `[B, S]` logits."""
+    outputs = self._mlp(inputs)
+    return outputs if self._support_size else tf.squeeze(outputs, axis=-1)
 
 
 class MLPRepresentation(snt.Module):
@@ -82,7 +114,7 @@ class MLPDynamics(snt.Module):
     self._num_actions = num_actions
     self._torso = snt.nets.MLP(
         list(hidden_sizes) + [hidden_size], name='torso')
-    self._reward_head = heads.ValueHead(
+    self._reward_head = ValueHead(
         head_sizes, reward_support_size, name='reward_head')
 
   def __call__(self,
@@ -123,7 +155,7 @@ class MLPPrediction(snt.Module):
         list(hidden_sizes), activate_final=True, name='torso')
     self._policy_head = snt.nets.MLP(
         list(head_sizes) + [num_actions], name='policy_head')
-    self._value_head = heads.ValueHead(
+    self._value_head = ValueHead(
         head_sizes, value_support_size, name='value_head')
 
   def __call__(self,

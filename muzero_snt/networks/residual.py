@@ -23,8 +23,8 @@ from typing import Optional, Sequence, Tuple
 import sonnet as snt
 import tensorflow as tf
 
-from muzero_snt.networks import heads
 from muzero_snt.networks import hidden_state as hidden_state_lib
+from muzero_snt.networks import mlp
 from muzero_snt.networks import tower
 
 _ACTION_ENCODINGS = ('one_hot', 'board', 'column')
@@ -116,7 +116,7 @@ class ResidualDynamics(snt.Module):
         reward_head_channels, batch_norm, kernel_shape=1,
         name='reward_features')
     self._to_vector = snt.Flatten()
-    self._reward_head = heads.ValueHead(
+    self._reward_head = mlp.ValueHead(
         head_sizes, reward_support_size, name='reward_head')
 
   def _encode(self, action: tf.Tensor, hidden_state: tf.Tensor) -> tf.Tensor:
@@ -181,7 +181,7 @@ class ResidualPrediction(snt.Module):
         value_head_channels, batch_norm, kernel_shape=1, name='value_features')
     self._to_vector = snt.Flatten()
     self._policy_head = snt.Linear(num_actions, name='policy_head')
-    self._value_head = heads.ValueHead(
+    self._value_head = mlp.ValueHead(
         head_sizes, value_support_size, name='value_head')
 
   def __call__(self,

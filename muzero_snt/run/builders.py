@@ -73,9 +73,6 @@ def make_environment_factory(preset: Optional[str],
                             ) -> acting.EnvironmentFactory:
   """`(seed) -> environment` of a run, checked against the config.
 
-  The one way a run's environments are built (`RunConfig.preset`, `env`
-  and `environment` are the arguments).
-
   Args:
     preset: names the environment (`environments.ENVIRONMENTS`); None with
       `environment`.
@@ -117,18 +114,13 @@ def check_environment(preset: Optional[str],
                       title: Optional[str] = None,
                       environment: Optional[factories.FactoryOrName] = None
                      ) -> None:
-  """Builds and closes one environment before any training.
-
-  Says which `pip install` extra is missing, which title is unknown, or how
-  the environment's specs differ from the configuration, before
-  TensorFlow builds anything. The first time step is checked too
-  (`environments.CheckedEnvironment`).
+  """Builds, resets and closes one environment before any training.
 
   Raises:
     ValueError: naming the preset (and title) or the environment and what
-      is wrong, also for a missing optional package (the message names the
-      extra to install) or an environment of another type, or as
-      `environments.load_factory`.
+      is wrong: a missing optional package (naming the extra to install),
+      an unknown title, specs that differ from `config`, an environment
+      of another type, or as `environments.load_factory`.
   """
   where = describe_game(preset, title, environment)
   if environment is not None:
@@ -168,13 +160,11 @@ def check_strategy(config: config_lib.MuZeroConfig,
 
   Raises:
     ValueError: if the global batch does not split evenly across the
-      replicas, or XLA is asked of several replicas outside a TPU.
+      replicas (`distribute.check_batch_size`), or XLA is asked of several
+      replicas outside a TPU.
   """
+  distribute.check_batch_size(config.batch_size, strategy)
   num_replicas = strategy.num_replicas_in_sync
-  if config.batch_size % num_replicas:
-    raise ValueError(
-        f'batch_size={config.batch_size} (the global batch) must be '
-        f'divisible by the {num_replicas} replicas of the strategy.')
   is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
   if jit_compile and num_replicas > 1 and not is_tpu:
     raise ValueError(

@@ -14,33 +14,22 @@
 # ============================================================================
 """Checkpoints of a whole run: learner, counters and replay buffer.
 
-A checkpoint numbered n is written in this order: the replay buffer
-(`replay-n.npz`, atomic through `os.replace`), the TensorFlow checkpoint of
-the network, the optimizer slots and the counters (`ckpt-n.*`, its index
-file last), then the `checkpoint` index file (atomic) naming it. A run
-killed at any moment, even with SIGKILL, leaves complete checkpoints behind.
+Checkpoint n is written as the replay buffer (`replay-n.npz`, atomic), the
+TensorFlow checkpoint (`ckpt-n.*`, its index file last), then the
+`checkpoint` index file (atomic): a run killed at any moment, even by
+SIGKILL, leaves complete checkpoints behind.
 
-Restoring verifies before it trusts: every tensor of the newest checkpoint
-is read back against TensorFlow's checksums, and its replay file is read
-whole (zip CRCs, format, config). A damaged newest checkpoint (a truncated
-or bit-flipped data or index file, a missing or unreadable replay file) is
-moved into `damaged/` with a warning that names what was wrong, and the
-newest intact one is restored. The `checkpoint` index file is a convenience:
-checkpoints are also found by their files, so a garbled index file loses
-nothing. If checkpoints exist but none is intact, restoring raises
-`CheckpointError` and touches nothing.
+Restoring reads every tensor of the newest checkpoint back against
+TensorFlow's checksums, and its replay file whole. A damaged one is moved
+into `damaged/` with a warning naming the fault, and the newest intact one
+is restored; checkpoints are also found by their files, so a garbled index
+file loses nothing. If none is intact, `CheckpointError` and nothing moved.
 
-Retention keeps the `max_to_keep` newest checkpoints, and deletes older
-ones only after the new one has been read back intact, so the last intact
-checkpoint is never deleted. At its peak the directory holds
-`max_to_keep + 1` checkpoints (`resources.checkpoint_space_needed`).
-
-A save that fails to write (a full disk: `OSError` ENOSPC from the replay
-file, `ResourceExhaustedError` from TensorFlow's SaveV2) removes the
-partial files of the checkpoint it was writing and raises `CheckpointError`
-naming the directory, the bytes needed and free: the older checkpoints and
-the index file stay as they were, and the run resumes from them once space
-is freed.
+Retention keeps the `max_to_keep` newest checkpoints and deletes older ones
+only after the new one reads back intact: at its peak the directory holds
+`max_to_keep + 1` (`resources.checkpoint_space_needed`). A save that fails
+(a full disk) removes its partial files and raises `CheckpointError`
+naming the bytes needed and free; the older checkpoints stay.
 """
 
 import errno
@@ -77,11 +66,8 @@ def _number(path: str) -> int:
 
 
 def _reason(error: Exception) -> str:
-  """An error's type and the OS's words, on one line.
-
-  TensorFlow's message is `{{function_node ...}} <file>; <the OS's words>
-  [Op:SaveV2]`: the function and the op are left out.
-  """
+  """An error's type and the OS's words, on one line (without the function
+  and op of TensorFlow's `{{function_node ...}} <file>; <words> [Op:X]`)."""
   if isinstance(error, OSError) and error.strerror:
     text = f'[Errno {error.errno}] {error.strerror}'
   else:
@@ -156,11 +142,8 @@ class Checkpointer:
     return os.path.join(self._directory, _REPLAY_FILE.format(number))
 
   def _candidates(self) -> Tuple[List[int], Optional[str]]:
-    """Checkpoint numbers, newest first, and a problem with the index file.
-
-    The numbers are those the `checkpoint` index file names and those whose
-    `ckpt-n.index` file exists, so an unreadable index file hides nothing.
-    """
+    """Checkpoint numbers, newest first (those the index file names and
+    those with a `ckpt-n.index`), and a problem with the index file."""
     numbers = set()
     problem = None
     if not os.path.isdir(self._directory):
@@ -222,12 +205,8 @@ class Checkpointer:
     return target
 
   def _write_index(self, numbers: List[int]) -> None:
-    """Points the `checkpoint` index file at `numbers` (newest first).
-
-    The file is TensorFlow's `CheckpointState` text format (relative
-    paths, as `tf.train.CheckpointManager` writes them), replaced
-    atomically.
-    """
+    """Points the `checkpoint` index file at `numbers` (newest first), in
+    TensorFlow's `CheckpointState` text format, atomically."""
     if not numbers:
       return
     lines = [f'model_checkpoint_path: "{_PREFIX}-{numbers[0]}"']
@@ -272,11 +251,8 @@ class Checkpointer:
     return path
 
   def _files(self, number: int) -> List[str]:
-    """Paths of checkpoint `number`'s files, written, partial or temporary.
-
-    TensorFlow writes its data into `ckpt-n_temp/` first; the replay file
-    is written to `.replay-n.npz.*.tmp` first (`atomic_files`).
-    """
+    """Paths of checkpoint `number`'s files, written, partial or temporary
+    (TensorFlow's `ckpt-n_temp/`, `atomic_files`' `.replay-n.npz.*.tmp`)."""
     replay = _REPLAY_FILE.format(number)
     stems = (f'{_PREFIX}-{number}.', f'{_PREFIX}-{number}_temp', replay,
              f'.{replay}.')
@@ -287,11 +263,7 @@ class Checkpointer:
     """Removes checkpoint `number`'s partial files; the error to raise."""
     older = [n for n in self._candidates()[0] if n < number]
     partial = sum(_size(path) for path in self._files(number))
-    for path in self._files(number):
-      if os.path.isdir(path):
-        shutil.rmtree(path)
-      else:
-        os.remove(path)
+    self._delete(number)
     free = shutil.disk_usage(self._directory).free
     previous = sum(_size(p) for p in self._files(older[0])) if older else 0
     if previous > partial:
@@ -315,10 +287,11 @@ class Checkpointer:
         ('Free space and resume.' if full else 'Fix the disk and resume.'))
 
   def _delete(self, number: int) -> None:
-    stem = f'{_PREFIX}-{number}.'
-    for name in os.listdir(self._directory):
-      if name.startswith(stem):
-        os.remove(os.path.join(self._directory, name))
+    for path in self._files(number):
+      if os.path.isdir(path):
+        shutil.rmtree(path)
+      else:
+        os.remove(path)
 
   def _delete_stale_replay_files(self, kept: List[int]) -> None:
     """Removes replay files of no kept checkpoint that are older than the
@@ -340,17 +313,14 @@ class Checkpointer:
     """Restores the newest intact checkpoint into the trackables.
 
     Args:
-      config: the run's config, to read (and verify) the replay buffer
-        with; without it only the TensorFlow checkpoint is verified and
-        restored (evaluation).
-      read_only: change nothing in the directory (evaluation, possibly
-        beside a running training): damaged checkpoints are skipped with a
-        warning, not moved, and the trackables may be a part of what the
-        checkpoint holds (e.g. the network alone).
+      config: the run's config, to read and verify the replay buffer with;
+        None restores the TensorFlow checkpoint only (evaluation).
+      read_only: change nothing in the directory (an evaluation beside a
+        running training): damaged checkpoints are skipped, not moved, and
+        the trackables may be part of the checkpoint (the network alone).
 
     Returns:
-      The replay buffer saved with the checkpoint, or None if there is no
-      checkpoint (or no config).
+      The checkpoint's replay buffer; None without a checkpoint or config.
 
     Raises:
       CheckpointError: if checkpoints exist and none is intact (nothing is
@@ -409,12 +379,8 @@ class Checkpointer:
 
 
 def saved_names(directory: str) -> List[str]:
-  """The top-level names the newest readable checkpoint in `directory` holds.
-
-  E.g. `network`, `optimizer` and the data source's counters: what the
-  `trackables` of the run that wrote it were called. Empty if the
-  directory has no readable checkpoint (restoring says why).
-  """
+  """The top-level names (`trackables`) of the newest readable checkpoint
+  in `directory`, e.g. `network` and the counters; empty if none."""
   if not os.path.isdir(directory):
     return []
   numbers = sorted((int(m.group(1)) for m in map(

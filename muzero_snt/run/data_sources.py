@@ -14,20 +14,18 @@
 # ============================================================================
 """Where a training loop's batches come from: self-play or synthetic data.
 
-`training_loop.TrainingLoop` runs rounds of a `DataSource`; in each round
-the source produces data and calls back for the learner steps it is owed,
-and between rounds the loop logs and checkpoints. A source keeps its
-counters as `tf.Variable`s (checkpointed with the learner) and, if it has
-one, its replay buffer (checkpointed beside them).
+`training_loop.TrainingLoop` runs rounds of a `DataSource`: in each round
+the source produces data and calls back for the learner steps it is owed.
+Its counters are `tf.Variable`s and its replay buffer, if any, is
+checkpointed beside them.
 
-* `SelfPlay`: the MuZero loop. A round is one game per environment;
-  learner steps follow the environment steps at an exact ratio. With a
-  `reanalysis.Reanalyser`, a fraction of each batch gets fresh targets
-  (MuZero Reanalyze).
-* `fixed_dataset.FixedReplay` (its own file): a saved replay buffer, no new
-  games (MuZero Unplugged).
-* `SyntheticBatches`: learnable synthetic batches through `tf.data`
-  (`synthetic.py`); a round is one learner step. Smoke runs and throughput.
+* `SelfPlay`: the MuZero loop, learner steps at an exact ratio to
+  environment steps; with a `reanalysis.Reanalyser`, a fraction of each
+  batch gets fresh targets (MuZero Reanalyze).
+* `fixed_dataset.FixedReplay`: a saved replay buffer, no new games (MuZero
+  Unplugged).
+* `SyntheticBatches`: learnable synthetic batches (`synthetic.py`), one
+  learner step a round: smoke runs and throughput.
 """
 
 import fractions
@@ -92,14 +90,11 @@ class SelfPlay:
 
   Environment steps count once the replay buffer holds a batch's worth of
   positions; after every batched move the learner has taken exactly
-  floor(train_ratio * counted steps) steps (the ratio is held as an exact
-  fraction), so the ratio of learner steps to environment steps is the
-  configured one at every moment, not only on average. Rounds end with no
-  game in progress, so a checkpoint between rounds holds everything a run
-  needs to continue exactly. With `continuous`, a "round" is instead
-  `Actor.play_games`: `num_envs` games end, each stored as it ends (the
-  learner can sample it from its next step) and replaced at once by a new
-  one; the games in play at a checkpoint are not in it.
+  floor(train_ratio * counted steps) steps (an exact fraction). A round is
+  one game per environment and ends with no game in progress, so a
+  checkpoint between rounds continues exactly. With `continuous` a round
+  is `Actor.play_games`: `num_envs` games end, each stored as it ends and
+  replaced at once; the games in play at a checkpoint are not in it.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
@@ -117,12 +112,11 @@ class SelfPlay:
       seed: seed of the replay buffer's sampling.
       reanalyser: if given, every sampled batch goes through it (its state
         is checkpointed with the counters).
-      continuous: play with `Actor.play_games` (no rounds) instead of
-        `Actor.play_round`.
-      actor_weights: when the actor searches a network of its own, copies
-        the learner's weights into it (`overlapped_learning.WeightCopy`);
-        a `TrainingLoop` with `overlap_learning=True` calls it between
-        moves. None: the actor searches the learner's network.
+      continuous: play with `Actor.play_games` instead of `play_round`.
+      actor_weights: copies the learner's weights into the actor's own
+        network (`overlapped_learning.WeightCopy`) for a `TrainingLoop`
+        with `overlap_learning=True`; None: the actor searches the
+        learner's network.
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -158,8 +152,6 @@ class SelfPlay:
 
   @property
   def actor_weights(self) -> Optional[overlapped_learning.WeightCopy]:
-    """Copies the learner's weights into the actor's network (None: the
-    actor searches the learner's)."""
     return self._actor_weights
 
   def counters(self) -> Dict[str, tf.Variable]:
@@ -217,7 +209,6 @@ class SelfPlay:
     state = {'training': True}
 
     def on_move(num_env_steps: int) -> None:
-      """Takes the learner steps that `num_env_steps` new steps are owed."""
       self._counters['env_steps'].assign_add(num_env_steps)
       if self._replay.num_positions < self._config.batch_size:
         return
@@ -264,9 +255,7 @@ class SelfPlay:
         'selfplay/env_steps_per_second': rate,
         'replay/positions': self._replay.num_positions,
     }
-    # Continuous rounds ended early (`TrainingLoop.run(end_round=...)`) may
-    # have finished no game since the last line.
-    if returns:
+    if returns:  # Rounds ended early may have finished no game.
       scalars['selfplay/episode_return'] = float(np.mean(returns))
       scalars['selfplay/game_length'] = float(np.mean(lengths))
     if self._reanalyser is not None:

@@ -14,22 +14,19 @@
 # ============================================================================
 """Checks the programs a run puts on a device against GPU and TPU rules.
 
-Each program the launchers run (the learner's step, the compiled search,
-reanalysis, the exported inference) is traced, not run, and its graph and
-every function it calls are read node by node:
+Each program (the learner's step, the compiled search, reanalysis, the
+exported inference) is traced, not run, and every node of its graph and
+the functions it calls is read:
 
-* outside an XLA program, an op with no GPU kernel in this TensorFlow build
-  (`get_registered_kernels_for_op`, matched against the node's dtypes) or
-  one that keeps a floating-point tensor in host memory, or a node pinned
-  to a CPU device;
-* inside an XLA program, what a TPU refuses: a float64 tensor, a host
-  callback (`py_function`, `numpy_function`), a string, an op whose output
-  shape depends on values; the program's HLO is read for float64 and
-  dynamic dimensions as well.
+* outside XLA: an op with no GPU kernel for its dtypes in this build, one
+  keeping a floating-point tensor in host memory, a node pinned to a CPU;
+* inside XLA, what a TPU refuses: float64, host callbacks, strings, ops
+  whose output shape depends on values (the HLO is read for float64 and
+  dynamic dimensions too).
 
-A finding that is there by design is reported with its `Allowance`'s
-reason, never dropped. docs/accelerators.md shows a report and what each
-past finding was. `python -m muzero_snt.run.device_audit` prints the report.
+A finding by design is reported with its `Allowance`'s reason, never
+dropped (docs/accelerators.md). `python -m muzero_snt.run.device_audit`
+prints the report.
 """
 
 import argparse

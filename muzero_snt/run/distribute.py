@@ -89,22 +89,11 @@ def make_strategy(name: str,
                  ) -> tf.distribute.Strategy:
   """Builds the `tf.distribute.Strategy` the `Learner` runs under.
 
-  The strategies:
-
-    * 'default': the current strategy (one replica on TensorFlow's default
-      device placement), for a laptop or a quick run.
-    * 'cpu': one replica pinned to '/cpu:0', e.g. to keep a GPU free for
-      self-play.
-    * 'gpu': one replica pinned to '/gpu:0', the usual single-accelerator run.
-    * 'mirrored': synchronous data parallelism over every local GPU, one
-      replica per device (without a GPU, over the logical CPUs that
-      `tf.config.set_logical_device_configuration` made, at least two: the
-      stand-ins for accelerators in tests).
-    * 'multi_worker': synchronous data parallelism over the devices of
-      several machines; the cluster comes from the `TF_CONFIG` environment
-      variable.
-    * 'tpu': the cores of a TPU (a Cloud TPU VM or pod slice), the paper's
-      setting; the whole step is XLA-compiled.
+  'default' is the current strategy (TensorFlow's default placement);
+  'cpu' and 'gpu' one replica on '/cpu:0' or '/gpu:0'; 'mirrored' one
+  replica per local GPU (without a GPU, per logical CPU, at least two: the
+  stand-ins for accelerators in tests); 'multi_worker' the devices of the
+  machines of `TF_CONFIG`; 'tpu' the cores of a TPU, the paper's setting.
 
   Args:
     name: one of `STRATEGIES`.
@@ -118,10 +107,9 @@ def make_strategy(name: str,
 
   Raises:
     ValueError: in one line naming what was asked, the devices found and
-      what to do, if `name` is not one of `STRATEGIES`, 'tpu' lacks `tpu`
-      or finds no TPU, 'gpu' or 'mirrored' finds no GPU (nor, for
-      'mirrored', several logical CPUs), or `batch_size` does not split
-      among the replicas.
+      what to do, if `name` is unknown, 'tpu' lacks `tpu` or finds no TPU,
+      'gpu' or 'mirrored' finds no GPU (nor, for 'mirrored', several
+      logical CPUs), or `batch_size` does not split among the replicas.
   """
   if name not in STRATEGIES:
     raise ValueError(f'Unknown strategy {name!r}: expected one of '
@@ -165,12 +153,8 @@ def make_strategy(name: str,
 
 
 class PlacedSearch:
-  """A `search.Search` whose every call runs on one device.
-
-  Its methods (`__call__`, `search_with_seed`, ...) run the wrapped
-  search's programs inside `tf.device(device)`, and so does the function
-  `compile_function` returns; its other attributes are the search's own.
-  """
+  """A `search.Search` whose methods (and the function `compile_function`
+  returns) run inside `tf.device(device)`; other attributes are its own."""
 
   def __init__(self, search, device: str):
     self._search = search
@@ -206,25 +190,17 @@ def place_search(search, network, search_device: str = 'accelerator',
                  jit_compile: bool = True) -> PlacedSearch:
   """Puts the self-play search on the accelerator or on the host.
 
-  'accelerator' (the default) runs the search on the device that holds the
-  searched network's variables: the learner's (first) replica, a GPU or a
-  TPU core whenever the learner runs on one. An XLA program reads
-  variables on its own device only, so there it reads the newest weights
-  in place, with no copy per move, and the network's inferences, the bulk
-  of a search at the paper's sizes, run on the accelerator. 'host' runs it
-  on the CPU, e.g. for a small network whose every inference is too short
-  to gain from a GPU; with XLA the network's variables must then be on the
-  host too.
+  'accelerator' runs the search on the device of the network's variables
+  (the learner's first replica), where an XLA program reads the newest
+  weights in place and the inferences run on the accelerator. 'host' runs
+  it on the CPU, e.g. for a network too small to gain from a GPU; with XLA
+  the variables must then be on the host too.
 
   Args:
-    search: the `search.Search` (e.g. `search.make_search(config,
-      network)`).
+    search: the `search.Search`.
     network: the network it searches (its variables say where it is).
     search_device: one of `SEARCH_DEVICES`.
     jit_compile: whether the search is XLA-compiled.
-
-  Returns:
-    The search, placed.
 
   Raises:
     ValueError: if `search_device` is not one of `SEARCH_DEVICES`, or is

@@ -14,12 +14,10 @@
 # ============================================================================
 """A whole training run from a config: what the launchers call.
 
-`run(run_config)` builds the learner, the data source (self-play with the
-search and the run's environments, or synthetic batches), the
-TensorBoard writer and the checkpoints, checks that a checkpoint directory
-holds this run (`run_config.py`), trains with `training_loop.TrainingLoop`,
-exports the network if asked and logs a summary. A pip-installed
-`muzero_snt` runs it without the repository's launchers:
+`run(run_config)` checks that the checkpoint directory holds this run
+(`run_config.py`), builds the learner, the data source, the TensorBoard
+writer and the checkpoints, trains with `training_loop.TrainingLoop`,
+exports if asked and logs a summary. Without the repository's launchers:
 
     import muzero_snt
     muzero_snt.train(muzero_snt.RunConfig(preset='tictactoe',
@@ -97,10 +95,8 @@ def check_reanalysis(run: run_config_lib.RunConfig) -> None:
 def check_train_ratio(run: run_config_lib.RunConfig) -> None:
   """Raises ValueError if self-play's ratio cannot give a learner step.
 
-  At `train_ratio` r the learner steps once every 1/r environment steps.
-  When that is more positions than the replay window can hold
-  (`window_size` games of at most `max_moves`), every game would leave
-  the window before the first learner step: self-play would run forever
+  The learner steps once every 1/train_ratio environment steps; when the
+  replay window holds fewer positions, self-play would run forever
   without learning or checkpointing.
   """
   run = run.resolved()
@@ -133,10 +129,8 @@ def check_distributed(run: run_config_lib.RunConfig) -> None:
 def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
   """Raises `RunConfigError` unless the directory holds this run.
 
-  A directory with another run's configuration is refused before anything
-  is written to it. Nothing is written here: the run's configuration is
-  saved by `record_run_config` once its checkpoint has been restored, so
-  that a resume that fails leaves the directory's record as it was.
+  Nothing is written here: the run's record is saved once its checkpoint
+  is restored, so that a resume that fails leaves it as it was.
   """
   directory = run.checkpoint_dir
   if not directory:
@@ -149,24 +143,12 @@ def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
                     run_config_lib.RUN_CONFIG_FILE)
 
 
-def record_run_config(run: run_config_lib.RunConfig) -> None:
-  """Writes this run's configuration beside its checkpoints (atomically).
-
-  Called after the newest checkpoint was restored (or none was found):
-  the record changes only once the directory is known to continue as
-  this run.
-  """
-  if run.checkpoint_dir:
-    run_config_lib.save(run.checkpoint_dir, run)
-
-
 def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
   """Raises `RunConfigError` if the checkpoints are of the other mode.
 
-  A checkpoint holds its data source's counters: those of self-play in the
-  learner's process, or those of the replay service with Ray actors. The
-  two count different things, so a run of one mode does not resume the
-  other's checkpoints.
+  A checkpoint holds the counters of self-play in the learner's process or
+  those of the replay service with Ray actors, which count different
+  things.
   """
   names = checkpointing.saved_names(directory)
   if not names:
@@ -192,11 +174,10 @@ def check_run(run: run_config_lib.RunConfig,
               available_memory: Optional[int] = None) -> None:
   """Checks what a run needs before any work, changing nothing it owns.
 
-  The memory estimate of the network, the batch, the unroll and (with
-  self-play) the full replay window against the memory available; the
-  output directories (a file, read-only, or short of space for the
-  checkpoints retention holds at once); and that the checkpoint directory
-  holds this run.
+  The memory estimate against the memory available; the output
+  directories (a file, read-only, or short of space for the checkpoints
+  retention holds at once); and that the checkpoint directory holds this
+  run.
 
   Raises:
     resources.ResourceError: naming the part or the path and what to do.
@@ -252,13 +233,10 @@ def run(run_config: run_config_lib.RunConfig,
        ) -> training_loop.TrainingLoop:
   """Trains until `config.training_steps` learner steps; returns the loop.
 
-  A SIGINT or SIGTERM from the first line on stops the run cleanly
-  (`stopping.py`): during the training loop after a learner step with a
-  final checkpoint; before it, when the start-up stage in progress ends
-  (checking the directory, building the learner, the environments or Ray,
-  restoring the checkpoint; the compilation at once), with
-  `stopping.Stopped` naming the stage, nothing saved, and the run lock,
-  Ray and its actors released on the way out.
+  A SIGINT or SIGTERM stops the run cleanly (`stopping.py`): in the
+  training loop after a learner step, with a final checkpoint; before it,
+  with `stopping.Stopped` naming the start-up stage, nothing saved, and
+  the run lock and Ray released.
 
   Args:
     run_config: the run (its config's `batch_size` is the global batch).
@@ -268,13 +246,11 @@ def run(run_config: run_config_lib.RunConfig,
       (`TrainingLoop.run`).
     stop: the caller's `stopping.StopOnSignals`, if it listens to signals
       already (a launcher, from its first line); default: a new one.
-    logger: `(scalars) -> None`, called every `run_config.log_every`
-      learner steps (and after the first round, and at the end) with a
-      dict of the learner's progress, its losses and the data source's
-      counters (`progress.py`). The default prints them as one line to
-      standard error; `progress.log_progress` logs that line with absl
-      (the launchers); None logs nothing. The run's other messages (its
-      settings, checkpoints, the summary) go to absl's log at INFO.
+    logger: `(scalars) -> None`, called every `log_every` learner steps
+      with the scalars of `progress.py`. The default prints them to
+      standard error; `progress.log_progress` logs them with absl (the
+      launchers); None logs nothing. The run's other messages go to
+      absl's log at INFO.
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
@@ -358,9 +334,10 @@ def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
         checkpoint_seconds=(None if run.checkpoint_minutes is None else
                             60 * run.checkpoint_minutes),
         overlap_learning=run.overlap_learning, stop=stop, logger=logger)
-    # The checkpoint (if any) is restored: this run continues the
-    # directory's, so its record may now say so.
-    record_run_config(run)
+    if run.checkpoint_dir:
+      # The checkpoint (if any) is restored: this run continues the
+      # directory's, so its record may now say so.
+      run_config_lib.save(run.checkpoint_dir, run)
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.

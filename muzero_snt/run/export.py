@@ -21,30 +21,19 @@ The SavedModel needs TensorFlow only, not this library:
     out = model.recurrent_inference(out['hidden_state'], action)  # [B] int32
     out['value'], out['reward'], out['policy_logits'], out['hidden_state']
 
-What `export_dir` holds:
-
-* `saved_model.pb`, `variables/`: the network's variables (weights and
-  batch-norm moving statistics) and two functions, each also a serving
-  signature of the same name (`model.signatures['initial_inference']`, called
-  with keyword arguments):
-  - `initial_inference(observation [B, *observation_shape] float32)`;
-  - `recurrent_inference(hidden_state [B, *hidden_shape] float32,
-    action [B] int32)`, which fails with `InvalidArgumentError` on an action
-    outside [0, A).
-  Both run in inference mode (batch norm uses its moving statistics) for any
-  batch size B and return a dict of float32 tensors: `value` [B], `reward`
-  [B] (zeros from `initial_inference`), `policy_logits` [B, A],
-  `hidden_state` [B, *hidden_shape], and, for categorical heads, the heads'
-  logits `value_logits` [B, S_v] and (from `recurrent_inference` only)
-  `reward_logits` [B, S_r]. Values and rewards follow the conventions of
-  `NetworkOutput`: a value is for the player to move at the state, a
-  reward for the player who took the action.
-* `assets/muzero_config.json` (also `model.config_file.asset_path` after
-  loading): what a consumer needs besides the functions, `METADATA_VERSION`
-  and the keys `action_space_size`, `observation_shape`, `hidden_shape`,
-  `discount`, `num_players` (the last two `null` when exported without a
-  config), `value_support_size`, `reward_support_size` (0 for a scalar head)
-  and `outputs` (the output keys of each function).
+Both functions are also serving signatures of the same name, run in
+inference mode (batch norm's moving statistics) for any batch size B, and
+return float32 tensors: `value` [B], `reward` [B] (zeros from
+`initial_inference`), `policy_logits` [B, A], `hidden_state`
+[B, *hidden_shape] and, for categorical heads, `value_logits` [B, S_v] and
+(recurrent only) `reward_logits` [B, S_r], with `NetworkOutput`'s
+conventions. `recurrent_inference` fails with `InvalidArgumentError` on an
+action outside [0, A). `assets/muzero_config.json`
+(`model.config_file.asset_path`) holds `version` (`METADATA_VERSION`),
+`action_space_size`, `observation_shape`, `hidden_shape`, `discount` and
+`num_players` (null without a config), `value_support_size`,
+`reward_support_size` (0 for a scalar head) and `outputs` (each function's
+keys).
 """
 
 import json
@@ -168,12 +157,8 @@ def _metadata(network: muzero_network.MuZeroNetwork, hidden_shape,
 
 
 def _install(staged: str, export_dir: str, trash: str):
-  """Moves the finished export `staged` to `export_dir` by renames only.
-
-  An earlier export (or an empty directory) at `export_dir` is first moved to
-  `trash`, so a reader sees either the old model, no model, or the new one,
-  never a partial one.
-  """
+  """Moves `staged` to `export_dir` by renames only (an earlier export to
+  `trash` first): a reader never sees a partial model."""
   replacing = os.path.exists(export_dir)
   if replacing:
     os.rename(export_dir, trash)
@@ -191,10 +176,8 @@ def export_inference(
     config: Optional[config_lib.MuZeroConfig] = None) -> str:
   """Exports `network`'s inference functions as a TensorFlow SavedModel.
 
-  The model is written to a temporary directory next to `export_dir` and
-  renamed into place when complete, replacing an earlier export there; an
-  interrupted export leaves `export_dir` as it was. See the module docstring
-  for what the SavedModel holds.
+  Written beside `export_dir` and renamed into place, replacing an earlier
+  export; an interrupted export leaves `export_dir` as it was.
 
   Args:
     network: the network to export; its variables are created first if it

@@ -15,12 +15,11 @@
 """A data source of saved games only: learning from a fixed dataset.
 
 MuZero Unplugged (Schrittwieser et al., 2021) trains on a fixed dataset
-with Reanalyse and no environment interaction. `FixedReplay` reads a replay
-file (`ReplayBuffer.save`: a checkpoint's `replay-N.npz` or the run
-setting `export_replay`'s) and samples it as self-play would, with
-reanalysis if the config asks for it; no game is ever added. The buffer,
-its priorities and its sampling state are checkpointed like self-play's, so
-a resumed run continues exactly.
+with Reanalyse and no environment interaction. `FixedReplay` samples a
+replay file (`ReplayBuffer.save`: a checkpoint's `replay-N.npz` or
+`export_replay`'s) as self-play would, with reanalysis if the config asks;
+no game is added. The buffer is checkpointed like self-play's, so a
+resumed run continues exactly.
 """
 
 from typing import Callable, Dict, Optional, Tuple
@@ -82,10 +81,6 @@ class FixedReplay:
     self._path = path
     self._replay = load_replay(config, path, seed=seed)
     self._reanalyser = reanalyser
-
-  @property
-  def path(self) -> str:
-    return self._path
 
   def counters(self) -> Dict[str, tf.Variable]:
     return {} if self._reanalyser is None else dict(self._reanalyser.state)

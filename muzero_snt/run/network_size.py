@@ -191,10 +191,8 @@ def activation_count(config: config_lib.MuZeroConfig) -> int:
   residual block 7 maps of [h, w, C] (5 without), a hidden MLP layer 2
   vectors and a final one 1. The representation runs once, the dynamics K
   times and the prediction K+1 times. TensorFlow frees some of these early
-  and keeps a few more (the losses'), so this is an estimate, in float32
-  elements; bfloat16 compute needs less. Measured on the atari_small
-  preset's learner step (CPU, no XLA): peak RSS grew 5.5 MB per example
-  from B = 32 to B = 128; this rule plus the batch gives 5.8 MB.
+  and keeps a few more (the losses'), so this is an estimate in float32
+  elements; bfloat16 compute needs less.
 
   Args:
     config: the network and `num_unroll_steps` K.

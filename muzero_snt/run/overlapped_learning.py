@@ -14,32 +14,25 @@
 # ============================================================================
 """Learner steps in a second thread while self-play plays its next move.
 
-In one process the learner's XLA program and the actor's batched search
-each keep about one core busy, mostly one small kernel after another, and
-both release the Python interpreter while they run. On a machine with two
-cores or more they can run side by side: the learner takes the steps one
-move owed while the actor searches the next move (docs/benchmarks.md,
-"Learner steps beside self-play").
+The learner's XLA program and the actor's batched search each keep about
+one core busy and both release the interpreter, so on two cores or more
+they can run side by side (docs/benchmarks.md, "Learner steps beside
+self-play"). The actor then searches a network of its own (`WeightCopy`
+fills it from the learner's). `training_loop.TrainingLoop` with
+`overlap_learning=True` keeps this schedule, whatever the threads' timing,
+so a run is reproducible step for step:
 
-The actor then needs weights of its own: its search reads a second network
-(`WeightCopy` fills it from the learner's), because the learner's variables
-change while the search runs. `training_loop.TrainingLoop` with
-`overlap_learning=True` keeps this schedule, the same whatever the threads'
-timing, so a run is reproducible step for step:
+  after move m: draw the batches of the steps move m owes (in the main
+  thread, which alone touches the replay buffer); wait for move m-1's
+  steps and the weights read after them; start move m's steps in the
+  learner's thread; write those weights into the actor's network; play
+  move m+1.
 
-  after move m: draw the batches of the learner steps move m owes (in the
-  main thread, which alone touches the replay buffer); wait for the steps
-  move m-1 owed and the learner's weights read after them; start move m's
-  steps in the learner's thread; write those weights into the actor's
-  network; play move m+1.
-
-Against the loop without overlap, move m+1 searches with the weights after
-move m-1's steps instead of move m's: the actor is one move's learner steps
-behind (about `train_ratio x num_envs` steps), as actors of a distributed
-run are behind theirs. With prioritised replay a batch is drawn before the
-priorities of the steps still running come back. Rounds end with every
-step taken and the actor's weights equal to the learner's, so checkpoints
-and resumes are as without overlap.
+The actor is thus one move's learner steps behind (about
+`train_ratio x num_envs` steps), as a distributed run's actors are, and
+with prioritised replay a batch is drawn before the priorities of the
+running steps come back. Rounds end with every step taken and the actor's
+weights equal to the learner's, so checkpoints are as without overlap.
 """
 
 import concurrent.futures
@@ -52,10 +45,9 @@ import tensorflow as tf
 class WeightCopy:
   """Copies every variable of one network into another of the same build.
 
-  Trainable weights and batch-norm statistics alike. `read` and `write`
-  split the copy, so that the reading can happen in the thread that owns
-  the source and the writing in the thread that owns the target: the
-  tensors read keep their values while the source changes on.
+  `read` and `write` split the copy, so that the source's thread reads and
+  the target's writes: the tensors read keep their values while the source
+  changes on.
   """
 
   def __init__(self, source: tf.Module, target: tf.Module):
@@ -148,8 +140,7 @@ class LearnerThread:
     self._running = self._pool.submit(self._run, list(batches))
 
   def _run(self, batches: List[Any]):
-    """The steps in order, then the weights; stops at the first error,
-    after the steps before it (whose metrics come back with it)."""
+    """The steps in order, then the weights; stops at the first error."""
     done = []
     for batch in batches:
       try:

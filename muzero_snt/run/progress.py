@@ -17,22 +17,19 @@
 Every `log_every` learner steps (and after the first round, and at the end)
 `training_loop.TrainingLoop` hands a logger one dict of scalars:
 
-  * `learner_step`, `training_steps` and `elapsed_seconds` (since the run
-    started in this process); `steps_per_second` and `remaining_seconds`
-    once the learner's rate is known (after its first step here);
+  * `learner_step`, `training_steps`, `elapsed_seconds` (in this process),
+    and `steps_per_second` and `remaining_seconds` once the rate is known;
   * the last learner step's `loss`, `loss/regularization`, `loss/value`,
     `loss/reward`, `loss/policy` (means over the unroll),
-    `loss/consistency` when that loss is on, `learning_rate` and
-    `gradient_norm`, once a step was taken;
-  * the data source's counters under their TensorBoard tags
-    (`selfplay/games`, `selfplay/env_steps`, `selfplay/episode_return`,
+    `loss/consistency` when on, `learning_rate` and `gradient_norm`;
+  * the data source's counters by TensorBoard tag (`selfplay/games`,
     `replay/positions`, `reanalyse/rows`, ...; a distributed run's also
-    `replay/observed_train_ratio` over `replay/train_ratio_window` learner
-    steps, `weights/version` and `reanalyse/workers`).
+    `replay/observed_train_ratio` over `replay/train_ratio_window` steps,
+    `weights/version` and `reanalyse/workers`).
 
-A logger is any callable taking that dict, as Acme's loggers take theirs.
-`print_progress` (the library's default) prints it as one line to standard
-error; `log_progress` (the launchers') logs the same line with absl.
+A logger is any callable taking that dict, as Acme's loggers are.
+`print_progress` (the default) prints it as one line to standard error;
+`log_progress` (the launchers') logs that line with absl.
 """
 
 import sys

@@ -79,12 +79,9 @@ def replay_position_bytes(
     frame_stack: Optional[frames.FrameStack] = None) -> int:
   """Bytes one stored position takes in `ReplayBuffer`.
 
-  A `Trajectory` stores per move a float32 observation (with a
-  `frame_stack`: one frame in its own dtype), a float32 policy
-  `[A]`, a bool legal-action mask `[A]` and int64/float64 to-play, action,
-  reward and root value; it caches
-  its float64 value targets; the buffer keeps float64 priorities p and
-  p^alpha, and with prioritised replay their float64 cumulative sum.
+  A move's arrays (`_move_bytes`), its cached float64 value target, the
+  buffer's float64 priorities p and p^alpha and, with prioritised replay,
+  their float64 cumulative sum.
   """
   position = _move_bytes(config, frame_stack) + _WIDE  # Value targets.
   position += 2 * _WIDE  # Priorities and their power alpha.
@@ -95,7 +92,9 @@ def replay_position_bytes(
 
 def _move_bytes(config: config_lib.MuZeroConfig,
                 frame_stack: Optional[frames.FrameStack] = None) -> int:
-  """Bytes of one move's arrays as a `Trajectory` holds them."""
+  """Bytes of one move's arrays in a `Trajectory`: a float32 observation
+  (with a `frame_stack`, one frame in its dtype), a float32 policy [A], a
+  bool legal mask [A], and 8-byte to-play, action, reward and root value."""
   if frame_stack is None:
     observation = math.prod(config.observation_shape) * _FLOAT32
   else:
@@ -107,13 +106,9 @@ def _move_bytes(config: config_lib.MuZeroConfig,
 
 def checkpoint_bytes(config: config_lib.MuZeroConfig,
                      frame_stack: Optional[frames.FrameStack] = None) -> int:
-  """Disk bytes of one checkpoint with a full replay window.
-
-  The replay file holds every move's arrays (frames once with a
-  `frame_stack`), a float64 priority per position and each game's length,
-  terminal flag and bootstrap value; the TensorFlow checkpoint the
-  variables and optimizer slots. `_CHECKPOINT_OVERHEAD` covers the rest.
-  """
+  """Disk bytes of one checkpoint with a full replay window: every move's
+  arrays, a float64 priority per position, each game's `_GAME_BYTES`, the
+  variables and optimizer slots, and `_CHECKPOINT_OVERHEAD`."""
   positions = config.window_size * config.max_moves
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
@@ -129,22 +124,16 @@ def checkpoint_space_needed(config: config_lib.MuZeroConfig, directory: str,
                            ) -> int:
   """Free disk bytes a run's checkpoint directory needs at its peak.
 
-  Retention keeps `max_to_keep` checkpoints and writes the next one whole
-  before it deletes the oldest, so `max_to_keep + 1` checkpoints of
-  `checkpoint_bytes` exist at once, beside `run_config.json`, the
-  `checkpoint` index file and their temporary copies. The checkpoints
-  already in `directory` (a resume) are part of that peak, as retention
-  deletes them; the next checkpoint needs its own bytes whatever is there.
+  Retention writes the next checkpoint before it deletes the oldest, so
+  `max_to_keep + 1` checkpoints exist at once, beside the small files.
+  Those already in `directory` (a resume) count towards that peak; the
+  next checkpoint needs its own bytes whatever is there.
 
   Args:
     config: the run's config.
     directory: the checkpoint directory (it may not exist yet).
-    max_to_keep: the checkpoints retention keeps
-      (`checkpointing.MAX_TO_KEEP`).
+    max_to_keep: `checkpointing.MAX_TO_KEEP`.
     frame_stack: the environment's frame layout, as for `checkpoint_bytes`.
-
-  Returns:
-    Bytes.
   """
   one = checkpoint_bytes(config, frame_stack)
   held = 0
@@ -170,21 +159,16 @@ def estimate_memory(config: config_lib.MuZeroConfig,
     weights (4 bytes each).
   - unroll: 4 bytes x B x `network_size.activation_count(config)`.
   - replay: `window_size` full games of `max_moves` positions at
-    `replay_position_bytes`; `ReplayBuffer.save` concatenates every move's
-    arrays before writing them, so while a checkpoint is written they exist
-    twice; games being played hold their moves too.
+    `replay_position_bytes`, the moves' arrays again while
+    `ReplayBuffer.save` concatenates them, and the games in play.
 
   Args:
     config: the run's config.
-    games_in_flight: games played at once by self-play (the run's
-      `num_envs`).
+    games_in_flight: games played at once by self-play (`num_envs`).
     with_replay: False for a run without replay (synthetic batches).
     replay_save_copy: whether replay is checkpointed (the copy above).
-    frame_stack: the environment's frame layout: stored positions hold one
-      frame each (`frames.FrameStack`); None: whole observations.
-
-  Returns:
-    A `MemoryEstimate` in bytes.
+    frame_stack: the environment's frame layout (`frames.FrameStack`):
+      positions hold one frame each; None: whole observations.
   """
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
@@ -240,11 +224,9 @@ def check_memory(config: config_lib.MuZeroConfig,
 
   Args:
     config: the run's config.
-    available_bytes: the memory available; `available_memory_bytes()` by
-      default.
+    available_bytes: the memory available (`available_memory_bytes()`).
     fraction: the share of it the run may use, in (0, 1].
-    **estimate_kwargs: passed to `estimate_memory` (games_in_flight,
-      with_replay, replay_save_copy).
+    **estimate_kwargs: passed to `estimate_memory`.
 
   Returns:
     The `MemoryEstimate`, when it fits.
@@ -311,18 +293,9 @@ def _cgroup_available(cgroup_dir: str) -> Optional[int]:
 
 def available_memory_bytes(meminfo_path: str = '/proc/meminfo',
                            cgroup_dir: str = '/sys/fs/cgroup') -> int:
-  """Memory a new allocation can get: the machine's or the cgroup's.
-
-  Args:
-    meminfo_path: read for MemAvailable; where it is missing, the free
-      physical pages (`os.sysconf`).
-    cgroup_dir: where the cgroup's memory limit is read (v2 `memory.max`,
-      v1 `memory/memory.limit_in_bytes`), if one is set.
-
-  Returns:
-    Bytes: the smaller of the machine's available memory and what is left
-    under the cgroup's limit.
-  """
+  """Bytes a new allocation can get: the smaller of the machine's
+  MemAvailable in `meminfo_path` (else its free pages) and what is left
+  under the limit of the cgroup at `cgroup_dir`, if it has one."""
   kilobytes = _read_int(meminfo_path, 'MemAvailable')
   if kilobytes is not None:
     available = kilobytes * 1024
@@ -336,21 +309,18 @@ def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
                            needed_for: str = '') -> None:
   """Creates `path` if missing; checks it is writable with space to spare.
 
-  Writability is tested by creating (and removing) a file there, so the
-  check holds for root too, where permission bits do not bind.
+  Writability is tested by creating a file there (permission bits do not
+  bind root).
 
   Args:
     path: the directory a run will write.
-    what: the argument that named it, e.g. 'checkpoint_dir', for the
-      message.
-    min_free_bytes: the free disk space needed (e.g.
-      `checkpoint_space_needed`).
+    what: the argument that named it, e.g. 'checkpoint_dir'.
+    min_free_bytes: the free disk space needed.
     needed_for: what those bytes are for, for the message.
 
   Raises:
     ResourceError: if `path` is a file, cannot be created, is not writable
-      or has less than `min_free_bytes` free; the message names `what`,
-      the path and what to do.
+      or has less than `min_free_bytes` free, naming `what` and the path.
   """
   where = f'{what}={path}'
   if not path:

@@ -14,14 +14,12 @@
 # ============================================================================
 """A run's one configuration, `RunConfig`, and its record beside checkpoints.
 
-`RunConfig` holds everything about a training run: the preset or the
-user's own environment, every `MuZeroConfig` field and the run's other
-choices, the defaults resolved in one place (`RunConfig.resolved`). A
-checkpoint directory holds one run: what defines it is written as
-`run_config.json` once its checkpoint is restored; a resumed run and an
-evaluation compare themselves with it, so that a checkpoint of another run
-is a clear error naming the differing fields instead of a TensorFlow
-restore error (or, worse, a silently different run).
+`RunConfig` holds the preset (or the user's environment), the
+`MuZeroConfig` and the run's other choices; `resolved()` fills in the
+defaults in one place. What defines a run is saved as `run_config.json`
+beside its checkpoints, so that resuming or evaluating another run's
+directory is an error naming the differing fields, not a TensorFlow
+restore error or a silently different run.
 """
 
 import dataclasses
@@ -42,9 +40,6 @@ RUN_CONFIG_FILE = 'run_config.json'
 # Fields a resumed run may change without being asked: how long it runs and
 # how often it saves do not change what it computes.
 CHANGEABLE = ('training_steps', 'checkpoint_interval')
-# What an evaluation needs to load a network: its shape, not its training.
-NETWORK_FIELDS = ('preset', 'environment', 'action_space_size',
-                  'observation_shape', 'num_players')
 # The preset of a run that names neither a preset nor an environment.
 DEFAULT_PRESET = 'tictactoe'
 # Network fields that change how it computes, not what it holds: an
@@ -55,6 +50,8 @@ _TEMPERATURES = {
                                   config_lib.TrainingStepTemperature)
 }
 _FORMAT = 1
+# A value one side of `differences` lacks.
+_ABSENT = object()
 # Fields configurations saved by earlier versions hold and this one has not:
 # read and dropped, so that their runs resume and evaluate as before.
 # `num_actors` (the pseudocode's) is the run's setting, not the config's.
@@ -157,13 +154,16 @@ def apply_overrides(config: config_lib.MuZeroConfig,
 
 
 def _default_config(preset: Optional[str], title: Optional[str],
-                    environment: Any) -> config_lib.MuZeroConfig:
+                    environment: Any, training_steps: Optional[int]
+                   ) -> config_lib.MuZeroConfig:
   if environment is None:
-    return presets.get_preset(preset, title)
+    return presets.get_preset(preset, title, training_steps)
   factory = factories.resolve(environment)
   made = factories.call(factory, 0)
+  overrides = {} if training_steps is None else dict(
+      training_steps=training_steps)
   try:
-    return presets.config_for_environment(made)
+    return presets.config_for_environment(made, **overrides)
   finally:
     made.close()
 
@@ -172,25 +172,28 @@ _cached_default_config = functools.lru_cache(maxsize=16)(_default_config)
 
 
 def default_config(preset: Optional[str], title: Optional[str] = None,
-                   environment: Any = None) -> config_lib.MuZeroConfig:
+                   environment: Any = None,
+                   training_steps: Optional[int] = None
+                  ) -> config_lib.MuZeroConfig:
   """The configuration of a run that gives none (`RunConfig.resolved`).
 
-  A preset's own (`presets.get_preset`), or the one derived from the
-  environment: that of a family's task or game, or that of a user's
-  environment factory, called once with seed 0 to read its specs
-  (`presets.config_for_environment`). Remembered for the last few runs,
-  so that resolving a run again builds no environment.
+  The preset's (`presets.get_preset`), or the one derived from the specs of
+  the user's environment, made once with seed 0
+  (`presets.config_for_environment`). Remembered for the last few runs, so
+  that resolving a run again builds no environment.
 
   Args:
     preset: the run's preset, None with `environment`.
     title: the game of a titled preset.
     environment: the user's factory or its import string, or None.
+    training_steps: the run's length (None: the preset's); a derived
+      configuration's schedules follow it (`presets.get_preset`).
   """
   try:
     hash(environment)
   except TypeError:  # A callable object without a hash: not remembered.
-    return _default_config(preset, title, environment)
-  return _cached_default_config(preset, title, environment)
+    return _default_config(preset, title, environment, training_steps)
+  return _cached_default_config(preset, title, environment, training_steps)
 
 
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
@@ -198,10 +201,8 @@ DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
 SEARCHES = search.SEARCH_KINDS
 # Where self-play searches (`distribute.place_search`).
 SEARCH_DEVICES = distribute.SEARCH_DEVICES
-# The fields resolved from the preset's self-play defaults when None
-# (`presets.RUN_DEFAULTS`).
-_SELF_PLAY_FIELDS = ('num_envs', 'train_ratio', 'continuous_selfplay',
-                     'overlap_learning', 'pad_rounds')
+# Self-play's ways of playing: saved only when on.
+_PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
 # Where a kind of Ray process runs (num_actors > 0): spread evenly over the
 # cluster's nodes, on the learner's node, or RESOURCE_PLACEMENT + NAME:
 # spread over the nodes that hold custom resource NAME, one unit each.
@@ -237,43 +238,38 @@ class RunConfig:
   """One training run: its game, hyperparameters and every other choice.
 
   `experiment.run` takes one. Fields left None take the preset's (or the
-  environment's) values in one place, `resolved()`; the resolved fields
-  that change what the run computes (`defining_settings`) are saved beside
-  its checkpoints as `run_config.json`, so that a resume and an evaluation
-  check themselves against the run that wrote them.
+  environment's) values in `resolved()`; the resolved fields that change
+  what the run computes (`defining_settings`) are saved as
+  `run_config.json` beside its checkpoints.
 
   Attributes:
-    preset: names the environment, the hyperparameters and the self-play
-      defaults (`presets.preset_names()`, `presets.RUN_DEFAULTS`); None
-      with `environment`, and 'tictactoe' when neither is given.
-    config: the hyperparameters; None for the preset's, or for those
-      derived from `environment` (`presets.config_for_environment`).
+    preset: the environment, hyperparameters and self-play defaults
+      (`presets.preset_names()`, `presets.RUN_DEFAULTS`); None with
+      `environment`, 'tictactoe' when neither is given.
+    config: the hyperparameters; None for the preset's, or those derived
+      from `environment` (`presets.config_for_environment`).
     env: the game of a titled preset (an Atari title, a gymnasium id, an
       OpenSpiel game); None for the preset's default.
-    environment: the user's own game instead of a preset: a callable
+    environment: the user's game instead of a preset: a callable
       `seed -> dm_env.Environment` or its import string
-      'package.module:factory' (docs/environments.md). The run saves its
-      import string; a lambda or a local function runs, but a resume or
-      an evaluation of the run must be given the same factory.
+      'package.module:factory' (docs/environments.md). A lambda or a local
+      function runs, but a resume or an evaluation must pass it again.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
-      or 'replay' (the games of `replay_path` only, no new self-play).
-    num_envs: self-play games played at once by each player of games
-      (None: the preset's, split among the actors when num_actors > 0, so
-      that as many games are in flight as in one process).
+      or 'replay' (the games of `replay_path` only).
+    num_envs: games played at once by each player of games (None: the
+      preset's, split among the actors when num_actors > 0).
     train_ratio: learner steps per environment step (None: the preset's).
     continuous_selfplay: replace each self-play game as it ends
       (`acting.Actor.play_games`) instead of playing rounds that wait for
-      their longest game, in this process or in each actor.
+      their longest game.
     overlap_learning: take each move's learner steps in a second thread
       while self-play plays the next move on a copy of the weights
       (`overlapped_learning.py`; data='selfplay', num_actors=0). The
-      preset's default gives way to reanalysis (whose searches read the
-      learner's network); an explicit True does not.
-    pad_rounds: search every move of a self-play round with all num_envs
-      rows, so that the batched search compiles one program; the games
-      are those of unpadded rounds, up to rounding. The preset's default
+      preset's default gives way to reanalysis; an explicit True does not.
+    pad_rounds: search every move of a round with all num_envs rows, so
+      that the batched search compiles one program. The preset's default
       holds for the xla search in rounds only (the graph search traces one
-      program for every batch size, so padding gains nothing there).
+      program for every batch size).
     search: one of `SEARCHES`.
     search_device: where self-play searches, 'accelerator' (the device of
       the learner's weights) or 'host' (`distribute.place_search`).
@@ -291,30 +287,26 @@ class RunConfig:
     num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
       in the learner's process.
     ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
-      this machine); with num_actors > 0 only.
+      this machine).
     publish_interval: learner steps between weight publications to the
-      actors (num_actors > 0). Actors ask for new weights every 0.05 s at
-      most, two or three tic-tac-toe steps, so publishing more often
-      mostly costs the learner.
+      actors (actors ask at most every 0.05 s, so publishing more often
+      mostly costs the learner).
     eval_interval: learner steps between evaluations of the published
-      weights by an evaluator process writing `eval/...` scalars to
-      `logdir` (num_actors > 0; 0: none).
+      weights, written as `eval/...` scalars to `logdir` (0: none).
     eval_games: games per opponent and side (two players) or episodes (one
-      player) of each of those evaluations.
+      player) of each evaluation.
     num_reanalyze_workers: reanalyse worker processes on Ray
-      (num_actors > 0, reanalyze_fraction > 0); 0 reanalyses in the
-      learner's process.
+      (reanalyze_fraction > 0); 0 reanalyses in the learner's process.
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
     export_replay: where to write the run's replay buffer at the end
       (data 'selfplay' or 'replay', num_actors 0).
-    actor_placement: where the self-play actors run on Ray, one CPU each:
-      'spread' evenly over the cluster's nodes, 'learner' on the learner's
-      node, or 'resource:NAME' spread over the nodes that hold custom
-      resource NAME (`ray start --resources`), one unit each
-      (docs/cluster.md).
+    actor_placement: where the actors run on Ray, one CPU each: 'spread'
+      over the cluster's nodes, 'learner' on the learner's node, or
+      'resource:NAME' spread over the nodes holding custom resource NAME,
+      one unit each (docs/cluster.md).
     reanalyze_placement: the same for the reanalyse workers.
     evaluator_placement: the same for the evaluator, which takes no CPU
-      of Ray's count (by default on the learner's node).
+      of Ray's count.
     replay_shards: replay service processes on Ray (num_actors > 0), actor
       i's games going to shard i mod replay_shards (distributed/shards.py;
       more than 1 without reanalyse workers).
@@ -407,7 +399,7 @@ class RunConfig:
       check_count('num_envs', 1)
     check_positive('train_ratio')
     check_positive('checkpoint_minutes')
-    for name in ('continuous_selfplay', 'overlap_learning', 'pad_rounds'):
+    for name in _PLAY_FLAGS:
       check_flag(name)
     if self.continuous_selfplay and self.data != 'selfplay':
       fail('continuous_selfplay', "False unless data='selfplay'")
@@ -494,13 +486,10 @@ class RunConfig:
         pad_rounds=pad_rounds)
 
   def defining_settings(self) -> Dict[str, Any]:
-    """The resolved choices besides the config that change what it computes.
-
-    Those a resumed run must keep (as JSON values): the user's
-    environment (its import string, when given), the seed and the data
-    source with, for self-play, its game, games at once, ratio, search and
-    ways of playing (named only when on).
-    """
+    """The resolved choices besides the config that a resumed run must keep,
+    as JSON values: the environment's import string, the seed, the data
+    source and, for self-play, its game, games at once, ratio, search and
+    ways of playing (named only when on)."""
     run = self.resolved()
     values = {'data': run.data, 'seed': run.seed}
     if run.environment is not None:
@@ -510,9 +499,8 @@ class RunConfig:
     if run.data == 'selfplay':
       values.update(env=run.env, num_envs=run.num_envs,
                     train_ratio=run.train_ratio, search=run.search)
-      for name in ('continuous_selfplay', 'pad_rounds', 'overlap_learning'):
-        if getattr(run, name):
-          values[name] = True
+      values.update({name: True for name in _PLAY_FLAGS
+                     if getattr(run, name)})
     return values
 
   def flat(self) -> Dict[str, Any]:
@@ -545,28 +533,18 @@ class RunConfig:
       raise ValueError(f'expected a run configuration of format {_FORMAT}')
     settings = dict(data.get('settings', {}))
     if settings.get('data', 'selfplay') == 'selfplay':
-      # Ways of playing are saved only when on.
-      for name in ('continuous_selfplay', 'pad_rounds', 'overlap_learning'):
-        settings.setdefault(name, False)
+      settings = {**dict.fromkeys(_PLAY_FLAGS, False), **settings}
     return cls(preset=data['preset'], config=config_from_dict(data['config']),
                **settings)
 
 
-def differences(saved: RunConfig, current: RunConfig,
-                fields: Optional[Iterable[str]] = None
-               ) -> List[Tuple[str, Any, Any]]:
-  """`(name, saved value, current value)` of every differing value.
-
-  Args:
-    saved: the configuration in the directory.
-    current: this process's.
-    fields: compare only these names (default: all of either side).
-  """
+def differences(saved: RunConfig,
+                current: RunConfig) -> List[Tuple[str, Any, Any]]:
+  """`(name, saved value, current value)` of every value that differs."""
   a, b = saved.flat(), current.flat()
-  names = sorted(set(a) | set(b)) if fields is None else list(fields)
-  missing = object()
-  return [(name, a.get(name, missing), b.get(name, missing))
-          for name in names if a.get(name, missing) != b.get(name, missing)]
+  return [(name, a.get(name, _ABSENT), b.get(name, _ABSENT))
+          for name in sorted(set(a) | set(b))
+          if a.get(name, _ABSENT) != b.get(name, _ABSENT)]
 
 
 def path(directory: str) -> str:
@@ -600,17 +578,6 @@ def load(directory: str) -> Optional[RunConfig]:
         'backup, or move the directory aside and start a new run.') from e
 
 
-def _format(value: Any) -> str:
-  return '(absent)' if not isinstance(value, (str, int, float, bool, list,
-                                               dict, type(None))) else (
-                                                   json.dumps(value))
-
-
-def describe(diffs: List[Tuple[str, Any, Any]]) -> str:
-  return '; '.join(f'{name}: saved {_format(a)}, now {_format(b)}'
-                   for name, a, b in diffs)
-
-
 def check_resume(directory: str, current: RunConfig,
                  allowed: Iterable[str] = ()) -> Optional[RunConfig]:
   """Raises unless `current` continues the run saved in `directory`.
@@ -625,8 +592,7 @@ def check_resume(directory: str, current: RunConfig,
     The saved configuration, None if the directory has none.
 
   Raises:
-    RunConfigError: naming both configurations' values of every field that
-      differs and may not.
+    RunConfigError: naming both values of every field that may not differ.
   """
   saved = load(directory)
   if saved is None:
@@ -634,34 +600,13 @@ def check_resume(directory: str, current: RunConfig,
   allowed = set(CHANGEABLE) | set(allowed)
   diffs = [d for d in differences(saved, current) if d[0] not in allowed]
   if diffs:
+    show = lambda v: '(absent)' if v is _ABSENT else json.dumps(v)
+    described = '; '.join(f'{name}: saved {show(a)}, now {show(b)}'
+                          for name, a, b in diffs)
     raise RunConfigError(
         f'{path(directory)} holds a run whose configuration differs from '
-        f'this one: {describe(diffs)}. Resume with the saved values, choose '
+        f'this one: {described}. Resume with the saved values, choose '
         'another checkpoint directory, or allow the change explicitly '
         f'(allow_config_changes={tuple(d[0] for d in diffs)!r}).')
   return saved
 
-
-def check_network(directory: str, current: RunConfig) -> Optional[RunConfig]:
-  """Raises unless the network saved in `directory` is `current`'s.
-
-  For evaluation: the preset, the network and the shapes must agree; the
-  training hyperparameters and the search's may differ.
-
-  Raises:
-    RunConfigError: naming the differing fields of both configurations.
-  """
-  saved = load(directory)
-  if saved is None:
-    return None
-  names = [n for n in current.flat()
-           if (n in NETWORK_FIELDS or n.startswith('network.')) and
-           n not in COMPUTE_FIELDS]
-  diffs = differences(saved, current, names)
-  if diffs:
-    raise RunConfigError(
-        f'The checkpoints in {directory} are of another network: '
-        f'{describe(diffs)} ({path(directory)} has the whole saved '
-        'configuration). Evaluate with the preset and network of the '
-        'training run.')
-  return saved

@@ -32,8 +32,10 @@ judging the lock again under that guard; a new lock is then made by the same
 `O_EXCL` creation as always. Of several processes reclaiming one stale lock,
 one removes it and one creates the next (not necessarily the same process);
 the others find a live lock. The kernel drops a `flock` when its process
-dies, so the guard itself cannot go stale. The guard file stays in the
-directory.
+dies, so the guard itself cannot go stale. Its holder removes the guard file
+before unlocking it; a process that locked a removed guard file (the path
+now names no file, or another) tries again, so only one holds the guard
+that the path names.
 """
 
 import contextlib
@@ -124,16 +126,11 @@ class RunLock:
       with RunLock(checkpoint_dir):
         ...  # the only run writing checkpoint_dir
 
-  or `lock.acquire()` ... `lock.release()`. The directory is created if
-  missing.
+  or `lock.acquire()` ... `lock.release()`.
   """
 
   def __init__(self, directory: str, lock_file: str = LOCK_FILE):
-    """Constructs a `RunLock` (nothing is locked until `acquire`).
-
-    Args:
-      directory: the directory to lock.
-      lock_file: name of the lock file in it.
+    """Names the lock file `lock_file` in `directory`; locks nothing yet.
 
     Raises:
       ValueError: if `directory` or `lock_file` is empty, or `lock_file`
@@ -150,12 +147,10 @@ class RunLock:
 
   @property
   def path(self) -> str:
-    """The lock file."""
     return self._path
 
   @property
   def held(self) -> bool:
-    """Whether this object holds the lock."""
     return self._token is not None
 
   def __enter__(self) -> 'RunLock':
@@ -192,18 +187,26 @@ class RunLock:
 
   @contextlib.contextmanager
   def _reclaim_guard(self):
-    fd = os.open(self._path + GUARD_SUFFIX, os.O_CREAT | os.O_RDWR, 0o644)
-    try:
+    """Holds the `flock` of the guard file the path names; removes it after.
+    """
+    guard = self._path + GUARD_SUFFIX
+    while True:
+      fd = os.open(guard, os.O_CREAT | os.O_RDWR, 0o644)
       fcntl.flock(fd, fcntl.LOCK_EX)
+      try:
+        if os.stat(guard).st_ino == os.fstat(fd).st_ino:
+          break
+      except FileNotFoundError:
+        pass
+      os.close(fd)  # Its holder removed it meanwhile: take the next one.
+    try:
       yield
     finally:
+      os.unlink(guard)  # Before the flock drops, so no one holds it then.
       os.close(fd)  # Closing drops the flock.
 
   def _reclaim_or_raise(self) -> None:
-    """Judges the existing lock file; removes it if stale, else raises.
-
-    Call under `_reclaim_guard`: nobody else removes the file meanwhile.
-    """
+    """Removes the lock file if stale, else raises (under the guard)."""
     try:
       owner = _read_owner(self._path)
       age = time.time() - os.stat(self._path).st_mtime
@@ -259,10 +262,9 @@ class RunLock:
       self, so that `lock = RunLock(d).acquire()` works.
 
     Raises:
-      RunLockError: if another live run holds the lock, a host other than
-        this one does, the lock file is being written right now, or this
-        object already holds the lock. The message names the owner and what
-        to do.
+      RunLockError: if another live run or another host holds the lock,
+        the lock file is being written right now, or this object already
+        holds it; naming the owner and what to do.
     """
     if self.held:
       raise RunLockError(f'This RunLock already holds {self._path}.')

@@ -14,24 +14,17 @@
 # ============================================================================
 """Clean stops: SIGINT and SIGTERM ask a run to stop; a second one stops it.
 
-Inside `StopOnSignals()` the first SIGINT (Ctrl-C) or SIGTERM (what a job
-scheduler or `kill` sends) only sets `requested`. During the training loop
-the loop finishes the learner step it is in, saves a final checkpoint and
-returns. During start-up (the launcher's checks, the lock, the learner,
-the environments or Ray, the restore, the compilation: stages named by
-`begin`) the run raises `Stopped`, naming the stage, when that stage ends,
-or at once during the compilation (the main thread only waits for the
-compiling ones then). Nothing was learnt, so nothing is saved, and the
-run's `with` blocks release what they hold (the run lock, Ray). A second
-signal raises `KeyboardInterrupt` at once (nothing is saved; the last
-complete checkpoint stays). Outside the main
-thread, where Python cannot install handlers, the block changes nothing.
+Inside `StopOnSignals()` the first SIGINT or SIGTERM only sets
+`requested`. In the training loop the run finishes its learner step, saves
+a final checkpoint and returns. During start-up (stages named by `begin`)
+it raises `Stopped` naming the stage when that stage ends (at once during
+the compilation), saving nothing, and its `with` blocks release the run
+lock and Ray. A second signal raises `KeyboardInterrupt` at once. Outside
+the main thread, where Python cannot install handlers, nothing changes.
 
-Some libraries replace the handlers: Ray's `init` installs SIGTERM
-handlers that exit the process (and its core worker a C++ one that
-aborts it), and `ray.shutdown` leaves SIGTERM at the default action.
-`keep_handlers()` around such calls keeps the installed `StopOnSignals`'
-handlers in place.
+Ray's `init` installs SIGTERM handlers that exit the process and
+`ray.shutdown` leaves SIGTERM at the default: `keep_handlers()` around such
+calls keeps the installed `StopOnSignals`' handlers in place.
 """
 
 import contextlib

@@ -14,24 +14,21 @@
 # ============================================================================
 """The training loop: rounds of data, learner steps, logs and checkpoints.
 
-One loop for every data source (`data_sources.py`): self-play interleaved
-with learning on the same variables (the actor's search reads the network
-the learner updates), or synthetic batches. With `overlap_learning` the
-learner's steps run in a second thread while the actor plays its next move
-on a copy of the weights (`overlapped_learning.py`). Between rounds the
-loop hands its progress to a logger (`progress.py`), writes TensorBoard
-summaries and saves checkpoints, numbered by learner step.
+One loop for every data source (`data_sources.py`). With
+`overlap_learning` the learner's steps run in a second thread while the
+actor plays its next move on a copy of the weights
+(`overlapped_learning.py`). Between rounds the loop logs (`progress.py`),
+writes TensorBoard summaries and saves checkpoints numbered by learner
+step.
 
 A run restarted from its last checkpoint continues exactly as if it had
-never stopped. Extending a finished self-play run (a second run with a
-larger `training_steps`) is exact only if the first run's last learner step
-came at the end of a round: otherwise the first run played the rest of that
-round without learning, where the longer run keeps learning.
+never stopped. Extending a finished self-play run (a larger
+`training_steps`) is exact only if its last learner step ended a round:
+otherwise the first run played the rest of that round without learning.
 """
 
 import concurrent.futures
 import contextlib
-import threading
 import time
 from typing import Callable, Dict, Optional
 
@@ -84,27 +81,21 @@ class TrainingLoop:
       log_every: log and write summaries every this many learner steps (and
         after the first round, and at the end).
       checkpoint_seconds: also save a checkpoint when this much wall time
-        has passed since the last one (between rounds, and only if the
-        learner has stepped since), so that a run that is often killed
-        still progresses; None saves by `config.checkpoint_interval` only.
-      compile_first: with a source that has a search to compile
-        (`data_sources.SelfPlay`), compile its programs in one thread while
-        this one compiles the learner's step (`Learner.warm_up`), before
-        the first round; the run is the same step for step, only sooner
-        (docs/benchmarks.md, "Start-up"). With Ray actors
-        (`distributed.replay_source`) the source publishes the weights
-        first, and the actors' searches compile in their processes.
+        has passed since the last one (between rounds, if the learner has
+        stepped since), so that a run that is often killed still
+        progresses; None saves by `config.checkpoint_interval` only.
+      compile_first: compile the source's search (`compile_function`) and
+        the learner's step side by side before the first round; the run
+        is the same step for step, only sooner.
       overlap_learning: take each move's learner steps in a second thread
-        while the actor plays the next move (`overlapped_learning.py`: the
-        actor searches with weights one move's steps behind). Needs a
-        `data_sources.SelfPlay` whose actor has a network of its own
-        (`actor_weights`).
-      stop: the run's `stopping.StopOnSignals`, when its start-up already
-        listens to signals (`experiment.run`); `run` enters it again, so a
-        signal that came before keeps its effect. Default: a new one.
-      logger: called with the scalars of each log step
-        (`progress.py`); the default prints them as one line to standard
-        error; None logs nothing.
+        while the actor plays the next move with weights one move's steps
+        behind (`overlapped_learning.py`). Needs a source with
+        `actor_weights`.
+      stop: the run's `stopping.StopOnSignals` if its start-up already
+        listens to signals (`experiment.run`), so that a signal that came
+        before keeps its effect. Default: a new one.
+      logger: called with the scalars of each log step (`progress.py`);
+        the default prints them to standard error; None logs nothing.
 
     Raises:
       ValueError: for a bad `log_every` or `checkpoint_seconds`, or
@@ -126,10 +117,9 @@ class TrainingLoop:
     self._learner = learner
     self._source = source
     self._overlap = bool(overlap_learning)
-    # With overlap: the batches drawn for the next list of steps and the
-    # replay keys of the running list; the learner's thread; the learner
-    # steps counted through the last metrics taken, asked for (taken,
-    # running or drawn), and in the actor's weights.
+    # With overlap: the batches drawn for the next list of steps, the
+    # replay keys of the running list, and the learner steps counted
+    # through the last metrics taken, asked for, and in the actor's weights.
     self._staged = []
     self._running_keys = []
     self._thread = overlapped_learning.LearnerThread(
@@ -157,9 +147,8 @@ class TrainingLoop:
         self._last_checkpoint = self._checkpointer.latest_path
         logging.info('Resumed from %s at learner step %d.',
                      self._last_checkpoint, learner.steps)
-    # Wall time and learner steps of this process's first learner step:
-    # the rate (and the time left) is measured from there, after tracing
-    # and compilation.
+    # Wall time and learner steps of this process's first learner step: the
+    # rate is measured from there, after tracing and compilation.
     self._first_step: Optional[tuple] = None
     self._start = None
 
@@ -208,18 +197,22 @@ class TrainingLoop:
     """The signal that stopped the last `run` early, if one did."""
     return self._stop.signal_name
 
+  def _took(self, metrics: Dict[str, np.ndarray], keys: Optional[np.ndarray],
+            steps: int) -> None:
+    """Takes a learner step's metrics and its batch's new priorities."""
+    if keys is not None:
+      self._source.update_priorities(keys, metrics['priority'])
+    self._last_metrics = metrics
+    if self._first_step is None:
+      self._first_step = (time.time(), steps)
+
   def _learn(self) -> bool:
     """One learner step on the source's next batch; False once done (or
     asked to stop)."""
     if self._stop.requested:
       return False
     batch, keys = self._source.sample()
-    metrics = self._learner.step(batch)
-    if keys is not None:
-      self._source.update_priorities(keys, metrics['priority'])
-    self._last_metrics = metrics
-    if self._first_step is None:
-      self._first_step = (time.time(), self._learner.steps)
+    self._took(self._learner.step(batch), keys, self._learner.steps)
     return not (self._done() or self._stop.requested)
 
   def _stage(self) -> bool:
@@ -250,11 +243,7 @@ class TrainingLoop:
       metrics = {name: value.numpy() for name, value in metrics.items()}
       self._job_steps += 1
       metrics['step'] = self._job_steps
-      if step_keys is not None:
-        self._source.update_priorities(step_keys, metrics['priority'])
-      self._last_metrics = metrics
-      if self._first_step is None:
-        self._first_step = (time.time(), self._job_steps)
+      self._took(metrics, step_keys, self._job_steps)
 
   def _end_move(self) -> None:
     """After a move's steps were drawn: waits for the previous move's,
@@ -298,27 +287,24 @@ class TrainingLoop:
 
     Args:
       on_round: called after every round (and its checkpoint); returning
-        True stops the loop there (benchmarks evaluate and stop with it).
+        True stops the loop there.
       end_round: checked after every move; returning True ends the round
-        there, so that `on_round` runs at once (a benchmark evaluating on a
-        clock). Meant for continuous self-play, whose games in play go on
-        in the next round; a source that plays rounds to the end drops its
-        unfinished games, as on a signal.
+        there, so that `on_round` runs at once. Meant for continuous
+        self-play, whose games in play go on in the next round; a source
+        that plays rounds to the end drops its unfinished games.
 
-    A SIGINT or SIGTERM during the run stops it after the current learner
-    step: the round ends (unfinished games are dropped), a final
-    checkpoint is saved and `stopped_by` names the signal. One during the
-    compilation (or before `run`, with the `stop` of the constructor)
-    raises `stopping.Stopped` before any learner step, saving nothing. A
-    second signal raises `KeyboardInterrupt` at once.
+    A SIGINT or SIGTERM stops the run after the current learner step (the
+    round's unfinished games dropped) with a final checkpoint, and
+    `stopped_by` names it. One during the compilation (or before `run`,
+    with the constructor's `stop`) raises `stopping.Stopped`, saving
+    nothing. A second signal raises `KeyboardInterrupt` at once.
 
     Raises:
-      FloatingPointError: if a learner step's loss is not finite; the step
-        is skipped and no checkpoint is written after it, so the last good
-        checkpoint stays the one a restart resumes from.
-      checkpointing.CheckpointError: if a save fails (a full disk), at a
-        checkpoint interval, at the end or on a signal; the run stops and
-        a restart resumes from the checkpoint before.
+      FloatingPointError: if a learner step's loss is not finite; no
+        checkpoint is written after it, so a restart resumes from the last
+        good one.
+      checkpointing.CheckpointError: if a save fails (a full disk); a
+        restart resumes from the checkpoint before.
       stopping.Stopped: if a signal came before the first round.
     """
     self._start = time.time()
@@ -371,27 +357,26 @@ class TrainingLoop:
   def _compile(self) -> None:
     """Compiles the source's search and the learner's step side by side.
 
-    Without this the search compiles during the first round (one program
-    per padded batch size) and the learner at its first step, one after
-    the other. The source's programs and the learner's step compile in two
-    threads (XLA releases the interpreter while it compiles); the search's
-    compiles only read the variables the learner's warm-up changes and
-    restores, and their results are discarded.
+    Otherwise the search compiles during the first round and the learner
+    at its first step, one after the other. The two compile in two threads
+    (XLA releases the interpreter); the search only reads the variables
+    the learner's warm-up changes and restores.
 
     This thread only waits, so that a stop asked for meanwhile raises
-    `stopping.Stopped` at once, and the run releases what it holds (its
-    lock, Ray) without waiting for the compiles (tens of seconds, which
-    XLA cannot cut short). Their threads run on to their end, and the
-    interpreter waits for them before it exits; a daemon thread killed
-    inside XLA at exit would abort the process.
+    `stopping.Stopped` at once and the run releases its lock and Ray
+    without waiting for the compiles, which XLA cannot cut short. Their
+    threads run to their end and the interpreter waits for them at exit
+    (a daemon thread killed inside XLA would abort the process).
     """
     prepare = getattr(self._source, 'compile_function', None)
     compile_source = prepare() if prepare is not None else None
     if compile_source is None:
       return
     start = time.time()
-    searches = _in_thread(compile_source, 'compile-search')
-    learner = _in_thread(self._learner.warm_up, 'compile-learner')
+    pool = concurrent.futures.ThreadPoolExecutor(2, 'compile')
+    searches = pool.submit(compile_source)
+    learner = pool.submit(self._learner.warm_up)
+    pool.shutdown(wait=False)
     pending = {searches, learner}
     while pending:
       # Signal handlers run in this thread between the waits.
@@ -420,19 +405,11 @@ class TrainingLoop:
     seconds = time.time() - start_time
     return steps / seconds if steps > 0 and seconds > 0 else None
 
-  def remaining_seconds(self) -> Optional[float]:
-    """Time left at `steps_per_second`; None while that is unknown."""
-    rate = self.steps_per_second()
-    if rate is None:
-      return None
-    return (self._config.training_steps - self._learner.steps) / rate
-
   def _log(self, since_last: float) -> None:
     """Logs progress and writes TensorBoard summaries since the last log."""
     steps, total = self._learner.steps, self._config.training_steps
     metrics = self._last_metrics
     rate = self.steps_per_second()
-    # The line is made of the scalars (`progress.format_line`).
     source_scalars = self._source.progress(since_last)
     scalars = {'learner_step': steps, 'training_steps': total,
                'elapsed_seconds': self.elapsed}
@@ -450,22 +427,6 @@ class TrainingLoop:
           tf.summary.scalar(tag, value)
         if metrics:
           write_learner_summaries(metrics, rate, self._config.batch_size)
-
-
-def _in_thread(function: Callable[[], object],
-               name: str) -> concurrent.futures.Future:
-  """Runs `function` in a new thread; returns its future."""
-  future = concurrent.futures.Future()
-
-  def run() -> None:
-    future.set_running_or_notify_cancel()
-    try:
-      future.set_result(function())
-    except BaseException as e:  # pylint: disable=broad-except
-      future.set_exception(e)
-
-  threading.Thread(target=run, name=name).start()
-  return future
 
 
 def write_learner_summaries(metrics: Dict[str, np.ndarray],

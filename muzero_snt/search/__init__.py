@@ -19,16 +19,12 @@ A search takes the legal actions as a `[B, A]` bool mask;
 `legal_actions_to_mask` makes it from the pseudocode's lists.
 """
 
-from muzero_snt.search.action_selection import sample_action
-from muzero_snt.search.action_selection import sample_actions
-from muzero_snt.search.action_selection import select_action
-from muzero_snt.search.action_selection import visit_softmax
 from muzero_snt.search.base import legal_actions_to_mask
 from muzero_snt.search.base import Search
 from muzero_snt.search.base import SearchOutput
 from muzero_snt.search.compiled_search import CompiledSearch
-from muzero_snt.search.factory import make_search
-from muzero_snt.search.factory import SEARCH_KINDS
+from muzero_snt.search.compiled_search import make_search
+from muzero_snt.search.compiled_search import SEARCH_KINDS
 from muzero_snt.search.mcts import add_exploration_noise
 from muzero_snt.search.mcts import backpropagate
 from muzero_snt.search.mcts import expand_node
@@ -36,8 +32,12 @@ from muzero_snt.search.mcts import MinMaxStats
 from muzero_snt.search.mcts import Node
 from muzero_snt.search.mcts import q_value
 from muzero_snt.search.mcts import run_mcts
+from muzero_snt.search.mcts import sample_action
+from muzero_snt.search.mcts import sample_actions
+from muzero_snt.search.mcts import select_action
 from muzero_snt.search.mcts import select_child
 from muzero_snt.search.mcts import ucb_score
+from muzero_snt.search.mcts import visit_softmax
 from muzero_snt.search.model import Model
 from muzero_snt.search.model import NetworkModel
 from muzero_snt.search.reference_search import ReferenceSearch

@@ -17,6 +17,7 @@
 A `base.Search` running `batched.batched_search` (or
 `gumbel_search.gumbel_search`) as one batch-agnostic `tf.function`, XLA by
 default, optionally split among the replicas of a `tf.distribute` strategy.
+`make_search` builds it, or the reference search, over a network.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -29,8 +30,12 @@ from muzero_snt import flat_call
 from muzero_snt.search import base
 from muzero_snt.search import batched
 from muzero_snt.search import gumbel_search
+from muzero_snt.search import model as model_lib
 from muzero_snt.search import reference_search
 
+# xla: the batched search compiled with XLA; graph: the same as a TensorFlow
+# graph without XLA; reference: the NumPy trees of the pseudocode.
+SEARCH_KINDS = ('xla', 'graph', 'reference')
 # Batches up to this size are padded to a power of two; larger ones to a
 # multiple of an eighth of their power of two.
 _POWER_OF_TWO_UP_TO = 64
@@ -350,3 +355,38 @@ class CompiledSearch:
         root_value=root_value.numpy()[:batch_size],
         action=(action.numpy()[:batch_size]
                 if config.search_policy == 'gumbel' else None))
+
+
+def make_search(config: config_lib.MuZeroConfig,
+                network,
+                kind: str = 'xla',
+                *,
+                min_batch_size: int = 1) -> base.Search:
+  """The search of one of `SEARCH_KINDS` over `network`.
+
+  It runs `config.num_simulations` simulations (for another count pass
+  `dataclasses.replace(config, num_simulations=n)`) of MuZero's search, or
+  Gumbel MuZero's (`config.search_policy`; batched kinds only), reading the
+  network's variables at each call. `min_batch_size` is
+  `CompiledSearch`'s (1 for the reference search).
+
+  Raises:
+    ValueError: if `kind` is not one of `SEARCH_KINDS`, or is 'reference'
+      with Gumbel MuZero or a `min_batch_size` other than 1.
+  """
+  if kind not in SEARCH_KINDS:
+    raise ValueError(f'kind must be one of {SEARCH_KINDS}, got {kind!r}.')
+  if kind != 'reference':
+    return CompiledSearch(
+        config, network, jit_compile=kind == 'xla',
+        min_batch_size=min_batch_size)
+  if config.search_policy != 'muzero':
+    raise ValueError(
+        f'search_policy={config.search_policy!r} runs on the batched search '
+        f'only: kind must be \'xla\' or \'graph\', got {kind!r}.')
+  if min_batch_size != 1:
+    raise ValueError(f'min_batch_size={min_batch_size!r} pads the batched '
+                     'searches\' batches; the reference search has no '
+                     "batch: use 1 with kind='reference'.")
+  return reference_search.ReferenceSearch(config,
+                                          model_lib.NetworkModel(network))

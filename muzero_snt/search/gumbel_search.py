@@ -29,7 +29,8 @@ and the results follow the paper's rules, each on one node per tree:
   action the halving leaves.
 
 v of v_mix is `Tree.raw_value`; without noise g = 0. Tested against
-`mctx.gumbel_muzero_policy` and `gumbel_reference.py` (docs/gumbel.md).
+`mctx.gumbel_muzero_policy` and a NumPy rendition of the paper
+(tests/search/gumbel_reference.py).
 """
 
 import math

@@ -22,7 +22,6 @@ import numpy as np
 
 from examples import corridor
 from examples import nim
-from muzero_snt.environments import adapter
 from muzero_snt.environments import base
 from muzero_snt.environments import tictactoe
 
@@ -31,21 +30,21 @@ class ConformanceTest(test_utils.EnvironmentTestMixin, absltest.TestCase):
   """The adapter keeps dm_env's contract."""
 
   def make_object_under_test(self):
-    return adapter.DmEnvAdapter(corridor.Corridor())
+    return base.DmEnvAdapter(corridor.Corridor())
 
 
 class AdapterTest(absltest.TestCase):
 
   def test_a_muzero_snt_environment_is_not_wrapped(self):
     env = tictactoe.TicTacToe()
-    self.assertIs(adapter.as_environment(env), env)
+    self.assertIs(base.as_environment(env), env)
 
   def test_anything_else_is_refused(self):
     with self.assertRaisesRegex(TypeError, r'Expected a dm_env.Environment'):
-      adapter.as_environment(object())
+      base.as_environment(object())
 
   def test_a_one_player_game_gets_every_action_and_player_zero(self):
-    env = adapter.as_environment(corridor.Corridor())
+    env = base.as_environment(corridor.Corridor())
     self.assertIsInstance(env, base.Environment)
     self.assertEqual(env.num_players, 1)
     env.reset()
@@ -58,7 +57,7 @@ class AdapterTest(absltest.TestCase):
     self.assertEqual(step.discount.dtype, np.float32)
 
   def test_a_two_player_game_keeps_its_moves_and_players(self):
-    env = adapter.as_environment(nim.Nim())
+    env = base.as_environment(nim.Nim())
     self.assertEqual(env.num_players, 2)
     env.reset()
     env.step(2)  # Player 0 takes 3 of the 7 stones.
@@ -84,7 +83,7 @@ class AdapterTest(absltest.TestCase):
       def step(self, action):
         return dm_env.transition(1, np.array([4]))
 
-    env = adapter.as_environment(Counter())
+    env = base.as_environment(Counter())
     self.assertEqual(env.observation_spec(),
                      specs.BoundedArray((1,), np.float32, 0., 9.))
     first = env.reset()

@@ -120,6 +120,18 @@ class DerivedPresetTest(testing.TestCase):
                       config.max_moves), ((2,), 3, 200))
 
   @absltest.skipIf(not _GYMNASIUM, 'gymnasium is not installed.')
+  def test_a_derived_configuration_follows_training_steps(self):
+    # --training_steps lengthens the learning-rate decay and the
+    # temperatures' steps with the run, not only its stop.
+    with flagsaver.flagsaver(preset='gymnasium', env='Acrobot-v1',
+                             training_steps=30_000):
+      config = train.make_config()
+    self.assertEqual((config.training_steps, config.lr_decay_steps),
+                     (30_000, 30_000))
+    self.assertEqual(config.visit_softmax_temperature_fn.boundaries,
+                     (15_000, 22_500))
+
+  @absltest.skipIf(not _GYMNASIUM, 'gymnasium is not installed.')
   def test_tasks_muzero_cannot_play_are_one_line(self):
     for task, message in (
         ('Pendulum-v1', 'GymnasiumEnvironment needs a Discrete action space, '

@@ -184,7 +184,8 @@ class TrainSelfPlayTest(testing.TestCase):
 
   def test_a_missing_extra_is_refused_naming_it(self):
     def missing():
-      raise ImportError(atari._INSTALL_HINT)  # pylint: disable=protected-access
+      raise ImportError("AtariEnvironment needs the optional ale-py package: "
+                        "pip install -e '.[atari]' (or pip install ale-py).")
     with mock.patch.object(atari, '_import_ale', missing):
       with self.assertRaisesRegex(
           ValueError, r"preset 'atari': .*pip install -e '\.\[atari\]'"):

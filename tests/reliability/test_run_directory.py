@@ -104,9 +104,8 @@ class RunDirectoryTest(testing.TestCase):
       with self.assertRaisesRegex(run_lock.RunLockError,
                                   f'in use by another run: process {holder.pid}'):
         self._resume(6)
-      # Nothing written (the lock's reclaim guard file aside).
-      self.assertEqual(sorted(set(os.listdir(self.directory)) -
-                              {'LOCK.reclaim'}), before)
+      # Nothing written, not even the lock's reclaim guard file.
+      self.assertEqual(sorted(os.listdir(self.directory)), before)
     finally:
       holder.kill()
       holder.wait()

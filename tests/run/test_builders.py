@@ -35,7 +35,10 @@ def _tiny_config(**changes) -> config_lib.MuZeroConfig:
 
 def _fake_strategy(num_replicas: int):
   """Stands in for a strategy of `num_replicas` (not a TPU's)."""
-  return types.SimpleNamespace(num_replicas_in_sync=num_replicas)
+  return types.SimpleNamespace(
+      num_replicas_in_sync=num_replicas,
+      extended=types.SimpleNamespace(
+          worker_devices=[f'/device:CPU:{i}' for i in range(num_replicas)]))
 
 
 def _not_an_environment(seed):
@@ -83,8 +86,10 @@ class OwnEnvironmentTest(testing.TestCase):
 class CheckStrategyTest(testing.TestCase):
 
   def test_batch_not_divisible_by_the_replicas_is_refused(self):
-    with self.assertRaisesRegex(ValueError,
-                                r'batch_size=8 .*the 3 replicas'):
+    with self.assertRaisesRegex(
+        ValueError, r'^batch_size=8 does not split among the 3 replicas of '
+        r'the strategy \(on CPU:0, CPU:1, CPU:2\): use a multiple of 3, '
+        r'e\.g\. batch_size=6 or batch_size=9\.$'):
       builders.check_strategy(_tiny_config(), _fake_strategy(3),
                            jit_compile=False)
     builders.check_strategy(_tiny_config(), _fake_strategy(4), jit_compile=False)

@@ -146,6 +146,8 @@ class RunLockTest(absltest.TestCase):
       with run_lock.RunLock(self.directory):
         self.assertEqual(self._read()['pid'], os.getpid())
     self.assertIn(f'process {pid} is no longer running', logs.output[0])
+    # Neither the lock nor its reclaim guard is left behind.
+    self.assertEqual(os.listdir(self.directory), [])
 
   def test_lock_of_an_earlier_process_with_our_pid_is_reclaimed(self):
     # As after a container restart: same host, same PID, another process.
@@ -168,6 +170,7 @@ class RunLockTest(absltest.TestCase):
     self.assertIn('2026-01-05T10:00:00+00:00', message)
     self.assertIn(f'remove {self.path} by hand', message)
     self.assertEqual(self._read(), record)
+    self.assertEqual(os.listdir(self.directory), [run_lock.LOCK_FILE])
 
   def test_garbled_lock_is_held_while_young_and_reclaimed_when_old(self):
     os.makedirs(self.directory)
@@ -216,9 +219,8 @@ class RunLockTest(absltest.TestCase):
         child.join(60)
         self.assertEqual(child.exitcode, 0)
       self.assertEqual(wins.value, 1, f'round {round_number}')
-      # The winner released it; nothing is left behind.
-      self.assertFalse(
-          os.path.exists(os.path.join(directory, run_lock.LOCK_FILE)))
+      # The winner released it; nothing is left behind, guard included.
+      self.assertEqual(os.listdir(directory), [])
 
   def test_bad_arguments(self):
     with self.assertRaisesRegex(ValueError, 'needs a directory'):

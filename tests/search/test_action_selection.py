@@ -12,14 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for muzero_snt.search.action_selection."""
+"""Tests for the action choice of muzero_snt.search.mcts."""
 
 import numpy as np
 from absl.testing import absltest
 from absl.testing import parameterized
 
 from muzero_snt import config as config_lib
-from muzero_snt.search import action_selection
 from muzero_snt.search import mcts
 from tests import testing
 
@@ -37,18 +36,18 @@ class VisitSoftmaxTest(parameterized.TestCase):
 
   def test_temperature_one_is_proportional(self):
     np.testing.assert_allclose(
-        action_selection.visit_softmax(np.array([1, 2, 3, 4]), 1.),
+        mcts.visit_softmax(np.array([1, 2, 3, 4]), 1.),
         [0.1, 0.2, 0.3, 0.4], rtol=1e-12)
 
   def test_temperature_half_squares(self):
     # [1, 4, 9, 16] / 30.
     np.testing.assert_allclose(
-        action_selection.visit_softmax(np.array([1, 2, 3, 4]), 0.5),
+        mcts.visit_softmax(np.array([1, 2, 3, 4]), 0.5),
         np.array([1, 4, 9, 16]) / 30, rtol=1e-12)
 
   def test_unvisited_actions_get_nothing(self):
     np.testing.assert_allclose(
-        action_selection.visit_softmax(np.array([0, 3, 0, 1]), 1.),
+        mcts.visit_softmax(np.array([0, 3, 0, 1]), 1.),
         [0., 0.75, 0., 0.25], rtol=1e-12)
 
   @parameterized.parameters(
@@ -56,7 +55,7 @@ class VisitSoftmaxTest(parameterized.TestCase):
       ([0, 0, 2], 2),
       ([7], 0))
   def test_temperature_zero_is_argmax(self, visits, expected):
-    probs = action_selection.visit_softmax(np.array(visits), 0.)
+    probs = mcts.visit_softmax(np.array(visits), 0.)
     expected_probs = np.zeros(len(visits))
     expected_probs[expected] = 1.
     np.testing.assert_array_equal(probs, expected_probs)
@@ -64,13 +63,13 @@ class VisitSoftmaxTest(parameterized.TestCase):
   def test_small_temperature_does_not_overflow(self):
     # 100 ** 1000 overflows; the ratio (99 / 100) ** 1000 = 4.3171e-5 does
     # not: probabilities [1, 4.3171e-5] / (1 + 4.3171e-5).
-    probs = action_selection.visit_softmax(np.array([100, 99]), 0.001)
+    probs = mcts.visit_softmax(np.array([100, 99]), 0.001)
     ratio = 0.99**1000
     np.testing.assert_allclose(probs, [1 / (1 + ratio), ratio / (1 + ratio)],
                                rtol=1e-9)
     # Near 0 it becomes the argmax, with ties shared.
     np.testing.assert_allclose(
-        action_selection.visit_softmax(np.array([5, 9, 9]), 1e-300),
+        mcts.visit_softmax(np.array([5, 9, 9]), 1e-300),
         [0., 0.5, 0.5])
 
   @parameterized.named_parameters(
@@ -83,7 +82,7 @@ class VisitSoftmaxTest(parameterized.TestCase):
       ('all_zero', [0, 0], 1., r'positive count .* got \[0.0, 0.0\]'))
   def test_bad_input(self, visits, temperature, message):
     with self.assertRaisesRegex(ValueError, message):
-      action_selection.visit_softmax(np.array(visits), temperature)
+      mcts.visit_softmax(np.array(visits), temperature)
 
 
 class SampleActionTest(absltest.TestCase):
@@ -97,7 +96,7 @@ class SampleActionTest(absltest.TestCase):
         # T = 0.5: [100, 900, 3600] / 4600.
         (0.5, [0., 100 / 4600, 0., 900 / 4600, 3600 / 4600]))
     for temperature, expected in cases:
-      actions = [action_selection.sample_action(visits, temperature, rng)
+      actions = [mcts.sample_action(visits, temperature, rng)
                  for _ in range(num_draws)]
       frequencies = np.bincount(actions, minlength=5) / num_draws
       # Binomial standard error <= sqrt(0.25 / 10000) = 0.005: 4 s.e.
@@ -108,7 +107,7 @@ class SampleActionTest(absltest.TestCase):
       self):
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
-    self.assertEqual(action_selection.sample_action([2, 8, 3, 8], 0., rng), 1)
+    self.assertEqual(mcts.sample_action([2, 8, 3, 8], 0., rng), 1)
     self.assertEqual(rng.bit_generator.state, state)
 
 
@@ -121,7 +120,7 @@ class SampleActionsTest(parameterized.TestCase):
     # u = 0.15 < 5 / 30: action 1. Row 2, T = 0: the first of the two most
     # visited, whatever the uniform. Row 3: u = 0.1 is not below the first
     # bound 0.1 (NumPy's searchsorted side='right'): action 1.
-    actions = action_selection.sample_actions(
+    actions = mcts.sample_actions(
         np.array([[1, 2, 3, 4], [1, 2, 3, 4], [0, 6, 6, 1], [1, 2, 3, 4]]),
         np.array([1., 0.5, 0., 1.]), np.array([0.35, 0.15, 0.99, 0.1]))
     np.testing.assert_array_equal(actions, [2, 1, 1, 1])
@@ -137,11 +136,11 @@ class SampleActionsTest(parameterized.TestCase):
         counts *= 10**rng.integers(0, 6, size=(64, 1))
       temperatures = rng.choice([0., 1e-3, 0.25, 0.5, 1., 2., 7.3], size=64)
       loop_rng = np.random.default_rng(case)
-      expected = [action_selection.sample_action(c, t, loop_rng)
+      expected = [mcts.sample_action(c, t, loop_rng)
                   for c, t in zip(counts, temperatures)]
       batch_rng = np.random.default_rng(case)
       uniforms = [batch_rng.random() if t > 0 else 0. for t in temperatures]
-      actions = action_selection.sample_actions(counts, temperatures,
+      actions = mcts.sample_actions(counts, temperatures,
                                                 uniforms)
       mismatches += int(np.sum(actions != expected))
       # Both consumed the generator alike.
@@ -158,14 +157,14 @@ class SampleActionsTest(parameterized.TestCase):
        r'positive count when temperature > 0, got row 1: \[0.0, 0.0\]'))
   def test_bad_input(self, visits, temperatures, message):
     with self.assertRaisesRegex(ValueError, message):
-      action_selection.sample_actions(np.array(visits), temperatures,
+      mcts.sample_actions(np.array(visits), temperatures,
                                       np.zeros(len(temperatures)))
 
   def test_all_zero_row_at_temperature_zero_plays_action_zero(self):
     # As `sample_action` at T = 0 (argmax of a zero row).
     self.assertEqual(
-        action_selection.sample_actions([[0, 0, 0]], [0.], [0.5])[0],
-        action_selection.sample_action([0, 0, 0], 0., None))
+        mcts.sample_actions([[0, 0, 0]], [0.], [0.5])[0],
+        mcts.sample_action([0, 0, 0], 0., None))
 
 
 class SelectActionTest(absltest.TestCase):
@@ -185,7 +184,7 @@ class SelectActionTest(absltest.TestCase):
         (700, [100 / 4600, 900 / 4600, 3600 / 4600]))
     for training_steps, expected in cases:
       actions = [
-          action_selection.select_action(config, 3, root, training_steps, rng)
+          mcts.select_action(config, 3, root, training_steps, rng)
           for _ in range(num_draws)
       ]
       frequencies = [actions.count(a) / num_draws for a in (2, 5, 7)]
@@ -200,7 +199,7 @@ class SelectActionTest(absltest.TestCase):
     rng = np.random.default_rng(3)
     state = rng.bit_generator.state
     self.assertEqual(
-        action_selection.select_action(config, 5, root, 0, rng), 1)
+        mcts.select_action(config, 5, root, 0, rng), 1)
     self.assertEqual(rng.bit_generator.state, state)
 
   def test_temperature_fn_receives_moves_and_training_steps(self):
@@ -212,13 +211,13 @@ class SelectActionTest(absltest.TestCase):
 
     config = testing.tiny_mlp_config(
         visit_softmax_temperature_fn=temperature_fn)
-    action_selection.select_action(config, 4, _root({0: 1}), 123,
+    mcts.select_action(config, 4, _root({0: 1}), 123,
                                    np.random.default_rng(0))
     self.assertEqual(seen, [(4, 123)])
 
   def test_unexpanded_node(self):
     with self.assertRaisesRegex(ValueError, 'expanded node'):
-      action_selection.select_action(testing.tiny_mlp_config(), 0,
+      mcts.select_action(testing.tiny_mlp_config(), 0,
                                      mcts.Node(1.), 0,
                                      np.random.default_rng(0))
 

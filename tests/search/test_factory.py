@@ -21,7 +21,7 @@ from absl.testing import absltest
 import numpy as np
 
 from muzero_snt.search import base
-from muzero_snt.search import factory
+from muzero_snt.search import compiled_search
 from tests import testing
 from tests.search import batched_fixtures as fixtures
 
@@ -44,8 +44,8 @@ class MakeSearchTest(testing.TestCase):
     inputs = (setup.observation, setup.to_play, setup.legal)
     protocol = _parameters(base.Search.__call__)
     outputs = {}
-    for kind in factory.SEARCH_KINDS:
-      search = factory.make_search(setup.config, setup.network, kind)
+    for kind in compiled_search.SEARCH_KINDS:
+      search = compiled_search.make_search(setup.config, setup.network, kind)
       self.assertIsInstance(search, base.Search)
       self.assertEqual(_parameters(type(search).__call__), protocol)
       output = search(*inputs, np.random.default_rng(0), add_noise=False)
@@ -68,11 +68,11 @@ class MakeSearchTest(testing.TestCase):
     self.assertAllClose(outputs['xla'].root_value,
                         setup.xla_reference.root_value, rtol=0., atol=1e-5)
 
-  @parameterized.parameters(*factory.SEARCH_KINDS)
+  @parameterized.parameters(*compiled_search.SEARCH_KINDS)
   def test_runs_the_configs_num_simulations(self, kind):
     setup = fixtures.setup('one_player_scalar')
     self.assertNotEqual(setup.config.num_simulations, 3)
-    search = factory.make_search(
+    search = compiled_search.make_search(
         dataclasses.replace(setup.config, num_simulations=3), setup.network,
         kind)
     output = search(setup.observation[:4], setup.to_play[:4],
@@ -85,20 +85,20 @@ class MakeSearchTest(testing.TestCase):
     with self.assertRaisesRegex(
         ValueError, r"kind must be one of \('xla', 'graph', 'reference'\), "
         r"got 'jax'"):
-      factory.make_search(setup.config, setup.network, 'jax')
+      compiled_search.make_search(setup.config, setup.network, 'jax')
     # The count of simulations is the config's, checked there.
     with self.assertRaisesRegex(ValueError, 'num_simulations must be a '
                                 'positive integer, got -1'):
       dataclasses.replace(setup.config, num_simulations=-1)
-    for kind in factory.SEARCH_KINDS:
+    for kind in compiled_search.SEARCH_KINDS:
       with self.assertRaisesRegex(TypeError, 'num_simulations'):
-        factory.make_search(setup.config, setup.network, kind,
+        compiled_search.make_search(setup.config, setup.network, kind,
                             num_simulations=3)
     gumbel = setup.config.replace(search_policy='gumbel')
     with self.assertRaisesRegex(
         ValueError, "search_policy='gumbel' runs on the batched search "
         "only: kind must be 'xla' or 'graph', got 'reference'"):
-      factory.make_search(gumbel, setup.network, 'reference')
+      compiled_search.make_search(gumbel, setup.network, 'reference')
 
 
 if __name__ == '__main__':

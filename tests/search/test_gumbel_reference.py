@@ -25,10 +25,10 @@ import numpy as np
 import tensorflow as tf
 
 from muzero_snt import networks
-from muzero_snt.search import gumbel_reference
 from muzero_snt.search import gumbel_search
 from tests import testing
 from tests.search import gumbel_fixtures as fixtures
+from tests.search import gumbel_reference
 
 parameterized = testing.parameterized
 BATCH_SIZE = 6

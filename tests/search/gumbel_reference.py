@@ -16,7 +16,7 @@
 
 Danihelka et al. (ICLR 2022) written to be read, with a dictionary tree,
 explicit Sequential Halving rounds and float64 formulas: the route
-`gumbel_search.py` is tested against.
+muzero_snt/search/gumbel_search.py is tested against.
 """
 
 import math

@@ -1,0 +1,25 @@
+# Copyright 2026 The muzero_snt Authors. All Rights Reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ============================================================================
+"""The benchmark's wall clock."""
+
+import time
+
+from benchmarks import learning
+
+
+def test_command_start_is_before_this_test_and_after_boot():
+  with open('/proc/uptime') as f:
+    boot = time.time() - float(f.read().split()[0])
+  assert boot - 1 <= learning.command_start() <= time.time()
