@@ -232,9 +232,16 @@ REANALYZE_PLACEMENT = flags.DEFINE_string(
 EVALUATOR_PLACEMENT = flags.DEFINE_string(
     'evaluator_placement', 'learner', 'where the evaluator runs: ' +
     _PLACEMENT_HELP + '--eval_interval.')
+REPLAY_SHARDS = flags.DEFINE_integer(
+    'replay_shards', 1, 'replay service processes on Ray, actor i\'s games '
+    'going to shard i mod --replay_shards; with --num_actors.')
+REPLAY_PLACEMENT = flags.DEFINE_string(
+    'replay_placement', 'learner', 'where the replay shards run: ' +
+    _PLACEMENT_HELP + '--num_actors.')
 
 # Placement flags, by the flag of the processes they place.
 _PLACEMENT_FLAGS = {'actor_placement': 'num_actors',
+                    'replay_placement': 'num_actors',
                     'reanalyze_placement': 'num_reanalyze_workers',
                     'evaluator_placement': 'eval_interval'}
 
@@ -270,7 +277,7 @@ def validate_flags() -> None:
       0 <= REANALYZE_FRACTION.value <= 1):
     raise app.UsageError(f'--reanalyze_fraction must be in [0, 1], got '
                          f'{REANALYZE_FRACTION.value}.')
-  for name in ('num_envs', 'log_every', 'publish_interval'):
+  for name in ('num_envs', 'log_every', 'publish_interval', 'replay_shards'):
     common_flags.check_positive(name)
   minutes = CHECKPOINT_MINUTES.value
   if not 0 <= minutes < float('inf'):
@@ -288,7 +295,7 @@ def validate_flags() -> None:
                            f'{flags.FLAGS[name].value}.')
   if not NUM_ACTORS.value:
     common_flags.refuse(('ray_address', 'publish_interval', 'eval_interval',
-                         'num_reanalyze_workers'),
+                         'num_reanalyze_workers', 'replay_shards'),
                         'only apply to --num_actors > 0')
   elif DATA.value == 'synthetic':
     common_flags.refuse(('num_actors',), 'only applies to --data=selfplay')
@@ -393,7 +400,9 @@ def make_run(config: Optional[config_lib.MuZeroConfig] = None
       export_replay=EXPORT_REPLAY.value,
       actor_placement=ACTOR_PLACEMENT.value,
       reanalyze_placement=REANALYZE_PLACEMENT.value,
-      evaluator_placement=EVALUATOR_PLACEMENT.value)
+      evaluator_placement=EVALUATOR_PLACEMENT.value,
+      replay_shards=REPLAY_SHARDS.value,
+      replay_placement=REPLAY_PLACEMENT.value)
 
 
 def check_paths(run: run_config.RunConfig) -> None:

@@ -96,6 +96,14 @@ class ReplayBuffer:
     return int(self._offsets[-1])
 
   @property
+  def sampling_mass(self) -> float:
+    """What `_draw` picks positions in proportion to, summed: N uniform,
+    sum of p^alpha prioritised."""
+    if not self._config.prioritized_replay:
+      return float(self.num_positions)
+    return float(self._scaled.sum())
+
+  @property
   def restored_from(self) -> Optional[str]:
     """The file `restore` read this buffer from; None for a new buffer."""
     return self._restored_from
@@ -351,12 +359,20 @@ class ReplayBuffer:
     """The stored games' frame layout (None: whole observations)."""
     return self._frame_stack
 
+  def contents(self) -> replay_files.Contents:
+    """What `save` writes: the games, their priorities, the counter of ids
+    and the sampling generator's state."""
+    return replay_files.Contents(
+        list(self._games), self._lengths.copy(), self._priorities.copy(),
+        {'games_saved': self._games_saved,
+         'rng_state': self._rng.bit_generator.state}, self._frame_stack)
+
   def save(self, path: str) -> None:
     """Writes the whole buffer to `path` atomically (`replay_files.write`)."""
-    replay_files.write(
-        path, self._config, self._games, self._frame_stack, self._priorities,
-        {'games_saved': self._games_saved,
-         'rng_state': self._rng.bit_generator.state})
+    contents = self.contents()
+    replay_files.write(path, self._config, contents.games,
+                       contents.frame_stack, contents.priorities,
+                       contents.meta)
 
   @classmethod
   def restore(cls, config: config_lib.MuZeroConfig, path: str,
@@ -373,19 +389,27 @@ class ReplayBuffer:
       ValueError: naming `path`, if the file's format or data do not fit
         `config`.
     """
+    buffer = cls.from_contents(config, replay_files.read(path, config), seed)
+    buffer._restored_from = path
+    return buffer
+
+  @classmethod
+  def from_contents(cls, config: config_lib.MuZeroConfig,
+                    contents: replay_files.Contents,
+                    seed: Optional[int] = None) -> 'ReplayBuffer':
+    """A buffer holding `contents` (`contents()`, or a file's), which
+    fit `config`; `seed` as `restore`'s."""
     buffer = cls(config)
-    contents = replay_files.read(path, config)
-    buffer._games = contents.games
+    buffer._games = list(contents.games)
     for game in buffer._games:
       buffer._append_targets(game)
     buffer._frame_stack = contents.frame_stack
-    buffer._lengths = contents.lengths
+    buffer._lengths = np.asarray(contents.lengths, np.int64)
     buffer._offsets = np.concatenate(
-        [[0], np.cumsum(contents.lengths)]).astype(np.int64)
-    buffer._priorities = contents.priorities
-    buffer._scaled = contents.priorities**config.priority_alpha
+        [[0], np.cumsum(buffer._lengths)]).astype(np.int64)
+    buffer._priorities = np.array(contents.priorities, np.float64)
+    buffer._scaled = buffer._priorities**config.priority_alpha
     buffer._games_saved = int(contents.meta['games_saved'])
-    buffer._restored_from = path
     if seed is None:
       buffer._rng.bit_generator.state = contents.meta['rng_state']
     else:

@@ -12,14 +12,18 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The replay service: one `ReplayBuffer` shared by actors and the learner.
+"""The replay service: a `ReplayBuffer` shared by actors and the learner.
+
+A run has one or several (`shards.py`), each with its share of the window
+and its own rate limiter.
 
 An asynchronous Ray actor (plain Python in tests). Actors `insert` whole
 finished games, which wait in a queue until the `rate_limiter` admits
 them (an actor whose last games still wait is held in `insert`); the
 learner's batches (`learner_batch`) wait until the data owes it a step.
-`save` writes the buffer and returns the counters the learner checkpoints;
-`restore` and `load` continue from them (queued games are not saved).
+`snapshot` hands the learner the buffer and the counters it checkpoints
+(`save` writes them to a file itself); `restore` and `load` continue from
+them (queued games are not saved).
 Made with `wait_for_restore`, as Ray restarts a dead service, it refuses
 the learner's calls (`NotRestoredError`) until restored.
 
@@ -33,6 +37,7 @@ and no more than the steps owed; a restarted worker's batches are dropped.
 
 import asyncio
 import collections
+import pickle
 import secrets
 from typing import (Any, Callable, Deque, Dict, List, NamedTuple, Optional,
                     Tuple)
@@ -45,6 +50,7 @@ from muzero_snt import replay as replay_lib
 from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 from muzero_snt.distributed import rate_limiter as rate_limiter_lib
+from muzero_snt.distributed import shards as shards_lib
 
 # Games whose return and length `stats` keeps between calls.
 _RECENT = 1000
@@ -78,18 +84,24 @@ class ReplayService:
   def __init__(self, config: config_lib.MuZeroConfig, train_ratio: float,
                seed: int = 0,
                max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD,
-               reanalysis_queue: int = 2, wait_for_restore: bool = False):
+               reanalysis_queue: int = 2, wait_for_restore: bool = False,
+               shard: int = 0, num_shards: int = 1):
     """Constructs an empty service.
 
     Args:
       config: the run's configuration.
       train_ratio, max_ahead: as `rate_limiter.RateLimiter`'s.
-      seed: seed of the buffer's sampling and of the rows to reanalyse.
+      seed: the run's seed, of the buffer's sampling (`shards.shard_seed`)
+        and of the rows to reanalyse.
       reanalysis_queue: batches reanalyse workers may hold at a time.
       wait_for_restore: refuse the learner's calls and hold the actors'
         until the first `restore` or `load`.
+      shard, num_shards: this service is shard `shard` of `num_shards`
+        (`shards.py`), with its share of `config.window_size`.
     """
     rate_limiter_lib.check_positive_int('reanalysis_queue', reanalysis_queue)
+    config = shards_lib.shard_config(config, shard, num_shards)
+    seed = shards_lib.shard_seed(seed, shard)
     self._config = config
     self._seed = seed
     self._restored = not wait_for_restore
@@ -294,6 +306,17 @@ class ReplayService:
     self._check_restored()
     self._buffer.save(path)
     return self.counters()
+
+  def snapshot(self) -> Tuple[bytes, Dict[str, int]]:
+    """The pickled buffer and its counters, of one moment, for a learner
+    that writes the checkpoint's replay itself (`shards.write`)."""
+    self._check_restored()
+    return pickle.dumps(self._buffer), self.counters()
+
+  def mass(self) -> float:
+    """`ReplayBuffer.sampling_mass`: what the learner picks shards by."""
+    self._check_restored()
+    return self._buffer.sampling_mass
 
   def counters(self) -> Dict[str, int]:
     """The limiter's counters and the games admitted."""

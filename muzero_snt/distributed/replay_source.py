@@ -17,17 +17,27 @@
 A `data_sources.DataSource`: a round is one learner step on a batch from
 the replay service, whose new priorities go back to it; every
 `publish_interval` steps the weights go out to the workers. A checkpoint
-holds the service's buffer and counters of one moment (`save`).
+holds the service's buffer and counters of one moment (`save`), written
+by the learner, wherever the service runs.
 
-Ray restarts a dead service empty, and the new one refuses the learner's
-calls (`replay_service.NotRestoredError`). The source restores it from the
-last checkpoint's replay file and counters, but with the learner's step
-count: the limiter owes no step until new games replace those lost.
-Batches drawn from the dead service get no priority updates.
+The service may be several shards (`shards.py`): each batch comes from a
+shard chosen in proportion to its sampling mass, as last reported (each
+shard is asked again as soon as it has answered), and its priorities go
+back to that shard. A shard silent for `_SILENT_SECONDS` (its node lost,
+and no node left where its placement allows), or whose batch does not
+come, leaves the sampling, logged with the positions it held; it rejoins
+when it answers again.
+
+Ray restarts a dead service (or shard) empty, and the new one refuses the
+learner's calls (`replay_service.NotRestoredError`). The source restores
+it from the last checkpoint's replay file and counters, but with the
+learner's step count: the limiter owes no step until new games replace
+those lost. Batches drawn from the dead service get no priority updates.
 """
 
+import pickle
 import time
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from absl import logging
 import numpy as np
@@ -42,6 +52,7 @@ from muzero_snt.distributed import health
 from muzero_snt.distributed import rate_limiter
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
+from muzero_snt.distributed import shards as shards_lib
 from muzero_snt.distributed import weight_store
 from muzero_snt.run import checkpointing
 from muzero_snt.run import data_sources
@@ -50,6 +61,11 @@ from muzero_snt.run import data_sources
 _SAMPLE_TIMEOUT = 2.
 # Seconds between health checks while batches keep coming from others.
 _CHECK_INTERVAL = 10.
+# Of several shards: seconds past `_SAMPLE_TIMEOUT` a batch may take, and
+# seconds a shard may leave a question unanswered, before it leaves the
+# sampling.
+_BATCH_GRACE = 10.
+_SILENT_SECONDS = 30.
 # The checkpoint's names of the service's counters start with this: a
 # checkpoint of the distributed mode is known by them.
 COUNTER_PREFIX = 'distributed_'
@@ -59,7 +75,8 @@ class ReplayServiceSource:
   """Batches from the replay service, priorities back, weights out.
 
   Attributes:
-    service: the `ReplayService` actor's handle.
+    shards: the `ReplayService` actors' handles, one per shard.
+    service: the first shard's (the only one's, by default).
     weight_store: the `WeightStore` actor's handle.
     workers, reanalyse_workers, evaluator: the `SelfPlayWorker`,
       `ReanalyseWorker` and `Evaluator` (or None) actors' handles.
@@ -72,10 +89,12 @@ class ReplayServiceSource:
                publish_interval: int, workers: Sequence[Any] = (),
                evaluator: Optional[Any] = None,
                reanalyser: Optional[reanalysis.Reanalyser] = None,
-               reanalyse_workers: Sequence[Any] = ()):
+               reanalyse_workers: Sequence[Any] = (), seed: int = 0):
     """Constructs the source of `learner`, publishing its weights every
     `publish_interval` steps; the other arguments are the attributes
-    (`weights` the `weight_store`), a reanalyser without reanalyse workers.
+    (`service` one handle or the shards', `weights` the `weight_store`), a
+    reanalyser without reanalyse workers, and the run's `seed` (of shards
+    restored from a file of another number of them).
     """
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
@@ -84,7 +103,10 @@ class ReplayServiceSource:
     self._ray = ray_support.require_ray()
     self._config = config
     self._learner = learner
-    self.service = service
+    self.shards = (list(service) if isinstance(service, (list, tuple))
+                   else [service])
+    self.service = self.shards[0]
+    self._seed = seed
     self.weight_store = weights
     self.workers = tuple(workers)
     self.evaluator = evaluator
@@ -109,19 +131,31 @@ class ReplayServiceSource:
                   'inputs' if reanalyser is not None else 'sample')
     self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
-    # The service's counters, replay file and learner step of the last
-    # checkpoint saved or restored (a restarted service goes back to them).
+    num_shards = len(self.shards)
+    # The service's counters (summed over its shards), each shard's, the
+    # replay file and learner step of the last checkpoint saved or
+    # restored (a restarted shard goes back to them).
     self._saved = checkpointing.counters(**replay_service.NO_COUNTS)
+    self._shard_counters = [dict(replay_service.NO_COUNTS)] * num_shards
     self._replay_path: Optional[str] = None
     self._replay_step = 0
-    # Restarts of the service so far, and at the last batch drawn.
-    self._restarts = 0
-    self._drawn_at_restart = 0
-    # The service's newest counters known here (`learner_batch`, `stats`):
+    # Restarts of each shard so far; the shard and its restarts at the
+    # last batch drawn.
+    self._restarts = [0] * num_shards
+    self._drawn = (0, 0)
+    # Each shard's newest counters known here (`learner_batch`, `stats`):
     # what is lost if its process dies is counted from them.
-    self._seen: Dict[str, int] = dict(replay_service.NO_COUNTS)
-    self._pending_update = None
-    self._next_batch = None  # The request for the next batch, in flight.
+    self._seen: List[Dict[str, int]] = [dict(replay_service.NO_COUNTS)
+                                        for _ in self.shards]
+    self._shard_stats: List[Dict[str, Any]] = [{} for _ in self.shards]
+    # Of several shards: masses last reported, the `mass` calls in flight
+    # (and when sent), the shards out of the sampling.
+    self._masses: List[Optional[float]] = [None] * num_shards
+    self._mass_calls: List[Optional[Tuple[Any, float]]] = [None] * num_shards
+    self._lost: set = set()
+    self._rng = np.random.default_rng([seed, 2])
+    self._pending_update = None  # (shard, the call).
+    self._next_batch = None  # (shard, the request), in flight.
     self._checked_at = time.monotonic()  # Of the last `_check_workers`.
     self._stats: Dict[str, Any] = {}
     self._last_env_steps = 0
@@ -138,16 +172,46 @@ class ReplayServiceSource:
     return self
 
   def save(self, path: str) -> None:
-    """The service writes its buffer to `path` (on its machine, the
-    learner's: `runner.py`); its counters go to the checkpoint."""
-    counters = self._call(lambda: self.service.save.remote(path))
-    for name, variable in self._saved.items():
-      variable.assign(counters[name])
+    """Writes every shard's buffer into the replay file `path` (`shards.
+    write`); their counters go to the checkpoint, summed, and the file."""
+    buffers, counters = [], []
+    for k, shard in enumerate(self.shards):
+      answer = None if k in self._lost else self._call(
+          k, shard.snapshot.remote)
+      if answer is None:  # Saved empty: its games are lost (logged).
+        buffers.append(self._empty_buffer(k))
+        counters.append(dict(replay_service.NO_COUNTS, learner_steps=(
+            self._seen[k]['learner_steps'])))
+        continue
+      buffers.append(pickle.loads(answer[0]))
+      counters.append(answer[1])
+    shards_lib.write(path, self._config, buffers, counters)
+    for name, value in shards_lib.summed(counters).items():
+      self._saved[name].assign(value)
+    self._shard_counters = counters
     self._replay_path, self._replay_step = path, self._learner.steps
+
+  def _empty_buffer(self, k: int) -> replay_lib.ReplayBuffer:
+    return replay_lib.ReplayBuffer(
+        shards_lib.shard_config(self._config, k, len(self.shards)),
+        seed=shards_lib.shard_seed(self._seed, k))
+
+  def _dealt(self, path: Optional[str],
+             replay: Optional[replay_lib.ReplayBuffer] = None
+            ) -> List[Tuple[replay_lib.ReplayBuffer, Dict[str, int]]]:
+    """The shards' buffers and counters from the checkpoint's replay file
+    `path` (or, read from none, `replay`)."""
+    parts = (shards_lib.read(self._config, path) if path else
+             [shards_lib.Part(replay.contents(), None)])
+    return shards_lib.deal(self._config, parts, len(self.shards),
+                           self._seed, self._saved_counters())
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
-      self._ray.get(self.service.load.remote(replay, self._saved_counters()))
+      dealt = self._dealt(replay.restored_from, replay)
+      self._ray.get([shard.load.remote(buffer, counters) for shard,
+                     (buffer, counters) in zip(self.shards, dealt)])
+      self._shard_counters = [counters for _, counters in dealt]
       self._replay_path = replay.restored_from
       self._replay_step = self._learner.steps
     self._last_env_steps = self.env_steps
@@ -155,45 +219,77 @@ class ReplayServiceSource:
   def _saved_counters(self) -> Dict[str, int]:
     return {name: int(v.numpy()) for name, v in self._saved.items()}
 
-  def _call(self, call: Callable[[], Any]) -> Any:
-    """The answer of `call()`, a call to the service, restoring and asking
-    a restarted service again."""
+  def _get(self, k: int, call: Any) -> Any:
+    """`ray.get` of `call`, a call to shard `k`; of several shards, None if
+    the answer does not come (the shard leaves the sampling).
+
+    Raises:
+      replay_service.NotRestoredError: if the shard awaits its restore.
+    """
+    if len(self.shards) == 1:
+      return self._ray.get(call)
+    timeout = _SAMPLE_TIMEOUT + _BATCH_GRACE
+    try:
+      return self._ray.get(call, timeout=timeout)
+    except self._ray.exceptions.GetTimeoutError:
+      self._leave(k, f'did not answer in {timeout:.0f} s')
+    except self._ray.exceptions.RayActorError:
+      self._leave(k, 'died')
+    return None
+
+  def _call(self, k: int, call: Callable[[], Any]) -> Any:
+    """`_get` of `call()`, a call to shard `k`, restoring and asking a
+    restarted shard again."""
     while True:
       try:
-        return self._ray.get(call())
+        return self._get(k, call())
       except replay_service.NotRestoredError:
-        self._restore_restarted()
+        self._restore_restarted(k)
 
-  def _restore_restarted(self) -> None:
-    """Restores a restarted service; logs what died and what was lost."""
+  def _name(self, k: int) -> str:
+    return ('The replay service' if len(self.shards) == 1 else
+            f'Replay shard {k} (of {len(self.shards)})')
+
+  def _restore_restarted(self, k: int = 0) -> None:
+    """Restores restarted shard `k`; logs what died and what was lost."""
     # Calls sent before the restart end on the new process before it is
     # restored (it refuses them): none of them touches the restored buffer.
     for pending in (self._pending_update, self._next_batch):
-      if pending is not None:
+      if pending is not None and pending[0] == k:
         try:
-          self._ray.get(pending)
+          self._ray.get(pending[1])
         except Exception:  # pylint: disable=broad-except
           pass  # Refused, or answered by the dead process: dropped.
-    self._pending_update = self._next_batch = None
-    self._restarts += 1
-    saved = self._saved_counters()
+    if self._pending_update and self._pending_update[0] == k:
+      self._pending_update = None
+    if self._next_batch and self._next_batch[0] == k:
+      self._next_batch = None
+    self._restarts[k] += 1
+    saved = self._shard_counters[k]
     steps = self._learner.steps
+    # The learner's steps (one shard), or those shard k granted.
+    granted = steps if len(self.shards) == 1 else max(
+        self._seen[k]['learner_steps'], saved['learner_steps'])
     path = self._replay_path
-    games, positions = self._ray.get(self.service.restore.remote(
-        path, dict(saved, learner_steps=steps)))
-    lost_games = max(self._seen['games'] - saved['games'], 0)
-    lost_steps = max(self._seen['env_steps'] - saved['env_steps'], 0)
-    # The restored service counts from the checkpoint's counters again.
-    self._seen = dict(replay_service.NO_COUNTS)
+    buffer = self._dealt(path)[k][0] if path else self._empty_buffer(k)
+    self._ray.get(self.shards[k].load.remote(
+        buffer, dict(saved, learner_steps=granted)))
+    lost_games = max(self._seen[k]['games'] - saved['games'], 0)
+    lost_steps = max(self._seen[k]['env_steps'] - saved['env_steps'], 0)
+    # The restored shard counts from the checkpoint's counters again.
+    self._seen[k] = dict(replay_service.NO_COUNTS)
+    self._masses[k] = buffer.sampling_mass
+    self._lost.discard(k)
     self.stats()  # The counts restored, and the games admitted since.
     logging.warning(
-        'The replay service\'s process died; Ray restarted it with %s (%d '
-        'games, %d positions). Lost: the games admitted since (at least %d, '
-        'of %d positions); the learner waits at step %d until new games '
-        'replace them.',
+        '%s\'s process died; Ray restarted it with %s (%d games, %d '
+        'positions). Lost: the games admitted since (at least %d, of %d '
+        'positions); the learner waits at step %d until new games replace '
+        'them.', self._name(k),
         f'the replay of the checkpoint at learner step {self._replay_step}'
         if path else 'an empty replay (no checkpoint yet)',
-        games, positions, lost_games, lost_steps, steps)
+        buffer.num_games, buffer.num_positions, lost_games, lost_steps,
+        steps)
     self._last_env_steps = self.env_steps
 
   @property
@@ -214,31 +310,92 @@ class ReplayServiceSource:
     self._checked_at = time.monotonic()
     self._watch.check()
 
-  def _request_batch(self) -> Any:  # An `ObjectRef` of the answer.
-    return self.service.learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
+  def _request_batch(self) -> Tuple[int, Any]:
+    """(shard, an `ObjectRef` of its answer) of a request for a batch."""
+    k = self._choose()
+    return k, self.shards[k].learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
+
+  def _choose(self) -> int:
+    """The shard of the next batch, by the masses last reported."""
+    if len(self.shards) == 1:
+      return 0
+    self._poll_masses()
+    masses = [0. if k in self._lost or m is None else m
+              for k, m in enumerate(self._masses)]
+    return shards_lib.choose(masses, self._rng)
+
+  def _poll_masses(self) -> None:
+    """Takes the shards' answers to `mass` that came, asks again those
+    that answered, and takes out of the sampling those silent too long
+    (the first time, waits up to `_SAMPLE_TIMEOUT` s for the answers)."""
+    now = time.monotonic()
+    for k, shard in enumerate(self.shards):
+      if self._mass_calls[k] is None:
+        self._mass_calls[k] = (shard.mass.remote(), now)
+    calls = [call for call, _ in self._mass_calls]
+    first = all(m is None for m in self._masses)
+    ready = self._ray.wait(calls, num_returns=len(calls),
+                           timeout=_SAMPLE_TIMEOUT if first else 0)[0]
+    for k, (call, sent) in enumerate(list(self._mass_calls)):
+      if call not in ready:
+        if now - sent >= _SILENT_SECONDS:
+          self._leave(k, f'has not answered for {now - sent:.0f} s')
+        continue
+      self._mass_calls[k] = None
+      try:
+        self._masses[k] = self._ray.get(call)
+      except replay_service.NotRestoredError:
+        self._restore_restarted(k)
+        continue
+      except Exception:  # pylint: disable=broad-except
+        self._leave(k, 'died')  # For good: Ray restarts none.
+        continue
+      if k in self._lost:
+        self._lost.discard(k)
+        logging.warning('%s answers again and is back in the sampling.',
+                        self._name(k))
+
+  def _leave(self, k: int, why: str) -> None:
+    """Takes shard `k` out of the sampling, logging what it held."""
+    if k in self._lost:
+      return
+    self._lost.add(k)
+    held = self._shard_stats[k]
+    logging.warning(
+        '%s %s: its process or node is gone and Ray has not started it '
+        'again (no live node has what replay_placement asks for, or it is '
+        'still starting). Lost from the sampling: its %d positions (%d '
+        'games) at its last count; the learner samples from the %d shards '
+        'left, and takes the shard back when it answers.', self._name(k),
+        why, held.get('positions', 0), held.get('games', 0),
+        len(self.shards) - len(self._lost))
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     """The next batch; the following one is drawn meanwhile, so a draw
     sees priorities one step older than in one process."""
     if self._pending_update is not None:
-      pending, self._pending_update = self._pending_update, None
+      (k, pending), self._pending_update = self._pending_update, None
       try:
-        self._ray.get(pending)  # Surfaces a failed update.
+        self._get(k, pending)  # Surfaces a failed update.
       except replay_service.NotRestoredError:
-        self._restore_restarted()
+        self._restore_restarted(k)
     if time.monotonic() - self._checked_at >= _CHECK_INTERVAL:
       self._check_workers()
     while True:
-      request = self._next_batch or self._request_batch()
+      k, request = self._next_batch or self._request_batch()
       self._next_batch = None
       try:
-        result, counts = self._ray.get(request)
+        answer = self._get(k, request)
       except replay_service.NotRestoredError:
-        self._restore_restarted()
+        self._restore_restarted(k)
         continue
-      self._see(counts)
+      if answer is None:  # The shard left the sampling.
+        self._check_workers()
+        continue
+      result, counts = answer
+      self._see(k, counts)
       self._next_batch = self._request_batch()
-      self._drawn_at_restart = self._restarts
+      self._drawn = (k, self._restarts[k])
       if result is not None:
         batch, keys = result[:2]
         if self.reanalyser is not None:  # A `replay_service.Sampled`.
@@ -248,10 +405,11 @@ class ReplayServiceSource:
       self._check_workers()  # After `_SAMPLE_TIMEOUT` s without a batch.
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
-    if self._drawn_at_restart != self._restarts:
-      return  # Keys of the dead service's buffer.
-    self._pending_update = self.service.update_priorities.remote(
-        keys, np.asarray(priorities))
+    k, restarts = self._drawn
+    if self._restarts[k] != restarts or k in self._lost:
+      return  # Keys of a dead shard's buffer.
+    self._pending_update = (k, self.shards[k].update_priorities.remote(
+        keys, np.asarray(priorities)))
 
   def compile_function(self) -> Callable[[], None]:
     """Publishes the weights now, so the workers play while the learner
@@ -271,16 +429,31 @@ class ReplayServiceSource:
       self._publish()
 
   def stats(self) -> Dict[str, Any]:
-    """`ReplayService.stats`; updates `env_steps`."""
-    self._stats = self._call(self.service.stats.remote)
-    self._see(self._stats)
+    """`ReplayService.stats`, of the shards together (`shards.
+    combined_stats`; a shard out of the sampling by its last); updates
+    `env_steps`."""
+    calls = {k: shard.stats.remote() for k, shard in enumerate(self.shards)
+             if k not in self._lost}
+    for k, call in calls.items():
+      try:
+        answer = self._get(k, call)
+      except replay_service.NotRestoredError:
+        # `_restore_restarted` (which counts the stats again) was called
+        # for an earlier call: this one was refused too.
+        self._restore_restarted(k)
+        return self._stats
+      if answer is not None:
+        self._shard_stats[k] = answer
+        self._see(k, answer)
+    self._stats = shards_lib.combined_stats(
+        [s for s in self._shard_stats if s])
     return self._stats
 
-  def _see(self, counts: Dict[str, Any]) -> None:
-    """Takes the service's newest counters: those of a batch asked for
+  def _see(self, k: int, counts: Dict[str, Any]) -> None:
+    """Takes shard `k`'s newest counters: those of a batch asked for
     before a `stats` call may be older, and they only grow."""
-    self._seen = {name: max(int(counts.get(name, 0)), seen)
-                  for name, seen in self._seen.items()}
+    self._seen[k] = {name: max(int(counts.get(name, 0)), seen)
+                     for name, seen in self._seen[k].items()}
 
   def progress(self, elapsed: float) -> Dict[str, float]:
     stats = self.stats()

@@ -31,6 +31,7 @@ from muzero_snt import learning
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
+from muzero_snt.distributed import shards as shards_lib
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers as workers_lib
 from muzero_snt.run import builders
@@ -61,14 +62,14 @@ def _placement(ray: Any, placement: str, cpus: int) -> Dict[str, Any]:
 def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
   """Ray's actor class for `cls`, placed and restarted as its kind is.
 
-  The replay service (whose checkpoints go to the learner's disk) and the
-  weight store run on the learner's machine; the others where `settings`
-  (the run's `RunConfig`) says. Ray restarts every one whenever it dies;
-  calls to a restarted service or store are sent again.
+  The weight store runs on the learner's machine; the others, the replay
+  service's shards included, where `settings` (the run's `RunConfig`)
+  says. Ray restarts every one whenever it dies; calls to a restarted
+  shard or store are sent again.
   """
   # class: (placement, CPUs of Ray's count)
   placement, cpus = {
-      replay_service.ReplayService: ('learner', 0),
+      replay_service.ReplayService: (settings.replay_placement, 0),
       weight_store.WeightStore: ('learner', 0),
       workers_lib.Evaluator: (settings.evaluator_placement, 0),
       workers_lib.SelfPlayWorker: (settings.actor_placement, 1),
@@ -89,9 +90,15 @@ def start(settings: Any, learner: learning.Learner
   Raises:
     ImportError: if Ray is not installed (naming what to install).
     ValueError: if `settings.ray_address` is malformed or no cluster
-      answers there, or the evaluator cannot evaluate the preset.
+      answers there, the evaluator cannot evaluate the preset, or there
+      are more replay shards than games in the window.
   """
   config = settings.config
+  num_shards = settings.replay_shards
+  if num_shards > config.window_size:
+    raise ValueError(f'replay_shards must be at most window_size = '
+                     f'{config.window_size} (each shard keeps a game at '
+                     f'least), got {num_shards}.')
   if settings.eval_interval and not workers_lib.supported(settings.preset,
                                                           config):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '
@@ -107,25 +114,30 @@ def start(settings: Any, learner: learning.Learner
   try:
     # Workers find these by name (unique to this run on a shared cluster).
     run = uuid.uuid4().hex[:12]
-    names = (f'muzero_snt-replay-{run}', f'muzero_snt-weights-{run}')
-    # Ray restarts the service with these arguments, empty: the new one
-    # waits for the learner to restore it.
-    service_class = _actor(ray, replay_service.ReplayService, settings,
-                           name=names[0])
-    service = service_class.remote(
-        config, settings.train_ratio, settings.seed,
-        reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
-            settings.num_reanalyze_workers, 1),
-        wait_for_restore=True)
+    shard_names = [f'muzero_snt-replay-{run}' + (f'-{k}' if k else '')
+                   for k in range(num_shards)]
+    names = (shard_names[0], f'muzero_snt-weights-{run}')
+    # Ray restarts a shard with these arguments, empty: the new one waits
+    # for the learner to restore it.
+    services = [
+        _actor(ray, replay_service.ReplayService, settings,
+               name=name).remote(
+                   config, settings.train_ratio, settings.seed,
+                   reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
+                       settings.num_reanalyze_workers, 1),
+                   wait_for_restore=True, shard=k, num_shards=num_shards)
+        for k, name in enumerate(shard_names)]
     weights = _actor(ray, weight_store.WeightStore, settings,
                      name=names[1]).remote()
-    handles += [service, weights]
-    ray.get(service.restore.remote(None, replay_service.NO_COUNTS))
+    handles += services + [weights]
+    ray.get([service.restore.remote(None, replay_service.NO_COUNTS)
+             for service in services])
     self_play_class = _actor(ray, workers_lib.SelfPlayWorker, settings)
     workers = [
         self_play_class.remote(
             i, config, settings.preset, settings.env, settings.search,
-            settings.num_envs, settings.seed, *names,
+            settings.num_envs, settings.seed,
+            shard_names[shards_lib.shard_of(i, num_shards)], names[1],
             continuous=settings.continuous_selfplay,
             pad_rounds=settings.pad_rounds, environment=settings.environment)
         for i in range(settings.num_actors)
@@ -146,19 +158,19 @@ def start(settings: Any, learner: learning.Learner
       handles.append(evaluator_handle)
     logging.info(
         'Ray: %d self-play actor(s) of %d %sgames each, %d reanalyse '
-        'worker(s), the replay service and the weight store %s.',
-        len(workers), settings.num_envs,
+        'worker(s), the replay service (%d shard(s)) and the weight store '
+        '%s.', len(workers), settings.num_envs,
         'continuous ' if settings.continuous_selfplay else '',
-        len(reanalysers),
+        len(reanalysers), num_shards,
         f'on the cluster at {settings.ray_address}' if settings.ray_address
         else 'on this machine')
     source = replay_source.ReplayServiceSource(
-        config, learner, service, weights, settings.publish_interval,
+        config, learner, services, weights, settings.publish_interval,
         workers=workers, evaluator=evaluator_handle,
         # Reanalysis in the learner's process when no worker does it.
         reanalyser=(None if reanalysers else
                     builders.make_reanalyser(settings, learner)),
-        reanalyse_workers=reanalysers)
+        reanalyse_workers=reanalysers, seed=settings.seed)
     yield source
     source.close()
   finally:

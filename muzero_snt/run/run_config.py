@@ -305,6 +305,11 @@ class RunConfig:
     reanalyze_placement: the same for the reanalyse workers.
     evaluator_placement: the same for the evaluator, which takes no CPU
       of Ray's count.
+    replay_shards: replay service processes on Ray (num_actors > 0), actor
+      i's games going to shard i mod replay_shards (distributed/shards.py;
+      more than 1 without reanalyse workers).
+    replay_placement: where the replay shards run, as actor_placement
+      (none of Ray's CPUs; by default on the learner's node).
   """
   preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
@@ -338,6 +343,8 @@ class RunConfig:
   actor_placement: str = 'spread'
   reanalyze_placement: str = 'spread'
   evaluator_placement: str = 'learner'
+  replay_shards: int = 1
+  replay_placement: str = 'learner'
 
   def __post_init__(self):
     def fail(name, expected):
@@ -423,7 +430,14 @@ class RunConfig:
     if self.num_reanalyze_workers and not self.num_actors:
       fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
            'workers are Ray processes of the distributed mode)')
+    check_count('replay_shards', 1)
+    if self.replay_shards > 1 and not self.num_actors:
+      fail('replay_shards', '1 unless num_actors > 0')
+    if self.replay_shards > 1 and self.num_reanalyze_workers:
+      fail('replay_shards', '1 with num_reanalyze_workers > 0 (reanalyse '
+           'workers take batches from one replay service)')
     for name, default, processes in (
+        ('replay_placement', 'learner', 'num_actors'),
         ('actor_placement', 'spread', 'num_actors'),
         ('reanalyze_placement', 'spread', 'num_reanalyze_workers'),
         ('evaluator_placement', 'learner', 'eval_interval')):

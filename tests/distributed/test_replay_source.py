@@ -29,6 +29,7 @@ import pytest
 
 from muzero_snt import networks
 from muzero_snt import replay as replay_lib
+from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import weight_store
@@ -80,12 +81,8 @@ class _RestartedService:
     return (self._batch, keys), {'games': 9, 'env_steps': 70}
 
   def load(self, buffer, counters):
-    del buffer, counters
-
-  def restore(self, path, counters):
-    self.restores.append((path, counters))
+    self.restores.append((buffer.num_games, buffer.num_positions, counters))
     self._restored = True
-    return 5, 40
 
   def stats(self):
     self._check()
@@ -95,6 +92,15 @@ class _RestartedService:
 
   def recorded(self):
     return self.restores
+
+
+def _game(length):
+  """A finished game of `length` moves over CartPole's shapes."""
+  game = trajectory_lib.Trajectory(2, 1, 0.997)
+  for t in range(length):
+    game.append(np.full(4, t, np.float32), 0, t % 2, 1., np.ones(2) / 2, 0.)
+  game.finish(True)
+  return game
 
 
 class _Actor:
@@ -265,7 +271,10 @@ class RestartTest(_RayTestCase):
     # A run resumed from the checkpoint at learner step 30: its counters
     # and its replay file.
     path = os.path.join(self.create_tempdir().full_path, 'replay-30.npz')
-    replay_lib.ReplayBuffer(config).save(path)
+    buffer = replay_lib.ReplayBuffer(config)
+    for _ in range(5):
+      buffer.save_game(_game(8))
+    buffer.save(path)
     saved = {'env_steps': 40, 'counted_env_steps': 36, 'learner_steps': 31,
              'games': 5}
     for name, value in saved.items():
@@ -283,7 +292,7 @@ class RestartTest(_RayTestCase):
     # The checkpoint's file and counts, the learner's steps: no step is
     # owed until new games replace the lost ones.
     self.assertEqual(ray.get(service.recorded.remote()),
-                     [(path, dict(saved, learner_steps=33))])
+                     [(5, 40, saved), (5, 40, dict(saved, learner_steps=33))])
     (line,) = logs.output
     self.assertIn(
         "The replay service's process died; Ray restarted it with the replay "

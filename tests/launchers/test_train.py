@@ -387,6 +387,20 @@ class TrainTest(testing.TestCase):
           '--eval_interval > 0; drop it.'):
         train.validate_flags()
 
+  def test_replay_shard_flags_reach_the_run(self):
+    with flagsaver.flagsaver(num_actors=2, replay_shards=3,
+                             replay_placement='resource:replay'):
+      train.validate_flags()
+      run = train.make_run()
+    self.assertEqual((run.replay_shards, run.replay_placement),
+                     (3, 'resource:replay'))
+    self.assertEqual((train.make_run().replay_shards,
+                      train.make_run().replay_placement), (1, 'learner'))
+    with flagsaver.flagsaver(replay_shards=2):
+      with self.assertRaisesRegex(
+          app.UsageError, '--replay_shards only apply to --num_actors > 0'):
+        train.validate_flags()
+
   def test_a_bad_ray_address_is_a_usage_error_before_any_work(self):
     with socket.socket() as probe:  # A loopback port nobody listens on.
       probe.bind(('127.0.0.1', 0))
