@@ -119,20 +119,6 @@ CARTPOLE_GOAL = 475.
 SCREEN_EPISODES = 10
 
 
-def command_start() -> float:
-  """The wall time this process started at (Linux's /proc), else now."""
-  try:
-    with open('/proc/self/stat') as f:
-      # Field 22, after the command name in parentheses: clock ticks from
-      # boot to the start.
-      ticks = int(f.read().rsplit(')', 1)[1].split()[19])
-    with open('/proc/uptime') as f:
-      uptime = float(f.read().split()[0])
-  except (OSError, ValueError, IndexError):
-    return time.time()
-  return time.time() - (uptime - ticks / os.sysconf('SC_CLK_TCK'))
-
-
 class _Evaluator:
   """The `on_round` callback: evaluates on a training-time schedule."""
 
@@ -392,7 +378,7 @@ def _check_flags() -> None:
 
 
 def main(argv):
-  start = command_start()
+  start = reporting.command_start()
   reporting.check_no_arguments(argv)
   _check_flags()
   try:

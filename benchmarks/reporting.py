@@ -303,3 +303,17 @@ def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
                     'steps_per_timing': f.steps.value,
                     'samples_per_second': rates, **settings,
                     'load_average': os.getloadavg()}))
+
+
+def command_start() -> float:
+  """The wall time this process started at (Linux's /proc), else now."""
+  try:
+    with open('/proc/self/stat') as f:
+      # Field 22, after the command name in parentheses: clock ticks from
+      # boot to the start.
+      ticks = int(f.read().rsplit(')', 1)[1].split()[19])
+    with open('/proc/uptime') as f:
+      uptime = float(f.read().split()[0])
+  except (OSError, ValueError, IndexError):
+    return time.time()
+  return time.time() - (uptime - ticks / os.sysconf('SC_CLK_TCK'))

@@ -16,6 +16,7 @@
 
 import functools
 import json
+import time
 from unittest import mock
 
 from absl import app
@@ -238,3 +239,9 @@ def test_check_no_arguments_names_them():
   with pytest.raises(app.UsageError,
                      match=r"Unexpected arguments: \['x', '-y'\]"):
     reporting.check_no_arguments(['prog', 'x', '-y'])
+
+
+def test_command_start_is_after_boot_and_before_this_test():
+  with open('/proc/uptime') as f:
+    boot = time.time() - float(f.read().split()[0])
+  assert boot - 1 <= reporting.command_start() <= time.time()
