@@ -20,6 +20,7 @@ from absl.testing import parameterized
 
 from muzero_snt import config as config_lib
 from muzero_snt import presets
+from muzero_snt import trajectory as trajectory_lib
 from muzero_snt import types
 
 
@@ -90,3 +91,16 @@ def random_batch(config: config_lib.MuZeroConfig,
       target_policy=target_policy,
       policy_mask=policy_mask,
       weight=weight)
+
+
+def random_game(length: int, seed: int = 0) -> trajectory_lib.Trajectory:
+  """A finished game of `length` random moves over CartPole's shapes (two
+  actions, observations of 4), whose observations tell its positions apart."""
+  rng = np.random.default_rng(seed)
+  game = trajectory_lib.Trajectory(2, 1, 0.5)
+  for _ in range(length):
+    game.append(rng.normal(size=4).astype(np.float32), 0,
+                int(rng.integers(2)), float(rng.normal()),
+                rng.dirichlet(np.ones(2)), float(rng.normal()))
+  game.finish(True)
+  return game

@@ -34,13 +34,7 @@ def _config(**changes):
 
 def _game(length, seed=0):
   """A random finished game of `length` moves over CartPole's shapes."""
-  rng = np.random.default_rng(seed)
-  game = trajectory_lib.Trajectory(2, 1, 0.5)
-  for _ in range(length):
-    game.append(rng.normal(size=4).astype(np.float32), 0,
-                int(rng.integers(2)), float(rng.normal()),
-                rng.dirichlet(np.ones(2)), float(rng.normal()))
-  game.finish(True)
+  game = testing.random_game(length, seed)
   return replay_service.Game(game, float(length))
 
 

@@ -36,7 +36,6 @@ import numpy as np
 import pytest
 
 from muzero_snt import replay as replay_lib
-from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
@@ -53,13 +52,7 @@ _HEALTH_CHECKS = {'health_check_period_ms': 500,
 
 
 def _game(length, seed):
-  rng = np.random.default_rng(seed)
-  game = trajectory_lib.Trajectory(2, 1, 0.5)
-  for _ in range(length):
-    game.append(rng.normal(size=4).astype(np.float32), 0,
-                int(rng.integers(2)), float(rng.normal()),
-                rng.dirichlet(np.ones(2)), float(rng.normal()))
-  game.finish(True)
+  game = testing.random_game(length, seed)
   return replay_service.Game(game, 0.)
 
 

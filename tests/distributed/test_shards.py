@@ -22,7 +22,6 @@ import os
 import numpy as np
 
 from muzero_snt import replay as replay_lib
-from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import shards
 from muzero_snt.run import run_config
@@ -38,14 +37,7 @@ def _config(**changes):
 
 def _game(length, seed):
   """A random finished game; its observations tell its positions apart."""
-  rng = np.random.default_rng(seed)
-  game = trajectory_lib.Trajectory(2, 1, 0.5)
-  for _ in range(length):
-    game.append(rng.normal(size=4).astype(np.float32), 0,
-                int(rng.integers(2)), float(rng.normal()),
-                rng.dirichlet(np.ones(2)), float(rng.normal()))
-  game.finish(True)
-  return game
+  return testing.random_game(length, seed)
 
 
 def _positions(buffer):
