@@ -105,8 +105,7 @@ class Actor:
     self._seed = seed
     self._num_envs = num_envs
     self._search = search
-    # `play_games`: the games in play (None before the first call) and the
-    # index of the next game to start.
+    # `play_games`' games in play (None before its first call) and next game.
     self._in_play: Optional[List[_Game]] = None
     self._next_game = 0
 
@@ -168,10 +167,8 @@ class Actor:
       should_stop: Optional[Callable[[], bool]] = None,
       on_game_end: Optional[Callable[[GameResult], None]] = None,
   ) -> List[GameResult]:
-    """Plays until `num_envs` games have ended, a new game in each free slot.
-
-    Returns the games that ended, in order (slot order within a move); those
-    still in play continue in the next call.
+    """Plays until `num_envs` games have ended, a new game in each free slot;
+    returns those, in order. Games still in play continue in the next call.
 
     Args:
       call_index: the number of calls before (fixes the moves' seeds).
@@ -238,10 +235,8 @@ class Actor:
                       output: search_lib.SearchOutput,
                       rng: np.random.Generator,
                       training_steps: int) -> np.ndarray:
-    """The move of each game: a draw from its visit counts, as a batch.
-
-    `rng` draws game by game what per-game choices would draw.
-    """
+    """Each game's move drawn from its visit counts, in one batch; `rng`
+    draws game by game what per-game choices would draw."""
     config = self._config
     num_games = len(games)
     temperatures = np.zeros(num_games)
@@ -250,8 +245,6 @@ class Actor:
     for i, game in enumerate(games):
       num_moves = game.trajectory.length
       if num_moves < config.random_opening_moves:
-        # An opening move at random (`config.random_opening_moves`); the
-        # search's visits still make the policy target.
         opening_actions[i] = int(rng.choice(legal[i]))
       elif output.action is None:
         temperatures[i] = config.visit_softmax_temperature_fn(

@@ -117,14 +117,10 @@ def _reward_prediction(output: types.NetworkOutput) -> tf.Tensor:
 def check_batch(batch: types.Batch,
                 num_actions: int,
                 num_unroll_steps: Optional[int] = None) -> None:
-  """Raises a `ValueError` naming the field if `batch` is not a K-step batch.
+  """Raises a `ValueError` naming the field if `batch` is not a K-step batch
+  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s).
 
   Static shapes only: free inside a `tf.function`.
-
-  Args:
-    batch: the batch to check.
-    num_actions: A.
-    num_unroll_steps: the expected K, or None to take it from `batch.action`.
   """
   action_shape = tf.TensorShape(batch.action.shape)
   if action_shape.rank != 2:
