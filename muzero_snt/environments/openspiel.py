@@ -29,7 +29,7 @@ _SHOWN_ACTIONS = 10
 
 
 def import_pyspiel():
-  """Returns the `pyspiel` module; an `ImportError` says how to install it."""
+  """The `pyspiel` module; an `ImportError` says how to install it."""
   return base.import_optional('pyspiel', 'OpenSpielEnvironment', 'openspiel',
                               'open-spiel')
 
@@ -127,9 +127,8 @@ class OpenSpielEnvironment(base.Environment):
 
   Observations are float32 `[H, W, history * C + 1]`: the tensors of the
   last `history` positions oldest first (zeros before the start), all seen
-  by the player to move now, then a constant plane equal to that player.
-  `[C, H, W]` tensors become `[H, W, C]`, `[C]` `[1, 1, C]`, `[H, W]`
-  `[H, W, 1]`.
+  by the player to move now (as `_planes_shape`), then a constant plane
+  equal to that player.
 
   The reward after a move is for its mover: the game's return at the end,
   else OpenSpiel's reward. The end is a termination (discount 0), also after
@@ -308,11 +307,9 @@ class OpenSpielEnvironment(base.Environment):
     self._add_position()
 
   def _add_position(self):
-    """Caches the current position's planes for later observations.
-
-    The state is updated in place, so a position keeps the planes of both
-    players when a later position, the other player's, will stack it.
-    """
+    """Caches the current position's planes, both players' when a later
+    position, the other player's, will stack it (the state changes in
+    place)."""
     player = self.to_play()
     if self._history > 1 and not self._ended:
       players = (player, 1 - player)
