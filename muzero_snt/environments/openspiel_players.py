@@ -44,13 +44,8 @@ class MCTSPlayer:
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
                num_rollouts: int = 1):
-    """Builds the bot.
-
-    Args:
-      game: the `pyspiel.Game` to play (an `OpenSpielEnvironment`'s `game`).
-      num_simulations: simulations per move.
-      seed: seed of the bot and of its rollouts.
-      num_rollouts: random games per leaf.
+    """Builds the bot for `game`, a `pyspiel.Game` (an
+    `OpenSpielEnvironment`'s `game`); `seed` seeds it and its rollouts.
 
     Raises:
       ImportError: if open-spiel is not installed.
