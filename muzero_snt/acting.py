@@ -76,8 +76,7 @@ class Actor:
 
     Args:
       config: the `MuZeroConfig`.
-      search: the search that picks every move, with exploration noise; it
-        reads the network's variables at every call.
+      search: the search that picks every move, with exploration noise.
       model: the same network as a `search.Model`, for the bootstrap value
         of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
@@ -136,8 +135,7 @@ class Actor:
 
     Args:
       round_index: the number of rounds played before (fixes the seeds).
-      training_steps: returns the learner's steps so far, for the
-        temperature schedule.
+      training_steps: returns the learner's steps so far (for temperatures).
       on_move: called with the number of environment steps after every
         batched move.
       should_stop: checked after every batched move; True ends the round and

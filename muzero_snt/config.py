@@ -130,39 +130,34 @@ class NetworkConfig:
     mlp_layers: hidden layers of each MLP torso (kind 'mlp').
     head_layers: hidden layers of the value, reward and policy heads.
     channels: planes of the residual tower (256 in the paper).
-    num_blocks: residual blocks in representation and dynamics (16 in the
-      paper).
+    num_blocks: residual blocks in representation and dynamics (paper: 16).
     prediction_blocks: residual blocks in the prediction torso before its
       heads (the paper's prediction is AlphaZero's heads only: 0).
     downsample: whether the representation starts with the paper's Atari
       down-sampling stem (96x96 -> 6x6).
-    action_encoding: how the dynamics sees the action on planes: 'one_hot'
-      stacks one constant plane per action (Atari); 'board' marks one square
-      of P = ceil(A / (H*W)) planes of the hidden state's H x W: action a
-      sets plane a // (H*W), square a % (H*W) (row-major). A square-per-move
-      game uses one plane, Go's pass a second one, and AlphaZero's 8x8x73
-      chess moves 73 planes; 'column' marks the whole column a on one plane,
-      for games whose A moves are the W columns (connect four).
+    action_encoding: the action as planes for the dynamics: 'one_hot', one
+      constant plane per action (Atari); 'board', square a % (H*W) of plane
+      a // (H*W) of P = ceil(A / (H*W)) planes (Go's pass on a second plane,
+      AlphaZero's chess moves on 73); 'column', the whole column a on one
+      plane, for games whose A moves are the W columns (connect four).
     value_support_size: atoms of the categorical value (601 in the paper's
       Atari networks, support -300..300); 0 for a scalar value head.
     reward_support_size: the same for the reward head.
     batch_norm: whether residual networks use batch normalisation.
     zero_init_residual: whether each residual block's last batch-norm scale
-      starts at 0, so that a fresh block is the identity (Goyal et al. 2017;
-      the paper presets turn it on, docs/pseudocode.md deviation Q).
+      starts at 0, a fresh block the identity (Goyal et al. 2017;
+      docs/pseudocode.md deviation Q).
     policy_head_channels: planes of the residual policy head's 1x1
       convolution before its linear layer (AlphaZero's 2).
     value_head_channels: the same for the value head (AlphaZero's 1).
     reward_head_channels: the same for the dynamics' reward head (1).
-    conv_as_matmul: whether a residual network's 3x3 convolutions on boards
-      of at most 3 x 3 cells run as one matmul each (`networks/board_conv.py`:
-      the same function and variables, rounded differently).
+    conv_as_matmul: whether 3x3 convolutions on boards of at most 3 x 3
+      cells run as one matmul each (`networks/board_conv.py`).
     projection_hidden: width of the two hidden layers of the consistency
-      loss's projection of a hidden state (`networks/projection.py`; built
-      only when `MuZeroConfig.consistency_loss_weight` > 0).
+      loss's projection (`networks/projection.py`; built only when
+      `MuZeroConfig.consistency_loss_weight` > 0).
     projection_size: size of the projection (the vector compared).
-    projection_head_hidden: width of the hidden layer of the projection's
-      prediction head, the online branch's extra layers.
+    projection_head_hidden: width of the projection's prediction head.
   """
   kind: str = 'mlp'
   hidden_size: int = 64

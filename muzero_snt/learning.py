@@ -360,11 +360,7 @@ class Learner:
 
   def step_prepared(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
     """`step` on a batch from `prepare`; the metrics stay tensors and
-    'step' is left out (read `steps`).
-
-    Raises:
-      FloatingPointError: as `step`.
-    """
+    'step' is left out (read `steps`). Raises as `step`."""
     # By flat call on one replica; several need `tf.function`'s call.
     if self._strategy.num_replicas_in_sync > 1:
       metrics = self._compiled_step(batch)
@@ -384,8 +380,8 @@ class Learner:
     """Runs one update on a global batch.
 
     Args:
-      batch: a `Batch` of NumPy arrays or tensors, global batch size; or an
-        element of `distribute_dataset(...)`.
+      batch: a global `Batch` of NumPy arrays or tensors, or an element of
+        `distribute_dataset(...)`.
 
     Returns:
       NumPy metrics: 'loss' (data loss + L2), 'gradient_norm',

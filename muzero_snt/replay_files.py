@@ -38,8 +38,7 @@ READABLE_VERSIONS = (1, 2, 3)
 DATA_FIELDS = ('action_space_size', 'observation_shape', 'num_players',
                'discount', 'priority_alpha')
 
-_MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
-                'legal_actions')
+_MOVE_ARRAYS = trajectory_lib.MOVE_ARRAYS
 _GAME_ARRAYS = ('lengths', 'terminal', 'bootstrap_values', 'priorities')
 
 

@@ -24,7 +24,8 @@ from muzero_snt import targets as targets_lib
 
 Target = targets_lib.Target
 
-_MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
+# A move's arrays besides its observation (or frame), by property name.
+MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
                 'legal_actions')
 
 
@@ -65,7 +66,7 @@ class Trajectory:
     self._frame_stack = frame_stack
     self._observation_key = 'observations' if frame_stack is None else 'frames'
     self._moves = {name: [] for name in
-                   (self._observation_key,) + _MOVE_ARRAYS}
+                   (self._observation_key,) + MOVE_ARRAYS}
     self._arrays: Optional[Dict[str, np.ndarray]] = None
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.

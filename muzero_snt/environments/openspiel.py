@@ -34,7 +34,8 @@ def import_pyspiel():
                               'open-spiel')
 
 
-def _positive_int(value, name: str) -> int:
+def positive_int(value, name: str) -> int:
+  """`value` as an int if it is an integer >= 1, else a `ValueError`."""
   number = base.as_action(value)
   if number is None or number < 1:
     raise ValueError(f'{name} must be a positive integer, got {value!r}.')
@@ -165,9 +166,9 @@ class OpenSpielEnvironment(base.Environment):
         kind, or a bad `history`, `max_moves` or `player_planes`.
     """
     pyspiel = import_pyspiel()
-    self._history = _positive_int(history, 'history')
+    self._history = positive_int(history, 'history')
     if max_moves is not None:
-      max_moves = _positive_int(max_moves, 'max_moves')
+      max_moves = positive_int(max_moves, 'max_moves')
     self._max_moves = max_moves
     self._game = _load_game(pyspiel, game, game_params)
     del seed
@@ -211,12 +212,10 @@ class OpenSpielEnvironment(base.Environment):
 
   @property
   def history(self) -> int:
-    """The number of positions stacked in an observation."""
     return self._history
 
   @property
   def max_moves(self) -> Optional[int]:
-    """The number of moves after which a game is drawn, or None."""
     return self._max_moves
 
   def observation_spec(self) -> specs.Array:
