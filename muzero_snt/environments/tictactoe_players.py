@@ -69,10 +69,6 @@ def _position(env_or_board, to_play: Optional[int]) -> Tuple[Board, int]:
   return tuple(int(v) for v in board), int(to_play)
 
 
-def _is_over(board: Board) -> bool:
-  return bool(tictactoe.line_owners(board)) or _is_full(board)
-
-
 def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
   """`{action: value}` of the legal actions for the player to move, of a
   `TicTacToe` (read, not changed) or of a `[9]` or `[3, 3]` `board` coded as
@@ -82,7 +78,7 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
     ValueError: if the position cannot arise in a game.
   """
   board, to_play = _position(board, to_play)
-  if _is_over(board):
+  if tictactoe.line_owners(board) or _is_full(board):
     return {}
   return dict(_action_values(board, to_play))
 
