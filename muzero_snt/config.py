@@ -207,8 +207,9 @@ class MuZeroConfig:
   """All hyperparameters of a MuZero run (the pseudocode's `MuZeroConfig`).
 
   The first eleven fields are the pseudocode constructor's arguments in its
-  order, without `num_actors` (`RunConfig.num_actors`); the rest carry its
-  fixed values as defaults, then the appendix's fields. Construction raises
+  order (`dirichlet_alpha` stored as `root_dirichlet_alpha`, as there),
+  without `num_actors` (`RunConfig.num_actors`); the rest carry its fixed
+  values as defaults, then the appendix's fields. Construction raises
   a `ValueError` naming a bad field and its value.
   """
   action_space_size: int
@@ -237,6 +238,7 @@ class MuZeroConfig:
   # The search: 'muzero' (pUCT, visit-count policy targets) or 'gumbel'
   # (Danihelka et al., ICLR 2022; docs/gumbel.md), with its m and the
   # constants of sigma(q) = (c_visit + max N) * c_scale * q (the paper's).
+  # With m >= num_simulations each simulation visits another root action.
   search_policy: str = 'muzero'
   gumbel_max_considered_actions: int = 16
   gumbel_c_visit: float = 50.

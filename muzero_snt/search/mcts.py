@@ -21,8 +21,9 @@ up; Q(s, a) is `child.reward + discount * child's value for the parent's
 player`, in `ucb_score` and in MinMaxStats; a value changes sign when it
 passes to the other player. `node.reward` is for the player who moved into
 `node`, `node.value()` for `node.to_play`. Ties go to the lowest action.
-The action to play is drawn from the root's visit counts (`select_action`;
-`sample_actions` for a batch).
+The action to play is drawn from the root's visit counts (`select_action`,
+the pseudocode's `softmax_sample` as `sample_action`; `sample_actions` for a
+batch).
 """
 
 import math
