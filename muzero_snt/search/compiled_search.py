@@ -132,7 +132,8 @@ class CompiledSearch:
         `ReferenceSearch` with noise; by default each root's is drawn in the
         program from a stateless seed (`stateless_dirichlet.py`).
       min_batch_size: pad every smaller batch to this many rows first, so
-        that self-play's shrinking rounds run one program.
+        that self-play's shrinking rounds run one program (each row searched
+        as in a batch of its own, up to the network's rounding).
 
     Raises:
       ValueError: if `dtype` or `min_batch_size` is invalid, or XLA is asked
