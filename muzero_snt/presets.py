@@ -490,12 +490,10 @@ def get_preset(name: str, title: Optional[str] = None,
 
   Args:
     name: one of `preset_names()`.
-    title: the task or game of a family (`FAMILIES`), whose configuration
-      is derived from it (None: the family's default); the presets of
-      `PRESETS` ignore it.
-    training_steps: the run's length (None: the preset's). A family's
-      learning-rate decay and temperatures are derived from it; a named
-      preset keeps its own tuned schedules.
+    title: the task or game a family's (`FAMILIES`) configuration is
+      derived from (None: the family's default); `PRESETS` ignore it.
+    training_steps: the run's length (None: the preset's), from which a
+      family's schedules are derived; `PRESETS` keep their tuned ones.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as

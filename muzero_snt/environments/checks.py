@@ -44,10 +44,8 @@ def environment_specs(environment) -> EnvironmentSpecs:
 
   Raises:
     TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: naming the method and the value, if the observation spec
-      is not one array of rank 1 or more, the action spec not a
-      `DiscreteArray`, the reward or discount spec not a scalar, or
-      `num_players` not 1 or 2.
+    ValueError: naming the method and the value, if a spec is malformed or
+      `num_players` is not 1 or 2.
   """
   environment = base.as_environment(environment)
   name = _name(environment)
