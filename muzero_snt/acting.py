@@ -76,8 +76,7 @@ class Actor:
 
     Args:
       config: the `MuZeroConfig`.
-      search: the search that picks every move, with exploration noise; it
-        reads the network's variables at every call.
+      search: the search that picks every move, with exploration noise.
       model: the same network as a `search.Model`, for the bootstrap value
         of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
@@ -105,8 +104,7 @@ class Actor:
     self._seed = seed
     self._num_envs = num_envs
     self._search = search
-    # `play_games`: the games in play (None before the first call) and the
-    # index of the next game to start.
+    # `play_games`' games in play (None before its first call) and next game.
     self._in_play: Optional[List[_Game]] = None
     self._next_game = 0
 
@@ -137,8 +135,7 @@ class Actor:
 
     Args:
       round_index: the number of rounds played before (fixes the seeds).
-      training_steps: returns the learner's steps so far, for the
-        temperature schedule.
+      training_steps: returns the learner's steps so far (for temperatures).
       on_move: called with the number of environment steps after every
         batched move.
       should_stop: checked after every batched move; True ends the round and
@@ -168,10 +165,8 @@ class Actor:
       should_stop: Optional[Callable[[], bool]] = None,
       on_game_end: Optional[Callable[[GameResult], None]] = None,
   ) -> List[GameResult]:
-    """Plays until `num_envs` games have ended, a new game in each free slot.
-
-    Returns the games that ended, in order (slot order within a move); those
-    still in play continue in the next call.
+    """Plays until `num_envs` games have ended, a new game in each free slot;
+    returns those, in order. Games still in play continue in the next call.
 
     Args:
       call_index: the number of calls before (fixes the moves' seeds).
@@ -238,10 +233,8 @@ class Actor:
                       output: search_lib.SearchOutput,
                       rng: np.random.Generator,
                       training_steps: int) -> np.ndarray:
-    """The move of each game: a draw from its visit counts, as a batch.
-
-    `rng` draws game by game what per-game choices would draw.
-    """
+    """Each game's move drawn from its visit counts, in one batch; `rng`
+    draws game by game what per-game choices would draw."""
     config = self._config
     num_games = len(games)
     temperatures = np.zeros(num_games)
@@ -250,8 +243,6 @@ class Actor:
     for i, game in enumerate(games):
       num_moves = game.trajectory.length
       if num_moves < config.random_opening_moves:
-        # An opening move at random (`config.random_opening_moves`); the
-        # search's visits still make the policy target.
         opening_actions[i] = int(rng.choice(legal[i]))
       elif output.action is None:
         temperatures[i] = config.visit_softmax_temperature_fn(

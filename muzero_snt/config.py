@@ -14,10 +14,8 @@
 # ============================================================================
 """MuZeroConfig and its network section, validated on construction.
 
-Field names follow the pseudocode of Schrittwieser et al. (2020),
-arXiv:1911.08265; the fields it leaves out come from the paper's appendix
-(network sizes, the value support, prioritised replay) or say which
-extension they turn on.
+Field names follow the pseudocode of arXiv:1911.08265; the others come from
+its appendix or turn an extension on.
 """
 
 import dataclasses
@@ -44,26 +42,19 @@ class KnownBounds(NamedTuple):
 
 @dataclasses.dataclass(frozen=True)
 class MoveCountTemperature:
-  """Visit-softmax temperature by move number (board games).
-
-  The pseudocode's board-game rule: temperature 1 for the first `moves`
-  moves of a game, then 0 (play the most visited action).
-  """
+  """The pseudocode's board-game temperature: 1 for the first `moves` moves
+  of a game, then 0 (play the most visited action)."""
   moves: int = 30
 
   def __call__(self, num_moves: int, training_steps: int) -> float:
-    del training_steps  # Unused: the board-game rule depends on the move only.
+    del training_steps  # Unused.
     return 1.0 if num_moves < self.moves else 0.0
 
 
 @dataclasses.dataclass(frozen=True)
 class TrainingStepTemperature:
-  """Visit-softmax temperature by training step (Atari).
-
-  `values[i]` applies below `boundaries[i]` training steps; the last value
-  applies from the last boundary on. The pseudocode's Atari rule is
-  `boundaries=(500e3, 750e3), values=(1.0, 0.5, 0.25)`.
-  """
+  """The pseudocode's Atari temperature, by training step: `values[i]`
+  below `boundaries[i]` training steps, the last from the last boundary on."""
   boundaries: Tuple[float, ...] = (500e3, 750e3)
   values: Tuple[float, ...] = (1.0, 0.5, 0.25)
 
@@ -77,7 +68,7 @@ class TrainingStepTemperature:
                        f'got {self.boundaries}.')
 
   def __call__(self, num_moves: int, training_steps: int) -> float:
-    del num_moves  # Unused: the Atari rule depends on training progress only.
+    del num_moves  # Unused.
     for boundary, value in zip(self.boundaries, self.values):
       if training_steps < boundary:
         return value
@@ -100,7 +91,6 @@ def _is_number(value) -> bool:
 def _check_range(name: str, value, low: float, high: float = float('inf'),
                  expected: str = '>= 0', low_open: bool = False,
                  high_open: bool = False):
-  """Checks that `value` is a number in the interval from `low` to `high`."""
   ok = _is_number(value) and (value > low if low_open else value >= low) and (
       value < high if high_open else value <= high)
   _check(ok, name, value, expected)
@@ -140,39 +130,34 @@ class NetworkConfig:
     mlp_layers: hidden layers of each MLP torso (kind 'mlp').
     head_layers: hidden layers of the value, reward and policy heads.
     channels: planes of the residual tower (256 in the paper).
-    num_blocks: residual blocks in representation and dynamics (16 in the
-      paper).
+    num_blocks: residual blocks in representation and dynamics (paper: 16).
     prediction_blocks: residual blocks in the prediction torso before its
       heads (the paper's prediction is AlphaZero's heads only: 0).
     downsample: whether the representation starts with the paper's Atari
       down-sampling stem (96x96 -> 6x6).
-    action_encoding: how the dynamics sees the action on planes: 'one_hot'
-      stacks one constant plane per action (Atari); 'board' marks one square
-      of P = ceil(A / (H*W)) planes of the hidden state's H x W: action a
-      sets plane a // (H*W), square a % (H*W) (row-major). A square-per-move
-      game uses one plane, Go's pass a second one, and AlphaZero's 8x8x73
-      chess moves 73 planes; 'column' marks the whole column a on one plane,
-      for games whose A moves are the W columns (connect four).
+    action_encoding: the action as planes for the dynamics: 'one_hot', one
+      constant plane per action (Atari); 'board', square a % (H*W) of plane
+      a // (H*W) of P = ceil(A / (H*W)) planes (Go's pass on a second plane,
+      AlphaZero's chess moves on 73); 'column', the whole column a on one
+      plane, for games whose A moves are the W columns (connect four).
     value_support_size: atoms of the categorical value (601 in the paper's
       Atari networks, support -300..300); 0 for a scalar value head.
     reward_support_size: the same for the reward head.
     batch_norm: whether residual networks use batch normalisation.
     zero_init_residual: whether each residual block's last batch-norm scale
-      starts at 0, so that a fresh block is the identity (Goyal et al. 2017;
-      the paper presets turn it on, docs/pseudocode.md deviation Q).
+      starts at 0, a fresh block the identity (Goyal et al. 2017;
+      docs/pseudocode.md deviation Q).
     policy_head_channels: planes of the residual policy head's 1x1
       convolution before its linear layer (AlphaZero's 2).
     value_head_channels: the same for the value head (AlphaZero's 1).
     reward_head_channels: the same for the dynamics' reward head (1).
-    conv_as_matmul: whether a residual network's 3x3 convolutions on boards
-      of at most 3 x 3 cells run as one matmul each (`networks/board_conv.py`:
-      the same function and variables, rounded differently).
+    conv_as_matmul: whether 3x3 convolutions on boards of at most 3 x 3
+      cells run as one matmul each (`networks/board_conv.py`).
     projection_hidden: width of the two hidden layers of the consistency
-      loss's projection of a hidden state (`networks/projection.py`; built
-      only when `MuZeroConfig.consistency_loss_weight` > 0).
+      loss's projection (`networks/projection.py`; built only when
+      `MuZeroConfig.consistency_loss_weight` > 0).
     projection_size: size of the projection (the vector compared).
-    projection_head_hidden: width of the hidden layer of the projection's
-      prediction head, the online branch's extra layers.
+    projection_head_hidden: width of the projection's prediction head.
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -221,13 +206,11 @@ class NetworkConfig:
 class MuZeroConfig:
   """All hyperparameters of a MuZero run (the pseudocode's `MuZeroConfig`).
 
-  The first eleven fields are the pseudocode constructor's arguments, in its
-  order (`dirichlet_alpha` is stored as `root_dirichlet_alpha`, as there),
-  without its `num_actors`: how many processes play is the run's choice
-  (`RunConfig.num_actors`), not a hyperparameter.
-  The rest carry the pseudocode's fixed values as defaults, then the fields
-  the paper's appendix adds. Construction validates every field and raises a
-  `ValueError` naming the field and the bad value.
+  The first eleven fields are the pseudocode constructor's arguments in its
+  order (`dirichlet_alpha` stored as `root_dirichlet_alpha`, as there),
+  without `num_actors` (`RunConfig.num_actors`); the rest carry its fixed
+  values as defaults, then the appendix's fields. Construction raises
+  a `ValueError` naming a bad field and its value.
   """
   action_space_size: int
   max_moves: int
@@ -253,11 +236,9 @@ class MuZeroConfig:
   # it visits until the prior part outgrows it.
   unvisited_q: str = 'zero'
   # The search: 'muzero' (pUCT, visit-count policy targets) or 'gumbel'
-  # (Danihelka et al., ICLR 2022: Gumbel-Top-m root actions, Sequential
-  # Halving, completed-Q policy targets; docs/gumbel.md), with its m and the
+  # (Danihelka et al., ICLR 2022; docs/gumbel.md), with its m and the
   # constants of sigma(q) = (c_visit + max N) * c_scale * q (the paper's).
-  # With m at least the simulations n, Sequential Halving never halves: each
-  # simulation visits another root action, a one-move look-ahead.
+  # With m >= num_simulations each simulation visits another root action.
   search_policy: str = 'muzero'
   gumbel_max_considered_actions: int = 16
   gumbel_c_visit: float = 50.
@@ -279,25 +260,20 @@ class MuZeroConfig:
   network: NetworkConfig = NetworkConfig()
   optimizer: str = 'momentum'
   value_loss_weight: float = 1.0
-  # Weight of every unrolled step's reward loss (1 in the pseudocode). The
-  # step's 1/K `scale_gradient` stays; this multiplies the reward term
-  # inside it, as `value_loss_weight` does the value term.
+  # Weight of each unrolled step's reward term (1 in the pseudocode), inside
+  # the step's 1/K `scale_gradient`, as `value_loss_weight` for the value.
   reward_loss_weight: float = 1.0
-  # Weight of EfficientZero's consistency loss (Ye et al. 2021,
-  # arXiv:2111.00210, which weighs it 2; 0 is MuZero's loss), inside each
-  # step's 1/K gradient scale: `losses.consistency_loss`. Sizes in
-  # `network.projection_*`.
+  # Weight of EfficientZero's consistency loss (arXiv:2111.00210 weighs it
+  # 2; 0 is MuZero's loss): `losses.consistency_loss`.
   consistency_loss_weight: float = 0.0
   # Prioritised replay (appendix G); alpha = beta = 1 for Atari.
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
   priority_beta: float = 1.0
   # Reanalyse (appendix H; `reanalysis.py`): the fraction of each batch's
-  # rows whose policy targets come from a fresh search with the current
-  # network and whose value targets bootstrap from a target network,
-  # refreshed every `target_update_interval` learner steps (MuZero
-  # Reanalyze: 0.8). `reanalyze_policy` False renews the value targets only,
-  # searching nothing.
+  # rows given fresh targets (MuZero Reanalyze: 0.8), the value's from a
+  # target network refreshed every `target_update_interval` learner steps;
+  # `reanalyze_policy` False renews the value targets only.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
   reanalyze_policy: bool = True
@@ -305,8 +281,7 @@ class MuZeroConfig:
   # 'none' (the paper's), 'dihedral' (AlphaGo Zero's 8) or 'left_right'.
   board_symmetries: str = 'none'
   # Self-play's first moves played uniformly among the legal ones (0 is the
-  # paper's); their searches' visits stay the policy targets. For games
-  # whose openings all draw, where self-play settles on a few.
+  # paper's); their searches' visits stay the policy targets.
   random_opening_moves: int = 0
 
   def __post_init__(self):

@@ -136,14 +136,9 @@ def _assemble(stack: FrameStack, picked: np.ndarray, present: np.ndarray,
 
 def stack_observations(stack: FrameStack, frames: np.ndarray,
                        actions: np.ndarray, indices) -> np.ndarray:
-  """`[B, H, W, C N + N]` float32 observations of positions of one game.
-
-  Args:
-    stack: the layout.
-    frames: `[T, H, W, C]` the game's frames, frame t at move t.
-    actions: `[T']` the game's actions, T' >= max(indices).
-    indices: `[B]` positions in [0, T).
-  """
+  """`[B, H, W, C N + N]` float32 observations of `[B]` positions in
+  [0, T) of a game's `[T, H, W, C]` frames (frame t at move t) and `[T']`
+  actions, T' >= max(indices)."""
   indices = np.asarray(indices, np.int64).reshape(-1)  # [B]
   n = stack.num_frames
   j = indices[:, None] - (n - 1) + np.arange(n)[None, :]  # [B, N] frames.
@@ -156,16 +151,10 @@ def stack_observations(stack: FrameStack, frames: np.ndarray,
 def checked_frame(stack: FrameStack, observation: np.ndarray,
                   recent: Sequence[np.ndarray], led: Sequence[int],
                   move: int) -> np.ndarray:
-  """The `[H, W, C]` newest frame of `observation`, of `stack.frame_dtype`,
-  checked to stack back into it.
-
-  Args:
-    stack: the layout.
-    observation: `[H, W, C N + N]` the observation of move `move`.
-    recent: the stored frames before it that it shows, oldest first.
-    led: `[len(recent) + 1]` the actions that led to those frames and to
-      the newest (0 for a game's first frame).
-    move: the move's number, for the message.
+  """The `[H, W, C]` newest frame of move `move`'s `observation`, of
+  `stack.frame_dtype`, checked to stack back into it with the `recent`
+  stored frames it shows (oldest first) and the `[len(recent) + 1]`
+  actions that `led` to them and to the newest (0 before a game's first).
 
   Raises:
     ValueError: naming the first element where the stack differs.

@@ -37,12 +37,9 @@ LOSS_REDUCTIONS = ('mean', 'sum')
 
 def learning_rate_schedule(config: config_lib.MuZeroConfig,
                            step: tf.Tensor) -> tf.Tensor:
-  """The learning rate of update number `step` (0 for the first).
-
-  The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`,
-  times min(1, (step + 1) / W) for `config.lr_warmup_steps` W > 0
-  (docs/pseudocode.md, deviation R).
-  """
+  """The pseudocode's `lr_init * lr_decay_rate ** (step / lr_decay_steps)`
+  at update `step` (0 first), times min(1, (step + 1) / W) for
+  `config.lr_warmup_steps` W > 0 (docs/pseudocode.md, deviation R)."""
   exponent = tf.cast(step, tf.float32) / float(config.lr_decay_steps)
   learning_rate = config.lr_init * tf.pow(float(config.lr_decay_rate),
                                           exponent)
@@ -64,8 +61,8 @@ def _replica_local_state_creator(next_creator, **kwargs):
   """Makes a network's non-trainable state (batch-norm statistics) local.
 
   A mirrored variable could be assigned inside a replica only through a
-  `merge_call`, impossible in XLA. As in TF-Replicator, each replica keeps
-  its own copy; reads outside a replica give the first replica's.
+  `merge_call`, impossible in XLA: each replica keeps its own copy (as in
+  TF-Replicator), read outside a replica as the first replica's.
   """
   # `trainable=None` (unspecified) means trainable.
   trainable = kwargs.get('trainable')
@@ -143,7 +140,7 @@ class Learner:
 
     Args:
       network: the model, not yet called when the strategy has several
-        replicas: its variables are created here, in `strategy.scope()`.
+        replicas (its variables are created here, in `strategy.scope()`).
       config: the `MuZeroConfig`.
       strategy: a `tf.distribute` strategy; the current one by default.
       jit_compile: whether to compile the step with XLA (one replica; a TPU
@@ -231,22 +228,10 @@ class Learner:
         'step': self._step_counter,
     }
 
-  def _all_variables(self):
-    """Every variable a step can change: the network's (batch-norm
-    statistics included), the optimizer's, the counter and the rate."""
-    variables = {}
-    for variable in (list(self._network.variables) +
-                     list(self._optimizer.variables) +
-                     [self._step_counter, self._learning_rate]):
-      variables.setdefault(variable.ref(), variable)
-    return list(variables.values())
-
   def warm_up(self) -> bool:
     """Compiles the step for `config.batch_size` batches now, as the first
-    `step` would, and leaves every variable as it was, bit for bit.
-
-    Runs one step on `zero_batch` and restores the variables; nothing else
-    may read them meanwhile.
+    `step` would, by a step on `zero_batch` after which every variable is
+    restored bit for bit (nothing else may read them meanwhile).
 
     Returns:
       True if the step was compiled; False on a strategy with several
@@ -254,7 +239,13 @@ class Learner:
     """
     if self._strategy.num_replicas_in_sync > 1:
       return False
-    variables = self._all_variables()
+    # Every variable a step can change, batch-norm statistics included.
+    variables = list({
+        variable.ref(): variable
+        for variable in (list(self._network.variables) +
+                         list(self._optimizer.variables) +
+                         [self._step_counter, self._learning_rate])
+    }.values())
     # Host copies: a tensor read from a variable may share its buffer.
     saved = [np.array(variable.numpy()) for variable in variables]
     batch = _as_batch_of_tensors(
@@ -352,9 +343,9 @@ class Learner:
     return iter(self._strategy.experimental_distribute_dataset(dataset))
 
   def prepare(self, batch: types.Batch) -> types.Batch:
-    """What `step` does to a batch before the update: checks it and turns
-    it into tensors, each replica's slice (`distribute_dataset` elements
-    pass unchanged). For `step_prepared`, possibly in another thread.
+    """`step`'s checks and tensors of a batch, each replica's slice
+    (`distribute_dataset` elements pass unchanged), for `step_prepared`,
+    possibly in another thread.
 
     Raises:
       ValueError: if the batch does not fit the config or the network.
@@ -369,11 +360,7 @@ class Learner:
 
   def step_prepared(self, batch: types.Batch) -> Dict[str, tf.Tensor]:
     """`step` on a batch from `prepare`; the metrics stay tensors and
-    'step' is left out (read `steps`).
-
-    Raises:
-      FloatingPointError: as `step`.
-    """
+    'step' is left out (read `steps`). Raises as `step`."""
     # By flat call on one replica; several need `tf.function`'s call.
     if self._strategy.num_replicas_in_sync > 1:
       metrics = self._compiled_step(batch)
@@ -393,8 +380,8 @@ class Learner:
     """Runs one update on a global batch.
 
     Args:
-      batch: a `Batch` of NumPy arrays or tensors, global batch size; or an
-        element of `distribute_dataset(...)`.
+      batch: a global `Batch` of NumPy arrays or tensors, or an element of
+        `distribute_dataset(...)`.
 
     Returns:
       NumPy metrics: 'loss' (data loss + L2), 'gradient_norm',

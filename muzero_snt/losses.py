@@ -65,16 +65,12 @@ def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
 
 def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
-  """`[...]` cross entropies against the search policy, zero where masked.
+  """`[...]` cross entropies of `[..., A]` logits against the search's
+  visit distributions, zero where the `[...]` mask is 0 (past the end).
 
   Not `tf.nn.softmax_cross_entropy_with_logits`: its gradient assumes the
   target sums to 1, so an absorbing state's zero target would get a loss of
   0 with a non-zero gradient.
-
-  Args:
-    policy_logits: `[..., A]` predicted logits.
-    target_policy: `[..., A]` visit distributions.
-    mask: `[...]` 1 inside the game, 0 past its end.
   """
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
@@ -83,15 +79,9 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
 
 def consistency_loss(prediction: tf.Tensor, target: tf.Tensor,
                      mask: tf.Tensor) -> tf.Tensor:
-  """EfficientZero's consistency loss: `[...]` negative cosine similarities.
-
-  -<p / |p|, t / |t|> in [-1, 1], no gradient into `target`; 0 if masked.
-
-  Args:
-    prediction: `[..., D]` projections of the dynamics' hidden states.
-    target: `[..., D]` projections of the real observations' states.
-    mask: `[...]` 1 inside the game.
-  """
+  """EfficientZero's consistency loss: `[...]` -<p / |p|, t / |t|> of
+  `[..., D]` projections of the dynamics' hidden states p and of the real
+  observations' states t (no gradient into t); 0 where `mask` is 0."""
   prediction = tf.math.l2_normalize(tf.cast(prediction, tf.float32), -1)
   target = tf.math.l2_normalize(
       tf.stop_gradient(tf.cast(target, tf.float32)), -1)
@@ -117,14 +107,10 @@ def _reward_prediction(output: types.NetworkOutput) -> tf.Tensor:
 def check_batch(batch: types.Batch,
                 num_actions: int,
                 num_unroll_steps: Optional[int] = None) -> None:
-  """Raises a `ValueError` naming the field if `batch` is not a K-step batch.
+  """Raises a `ValueError` naming the field if `batch` is not a K-step batch
+  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s).
 
   Static shapes only: free inside a `tf.function`.
-
-  Args:
-    batch: the batch to check.
-    num_actions: A.
-    num_unroll_steps: the expected K, or None to take it from `batch.action`.
   """
   action_shape = tf.TensorShape(batch.action.shape)
   if action_shape.rank != 2:
@@ -174,9 +160,8 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
     value_loss_weight: weight of the value loss (0.25 with Reanalyze).
     reward_loss_weight: weight of each recurrent step's reward loss.
     is_training: whether batch norm uses and updates batch statistics.
-    consistency_loss_weight: weight of EfficientZero's `consistency_loss` at
-      each recurrent step, inside its 1/K gradient scale, against
-      `batch.next_observation`; 0 (the paper's loss) computes none of it.
+    consistency_loss_weight: weight of `consistency_loss` against
+      `batch.next_observation` (0, the paper's loss, computes none of it).
 
   Returns:
     `LossOutput`, whose `extra` lets a distributed learner reduce itself.

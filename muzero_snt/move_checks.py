@@ -91,11 +91,9 @@ def check_observations(first: int, observations,
 def check_moves(first: int, num_moves: int, action_space_size: int,
                 num_players: int, to_play, actions, rewards, policies,
                 root_values, legal_actions) -> Dict[str, np.ndarray]:
-  """Validates `[T, ...]` arrays of moves numbered from `first`.
-
-  `to_play` and `actions` `[T]` must be integers in range, `rewards` and
-  `root_values` `[T]` finite, `policies` `[T, A]` distributions, and
-  `legal_actions` `[T, A]` bool masks holding each move's action.
+  """Validates `[T, ...]` arrays of moves numbered from `first`: integer
+  players and actions in range, finite rewards and root values, `[T, A]`
+  distributions and bool masks holding each move's action.
 
   Returns:
     The arrays by `Trajectory` property name, to_play and actions int64,

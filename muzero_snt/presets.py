@@ -15,10 +15,8 @@
 """Presets: the pseudocode's configurations and small ones for a laptop CPU.
 
 Each preset is one function returning a frozen `MuZeroConfig` with every
-number in place: the paper-sized ones reproduce the pseudocode of
-arXiv:1911.08265 and its appendix's networks (the OpenSpiel ones adapt chess
-and shogi to OpenSpiel's moves and planes); the small ones train on a 2-core
-CPU. `PRESETS` names those `environments.make_environment` fits; the
+number in place: the paper-sized ones reproduce arXiv:1911.08265's
+pseudocode and appendix networks; the small ones train on a 2-core CPU.
 `FAMILIES` and a user's own environment derive theirs
 (`config_for_environment`).
 """
@@ -112,9 +110,8 @@ OPENSPIEL_HISTORY = 8
 def make_go_config() -> MuZeroConfig:
   """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers.
 
-  The input is the last 8 positions of OpenSpiel's 4 planes (black, white,
-  empty, side to move) plus the player to move: 33 planes where AlphaZero
-  has 17.
+  The input is the last 8 positions of OpenSpiel's 4 planes plus the player
+  to move: 33 planes where AlphaZero has 17.
   """
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
@@ -124,8 +121,8 @@ def make_go_config() -> MuZeroConfig:
 def make_chess_config() -> MuZeroConfig:
   """Chess, the pseudocode's numbers: 4,672 moves (AlphaZero's 8x8x73).
 
-  The paper's input, 1,407 planes, which no environment here produces;
-  `make_openspiel_chess_config` is the preset for OpenSpiel's chess.
+  The paper's 1,407 input planes, which no environment here produces (the
+  'chess' preset is `make_openspiel_chess_config`).
   """
   return make_board_game_config(
       action_space_size=4672, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
@@ -136,8 +133,8 @@ def make_chess_config() -> MuZeroConfig:
 def make_shogi_config() -> MuZeroConfig:
   """Shogi, the pseudocode's numbers: 11,259 moves (AlphaZero's 9x9x139).
 
-  The paper's input, 362 planes, which no environment here produces;
-  `make_openspiel_shogi_config` is the preset for OpenSpiel's shogi.
+  The paper's 362 input planes, which no environment here produces (the
+  'shogi' preset is `make_openspiel_shogi_config`).
   """
   return make_board_game_config(
       action_space_size=11259, max_moves=512, dirichlet_alpha=0.15,
@@ -197,31 +194,24 @@ def make_atari_config() -> MuZeroConfig:
 def make_tictactoe_config() -> MuZeroConfig:
   """Tic-tac-toe on a CPU: a one-block residual network of 16 planes.
 
-  Observations are 3x3 with three planes (the mover's stones, the
-  opponent's, the player to move); an action is a square on one 'board'
-  plane; value and reward use 21-atom supports. Each value that departs
-  from the paper says why beside it.
+  Observations are 3x3x3 (the mover's stones, the opponent's, the player to
+  move). Each value that departs from the paper says why beside it.
   """
   return MuZeroConfig(
       action_space_size=9,
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # Perfect play in fewer learner steps than with 25; self-play searches
-      # on the other core, so a step costs no more.
+      # Perfect play in fewer learner steps than with 25.
       num_simulations=50,
-      # Cheaper steps: the slowest seed needs more of them but gets to
-      # perfect play sooner.
-      batch_size=64,
+      batch_size=64,  # Cheaper steps reach perfect play sooner.
       td_steps=9,  # Monte Carlo return, as for the other board games.
       # At 0.02 the value stalls; at 0.3 the value head collapses.
       lr_init=0.2,
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
       known_bounds=KnownBounds(-1, 1),
-      # Until the rate has decayed to 0.003: at 10,000 steps a seed still
-      # lost games as second player.
-      training_steps=18_000,
+      training_steps=18_000,  # Until the rate has decayed to 0.003.
       checkpoint_interval=500,
       window_size=2_000,
       observation_shape=(3, 3, 3),
@@ -252,11 +242,8 @@ def make_tictactoe_config() -> MuZeroConfig:
 
 
 def make_cartpole_config() -> MuZeroConfig:
-  """CartPole-v1 on a CPU: MLPs with a 128-unit hidden state.
-
-  Two hidden layers of 128 in each torso, heads with one layer of 32, and
-  601-atom value and reward supports as in the paper's Atari heads.
-  """
+  """CartPole-v1 on a CPU: MLPs with a 128-unit hidden state and the
+  paper's 601-atom Atari supports."""
   return MuZeroConfig(
       action_space_size=2,
       max_moves=500,
@@ -292,11 +279,8 @@ def make_cartpole_config() -> MuZeroConfig:
 
 
 def make_connect4_config() -> MuZeroConfig:
-  """Connect four (OpenSpiel's `connect_four`) on a CPU.
-
-  Observations are OpenSpiel's 6x7 planes (each player's discs, empty) plus
-  the player to move; two residual blocks of 32 planes.
-  """
+  """Connect four (OpenSpiel's `connect_four`) on a CPU: OpenSpiel's 6x7
+  planes plus the player to move; two residual blocks of 32 planes."""
   return MuZeroConfig(
       action_space_size=7,
       max_moves=42,
@@ -305,9 +289,7 @@ def make_connect4_config() -> MuZeroConfig:
       root_dirichlet_alpha=1.0,
       num_simulations=50,
       batch_size=128,
-      # The paper's Atari n, not the game's result: it rated ahead at every
-      # checkpoint compared, within one seed's noise.
-      td_steps=10,
+      td_steps=10,  # The paper's Atari n: it rated ahead of the result.
       lr_init=0.02,
       lr_decay_steps=20e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=8),
@@ -339,8 +321,7 @@ def make_go9_config() -> MuZeroConfig:
   """9x9 Go (OpenSpiel's `go`, komi 7.5) on a CPU.
 
   The input is the current position only (OpenSpiel's 4 planes plus the
-  player to move); 82 moves (81 points and pass) on two 'board' planes.
-  Games end at OpenSpiel's limit of 162 moves and are scored.
+  player to move). Games end at OpenSpiel's limit of 162 moves, scored.
   """
   return MuZeroConfig(
       action_space_size=82,
@@ -375,12 +356,10 @@ def make_go9_config() -> MuZeroConfig:
 def make_atari_small_config() -> MuZeroConfig:
   """An Atari game on a CPU: the paper's protocol, a small network.
 
-  The paper's frames (96x96 RGB, action repeat 4, 18 actions, no-op
-  starts) but 4 stacked frames and 4 action planes; the paper's stem and
-  601-atom heads on a tower of 2 blocks of 32 planes; prioritised replay.
-  Games are cut at 1,000 moves. A stored position holds one uint8 frame
-  (27,802 bytes), so the window of 150 games (twice over while a
-  checkpoint is written) takes at most about 8.4 GB.
+  The paper's frames but 4 stacked frames and 4 action planes; the paper's
+  stem and heads on 2 blocks of 32 planes. Games are cut at 1,000 moves;
+  the window of 150 games (twice over while a checkpoint is written) takes
+  at most about 8.4 GB.
   """
   return MuZeroConfig(
       action_space_size=18,
@@ -413,21 +392,16 @@ def make_atari_small_config() -> MuZeroConfig:
           value_support_size=601,
           reward_support_size=601,
       ),
-      prioritized_replay=True,
-      priority_alpha=1.0,
-      priority_beta=1.0,
+      prioritized_replay=True,  # alpha = beta = 1, as for Atari.
   )
 
 
 def make_minatar_config() -> MuZeroConfig:
   """A MinAtar game (arXiv:1903.03176; the title 'breakout' etc.) on a CPU.
 
-  As MinAtar's baselines: the current 10x10 state alone (every game padded
-  to Seaquest's 10 planes), MinAtar's 6 actions, discount 0.99. Games are
-  cut at 3,000 moves. A residual tower of 2 blocks of 16 planes without
-  down-sampling, actions as 6 one-hot planes, 61-atom supports (values up
-  to about 900); prioritised replay as for Atari. The window of 100 games
-  of 4 KB states holds at most 1.2 GB.
+  As MinAtar's baselines: the current 10x10 state alone (padded to
+  Seaquest's 10 planes), 6 actions, discount 0.99. Games are cut at 3,000
+  moves; 61-atom supports hold values up to about 900.
   """
   return MuZeroConfig(
       action_space_size=6,
@@ -458,9 +432,7 @@ def make_minatar_config() -> MuZeroConfig:
           value_support_size=61,
           reward_support_size=61,
       ),
-      prioritized_replay=True,
-      priority_alpha=1.0,
-      priority_beta=1.0,
+      prioritized_replay=True,  # alpha = beta = 1, as for Atari.
   )
 
 
@@ -518,12 +490,10 @@ def get_preset(name: str, title: Optional[str] = None,
 
   Args:
     name: one of `preset_names()`.
-    title: the task or game of a family (`FAMILIES`), whose configuration
-      is derived from it (None: the family's default); the presets of
-      `PRESETS` ignore it.
-    training_steps: the run's length (None: the preset's). A family's
-      learning-rate decay and temperatures are derived from it; a named
-      preset keeps its own tuned schedules.
+    title: the task or game a family's (`FAMILIES`) configuration is
+      derived from (None: the family's default); `PRESETS` ignore it.
+    training_steps: the run's length (None: the preset's), from which a
+      family's schedules are derived; `PRESETS` keep their tuned ones.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as

@@ -76,14 +76,8 @@ class Inputs(NamedTuple):
 def gather_inputs(config: config_lib.MuZeroConfig, keys: np.ndarray,
                   rows: np.ndarray, replay: replay_lib.ReplayBuffer
                  ) -> Inputs:
-  """The `Inputs` of the chosen rows, read from `replay`.
-
-  Args:
-    config: the `MuZeroConfig`.
-    keys: the batch's `[B, 2]` (game id, position) keys.
-    rows: `[R]` the rows to reanalyse (`choose_rows`).
-    replay: the buffer the batch came from.
-  """
+  """The `Inputs` of `[R]` rows (`choose_rows`) of a batch with `[B, 2]`
+  (game id, position) `keys`, read from the `replay` it came from."""
   k, n = config.num_unroll_steps, config.td_steps
   keys = np.asarray(keys)
   searched = []  # (row, unroll step, game, position) searched again.
@@ -136,12 +130,10 @@ class Reanalyser:
   again without noise, in one batched call, for the policy targets (unless
   `config.reanalyze_policy` is False). Where the bootstrap position b = j + n
   lies inside the game, the value target's bootstrap term becomes
-  g^n s(j, b) v^-(o_b), the target network's value; other value targets
-  stay. The target network copies `network` every
-  `config.target_update_interval` learner steps; it and the call count are
-  `state`, so a resumed run reanalyses as an uninterrupted one. With the
-  replay in another process, that process calls `choose_rows` and
-  `gather_inputs`, and `reanalyse_gathered` computes the targets.
+  g^n s(j, b) v^-(o_b), the target network's value. The target network and
+  the call count are `state`, so a resumed run reanalyses as an
+  uninterrupted one. With the replay in another process, that process calls
+  `choose_rows` and `gather_inputs`, and `reanalyse_gathered` the rest.
   """
 
   def __init__(self,
@@ -150,12 +142,12 @@ class Reanalyser:
                search: search_lib.Search,
                learner_steps: Callable[[], int],
                seed: int = 0):
-    """Constructs the reanalyser and, if values bootstrap, its target net.
+    """Builds a target network copying `network` unless td_steps >=
+    max_moves (then no value bootstraps inside a game).
 
     Args:
-      config: the `MuZeroConfig`; with td_steps >= max_moves no value
-        bootstraps inside a game and no target network is built.
-      network: the learner's `MuZeroNetwork` (the target network copies it).
+      config: the `MuZeroConfig`.
+      network: the learner's `MuZeroNetwork`.
       search: a `search.Search` over `network`.
       learner_steps: returns the learner's steps so far.
       seed: seeds the choice of rows.
@@ -249,13 +241,8 @@ class Reanalyser:
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,
                 replay: replay_lib.ReplayBuffer) -> types.Batch:
     """A new batch with fresh `target_policy` and `target_value` in a random
-    `reanalyze_fraction` of rows.
-
-    Args:
-      batch: a `Batch` of NumPy arrays from `replay.sample_batch()`.
-      keys: its `[B, 2]` keys.
-      replay: the buffer the batch came from.
-    """
+    `reanalyze_fraction` of rows of `replay.sample_batch()`'s `batch`, keys
+    `[B, 2]`."""
     start = time.perf_counter()
     rng = self._next_rng()
     rows = choose_rows(self._config.reanalyze_fraction, len(keys), rng)
@@ -266,16 +253,9 @@ class Reanalyser:
 
   def reanalyse_gathered(self, batch: types.Batch, inputs: Inputs,
                          maps: Optional[np.ndarray] = None) -> types.Batch:
-    """`reanalyse` of a batch whose rows were chosen and gathered elsewhere,
-    each row then moved by its map.
-
-    Args:
-      batch: a `Batch` of NumPy arrays from `ReplayBuffer.sample_batch
-        (augment=False)`.
-      inputs: `gather_inputs` of its chosen rows.
-      maps: `[B]` symmetry maps (`ReplayBuffer.draw_symmetries`) moving each
-        row after its targets are new; None moves nothing.
-    """
+    """`reanalyse` of a `sample_batch(augment=False)` batch whose rows'
+    `inputs` were gathered elsewhere, each row then moved by its `[B]`
+    symmetry map (`ReplayBuffer.draw_symmetries`; None: none)."""
     start = time.perf_counter()
     rng = self._next_rng()
     if len(inputs.rows):

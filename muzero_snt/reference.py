@@ -14,14 +14,13 @@
 # ============================================================================
 """The pseudocode's `update_weights`, written out literally.
 
-This is the learner of arXiv:1911.08265's pseudocode, line for line, run
-eagerly on the same `MuZeroNetwork` that the compiled learner trains: a
-Python loop over the examples of the batch, `scale_gradient` where the
-pseudocode calls `tf.scale_gradient` (which never existed in TensorFlow; it
-is Sonnet's `snt.scale_gradient`), and TF1's `MomentumOptimizer`. It is slow
-on purpose and kept for two uses: reading it next to the pseudocode, and the
-tests that prove the compiled learner computes the same loss, gradients and
-update (tests/test_reference.py).
+The learner of arXiv:1911.08265's pseudocode, line for line, run eagerly
+on the same `MuZeroNetwork` as the compiled learner: a Python loop over the
+batch's examples, `scale_gradient` where the pseudocode calls
+`tf.scale_gradient` (never in TensorFlow; Sonnet's `snt.scale_gradient`),
+and TF1's `MomentumOptimizer`. Slow on purpose: it is read next to the
+pseudocode, and tests/test_reference.py proves the compiled learner
+computes the same loss, gradients and update.
 
 Where the library deviates from the pseudocode (docs/pseudocode.md), this
 file does not: it sums over the batch, has no importance weights, and pairs

@@ -44,17 +44,11 @@ class ReplayBuffer:
 
   Positions are keyed (game id, position); ids are never reused, so
   `update_priorities` ignores keys of evicted games. Priorities and targets
-  are flat arrays over all positions, so a batch is gathered with index
-  arrays.
+  are flat arrays over all positions, gathered with index arrays.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, seed: int = 0):
-    """Constructs an empty buffer.
-
-    Args:
-      config: the `MuZeroConfig`.
-      seed: seeds the generator that draws positions and padding actions.
-    """
+    """An empty buffer; `seed` seeds the draws of positions and padding."""
     if not isinstance(config, config_lib.MuZeroConfig):
       raise TypeError(f'config must be a MuZeroConfig, got {config!r}.')
     self._config = config
@@ -184,7 +178,6 @@ class ReplayBuffer:
     return self._games_saved - 1
 
   def _append_targets(self, trajectory: trajectory_lib.Trajectory) -> None:
-    """Appends the rows of a stored game's positions to `_targets`."""
     self._targets.append(
         value=trajectory.value_targets(self._config.td_steps).astype(
             np.float32),
@@ -209,11 +202,8 @@ class ReplayBuffer:
 
   def sample_batch(self, augment: bool = True
                   ) -> Tuple[types.Batch, np.ndarray]:
-    """Draws `config.batch_size` K-step windows and their targets.
-
-    Args:
-      augment: whether to `augment` the batch; False for a caller that
-        changes targets first (reanalysis).
+    """Draws `config.batch_size` K-step windows and their targets, moved by
+    `augment` unless a caller changes targets first (reanalysis).
 
     Returns:
       A `Batch` of NumPy arrays (float32, actions int32), and its `[B, 2]`
@@ -326,12 +316,9 @@ class ReplayBuffer:
     return out
 
   def update_priorities(self, keys, priorities) -> None:
-    """Sets the priorities of sampled positions (the learner's output).
-
-    Args:
-      keys: `[B, 2]` from `sample_batch`; keys of evicted games are ignored,
-        and a repeated key's last priority wins.
-      priorities: `[B]` finite, non-negative; stored plus PRIORITY_EPSILON.
+    """Sets the `[B]` priorities (+ PRIORITY_EPSILON) of `sample_batch`'s
+    `[B, 2]` keys; keys of evicted games are ignored, and a repeated key's
+    last priority wins.
 
     Raises:
       ValueError: naming the key, if a priority is not finite and
@@ -377,13 +364,8 @@ class ReplayBuffer:
   @classmethod
   def restore(cls, config: config_lib.MuZeroConfig, path: str,
               seed: Optional[int] = None) -> 'ReplayBuffer':
-    """Reads a buffer written by `save`; it continues exactly where it was.
-
-    Args:
-      config: the run's config, matching the file's data and games.
-      path: the file written by `save`.
-      seed: if given, the sampling generator starts from this seed instead
-        of the saved state.
+    """Reads a buffer written by `save`; it continues exactly where it was
+    unless a `seed` restarts its sampling generator.
 
     Raises:
       ValueError: naming `path`, if the file's format or data do not fit

@@ -38,8 +38,7 @@ READABLE_VERSIONS = (1, 2, 3)
 DATA_FIELDS = ('action_space_size', 'observation_shape', 'num_players',
                'discount', 'priority_alpha')
 
-_MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
-                'legal_actions')
+_MOVE_ARRAYS = trajectory_lib.MOVE_ARRAYS
 _GAME_ARRAYS = ('lengths', 'terminal', 'bootstrap_values', 'priorities')
 
 
@@ -68,16 +67,10 @@ def write(path: str, config: config_lib.MuZeroConfig,
           games: List[trajectory_lib.Trajectory],
           frame_stack: Optional[frames_lib.FrameStack],
           priorities: np.ndarray, meta: Dict[str, Any]) -> None:
-  """Writes `games` (one frame layout) and their priorities atomically.
-
-  Args:
-    path: the file to write (no suffix is added).
-    config: the buffer's config.
-    games: the finished games, oldest first, of layout `frame_stack`.
-    frame_stack: their layout, or None for whole observations.
-    priorities: `[N]` the positions' priorities, game by game.
-    meta: more metadata (counters, the generator's state).
-  """
+  """Writes to `path` (no suffix added) atomically the finished `games`,
+  oldest first, of one `frame_stack` layout (None: whole observations),
+  their positions' `[N]` priorities and more `meta` data (counters, the
+  generator's state)."""
   a = config.action_space_size
   if frame_stack is None:
     key = 'observations'

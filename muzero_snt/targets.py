@@ -20,15 +20,8 @@ import numpy as np
 
 
 class Target(NamedTuple):
-  """The training targets of one K-step window (one row of a `Batch`).
-
-  Attributes:
-    target_value: `[K+1]` n-step value targets, 0 past the end of the game.
-    target_reward: `[K]` reward of the k-th action at column k-1, 0 past the
-      end of the game.
-    target_policy: `[K+1, A]` search visit distributions, 0 past the end.
-    policy_mask: `[K+1]` 1 for positions inside the game, 0 past its end.
-  """
+  """The training targets of one K-step window: one row of the `Batch`
+  fields of the same names."""
   target_value: np.ndarray
   target_reward: np.ndarray
   target_policy: np.ndarray
@@ -52,10 +45,9 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
 
   Args:
     to_play, rewards, root_values: the game's `[T]` arrays (`Trajectory`).
-    discount: g.
+    discount, td_steps: g and n >= 1.
     num_players: 1 or 2.
     terminal, bootstrap_value: how the game ended (`Trajectory.finish`).
-    td_steps: n >= 1.
   """
   t_max = len(rewards)
   g = discount
@@ -80,17 +72,12 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
 def window_targets(values: np.ndarray, rewards: np.ndarray,
                    policies: np.ndarray, index: int,
                    num_unroll_steps: int) -> Target:
-  """The float32 `Target` of the K-step window of a game at `index`.
+  """The float32 `Target` of the K-step window at `index` in [0, T) of a
+  game's `[T]` value targets and rewards and `[T, A]` visit distributions.
 
   Unroll step k is position index + k; positions past the end are absorbing
   (value, policy and mask 0); the reward of step k is that of the k-th
   action, at column k - 1 (docs/pseudocode.md, defects 4 and 5).
-
-  Args:
-    values, rewards, policies: the game's value targets `[T]`, rewards `[T]`
-      and visit distributions `[T, A]`.
-    index: the window's first position, in [0, T).
-    num_unroll_steps: K >= 0.
   """
   k = num_unroll_steps
   t_max = len(rewards)
@@ -113,15 +100,8 @@ def actions_window(actions: np.ndarray, action_space_size: int, index: int,
   """`[K]` int32 actions a[index .. index+K-1] of a game, padded past the end.
 
   Past the last move the targets are absorbing, so any action is valid;
-  uniformly random ones teach that every action leads from an absorbing
-  state to an absorbing state.
-
-  Args:
-    actions: `[T]` the game's actions, in [0, `action_space_size`).
-    action_space_size: A.
-    index: the window's first position, in [0, T).
-    num_unroll_steps: K >= 0.
-    rng: draws the padding actions, only when the window runs past the end.
+  uniformly random ones, drawn from `rng` only then, teach that every
+  action leads from an absorbing state to an absorbing state.
   """
   k = num_unroll_steps
   real = actions[index:index + k].astype(np.int32)

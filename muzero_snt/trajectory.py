@@ -24,7 +24,8 @@ from muzero_snt import targets as targets_lib
 
 Target = targets_lib.Target
 
-_MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
+# A move's arrays besides its observation (or frame), by property name.
+MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
                 'legal_actions')
 
 
@@ -46,13 +47,9 @@ class Trajectory:
                num_players: int = 1,
                discount: float = 1.0,
                frame_stack: Optional[frames_lib.FrameStack] = None):
-    """Constructs an empty trajectory.
-
-    Args:
-      action_space_size: A.
-      num_players: 1, or 2 for games whose players alternate.
-      discount: in (0, 1].
-      frame_stack: the observations' layout if they stack frames.
+    """An empty trajectory of A = `action_space_size`, 1 or 2 alternating
+    players, a discount in (0, 1] and the observations' `frame_stack`
+    layout if they stack frames.
 
     Raises:
       ValueError: if an argument is out of range.
@@ -69,7 +66,7 @@ class Trajectory:
     self._frame_stack = frame_stack
     self._observation_key = 'observations' if frame_stack is None else 'frames'
     self._moves = {name: [] for name in
-                   (self._observation_key,) + _MOVE_ARRAYS}
+                   (self._observation_key,) + MOVE_ARRAYS}
     self._arrays: Optional[Dict[str, np.ndarray]] = None
     self._terminal: Optional[bool] = None
     self._bootstrap_value = 0.
@@ -160,16 +157,11 @@ class Trajectory:
                    actions: Sequence[int], rewards: Sequence[float],
                    policies: np.ndarray, root_values: Sequence[float],
                    legal_actions: np.ndarray) -> None:
-    """Records one move in each of B trajectories, as B `append` calls.
+    """Records one move in each of B unfinished trajectories, as B `append`
+    calls of the `[B, ...]` arguments, checked once as arrays when they can.
 
-    The checks run once on the `[B, ...]` arrays when they can. A bad value
-    raises `append`'s error for the first game holding one, prefixed with
-    the game's index; then no trajectory has changed.
-
-    Args:
-      trajectories: B trajectories, none finished.
-      observations, to_play, actions, rewards, policies, root_values,
-        legal_actions: `append`'s arguments for each game, `[B, ...]`.
+    A bad value raises `append`'s error for the first game holding one,
+    prefixed with the game's index; then no trajectory has changed.
     """
     rows = None
     num_games = len(trajectories)
@@ -234,12 +226,9 @@ class Trajectory:
       self._moves[name].append(value)
 
   def finish(self, terminal: bool, bootstrap_value: float = 0.) -> None:
-    """Closes the record; no move can be appended afterwards.
-
-    Args:
-      terminal: whether the game reached a terminal state, else truncated.
-      bootstrap_value: the value after the last move, for the player to
-        move there; 0 for a terminal game.
+    """Closes the record of a `terminal` or truncated game, whose
+    `bootstrap_value` is the value after the last move for the player to
+    move there (0 if terminal). No move can be appended afterwards.
 
     Raises:
       ValueError: if the trajectory is empty or already finished, or

@@ -123,11 +123,9 @@ class DmEnvAdapter(Wrapper):
 
   What the wrapped environment lacks takes its one-player meaning:
   `legal_actions()` every action of the action spec, `to_play()` player 0,
-  `num_players` 1. Numeric observations become float32 (the network's
-  dtype; the observation spec says so too) and scalar rewards and
-  discounts float32; anything else passes unchanged, for
-  `checks.CheckedEnvironment` to name. Other attributes are the wrapped
-  environment's (`Wrapper`).
+  `num_players` 1. Numeric observations (and their spec), scalar rewards
+  and discounts become float32; anything else passes unchanged, for
+  `checks.CheckedEnvironment` to name.
   """
 
   def __init__(self, environment: dm_env.Environment):

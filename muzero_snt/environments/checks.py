@@ -39,18 +39,13 @@ class EnvironmentSpecs(NamedTuple):
 
 
 def environment_specs(environment) -> EnvironmentSpecs:
-  """The observation shape, action count and players of `environment`.
-
-  Args:
-    environment: a `dm_env.Environment`; a plain one is read through
-      `base.DmEnvAdapter` (one player unless it says otherwise).
+  """The observation shape, action count and players of `environment`, a
+  `dm_env.Environment` (a plain one read through `base.DmEnvAdapter`).
 
   Raises:
     TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: naming the method and the value, if the observation spec
-      is not one array of rank 1 or more, the action spec not a
-      `DiscreteArray`, the reward or discount spec not a scalar, or
-      `num_players` not 1 or 2.
+    ValueError: naming the method and the value, if a spec is malformed or
+      `num_players` is not 1 or 2.
   """
   environment = base.as_environment(environment)
   name = _name(environment)
@@ -105,33 +100,20 @@ def _name(environment) -> str:
 class CheckedEnvironment(base.Wrapper):
   """Checks every exchange with an environment and raises on the first fault.
 
-  A mismatch between an environment and the network's configuration, or a
-  broken reward or move list, would otherwise surface as a shape error deep
-  in the search or as a silently wrong value target. This wrapper raises a
-  `ValueError` naming the method, the value and what was expected when:
+  Otherwise a mismatch with the configuration, or a broken reward or move
+  list, would surface deep in the search or as a silently wrong value
+  target. The `ValueError` names the method, the value and what was
+  expected, for: malformed or mismatching specs; a `reset()` or `step()`
+  result that is no `TimeStep` (or, from `reset()`, not FIRST); an
+  observation of another shape or dtype, or not finite; an illegal action
+  (refused before it reaches the environment); a reward that is not a
+  finite scalar or a discount outside [0, 1]; empty, out-of-range,
+  duplicate or non-integer legal actions at a non-terminal state; a
+  `to_play()` other than 0 or 1 (0 with one player).
 
-  * a spec is malformed (`environment_specs`), the observation spec has
-    another shape or dtype than the configuration's, the action spec
-    another number of actions, or `num_players` another number of
-    players;
-  * `reset()` or `step()` returns something other than a `TimeStep`, or
-    `reset()` a time step other than FIRST;
-  * an observation has another shape or dtype than the spec, or holds a
-    NaN or an infinity (the message names the step and the first such
-    index);
-  * an action outside `legal_actions()` is passed to `step()` (checked before
-    it is forwarded, so the environment is untouched);
-  * a reward is missing, not a scalar, NaN or infinite, or a discount is
-    not a scalar in [0, 1];
-  * the legal actions are empty at a non-terminal state, or hold indices
-    outside the action space, duplicates or non-integers;
-  * `to_play()` is not 0 or 1 (not 0 in a one-player game).
-
-  A plain `dm_env.Environment` is wrapped in `base.DmEnvAdapter` first.
   Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step starts a new episode and ignores its action, which is then not
-  checked. Attributes the wrapper does not define (`board`, `set_state`, ...)
-  are read from the wrapped environment; positions set up through them are
+  step starts a new episode and its action is not checked. Positions set up
+  through the wrapped environment's own attributes (`set_state`, ...) are
   not checked.
   """
 
@@ -141,15 +123,8 @@ class CheckedEnvironment(base.Wrapper):
                action_space_size: int,
                observation_dtype=np.float32,
                num_players: Optional[int] = None):
-    """Checks the specs of `environment`.
-
-    Args:
-      environment: the environment to check.
-      observation_shape: the shape every observation must have.
-      action_space_size: the number of actions, `A`.
-      observation_dtype: the dtype every observation must have.
-      num_players: the number of players the environment must have (None:
-        not checked).
+    """Checks the specs of `environment` against the shape and dtype every
+    observation must have, the number of actions and (unless None) players.
 
     Raises:
       TypeError: if `environment` is not a `dm_env.Environment`.
@@ -189,16 +164,8 @@ class CheckedEnvironment(base.Wrapper):
   @classmethod
   def from_config(cls, environment: dm_env.Environment,
                   config) -> 'CheckedEnvironment':
-    """Checks `environment` against a `MuZeroConfig`.
-
-    Args:
-      environment: the environment to check.
-      config: a `MuZeroConfig`; its `observation_shape`,
-        `action_space_size` and `num_players` are the expectations.
-
-    Returns:
-      The checking wrapper.
-    """
+    """Checks `environment` against a `MuZeroConfig`'s observation shape,
+    actions and players."""
     return cls(environment, config.observation_shape,
                config.action_space_size, num_players=config.num_players)
 

@@ -15,11 +15,10 @@
 """A user's environment factory, `seed -> dm_env.Environment`, by name.
 
 A run of a user's game names its factory by an import string,
-'package.module:factory' (as absl and setuptools entry points do), so that
-a saved run can build its environments again in another process. A
-callable is named by its module and qualified name; a lambda, a local
-function or a function of a script run directly cannot be imported, so
-the run that used one can be continued only by passing the same factory.
+'package.module:factory', so that a saved run can build its environments
+again in another process. A lambda, a local function or a function of a
+script run directly cannot be imported: a run that used one can be
+continued only by passing the same factory.
 """
 
 import importlib

@@ -29,12 +29,13 @@ _SHOWN_ACTIONS = 10
 
 
 def import_pyspiel():
-  """Returns the `pyspiel` module; an `ImportError` says how to install it."""
+  """The `pyspiel` module; an `ImportError` says how to install it."""
   return base.import_optional('pyspiel', 'OpenSpielEnvironment', 'openspiel',
                               'open-spiel')
 
 
-def _positive_int(value, name: str) -> int:
+def positive_int(value, name: str) -> int:
+  """`value` as an int if it is an integer >= 1, else a `ValueError`."""
   number = base.as_action(value)
   if number is None or number < 1:
     raise ValueError(f'{name} must be a positive integer, got {value!r}.')
@@ -127,9 +128,8 @@ class OpenSpielEnvironment(base.Environment):
 
   Observations are float32 `[H, W, history * C + 1]`: the tensors of the
   last `history` positions oldest first (zeros before the start), all seen
-  by the player to move now, then a constant plane equal to that player.
-  `[C, H, W]` tensors become `[H, W, C]`, `[C]` `[1, 1, C]`, `[H, W]`
-  `[H, W, 1]`.
+  by the player to move now (as `_planes_shape`), then a constant plane
+  equal to that player.
 
   The reward after a move is for its mover: the game's return at the end,
   else OpenSpiel's reward. The end is a termination (discount 0), also after
@@ -166,9 +166,9 @@ class OpenSpielEnvironment(base.Environment):
         kind, or a bad `history`, `max_moves` or `player_planes`.
     """
     pyspiel = import_pyspiel()
-    self._history = _positive_int(history, 'history')
+    self._history = positive_int(history, 'history')
     if max_moves is not None:
-      max_moves = _positive_int(max_moves, 'max_moves')
+      max_moves = positive_int(max_moves, 'max_moves')
     self._max_moves = max_moves
     self._game = _load_game(pyspiel, game, game_params)
     del seed
@@ -212,12 +212,10 @@ class OpenSpielEnvironment(base.Environment):
 
   @property
   def history(self) -> int:
-    """The number of positions stacked in an observation."""
     return self._history
 
   @property
   def max_moves(self) -> Optional[int]:
-    """The number of moves after which a game is drawn, or None."""
     return self._max_moves
 
   def observation_spec(self) -> specs.Array:
@@ -308,11 +306,9 @@ class OpenSpielEnvironment(base.Environment):
     self._add_position()
 
   def _add_position(self):
-    """Caches the current position's planes for later observations.
-
-    The state is updated in place, so a position keeps the planes of both
-    players when a later position, the other player's, will stack it.
-    """
+    """Caches the current position's planes, both players' when a later
+    position, the other player's, will stack it (the state changes in
+    place)."""
     player = self.to_play()
     if self._history > 1 and not self._ended:
       players = (player, 1 - player)

@@ -16,8 +16,6 @@
 
 from typing import Sequence
 
-import numpy as np
-
 from muzero_snt.environments import openspiel
 
 DRAW = -1  # `winner` of a drawn game, as `tictactoe.DRAW`.
@@ -25,13 +23,6 @@ UCT_C = 2.  # OpenSpiel's examples/mcts.py.
 # The tree's memory cap (OpenSpiel's examples): 10,000 simulations of connect
 # four use a few megabytes.
 _MAX_MEMORY_MB = 1000
-
-
-def _check_count(value, name: str) -> int:
-  if (isinstance(value, bool) or not isinstance(value, (int, np.integer))
-      or value < 1):
-    raise ValueError(f'{name} must be a positive integer, got {value!r}.')
-  return int(value)
 
 
 class MCTSPlayer:
@@ -44,13 +35,8 @@ class MCTSPlayer:
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
                num_rollouts: int = 1):
-    """Builds the bot.
-
-    Args:
-      game: the `pyspiel.Game` to play (an `OpenSpielEnvironment`'s `game`).
-      num_simulations: simulations per move.
-      seed: seed of the bot and of its rollouts.
-      num_rollouts: random games per leaf.
+    """Builds the bot for `game`, a `pyspiel.Game` (an
+    `OpenSpielEnvironment`'s `game`); `seed` seeds it and its rollouts.
 
     Raises:
       ImportError: if open-spiel is not installed.
@@ -62,8 +48,9 @@ class MCTSPlayer:
     if not isinstance(game, pyspiel.Game):
       raise TypeError(f'MCTSPlayer needs a pyspiel.Game (an '
                       f'OpenSpielEnvironment\'s game), got {game!r}.')
-    self._num_simulations = _check_count(num_simulations, 'num_simulations')
-    self._num_rollouts = _check_count(num_rollouts, 'num_rollouts')
+    self._num_simulations = openspiel.positive_int(
+        num_simulations, 'num_simulations')
+    self._num_rollouts = openspiel.positive_int(num_rollouts, 'num_rollouts')
     game_type = game.get_type()
     if (game_type.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL or
         game_type.reward_model != pyspiel.GameType.RewardModel.TERMINAL):

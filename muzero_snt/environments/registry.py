@@ -15,12 +15,10 @@
 """Environments by name: one per preset, with the title a user may choose.
 
 `make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. Titles choose the Atari or MinAtar game, the
-gymnasium id or the OpenSpiel game; the board games of fixed presets have
-none. 'gymnasium' and 'openspiel' build any task or game of their kind,
-whose configuration is derived from it (`presets.config_for_environment`).
-Adapters whose packages are optional import them only when built, and say
-which `pip install` extra they need.
+the preset of the same name. 'gymnasium' and 'openspiel' build any task or
+game of their kind, whose configuration is derived from it
+(`presets.config_for_environment`). Optional packages are imported only
+when an adapter is built.
 """
 
 from typing import Callable, Dict, NamedTuple, Optional
@@ -129,12 +127,11 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
 
 def make_environment(name: str, seed: int = 0,
                      title: Optional[str] = None) -> base.Environment:
-  """Returns the environment called `name`, e.g. 'tictactoe' or 'atari'.
+  """Returns the environment called `name`, one of `ENVIRONMENTS`.
 
   Args:
-    name: one of `ENVIRONMENTS`.
-    seed: the environment's seed (tic-tac-toe and the board games are
-      deterministic and ignore it).
+    name: e.g. 'tictactoe' or 'atari'.
+    seed: the environment's seed (the board games ignore it).
     title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
       ('breakout'), the gymnasium id ('CartPole-v1') or the OpenSpiel game
       ('connect_four', 'go(board_size=9)'); None for the entry's default.

@@ -49,11 +49,8 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 
 
 def check_position(board, to_play) -> np.ndarray:
-  """Checks that (`board`, `to_play`) can arise; returns a new int8 `[9]`.
-
-  Args:
-    board: `[9]` or `[3, 3]` integers coded as `TicTacToe.board`.
-    to_play: the player to move, 0 or 1.
+  """Checks that a `[9]` or `[3, 3]` `board` coded as `TicTacToe.board`,
+  player `to_play` to move, can arise; returns it as a new int8 `[9]`.
 
   Raises:
     ValueError: if the board or the player is malformed or inconsistent.

@@ -69,23 +69,16 @@ def _position(env_or_board, to_play: Optional[int]) -> Tuple[Board, int]:
   return tuple(int(v) for v in board), int(to_play)
 
 
-def _is_over(board: Board) -> bool:
-  return bool(tictactoe.line_owners(board)) or _is_full(board)
-
-
 def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
-  """`{action: value}` of the legal actions for the player to move.
-
-  Args:
-    board: a `TicTacToe` (read, not changed), or a `[9]` or `[3, 3]` board
-      coded as `TicTacToe.board`.
-    to_play: the player to move with a board; None with an environment.
+  """`{action: value}` of the legal actions for the player to move, of a
+  `TicTacToe` (read, not changed) or of a `[9]` or `[3, 3]` `board` coded as
+  `TicTacToe.board` with its `to_play`.
 
   Raises:
     ValueError: if the position cannot arise in a game.
   """
   board, to_play = _position(board, to_play)
-  if _is_over(board):
+  if tictactoe.line_owners(board) or _is_full(board):
     return {}
   return dict(_action_values(board, to_play))
 
@@ -110,42 +103,34 @@ def optimal_actions(env_or_board, to_play: Optional[int] = None) -> List[int]:
   return sorted(a for a, v in values.items() if v == best)
 
 
-class PerfectPlayer:
-  """Plays uniformly among the optimal actions: many lines, never a loss."""
-
-  def __init__(self, seed: Optional[int] = None):
-    self._rng = np.random.default_rng(seed)
-
-  def select_action(self, env) -> int:
-    """Returns an optimal action at the position of `env` (a `TicTacToe`).
-
-    Raises:
-      ValueError: if the game is over.
-    """
-    actions = optimal_actions(env)
-    if not actions:
-      raise ValueError(f'The game is over, there is no action to select:\n'
-                       f'{env}')
-    return int(self._rng.choice(actions))
-
-
 class RandomPlayer:
   """Plays uniformly among the legal actions of any `base.Environment`."""
 
   def __init__(self, seed: Optional[int] = None):
     self._rng = np.random.default_rng(seed)
 
+  def _actions(self, env) -> Sequence[int]:
+    return env.legal_actions()
+
   def select_action(self, env) -> int:
-    """Returns a random legal action of `env` (a `base.Environment`).
+    """A uniform draw among the actions this player considers in `env`.
 
     Raises:
       ValueError: if the game is over.
     """
-    actions = env.legal_actions()
+    actions = self._actions(env)
     if len(actions) == 0:  # pylint: disable=g-explicit-length-test
       raise ValueError(f'The game is over, there is no action to select:\n'
                        f'{env}')
     return int(self._rng.choice(actions))
+
+
+class PerfectPlayer(RandomPlayer):
+  """Plays uniformly among the optimal actions of a `TicTacToe`: many lines,
+  never a loss."""
+
+  def _actions(self, env) -> Sequence[int]:
+    return optimal_actions(env)
 
 
 def play_game(players: Sequence, env: Optional[tictactoe.TicTacToe] = None

@@ -15,10 +15,9 @@
 """MuZero's search as batched tensors, and what both batched searches share.
 
 `batched_search` is `reference_search.search_trees` for B positions in one
-XLA-compilable program: `expand_roots`, then `run_simulations`, each a
-pUCT descent (`select_leaves`), one `recurrent_inference`, expansion and
-backup (`tree.py`). With float64 statistics it returns the reference's
-visits and root values. `gumbel_search.py` shares the prologue and loop.
+XLA-compilable program (with float64 statistics, the same visits and root
+values): `expand_roots`, then `run_simulations` of a pUCT descent
+(`select_leaves`), one `recurrent_inference`, expansion and backup.
 """
 
 from typing import Callable, NamedTuple, Optional, Tuple
@@ -50,8 +49,8 @@ class BatchedSearchOutput(NamedTuple):
 
 
 class Roots(NamedTuple):
-  """`expand_roots`' result: the trees, the roots' `initial_inference`, its
-  `all_finite` and the roots' `[B, A]` noise (None without noise)."""
+  """The trees, the roots' `initial_inference`, its `all_finite` and the
+  roots' `[B, A]` noise (None without noise)."""
   tree: tree_lib.Tree
   output: types.NetworkOutput
   finite: tf.Tensor
@@ -131,11 +130,9 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
                  add_noise: bool, noise: Optional[tf.Tensor], dtype: tf.DType,
                  check_inputs: bool,
                  known_bounds: Optional[config_lib.KnownBounds]) -> Roots:
-  """The prologue of both batched searches (arguments: `batched_search`'s).
-
-  Checks the inputs (static shapes; sizes and values with `check_inputs`),
-  runs the roots' `initial_inference`, makes the trees (Q bounds from
-  `known_bounds`) and, with `add_noise`, takes `noise` or draws it.
+  """The prologue of both batched searches (arguments: `batched_search`'s):
+  the checked inputs' `initial_inference`, the trees (Q bounds from
+  `known_bounds`) and, with `add_noise`, `noise` or a drawn one.
 
   Raises:
     ValueError: if `add_noise` is set without a `seed` or `noise`, or, when
@@ -184,8 +181,7 @@ def run_simulations(config: config_lib.MuZeroConfig, network, roots: Roots,
 
   Simulation s expands and backs up the leaves at the end of the `[B]` flat
   edges `select_leaves(tree, s)` chooses; `finite` `[3]` is `all_finite` of
-  every network output. Small boards' convolution matrices are made once
-  (`networks/board_conv.py`).
+  every network output.
   """
   num_actions = config.action_space_size
 
@@ -226,11 +222,9 @@ def _normalize(tree: tree_lib.Tree, q: tf.Tensor) -> tf.Tensor:
 
 def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
                 value_sum: tf.Tensor) -> tf.Tensor:
-  """`[B, 3]` (log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q) of nodes.
-
-  The parts of pUCT that depend on the node alone, computed once per node:
-  XLA keeps a log or sqrt broadcast over the actions out of fused scores.
-  """
+  """`[B, 3]` (log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q) of nodes,
+  once per node: XLA keeps a log or sqrt broadcast over actions out of
+  fused scores."""
   dtype = visit_count.dtype
   base = tf.constant(config.pb_c_base, dtype)
   pb_c = tf.math.log((visit_count + base + 1) / base) + config.pb_c_init
@@ -286,12 +280,9 @@ def ucb_scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
 
 def select_leaves(config: config_lib.MuZeroConfig,
                   tree: tree_lib.Tree) -> tf.Tensor:
-  """`run_mcts`'s descent by pUCT for all trees at once.
-
-  Returns:
-    `[B]` int32 the flat index (`tree.edge_index`) of the edge from the last
-    expanded node of each path to its new leaf.
-  """
+  """`run_mcts`'s descent by pUCT for all trees at once: `[B]` int32 the
+  flat index (`tree.edge_index`) of the edge from the last expanded node of
+  each path to its new leaf."""
   batch_size = tf.shape(tree.tree_stats)[0]
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
@@ -350,9 +341,9 @@ def batched_search(config: config_lib.MuZeroConfig,
   """MuZero's search from each of B positions, to call in a `tf.function`.
 
   Args:
-    config: the hyperparameters (`config.num_simulations` simulations).
-    network: has `initial_inference` and `recurrent_inference` returning
-      `types.NetworkOutput` tensors (e.g. a `MuZeroNetwork`).
+    config: the hyperparameters.
+    network: has `initial_inference` and `recurrent_inference` (e.g. a
+      `MuZeroNetwork`).
     observation, to_play, legal_actions_mask: the positions (`base.py`).
     seed: `[2]` int stateless seed of the noise (`draw_noise`).
     add_noise: mix root noise into the search (MuZero: Dirichlet noise into

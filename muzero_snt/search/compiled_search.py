@@ -14,10 +14,10 @@
 # ============================================================================
 """CompiledSearch: a batched search compiled once, NumPy in and NumPy out.
 
-A `base.Search` running `batched.batched_search` (or
-`gumbel_search.gumbel_search`) as one batch-agnostic `tf.function`, XLA by
-default, optionally split among the replicas of a `tf.distribute` strategy.
-`make_search` builds it, or the reference search, over a network.
+`batched.batched_search` (or `gumbel_search.gumbel_search`) as one
+batch-agnostic `tf.function`, XLA by default, optionally split among the
+replicas of a `tf.distribute` strategy; `make_search` builds it or the
+reference search.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -36,17 +36,15 @@ from muzero_snt.search import reference_search
 # xla: the batched search compiled with XLA; graph: the same as a TensorFlow
 # graph without XLA; reference: the NumPy trees of the pseudocode.
 SEARCH_KINDS = ('xla', 'graph', 'reference')
-# Batches up to this size are padded to a power of two; larger ones to a
-# multiple of an eighth of their power of two.
 _POWER_OF_TWO_UP_TO = 64
 
 
 def _padded_size(batch_size: int, multiple: int) -> int:
   """The size a batch is padded to, a `multiple` of the replicas.
 
-  XLA compiles a program per size: up to 64 rows the next power of two,
-  above it the next multiple of p / 8, p the next power of two (at most 8
-  programs between p / 2 and p, at most 1.25 times the work).
+  XLA compiles a program per size: up to `_POWER_OF_TWO_UP_TO` rows the next
+  power of two p, above it the next multiple of p / 8 (at most 8 programs
+  between p / 2 and p, at most 1.25 times the work).
   """
   size = 1
   while size < batch_size:
@@ -108,11 +106,6 @@ class CompiledSearch:
   """A batched search compiled over NumPy batches, reading the network's
   variables at each call. Inputs are checked in NumPy (`base.check_inputs`):
   under XLA the program could not refuse them.
-
-  Usage:
-
-      search = CompiledSearch(config, network)
-      output = search(observations, to_play, legal_actions_mask, rng)
   """
 
   def __init__(self,
@@ -135,13 +128,12 @@ class CompiledSearch:
       pad_batch: pad each batch to a few sizes (`_padded_size`), so that XLA
         compiles few programs; padded rows are searched and dropped.
       host_noise: draw MuZero's Dirichlet noise in NumPy as the reference
-        does (`reference_search.dirichlet_noise`), so that with float64
-        statistics the search equals `ReferenceSearch` with noise. By
-        default each root's is drawn in the program from a stateless seed
-        and its row alone (`stateless_dirichlet.py`).
+        does, so that with float64 statistics the search equals
+        `ReferenceSearch` with noise; by default each root's is drawn in the
+        program from a stateless seed (`stateless_dirichlet.py`).
       min_batch_size: pad every smaller batch to this many rows first, so
-        that self-play's shrinking rounds run one program. Rows are searched
-        as in a batch of their own, up to the network's rounding.
+        that self-play's shrinking rounds run one program (each row searched
+        as in a batch of its own, up to the network's rounding).
 
     Raises:
       ValueError: if `dtype` or `min_batch_size` is invalid, or XLA is asked
@@ -253,10 +245,9 @@ class CompiledSearch:
     with `host_noise` the noise is drawn from `np.random.default_rng(seed)`.
 
     Raises:
-      TypeError, ValueError: if the inputs are not of the searches' form
-        (`base.check_inputs`), or `seed` is not two integers.
-      FloatingPointError: if the network returned a non-finite value,
-        reward or policy logit during the search.
+      TypeError, ValueError: as `base.check_inputs`, or if `seed` is not two
+        integers.
+      FloatingPointError: if the network returned a non-finite output.
     """
     checked = base.check_inputs(self._config, observations, to_play,
                                 legal_actions_mask)
@@ -301,7 +292,7 @@ class CompiledSearch:
     return compile_searches
 
   def _zero_noise(self, size: int) -> tf.Tensor:
-    """The noise input when none is given, one per batch size."""
+    """The noise input when none is given, cached per batch size."""
     if size not in self._zero_noises:
       self._zero_noises[size] = tf.zeros(
           [size, self._config.action_space_size], self._dtype)
@@ -316,7 +307,6 @@ class CompiledSearch:
   def _search(self, checked: base.SearchInputs, seed: np.ndarray,
               add_noise: bool,
               rng: Optional[np.random.Generator]) -> base.SearchOutput:
-    """Runs the search on checked inputs, padded."""
     config = self._config
     observation, to_play, legal = checked
     batch_size = len(observation)
@@ -364,11 +354,9 @@ def make_search(config: config_lib.MuZeroConfig,
                 min_batch_size: int = 1) -> base.Search:
   """The search of one of `SEARCH_KINDS` over `network`.
 
-  It runs `config.num_simulations` simulations (for another count pass
-  `dataclasses.replace(config, num_simulations=n)`) of MuZero's search, or
-  Gumbel MuZero's (`config.search_policy`; batched kinds only), reading the
-  network's variables at each call. `min_batch_size` is
-  `CompiledSearch`'s (1 for the reference search).
+  MuZero's search, or Gumbel MuZero's (`config.search_policy`; batched kinds
+  only), of `config.num_simulations` simulations, reading the network's
+  variables at each call. `min_batch_size` is `CompiledSearch`'s.
 
   Raises:
     ValueError: if `kind` is not one of `SEARCH_KINDS`, or is 'reference'

@@ -72,16 +72,11 @@ def mixed_value(raw_value: tf.Tensor, q: tf.Tensor, visits: tf.Tensor,
 
 def sigma_completed_q(config: config_lib.MuZeroConfig, edges: tf.Tensor,
                       raw_value: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` sigma(completed Q) at one node per tree (eq. 8).
+  """`[B, A]` sigma(completed Q) at one node per tree (eq. 8), from its
+  `[B, A, 6]` row of `Tree.edges` and `[B]` network value.
 
   The illegal actions of a root take v_mix too and so enter the min-max
   range, as in mctx; the callers mask their scores.
-
-  Args:
-    config: supplies `discount`, `num_players`, `gumbel_c_visit` and
-      `gumbel_c_scale`.
-    edges: `[B, A, 6]` the node's row of `tree.Tree.edges`.
-    raw_value: `[B]` the network's value of the node.
   """
   visits = edges[:, :, tree_lib.VISIT_COUNT]
   q = tree_lib.child_q(config, edges)
@@ -178,16 +173,9 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
                   root_logits: tf.Tensor, gumbel: tf.Tensor,
                   considered_visit: tf.Tensor) -> tf.Tensor:
   """`[B]` int32 the flat edge into each tree's new leaf, by `root_scores`
-  then `interior_scores`.
-
-  Args:
-    config: the hyperparameters.
-    tree: the trees.
-    root_logits: `[B, A]` the network's logits at the roots.
-    gumbel: `[B, A]` the roots' Gumbel sample.
-    considered_visit: `[B]` the visit count of the root actions Sequential
-      Halving considers at this simulation.
-  """
+  (of `[B, A]` `root_logits` and Gumbel sample, and the `[B]` visit count
+  of the root actions Sequential Halving considers now) then
+  `interior_scores`."""
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
   flat_raw_value = tf.reshape(tree.raw_value, [-1])  # [B * N]

@@ -21,8 +21,9 @@ up; Q(s, a) is `child.reward + discount * child's value for the parent's
 player`, in `ucb_score` and in MinMaxStats; a value changes sign when it
 passes to the other player. `node.reward` is for the player who moved into
 `node`, `node.value()` for `node.to_play`. Ties go to the lowest action.
-The action to play comes from the root's visit counts (`select_action`,
-`softmax_sample`), for one root or, as self-play draws them, a batch.
+The action to play is drawn from the root's visit counts (`select_action`,
+the pseudocode's `softmax_sample` as `sample_action`; `sample_actions` for a
+batch).
 """
 
 import math
@@ -135,7 +136,7 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
 
 def select_child(config: config_lib.MuZeroConfig, node: Node,
                  min_max_stats: MinMaxStats) -> Tuple[int, Node]:
-  """`(action, child)` of the highest `ucb_score`, ties to the lowest action."""
+  """`(action, child)` of the highest `ucb_score`, ties to the lowest."""
   best_score = -math.inf
   best_action = -1
   best_child = None
@@ -164,11 +165,9 @@ def expand_node(node: Node, to_play: int, actions: Iterable[int],
 
 def backpropagate(search_path: Sequence[Node], value: float, discount: float,
                   min_max_stats: MinMaxStats):
-  """Backs the leaf's value up `search_path` (root first), leaf to root.
-
-  G, the return for the current node's `to_play`, starts as the leaf's
-  value; each node adds G and a visit, then below the root MinMaxStats sees
-  Q(parent, node) and G becomes `node.reward + discount * (+-G)`.
+  """Backs the leaf's value up `search_path` (root first), leaf to root:
+  each node adds G (for its `to_play`) and a visit, then below the root
+  MinMaxStats sees Q(parent, node) and G becomes `reward + discount * +-G`.
   """
   for depth in range(len(search_path) - 1, -1, -1):
     node = search_path[depth]
@@ -185,10 +184,8 @@ def backpropagate(search_path: Sequence[Node], value: float, discount: float,
 
 def add_exploration_noise(config: config_lib.MuZeroConfig, node: Node,
                           rng: np.random.Generator):
-  """`prior <- (1 - frac) * prior + frac * noise`, noise ~ Dirichlet(alpha).
-
-  One `rng.dirichlet` draw, its components given to the children in
-  increasing action order.
+  """`prior <- (1 - frac) * prior + frac * noise`, noise ~ Dirichlet(alpha),
+  one `rng.dirichlet` draw given to the children in increasing action order.
   """
   actions = sorted(node.children)
   noise = rng.dirichlet([config.root_dirichlet_alpha] * len(actions))
@@ -213,11 +210,8 @@ def check_finite(output: types.NetworkOutput, call: str) -> None:
 def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
              model: model_lib.Model,
              min_max_stats: Sequence[MinMaxStats]):
-  """Runs `config.num_simulations` simulations on every expanded root.
-
-  Each simulation descends every tree with `select_child`, evaluates all
-  leaves with one `model.recurrent_inference`, then expands each leaf over
-  every action and backs its value up, into the root's `min_max_stats`.
+  """Runs `config.num_simulations` simulations on every expanded root, each
+  with one `model.recurrent_inference` of all trees' leaves.
 
   Raises:
     ValueError: if `roots` and `min_max_stats` differ in length or a root is
@@ -317,11 +311,9 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                    uniforms: np.ndarray) -> np.ndarray:
   """`[B]` int64 `sample_action` of `[B, A]` counts at `[B]` temperatures.
 
-  Row i gets the action `sample_action` returns when `uniforms[i]` (in
-  [0, 1)) is the `rng.random()` that `Generator.choice` draws. A caller
-  drawing `uniforms[i] = rng.random()` for the rows at T > 0, in order,
-  consumes `rng` as a loop of `sample_action` would; rows at T = 0 ignore
-  theirs.
+  Row i gets the action `sample_action` returns when `uniforms[i]` in [0, 1)
+  is the `rng.random()` that `Generator.choice` draws: drawing them for the
+  rows at T > 0, in order, consumes `rng` as a loop of `sample_action`.
 
   Raises:
     ValueError: naming the row, if a count or temperature is negative or not

@@ -134,13 +134,8 @@ def dirichlet_noise(alpha: float, legal: np.ndarray,
 
 
 class ReferenceSearch:
-  """`search` as a `base.Search`.
-
-  Usage:
-
-      search = ReferenceSearch(config, NetworkModel(network))
-      output = search(observations, to_play, legal_actions_mask, rng)
-  """
+  """`search` as a `base.Search`: `ReferenceSearch(config,
+  NetworkModel(network))`."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                model: model_lib.Model):
