@@ -14,30 +14,17 @@
 # ============================================================================
 """Learning benchmark: time and environment steps until MuZero solves a task.
 
-Runs the main job (`experiment.run_selfplay`) from scratch for each seed and
-evaluates it every --eval_every training seconds (or --eval_every_steps
-learner steps):
-
-- tictactoe: 100 games a side against the perfect player that picks at
-  random among its optimal moves; solved when MuZero loses none.
-- cartpole: the mean return of 100 episodes (after a 10-episode screen that
-  reaches the goal); solved at >= 475.
-- minatar (`--env=breakout` etc.): the mean return of --num_eval episodes;
-  solved at DQN's published return after 5 million frames. --curve_png
-  plots self-play's 100-game mean return against frames beside DQN's curve.
-- gymnasium (`--env=Acrobot-v1` etc.), and a one-player game of your own
-  (`--environment=package.module:factory`): as cartpole, solved at a mean
-  return of at least --goal.
-- a two-player game of your own: every position of the game is solved
-  exactly (`game_solver.solve_game`, for small deterministic games); solved when
-  MuZero's move is an optimal one in every position.
-
-The training clock is paused while evaluating; the wall clock is not, and
-counts from the command's start (the first run; later runs from their own
-start), start-up included, to the end of the solved evaluation and the
-checkpoint saved then (with --checkpoint_dir). With --reanalyze_fractions
-the seeds run once per fraction; the table gives each run and each
-fraction's medians. See docs/results.md.
+Runs the main job from scratch for each seed and evaluates it every
+--eval_every training seconds (or --eval_every_steps learner steps). Solved:
+tictactoe when it loses none of --num_eval games a side against the perfect
+player; cartpole, gymnasium (--env) and a one-player game of your own
+(--environment) at a mean return of --goal (475 on cartpole) over --num_eval
+episodes, after a screen of 10; minatar (--env) at DQN's published return
+after 5 million frames; a two-player game of your own when MuZero's move is
+optimal in every position (`game_solver`). The training clock pauses while
+evaluating; the wall clock counts from the command's start (the first run;
+later runs from their own) to the solved evaluation's saved checkpoint. With
+--reanalyze_fractions the seeds run once per fraction. See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
@@ -109,8 +96,6 @@ STOP_WHEN_SOLVED = flags.DEFINE_bool(
 REANALYZE_FRACTIONS = flags.DEFINE_list(
     'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction '
     '(e.g. 0,0.5,0.8) and compare them.')
-CURVE_PNG = flags.DEFINE_string('curve_png', None, 'with --preset=minatar: '
-                                'where to plot the self-play curves.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 CARTPOLE_GOAL = 475.
@@ -136,8 +121,6 @@ class _Evaluator:
     self._search = None
     self.curve: List[Dict[str, float]] = []
     self.solved_at: Optional[Dict[str, float]] = None
-    # (environment steps when the game was stored, its return), every game.
-    self.games: List[Any] = []
 
   def training_time(self) -> float:
     return time.time() - self._start - self._paused
@@ -200,8 +183,6 @@ class _Evaluator:
     return elapsed >= self._next_eval
 
   def __call__(self, loop) -> bool:
-    for result in loop.source.last_results:
-      self.games.append((loop.env_steps, result.episode_return))
     if not self.due(loop):
       return False
     elapsed, steps = self.training_time(), loop.learner.steps
@@ -247,13 +228,9 @@ def _base_config():
 
 def run_seed(seed: int, reanalyze_fraction: Optional[float],
              start: float) -> Dict:
-  """One run from scratch, evaluated until solved or out of time.
-
-  Args:
-    seed: the run's seed.
-    reanalyze_fraction: None for the configuration's.
-    start: the wall time the run's clock counts from.
-  """
+  """One run from scratch, evaluated until solved or out of time; its wall
+  clock counts from `start`; `reanalyze_fraction` None keeps the
+  configuration's."""
   config = _base_config()
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)
@@ -293,7 +270,7 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float],
       'learner_steps': solved.get('learner_steps'),
       'final_env_steps': loop.env_steps,
       'final_training_seconds': evaluator.training_time(),
-      'curve': evaluator.curve, 'games': evaluator.games,
+      'curve': evaluator.curve,
   }
 
 
@@ -341,24 +318,6 @@ def format_table(summaries: List[Dict[str, Any]]) -> str:
       rows)
 
 
-def plot_minatar(runs: List[Dict], path: str) -> None:
-  """Self-play's 100-game mean return and the evaluations beside DQN's."""
-
-  def draw(axis):
-    for run in runs:
-      if run['games']:
-        frames, mean = minatar_baselines.moving_average(run['games'])
-        line, = axis.plot(frames, mean,
-                          label=f'MuZero self-play, seed {run["seed"]}')
-        axis.plot([p['env_steps'] for p in run['curve']],
-                  [p['mean_return'] for p in run['curve']], 'o',
-                  color=line.get_color(),
-                  label=f'MuZero evaluation, seed {run["seed"]}')
-
-  minatar_baselines.save_figure(
-      path, _title(), max(r['final_env_steps'] for r in runs), draw)
-
-
 def _check_flags() -> None:
   """Raises `app.UsageError` naming a flag the task cannot take."""
   if ENVIRONMENT.value:
@@ -397,8 +356,6 @@ def main(argv):
       runs.append(run_seed(int(seed), fraction, start))
       start = time.time()
     summaries.append(summarise(runs))
-  if CURVE_PNG.value and PRESET.value == 'minatar':
-    plot_minatar([r for s in summaries for r in s['runs']], CURVE_PNG.value)
   reporting.report({'machine': reporting.machine(), 'summaries': summaries},
                    OUTPUT_JSON.value, format_table(summaries))
 
