@@ -14,14 +14,10 @@
 # ============================================================================
 """Our learner step against peers', in alternating processes.
 
-`benchmarks/learner.py --peers=lightzero,muzero_general` runs, for each
-round and model, our driver (`benchmarks.learner --peer_worker`, this
-interpreter) and then each peer's (`benchmarks.peers.<peer>`, the
-interpreter of the peer's own venv), one process after the other, so that
-no two libraries share the cores. Reported per model: each library's
-median rate over the rounds (a round's rate the median of its process's
-timings) and the median of the per-round ratios ours / peer. No
-TensorFlow here.
+For each round and model, our driver (`benchmarks.learner --peer_worker`)
+and then each peer's (`benchmarks.peers.<peer>` in the peer's own venv),
+one process after the other, so that no two libraries share the cores.
+No TensorFlow here.
 """
 
 import json
@@ -52,7 +48,7 @@ def worker_command(library: str, model: str, python: str, steps: int,
   sizes = [f'--steps={steps}', f'--repeats={repeats}',
            f'--batch_size={batch_size}']
   if library != OURS:
-    return ([python, '-m', f'benchmarks.peers.{library}', '--part=learner',
+    return ([python, '-m', f'benchmarks.peers.{library}',
              f'--model={model}'] + sizes +
             ([f'--threads={threads}'] if threads else []))
   return ([python, '-m', 'benchmarks.learner', '--peer_worker',
@@ -70,7 +66,7 @@ def parse_output(stdout: str) -> Dict[str, Any]:
 
 
 def run_worker(command: Sequence[str]) -> Dict[str, Any]:
-  """Runs one driver process to its end; its parsed result."""
+  """Runs one driver process; its result."""
   done = subprocess.run(command, capture_output=True, text=True, check=False)
   if done.returncode:
     raise RuntimeError(f'{" ".join(command)} exited with {done.returncode}: '
