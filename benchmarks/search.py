@@ -12,19 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Search throughput against the reference search and mctx; self-play.
+"""Search throughput against mctx; self-play.
 
-Milliseconds a call and simulations per second of one MuZero search with
-root noise on a small MLP (observation 8, hidden state 32, 4 actions,
-scalar heads, one player), the first call excluded: `xla` and `graph`
-(`CompiledSearch`), `reference` (the NumPy tree), `mctx` on a JAX copy of
-the network (mctx_baseline.py; JAX and mctx are optional), `xla_gumbel`
-and `mctx_gumbel`. Each repeat times every measurement once, in a rotated
-order. With
---selfplay, instead: environment steps/s of tic-tac-toe self-play. The
-numbers are in docs/benchmarks.md.
+Milliseconds a call of one search with root noise on a small MLP, the
+first call excluded, each repeat timing every measurement once in a
+rotated order: `xla` (`CompiledSearch`) and `mctx` (mctx_baseline.py; JAX
+and mctx are optional) with MuZero's rules, `xla_gumbel` and `mctx_gumbel`
+with Gumbel MuZero's. With --selfplay, instead: environment steps/s of
+tic-tac-toe self-play. The numbers are in docs/benchmarks.md.
 
-    python -m benchmarks.search --skip_reference --repeats=3
+    python -m benchmarks.search --repeats=3
     python -m benchmarks.search --selfplay=1,64 --repeats=3
 """
 
@@ -32,7 +29,7 @@ import itertools
 import math
 import statistics
 import time
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Dict, List, Sequence
 
 from absl import app
 from absl import flags
@@ -51,19 +48,13 @@ from muzero_snt import search as search_lib
 from muzero_snt.search import compiled_search
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
-# Columns of the table, in order.
-_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel')
-_RATIOS = (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
-           ('xla_gumbel', 'mctx_gumbel'))
+_RATIOS = (('xla', 'mctx'), ('xla_gumbel', 'mctx_gumbel'))
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
 NUM_SIMULATIONS = flags.DEFINE_integer('num_simulations', 50,
                                        'simulations per search.')
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
-SKIP_MCTX = flags.DEFINE_bool('skip_mctx', False, 'skip mctx.')
-SKIP_REFERENCE = flags.DEFINE_bool('skip_reference', False,
-                                   'skip the reference search.')
 SELFPLAY = flags.DEFINE_list(
     'selfplay', [], 'instead of the searches, tic-tac-toe self-play with '
     'each of these numbers of games at once.')
@@ -85,38 +76,21 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
           reward_support_size=0))
 
 
-def make_tf_tasks(config, network, observation, legal, seed: int,
-                  reference: bool) -> Dict[str, Callable[[], Any]]:
-  """Our searches and the reference."""
-  to_play = np.zeros(observation.shape[0], np.int32)
-  searches = {
-      'xla': compiled_search.CompiledSearch(config, network),
-      'graph': compiled_search.CompiledSearch(config, network,
-                                              jit_compile=False),
-      'xla_gumbel': compiled_search.CompiledSearch(
-          config.replace(search_policy='gumbel'), network),
-  }
-  counter = iter(range(10**9))
-  tasks = {name: lambda s=s: s.search_with_seed(
-      observation, to_play, legal, [seed, next(counter)], add_noise=True)
-           for name, s in searches.items()}
-  if reference:
-    model = search_lib.NetworkModel(network)
-    rng = np.random.default_rng(seed)
-    tasks['reference'] = lambda: search_lib.search(
-        config, model, observation, to_play, legal, rng, add_noise=True)
-  return tasks
-
-
 def time_batch(batch_size: int, config, network, jax_model, repeats: int,
-               min_seconds: float, seed: int,
-               reference: bool) -> Dict[str, Any]:
+               min_seconds: float, seed: int) -> Dict[str, Any]:
   """Times every measurement at one batch size, in rotated turns."""
   rng = np.random.default_rng(seed + batch_size)
   observation = rng.standard_normal(
       (batch_size, OBSERVATION_SIZE)).astype(np.float32)
   legal = np.ones((batch_size, NUM_ACTIONS), bool)
-  tasks = make_tf_tasks(config, network, observation, legal, seed, reference)
+  to_play = np.zeros(batch_size, np.int32)
+  counter = iter(range(10**9))
+  tasks = {name: lambda s=s: s.search_with_seed(
+      observation, to_play, legal, [seed, next(counter)], add_noise=True)
+           for name, s in (
+               ('xla', compiled_search.CompiledSearch(config, network)),
+               ('xla_gumbel', compiled_search.CompiledSearch(
+                   config.replace(search_policy='gumbel'), network)))}
   if jax_model is not None:
     tasks.update(mctx_baseline.make_mctx_tasks(*jax_model, config,
                                                observation, legal, seed))
@@ -180,7 +154,7 @@ def selfplay_rates(preset: str, num_envs: Sequence[int],
 
 def format_table(results: List[Dict[str, Any]]) -> str:
   """Medians: ms a call and ratios of simulations/s."""
-  names = [n for n in _NAMES if n in results[0]['milliseconds_per_call']]
+  names = list(results[0]['milliseconds_per_call'])
   ratios = [n for n in results[0]['ratios']]
   return reporting.table(['batch'] + names + ratios, [
       [r['batch_size']] +
@@ -208,7 +182,7 @@ def main(argv):
   network.create_variables()
   output['num_simulations'] = NUM_SIMULATIONS.value
   jax_model = None
-  modules = None if SKIP_MCTX.value else mctx_baseline.import_mctx()
+  modules = mctx_baseline.import_mctx()
   if modules is not None:
     jax, mctx = modules
     jax_model = (jax, mctx, mctx_baseline.make_jax_model(jax, network,
@@ -218,7 +192,7 @@ def main(argv):
     output['machine'].update(jax=jax.__version__, mctx=mctx.__version__)
   output['search'] = [
       time_batch(b, config, network, jax_model, REPEATS.value, MIN_SECONDS,
-                 SEED, not SKIP_REFERENCE.value) for b in batch_sizes]
+                 SEED) for b in batch_sizes]
   reporting.report(output, OUTPUT_JSON.value, format_table(output['search']))
 
 
