@@ -99,8 +99,7 @@ REANALYZE_FRACTIONS = flags.DEFINE_list(
 OUTPUT_JSON = reporting.output_json_flag()
 
 CARTPOLE_GOAL = 475.
-# Episodes of the screen before the --num_eval episodes of a one-player
-# task: a network far from the goal costs a few episodes, not all.
+# A network far from a one-player task's goal costs a few episodes, not all.
 SCREEN_EPISODES = 10
 
 
@@ -155,7 +154,7 @@ class _Evaluator:
       return {'mean_return': mean,
               'solved': float(mean >= minatar_baselines.DQN_AT_5M[
                   _title()])}
-    goal = _goal()
+    goal = CARTPOLE_GOAL if GOAL.value is None else GOAL.value
     score = {'solved': 0.}
     if SCREEN.value:
       score['screen_mean_return'] = evaluation.evaluate_episodes(
@@ -175,12 +174,11 @@ class _Evaluator:
 
   def due(self, loop) -> bool:
     """Whether an evaluation or the end is due."""
-    elapsed, steps = self.training_time(), loop.learner.steps
     if self._out_of_time(loop):
       return True
     if EVAL_EVERY_STEPS.value:
-      return steps >= self._next_eval_step
-    return elapsed >= self._next_eval
+      return loop.learner.steps >= self._next_eval_step
+    return self.training_time() >= self._next_eval
 
   def __call__(self, loop) -> bool:
     if not self.due(loop):
@@ -189,8 +187,7 @@ class _Evaluator:
     paused_at = time.time()
     score = self._score(loop)
     self._paused += time.time() - paused_at
-    if score['solved'] and self.solved_at is None and (
-        CHECKPOINT_DIR.value):
+    if score['solved'] and self.solved_at is None and CHECKPOINT_DIR.value:
       score['checkpoint'] = loop.save()
     point = dict(training_seconds=elapsed, env_steps=loop.env_steps,
                  learner_steps=steps, games=loop.games,
@@ -211,11 +208,6 @@ def _title() -> Optional[str]:
   if ENVIRONMENT.value or PRESET.value not in ('minatar', 'gymnasium'):
     return None
   return ENV.value or ('breakout' if PRESET.value == 'minatar' else None)
-
-
-def _goal() -> float:
-  """The mean return that solves a one-player task."""
-  return CARTPOLE_GOAL if GOAL.value is None else GOAL.value
 
 
 def _base_config():
