@@ -17,8 +17,7 @@
 `publication`: a weight publication's bytes and ms, per preset network;
 `replay`: the replay service's inserts and samples per second; `actor`:
 environment steps/s of a `SelfPlayWorker` against the same `acting.Actor`
-loop alone, alternated, while this process publishes weights. Whole
-training runs are `benchmarks/distributed_training.py`; the numbers are in
+loop alone, alternated, while this process publishes weights. See
 docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
@@ -46,7 +45,6 @@ from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers
 
 ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
-
 PUBLICATION_PRESETS = ('tictactoe', 'cartpole', 'connect4', 'go9',
                        'atari_small', 'atari', 'go', 'chess')
 REPLAY_SECONDS = 5.  # Of inserts, and of samples.
@@ -68,7 +66,7 @@ OUTPUT_JSON = reporting.output_json_flag()
 
 
 class _Fetcher:
-  """An actor's side of a publication: fetch the arrays and assign them."""
+  """An actor's side of a publication."""
 
   def __init__(self, preset: str):
     self._network = networks.make_network(presets.get_preset(preset))
@@ -171,7 +169,7 @@ class _PlainSelfPlay:
   def env_steps_per_second(self, warmup: float,
                            window: float) -> Tuple[float, float]:
     """Environment steps/s and CPU ms per step over `window` s, from
-    `warmup` s after the first round (tracing) ends."""
+    `warmup` s after the first round (tracing)."""
     steps, rounds = 0, 0
     measured = reporting.Window(warmup, window,
                                 lambda: (steps, time.process_time()))
