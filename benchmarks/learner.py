@@ -14,12 +14,11 @@
 # ============================================================================
 """Throughput of the learner step: graph, XLA and the literal pseudocode.
 
-Samples per second of `Learner.step` as a `tf.function` (`step`), under XLA
-(`step_xla`) and of `reference.update_weights` (`reference`) on the same
-batch (learner_models.py), timed in rotated turns with a 2048^2 matmul, the
-machine's practical FLOP rate. With --peers, our XLA step against the
-peers' in alternating processes (benchmarks/peers/side_by_side.py). The
-numbers are in docs/benchmarks.md.
+Samples per second of `Learner.step` without (`step`) and with XLA
+(`step_xla`) and of `reference.update_weights` (`reference`) on one batch,
+timed in rotated turns with a 2048^2 matmul, the machine's practical FLOP
+rate. With --peers, our XLA step against the peers' in alternating
+processes (peers/side_by_side.py). See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
@@ -85,12 +84,12 @@ PEER_WORKER = flags.DEFINE_bool(
 
 
 def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
-                    reference_examples: int, matmuls, seed: int = 0,
-                    compute_dtype: str = 'float32') -> Dict[str, Any]:
+                    reference_examples: int, matmuls,
+                    compute_dtype: str) -> Dict[str, Any]:
   """Times the three updates of one model and the matmuls, interleaved."""
   config = learner_models.make_config(model)
-  batch = learner_models.make_batch(config, batch_size, seed)
-  tf.random.set_seed(seed)
+  batch = learner_models.make_batch(config, batch_size)
+  tf.random.set_seed(0)
   learners = {
       name: learning.Learner(networks.make_network(config), config,
                              jit_compile=jit_compile,
@@ -128,7 +127,7 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
            learner_models.forward_flops(network, config))
   ceiling = [max(pair) for pair in zip(rates['matmul'], rates['matmul_xla'])]
   ratio = lambda a, b: [x / y for x, y in zip(a, b)]
-  result = {
+  return {
       'model': model, 'batch_size': batch_size, 'steps_per_timing': steps,
       'reference_examples': len(examples),
       'samples_per_second': {name: rates[name] for name in list(tasks)[:3]},
@@ -142,7 +141,6 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
           name: ratio([flops * rate for rate in rates[name]], ceiling)
           for name in ('step', 'step_xla')},
   }
-  return result
 
 
 def format_table(results: Sequence[Dict[str, Any]]) -> str:
@@ -164,7 +162,7 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
 
 def peer_worker(model: str, batch_size: int, steps: int,
                 repeats: int) -> None:
-  """Our XLA step in side_by_side.py's layout, as one JSON line."""
+  """Our XLA step as one JSON line, in the peers' drivers' layout."""
   config = learner_models.make_config(model)
   batch = learner_models.make_batch(config, batch_size)
   tf.random.set_seed(0)
