@@ -79,12 +79,6 @@ def import_peer() -> Tuple[Any, Any]:
   return models, trainer
 
 
-def make_config(model: str, batch_size: int = 256) -> types.SimpleNamespace:
-  """The attributes of its `MuZeroConfig` that the timed code reads."""
-  return types.SimpleNamespace(**dict(
-      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size))
-
-
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
   """A random batch in the layout of its `ReplayBuffer.get_batch`.
 
@@ -112,8 +106,9 @@ def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
 
 def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
   models, trainer = import_peer()
-  config = make_config(model, batch_size=batch_size)
-  config.seed = seed
+  # The attributes of its `MuZeroConfig` that the timed code reads.
+  config = types.SimpleNamespace(**dict(
+      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size, seed=seed))
   torch.manual_seed(seed)
   learner = trainer.Trainer(
       {'weights': models.MuZeroNetwork(config).get_weights(),
