@@ -14,9 +14,7 @@
 # ============================================================================
 """mctx on a JAX copy of an MLP MuZeroNetwork, for benchmarks/search.py.
 
-JAX and mctx are optional (`pip install -e '.[bench]'`). The copy reads the
-TF network's variables and computes the layers of `networks/mlp.py`;
-`check_jax_model` asserts it equals the network.
+JAX and mctx are optional (`pip install -e '.[bench]'`).
 """
 
 import functools
@@ -58,13 +56,11 @@ def mlp_layers(network) -> Dict[str, List[tuple]]:
 
 
 def make_jax_model(jax, network, num_actions: int):
-  """`(params, initial, recurrent)`: the network's weights as `jnp` arrays
-  and its two inferences in JAX, `initial(params, observation) ->
-  (policy_logits, value, hidden_state)` and `recurrent(params,
-  hidden_state, action) -> (reward, policy_logits, value, hidden_state)`,
-  in the layer order of `networks/mlp.py` (the hidden state min-max scaled
-  after the representation and after the dynamics torso, whose unscaled
-  output feeds the reward head)."""
+  """`(params, initial, recurrent)`: the network's weights and its two
+  inferences in JAX, `initial(params, observation) -> (policy_logits,
+  value, hidden_state)` and `recurrent(params, hidden_state, action) ->
+  (reward, policy_logits, value, hidden_state)`, as `networks/mlp.py`
+  computes them."""
   jnp = jax.numpy
   params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
 
@@ -96,6 +92,7 @@ def make_jax_model(jax, network, num_actions: int):
     inputs = jnp.concatenate(
         [hidden_state, jax.nn.one_hot(action, num_actions)], axis=-1)
     next_state = mlp(params['dynamics/torso'], inputs)
+    # As in networks/mlp.py, the reward head reads the unscaled state.
     reward = mlp(params['dynamics/reward_head/mlp'], next_state)[:, 0]
     next_state = scale(next_state)
     policy_logits, value = predict(params, next_state)
@@ -106,7 +103,8 @@ def make_jax_model(jax, network, num_actions: int):
 
 def check_jax_model(jax, network, jax_model, batch_size: int = 64,
                     seed: int = 0) -> float:
-  """Max |JAX - TF| over both inferences on random inputs; asserts it."""
+  """Max |JAX - TF| over both inferences on random inputs, asserted below
+  `_TOLERANCE`."""
   params, initial, recurrent = jax_model
   rng = np.random.default_rng(seed)
   observation = rng.standard_normal(
