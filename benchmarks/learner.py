@@ -60,15 +60,14 @@ BATCH_SIZE = flags.DEFINE_integer('batch_size', None, 'batch size of every '
 COMPUTE_DTYPE = flags.DEFINE_enum(
     'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
     'the learners\' and the matmul\'s compute dtype.')
-INTER_OP_THREADS = flags.DEFINE_integer(
-    'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
-INTRA_OP_THREADS = flags.DEFINE_integer(
-    'intra_op_threads', 0, 'TensorFlow intra-op threads (0: its default).')
+THREADS = flags.DEFINE_integer(
+    'threads', 0, 'TensorFlow\'s intra- and inter-op threads (0: its '
+    'defaults).')
 OUTPUT_JSON = reporting.output_json_flag()
 PEERS = flags.DEFINE_list(
     'peers', [], f'time our XLA step against these of {side_by_side.PEERS} '
     'instead, in alternating processes, on cartpole_mlp and '
-    'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
+    'tictactoe_residual; --threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
 PEER_WORKER = flags.DEFINE_bool(
@@ -146,7 +145,7 @@ def peer_worker(model: str, batch_size: int, steps: int,
       'library': side_by_side.OURS, 'model': model,
       'steps_per_timing': steps, 'samples_per_second': rates,
       'tensorflow': tf.__version__, 'batch_size': batch_size,
-      'intra_op_threads': INTRA_OP_THREADS.value,
+      'threads': THREADS.value,
       'load_average': os.getloadavg()}))
 
 
@@ -162,7 +161,7 @@ def run_peers(models: Sequence[str]) -> None:
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, log=logging.info)
+      threads=THREADS.value, log=logging.info)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
                    side_by_side.format_table(output['summary']))
@@ -173,8 +172,8 @@ def main(argv: Sequence[str]) -> None:
   reporting.check_known(MODELS_FLAG, learner_models.MODELS)
   reporting.check_positive(
       (REPEATS, STEPS, BATCH_SIZE))
-  tf.config.threading.set_inter_op_parallelism_threads(INTER_OP_THREADS.value)
-  tf.config.threading.set_intra_op_parallelism_threads(INTRA_OP_THREADS.value)
+  tf.config.threading.set_inter_op_parallelism_threads(THREADS.value)
+  tf.config.threading.set_intra_op_parallelism_threads(THREADS.value)
   if PEER_WORKER.value:
     peer_worker(MODELS_FLAG.value[0], BATCH_SIZE.value or 256,
                 STEPS.value or 20, REPEATS.value)
@@ -198,8 +197,7 @@ def main(argv: Sequence[str]) -> None:
     logging.info('\n%s', format_table(results[-1:]))
   machine = reporting.machine()
   machine.update(sonnet=snt.__version__,
-                 inter_op_threads=INTER_OP_THREADS.value,
-                 intra_op_threads=INTRA_OP_THREADS.value,
+                 threads=THREADS.value,
                  TF_ENABLE_ONEDNN_OPTS=os.environ.get('TF_ENABLE_ONEDNN_OPTS'))
   reporting.report({'machine': machine, 'matmul_size': 2048,
                     'compute_dtype': COMPUTE_DTYPE.value,

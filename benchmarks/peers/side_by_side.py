@@ -46,15 +46,13 @@ def worker_command(library: str, model: str, python: str, steps: int,
     raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
                      f'of {PEERS}.')
   sizes = [f'--steps={steps}', f'--repeats={repeats}',
-           f'--batch_size={batch_size}']
+           f'--batch_size={batch_size}'] + (
+               [f'--threads={threads}'] if threads else [])
   if library != OURS:
-    return ([python, '-m', f'benchmarks.peers.{library}',
-             f'--model={model}'] + sizes +
-            ([f'--threads={threads}'] if threads else []))
-  return ([python, '-m', 'benchmarks.learner', '--peer_worker',
-           f'--models={model}'] + sizes +
-          ([f'--intra_op_threads={threads}', f'--inter_op_threads={threads}']
-           if threads else []))
+    return [python, '-m', f'benchmarks.peers.{library}',
+            f'--model={model}'] + sizes
+  return [python, '-m', 'benchmarks.learner', '--peer_worker',
+          f'--models={model}'] + sizes
 
 
 def parse_output(stdout: str) -> Dict[str, Any]:

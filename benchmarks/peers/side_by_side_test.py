@@ -57,8 +57,7 @@ def test_worker_commands_pass_the_shape_and_the_threads():
                                      5, threads=1)
   assert ours == ['py', '-m', 'benchmarks.learner', '--peer_worker',
                   '--models=cartpole_mlp', '--steps=20', '--repeats=5',
-                  '--batch_size=256', '--intra_op_threads=1',
-                  '--inter_op_threads=1']
+                  '--batch_size=256', '--threads=1']
   peer = side_by_side.worker_command('lightzero', 'tictactoe_residual',
                                      '/venv/bin/python', 10, 3, 128, 2)
   # Only the flags the peers' drivers define (`define_peer_flags`).
