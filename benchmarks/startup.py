@@ -24,7 +24,6 @@ checkouts alternate, --rounds times. See docs/benchmarks.md (Start-up).
         --rounds=3 --checkouts=/tmp/before,.
 """
 
-import json
 import os
 import re
 import shutil
@@ -118,18 +117,14 @@ def main(argv: List[str]) -> None:
                 f'{result}', flush=True)
         if cache:
           shutil.rmtree(cache)
-  print('\nmedians, s')
-  print(f'{"run":<10} {"checkout":<24} {"cache":<9}' +
-        ''.join(f'{m:>11}' for m in MEASURES))
-  for (preset, checkout, kind), results in rows.items():
-    print(f'{preset:<10} {checkout[-24:]:<24} {kind:<9}' + ''.join(
-        f'{statistics.median(r[m] for r in results):>11.2f}'
-        if all(m in r for r in results) else f'{"-":>11}'
-        for m in MEASURES))
-  if OUTPUT_JSON.value:
-    with open(OUTPUT_JSON.value, 'w') as f:
-      json.dump({' '.join(key): value for key, value in rows.items()}, f,
-                indent=1)
+  reporting.report(
+      {' '.join(key): value for key, value in rows.items()},
+      OUTPUT_JSON.value, reporting.table(
+          ('run', 'checkout', 'cache') + MEASURES,
+          [key + tuple(statistics.median(r[m] for r in results)
+                       if all(m in r for r in results) else None
+                       for m in MEASURES)
+           for key, results in rows.items()]))
 
 
 if __name__ == '__main__':
