@@ -64,14 +64,13 @@ ENVIRONMENT = flags.DEFINE_string(
     'string of a factory seed -> dm_env.Environment, package.module:factory.')
 GOAL = flags.DEFINE_float(
     'goal', None, 'the mean return that solves a one-player task (default: '
-    '475 on cartpole; needed with --preset=gymnasium and a one-player '
-    '--environment).')
+    '475 on cartpole).')
 SCREEN = flags.DEFINE_bool(
     'screen', True, 'evaluate a one-player task\'s --num_eval episodes only '
     'after a screen of 10 that reaches the goal.')
 CHECKPOINT_DIR = flags.DEFINE_string(
-    'checkpoint_dir', None, 'if set, each run saves its checkpoints under '
-    'seed_<seed> here, the last one when solved.')
+    'checkpoint_dir', None, 'where each run saves its checkpoints '
+    '(seed_<seed>), the last one when solved.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
 RUN_SETTINGS = reporting.define_run_flags()
@@ -81,21 +80,19 @@ TIME_LIMIT = flags.DEFINE_float('time_limit', 600., 'training seconds per '
                                 'run before giving up.')
 STEP_LIMIT = flags.DEFINE_integer('step_limit', 0, 'if > 0, also give up '
                                   'after this many learner steps.')
-WALL_LIMIT = flags.DEFINE_float(
-    'wall_limit', 0., 'if > 0, also give up this many wall seconds after '
-    'the run\'s start (the command\'s, for the first run).')
+WALL_LIMIT = flags.DEFINE_float('wall_limit', 0., 'if > 0, also give up '
+                                'after this many wall seconds.')
 EVAL_EVERY = flags.DEFINE_float('eval_every', 30., 'training seconds '
                                 'between evaluations.')
 EVAL_EVERY_STEPS = flags.DEFINE_integer(
     'eval_every_steps', 0, 'if > 0, evaluate every this many learner steps '
-    'instead: the same points on a loaded machine as on an idle one.')
+    'instead (the same points whatever the load).')
 NUM_EVAL = flags.DEFINE_integer('num_eval', 100, 'games a side / episodes '
                                 'an evaluation.')
 STOP_WHEN_SOLVED = flags.DEFINE_bool(
     'stop_when_solved', True, 'end a run at its first solved evaluation.')
 REANALYZE_FRACTIONS = flags.DEFINE_list(
-    'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction '
-    '(e.g. 0,0.5,0.8) and compare them.')
+    'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 CARTPOLE_GOAL = 475.
@@ -104,7 +101,7 @@ SCREEN_EPISODES = 10
 
 
 class _Evaluator:
-  """The `on_round` callback: evaluates on a training-time schedule."""
+  """The `on_round` callback: evaluates on a schedule."""
 
   def __init__(self, config, seed: int, start: float,
                make_environment: Callable[[int], Any]):
