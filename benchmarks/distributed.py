@@ -44,7 +44,12 @@ from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers
 
-ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
+# Where there are others, the measured actor runs alone on this CPU and
+# every other process on the others.
+ACTOR_CPU = 0
+# Seconds between the publications of the actor measurement: a tic-tac-toe
+# learner at 25 steps/s.
+PUBLISH_SECONDS = 0.04
 PUBLICATION_PRESETS = ('tictactoe', 'cartpole', 'connect4', 'go9',
                        'atari_small', 'atari', 'go', 'chess')
 REPLAY_SECONDS = 5.  # Of inserts, and of samples.
@@ -53,13 +58,6 @@ REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each publication.')
 WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of play before the '
                             'actor window.')
 WINDOW = flags.DEFINE_float('window', 40., 'seconds of the actor window.')
-PUBLISH_SECONDS = flags.DEFINE_float(
-    'publish_seconds', 0.04, 'seconds between the publications the actor '
-    'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
-PIN_ACTOR = flags.DEFINE_bool(
-    'pin_actor', (os.cpu_count() or 1) >= 2,
-    'in the actor measurement, run the actor alone on CPU 0 and every other '
-    'process on the other CPUs (default: on with 2 or more CPUs).')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
                          'publication, replay, actor.')
 OUTPUT_JSON = reporting.output_json_flag()
@@ -227,7 +225,7 @@ def time_actor(ray, preset: str, repeats: int, pin: bool) -> Dict[str, Any]:
         ray.get(worker.cpu_seconds.remote())))
     version = 0
     while True:
-      time.sleep(PUBLISH_SECONDS.value)
+      time.sleep(PUBLISH_SECONDS)
       version += 1
       publish(version)
       # From the end of the worker's first round, as for the loop alone.
@@ -256,14 +254,12 @@ def main(argv):
   reporting.check_positive((REPEATS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
   results = {'machine': reporting.machine(),
-             'publish_seconds': PUBLISH_SECONDS.value}
-  pin = PIN_ACTOR.value and 'actor' not in SKIP.value
+             'publish_seconds': PUBLISH_SECONDS}
+  others = os.sched_getaffinity(0) - {ACTOR_CPU}
+  pin = bool(others) and 'actor' not in SKIP.value
   if pin:
     # Ray's processes inherit this process's CPUs; the measured actor
     # moves itself to ACTOR_CPU.
-    others = os.sched_getaffinity(0) - {ACTOR_CPU}
-    if not others:
-      raise app.UsageError('--pin_actor needs 2 or more CPUs.')
     os.sched_setaffinity(0, others)
   ray_support.connect(None, num_cpus=os.cpu_count())
   ray = ray_support.require_ray()

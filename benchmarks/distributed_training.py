@@ -207,5 +207,6 @@ def main(argv):
   if cluster is not None:
     cluster.shutdown()
 
+
 if __name__ == '__main__':
   app.run(main)
