@@ -16,8 +16,9 @@
 
 Samples per second of `Learner.step` without (`step`) and with XLA
 (`step_xla`) on one batch, timed in rotated turns with a 2048^2 matmul, the
-machine's practical FLOP rate. With --peers, our XLA step against the peers' in alternating
-processes (peers/side_by_side.py). See docs/benchmarks.md.
+machine's practical FLOP rate. With --peers, our XLA step against the
+peers' in alternating processes (peers/side_by_side.py). See
+docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
@@ -89,8 +90,8 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
       for name, jit_compile in (('step', False), ('step_xla', True))
   }
   # name -> (function, calls per timing, work per call: samples or FLOPs).
-  tasks = {name: (lambda l=l: l.step(batch), steps, batch_size)
-           for name, l in learners.items()}
+  tasks = {name: (lambda learner=learner: learner.step(batch), steps,
+                  batch_size) for name, learner in learners.items()}
   tasks.update(matmuls)
   for name, (function, _, _) in tasks.items():
     logging.info('%s %s: first call %.1fs', model, name,
