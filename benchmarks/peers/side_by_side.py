@@ -24,7 +24,7 @@ import json
 import statistics
 import subprocess
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Sequence
 
 from benchmarks import reporting
 
@@ -93,20 +93,19 @@ def run(models: Sequence[str],
         repeats: int = 3,
         batch_size: int = 256,
         threads: int = 0,
-        peer_pythons: Optional[Mapping[str, str]] = None,
         log=print) -> Dict[str, Any]:
-  """Alternates our driver and the peers' (`peer_pythons` their venvs'
-  interpreters) `rounds` times per model: {'rounds': every process's
-  result, 'summary': {model: {peer: `summarise(...)`}}}."""
+  """Alternates our driver and the peers' (in `DEFAULT_PEER_PYTHONS`)
+  `rounds` times per model: {'rounds': every process's result, 'summary':
+  {model: {peer: `summarise(...)`}}}."""
   unknown = sorted(set(peers) - set(PEERS))
   if unknown:
     raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
-  pythons = dict(DEFAULT_PEER_PYTHONS, **(peer_pythons or {}))
   results = []
   for round_index in range(rounds):
     for model in models:
       for library in (OURS,) + tuple(peers):
-        python = sys.executable if library == OURS else pythons[library]
+        python = (sys.executable if library == OURS else
+                  DEFAULT_PEER_PYTHONS[library])
         result = run_worker(worker_command(library, model, python, steps,
                                            repeats, batch_size, threads))
         result['round'] = round_index

@@ -104,9 +104,9 @@ def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
             'samples_per_second': [rate - 10., rate, rate + 50.]}
 
   monkeypatch.setattr(side_by_side, 'run_worker', fake_worker)
+  monkeypatch.setitem(side_by_side.DEFAULT_PEER_PYTHONS, 'lightzero', '/lz')
   output = side_by_side.run(['cartpole_mlp'], ['lightzero', 'muzero_general'],
-                            rounds=2, peer_pythons={'lightzero': '/lz'},
-                            log=lambda _: None)
+                            rounds=2, log=lambda _: None)
   assert [(c[0], c[2]) for c in commands] == 2 * [
       (side_by_side.sys.executable, 'benchmarks.learner'),
       ('/lz', 'benchmarks.peers.lightzero'),
