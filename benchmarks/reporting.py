@@ -267,12 +267,9 @@ def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
       batch_size=flags.DEFINE_integer('batch_size', 256,
                                       'the learner\'s batch.'),
       steps=flags.DEFINE_integer('steps', 20, 'learner steps a timing.'),
-      warmup_steps=flags.DEFINE_integer('warmup_steps', 3,
-                                        'untimed learner steps first.'),
       repeats=flags.DEFINE_integer('repeats', 3, 'timings.'),
       threads=flags.DEFINE_integer(
-          'threads', 0, 'torch.set_num_threads (0: torch\'s default).'),
-      seed=flags.DEFINE_integer('seed', 0, 'seed of inputs and weights.'))
+          'threads', 0, 'torch.set_num_threads (0: torch\'s default).'))
 
 
 def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
@@ -287,9 +284,9 @@ def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
   check_positive((f.batch_size, f.steps, f.repeats))
   if f.threads.value:
     set_threads(f.threads.value)
+  # 3 untimed steps and seed 0, as our side (`learner.py --peer_worker`).
   rates, settings = time_learner(f.model.value, f.batch_size.value,
-                                 f.steps.value, f.repeats.value,
-                                 f.warmup_steps.value, f.seed.value)
+                                 f.steps.value, f.repeats.value, 3, 0)
   print(json.dumps({'library': library, 'model': f.model.value,
                     'steps_per_timing': f.steps.value,
                     'samples_per_second': rates, **settings,
