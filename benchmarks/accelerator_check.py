@@ -14,23 +14,13 @@
 # ============================================================================
 """The check to run on a machine with a GPU: one JSON line per figure.
 
-1. `audit`: the device audit of tic-tac-toe's programs, one line each.
-2. `learner_gpu_vs_cpu`: one learner step from the same weights and batch
-   on '/gpu:0' and '/cpu:0'; the losses and the gradients (the first
-   momentum update divided by the learning rate) agree within float32
-   rounding.
-3. `search_gpu_vs_cpu`: the XLA search (no noise) of the same network from
-   the same positions on both devices; equal visit counts.
-4. `learner_throughput`: samples per second of the paper's tower (16
-   blocks of 256 planes, K = 5) at batch 128, float32 and bfloat16.
-5. `tictactoe_run`: a tic-tac-toe run of --run_steps learner steps on
-   the GPU (2,000 by default), its time and games.
-
-Without a GPU, parts 2-4 print one line saying so, and parts 1 and 5 run
-on the CPU. docs/accelerators.md says what a pass looks like.
+The device audit of tic-tac-toe's programs; a learner step and a search
+on '/gpu:0' against '/cpu:0' from the same weights; the paper tower's
+learner throughput at batch 128 in float32 and bfloat16; a tic-tac-toe run
+of --run_steps learner steps. Without a GPU the GPU parts print a line
+saying so. docs/accelerators.md says what a pass looks like.
 
     python -m benchmarks.accelerator_check --output=/tmp/check.jsonl
-    python -m benchmarks.accelerator_check --run_steps=50  # on a CPU
 """
 
 import json

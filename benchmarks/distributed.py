@@ -17,8 +17,7 @@
 `publication`: a weight publication's bytes and ms, per preset network;
 `replay`: the replay service's inserts and samples per second; `actor`:
 environment steps/s of a `SelfPlayWorker` against the same `acting.Actor`
-loop alone, alternated, while this process publishes weights. Whole
-training runs are `benchmarks/distributed_training.py`; the numbers are in
+loop alone, alternated, while this process publishes weights. See
 docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
@@ -45,8 +44,12 @@ from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers
 
-ACTOR_CPU = 0  # The measured actor's CPU under --pin_actor.
-
+# Where there are others, the measured actor runs alone on this CPU and
+# every other process on the others.
+ACTOR_CPU = 0
+# Seconds between the publications of the actor measurement: a tic-tac-toe
+# learner at 25 steps/s.
+PUBLISH_SECONDS = 0.04
 PUBLICATION_PRESETS = ('tictactoe', 'cartpole', 'connect4', 'go9',
                        'atari_small', 'atari', 'go', 'chess')
 REPLAY_SECONDS = 5.  # Of inserts, and of samples.
@@ -55,20 +58,13 @@ REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each publication.')
 WARMUP = flags.DEFINE_float('warmup', 20., 'seconds of play before the '
                             'actor window.')
 WINDOW = flags.DEFINE_float('window', 40., 'seconds of the actor window.')
-PUBLISH_SECONDS = flags.DEFINE_float(
-    'publish_seconds', 0.04, 'seconds between the publications the actor '
-    'measurement makes (0.04: a tic-tac-toe learner at 25 steps/s).')
-PIN_ACTOR = flags.DEFINE_bool(
-    'pin_actor', (os.cpu_count() or 1) >= 2,
-    'in the actor measurement, run the actor alone on CPU 0 and every other '
-    'process on the other CPUs (default: on with 2 or more CPUs).')
 SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
                          'publication, replay, actor.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 
 class _Fetcher:
-  """An actor's side of a publication: fetch the arrays and assign them."""
+  """An actor's side of a publication."""
 
   def __init__(self, preset: str):
     self._network = networks.make_network(presets.get_preset(preset))
@@ -171,7 +167,7 @@ class _PlainSelfPlay:
   def env_steps_per_second(self, warmup: float,
                            window: float) -> Tuple[float, float]:
     """Environment steps/s and CPU ms per step over `window` s, from
-    `warmup` s after the first round (tracing) ends."""
+    `warmup` s after the first round (tracing)."""
     steps, rounds = 0, 0
     measured = reporting.Window(warmup, window,
                                 lambda: (steps, time.process_time()))
@@ -229,7 +225,7 @@ def time_actor(ray, preset: str, repeats: int, pin: bool) -> Dict[str, Any]:
         ray.get(worker.cpu_seconds.remote())))
     version = 0
     while True:
-      time.sleep(PUBLISH_SECONDS.value)
+      time.sleep(PUBLISH_SECONDS)
       version += 1
       publish(version)
       # From the end of the worker's first round, as for the loop alone.
@@ -258,14 +254,12 @@ def main(argv):
   reporting.check_positive((REPEATS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
   results = {'machine': reporting.machine(),
-             'publish_seconds': PUBLISH_SECONDS.value}
-  pin = PIN_ACTOR.value and 'actor' not in SKIP.value
+             'publish_seconds': PUBLISH_SECONDS}
+  others = os.sched_getaffinity(0) - {ACTOR_CPU}
+  pin = bool(others) and 'actor' not in SKIP.value
   if pin:
     # Ray's processes inherit this process's CPUs; the measured actor
     # moves itself to ACTOR_CPU.
-    others = os.sched_getaffinity(0) - {ACTOR_CPU}
-    if not others:
-      raise app.UsageError('--pin_actor needs 2 or more CPUs.')
     os.sched_setaffinity(0, others)
   ray_support.connect(None, num_cpus=os.cpu_count())
   ray = ray_support.require_ray()

@@ -14,13 +14,12 @@
 # ============================================================================
 """Tic-tac-toe training, one process against Ray actors.
 
-`training`: environment and learner steps/s with each of --actors
-self-play actors (0: one process), over --window seconds after --warmup,
-the actor counts alternated --repeats times, beside the machine's busy CPU
-seconds per learner step. `reanalysis`: the same with one actor and
---reanalyze_fraction, reanalysed by the learner or by --reanalyze_workers
-workers. With --cluster_nodes=N the runs with actors join a Ray cluster on
-this machine's loopback interface (docs/cluster.md). The numbers are in
+`training`: environment and learner steps/s and the machine's busy CPU
+time per learner step with each of --actors self-play actors (0: one
+process), alternated --repeats times; `reanalysis`: the same with one actor
+and --reanalyze_fraction, reanalysed by the learner or by
+--reanalyze_workers workers. --cluster_nodes=N runs the actors on a Ray
+cluster on the loopback interface (docs/cluster.md). See
 docs/distributed.md.
 
     python -m benchmarks.distributed_training --skip=reanalysis \
@@ -105,9 +104,8 @@ def time_training(num_actors: int, warmup: float, window: float,
                   reanalyze_fraction: float = 0.,
                   num_reanalyze_workers: int = 0,
                   ray_address: Optional[str] = None) -> Dict[str, Any]:
-  """Environment and learner steps/s of tic-tac-toe with `num_actors`
-  (joining the cluster at `ray_address`, if any); with a
-  reanalyze_fraction, also the reanalysed batches per second and the
+  """Environment and learner steps/s of tic-tac-toe with `num_actors`; with
+  a reanalyze_fraction, also the reanalysed batches per second and the
   seconds per batch of each worker (or of the learner, with none)."""
   nodes = []
 
@@ -208,6 +206,7 @@ def main(argv):
   ray_support.shutdown()
   if cluster is not None:
     cluster.shutdown()
+
 
 if __name__ == '__main__':
   app.run(main)

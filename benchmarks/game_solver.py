@@ -32,16 +32,12 @@ def solve_game(make_environment: Callable[[int], Any],
                max_positions: int = 10_000) -> List[Position]:
   """Every position of a deterministic two-player game, solved by negamax.
 
-  Each line of play is replayed from `reset()` of a new environment; the
-  positions are told apart by observation and player to move. Each reward
-  is the mover's, so a move is worth its reward less the value of the
-  position it leads to for the opponent (nothing after the end).
-
-  Args:
-    make_environment: `(seed) -> environment` with `to_play()` and
-      `legal_actions()` (`environments.Environment`); the game must not
-      depend on the seed.
-    max_positions: the most positions to solve.
+  Each line of play is replayed from `reset()` of a new environment
+  (`make_environment(seed)`, with `to_play()` and `legal_actions()`; the
+  game must not depend on the seed); positions are told apart by
+  observation and player to move. Each reward is the mover's, so a move is
+  worth its reward less the value of the position it leads to for the
+  opponent (nothing after the end).
 
   Returns:
     The positions in the order solved, the start last.

@@ -14,12 +14,11 @@
 # ============================================================================
 """An Elo ladder of OpenSpiel's MCTS on connect four, random player at 0.
 
-Every pair of players meets in --games games, half with each moving first:
-the random player and OpenSpiel's MCTS bot with one random rollout a leaf
-(`openspiel_players.MCTSPlayer`) at each of --simulations. The ratings are
-the maximum-likelihood Elo of all the games (`elo.fit`) with 95%
-intervals. Game g of a pair seeds its players with 2g and 2g + 1, so a
-ladder replays exactly. See docs/results.md.
+Every pair of players (random, and MCTS at each of --simulations) meets in
+--games games, half with each moving first; the ratings are the
+maximum-likelihood Elo of all the games (`elo.fit`). Game g of a pair seeds
+its players with 2g and 2g + 1, so a ladder replays exactly. See
+docs/results.md.
 
     python -m benchmarks.ladder --games=100 --output_json=/tmp/ladder.json
 """

@@ -12,14 +12,13 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Throughput of the learner step: graph, XLA and the literal pseudocode.
+"""Throughput of the learner step, with and without XLA.
 
-Samples per second of `Learner.step` as a `tf.function` (`step`), under XLA
-(`step_xla`) and of `reference.update_weights` (`reference`) on the same
-batch (learner_models.py), timed in rotated turns with a 2048^2 matmul, the
+Samples per second of `Learner.step` without (`step`) and with XLA
+(`step_xla`) on one batch, timed in rotated turns with a 2048^2 matmul, the
 machine's practical FLOP rate. With --peers, our XLA step against the
-peers' in alternating processes (benchmarks/peers/side_by_side.py). The
-numbers are in docs/benchmarks.md.
+peers' in alternating processes (peers/side_by_side.py). See
+docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
@@ -42,15 +41,14 @@ from benchmarks.peers import side_by_side
 from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import networks
-from muzero_snt import reference
 
-# Batch size, learner steps per timing and examples of the reference loop:
-# the paper-sized tower takes seconds a step at batch 32.
+# Batch size and learner steps per timing: the paper-sized tower takes
+# seconds a step at batch 32.
 DEFAULTS = {
-    'cartpole_mlp': (256, 20, 8),
-    'tictactoe_residual': (256, 20, 8),
-    'paper_residual': (32, 1, 1),
-    'minatar_residual': (128, 10, 4),
+    'cartpole_mlp': (256, 20),
+    'tictactoe_residual': (256, 20),
+    'paper_residual': (32, 1),
+    'minatar_residual': (128, 10),
 }
 
 MODELS_FLAG = flags.DEFINE_list('models', list(learner_models.MODELS),
@@ -60,22 +58,17 @@ STEPS = flags.DEFINE_integer('steps', None, 'learner steps per timing '
                              '(default: DEFAULTS).')
 BATCH_SIZE = flags.DEFINE_integer('batch_size', None, 'batch size of every '
                                   'model (default: DEFAULTS).')
-REFERENCE_EXAMPLES = flags.DEFINE_integer(
-    'reference_examples', None, 'examples the reference loop is timed on '
-    '(default: DEFAULTS).')
 COMPUTE_DTYPE = flags.DEFINE_enum(
     'compute_dtype', 'float32', sorted(mixed_precision.COMPUTE_DTYPES),
-    'the learners\' and the matmul\'s compute dtype; the reference stays '
-    'float32.')
-INTER_OP_THREADS = flags.DEFINE_integer(
-    'inter_op_threads', 0, 'TensorFlow inter-op threads (0: its default).')
-INTRA_OP_THREADS = flags.DEFINE_integer(
-    'intra_op_threads', 0, 'TensorFlow intra-op threads (0: its default).')
+    'the learners\' and the matmul\'s compute dtype.')
+THREADS = flags.DEFINE_integer(
+    'threads', 0, 'TensorFlow\'s intra- and inter-op threads (0: its '
+    'defaults).')
 OUTPUT_JSON = reporting.output_json_flag()
 PEERS = flags.DEFINE_list(
     'peers', [], f'time our XLA step against these of {side_by_side.PEERS} '
     'instead, in alternating processes, on cartpole_mlp and '
-    'tictactoe_residual; --intra_op_threads=N sets both libraries\' threads.')
+    'tictactoe_residual; --threads=N sets both libraries\' threads.')
 ROUNDS = flags.DEFINE_integer('rounds', 5, 'with --peers: processes of each '
                               'library per model.')
 PEER_WORKER = flags.DEFINE_bool(
@@ -85,37 +78,20 @@ PEER_WORKER = flags.DEFINE_bool(
 
 
 def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
-                    reference_examples: int, matmuls, seed: int = 0,
-                    compute_dtype: str = 'float32') -> Dict[str, Any]:
-  """Times the three updates of one model and the matmuls, interleaved."""
+                    matmuls, compute_dtype: str) -> Dict[str, Any]:
+  """Times the two steps of one model and the matmuls, interleaved."""
   config = learner_models.make_config(model)
-  batch = learner_models.make_batch(config, batch_size, seed)
-  tf.random.set_seed(seed)
+  batch = learner_models.make_batch(config, batch_size)
+  tf.random.set_seed(0)
   learners = {
       name: learning.Learner(networks.make_network(config), config,
                              jit_compile=jit_compile,
                              compute_dtype=compute_dtype)
       for name, jit_compile in (('step', False), ('step_xla', True))
   }
-  network = networks.make_network(config)
-  network.create_variables()
-  pseudocode_network = reference.PseudocodeNetwork(network)
-  optimizer = tf.compat.v1.train.MomentumOptimizer(config.lr_init,
-                                                   config.momentum)
-  examples = reference.pseudocode_batch(batch)[:reference_examples]
-
-  def reference_update():
-    loss, _ = reference.update_weights(optimizer, pseudocode_network,
-                                       examples, config.weight_decay)
-    return loss.numpy()
-
   # name -> (function, calls per timing, work per call: samples or FLOPs).
-  tasks = {
-      'step': (lambda: learners['step'].step(batch), steps, batch_size),
-      'step_xla': (lambda: learners['step_xla'].step(batch), steps,
-                   batch_size),
-      'reference': (reference_update, 1, len(examples)),
-  }
+  tasks = {name: (lambda learner=learner: learner.step(batch), steps,
+                  batch_size) for name, learner in learners.items()}
   tasks.update(matmuls)
   for name, (function, _, _) in tasks.items():
     logging.info('%s %s: first call %.1fs', model, name,
@@ -125,46 +101,40 @@ def benchmark_model(model: str, batch_size: int, steps: int, repeats: int,
           '%s repeat %d: %s', model, repeat + 1,
           {name: round(values[-1], 1) for name, values in rates.items()}))
   flops = (learner_models.TRAIN_FLOPS_PER_FORWARD_FLOP *
-           learner_models.forward_flops(network, config))
+           learner_models.forward_flops(learners['step'].network, config))
   ceiling = [max(pair) for pair in zip(rates['matmul'], rates['matmul_xla'])]
   ratio = lambda a, b: [x / y for x, y in zip(a, b)]
-  result = {
+  return {
       'model': model, 'batch_size': batch_size, 'steps_per_timing': steps,
-      'reference_examples': len(examples),
-      'samples_per_second': {name: rates[name] for name in list(tasks)[:3]},
+      'samples_per_second': {name: rates[name] for name in learners},
       'matmul_flops_per_second': {name: rates[name] for name in matmuls},
-      'ratios': {'step_xla/step': ratio(rates['step_xla'], rates['step']),
-                 'step/reference': ratio(rates['step'], rates['reference']),
-                 'step_xla/reference': ratio(rates['step_xla'],
-                                             rates['reference'])},
+      'step_xla/step': ratio(rates['step_xla'], rates['step']),
       'train_flops_per_sample': flops,
       'fraction_of_matmul': {
           name: ratio([flops * rate for rate in rates[name]], ceiling)
           for name in ('step', 'step_xla')},
   }
-  return result
 
 
 def format_table(results: Sequence[Dict[str, Any]]) -> str:
   """Medians: samples/s, ratios, MFLOP a sample and % of the matmul."""
   rows = []
   for r in results:
-    rate, ratio, fraction = (
+    rate, fraction = (
         {k: statistics.median(v) for k, v in r[part].items()}
-        for part in ('samples_per_second', 'ratios', 'fraction_of_matmul'))
+        for part in ('samples_per_second', 'fraction_of_matmul'))
     rows.append((r['model'], r['batch_size'], rate['step'],
-                 rate['step_xla'], rate['reference'], ratio['step_xla/step'],
-                 ratio['step_xla/reference'],
+                 rate['step_xla'], statistics.median(r['step_xla/step']),
                  r['train_flops_per_sample'] / 1e6,
                  100 * fraction['step'], 100 * fraction['step_xla']))
   return reporting.table(
-      ('model', 'batch', 'step', 'step_xla', 'reference', 'xla / step',
-       'xla / ref', 'MFLOP', 'step %', 'xla %'), rows)
+      ('model', 'batch', 'step', 'step_xla', 'xla / step', 'MFLOP',
+       'step %', 'xla %'), rows)
 
 
 def peer_worker(model: str, batch_size: int, steps: int,
                 repeats: int) -> None:
-  """Our XLA step in side_by_side.py's layout, as one JSON line."""
+  """Our XLA step as one JSON line, in the peers' drivers' layout."""
   config = learner_models.make_config(model)
   batch = learner_models.make_batch(config, batch_size)
   tf.random.set_seed(0)
@@ -176,7 +146,7 @@ def peer_worker(model: str, batch_size: int, steps: int,
       'library': side_by_side.OURS, 'model': model,
       'steps_per_timing': steps, 'samples_per_second': rates,
       'tensorflow': tf.__version__, 'batch_size': batch_size,
-      'intra_op_threads': INTRA_OP_THREADS.value,
+      'threads': THREADS.value,
       'load_average': os.getloadavg()}))
 
 
@@ -192,7 +162,7 @@ def run_peers(models: Sequence[str]) -> None:
   output = side_by_side.run(
       models, PEERS.value, rounds=ROUNDS.value, steps=STEPS.value or 20,
       repeats=REPEATS.value, batch_size=BATCH_SIZE.value or 256,
-      threads=INTRA_OP_THREADS.value, log=logging.info)
+      threads=THREADS.value, log=logging.info)
   output['machine'] = reporting.machine()
   reporting.report(output, OUTPUT_JSON.value,
                    side_by_side.format_table(output['summary']))
@@ -202,9 +172,9 @@ def main(argv: Sequence[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_known(MODELS_FLAG, learner_models.MODELS)
   reporting.check_positive(
-      (REPEATS, STEPS, BATCH_SIZE, REFERENCE_EXAMPLES))
-  tf.config.threading.set_inter_op_parallelism_threads(INTER_OP_THREADS.value)
-  tf.config.threading.set_intra_op_parallelism_threads(INTRA_OP_THREADS.value)
+      (REPEATS, STEPS, BATCH_SIZE))
+  tf.config.threading.set_inter_op_parallelism_threads(THREADS.value)
+  tf.config.threading.set_intra_op_parallelism_threads(THREADS.value)
   if PEER_WORKER.value:
     peer_worker(MODELS_FLAG.value[0], BATCH_SIZE.value or 256,
                 STEPS.value or 20, REPEATS.value)
@@ -221,16 +191,14 @@ def main(argv: Sequence[str]) -> None:
       2048, mixed_precision.get_compute_dtype(COMPUTE_DTYPE.value))
   results = []
   for model in MODELS_FLAG.value:
-    batch_size, steps, examples = DEFAULTS[model]
+    batch_size, steps = DEFAULTS[model]
     results.append(benchmark_model(
         model, BATCH_SIZE.value or batch_size, STEPS.value or steps,
-        REPEATS.value, REFERENCE_EXAMPLES.value or examples, matmuls,
-        compute_dtype=COMPUTE_DTYPE.value))
+        REPEATS.value, matmuls, COMPUTE_DTYPE.value))
     logging.info('\n%s', format_table(results[-1:]))
   machine = reporting.machine()
   machine.update(sonnet=snt.__version__,
-                 inter_op_threads=INTER_OP_THREADS.value,
-                 intra_op_threads=INTRA_OP_THREADS.value,
+                 threads=THREADS.value,
                  TF_ENABLE_ONEDNN_OPTS=os.environ.get('TF_ENABLE_ONEDNN_OPTS'))
   reporting.report({'machine': machine, 'matmul_size': 2048,
                     'compute_dtype': COMPUTE_DTYPE.value,

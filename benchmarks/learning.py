@@ -14,30 +14,17 @@
 # ============================================================================
 """Learning benchmark: time and environment steps until MuZero solves a task.
 
-Runs the main job (`experiment.run_selfplay`) from scratch for each seed and
-evaluates it every --eval_every training seconds (or --eval_every_steps
-learner steps):
-
-- tictactoe: 100 games a side against the perfect player that picks at
-  random among its optimal moves; solved when MuZero loses none.
-- cartpole: the mean return of 100 episodes (after a 10-episode screen that
-  reaches the goal); solved at >= 475.
-- minatar (`--env=breakout` etc.): the mean return of --num_eval episodes;
-  solved at DQN's published return after 5 million frames. --curve_png
-  plots self-play's 100-game mean return against frames beside DQN's curve.
-- gymnasium (`--env=Acrobot-v1` etc.), and a one-player game of your own
-  (`--environment=package.module:factory`): as cartpole, solved at a mean
-  return of at least --goal.
-- a two-player game of your own: every position of the game is solved
-  exactly (`game_solver.solve_game`, for small deterministic games); solved when
-  MuZero's move is an optimal one in every position.
-
-The training clock is paused while evaluating; the wall clock is not, and
-counts from the command's start (the first run; later runs from their own
-start), start-up included, to the end of the solved evaluation and the
-checkpoint saved then (with --checkpoint_dir). With --reanalyze_fractions
-the seeds run once per fraction; the table gives each run and each
-fraction's medians. See docs/results.md.
+Runs the main job from scratch for each seed and evaluates it every
+--eval_every training seconds (or --eval_every_steps learner steps). Solved:
+tictactoe when it loses none of --num_eval games a side against the perfect
+player; cartpole, gymnasium (--env) and a one-player game of your own
+(--environment) at a mean return of --goal (475 on cartpole) over --num_eval
+episodes, after a screen of 10; minatar (--env) at DQN's published return
+after 5 million frames; a two-player game of your own when MuZero's move is
+optimal in every position (`game_solver`). The training clock pauses while
+evaluating; the wall clock counts from the command's start (the first run;
+later runs from their own) to the solved evaluation's saved checkpoint. With
+--reanalyze_fractions the seeds run once per fraction. See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
@@ -77,14 +64,13 @@ ENVIRONMENT = flags.DEFINE_string(
     'string of a factory seed -> dm_env.Environment, package.module:factory.')
 GOAL = flags.DEFINE_float(
     'goal', None, 'the mean return that solves a one-player task (default: '
-    '475 on cartpole; needed with --preset=gymnasium and a one-player '
-    '--environment).')
+    '475 on cartpole).')
 SCREEN = flags.DEFINE_bool(
     'screen', True, 'evaluate a one-player task\'s --num_eval episodes only '
     'after a screen of 10 that reaches the goal.')
 CHECKPOINT_DIR = flags.DEFINE_string(
-    'checkpoint_dir', None, 'if set, each run saves its checkpoints under '
-    'seed_<seed> here, the last one when solved.')
+    'checkpoint_dir', None, 'where each run saves its checkpoints '
+    '(seed_<seed>), the last one when solved.')
 CONFIG = flags.DEFINE_list('config', [], 'changes to the preset, as '
                            'name=value (run_config.apply_overrides).')
 RUN_SETTINGS = reporting.define_run_flags()
@@ -94,33 +80,28 @@ TIME_LIMIT = flags.DEFINE_float('time_limit', 600., 'training seconds per '
                                 'run before giving up.')
 STEP_LIMIT = flags.DEFINE_integer('step_limit', 0, 'if > 0, also give up '
                                   'after this many learner steps.')
-WALL_LIMIT = flags.DEFINE_float(
-    'wall_limit', 0., 'if > 0, also give up this many wall seconds after '
-    'the run\'s start (the command\'s, for the first run).')
+WALL_LIMIT = flags.DEFINE_float('wall_limit', 0., 'if > 0, also give up '
+                                'after this many wall seconds.')
 EVAL_EVERY = flags.DEFINE_float('eval_every', 30., 'training seconds '
                                 'between evaluations.')
 EVAL_EVERY_STEPS = flags.DEFINE_integer(
     'eval_every_steps', 0, 'if > 0, evaluate every this many learner steps '
-    'instead: the same points on a loaded machine as on an idle one.')
+    'instead (the same points whatever the load).')
 NUM_EVAL = flags.DEFINE_integer('num_eval', 100, 'games a side / episodes '
                                 'an evaluation.')
 STOP_WHEN_SOLVED = flags.DEFINE_bool(
     'stop_when_solved', True, 'end a run at its first solved evaluation.')
 REANALYZE_FRACTIONS = flags.DEFINE_list(
-    'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction '
-    '(e.g. 0,0.5,0.8) and compare them.')
-CURVE_PNG = flags.DEFINE_string('curve_png', None, 'with --preset=minatar: '
-                                'where to plot the self-play curves.')
+    'reanalyze_fractions', [], 'run the seeds once per reanalyze_fraction.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 CARTPOLE_GOAL = 475.
-# Episodes of the screen before the --num_eval episodes of a one-player
-# task: a network far from the goal costs a few episodes, not all.
+# A network far from a one-player task's goal costs a few episodes, not all.
 SCREEN_EPISODES = 10
 
 
 class _Evaluator:
-  """The `on_round` callback: evaluates on a training-time schedule."""
+  """The `on_round` callback: evaluates on a schedule."""
 
   def __init__(self, config, seed: int, start: float,
                make_environment: Callable[[int], Any]):
@@ -136,8 +117,6 @@ class _Evaluator:
     self._search = None
     self.curve: List[Dict[str, float]] = []
     self.solved_at: Optional[Dict[str, float]] = None
-    # (environment steps when the game was stored, its return), every game.
-    self.games: List[Any] = []
 
   def training_time(self) -> float:
     return time.time() - self._start - self._paused
@@ -172,7 +151,7 @@ class _Evaluator:
       return {'mean_return': mean,
               'solved': float(mean >= minatar_baselines.DQN_AT_5M[
                   _title()])}
-    goal = _goal()
+    goal = CARTPOLE_GOAL if GOAL.value is None else GOAL.value
     score = {'solved': 0.}
     if SCREEN.value:
       score['screen_mean_return'] = evaluation.evaluate_episodes(
@@ -192,24 +171,20 @@ class _Evaluator:
 
   def due(self, loop) -> bool:
     """Whether an evaluation or the end is due."""
-    elapsed, steps = self.training_time(), loop.learner.steps
     if self._out_of_time(loop):
       return True
     if EVAL_EVERY_STEPS.value:
-      return steps >= self._next_eval_step
-    return elapsed >= self._next_eval
+      return loop.learner.steps >= self._next_eval_step
+    return self.training_time() >= self._next_eval
 
   def __call__(self, loop) -> bool:
-    for result in loop.source.last_results:
-      self.games.append((loop.env_steps, result.episode_return))
     if not self.due(loop):
       return False
     elapsed, steps = self.training_time(), loop.learner.steps
     paused_at = time.time()
     score = self._score(loop)
     self._paused += time.time() - paused_at
-    if score['solved'] and self.solved_at is None and (
-        CHECKPOINT_DIR.value):
+    if score['solved'] and self.solved_at is None and CHECKPOINT_DIR.value:
       score['checkpoint'] = loop.save()
     point = dict(training_seconds=elapsed, env_steps=loop.env_steps,
                  learner_steps=steps, games=loop.games,
@@ -232,11 +207,6 @@ def _title() -> Optional[str]:
   return ENV.value or ('breakout' if PRESET.value == 'minatar' else None)
 
 
-def _goal() -> float:
-  """The mean return that solves a one-player task."""
-  return CARTPOLE_GOAL if GOAL.value is None else GOAL.value
-
-
 def _base_config():
   """The preset's or the environment's configuration, --config applied."""
   preset = None if ENVIRONMENT.value else PRESET.value
@@ -247,13 +217,9 @@ def _base_config():
 
 def run_seed(seed: int, reanalyze_fraction: Optional[float],
              start: float) -> Dict:
-  """One run from scratch, evaluated until solved or out of time.
-
-  Args:
-    seed: the run's seed.
-    reanalyze_fraction: None for the configuration's.
-    start: the wall time the run's clock counts from.
-  """
+  """One run from scratch, evaluated until solved or out of time; its wall
+  clock counts from `start`; `reanalyze_fraction` None keeps the
+  configuration's."""
   config = _base_config()
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)
@@ -293,7 +259,7 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float],
       'learner_steps': solved.get('learner_steps'),
       'final_env_steps': loop.env_steps,
       'final_training_seconds': evaluator.training_time(),
-      'curve': evaluator.curve, 'games': evaluator.games,
+      'curve': evaluator.curve,
   }
 
 
@@ -341,24 +307,6 @@ def format_table(summaries: List[Dict[str, Any]]) -> str:
       rows)
 
 
-def plot_minatar(runs: List[Dict], path: str) -> None:
-  """Self-play's 100-game mean return and the evaluations beside DQN's."""
-
-  def draw(axis):
-    for run in runs:
-      if run['games']:
-        frames, mean = minatar_baselines.moving_average(run['games'])
-        line, = axis.plot(frames, mean,
-                          label=f'MuZero self-play, seed {run["seed"]}')
-        axis.plot([p['env_steps'] for p in run['curve']],
-                  [p['mean_return'] for p in run['curve']], 'o',
-                  color=line.get_color(),
-                  label=f'MuZero evaluation, seed {run["seed"]}')
-
-  minatar_baselines.save_figure(
-      path, _title(), max(r['final_env_steps'] for r in runs), draw)
-
-
 def _check_flags() -> None:
   """Raises `app.UsageError` naming a flag the task cannot take."""
   if ENVIRONMENT.value:
@@ -397,8 +345,6 @@ def main(argv):
       runs.append(run_seed(int(seed), fraction, start))
       start = time.time()
     summaries.append(summarise(runs))
-  if CURVE_PNG.value and PRESET.value == 'minatar':
-    plot_minatar([r for s in summaries for r in s['runs']], CURVE_PNG.value)
   reporting.report({'machine': reporting.machine(), 'summaries': summaries},
                    OUTPUT_JSON.value, format_table(summaries))
 

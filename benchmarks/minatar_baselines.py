@@ -22,7 +22,7 @@ by pixel and are good to about 0.3 of a point (2 on Space Invaders); where
 the DQN curve is hidden under another one there is no point.
 """
 
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
@@ -110,20 +110,3 @@ def draw_dqn(axis: Any, game: str, last_frames: float) -> None:
   axis.axhline(DQN_AT_5M[game], color='grey', lw=0.8,
                label='DQN after 5M frames')
 
-
-def save_figure(path: str, game: str, last_frames: float,
-                draw: Callable[[Any], None]) -> None:
-  """A PNG of returns against frames: `draw(axis)` plots MuZero's lines,
-  then `draw_dqn` adds DQN's."""
-  import matplotlib  # pylint: disable=g-import-not-at-top
-  matplotlib.use('Agg')
-  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
-  figure, axis = pyplot.subplots(figsize=(7, 4))
-  draw(axis)
-  draw_dqn(axis, game, last_frames)
-  axis.set_xlabel('frames (environment steps)')
-  axis.set_ylabel('return')
-  axis.set_title(f'MuZero on MinAtar {game}')
-  axis.legend(fontsize=8)
-  figure.tight_layout()
-  figure.savefig(path, dpi=100)

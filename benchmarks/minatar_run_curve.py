@@ -14,11 +14,9 @@
 # ============================================================================
 """A MinAtar training run's self-play curve against frames, beside DQN's.
 
-Reads a run's TensorBoard scalars (`--logdir` of `launchers.train`): each
-logging interval's mean self-play return and the frames so far. Plots them,
-their running mean over --window intervals, the evaluations given as
---evaluations=FRAMES:MEAN,... and DQN's published curve; for runs too long
-for `benchmarks/learning.py`, resumed over several sessions:
+Plots each logging interval's mean self-play return from a run's
+TensorBoard scalars (`launchers.train --logdir`), their running mean over
+--window intervals, the --evaluations and DQN's published curve:
 
     python -m benchmarks.minatar_run_curve --env=breakout \
         --logdir=/tmp/bk1m/logs --evaluations=239000:8.0,292000:9.4 \
@@ -55,17 +53,24 @@ def main(argv):
     raise app.UsageError(str(e)) from e
   _, mean = minatar_baselines.moving_average(list(zip(frames, returns)),
                                              WINDOW.value)
-
-  def draw(axis):
-    axis.plot(frames, returns, color='tab:blue', alpha=0.25, lw=0.8,
-              label='MuZero self-play, each logging interval')
-    axis.plot(frames, mean, color='tab:blue',
-              label=f'MuZero self-play, mean of {WINDOW.value} intervals')
-    if evaluations:
-      axis.plot(*zip(*evaluations), 'o', color='tab:red',
-                label='MuZero noise-free search (--evaluations)')
-
-  minatar_baselines.save_figure(OUTPUT_PNG.value, ENV.value, frames[-1], draw)
+  import matplotlib  # pylint: disable=g-import-not-at-top
+  matplotlib.use('Agg')
+  from matplotlib import pyplot  # pylint: disable=g-import-not-at-top
+  figure, axis = pyplot.subplots(figsize=(7, 4))
+  axis.plot(frames, returns, color='tab:blue', alpha=0.25, lw=0.8,
+            label='MuZero self-play, each logging interval')
+  axis.plot(frames, mean, color='tab:blue',
+            label=f'MuZero self-play, mean of {WINDOW.value} intervals')
+  if evaluations:
+    axis.plot(*zip(*evaluations), 'o', color='tab:red',
+              label='MuZero noise-free search (--evaluations)')
+  minatar_baselines.draw_dqn(axis, ENV.value, frames[-1])
+  axis.set_xlabel('frames (environment steps)')
+  axis.set_ylabel('return')
+  axis.set_title(f'MuZero on MinAtar {ENV.value}')
+  axis.legend(fontsize=8)
+  figure.tight_layout()
+  figure.savefig(OUTPUT_PNG.value, dpi=100)
   print(f'{len(frames)} intervals to {int(frames[-1]):,} frames; last '
         f'running mean {mean[-1]:.2f}; wrote {OUTPUT_PNG.value}')
 

@@ -14,14 +14,12 @@
 # ============================================================================
 """What each preset costs on this machine: learner step, self-play, memory.
 
-Per preset, medians over --repeats after the first call (reported apart):
-ms of a `Learner.step` with XLA on a synthetic batch of the preset's
-shapes (lr 1e-6, so that the repeated batch cannot diverge); ms of a
-self-play round, one `CompiledSearch` over the preset's `num_envs` real
-environments and one step of each, and of one game's move (round /
-num_envs); an observation's float32 size, the parameters and the peak RSS
-(one process per preset with --isolate). A preset whose environment's
-package is missing is skipped. The numbers are in docs/benchmarks.md.
+Per preset: ms of an XLA `Learner.step` on a synthetic batch (lr 1e-6, so
+that the repeated batch cannot diverge) and of a self-play round (one
+batched search over the preset's `num_envs` environments and a step of
+each), medians over --repeats, the first call apart; the parameters and
+the peak RSS (one process per preset with --isolate). A preset whose
+environment's package is missing is skipped. See docs/benchmarks.md.
 
     python -m benchmarks.presets --isolate --presets=tictactoe,cartpole
     python -m benchmarks.presets --presets=atari --paper_simulations=2 \
@@ -66,19 +64,8 @@ ISOLATE = flags.DEFINE_bool('isolate', False, 'each preset in its own '
 OUTPUT_JSON = reporting.output_json_flag()
 
 
-def make_config(preset: str) -> config_lib.MuZeroConfig:
-  """The preset's config with the benchmark's batch and simulations."""
-  config = presets.get_preset(preset).replace(lr_init=1e-6)
-  if preset in PAPER_PRESETS:
-    config = config.replace(
-        batch_size=PAPER_BATCH_SIZE.value,
-        num_simulations=PAPER_SIMULATIONS.value or config.num_simulations)
-  return config
-
-
 def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
                   num_envs: int, rounds: int) -> Dict[str, Any]:
-  """Rounds of one batched search and one step of every game."""
   make_environment = builders.make_environment_factory(preset, config)
   environments = [make_environment(SEED + i) for i in range(num_envs)]
   time_steps = [environment.reset() for environment in environments]
@@ -108,8 +95,12 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
 
 
 def benchmark_preset(preset: str) -> Dict[str, Any]:
-  """Measures one preset in this process; see the module docstring."""
-  config = make_config(preset)
+  """Measures one preset in this process."""
+  config = presets.get_preset(preset).replace(lr_init=1e-6)
+  if preset in PAPER_PRESETS:
+    config = config.replace(
+        batch_size=PAPER_BATCH_SIZE.value,
+        num_simulations=PAPER_SIMULATIONS.value or config.num_simulations)
   num_envs = presets.run_defaults(preset)['num_envs']
   result = {'preset': preset, 'batch_size': config.batch_size,
             'num_simulations': config.num_simulations, 'num_envs': num_envs,
@@ -168,7 +159,7 @@ def _median(part: Dict[str, Any], key: str) -> Optional[float]:
 
 
 def format_table(results: Sequence[Dict[str, Any]]) -> str:
-  """A Markdown table of the medians, one row per preset."""
+  """The medians, a row per preset."""
   rows = []
   for r in results:
     learner, selfplay = r.get('learner', {}), r.get('selfplay', {})

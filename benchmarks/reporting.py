@@ -43,9 +43,8 @@ def output_json_flag() -> flags.FlagHolder:
 
 
 def define_run_flags() -> Callable[[], Dict[str, Any]]:
-  """Defines the run settings a benchmark passes to
-  `experiment.run_selfplay`, each the preset's by default; returns a
-  function that gives them as keyword arguments."""
+  """Defines run settings, each the preset's by default; returns a function
+  that gives them as keyword arguments of `experiment.run_selfplay`."""
   holders = (
       flags.DEFINE_integer('num_envs', None, 'self-play games at once.'),
       flags.DEFINE_float('train_ratio', None,
@@ -121,11 +120,11 @@ def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
                   on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
                                                None]] = None
                   ) -> Dict[str, List[float]]:
-  """name -> `repeats` rates (work per call / seconds per call) of `tasks`,
-  name -> (function, calls a timing, work per call), timed once a repeat in
-  an order rotated by one each time: a noisy, shared machine then slows
-  every task alike, and ratios within a repeat cancel the load.
-  `on_repeat(repeat, rates so far)` is called after each repeat."""
+  """name -> `repeats` rates (work / second) of `tasks`, name -> (function,
+  calls a timing, work a call), each timed once a repeat in an order rotated
+  by one each time, so that load on a shared machine slows every task alike
+  and cancels in the ratios of a repeat; `on_repeat(repeat, rates so far)`
+  after each repeat."""
   names = list(tasks)
   rates = {name: [] for name in names}
   for repeat in range(repeats):
@@ -268,37 +267,26 @@ def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
       batch_size=flags.DEFINE_integer('batch_size', 256,
                                       'the learner\'s batch.'),
       steps=flags.DEFINE_integer('steps', 20, 'learner steps a timing.'),
-      warmup_steps=flags.DEFINE_integer('warmup_steps', 3,
-                                        'untimed learner steps first.'),
       repeats=flags.DEFINE_integer('repeats', 3, 'timings.'),
       threads=flags.DEFINE_integer(
-          'threads', 0, 'torch.set_num_threads (0: torch\'s default).'),
-      seed=flags.DEFINE_integer('seed', 0, 'seed of inputs and weights.'))
+          'threads', 0, 'torch.set_num_threads (0: torch\'s default).'))
 
 
 def run_peer(argv: Sequence[str], peer_flags: types.SimpleNamespace,
              library: str, set_threads: Callable[[int], None],
              time_learner: Callable[..., Tuple[List[float], Dict[str, Any]]]
              ) -> None:
-  """A peer driver's main: checks the flags, times the learner and prints
-  one JSON line.
-
-  Args:
-    argv: `main`'s.
-    peer_flags: `define_peer_flags`' result.
-    library: the peer's name in the result.
-    set_threads: sets the library's threads (--threads > 0).
-    time_learner: `(model, batch_size, steps, repeats, warmup_steps, seed)
-      -> (samples/s of each timing, settings)`.
-  """
+  """A peer driver's main: `set_threads(--threads)` if given, then
+  `time_learner(model, batch_size, steps, repeats, warmup_steps, seed) ->
+  (samples/s of each timing, settings)`, printed as one JSON line."""
   check_no_arguments(argv)
   f = peer_flags
   check_positive((f.batch_size, f.steps, f.repeats))
   if f.threads.value:
     set_threads(f.threads.value)
+  # 3 untimed steps and seed 0, as our side (`learner.py --peer_worker`).
   rates, settings = time_learner(f.model.value, f.batch_size.value,
-                                 f.steps.value, f.repeats.value,
-                                 f.warmup_steps.value, f.seed.value)
+                                 f.steps.value, f.repeats.value, 3, 0)
   print(json.dumps({'library': library, 'model': f.model.value,
                     'steps_per_timing': f.steps.value,
                     'samples_per_second': rates, **settings,

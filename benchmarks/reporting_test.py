@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from benchmarks import reporting
+from benchmarks.peers import side_by_side
 
 
 class WithMediansTest(absltest.TestCase):
@@ -223,6 +224,14 @@ def test_run_peer_times_the_learner_with_its_threads(capsys):
   assert threads == [1]
   assert (output['model'], output['samples_per_second'],
           output['steps_per_timing']) == ('conv', [10., 30.], 20)
+
+
+def test_peer_flags_take_the_command_side_by_side_gives_a_peer():
+  command = side_by_side.worker_command('lightzero', 'conv', 'py', 10, 3,
+                                        128, 2)
+  peer = _peer_flags(command[3:])
+  assert (peer.model.value, peer.steps.value, peer.repeats.value,
+          peer.batch_size.value, peer.threads.value) == ('conv', 10, 3, 128, 2)
 
 
 def test_table_formats_each_kind_of_cell():

@@ -12,24 +12,24 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Search throughput against the reference search and mctx; self-play.
+"""Search throughput against mctx; self-play.
 
-Milliseconds a call and simulations per second of one MuZero search with
-root noise on a small MLP (observation 8, hidden state 32, 4 actions,
-scalar heads, one player), the first call excluded: `xla` and `graph`
-(`CompiledSearch`), `reference` (the NumPy tree), `mctx` on a JAX copy of
-the network (mctx_baseline.py; JAX and mctx are optional), `xla_gumbel`
-and `mctx_gumbel`. Each repeat times every measurement once, in a rotated
-order. With
+Milliseconds a call of one search with root noise on a small MLP, the
+first call excluded, each repeat timing every measurement once in a
+rotated order: `xla` (`CompiledSearch`) and `mctx` on a JAX copy of the
+network (JAX and mctx are optional: `pip install -e '.[bench]'`) with
+MuZero's rules, `xla_gumbel` and `mctx_gumbel` with Gumbel MuZero's. With
 --selfplay, instead: environment steps/s of tic-tac-toe self-play. The
 numbers are in docs/benchmarks.md.
 
-    python -m benchmarks.search --skip_reference --repeats=3
+    python -m benchmarks.search --repeats=3
     python -m benchmarks.search --selfplay=1,64 --repeats=3
 """
 
+import functools
 import itertools
 import math
+import re
 import statistics
 import time
 from typing import Any, Callable, Dict, List, Sequence
@@ -40,7 +40,6 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
-from benchmarks import mctx_baseline
 from benchmarks import reporting
 from muzero_snt import acting
 from muzero_snt import config as config_lib
@@ -51,19 +50,13 @@ from muzero_snt import search as search_lib
 from muzero_snt.search import compiled_search
 
 OBSERVATION_SIZE, HIDDEN_SIZE, NUM_ACTIONS = 8, 32, 4
-# Columns of the table, in order.
-_NAMES = ('xla', 'graph', 'reference', 'mctx', 'xla_gumbel', 'mctx_gumbel')
-_RATIOS = (('xla', 'mctx'), ('xla', 'reference'), ('xla', 'graph'),
-           ('xla_gumbel', 'mctx_gumbel'))
+_RATIOS = (('xla', 'mctx'), ('xla_gumbel', 'mctx_gumbel'))
 
 BATCH_SIZES = flags.DEFINE_list('batch_sizes', ['1', '16', '256'],
                                 'search batch sizes.')
 NUM_SIMULATIONS = flags.DEFINE_integer('num_simulations', 50,
                                        'simulations per search.')
 REPEATS = flags.DEFINE_integer('repeats', 5, 'timings of each measurement.')
-SKIP_MCTX = flags.DEFINE_bool('skip_mctx', False, 'skip mctx.')
-SKIP_REFERENCE = flags.DEFINE_bool('skip_reference', False,
-                                   'skip the reference search.')
 SELFPLAY = flags.DEFINE_list(
     'selfplay', [], 'instead of the searches, tic-tac-toe self-play with '
     'each of these numbers of games at once.')
@@ -71,6 +64,8 @@ OUTPUT_JSON = reporting.output_json_flag()
 
 MIN_SECONDS = 0.2  # A timing repeats a call until it has run this long.
 SEED = 0
+# The forward pass of the JAX copy may differ from TensorFlow's by rounding.
+_TOLERANCE = 1e-5
 
 
 def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
@@ -85,57 +80,188 @@ def make_config(num_simulations: int = 50) -> config_lib.MuZeroConfig:
           reward_support_size=0))
 
 
-def make_tf_tasks(config, network, observation, legal, seed: int,
-                  reference: bool) -> Dict[str, Callable[[], Any]]:
-  """Our searches and the reference."""
-  to_play = np.zeros(observation.shape[0], np.int32)
-  searches = {
-      'xla': compiled_search.CompiledSearch(config, network),
-      'graph': compiled_search.CompiledSearch(config, network,
-                                              jit_compile=False),
-      'xla_gumbel': compiled_search.CompiledSearch(
-          config.replace(search_policy='gumbel'), network),
+def import_mctx():
+  """(jax, mctx), or None with a warning if either is missing."""
+  try:
+    import jax  # pylint: disable=g-import-not-at-top
+    import mctx  # pylint: disable=g-import-not-at-top
+  except ImportError:
+    logging.warning('mctx skipped: JAX and mctx are not installed '
+                    '(pip install -e \'.[bench]\').')
+    return None
+  return jax, mctx
+
+
+def mlp_layers(network) -> Dict[str, List[tuple]]:
+  """The `(w, b)` NumPy arrays of each `snt.nets.MLP` by module path, e.g.
+  'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)]."""
+  pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
+  found = {}
+  for variable in network.variables:
+    match = pattern.match(variable.name)
+    if not match:
+      raise ValueError(f'{variable.name} is not a layer of an MLP network.')
+    path, index, kind = match.group(1), int(match.group(2)), match.group(3)
+    found.setdefault(path, {}).setdefault(index, {})[kind] = variable.numpy()
+  return {path: [(layers[i]['w'], layers[i]['b']) for i in sorted(layers)]
+          for path, layers in found.items()}
+
+
+def make_jax_model(jax, network, num_actions: int):
+  """`(params, initial, recurrent)`: the network's weights and its two
+  inferences in JAX, `initial(params, observation) -> (policy_logits,
+  value, hidden_state)` and `recurrent(params, hidden_state, action) ->
+  (reward, policy_logits, value, hidden_state)`, as `networks/mlp.py`
+  computes them."""
+  jnp = jax.numpy
+  params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
+
+  def mlp(layers, x, activate_final=False):
+    for i, (w, b) in enumerate(layers):
+      x = x @ w + b
+      if activate_final or i < len(layers) - 1:
+        x = jax.nn.relu(x)
+    return x
+
+  def scale(hidden_state):
+    low = hidden_state.min(axis=-1, keepdims=True)
+    high = hidden_state.max(axis=-1, keepdims=True)
+    return (hidden_state - low) / jnp.maximum(high - low, 1e-5)
+
+  def predict(params, hidden_state):
+    features = mlp(params['prediction/torso'], hidden_state,
+                   activate_final=True)
+    return (mlp(params['prediction/policy_head'], features),
+            mlp(params['prediction/value_head/mlp'], features)[:, 0])
+
+  def initial(params, observation):
+    flat = observation.reshape(observation.shape[0], -1)
+    hidden_state = scale(mlp(params['representation/torso'], flat))
+    policy_logits, value = predict(params, hidden_state)
+    return policy_logits, value, hidden_state
+
+  def recurrent(params, hidden_state, action):
+    inputs = jnp.concatenate(
+        [hidden_state, jax.nn.one_hot(action, num_actions)], axis=-1)
+    next_state = mlp(params['dynamics/torso'], inputs)
+    # As in networks/mlp.py, the reward head reads the unscaled state.
+    reward = mlp(params['dynamics/reward_head/mlp'], next_state)[:, 0]
+    next_state = scale(next_state)
+    policy_logits, value = predict(params, next_state)
+    return reward, policy_logits, value, next_state
+
+  return params, initial, recurrent
+
+
+def check_jax_model(jax, network, jax_model, batch_size: int = 64,
+                    seed: int = 0) -> float:
+  """Max |JAX - TF| over both inferences on random inputs, asserted below
+  `_TOLERANCE`."""
+  params, initial, recurrent = jax_model
+  rng = np.random.default_rng(seed)
+  observation = rng.standard_normal(
+      (batch_size,) + network.observation_shape).astype(np.float32)
+  action = rng.integers(0, network.num_actions, batch_size).astype(np.int32)
+  tf_initial = network.initial_inference(observation)
+  tf_recurrent = network.recurrent_inference(tf_initial.hidden_state, action)
+  jax_initial = jax.jit(initial)(params, observation)
+  jax_recurrent = jax.jit(recurrent)(
+      params, tf_initial.hidden_state.numpy(), action)
+  ours = (tf_initial.policy_logits, tf_initial.value, tf_initial.hidden_state,
+          tf_recurrent.reward, tf_recurrent.policy_logits, tf_recurrent.value,
+          tf_recurrent.hidden_state)
+  difference = max(float(np.max(np.abs(np.asarray(a) - np.asarray(b))))
+                   for a, b in zip(ours, jax_initial + jax_recurrent))
+  if not difference < _TOLERANCE:  # Also under `python -O`.
+    raise AssertionError(f'The JAX model differs from the TF network by '
+                         f'{difference}, more than {_TOLERANCE}.')
+  return difference
+
+
+def make_mctx_tasks(jax, mctx, jax_model, config, observation, legal,
+                    seed: int) -> Dict[str, Callable[[], Any]]:
+  """`mctx` (`muzero_policy`) and `mctx_gumbel` (`gumbel_muzero_policy` with
+  the config's m, c_visit and c_scale)."""
+  jnp = jax.numpy
+  params, initial, recurrent = jax_model
+  num_simulations = config.num_simulations
+
+  def recurrent_fn(params, rng_key, action, embedding):
+    del rng_key
+    reward, policy_logits, value, next_state = recurrent(
+        params, embedding, action)
+    return mctx.RecurrentFnOutput(
+        reward=reward, discount=jnp.full_like(reward, config.discount),
+        prior_logits=policy_logits, value=value), next_state
+
+  def make_policy(policy_fn, **kwargs):
+    @jax.jit
+    def policy(params, rng_key, observation, invalid_actions):
+      policy_logits, value, hidden_state = initial(params, observation)
+      output = policy_fn(
+          params, rng_key,
+          root=mctx.RootFnOutput(prior_logits=policy_logits, value=value,
+                                 embedding=hidden_state),
+          recurrent_fn=recurrent_fn, num_simulations=num_simulations,
+          invalid_actions=invalid_actions, **kwargs)
+      return (output.search_tree.summary().visit_counts,
+              output.action_weights, output.action)
+    return policy
+
+  policy = make_policy(
+      mctx.muzero_policy, dirichlet_fraction=config.root_exploration_fraction,
+      dirichlet_alpha=config.root_dirichlet_alpha, pb_c_init=config.pb_c_init,
+      pb_c_base=config.pb_c_base)
+  gumbel_policy = make_policy(
+      mctx.gumbel_muzero_policy,
+      max_num_considered_actions=config.gumbel_max_considered_actions,
+      qtransform=functools.partial(
+          mctx.qtransform_completed_by_mix_value,
+          value_scale=config.gumbel_c_scale,
+          maxvisit_init=config.gumbel_c_visit))
+
+  invalid_actions = (~legal).astype(np.float32)
+  keys = iter(np.asarray(jax.random.split(jax.random.PRNGKey(seed), 100_000)))
+  to_numpy = lambda tree: jax.tree_util.tree_map(np.asarray, tree)
+  return {
+      'mctx': lambda: to_numpy(policy(params, next(keys), observation,
+                                      invalid_actions)),
+      'mctx_gumbel': lambda: to_numpy(gumbel_policy(
+          params, next(keys), observation, invalid_actions)),
   }
-  counter = iter(range(10**9))
-  tasks = {name: lambda s=s: s.search_with_seed(
-      observation, to_play, legal, [seed, next(counter)], add_noise=True)
-           for name, s in searches.items()}
-  if reference:
-    model = search_lib.NetworkModel(network)
-    rng = np.random.default_rng(seed)
-    tasks['reference'] = lambda: search_lib.search(
-        config, model, observation, to_play, legal, rng, add_noise=True)
-  return tasks
 
 
-def time_batch(batch_size: int, config, network, jax_model, repeats: int,
-               min_seconds: float, seed: int,
-               reference: bool) -> Dict[str, Any]:
+def time_batch(batch_size: int, config, network, jax_model,
+               repeats: int) -> Dict[str, Any]:
   """Times every measurement at one batch size, in rotated turns."""
+  seed = SEED
   rng = np.random.default_rng(seed + batch_size)
   observation = rng.standard_normal(
       (batch_size, OBSERVATION_SIZE)).astype(np.float32)
   legal = np.ones((batch_size, NUM_ACTIONS), bool)
-  tasks = make_tf_tasks(config, network, observation, legal, seed, reference)
+  to_play = np.zeros(batch_size, np.int32)
+  counter = iter(range(10**9))
+  tasks = {name: lambda s=s: s.search_with_seed(
+      observation, to_play, legal, [seed, next(counter)], add_noise=True)
+           for name, s in (
+               ('xla', compiled_search.CompiledSearch(config, network)),
+               ('xla_gumbel', compiled_search.CompiledSearch(
+                   config.replace(search_policy='gumbel'), network)))}
   if jax_model is not None:
-    tasks.update(mctx_baseline.make_mctx_tasks(*jax_model, config,
+    tasks.update(make_mctx_tasks(*jax_model, config,
                                                observation, legal, seed))
   timed = {}
   for name, function in tasks.items():
     first = reporting.seconds_per_call(function)  # Traces and compiles.
     once = reporting.seconds_per_call(function)
-    timed[name] = (function, max(1, math.ceil(min_seconds / once)), 1.)
+    timed[name] = (function, max(1, math.ceil(MIN_SECONDS / once)), 1.)
     logging.info('batch %d %s: first call %.2fs, then %.4fs', batch_size,
                  name, first, once)
-  calls_per_second = reporting.rotated_rates(timed, repeats)
-  simulations = batch_size * config.num_simulations
-  rates = {name: [simulations * r for r in values]
-           for name, values in calls_per_second.items()}
+  rates = reporting.rotated_rates(timed, repeats)  # Calls a second.
   return {
       'batch_size': batch_size,
       'milliseconds_per_call': {name: [1e3 / r for r in values]
-                                for name, values in calls_per_second.items()},
-      'simulations_per_second': rates,
+                                for name, values in rates.items()},
       'ratios': {f'{a}/{b}': [x / y for x, y in zip(rates[a], rates[b])]
                  for a, b in _RATIOS if b in rates},
   }
@@ -179,8 +305,8 @@ def selfplay_rates(preset: str, num_envs: Sequence[int],
 
 
 def format_table(results: List[Dict[str, Any]]) -> str:
-  """Medians: ms a call and ratios of simulations/s."""
-  names = [n for n in _NAMES if n in results[0]['milliseconds_per_call']]
+  """Medians: ms a call and ratios of calls/s."""
+  names = list(results[0]['milliseconds_per_call'])
   ratios = [n for n in results[0]['ratios']]
   return reporting.table(['batch'] + names + ratios, [
       [r['batch_size']] +
@@ -208,17 +334,17 @@ def main(argv):
   network.create_variables()
   output['num_simulations'] = NUM_SIMULATIONS.value
   jax_model = None
-  modules = None if SKIP_MCTX.value else mctx_baseline.import_mctx()
+  modules = import_mctx()
   if modules is not None:
     jax, mctx = modules
-    jax_model = (jax, mctx, mctx_baseline.make_jax_model(jax, network,
+    jax_model = (jax, mctx, make_jax_model(jax, network,
                                                          NUM_ACTIONS))
-    output['jax_max_difference'] = mctx_baseline.check_jax_model(
+    output['jax_max_difference'] = check_jax_model(
         jax, network, jax_model[2], seed=SEED)
     output['machine'].update(jax=jax.__version__, mctx=mctx.__version__)
   output['search'] = [
-      time_batch(b, config, network, jax_model, REPEATS.value, MIN_SECONDS,
-                 SEED, not SKIP_REFERENCE.value) for b in batch_sizes]
+      time_batch(b, config, network, jax_model, REPEATS.value)
+      for b in batch_sizes]
   reporting.report(output, OUTPUT_JSON.value, format_table(output['search']))
 
 

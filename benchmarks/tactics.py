@@ -14,20 +14,13 @@
 # ============================================================================
 r"""Does a trained board-game network see wins and losses in one move?
 
-Plays --num_games uniformly random games of the preset's OpenSpiel game and
-keeps the positions with a one-move tactic: 'win' (the player to move can
-win at once; the right moves are the winning ones) or 'defend' (it cannot,
-and some of its moves let the opponent win at once: the right moves are the
-others). For each checkpoint it asks:
-
-  * `prior`: the legal move of highest prior (the policy head alone);
-  * `muzero<N>`: MuZero's move after a noise-free search of N simulations,
-    as `launchers.evaluate` plays;
-  * at the 'win' positions, the reward the dynamics predicts for the winning
-    moves and for the others (the rules say 1 and 0).
-
-A random player (in expectation) and OpenSpiel's MCTS (--mcts_simulations)
-answer the same positions for scale. See docs/results.md.
+The positions of --num_games random games where the player to move can win
+at once ('win') or can only avoid a loss in one ('defend'). Each
+checkpoint's network answers by its prior (`prior`) and by a noise-free
+search of N simulations (`muzero<N>`), and at the 'win' positions the
+dynamics predicts the reward of the winning moves and of the others (the
+rules say 1 and 0); a random player and OpenSpiel's MCTS answer for scale.
+See docs/results.md.
 
     python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
         --simulations=50,200 --mcts_simulations=10,100
@@ -57,8 +50,8 @@ MCTS_SIMULATIONS = OUTPUT_JSON = None
 
 
 def _define_flags() -> None:
-  """Defines the script's flags when it runs, not when tests import its
-  helpers (beside launchers that define --preset and --seed too)."""
+  """Defines the flags when the script runs: tests import its helpers
+  beside launchers that define --preset and --seed too."""
   global PRESET, CHECKPOINT_DIRS, NUM_GAMES, SEED, SIMULATIONS
   global MCTS_SIMULATIONS, OUTPUT_JSON
   PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
@@ -77,8 +70,7 @@ def _define_flags() -> None:
 
 
 class TacticalPosition(NamedTuple):
-  """A position with a one-move tactic, reached by `history`; `correct`
-  is the non-empty subset of the `legal` actions that are right."""
+  """A position with a one-move tactic and its right moves (`correct`)."""
   history: Tuple[int, ...]
   kind: str
   legal: Tuple[int, ...]
@@ -92,8 +84,7 @@ def _wins_at_once(state, action: int, player: int) -> bool:
 
 
 def winning_moves(state) -> FrozenSet[int]:
-  """The legal moves that win at once for the mover at `state`, a
-  `pyspiel.State` in play of a two-player game with a final outcome."""
+  """The legal moves that win at once at `state`, a `pyspiel.State`."""
   if state.is_terminal():
     raise ValueError(f'winning_moves needs a position in play, got a '
                      f'terminal one:\n{state}')
@@ -104,8 +95,7 @@ def winning_moves(state) -> FrozenSet[int]:
 
 def classify(state) -> Optional[Tuple[str, FrozenSet[int]]]:
   """('win', winning moves), ('defend', moves after which the opponent
-  cannot win at once), or None when neither applies (no win, and every
-  move, or none, lets the opponent win at once)."""
+  cannot win at once, if some but not all are), or None."""
   if state.is_terminal():
     raise ValueError(f'classify needs a position in play, got a terminal '
                      f'one:\n{state}')
@@ -139,9 +129,8 @@ def _load(game):
 
 def positions_in_games(game, games: Sequence[Sequence[int]]
                       ) -> List[TacticalPosition]:
-  """Every position before a move of `games` (each game's actions from the
-  start) that `classify` names, in order of play; `game` is a two-player
-  `pyspiel.Game` or its name. Raises ValueError for an illegal action."""
+  """The positions of `games` (each a list of actions) that `classify`
+  names, in order of play; ValueError for an illegal action."""
   game = _load(game)
   positions = []
   for number, actions in enumerate(games):
@@ -184,8 +173,8 @@ def collect_positions(game, num_games: int,
 
 def hit_rates(positions: Sequence[TacticalPosition],
               actions: Sequence[int]) -> Dict[str, float]:
-  """{kind: the share of its positions where `actions` were right} (NaN
-  for a kind without positions)."""
+  """{kind: the share of its positions where `actions` were right}, NaN
+  for a kind without positions."""
   if len(actions) != len(positions):
     raise ValueError(f'{len(actions)} actions for {len(positions)} '
                      'positions: give one action per position.')
@@ -208,12 +197,10 @@ def random_rates(positions: Sequence[TacticalPosition]) -> Dict[str, float]:
 
 
 def counts(positions: Sequence[TacticalPosition]) -> Dict[str, int]:
-  """The number of positions of each kind."""
   return {kind: sum(p.kind == kind for p in positions) for kind in KINDS}
 
 
 def _environment_at(position):
-  """The preset's environment, played to `position`."""
   env = environments.make_environment(PRESET.value, 0)
   env.reset()
   for action in position.history:

@@ -12,17 +12,15 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""LightZero 0.2.0's MuZero learner step on our shapes.
+"""LightZero 0.2.0's MuZero learner step on our shapes, in its own venv.
 
-Runs in the peers' venv (install_lightzero.sh) and imports nothing of
-muzero_snt; our parameters where LightZero has them (docs/benchmarks.md).
-Times `MuZeroPolicy._forward_learn`, what its learner calls once an update
-(`benchmarks/learner.py --peers=lightzero` starts it in turns with our
-step), and prints one JSON line.
+Times `MuZeroPolicy._forward_learn`, what its learner calls once an update,
+with our parameters where LightZero has them (docs/benchmarks.md), and
+prints one JSON line (`benchmarks.learner --peers=lightzero`).
 """
 
 import copy
-from typing import Any, Dict, Tuple
+from typing import Any, Tuple
 
 from absl import app
 from easydict import EasyDict
@@ -70,25 +68,11 @@ def make_policy_config(model: str, batch_size: int = 256) -> EasyDict:
   return config
 
 
-def make_policy(config: EasyDict) -> MuZeroPolicy:
-  """A `MuZeroPolicy` with its learn and collect modes."""
-  policy = MuZeroPolicy(config, enable_field=['learn', 'collect'])
-  # Set by a collector's first call; `_forward_learn` reports them.
-  policy._collect_mcts_temperature = 1.  # pylint: disable=protected-access
-  policy.collect_epsilon = 0.
-  return policy
-
-
 def make_batch(config: EasyDict, seed: int = 0) -> Tuple[Any, Any]:
-  """A random batch in the layout of LightZero's replay buffer.
-
-  Values in [-3, 3], rewards in [-2, 2], Dirichlet policies, past a random
-  game length masked and 0; the observations are the K + 1 stacked frames
-  the buffer samples.
-
-  Returns:
-    `(current_batch, target_batch)`, `MuZeroPolicy._forward_learn`'s input.
-  """
+  """`(current_batch, target_batch)` as LightZero's replay buffer gives
+  `MuZeroPolicy._forward_learn`: values in [-3, 3], rewards in [-2, 2],
+  Dirichlet policies, past a random game length masked and 0; the
+  observations the K + 1 stacked frames the buffer samples."""
   rng = np.random.default_rng(seed)
   b, k = config.batch_size, config.num_unroll_steps
   a = config.model.action_space_size
@@ -111,24 +95,22 @@ def make_batch(config: EasyDict, seed: int = 0) -> Tuple[Any, Any]:
   return current_batch, target_batch
 
 
-def describe(config: EasyDict) -> Dict[str, Any]:
-  """The settings a result depends on."""
-  return {'lightzero': lzero.__version__, 'torch': torch.__version__,
-          'torch_threads': torch.get_num_threads(),
-          'model_type': config.model.model_type,
-          'batch_size': config.batch_size,
-          'num_unroll_steps': config.num_unroll_steps}
-
-
 def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
   torch.manual_seed(seed)
   config = make_policy_config(model, batch_size=batch_size)
-  policy = make_policy(config)
+  policy = MuZeroPolicy(config, enable_field=['learn', 'collect'])
+  # Set by a collector's first call; `_forward_learn` reports them.
+  policy._collect_mcts_temperature = 1.  # pylint: disable=protected-access
+  policy.collect_epsilon = 0.
   data = make_batch(config, seed)
   rates = reporting.learner_rates(
       lambda: policy._forward_learn(data),  # pylint: disable=protected-access
       batch_size, steps, repeats, warmup_steps)
-  return rates, describe(config)
+  return rates, {'lightzero': lzero.__version__, 'torch': torch.__version__,
+                 'torch_threads': torch.get_num_threads(),
+                 'model_type': config.model.model_type,
+                 'batch_size': config.batch_size,
+                 'num_unroll_steps': config.num_unroll_steps}
 
 
 def main(argv):

@@ -12,20 +12,16 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""muzero-general's learner step on our shapes.
+"""muzero-general's learner step on our shapes, in its own venv.
 
-Runs in its own venv (install_muzero_general.sh) and imports its `models`
-and `trainer` and nothing of muzero_snt; its `Trainer` is a Ray actor only
-through its decorator, so `import_peer` stands in for `ray`. Our
-parameters where it has them (docs/benchmarks.md). Times
-`Trainer.update_lr()` and `update_weights(batch)`
-(`benchmarks/learner.py --peers=muzero_general` starts it in turns with
-our step), and prints one JSON line.
+Times `Trainer.update_lr()` and `update_weights(batch)` with our parameters
+where it has them (docs/benchmarks.md), and prints one JSON line
+(`benchmarks.learner --peers=muzero_general`).
 """
 
 import sys
 import types
-from typing import Any, Dict, Tuple
+from typing import Any, Tuple
 
 from absl import app
 import numpy as np
@@ -83,12 +79,6 @@ def import_peer() -> Tuple[Any, Any]:
   return models, trainer
 
 
-def make_config(model: str, batch_size: int = 256) -> types.SimpleNamespace:
-  """The attributes of its `MuZeroConfig` that the timed code reads."""
-  return types.SimpleNamespace(**dict(
-      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size))
-
-
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
   """A random batch in the layout of its `ReplayBuffer.get_batch`.
 
@@ -114,19 +104,11 @@ def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
           np.maximum(gradient_scale, 1).tolist())
 
 
-def describe(config: types.SimpleNamespace) -> Dict[str, Any]:
-  """The settings a result depends on."""
-  return {'torch': torch.__version__,
-          'torch_threads': torch.get_num_threads(),
-          'network': config.network, 'batch_size': config.batch_size,
-          'num_unroll_steps': config.num_unroll_steps,
-          'support_size': config.support_size}
-
-
 def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
   models, trainer = import_peer()
-  config = make_config(model, batch_size=batch_size)
-  config.seed = seed
+  # The attributes of its `MuZeroConfig` that the timed code reads.
+  config = types.SimpleNamespace(**dict(
+      _COMMON, **_MODEL_CONFIGS[model], batch_size=batch_size, seed=seed))
   torch.manual_seed(seed)
   learner = trainer.Trainer(
       {'weights': models.MuZeroNetwork(config).get_weights(),
@@ -139,7 +121,11 @@ def time_learner(model, batch_size, steps, repeats, warmup_steps, seed):
 
   rates = reporting.learner_rates(step, batch_size, steps, repeats,
                                   warmup_steps)
-  return rates, describe(config)
+  return rates, {'torch': torch.__version__,
+                 'torch_threads': torch.get_num_threads(),
+                 'network': config.network, 'batch_size': config.batch_size,
+                 'num_unroll_steps': config.num_unroll_steps,
+                 'support_size': config.support_size}
 
 
 def main(argv):

@@ -14,21 +14,17 @@
 # ============================================================================
 """Our learner step against peers', in alternating processes.
 
-`benchmarks/learner.py --peers=lightzero,muzero_general` runs, for each
-round and model, our driver (`benchmarks.learner --peer_worker`, this
-interpreter) and then each peer's (`benchmarks.peers.<peer>`, the
-interpreter of the peer's own venv), one process after the other, so that
-no two libraries share the cores. Reported per model: each library's
-median rate over the rounds (a round's rate the median of its process's
-timings) and the median of the per-round ratios ours / peer. No
-TensorFlow here.
+For each round and model, our driver (`benchmarks.learner --peer_worker`)
+and then each peer's (`benchmarks.peers.<peer>` in the peer's own venv),
+one process after the other, so that no two libraries share the cores.
+No TensorFlow here.
 """
 
 import json
 import statistics
 import subprocess
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Sequence
 
 from benchmarks import reporting
 
@@ -50,15 +46,13 @@ def worker_command(library: str, model: str, python: str, steps: int,
     raise ValueError(f'Unknown library {library!r}; expected {OURS!r} or one '
                      f'of {PEERS}.')
   sizes = [f'--steps={steps}', f'--repeats={repeats}',
-           f'--batch_size={batch_size}']
+           f'--batch_size={batch_size}'] + (
+               [f'--threads={threads}'] if threads else [])
   if library != OURS:
-    return ([python, '-m', f'benchmarks.peers.{library}', '--part=learner',
-             f'--model={model}'] + sizes +
-            ([f'--threads={threads}'] if threads else []))
-  return ([python, '-m', 'benchmarks.learner', '--peer_worker',
-           f'--models={model}'] + sizes +
-          ([f'--intra_op_threads={threads}', f'--inter_op_threads={threads}']
-           if threads else []))
+    return [python, '-m', f'benchmarks.peers.{library}',
+            f'--model={model}'] + sizes
+  return [python, '-m', 'benchmarks.learner', '--peer_worker',
+          f'--models={model}'] + sizes
 
 
 def parse_output(stdout: str) -> Dict[str, Any]:
@@ -70,7 +64,7 @@ def parse_output(stdout: str) -> Dict[str, Any]:
 
 
 def run_worker(command: Sequence[str]) -> Dict[str, Any]:
-  """Runs one driver process to its end; its parsed result."""
+  """Runs one driver process; its result."""
   done = subprocess.run(command, capture_output=True, text=True, check=False)
   if done.returncode:
     raise RuntimeError(f'{" ".join(command)} exited with {done.returncode}: '
@@ -99,20 +93,19 @@ def run(models: Sequence[str],
         repeats: int = 3,
         batch_size: int = 256,
         threads: int = 0,
-        peer_pythons: Optional[Mapping[str, str]] = None,
         log=print) -> Dict[str, Any]:
-  """Alternates our driver and the peers' (`peer_pythons` their venvs'
-  interpreters) `rounds` times per model: {'rounds': every process's
-  result, 'summary': {model: {peer: `summarise(...)`}}}."""
+  """Alternates our driver and the peers' (in `DEFAULT_PEER_PYTHONS`)
+  `rounds` times per model: {'rounds': every process's result, 'summary':
+  {model: {peer: `summarise(...)`}}}."""
   unknown = sorted(set(peers) - set(PEERS))
   if unknown:
     raise ValueError(f'Unknown peers {unknown}; expected some of {PEERS}.')
-  pythons = dict(DEFAULT_PEER_PYTHONS, **(peer_pythons or {}))
   results = []
   for round_index in range(rounds):
     for model in models:
       for library in (OURS,) + tuple(peers):
-        python = sys.executable if library == OURS else pythons[library]
+        python = (sys.executable if library == OURS else
+                  DEFAULT_PEER_PYTHONS[library])
         result = run_worker(worker_command(library, model, python, steps,
                                            repeats, batch_size, threads))
         result['round'] = round_index

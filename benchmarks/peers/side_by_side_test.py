@@ -57,14 +57,13 @@ def test_worker_commands_pass_the_shape_and_the_threads():
                                      5, threads=1)
   assert ours == ['py', '-m', 'benchmarks.learner', '--peer_worker',
                   '--models=cartpole_mlp', '--steps=20', '--repeats=5',
-                  '--batch_size=256', '--intra_op_threads=1',
-                  '--inter_op_threads=1']
+                  '--batch_size=256', '--threads=1']
   peer = side_by_side.worker_command('lightzero', 'tictactoe_residual',
                                      '/venv/bin/python', 10, 3, 128, 2)
+  # Only the flags the peers' drivers define (`define_peer_flags`).
   assert peer == ['/venv/bin/python', '-m', 'benchmarks.peers.lightzero',
-                  '--part=learner', '--model=tictactoe_residual',
-                  '--steps=10', '--repeats=3', '--batch_size=128',
-                  '--threads=2']
+                  '--model=tictactoe_residual', '--steps=10', '--repeats=3',
+                  '--batch_size=128', '--threads=2']
   with pytest.raises(ValueError, match="Unknown library 'mctx'"):
     side_by_side.worker_command('mctx', 'cartpole_mlp', 'py', 1, 1)
 
@@ -100,13 +99,14 @@ def test_run_alternates_ours_and_each_peer_with_its_own_python(monkeypatch):
     library = ('muzero_snt' if command[2] == 'benchmarks.learner' else
                command[2].split('.')[-1])
     rate = rates[(library, sum(c[2] == command[2] for c in commands) - 1)]
-    return {'library': library, 'model': command[4].split('=')[1],
+    model = next(c for c in command if c.startswith('--model'))
+    return {'library': library, 'model': model.split('=')[1],
             'samples_per_second': [rate - 10., rate, rate + 50.]}
 
   monkeypatch.setattr(side_by_side, 'run_worker', fake_worker)
+  monkeypatch.setitem(side_by_side.DEFAULT_PEER_PYTHONS, 'lightzero', '/lz')
   output = side_by_side.run(['cartpole_mlp'], ['lightzero', 'muzero_general'],
-                            rounds=2, peer_pythons={'lightzero': '/lz'},
-                            log=lambda _: None)
+                            rounds=2, log=lambda _: None)
   assert [(c[0], c[2]) for c in commands] == 2 * [
       (side_by_side.sys.executable, 'benchmarks.learner'),
       ('/lz', 'benchmarks.peers.lightzero'),

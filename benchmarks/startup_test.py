@@ -12,11 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of benchmarks/launcher_timing.py."""
+"""Tests of benchmarks/startup.py: when a run writes its lines."""
 
 import sys
 
-from benchmarks import launcher_timing
+from benchmarks import startup
 
 # Lines as a run of launchers.train writes them, with pauses between.
 _RUN = """
@@ -35,7 +35,7 @@ say('I1205 04:56:22.296000 1 progress.py:114] learner step 2/2  loss 24.1')
 
 
 def test_line_times_follow_the_runs_lines_in_order():
-  times = launcher_timing.line_times([sys.executable, '-c', _RUN], '.')
+  times = startup.line_times([sys.executable, '-c', _RUN], '.')
   assert list(times) == ['first_log', 'first_move', 'first_step', 'end']
   # Each line comes 0.2 s after the one before it; the first log line is
   # the second line, the first learner step the fifth.
