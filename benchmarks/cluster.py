@@ -29,16 +29,26 @@ after (Ray's object directory): a node's second actor reads its node's
 copy. `shards`: inserted games and learner batches per second of the
 replay service in 1, 2 and 4 shards spread over the nodes, each shard
 with one call in flight (as its own actors and the learner's requests
-one ahead keep it). The numbers are in docs/distributed.md.
+one ahead keep it). `node_loss`: `launchers.train --preset=tictactoe
+--num_actors=2` joins the cluster (nodes of 2 CPUs: one actor each, room
+for both on one), node_a is removed (its processes killed) at learner step
+--remove_at, and `launchers.evaluate --exact` plays the last checkpoint.
+The numbers are in docs/distributed.md.
 
-    python -m benchmarks.cluster --output_json=/tmp/cluster.json
+    python -m benchmarks.cluster --skip=node_loss \
+        --output_json=/tmp/cluster.json
+    python -m benchmarks.cluster --skip=publication,transfer,shards \
+        --checkpoint_dir=/tmp/ttt_node_loss
 """
 
 import os
+import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from absl import app
 from absl import flags
@@ -52,7 +62,7 @@ from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 
-PARTS = ('publication', 'transfer', 'shards')
+PARTS = ('publication', 'transfer', 'shards', 'node_loss')
 NODES = ('node_a', 'node_b')
 
 PRESETS = flags.DEFINE_list('presets', ['tictactoe', 'atari'],
@@ -62,13 +72,19 @@ REPEATS = flags.DEFINE_integer('repeats', 5, 'publications of each network '
 SHARDS = flags.DEFINE_list('shards', ['1', '2', '4'], 'shard counts.')
 SECONDS = flags.DEFINE_float('seconds', 5., 'seconds of inserts, and of '
                              'batches, per shard count.')
+REMOVE_AT = flags.DEFINE_integer('remove_at', 9000, 'learner step of the '
+                                 'node_loss run at which node_a is removed.')
+CHECKPOINT_DIR = flags.DEFINE_string(
+    'checkpoint_dir', None, 'checkpoints of the node_loss run (default: a '
+    'new temporary directory).')
 SKIP = flags.DEFINE_list('skip', [], 'parts to leave out: any of '
                          + ', '.join(PARTS) + '.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 
-def start_cluster(ray_cpus: int = 1) -> Any:
-  """The head (no CPU for Ray's workers) and `NODES`, on 127.0.0.1."""
+def start_cluster(ray_cpus: int = 1) -> Tuple[Any, Dict[str, Any]]:
+  """The head (no CPU for Ray's workers) and `NODES` of `ray_cpus` CPUs,
+  on 127.0.0.1; returns the cluster and the nodes by name."""
   # Where `ray.init()` looks for a cluster to join: this process's own.
   os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
   os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
@@ -76,10 +92,10 @@ def start_cluster(ray_cpus: int = 1) -> Any:
   loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
   cluster = cluster_utils.Cluster(
       initialize_head=True, head_node_args=dict(loopback, num_cpus=0))
-  for name in NODES:
-    cluster.add_node(num_cpus=ray_cpus, resources={name: 1}, **loopback)
+  nodes = {name: cluster.add_node(num_cpus=ray_cpus, resources={name: 1},
+                                  **loopback) for name in NODES}
   cluster.wait_for_nodes()
-  return cluster
+  return cluster, nodes
 
 
 def _on(ray, cls, node: str):
@@ -238,17 +254,59 @@ def time_shards(ray, num_shards: int, seconds: float) -> Dict[str, Any]:
           'shard_masses': masses}
 
 
+def run_node_loss(remove_at: int, checkpoint_dir: str) -> Dict[str, Any]:
+  """A tic-tac-toe run on the cluster that loses node_a, then evaluated."""
+  cluster, nodes = start_cluster(ray_cpus=2)
+  command = [sys.executable, '-m', 'launchers.train', '--preset=tictactoe',
+             '--num_actors=2', '--random_opening_moves=1',
+             f'--ray_address={cluster.address}',
+             f'--checkpoint_dir={checkpoint_dir}', '--log_every=500']
+  start = time.perf_counter()
+  results = {'command': ' '.join(command[1:]), 'lines': []}
+  process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+  try:
+    for line in process.stderr:
+      step = re.search(r'learner step (\d+)/', line)
+      if step and 'removed_at_step' not in results and (
+          int(step.group(1)) >= remove_at):
+        cluster.remove_node(nodes[NODES[0]], allow_graceful=False)
+        results['removed_at_step'] = int(step.group(1))
+        results['removed_at_s'] = time.perf_counter() - start
+      if step or any(word in line for word in (
+          'Ray lost node', 'runs again', 'died', 'Done:')):
+        results['lines'].append(line.rstrip())
+    results['returncode'] = process.wait()
+  finally:
+    if process.poll() is None:
+      process.kill()
+    cluster.shutdown()
+  results['train_s'] = time.perf_counter() - start
+  evaluation = subprocess.run(
+      [sys.executable, '-m', 'launchers.evaluate', '--preset=tictactoe',
+       f'--checkpoint_dir={checkpoint_dir}', '--exact'],
+      capture_output=True, text=True, check=False)
+  results['evaluation'] = evaluation.stdout.splitlines()
+  return results
+
+
 def main(argv):
   reporting.check_no_arguments(argv)
   reporting.check_positive((REPEATS, SECONDS))
   reporting.check_known(SKIP, PARTS)
   shard_counts = reporting.positive_ints(SHARDS)
   logging.set_verbosity(logging.WARNING)
-  cluster = start_cluster()
+  results = {'machine': reporting.machine(), 'nodes': ['head', *NODES]}
+  if 'node_loss' not in SKIP.value:
+    results['node_loss'] = run_node_loss(
+        REMOVE_AT.value,
+        CHECKPOINT_DIR.value or tempfile.mkdtemp(prefix='ttt-node-loss-'))
+  if set(PARTS[:3]) <= set(SKIP.value):
+    reporting.report(results, OUTPUT_JSON.value)
+    return
+  cluster, _ = start_cluster()
   import ray  # pylint: disable=g-import-not-at-top
   ray.init(address=cluster.address, include_dashboard=False,
            logging_level='warning')
-  results = {'machine': reporting.machine(), 'nodes': ['head', *NODES]}
   results['machine']['ray'] = ray.__version__
   try:
     if 'publication' not in SKIP.value:
