@@ -484,7 +484,9 @@ class ReplayServiceSource:
     return scalars
 
   def close(self) -> None:
-    """Keeps the service's last counters for `totals` (the run stops it)."""
+    """Sends the last weights and keeps the service's last counters for
+    `totals` (the run stops it)."""
+    self._publisher.close()
     self.stats()
     self._closed = True
 

@@ -119,12 +119,17 @@ def start(settings: Any, learner: learning.Learner
     names = (shard_names[0], f'muzero_snt-weights-{run}')
     # Ray restarts a shard with these arguments, empty: the new one waits
     # for the learner to restore it.
+    # Reanalyse worker j, as actor j, serves shard j mod num_shards.
+    reanalysers_of = [
+        sum(shards_lib.shard_of(j, num_shards) == k
+            for j in range(settings.num_reanalyze_workers))
+        for k in range(num_shards)]
     services = [
         _actor(ray, replay_service.ReplayService, settings,
                name=name).remote(
                    config, settings.train_ratio, settings.seed,
                    reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
-                       settings.num_reanalyze_workers, 1),
+                       reanalysers_of[k], 1),
                    wait_for_restore=True, shard=k, num_shards=num_shards)
         for k, name in enumerate(shard_names)]
     weights = _actor(ray, weight_store.WeightStore, settings,
@@ -144,8 +149,9 @@ def start(settings: Any, learner: learning.Learner
     ]
     reanalyse_class = _actor(ray, workers_lib.ReanalyseWorker, settings)
     reanalysers = [
-        reanalyse_class.remote(i, config, settings.search, settings.seed,
-                               *names)
+        reanalyse_class.remote(
+            i, config, settings.search, settings.seed,
+            shard_names[shards_lib.shard_of(i, num_shards)], names[1])
         for i in range(settings.num_reanalyze_workers)
     ]
     handles += workers + reanalysers

@@ -20,6 +20,7 @@ store and hands the reference and its step, the version, to the
 fetch the arrays only when their version is newer.
 """
 
+import threading
 import time
 from typing import Any, List, Optional, Sequence, Tuple
 import weakref
@@ -125,30 +126,117 @@ class Publisher:
   """The learner's side: publishes a network's weights to a `WeightStore`,
   waiting for the store's answer at the next publication.
 
+  In the background (the default), the learner's thread only takes a
+  snapshot of the variables, one compiled call that copies them on their
+  device; a thread of the publisher turns it into arrays, puts them in the
+  object store and tells the store, so the learner does not wait for the
+  copy into the object store (a large network's cost). A snapshot still
+  waiting when a newer one comes is replaced by it: the workers want the
+  newest weights, not every version.
+
   Attributes:
-    version: the version of the newest publication, or None.
+    version: the version of the newest publication asked for, or None.
+    sent_version: the version of the newest publication in the object
+      store, or None.
+    replaced: snapshots replaced before they were sent.
   """
 
-  def __init__(self, ray: Any, store: Any):
-    """Takes the `ray` module and the store's handle."""
+  def __init__(self, ray: Any, store: Any, background: bool = True):
+    """Takes the `ray` module, the store's handle, and whether to send
+    from a thread."""
     self._ray = ray
     self._store = store
+    self._background = background
     self.version: Optional[int] = None
+    self.sent_version: Optional[int] = None
+    self.replaced = 0
     self._pending = None  # The last `publish` call to the store.
     self._held = NO_VERSION  # What the store answers it, unless restarted.
+    self._condition = threading.Condition()
+    self._waiting = None  # (version, snapshot) for the thread to send.
+    self._sending = False
+    self._error: Optional[BaseException] = None
+    self._thread: Optional[threading.Thread] = None
+    self._closed = False
 
   def publish(self, network: tf.Module, version: int) -> None:
-    """Puts `network`'s arrays in the object store as weights `version`."""
+    """Publishes `network`'s variables as weights `version`; raises what
+    made an earlier publication in the background fail."""
+    if not self._background:
+      self._send(version, network_arrays(network))
+      self.version = version
+      return
+    snapshot = _transfer(network).read()
+    with self._condition:
+      self._raise_error()
+      if self._closed:
+        raise RuntimeError('Publisher.publish after close.')
+      if self._waiting is not None:
+        self.replaced += 1
+      self._waiting = (version, snapshot)
+      self.version = version
+      if self._thread is None:
+        self._thread = threading.Thread(
+            target=self._run, name='weight-publisher', daemon=True)
+        self._thread.start()
+      self._condition.notify_all()
+
+  def flush(self, timeout: Optional[float] = None) -> bool:
+    """Waits until every publication asked for is in the object store;
+    returns False if `timeout` seconds passed first."""
+    with self._condition:
+      done = self._condition.wait_for(
+          lambda: self._error or not (self._waiting or self._sending),
+          timeout)
+      self._raise_error()
+    return done
+
+  def close(self) -> None:
+    """Sends what is waiting and stops the thread."""
+    with self._condition:
+      self._closed = True
+      self._condition.notify_all()
+    if self._thread is not None:
+      self._thread.join()
+    self._raise_error()
+
+  def _raise_error(self) -> None:
+    if self._error is not None:
+      raise RuntimeError('Publishing weights in the background failed: '
+                         f'{self._error!r}') from self._error
+
+  def _run(self) -> None:
+    while True:
+      with self._condition:
+        self._condition.wait_for(lambda: self._waiting or self._closed)
+        if self._waiting is None:
+          return  # Closed, nothing left to send.
+        (version, snapshot), self._waiting = self._waiting, None
+        self._sending = True
+      try:
+        self._send(version, [np.asarray(t) for t in snapshot])
+      except BaseException as e:  # pylint: disable=broad-except
+        with self._condition:
+          self._error = e
+          self._sending = False
+          self._condition.notify_all()
+        return
+      with self._condition:
+        self._sending = False
+        self._condition.notify_all()
+
+  def _send(self, version: int, arrays: List[np.ndarray]) -> None:
+    """Puts `arrays` in the object store and tells the store."""
     if self._pending is not None and (
         self._ray.get(self._pending) < self._held):
       logging.warning(
           'The weight store\'s process died; Ray restarted it, and it holds '
           'the weights of learner step %d again (the actors played with '
-          'theirs meanwhile).', self.version)
-    reference = self._ray.put(network_arrays(network))
+          'theirs meanwhile).', self.sent_version)
+    reference = self._ray.put(arrays)
     self._pending = self._store.publish.remote(version, [reference])
-    self._held = NO_VERSION if self.version is None else self.version
-    self.version = version
+    self._held = NO_VERSION if self.sent_version is None else self.sent_version
+    self.sent_version = version
 
 
 class Follower:

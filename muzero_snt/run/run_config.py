@@ -433,9 +433,10 @@ class RunConfig:
     check_count('replay_shards', 1)
     if self.replay_shards > 1 and not self.num_actors:
       fail('replay_shards', '1 unless num_actors > 0')
-    if self.replay_shards > 1 and self.num_reanalyze_workers:
-      fail('replay_shards', '1 with num_reanalyze_workers > 0 (reanalyse '
-           'workers take batches from one replay service)')
+    if 0 < self.num_reanalyze_workers < self.replay_shards:
+      fail('num_reanalyze_workers', f'0 or at least replay_shards = '
+           f'{self.replay_shards} (reanalyse worker j serves shard j mod '
+           'replay_shards, and every shard needs one)')
     for name, default, processes in (
         ('replay_placement', 'learner', 'num_actors'),
         ('actor_placement', 'spread', 'num_actors'),

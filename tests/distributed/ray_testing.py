@@ -35,10 +35,10 @@ ray = pytest.importorskip('ray')
 _TMPDIR = ('/tmp', 'ray-tests-')
 
 
-def start_ray() -> Any:
+def start_ray(num_cpus: int = 2) -> Any:
   """Starts a Ray instance of this process for one test or test class.
 
-  Two CPUs, no dashboard, on the loopback interface. The caller stops it
+  `num_cpus` CPUs (Ray's, for placing processes), no dashboard, on the loopback interface. The caller stops it
   with `ray.shutdown()` when its test (class) ends, so that every Ray test
   of a process starts its own, whichever runs first. Marks absl's flags
   parsed too (nothing parses them under pytest): the runs and
@@ -49,7 +49,7 @@ def start_ray() -> Any:
   """
   if not flags.FLAGS.is_parsed():
     flags.FLAGS.mark_as_parsed()
-  return ray.init(num_cpus=2, include_dashboard=False,
+  return ray.init(num_cpus=num_cpus, include_dashboard=False,
                   _node_ip_address='127.0.0.1')
 
 

@@ -290,3 +290,58 @@ class WorkerTest(_ReanalysedRunTest):
 
 
 del _ReanalysedRunTest  # Only its subclasses run.
+
+
+class _ShardRecorder:
+  """`on_round`: stops once every shard has reanalysed batches, recording
+  each shard's registrations and statistics."""
+
+  def __init__(self):
+    self.registrations = None
+    self.stats = None
+
+  def __call__(self, loop) -> bool:
+    source = loop.source
+    if loop.learner.steps < _MIN_STEPS or loop.learner.steps % 5:
+      return False
+    stats = ray.get([s.stats.remote() for s in source.shards])
+    if not all(s['reanalysed_batches'] >= 3 for s in stats):
+      return False
+    self.registrations = ray.get([s.registrations.remote()
+                                  for s in source.shards])
+    self.stats = stats
+    return True
+
+
+class ShardedWorkersTest(testing.TestCase):
+  """Two replay shards, two reanalyse workers: worker j serves shard j."""
+
+  @classmethod
+  def setUpClass(cls):
+    super().setUpClass()
+    ray_testing.start_ray(num_cpus=4)  # One per actor and worker.
+    cls.recorder = _ShardRecorder()
+    cls.loop = experiment.run(
+        run_config.RunConfig(
+            config=_config(), preset='tictactoe', num_actors=2, num_envs=4,
+            train_ratio=0.5, search='graph', jit_compile=False,
+            publish_interval=10, log_every=10, replay_shards=2,
+            num_reanalyze_workers=2),
+        on_round=cls.recorder)
+
+  @classmethod
+  def tearDownClass(cls):
+    ray.shutdown()
+    super().tearDownClass()
+
+  def test_each_shard_is_reanalysed_by_its_own_worker(self):
+    recorder = self.recorder
+    self.assertIsNotNone(recorder.stats, 'a shard was never reanalysed')
+    # Shard k holds actor k's games and reanalyse worker k (as -1 - k).
+    self.assertCountEqual(recorder.registrations[0], [0, -1])
+    self.assertCountEqual(recorder.registrations[1], [1, -2])
+    # Every learner batch was a reanalysed one, from one shard or the
+    # other: the shards reanalysed at least as many as the learner took.
+    reanalysed = sum(s['reanalysed_batches'] for s in recorder.stats)
+    self.assertGreaterEqual(reanalysed, self.loop.learner.steps)
+    self.assertLess(self.loop.learner.steps, _MAX_STEPS)

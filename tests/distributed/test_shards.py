@@ -251,14 +251,18 @@ class StatsTest(testing.TestCase):
 
 class RunConfigTest(testing.TestCase):
 
-  def test_shards_need_actors_and_no_reanalyse_workers(self):
+  def test_shards_need_actors_and_a_reanalyse_worker_each(self):
     with self.assertRaisesRegex(ValueError, 'replay_shards must be 1 unless '
                                 'num_actors > 0, got 2'):
       run_config.RunConfig(preset='tictactoe', replay_shards=2)
-    with self.assertRaisesRegex(ValueError, 'replay_shards must be 1 with '
-                                'num_reanalyze_workers > 0'):
-      run_config.RunConfig(preset='tictactoe', num_actors=2, replay_shards=2,
-                           num_reanalyze_workers=1)
+    with self.assertRaisesRegex(ValueError, 'num_reanalyze_workers must be 0 '
+                                'or at least replay_shards = 3 .*, got 2'):
+      run_config.RunConfig(preset='tictactoe', num_actors=3, replay_shards=3,
+                           num_reanalyze_workers=2)
+    for workers in (0, 3, 5):
+      self.assertEqual(run_config.RunConfig(
+          preset='tictactoe', num_actors=3, replay_shards=3,
+          num_reanalyze_workers=workers).num_reanalyze_workers, workers)
     with self.assertRaisesRegex(ValueError, 'replay_placement must be'):
       run_config.RunConfig(preset='tictactoe', num_actors=2,
                            replay_placement='head')

@@ -15,6 +15,7 @@
 """Tests of weight publication: the arrays, the store and a follower."""
 
 import dataclasses
+import threading
 
 import numpy as np
 import tensorflow as tf
@@ -182,3 +183,111 @@ class FollowerTest(testing.TestCase):
     self.assertEqual(store.questions, 1)
     self.assertEqual(follower.version, 2)
     self._assert_filled(network, 50)
+
+
+class _PublishingRay(_FakeRay):
+  """`ray` whose `put` records the arrays and the thread that put them,
+  and waits while `gate` is clear (a slow copy into the object store)."""
+
+  def __init__(self):
+    super().__init__()
+    self.gate = threading.Event()
+    self.gate.set()
+    self.entered = threading.Semaphore(0)
+    self.puts = []
+    self.fail = None
+
+  def put(self, arrays):
+    self.entered.release()
+    self.gate.wait()
+    if self.fail:
+      raise self.fail
+    self.puts.append((threading.current_thread(), arrays))
+    return arrays
+
+
+class _PublishStore:
+  """A `WeightStore` handle that records `publish.remote` calls."""
+
+  def __init__(self):
+    self.publish = self
+    self.store = weight_store.WeightStore()
+    self.versions = []
+
+  def remote(self, version, reference):
+    self.versions.append(version)
+    return self.store.publish(version, reference)
+
+
+class PublisherTest(testing.TestCase):
+
+  def _assert_arrays(self, arrays, offset):
+    for i, array in enumerate(arrays):
+      np.testing.assert_array_equal(array, offset + i)
+
+  def test_in_the_foreground_the_caller_sends(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    publisher = weight_store.Publisher(ray, store, background=False)
+    publisher.publish(_filled(3), 7)
+    # Sent before publish returned, from this thread.
+    self.assertEqual(store.versions, [7])
+    self.assertIs(ray.puts[0][0], threading.current_thread())
+    self._assert_arrays(ray.puts[0][1], 3)
+    self.assertEqual((publisher.version, publisher.sent_version), (7, 7))
+
+  def test_the_background_sends_the_values_at_publish_time(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    publisher = weight_store.Publisher(ray, store)
+    network = _filled(0)
+
+    @tf.function(jit_compile=True)
+    def add(amount):  # An in-place update in XLA, as the learner's step.
+      for variable in network.variables:
+        variable.assign_add(tf.fill(variable.shape, amount))
+
+    ray.gate.clear()
+    publisher.publish(network, 1)  # Values 0 + i; its put is held.
+    ray.entered.acquire()
+    add(10.)
+    publisher.publish(network, 2)  # 10 + i, waits behind 1.
+    add(10.)
+    publisher.publish(network, 3)  # 20 + i, replaces 2.
+    add(10.)  # 30 + i: never published.
+    self.assertEqual(publisher.replaced, 1)
+    self.assertEqual(publisher.version, 3)
+    self.assertIsNone(publisher.sent_version)
+    ray.gate.set()
+    self.assertTrue(publisher.flush(timeout=60))
+    self.assertEqual(store.versions, [1, 3])
+    self.assertEqual(publisher.sent_version, 3)
+    self._assert_arrays(ray.puts[0][1], 0)
+    self._assert_arrays(ray.puts[1][1], 20)
+    self.assertIsNot(ray.puts[0][0], threading.current_thread())
+    self.assertEqual(store.store.latest()[0], 3)
+    publisher.close()
+
+  def test_close_sends_what_is_waiting(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    publisher = weight_store.Publisher(ray, store)
+    ray.gate.clear()
+    publisher.publish(_filled(0), 4)
+    ray.entered.acquire()
+    publisher.publish(_filled(5), 8)
+    ray.gate.set()
+    publisher.close()
+    self.assertEqual(store.versions, [4, 8])
+    self._assert_arrays(ray.puts[1][1], 5)
+    with self.assertRaisesRegex(RuntimeError, 'after close'):
+      publisher.publish(_filled(0), 9)
+
+  def test_a_failure_in_the_background_is_raised_by_the_next_call(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    ray.fail = OSError('object store full')
+    publisher = weight_store.Publisher(ray, store)
+    publisher.publish(_filled(0), 1)
+    with self.assertRaisesRegex(RuntimeError,
+                                'in the background failed.*store full'):
+      publisher.flush(timeout=60)
+    with self.assertRaisesRegex(RuntimeError, 'store full'):
+      publisher.publish(_filled(0), 2)
+    self.assertEqual(store.versions, [])
