@@ -74,6 +74,7 @@ SECONDS = flags.DEFINE_float('seconds', 5., 'seconds of inserts, and of '
                              'batches, per shard count.')
 REMOVE_AT = flags.DEFINE_integer('remove_at', 9000, 'learner step of the '
                                  'node_loss run at which node_a is removed.')
+SEED = flags.DEFINE_integer('seed', 0, 'seed of the node_loss run.')
 CHECKPOINT_DIR = flags.DEFINE_string(
     'checkpoint_dir', None, 'checkpoints of the node_loss run (default: a '
     'new temporary directory).')
@@ -254,11 +255,12 @@ def time_shards(ray, num_shards: int, seconds: float) -> Dict[str, Any]:
           'shard_masses': masses}
 
 
-def run_node_loss(remove_at: int, checkpoint_dir: str) -> Dict[str, Any]:
+def run_node_loss(remove_at: int, checkpoint_dir: str,
+                  seed: int) -> Dict[str, Any]:
   """A tic-tac-toe run on the cluster that loses node_a, then evaluated."""
   cluster, nodes = start_cluster(ray_cpus=2)
   command = [sys.executable, '-m', 'launchers.train', '--preset=tictactoe',
-             '--num_actors=2', '--random_opening_moves=1',
+             '--num_actors=2', '--random_opening_moves=1', f'--seed={seed}',
              f'--ray_address={cluster.address}',
              f'--checkpoint_dir={checkpoint_dir}', '--log_every=500']
   start = time.perf_counter()
@@ -299,7 +301,8 @@ def main(argv):
   if 'node_loss' not in SKIP.value:
     results['node_loss'] = run_node_loss(
         REMOVE_AT.value,
-        CHECKPOINT_DIR.value or tempfile.mkdtemp(prefix='ttt-node-loss-'))
+        CHECKPOINT_DIR.value or tempfile.mkdtemp(prefix='ttt-node-loss-'),
+        SEED.value)
   if set(PARTS[:3]) <= set(SKIP.value):
     reporting.report(results, OUTPUT_JSON.value)
     return
