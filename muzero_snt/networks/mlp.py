@@ -41,7 +41,6 @@ class ValueHead(snt.Module):
     Args:
       hidden_sizes: sizes of the hidden layers, each followed by a ReLU.
       support_size: 0 for a scalar output, else the number of atoms S.
-      name: name of the module.
 
     Raises:
       ValueError: if `support_size` is neither 0 nor an odd integer >= 3.
@@ -72,7 +71,6 @@ class MLPRepresentation(snt.Module):
     Args:
       hidden_size: size H of the hidden state.
       hidden_sizes: sizes of the torso's hidden layers.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('hidden_size', hidden_size)
@@ -106,7 +104,6 @@ class MLPDynamics(snt.Module):
       hidden_sizes: sizes of the torso's hidden layers.
       head_sizes: sizes of the reward head's hidden layers.
       reward_support_size: 0 for a scalar reward, else its number of atoms.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
@@ -147,7 +144,6 @@ class MLPPrediction(snt.Module):
       hidden_sizes: sizes of the shared torso's layers (may be empty).
       head_sizes: sizes of the hidden layers of each head.
       value_support_size: 0 for a scalar value, else its number of atoms.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)

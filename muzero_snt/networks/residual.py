@@ -47,9 +47,7 @@ class ResidualRepresentation(snt.Module):
       num_blocks: residual blocks after the stem (16 in the paper).
       downsample: whether the stem is the Atari `tower.DownsampleStem`
         rather than one 3x3 convolution.
-      batch_norm: whether to use batch normalisation.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
     """
     super().__init__(name=name)
     if downsample:
@@ -94,10 +92,8 @@ class ResidualDynamics(snt.Module):
       reward_support_size: 0 for a scalar reward, else its number of atoms.
       action_encoding: 'one_hot', 'board' or 'column' (`hidden_state`'s
         `one_hot_planes`, `board_action_planes`, `column_action_planes`).
-      batch_norm: whether to use batch normalisation.
       reward_head_channels: planes of the reward head's 1x1 convolution.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
 
     Raises:
       ValueError: if `action_encoding` is unknown.
@@ -164,11 +160,9 @@ class ResidualPrediction(snt.Module):
       num_blocks: residual blocks before the heads (0 in the paper).
       head_sizes: hidden layers of the value head after its convolution.
       value_support_size: 0 for a scalar value, else its number of atoms.
-      batch_norm: whether to use batch normalisation.
       policy_head_channels: planes of the policy head's 1x1 convolution.
       value_head_channels: planes of the value head's 1x1 convolution.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
