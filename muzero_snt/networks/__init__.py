@@ -14,11 +14,11 @@
 # ============================================================================
 """Representation, dynamics and prediction networks as Sonnet modules."""
 
-from muzero_snt.networks.hidden_state import board_action_planes
-from muzero_snt.networks.hidden_state import column_action_planes
-from muzero_snt.networks.hidden_state import one_hot_planes
-from muzero_snt.networks.hidden_state import one_hot_vector
-from muzero_snt.networks.hidden_state import scale_hidden_state
+from muzero_snt.networks.mlp import board_action_planes
+from muzero_snt.networks.mlp import column_action_planes
+from muzero_snt.networks.mlp import one_hot_planes
+from muzero_snt.networks.mlp import one_hot_vector
+from muzero_snt.networks.mlp import scale_hidden_state
 from muzero_snt.networks.mlp import MLPDynamics
 from muzero_snt.networks.mlp import MLPPrediction
 from muzero_snt.networks.mlp import MLPRepresentation
