@@ -38,9 +38,6 @@ from muzero_snt.evaluation import opponents as opponents_lib
 OpponentFactory = opponents_lib.OpponentFactory
 # (seed) -> a fresh environment.
 EnvironmentFactory = Callable[[int], base.Environment]
-
-TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = (
-    opponents_lib.make_opponents('tictactoe'))
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
@@ -257,9 +254,10 @@ def evaluate_tictactoe(
     opponents: Optional[Mapping[str, OpponentFactory]] = None,
     num_games: int = 100,
     seed: int = 0) -> List[MatchResult]:
-  """`evaluate_matches` on tic-tac-toe, by default against
-  `TICTACTOE_OPPONENTS`."""
-  opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
+  """`evaluate_matches` on tic-tac-toe, by default against its preset's
+  opponents (`opponents.OPPONENTS`)."""
+  if opponents is None:
+    opponents = opponents_lib.make_opponents('tictactoe')
   return evaluate_matches(muzero_player, lambda _: tictactoe.TicTacToe(),
                           opponents, num_games, seed)
 
