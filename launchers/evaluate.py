@@ -77,7 +77,7 @@ if TYPE_CHECKING:
   # pylint: disable=g-import-not-at-top,g-bad-import-order
   from muzero_snt.evaluation import exact as exact_evaluation
   from muzero_snt.evaluation import loading
-  from muzero_snt.evaluation import report as evaluation_report
+  from muzero_snt.evaluation import matches as evaluation
   # pylint: enable=g-import-not-at-top,g-bad-import-order
 
 PRESETS = common_flags.EVALUATED_PRESETS
@@ -129,7 +129,7 @@ CURVE_PNG = flags.DEFINE_string(
 class Evaluation(NamedTuple):
   """What `run` measured, and the table it printed."""
   learner_step: int
-  results: 'evaluation_report.Results'
+  results: 'evaluation.Results'
   table: str
   exact: Optional[List['exact_evaluation.ExactResult']] = None
 
@@ -261,11 +261,9 @@ def run(preset: str,
   from muzero_snt import networks
   from muzero_snt import presets
   from muzero_snt import search
-  from muzero_snt.evaluation import by_preset as preset_evaluation
   from muzero_snt.evaluation import exact as exact_evaluation
   from muzero_snt.evaluation import loading
   from muzero_snt.evaluation import matches as evaluation
-  from muzero_snt.evaluation import report as evaluation_report
   from muzero_snt.run import builders
   # pylint: enable=g-import-not-at-top
   config = config or presets.get_preset(preset)
@@ -280,7 +278,7 @@ def run(preset: str,
     config = config.replace(num_simulations=num_simulations)
   player_search = search.make_search(config, network, search_kind)
   make_environment = builders.make_environment_factory(preset, config, title)
-  opponents = preset_evaluation.make_opponents(
+  opponents = evaluation.preset_opponents(
       preset, make_environment, opponents, opponent_simulations,
       opponent_rollouts, seed)
   opponent_note = ''
@@ -288,13 +286,13 @@ def run(preset: str,
     opponent_note = (f'; OpenSpiel MCTS opponent: {opponent_simulations} '
                      f'simulations, {opponent_rollouts} random rollout(s) '
                      'per leaf')
-  results = preset_evaluation.evaluate(player_search, make_environment,
+  results = evaluation.evaluate_preset(player_search, make_environment,
                                        opponents, num_games, seed,
                                        max_moves=max_moves)
   if opponents is None:
-    table = evaluation_report.episodes_table(results)
+    table = evaluation.episodes_table(results)
   else:
-    table = evaluation_report.tictactoe_table(results)
+    table = evaluation.tictactoe_table(results)
   source = checkpoint_dir or 'random initialisation'
   print(f'MuZero {preset}, learner step {learner_step} ({source}), '
         f'{config.num_simulations} simulations per move{opponent_note}\n'
@@ -312,7 +310,7 @@ def run(preset: str,
   if logdir:
     writer = tf.summary.create_file_writer(logdir)
     with writer.as_default(step=learner_step):
-      for tag, value in evaluation_report.summary_scalars(results).items():
+      for tag, value in evaluation.summary_scalars(results).items():
         tf.summary.scalar(tag, value)
     writer.close()
   if curve_png:

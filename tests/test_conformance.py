@@ -32,7 +32,6 @@ from muzero_snt import config as config_lib
 from muzero_snt import optimizers
 from muzero_snt import presets
 from muzero_snt.networks import board_conv
-from muzero_snt.networks import factory
 from muzero_snt.networks import mlp
 from muzero_snt.networks import muzero_network
 from muzero_snt.networks import projection
@@ -176,25 +175,25 @@ MODULES = (
         _call_module, (_spec(3, 3, 4),)),
     ModuleDescriptor(
         'MuZeroNetwork_initial_inference_mlp',
-        lambda: factory.make_network(_tiny_mlp_config()), _initial_inference,
-        (_spec(4),)),
+        lambda: muzero_network.make_network(_tiny_mlp_config()),
+        _initial_inference, (_spec(4),)),
     ModuleDescriptor(
         'MuZeroNetwork_recurrent_inference_mlp',
-        lambda: factory.make_network(_tiny_mlp_config()),
+        lambda: muzero_network.make_network(_tiny_mlp_config()),
         _recurrent_inference, (_spec(8), _spec(dtype=tf.int32)),
         num_actions=2),
     ModuleDescriptor(
         'MuZeroNetwork_initial_inference_residual',
-        lambda: factory.make_network(_tiny_residual_config()),
+        lambda: muzero_network.make_network(_tiny_residual_config()),
         _initial_inference, (_spec(3, 3, 3),)),
     ModuleDescriptor(
         'MuZeroNetwork_recurrent_inference_residual',
-        lambda: factory.make_network(_tiny_residual_config()),
+        lambda: muzero_network.make_network(_tiny_residual_config()),
         _recurrent_inference, (_spec(3, 3, 4), _spec(dtype=tf.int32)),
         num_actions=9),
     ModuleDescriptor(
         'MuZeroNetwork_recurrent_inference_residual_conv_as_matmul',
-        lambda: factory.make_network(_tiny_residual_config(
+        lambda: muzero_network.make_network(_tiny_residual_config(
             conv_as_matmul=True)),
         _recurrent_inference, (_spec(3, 3, 4), _spec(dtype=tf.int32)),
         num_actions=9),

@@ -14,8 +14,8 @@
 # ============================================================================
 """MuZero's parts as processes on Ray: actors, replay service, learner.
 
-`runner.start` starts them for `run/experiment.py`. One module per
-concern: `replay_service` with its `rate_limiter` and its `shards`, the
-learner's side of it (`replay_source`), `weight_store`, `workers`; `ray_support` imports Ray
-(`pip install -e '.[distributed]'`) only when a run starts.
+`runner.start` starts them for `run/experiment.py`: the `replay_service`
+with its `rate_limiter` and its `shards`, the learner's side of it
+(`replay_source`), the `weight_store` and the `workers`. `ray_support`
+imports Ray (`pip install -e '.[distributed]'`) only when a run starts.
 """

@@ -14,13 +14,10 @@
 # ============================================================================
 """The learner's watch over its worker processes and Ray's nodes.
 
-`Watch.check` asks every worker for its `status` and raises if a worker's
-loop failed: a bug stops the run. A worker whose process dies, alone or
-with its node, Ray starts again where its placement allows; the run goes
-on meanwhile, and the watch logs each change once, so that nothing is lost
-silently: a node gone and the workers that ran there, a worker answering
-from a new process and what the old one's death lost, a worker that has
-not answered for `SILENT_SECONDS` (no live node has room for it).
+A worker's failed loop (a bug) stops the run. A worker whose process dies,
+alone or with its node, Ray starts again where its placement allows; the
+run goes on meanwhile, and the watch logs each change once, so that
+nothing is lost silently.
 """
 
 import time
@@ -62,7 +59,6 @@ class Watch:
   """Asks a run's workers how they are; logs deaths, restarts and nodes."""
 
   def __init__(self, ray: Any, workers: Sequence[Watched]):
-    """Takes the `ray` module and the workers to watch."""
     self._ray = ray
     self._workers = tuple(workers)
     self._pending: Dict[str, Any] = {}  # Unanswered `status` calls.
@@ -76,8 +72,8 @@ class Watch:
 
   def check(self) -> Dict[str, Optional[Dict[str, Any]]]:
     """Every worker's `status`, None for one that has not answered (within
-    1 s of the question; it stays in flight for the next checks); logs
-    what changed.
+    1 s; the question stays in flight); logs what changed: nodes lost or
+    joined, workers restarted or silent for `SILENT_SECONDS`.
 
     Raises:
       RuntimeError: naming a worker whose loop failed, with its traceback.

@@ -53,13 +53,8 @@ class RateLimiter:
 
   def __init__(self, train_ratio: float, max_ahead: int = DEFAULT_MAX_AHEAD,
                window: int = WINDOW):
-    """Constructs the limiter.
-
-    Args:
-      train_ratio: r, learner steps per environment step.
-      max_ahead: learner steps the admitted games may be ahead by.
-      window: learner steps over which `observed_ratio` is measured.
-    """
+    """Constructs the limiter of train ratio r (learner steps per
+    environment step); `window` learner steps measure `observed_ratio`."""
     if isinstance(train_ratio, bool) or not (
         isinstance(train_ratio, (int, float)) and
         0 < train_ratio < float('inf')):
@@ -124,7 +119,6 @@ class RateLimiter:
     return max(len(self._history) - 1, 0)
 
   def state(self) -> Dict[str, int]:
-    """The counters to checkpoint."""
     return {'env_steps': self.env_steps,
             'counted_env_steps': self.counted_env_steps,
             'learner_steps': self.learner_steps}

@@ -54,8 +54,7 @@ def _missing(reason: str) -> ImportError:
 
 
 def check_installed() -> None:
-  """Raises ImportError naming the extra if Ray is missing (without
-  importing it)."""
+  """Raises ImportError naming the extra if Ray is missing (unimported)."""
   if 'ray' in sys.modules and sys.modules['ray'] is None:
     raise _missing('import of ray is blocked')
   if 'ray' not in sys.modules and importlib.util.find_spec('ray') is None:

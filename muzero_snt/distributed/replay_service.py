@@ -14,25 +14,22 @@
 # ============================================================================
 """The replay service: a `ReplayBuffer` shared by actors and the learner.
 
-A run has one or several (`shards.py`), each with its share of the window
-and its own rate limiter.
+An asynchronous Ray actor (plain Python in tests); a run has one or
+several (`shards.py`), each with its share of the window and its own
+rate limiter. Actors `insert` whole finished games, queued until the
+`rate_limiter` admits them (an actor whose last games still wait is held
+in `insert`); the learner's batches (`learner_batch`) wait until the data
+owes it a step. `snapshot` hands the learner the buffer and counters it
+checkpoints; `restore` and `load` continue from them (queued games are
+not saved). Made with `wait_for_restore`, as Ray restarts a dead service,
+it refuses the learner's calls (`NotRestoredError`) until restored.
 
-An asynchronous Ray actor (plain Python in tests). Actors `insert` whole
-finished games, which wait in a queue until the `rate_limiter` admits
-them (an actor whose last games still wait is held in `insert`); the
-learner's batches (`learner_batch`) wait until the data owes it a step.
-`snapshot` hands the learner the buffer and the counters it checkpoints
-(`save` writes them to a file itself); `restore` and `load` continue from
-them (queued games are not saved).
-Made with `wait_for_restore`, as Ray restarts a dead service, it refuses
-the learner's calls (`NotRestoredError`) until restored.
-
-Reanalysis (docs/reanalysis.md): the service, which holds the games,
-chooses each batch's rows to reanalyse and reads their inputs (`Sampled`),
-so a checkpoint's replay resumes the same draws. The learner takes them
-with its batch ('inputs'), or reanalyse workers take batches and hand them
-back for the learner ('reanalysed'), holding at most `reanalysis_queue`
-and no more than the steps owed; a restarted worker's batches are dropped.
+Reanalysis (docs/reanalysis.md): the service chooses each batch's rows to
+reanalyse and reads their inputs (`Sampled`), so a checkpoint's replay
+resumes the same draws. The learner takes them with its batch
+('inputs'), or reanalyse workers take batches and hand them back
+('reanalysed'), holding at most `reanalysis_queue` and no more than the
+steps owed; a restarted worker's batches are dropped.
 """
 
 import asyncio
@@ -55,8 +52,7 @@ from muzero_snt.distributed import shards as shards_lib
 # Games whose return and length `stats` keeps between calls.
 _RECENT = 1000
 # The counters of a new run (`restore(None, NO_COUNTS)`).
-NO_COUNTS = {'env_steps': 0, 'counted_env_steps': 0, 'learner_steps': 0,
-             'games': 0}
+NO_COUNTS = dict.fromkeys(shards_lib.COUNTER_NAMES, 0)
 
 
 class NotRestoredError(RuntimeError):
@@ -91,21 +87,18 @@ class ReplayService:
     Args:
       config: the run's configuration.
       train_ratio, max_ahead: as `rate_limiter.RateLimiter`'s.
-      seed: the run's seed, of the buffer's sampling (`shards.shard_seed`)
-        and of the rows to reanalyse.
+      seed: the run's seed (`shards.shard_seed` of the buffer and of the
+        rows to reanalyse).
       reanalysis_queue: batches reanalyse workers may hold at a time.
       wait_for_restore: refuse the learner's calls and hold the actors'
         until the first `restore` or `load`.
-      shard, num_shards: this service is shard `shard` of `num_shards`
-        (`shards.py`), with its share of `config.window_size`.
+      shard, num_shards: this service is shard `shard` of `num_shards`.
     """
     rate_limiter_lib.check_positive_int('reanalysis_queue', reanalysis_queue)
-    config = shards_lib.shard_config(config, shard, num_shards)
-    seed = shards_lib.shard_seed(seed, shard)
-    self._config = config
-    self._seed = seed
+    self._config = shards_lib.shard_config(config, shard, num_shards)
+    self._seed = shards_lib.shard_seed(seed, shard)
     self._restored = not wait_for_restore
-    self._buffer = replay_lib.ReplayBuffer(config, seed=seed)
+    self._buffer = replay_lib.ReplayBuffer(self._config, seed=self._seed)
     self._limiter = rate_limiter_lib.RateLimiter(train_ratio, max_ahead)
     self._queue: Deque[Tuple[int, Game]] = collections.deque()  # (actor, _)
     self._queued_per_actor: Dict[int, int] = collections.Counter()
@@ -114,7 +107,8 @@ class ReplayService:
     # (return, length) of the games admitted since the last `stats`.
     self._recent: Deque[Tuple[float, int]] = collections.deque(maxlen=_RECENT)
     self._registrations: Dict[int, List[int]] = {}
-    self._rows_rng = np.random.default_rng([seed, 1])  # Rows to reanalyse.
+    # The rows to reanalyse.
+    self._rows_rng = np.random.default_rng([self._seed, 1])
     self._reanalysis_queue = reanalysis_queue
     # From a random start: a ticket of a dead service's batch, handed back
     # to the one Ray restarted in its place, matches none of its own.
@@ -297,7 +291,6 @@ class ReplayService:
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray
                        ) -> None:
-    """`ReplayBuffer.update_priorities` on the service's buffer."""
     self._check_restored()
     self._buffer.update_priorities(keys, priorities)
 
@@ -308,8 +301,8 @@ class ReplayService:
     return self.counters()
 
   def snapshot(self) -> Tuple[bytes, Dict[str, int]]:
-    """The pickled buffer and its counters, of one moment, for a learner
-    that writes the checkpoint's replay itself (`shards.write`)."""
+    """The pickled buffer and its counters, of one moment (`shards.write`
+    writes them)."""
     self._check_restored()
     return pickle.dumps(self._buffer), self.counters()
 

@@ -15,24 +15,20 @@
 """The learner's data source in the distributed mode: the replay service.
 
 A `data_sources.DataSource`: a round is one learner step on a batch from
-the replay service, whose new priorities go back to it; every
-`publish_interval` steps the weights go out to the workers. A checkpoint
-holds the service's buffer and counters of one moment (`save`), written
-by the learner, wherever the service runs.
+the service, whose priorities go back to it; every `publish_interval`
+steps the weights go out to the workers. The learner writes the
+checkpoint's replay (`save`), wherever the service runs.
 
-The service may be several shards (`shards.py`): each batch comes from a
-shard chosen in proportion to its sampling mass, as last reported (each
-shard is asked again as soon as it has answered), and its priorities go
-back to that shard. A shard silent for `_SILENT_SECONDS` (its node lost,
-and no node left where its placement allows), or whose batch does not
-come, leaves the sampling, logged with the positions it held; it rejoins
-when it answers again.
+Of several shards (`shards.py`), each batch comes from one chosen by its
+sampling mass as last reported, and its priorities go back there. A
+shard silent for `_SILENT_SECONDS`, or whose batch does not come, leaves
+the sampling (logged with what it held) until it answers again.
 
-Ray restarts a dead service (or shard) empty, and the new one refuses the
-learner's calls (`replay_service.NotRestoredError`). The source restores
-it from the last checkpoint's replay file and counters, but with the
-learner's step count: the limiter owes no step until new games replace
-those lost. Batches drawn from the dead service get no priority updates.
+Ray restarts a dead shard empty, refusing the learner's calls
+(`replay_service.NotRestoredError`); the source restores it from the last
+checkpoint's replay and counters, with the learner's step count, so the
+limiter owes no step until new games replace those lost. Batches drawn
+from the dead shard get no priority updates.
 """
 
 import pickle
@@ -59,15 +55,15 @@ from muzero_snt.run import data_sources
 
 # Seconds a batch request waits before the workers' health is checked.
 _SAMPLE_TIMEOUT = 2.
-# Seconds between health checks while batches keep coming from others.
+# Seconds between health checks while batches keep coming.
 _CHECK_INTERVAL = 10.
 # Of several shards: seconds past `_SAMPLE_TIMEOUT` a batch may take, and
 # seconds a shard may leave a question unanswered, before it leaves the
 # sampling.
 _BATCH_GRACE = 10.
 _SILENT_SECONDS = 30.
-# The checkpoint's names of the service's counters start with this: a
-# checkpoint of the distributed mode is known by them.
+# Starts the checkpoint's names of the service's counters (by which a
+# checkpoint of the distributed mode is known).
 COUNTER_PREFIX = 'distributed_'
 
 
@@ -90,12 +86,10 @@ class ReplayServiceSource:
                evaluator: Optional[Any] = None,
                reanalyser: Optional[reanalysis.Reanalyser] = None,
                reanalyse_workers: Sequence[Any] = (), seed: int = 0):
-    """Constructs the source of `learner`, publishing its weights every
-    `publish_interval` steps; the other arguments are the attributes
-    (`service` one handle or the shards', `weights` the `weight_store`), a
-    reanalyser without reanalyse workers, and the run's `seed` (of shards
-    restored from a file of another number of them).
-    """
+    """The source of `learner`, publishing its weights every
+    `publish_interval` steps; `service` is one handle or the shards',
+    `weights` the `weight_store`, `seed` the run's; the rest as the
+    attributes."""
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
                        'by reanalyse_workers, not both.')
@@ -112,8 +106,6 @@ class ReplayServiceSource:
     self.evaluator = evaluator
     self.reanalyse_workers = tuple(reanalyse_workers)
     self.reanalyser = reanalyser
-    # The workers `_check_workers` asks: by the names its errors and logs
-    # give, with what a death loses and the field that places them.
     watched = [health.Watched(f'Self-play actor {i}', h, 'the games it was '
                               'playing, and those it had finished but not '
                               'sent', 'actor_placement')
@@ -132,19 +124,17 @@ class ReplayServiceSource:
     self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
     num_shards = len(self.shards)
-    # The service's counters (summed over its shards), each shard's, the
-    # replay file and learner step of the last checkpoint saved or
-    # restored (a restarted shard goes back to them).
+    # Of the last checkpoint saved or restored (a restarted shard goes back
+    # to them): the counters summed and each shard's, the replay file and
+    # the learner step.
     self._saved = checkpointing.counters(**replay_service.NO_COUNTS)
     self._shard_counters = [dict(replay_service.NO_COUNTS)] * num_shards
     self._replay_path: Optional[str] = None
     self._replay_step = 0
-    # Restarts of each shard so far; the shard and its restarts at the
-    # last batch drawn.
+    # Restarts of each shard; the shard and its restarts at the last draw.
     self._restarts = [0] * num_shards
     self._drawn = (0, 0)
-    # Each shard's newest counters known here (`learner_batch`, `stats`):
-    # what is lost if its process dies is counted from them.
+    # Each shard's newest counters known: what its death loses.
     self._seen: List[Dict[str, int]] = [dict(replay_service.NO_COUNTS)
                                         for _ in self.shards]
     self._shard_stats: List[Dict[str, Any]] = [{} for _ in self.shards]
@@ -203,8 +193,9 @@ class ReplayServiceSource:
     `path` (or, read from none, `replay`)."""
     parts = (shards_lib.read(self._config, path) if path else
              [shards_lib.Part(replay.contents(), None)])
+    saved = {name: int(v.numpy()) for name, v in self._saved.items()}
     return shards_lib.deal(self._config, parts, len(self.shards),
-                           self._seed, self._saved_counters())
+                           self._seed, saved)
 
   def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
     if replay is not None:
@@ -216,12 +207,9 @@ class ReplayServiceSource:
       self._replay_step = self._learner.steps
     self._last_env_steps = self.env_steps
 
-  def _saved_counters(self) -> Dict[str, int]:
-    return {name: int(v.numpy()) for name, v in self._saved.items()}
-
   def _get(self, k: int, call: Any) -> Any:
-    """`ray.get` of `call`, a call to shard `k`; of several shards, None if
-    the answer does not come (the shard leaves the sampling).
+    """`ray.get` of a call to shard `k`; of several shards, None if the
+    answer does not come (the shard leaves the sampling).
 
     Raises:
       replay_service.NotRestoredError: if the shard awaits its restore.
@@ -238,8 +226,7 @@ class ReplayServiceSource:
     return None
 
   def _call(self, k: int, call: Callable[[], Any]) -> Any:
-    """`_get` of `call()`, a call to shard `k`, restoring and asking a
-    restarted shard again."""
+    """`_get` of `call()` to shard `k`, asked again once restored."""
     while True:
       try:
         return self._get(k, call())
@@ -252,18 +239,16 @@ class ReplayServiceSource:
 
   def _restore_restarted(self, k: int = 0) -> None:
     """Restores restarted shard `k`; logs what died and what was lost."""
-    # Calls sent before the restart end on the new process before it is
-    # restored (it refuses them): none of them touches the restored buffer.
-    for pending in (self._pending_update, self._next_batch):
+    # Calls sent before the restart are waited for (the new process refuses
+    # them) so that none touches the restored buffer.
+    for name in ('_pending_update', '_next_batch'):
+      pending = getattr(self, name)
       if pending is not None and pending[0] == k:
+        setattr(self, name, None)
         try:
           self._ray.get(pending[1])
         except Exception:  # pylint: disable=broad-except
           pass  # Refused, or answered by the dead process: dropped.
-    if self._pending_update and self._pending_update[0] == k:
-      self._pending_update = None
-    if self._next_batch and self._next_batch[0] == k:
-      self._next_batch = None
     self._restarts[k] += 1
     saved = self._shard_counters[k]
     steps = self._learner.steps
@@ -305,29 +290,24 @@ class ReplayServiceSource:
     self._publisher.publish(self._learner.network, self._learner.steps)
 
   def _check_workers(self) -> None:
-    """`health.Watch.check` of every worker: raises if one failed, logs
-    deaths, restarts and nodes lost."""
+    """`health.Watch.check`: raises if a worker failed, logs the rest."""
     self._checked_at = time.monotonic()
     self._watch.check()
 
   def _request_batch(self) -> Tuple[int, Any]:
-    """(shard, an `ObjectRef` of its answer) of a request for a batch."""
-    k = self._choose()
+    """(shard, an `ObjectRef` of its answer) of a request for a batch, of a
+    shard chosen by the masses last reported."""
+    k = 0
+    if len(self.shards) > 1:
+      self._poll_masses()
+      k = shards_lib.choose([0. if i in self._lost or m is None else m
+                             for i, m in enumerate(self._masses)], self._rng)
     return k, self.shards[k].learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
 
-  def _choose(self) -> int:
-    """The shard of the next batch, by the masses last reported."""
-    if len(self.shards) == 1:
-      return 0
-    self._poll_masses()
-    masses = [0. if k in self._lost or m is None else m
-              for k, m in enumerate(self._masses)]
-    return shards_lib.choose(masses, self._rng)
-
   def _poll_masses(self) -> None:
-    """Takes the shards' answers to `mass` that came, asks again those
-    that answered, and takes out of the sampling those silent too long
-    (the first time, waits up to `_SAMPLE_TIMEOUT` s for the answers)."""
+    """Takes the answers to `mass` that came and asks those shards again;
+    those silent too long leave the sampling (the first time, waits up to
+    `_SAMPLE_TIMEOUT` s for the answers)."""
     now = time.monotonic()
     for k, shard in enumerate(self.shards):
       if self._mass_calls[k] is None:
@@ -429,17 +409,15 @@ class ReplayServiceSource:
       self._publish()
 
   def stats(self) -> Dict[str, Any]:
-    """`ReplayService.stats`, of the shards together (`shards.
-    combined_stats`; a shard out of the sampling by its last); updates
-    `env_steps`."""
+    """`shards.combined_stats` of the shards' `stats` (a shard out of the
+    sampling by its last); updates `env_steps`."""
     calls = {k: shard.stats.remote() for k, shard in enumerate(self.shards)
              if k not in self._lost}
     for k, call in calls.items():
       try:
         answer = self._get(k, call)
       except replay_service.NotRestoredError:
-        # `_restore_restarted` (which counts the stats again) was called
-        # for an earlier call: this one was refused too.
+        # Refused as an earlier call was; the restore counts them again.
         self._restore_restarted(k)
         return self._stats
       if answer is not None:
@@ -450,8 +428,8 @@ class ReplayServiceSource:
     return self._stats
 
   def _see(self, k: int, counts: Dict[str, Any]) -> None:
-    """Takes shard `k`'s newest counters: those of a batch asked for
-    before a `stats` call may be older, and they only grow."""
+    """Takes shard `k`'s newest counters (they only grow; a batch's may be
+    older than the last `stats`)."""
     self._seen[k] = {name: max(int(counts.get(name, 0)), seen)
                      for name, seen in self._seen[k].items()}
 

@@ -13,11 +13,6 @@
 # limitations under the License.
 # ============================================================================
 """The distributed run's processes, for `experiment.run` with num_actors > 0.
-
-`start` connects to Ray, starts the replay service, the weight store and
-the workers, and yields the learner's data source; on exit it stops them
-all, and the Ray instance if it started one. `_actor` says where each
-process runs and that Ray restarts it whenever it dies.
 """
 
 import contextlib
@@ -60,13 +55,9 @@ def _placement(ray: Any, placement: str, cpus: int) -> Dict[str, Any]:
 
 
 def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
-  """Ray's actor class for `cls`, placed and restarted as its kind is.
-
-  The weight store runs on the learner's machine; the others, the replay
-  service's shards included, where `settings` (the run's `RunConfig`)
-  says. Ray restarts every one whenever it dies; calls to a restarted
-  shard or store are sent again.
-  """
+  """Ray's actor class for `cls`, placed where `settings` (the run's
+  `RunConfig`) says (the weight store on the learner's node) and restarted
+  whenever it dies; calls to a restarted shard or store are sent again."""
   # class: (placement, CPUs of Ray's count)
   placement, cpus = {
       replay_service.ReplayService: (settings.replay_placement, 0),
@@ -84,8 +75,10 @@ def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
 @contextlib.contextmanager
 def start(settings: Any, learner: learning.Learner
          ) -> Iterator[replay_source.ReplayServiceSource]:
-  """Yields the `replay_source.ReplayServiceSource` of `learner`'s run, as
-  `settings` (its resolved `run_config.RunConfig`) says.
+  """Connects to Ray, starts the replay service, the weight store and the
+  workers as `settings` (the resolved `run_config.RunConfig`) says, and
+  yields `learner`'s `replay_source.ReplayServiceSource`; on exit stops
+  them all, and the Ray instance if it started one.
 
   Raises:
     ImportError: if Ray is not installed (naming what to install).
@@ -95,10 +88,8 @@ def start(settings: Any, learner: learning.Learner
   """
   config = settings.config
   num_shards = settings.replay_shards
-  if num_shards > config.window_size:
-    raise ValueError(f'replay_shards must be at most window_size = '
-                     f'{config.window_size} (each shard keeps a game at '
-                     f'least), got {num_shards}.')
+  shards_lib.check_num_shards(num_shards, config.window_size,
+                              'replay_shards')
   if settings.eval_interval and not workers_lib.supported(settings.preset,
                                                           config):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '

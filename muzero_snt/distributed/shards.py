@@ -55,11 +55,13 @@ class Part(NamedTuple):
   counters: Optional[Dict[str, int]]  # None in a file of one buffer.
 
 
-def check_num_shards(num_shards: int, window_size: int) -> None:
-  """Raises ValueError unless 1 <= `num_shards` <= `window_size`."""
+def check_num_shards(num_shards: int, window_size: int,
+                     name: str = 'num_shards') -> None:
+  """Raises ValueError naming `name` unless 1 <= `num_shards` <=
+  `window_size`."""
   if (isinstance(num_shards, bool) or not isinstance(num_shards, int) or
       not 1 <= num_shards <= window_size):
-    raise ValueError(f'num_shards must be an integer in [1, window_size = '
+    raise ValueError(f'{name} must be an integer in [1, window_size = '
                      f'{window_size}] (each shard keeps a game at least), '
                      f'got {num_shards!r}.')
 
@@ -100,13 +102,8 @@ def choose(masses: Sequence[float], rng: np.random.Generator) -> int:
 def write(path: str, config: config_lib.MuZeroConfig,
           buffers: Sequence[replay_lib.ReplayBuffer],
           counters: Sequence[Dict[str, int]]) -> None:
-  """Writes every shard's buffer into one replay file, atomically.
-
-  Args:
-    path: the file.
-    config: the run's config (every shard's but for the window).
-    buffers: the shards' buffers, in shard order.
-    counters: each shard's counters (`COUNTER_NAMES`).
+  """Writes the shards' `buffers` and `counters` (`COUNTER_NAMES`), in
+  shard order, into one replay file `path`, atomically.
 
   Raises:
     ValueError: if the shards' games differ in frame layout.
@@ -186,33 +183,25 @@ def deal(config: config_lib.MuZeroConfig, parts: Sequence[Part],
   run's; the counters `counters` (the sums) are split in proportion to
   the positions dealt, and the generators start from `shard_seed`.
 
-  Args:
-    config: the run's config.
-    parts: `read`'s.
-    num_shards: S, the shards to restore.
-    seed: the run's seed.
-    counters: the checkpoint's counters, summed over its shards.
+  `parts` are `read`'s, `counters` the checkpoint's (summed), `seed` the
+  run's.
   """
   configs = [shard_config(config, k, num_shards) for k in range(num_shards)]
   if len(parts) == num_shards:
     return [(replay_lib.ReplayBuffer.from_contents(c, part.contents),
              dict(part.counters if part.counters is not None else counters))
             for c, part in zip(configs, parts)]
-  games, lengths, priorities = [], [], []
-  for part in parts:
-    bounds = np.concatenate([[0], np.cumsum(part.contents.lengths)])
-    for i, game in enumerate(part.contents.games):
-      games.append(game)
-      lengths.append(int(part.contents.lengths[i]))
-      priorities.append(part.contents.priorities[bounds[i]:bounds[i + 1]])
+  games = [game for part in parts for game in part.contents.games]
+  lengths = np.concatenate([p.contents.lengths for p in parts])
+  priorities = np.split(np.concatenate([p.contents.priorities for p in parts]),
+                        np.cumsum(lengths)[:-1])  # Each game's.
   stacks = [p.contents.frame_stack for p in parts if p.contents.games]
   buffers = []
   for k in range(num_shards):
-    mine = range(k, len(games), num_shards)
+    mine = games[k::num_shards]
     contents = replay_files.Contents(
-        [games[i] for i in mine], np.array([lengths[i] for i in mine],
-                                           np.int64),
-        np.concatenate([priorities[i] for i in mine] + [np.zeros(0)]),
+        mine, lengths[k::num_shards],
+        np.concatenate(priorities[k::num_shards] + [np.zeros(0)]),
         {'games_saved': len(mine)}, stacks[0] if mine else None)
     buffers.append(replay_lib.ReplayBuffer.from_contents(
         configs[k], contents, seed=shard_seed(seed, k)))
@@ -235,8 +224,7 @@ def combined_stats(stats: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
   """
   if len(stats) == 1:
     return dict(stats[0])
-  out = {name: sum(s[name] for s in stats) for name in (
-      'env_steps', 'counted_env_steps', 'learner_steps', 'games',
+  out = {name: sum(s[name] for s in stats) for name in COUNTER_NAMES + (
       'positions', 'queued_games', 'reanalysed_batches', 'reanalysis_held')
          if all(name in s for s in stats)}
   out['returns'] = [r for s in stats for r in s['returns']]

@@ -58,7 +58,6 @@ class _Transfer:
         variable.assign(tf.reshape(value, variable.shape), read_value=False)
 
   def flats(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
-    """The arrays as `_write` takes them."""
     return [np.concatenate([
         np.ravel(array).astype(dtype.as_numpy_dtype, copy=False)
         for v, array in zip(self.variables, arrays) if v.dtype == dtype])
@@ -247,7 +246,6 @@ class Follower:
   """
 
   def __init__(self, ray: Any, store: Any, network: tf.Module):
-    """Takes the `ray` module, the store's handle and the network."""
     self._ray = ray
     self._store = store
     self._network = network

@@ -17,18 +17,9 @@
 Each is a Ray actor with a copy of the learner's network that follows the
 published weights, working in a thread so that it answers `status` and
 `stop` meanwhile. A failed loop stops the run (`health.Watch`); Ray
-restarts a dead process, which works again unasked.
-
-A self-play actor sends a round's games (`Actor.play_round`) while it
-plays the next, or, continuous (`Actor.play_games`), the games that ended
-after each move once its last `insert` has returned; the service holds it
-in `insert` while it is too far ahead. It takes newer weights after every
-batched move (only between rounds learnt far worse: docs/distributed.md).
-A reanalyse worker computes the targets of the service's batches with the
-newest weights and hands them back; its target network starts anew when
-it restarts, and the service drops the batches it held. The evaluator
-evaluates the weights as `launchers/evaluate.py` does, writing `eval/...`
-scalars at their learner step.
+restarts a dead process, which works again unasked. Self-play actors take
+newer weights after every batched move (only between rounds learnt far
+worse: docs/distributed.md).
 """
 
 import os
@@ -47,9 +38,8 @@ from muzero_snt import search as search_lib
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
-from muzero_snt.evaluation import by_preset as preset_evaluation
+from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.evaluation import opponents as opponents_lib
-from muzero_snt.evaluation import report as evaluation_report
 from muzero_snt.run import builders
 
 # Seconds a reanalyse worker waits for a batch before it looks at `_stop`.
@@ -62,9 +52,9 @@ def hide_unassigned_gpus(ray: Any) -> bool:
   """Hides the machine's GPUs from this process's TensorFlow unless Ray
   assigned it some; returns whether it did.
 
-  The workers ask Ray for no GPU, and Ray 2.60 then leaves
-  CUDA_VISIBLE_DEVICES as it finds it: TensorFlow would see the node's
-  GPUs and take their memory, on the learner's node the learner's.
+  Ray leaves CUDA_VISIBLE_DEVICES as it finds it for a worker that asks
+  for no GPU: TensorFlow would take the node's GPUs' memory (on the
+  learner's node, the learner's).
   """
   if ray.get_gpu_ids():
     return False
@@ -138,7 +128,6 @@ class Worker:
     return False
 
   def _start_loop(self, name: str) -> None:
-    """Starts `_loop` in a daemon thread called `name`."""
     self._error: Optional[str] = None
     self._stop = threading.Event()
     self._thread = threading.Thread(target=self._run, daemon=True,
@@ -161,7 +150,6 @@ class Worker:
                 node=self._node)
 
   def pid(self) -> int:
-    """This process's id (tests kill it)."""
     return os.getpid()
 
   def stop(self) -> None:
@@ -170,23 +158,24 @@ class Worker:
 
 
 class SelfPlayWorker(Worker):
-  """Plays self-play games in a thread, for as long as the process lives."""
+  """Plays self-play games for as long as the process lives.
+
+  It sends a round's games (`Actor.play_round`) while it plays the next,
+  or, continuous (`Actor.play_games`), the games that ended after each move
+  once its last `insert` has returned; the service holds it in `insert`
+  while it is too far ahead.
+  """
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
                continuous: bool = False, pad_rounds: bool = False,
                environment=None):
-    """Builds the actor and starts its loop.
-
-    Args:
-      index, config, seed, search, service, weights: as `_set_up`'s.
-      preset, title, environment: as `builders.make_environment_factory`'s
-        (`environment`: the user's factory or its import string).
-      num_envs: games played at once.
-      continuous, pad_rounds: as `RunConfig.continuous_selfplay` and
-        `RunConfig.pad_rounds`.
-    """
+    """Builds the actor and starts its loop; `num_envs` games at once,
+    `preset`, `title` and `environment` as `builders.
+    make_environment_factory`'s, `continuous` and `pad_rounds` as
+    `RunConfig.continuous_selfplay` and `pad_rounds`, the rest as
+    `_set_up`'s."""
     self._set_up(index, config, seed, search, weights, service, threads=1,
                  min_batch_size=num_envs if pad_rounds else 1)
     self._make_environment = builders.make_environment_factory(
@@ -200,7 +189,7 @@ class SelfPlayWorker(Worker):
     self._start_loop(f'self-play-{index}')
 
   def _insert(self, results: List[acting.GameResult]) -> None:
-    """Sends finished games, once the last `insert` has returned."""
+    """Sends finished games once the last `insert` has returned."""
     games = [replay_service.Game(r.trajectory, r.episode_return)
              for r in results]
     if self._inserting is not None:
@@ -257,7 +246,9 @@ class SelfPlayWorker(Worker):
 
 
 class ReanalyseWorker(Worker):
-  """Reanalyses the replay service's batches, for as long as it lives."""
+  """Reanalyses the replay service's batches with the newest weights, for
+  as long as it lives; its target network starts anew when it restarts,
+  and the service drops the batches it held."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                search: str, seed: int, service: str, weights: str):
@@ -268,7 +259,6 @@ class ReanalyseWorker(Worker):
     self._start_loop(f'reanalyse-{index}')
 
   def _take(self) -> Any:
-    """Asks the service for a batch (an `ObjectRef` of its answer)."""
     return self._service.take_for_reanalysis.remote(self._index,
                                                     _TAKE_TIMEOUT)
 
@@ -317,25 +307,21 @@ def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
 
 
 class Evaluator(Worker):
-  """Evaluates the newest weights every `interval` learner steps."""
+  """Evaluates the newest weights every `interval` learner steps as
+  `launchers/evaluate.py` does, writing `eval/...` scalars at their step."""
 
   def __init__(self, config: config_lib.MuZeroConfig, preset: str,
                title: Optional[str], search: str, weights: str,
                logdir: Optional[str], interval: int, num_games: int,
                seed: int = 0, environment=None):
-    """Builds the network copy and the opponents and starts the loop.
-
-    Args:
-      config, seed, search, weights: as `_set_up`'s.
-      preset, title, environment: the run's (`preset` one `supported`).
-      logdir: where to write the `eval/...` scalars, or None.
-      interval: learner steps between evaluations.
-      num_games: games per opponent and side, or episodes.
-    """
+    """Builds the network copy and the opponents and starts the loop:
+    `num_games` per opponent and side, or episodes, scalars to `logdir`
+    (or none); `preset` (one `supported`), `title` and `environment` the
+    run's; the rest as `_set_up`'s."""
     self._set_up(0, config, seed, search, weights)
     self._make_environment = builders.make_environment_factory(
         preset, config, title, environment)
-    self._opponents = preset_evaluation.make_opponents(
+    self._opponents = evaluation.preset_opponents(
         preset, self._make_environment, seed=seed)
     self._writer = tf.summary.create_file_writer(logdir) if logdir else None
     self._interval = interval
@@ -350,7 +336,7 @@ class Evaluator(Worker):
         self._stop.wait(_EVALUATOR_POLL)
         continue
       version = self._weights.version
-      scalars = evaluation_report.summary_scalars(preset_evaluation.evaluate(
+      scalars = evaluation.summary_scalars(evaluation.evaluate_preset(
           self._search, self._make_environment, self._opponents,
           self._num_games, self._seed))
       if self._writer:

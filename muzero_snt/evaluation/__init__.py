@@ -15,10 +15,10 @@
 """How good a trained network is: matches, episodes and reports.
 
 `matches` plays the search against fixed opponents (two players) or for
-episodes (one player); `opponents` and `by_preset` choose them the way
-each preset is evaluated; `exact` computes the exact probability of every
-result over every line of play against tic-tac-toe's opponents; `report`
-formats the results; `loading` reads the run a checkpoint directory
+episodes (one player), the way each preset is evaluated, and formats the
+results; `opponents` are each preset's opponents; `exact` computes the
+exact probability of every result over every line of play against
+tic-tac-toe's opponents; `loading` reads the run a checkpoint directory
 saved and its network; `curves` draws learning curves from a run's
 TensorBoard files.
 """

@@ -53,14 +53,6 @@ class ExactResult(NamedTuple):
   losing_lines: Tuple[Tuple[Tuple[int, ...], float], ...]
 
 
-def _choices_of(opponent: str
-               ) -> Callable[[tictactoe.TicTacToe], List[int]]:
-  if opponent not in _CHOICES:
-    raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
-                     f'{OPPONENTS}.')
-  return _CHOICES[opponent]
-
-
 def walk(select_actions: SelectActions, opponent: str,
          side: int) -> ExactResult:
   """Every line of the player against `opponent`, from the empty board.
@@ -73,7 +65,9 @@ def walk(select_actions: SelectActions, opponent: str,
   Raises:
     ValueError: for an unknown opponent or side, or an illegal move.
   """
-  choices_of = _choices_of(opponent)
+  if opponent not in _CHOICES:
+    raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
+                     f'{OPPONENTS}.')
   if side not in (0, 1):
     raise ValueError(f'side must be 0 or 1, got {side!r}.')
   start = tictactoe.TicTacToe()
@@ -98,7 +92,7 @@ def walk(select_actions: SelectActions, opponent: str,
               f'expected one of the legal squares {allowed.tolist()}:\n{env}')
         moves.append((env, line, p, int(action)))
     for env, line, p in theirs:
-      choices = choices_of(env)
+      choices = _CHOICES[opponent](env)
       moves.extend((env, line, p / len(choices), a) for a in choices)
     frontier = []
     for env, line, p, action in moves:

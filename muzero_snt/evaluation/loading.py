@@ -12,13 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The network of a training run's latest checkpoint, and the run itself.
-
-`run_to_evaluate` is the one way the record a run saved beside its
-checkpoints (`run_config.json`) reaches an evaluation: the preset, the game
-and the whole configuration it was trained with, and the changes an
-evaluation may make to them.
-"""
+"""The network of a training run's latest checkpoint, and the run itself
+(`run_to_evaluate`: the record saved beside its checkpoints)."""
 
 import json
 import os
@@ -184,9 +179,6 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
       configuration (or the preset's).
     config_overrides: `name=value` changes after those
       (`run_config.apply_overrides`).
-
-  Returns:
-    The `RunToEvaluate`.
 
   Raises:
     run_config.RunConfigError: if `preset`, `env` or a changed config field

@@ -19,12 +19,12 @@ pseudocode's `select_action` at temperature 0), so an evaluation's variety
 comes from the opponents' and the environments' seeds. Games and episodes
 run in lockstep, one batched search per move for all of them, and are cut
 after a move limit (the config's `max_moves` unless given), so that a
-policy that never ends its game still ends its evaluation; the results
-count the games cut. Two-player games are scored from their last reward
-(`openspiel_players.winner`).
+policy that never ends its game still ends its evaluation. Two-player
+games are scored from their last reward (`openspiel_players.winner`).
 """
 
-from typing import Callable, List, Mapping, NamedTuple, Optional, Sequence
+from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
+                    Sequence, Tuple, Union)
 
 from absl import logging
 import numpy as np
@@ -33,15 +33,11 @@ from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
-from muzero_snt.environments import tictactoe_players
+from muzero_snt.evaluation import opponents as opponents_lib
 
-# (seed) -> an opponent with `select_action(env) -> int`.
-OpponentFactory = Callable[[int], object]
-
-TICTACTOE_OPPONENTS: Mapping[str, OpponentFactory] = {
-    'perfect': tictactoe_players.PerfectPlayer,
-    'random': tictactoe_players.RandomPlayer,
-}
+OpponentFactory = opponents_lib.OpponentFactory
+# (seed) -> a fresh environment.
+EnvironmentFactory = Callable[[int], base.Environment]
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
@@ -59,29 +55,20 @@ def move_limit(config, max_moves: Optional[int] = None) -> int:
 
 
 def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
-  """The `[B]` int64 actions of a noise-free search's output.
-
-  Gumbel MuZero's selected action where the search chooses one, else the
-  most visited root action, ties to the lowest.
-  """
+  """The `[B]` int64 actions of a noise-free search's output: Gumbel
+  MuZero's selected action where the search chooses one, else the most
+  visited root action, ties to the lowest."""
   if output.action is not None:
     return output.action.astype(np.int64)
   return np.argmax(output.visit_counts, axis=1)  # First maximum: lowest.
 
 
 class MuZeroPlayer:
-  """Plays the most visited action of a noise-free search.
-
-  `select_action(env)` is the opponents' protocol; environments without
-  `observation()` need the last time step's observation passed in.
-  """
+  """Plays `greedy_actions`; `select_action(env)` is the opponents'
+  protocol."""
 
   def __init__(self, search: search_lib.Search, seed: int = 0):
-    """Constructs the player.
-
-    Args:
-      search: the search, run without noise.
-      seed: seed of the generator handed to the search.
+    """Constructs the player of `search`, whose generator has `seed`.
 
     Raises:
       TypeError: if `search` is not a `search.Search` with a `config`.
@@ -97,7 +84,6 @@ class MuZeroPlayer:
 
   @property
   def config(self):
-    """The search's `MuZeroConfig`."""
     return self._search.config
 
   def select_actions(self, observations: np.ndarray, to_play: Sequence[int],
@@ -163,8 +149,7 @@ def play_games(muzero_player: MuZeroPlayer,
       position, none over.
     opponents: one player per game, with `select_action(env) -> int`.
     muzero_side: the player MuZero plays, 0 (moves first) or 1.
-    max_moves: the moves after which a game still running is cut
-      (`move_limit`; default: the config's).
+    max_moves: as `move_limit`'s.
 
   Returns:
     The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
@@ -210,7 +195,7 @@ def play_games(muzero_player: MuZeroPlayer,
 
 def evaluate_matches(
     muzero_player: MuZeroPlayer,
-    make_environment: Callable[[int], base.Environment],
+    make_environment: EnvironmentFactory,
     opponents: Mapping[str, OpponentFactory],
     num_games: int = 100,
     seed: int = 0,
@@ -227,8 +212,7 @@ def evaluate_matches(
     opponents: `{name: factory}`, factories taking a seed.
     num_games: games per opponent and side.
     seed: the first seed.
-    max_moves: games still running after this many moves are cut and
-      counted as such (`move_limit`; default: the config's `max_moves`).
+    max_moves: as `move_limit`'s.
 
   Returns:
     A `MatchResult` per opponent, in order, and side (first, then second).
@@ -270,9 +254,10 @@ def evaluate_tictactoe(
     opponents: Optional[Mapping[str, OpponentFactory]] = None,
     num_games: int = 100,
     seed: int = 0) -> List[MatchResult]:
-  """`evaluate_matches` on tic-tac-toe, by default against
-  `TICTACTOE_OPPONENTS`."""
-  opponents = TICTACTOE_OPPONENTS if opponents is None else opponents
+  """`evaluate_matches` on tic-tac-toe, by default against its preset's
+  opponents (`opponents.OPPONENTS`)."""
+  if opponents is None:
+    opponents = opponents_lib.make_opponents('tictactoe')
   return evaluate_matches(muzero_player, lambda _: tictactoe.TicTacToe(),
                           opponents, num_games, seed)
 
@@ -305,15 +290,15 @@ class EpisodeStats(NamedTuple):
 
 
 def evaluate_episodes(search: search_lib.Search,
-                      make_environment: Callable[[int], base.Environment],
+                      make_environment: EnvironmentFactory,
                       num_episodes: int,
                       seed: int = 0,
                       max_moves: Optional[int] = None) -> EpisodeStats:
   """`EpisodeStats` of the undiscounted returns of N one-player episodes.
 
   Episode i runs in `make_environment(seed + i)` to its LAST time step, or
-  is cut after `max_moves` moves (`move_limit`; default: the config's); the
-  episodes advance in lockstep under one `MuZeroPlayer(search, seed)`.
+  is cut after `max_moves` moves (`move_limit`); the episodes advance in
+  lockstep under one `MuZeroPlayer(search, seed)`.
 
   Raises:
     TypeError: if `search` is not a `search.Search`.
@@ -353,3 +338,89 @@ def evaluate_episodes(search: search_lib.Search,
   logging.info('%d episodes in %d moves (%d cut at %d): mean return %.1f.',
                num_episodes, moves, len(live), limit, float(np.mean(returns)))
   return EpisodeStats(returns, cut=len(live), max_moves=limit)
+
+
+# What a preset's evaluation returns: matches or one-player episodes.
+Results = Union[Sequence[MatchResult], EpisodeStats]
+
+
+def preset_opponents(preset: str,
+                     make_environment: EnvironmentFactory,
+                     names: Optional[Sequence[str]] = None,
+                     num_simulations: int = opponents_lib.MCTS_SIMULATIONS,
+                     num_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
+                     seed: int = 0
+                    ) -> Optional[Dict[str, OpponentFactory]]:
+  """`opponents.make_opponents` of `preset` (the MCTS opponent's game from
+  `make_environment(seed)`), or None for a one-player preset."""
+  if preset not in opponents_lib.OPPONENTS:
+    return None
+  game = getattr(make_environment(seed), 'game', None)
+  return opponents_lib.make_opponents(preset, names, game, num_simulations,
+                                      num_rollouts)
+
+
+def evaluate_preset(search: search_lib.Search,
+                    make_environment: EnvironmentFactory,
+                    opponents: Optional[Mapping[str, OpponentFactory]],
+                    num_games: int, seed: int = 0,
+                    max_moves: Optional[int] = None) -> Results:
+  """Evaluates `search` the way its preset is: `evaluate_matches` against
+  `opponents` (`preset_opponents`'s), `num_games` per opponent and side,
+  or `evaluate_episodes` of `num_games` episodes if they are None."""
+  if opponents is None:
+    return evaluate_episodes(search, make_environment, num_games, seed=seed,
+                             max_moves=max_moves)
+  return evaluate_matches(MuZeroPlayer(search, seed=seed), make_environment,
+                          opponents, num_games=num_games, seed=seed,
+                          max_moves=max_moves)
+
+
+def tictactoe_table(results: Sequence[MatchResult]) -> str:
+  """One row per opponent and MuZero's side: games, wins, draws, losses and
+  games cut by the move limit; then, if any were, how many of all."""
+  lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
+           f'{"draws":>6}{"losses":>7}{"cut":>6}']
+  for r in results:
+    lines.append(f'{r.opponent:<10}{r.side:<8}{r.num_games:>6}{r.wins:>6}'
+                 f'{r.draws:>6}{r.losses:>7}{r.cut:>6}')
+  cut = sum(r.cut for r in results)
+  if cut:
+    limit = max(r.max_moves for r in results if r.cut)
+    lines.append(f'{cut} of {sum(r.num_games for r in results)} games cut '
+                 f'at {limit} moves (neither won, drawn nor lost).')
+  return '\n'.join(lines)
+
+
+def episodes_table(stats: EpisodeStats) -> str:
+  """The number of episodes and the mean, std, min and max return; then, if
+  the move limit cut any, how many."""
+  table = (f'{"episodes":>8}{"mean":>9}{"std":>9}{"min":>9}{"max":>9}\n'
+           f'{len(stats.returns):>8}{stats.mean:>9.1f}{stats.std:>9.1f}'
+           f'{stats.min:>9.1f}{stats.max:>9.1f}')
+  if stats.cut:
+    table += (f'\n{stats.cut} of {len(stats.returns)} episodes cut at '
+              f'{stats.max_moves} moves.')
+  return table
+
+
+def summary_scalars(results: Results) -> Dict[str, float]:
+  """The results as `eval/...` scalars.
+
+  Matches: `eval/<opponent>/{win,draw,loss}_rate` over both sides, of all
+  games (a game cut by the move limit is none of them); episodes:
+  `eval/return_{mean,std,min,max}`.
+  """
+  if isinstance(results, EpisodeStats):
+    return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
+            'eval/return_min': results.min, 'eval/return_max': results.max}
+  counts: Dict[str, Tuple[int, int, int, int]] = {}
+  for r in results:
+    wins, draws, losses, games = counts.get(r.opponent, (0, 0, 0, 0))
+    counts[r.opponent] = (wins + r.wins, draws + r.draws, losses + r.losses,
+                          games + r.num_games)
+  scalars = {}
+  for opponent, (*outcomes, games) in counts.items():
+    for name, count in zip(('win', 'draw', 'loss'), outcomes):
+      scalars[f'eval/{opponent}/{name}_rate'] = count / games
+  return scalars

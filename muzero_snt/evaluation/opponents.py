@@ -32,14 +32,10 @@ OPPONENTS: Mapping[str, Tuple[str, ...]] = {
 MCTS_SIMULATIONS = 1000  # The MCTS opponent's default simulations per move.
 MCTS_ROLLOUTS = 1  # OpenSpiel's examples/mcts.py.
 
+
 def mcts_name(num_simulations: int) -> str:
   """The MCTS opponent's name in results, e.g. 'mcts1000'."""
   return f'mcts{num_simulations}'
-
-
-def _mcts_player(game, num_simulations: int, num_rollouts: int, seed: int):
-  return openspiel_players.MCTSPlayer(game, num_simulations, seed=seed,
-                                      num_rollouts=num_rollouts)
 
 
 def make_opponents(preset: str,
@@ -82,8 +78,10 @@ def make_opponents(preset: str,
       # Checks the arguments now rather than at the first game.
       openspiel_players.MCTSPlayer(game, num_simulations,
                                    num_rollouts=num_rollouts)
+      # A seed -> the bot (its third argument).
       factories[mcts_name(num_simulations)] = functools.partial(
-          _mcts_player, game, num_simulations, num_rollouts)
+          openspiel_players.MCTSPlayer, game, num_simulations,
+          num_rollouts=num_rollouts)
     else:
       # The random player plays any game.
       factories[name] = {'perfect': tictactoe_players.PerfectPlayer,

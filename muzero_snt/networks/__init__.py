@@ -14,17 +14,17 @@
 # ============================================================================
 """Representation, dynamics and prediction networks as Sonnet modules."""
 
-from muzero_snt.networks.factory import make_network
-from muzero_snt.networks.hidden_state import board_action_planes
-from muzero_snt.networks.hidden_state import column_action_planes
-from muzero_snt.networks.hidden_state import one_hot_planes
-from muzero_snt.networks.hidden_state import one_hot_vector
-from muzero_snt.networks.hidden_state import scale_hidden_state
+from muzero_snt.networks.mlp import board_action_planes
+from muzero_snt.networks.mlp import column_action_planes
+from muzero_snt.networks.mlp import one_hot_planes
+from muzero_snt.networks.mlp import one_hot_vector
+from muzero_snt.networks.mlp import scale_hidden_state
 from muzero_snt.networks.mlp import MLPDynamics
 from muzero_snt.networks.mlp import MLPPrediction
 from muzero_snt.networks.mlp import MLPRepresentation
 from muzero_snt.networks.mlp import ValueHead
 from muzero_snt.networks.muzero_network import MuZeroNetwork
+from muzero_snt.networks.muzero_network import make_network
 from muzero_snt.networks.projection import Projection
 from muzero_snt.networks.residual import ResidualDynamics
 from muzero_snt.networks.residual import ResidualPrediction

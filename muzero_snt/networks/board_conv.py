@@ -84,18 +84,14 @@ class BoardConv2D(snt.Conv2D):
     if not self.use_matmul or shape.rank != 4 or None in shape[1:]:
       return False
     _, height, width, channels = shape.as_list()
-    kernel_height, kernel_width = self.kernel_shape_2d
+    taps = int(np.prod(np.broadcast_to(self.kernel_shape, 2)))
     cells = height * width
-    return (cells <= kernel_height * kernel_width and
+    return (cells <= taps and
             cells * channels * cells * self.output_channels <=
             MAX_DENSE_ENTRIES and
             tuple(np.broadcast_to(self.stride, 2)) == (1, 1) and
             tuple(np.broadcast_to(self.rate, 2)) == (1, 1) and
             self.data_format == 'NHWC')
-
-  @property
-  def kernel_shape_2d(self):
-    return tuple(int(k) for k in np.broadcast_to(self.kernel_shape, 2))
 
   def dense_weights(self, height: int, width: int) -> tf.Tensor:
     """The `[H*W*C_in, H*W*C_out]` matrix of the convolution on H x W.

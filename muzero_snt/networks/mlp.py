@@ -12,11 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Fully connected networks: value heads, and the representation, dynamics
-and prediction for vector observations (CartPole and the like).
+"""Hidden-state scaling, action encodings and fully connected networks.
 
-The hidden state is a vector `[B, H]`; the dynamics sees the action as a
-one-hot vector appended to it.
+The MLP representation, dynamics and prediction are for vector
+observations (CartPole and the like): the hidden state is a vector
+`[B, H]`, and the dynamics sees the action as a one-hot vector appended
+to it. `ValueHead` serves the residual networks too.
 """
 
 from typing import Optional, Sequence, Tuple
@@ -24,8 +25,68 @@ from typing import Optional, Sequence, Tuple
 import sonnet as snt
 import tensorflow as tf
 
-from muzero_snt.networks import hidden_state as hidden_state_lib
 from muzero_snt.networks import tower
+
+# Floor on (max - min) so that a constant hidden state does not divide by 0.
+_MIN_RANGE = 1e-5
+
+
+def scale_hidden_state(hidden_state: tf.Tensor) -> tf.Tensor:
+  """Min-max scales each example of `[B, ...]` hidden states to [0, 1].
+
+  Appendix "Network Architecture" of arXiv:1911.08265. A constant state maps
+  to zeros.
+  """
+  axes = list(range(1, hidden_state.shape.rank))
+  low = tf.reduce_min(hidden_state, axis=axes, keepdims=True)
+  high = tf.reduce_max(hidden_state, axis=axes, keepdims=True)
+  scale = tf.maximum(high - low, tf.cast(_MIN_RANGE, hidden_state.dtype))
+  return (hidden_state - low) / scale
+
+
+def one_hot_vector(action: tf.Tensor, num_actions: int,
+                   dtype: tf.DType) -> tf.Tensor:
+  """`[B]` actions -> `[B, A]` one-hot vectors, for vector hidden states."""
+  return tf.one_hot(action, num_actions, dtype=dtype)
+
+
+def one_hot_planes(action: tf.Tensor, num_actions: int, height: int,
+                   width: int, dtype: tf.DType) -> tf.Tensor:
+  """`[B]` actions -> `[B, H, W, A]` tiled one-hot planes (the Atari one)."""
+  planes = tf.one_hot(action, num_actions, dtype=dtype)[:, None, None, :]
+  return tf.tile(planes, [1, height, width, 1])
+
+
+def board_action_planes(action: tf.Tensor, num_actions: int, height: int,
+                        width: int, dtype: tf.DType) -> tf.Tensor:
+  """`[B]` actions -> `[B, H, W, P]` with a single one at the action's place.
+
+  P = ceil(A / (H W)) planes; action a marks plane a // (H W) at square
+  a % (H W), row-major (a second plane for Go's pass, 73 for chess).
+  """
+  squares = height * width
+  num_planes = -(-num_actions // squares)
+  flat = tf.one_hot(action, num_planes * squares, dtype=dtype)  # [B, P*H*W]
+  planes = tf.reshape(flat, [-1, num_planes, height, width])
+  return tf.transpose(planes, [0, 2, 3, 1])
+
+
+def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
+                         width: int, dtype: tf.DType) -> tf.Tensor:
+  """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games.
+
+  For connect four: every square of the column sees the move in its 3x3
+  neighbourhood, wherever the piece lands.
+
+  Raises:
+    ValueError: if `num_actions` is not `width`.
+  """
+  if num_actions != width:
+    raise ValueError(
+        f"The 'column' action encoding needs one action per column: got "
+        f'{num_actions} actions for a hidden state {width} squares wide.')
+  columns = tf.one_hot(action, width, dtype=dtype)  # [B, W]
+  return tf.tile(columns[:, None, :, None], [1, height, 1, 1])
 
 
 class ValueHead(snt.Module):
@@ -41,7 +102,6 @@ class ValueHead(snt.Module):
     Args:
       hidden_sizes: sizes of the hidden layers, each followed by a ReLU.
       support_size: 0 for a scalar output, else the number of atoms S.
-      name: name of the module.
 
     Raises:
       ValueError: if `support_size` is neither 0 nor an odd integer >= 3.
@@ -72,7 +132,6 @@ class MLPRepresentation(snt.Module):
     Args:
       hidden_size: size H of the hidden state.
       hidden_sizes: sizes of the torso's hidden layers.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('hidden_size', hidden_size)
@@ -85,7 +144,7 @@ class MLPRepresentation(snt.Module):
     """`[B, ...]` observations -> `[B, H]` hidden states scaled to [0, 1]."""
     del is_training  # No batch statistics in an MLP.
     flat = self._to_vector(observation)
-    return hidden_state_lib.scale_hidden_state(self._torso(flat))
+    return scale_hidden_state(self._torso(flat))
 
 
 class MLPDynamics(snt.Module):
@@ -106,7 +165,6 @@ class MLPDynamics(snt.Module):
       hidden_sizes: sizes of the torso's hidden layers.
       head_sizes: sizes of the reward head's hidden layers.
       reward_support_size: 0 for a scalar reward, else its number of atoms.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
@@ -124,11 +182,11 @@ class MLPDynamics(snt.Module):
     """`[B, H]` states, `[B]` actions -> next states scaled to [0, 1] and
     `[B]` rewards or `[B, S]` reward logits."""
     del is_training
-    encoded = hidden_state_lib.one_hot_vector(action, self._num_actions,
+    encoded = one_hot_vector(action, self._num_actions,
                                               hidden_state.dtype)
     next_state = self._torso(tf.concat([hidden_state, encoded], axis=-1))
     reward = self._reward_head(next_state)
-    return hidden_state_lib.scale_hidden_state(next_state), reward
+    return scale_hidden_state(next_state), reward
 
 
 class MLPPrediction(snt.Module):
@@ -147,7 +205,6 @@ class MLPPrediction(snt.Module):
       hidden_sizes: sizes of the shared torso's layers (may be empty).
       head_sizes: sizes of the hidden layers of each head.
       value_support_size: 0 for a scalar value, else its number of atoms.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)

@@ -12,15 +12,21 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroNetwork: the pseudocode's initial and recurrent inference."""
+"""MuZeroNetwork: the pseudocode's initial and recurrent inference, and
+`make_network`, the network a config describes."""
 
 from typing import Optional, Sequence, Tuple
 
 import sonnet as snt
 import tensorflow as tf
 
+from muzero_snt import config as config_lib
 from muzero_snt import types
 from muzero_snt import value_transforms
+from muzero_snt.networks import board_conv
+from muzero_snt.networks import mlp
+from muzero_snt.networks import projection as projection_lib
+from muzero_snt.networks import residual
 
 
 class MuZeroNetwork(snt.Module):
@@ -52,7 +58,6 @@ class MuZeroNetwork(snt.Module):
       value_support_size: atoms of the value head, 0 for a scalar head.
       reward_support_size: atoms of the reward head, 0 for a scalar head.
       projection: the consistency loss's `projection.Projection`, or None.
-      name: name of the module.
     """
     super().__init__(name=name)
     self.representation = representation
@@ -177,3 +182,54 @@ class MuZeroNetwork(snt.Module):
                              tf.zeros([batch_size], tf.int32))
     if self.projection is not None:
       self.project(output.hidden_state, with_head=True)
+
+
+def make_network(config: config_lib.MuZeroConfig) -> MuZeroNetwork:
+  """Builds the network that `config.network` describes (variables lazily)."""
+  net = config.network
+  num_actions = config.action_space_size
+  if net.kind == 'mlp':
+    representation = mlp.MLPRepresentation(
+        net.hidden_size, net.mlp_layers, name='representation')
+    dynamics = mlp.MLPDynamics(
+        num_actions, net.hidden_size, net.mlp_layers, net.head_layers,
+        net.reward_support_size, name='dynamics')
+    prediction = mlp.MLPPrediction(
+        num_actions, net.mlp_layers, net.head_layers, net.value_support_size,
+        name='prediction')
+  else:
+    representation = residual.ResidualRepresentation(
+        net.channels, net.num_blocks, downsample=net.downsample,
+        batch_norm=net.batch_norm, zero_init=net.zero_init_residual,
+        name='representation')
+    dynamics = residual.ResidualDynamics(
+        num_actions, net.channels, net.num_blocks, net.head_layers,
+        net.reward_support_size, action_encoding=net.action_encoding,
+        batch_norm=net.batch_norm,
+        reward_head_channels=net.reward_head_channels,
+        zero_init=net.zero_init_residual, name='dynamics')
+    prediction = residual.ResidualPrediction(
+        num_actions, net.channels, net.prediction_blocks, net.head_layers,
+        net.value_support_size, batch_norm=net.batch_norm,
+        policy_head_channels=net.policy_head_channels,
+        value_head_channels=net.value_head_channels,
+        zero_init=net.zero_init_residual, name='prediction')
+    for module in (representation, dynamics, prediction):
+      for conv in module.submodules:
+        if isinstance(conv, board_conv.BoardConv2D):
+          conv.use_matmul = net.conv_as_matmul
+  projection = None
+  if config.consistency_loss_weight > 0:
+    projection = projection_lib.Projection(
+        net.projection_hidden, net.projection_size, net.projection_head_hidden,
+        name='projection')
+  return MuZeroNetwork(
+      representation,
+      dynamics,
+      prediction,
+      observation_shape=config.observation_shape,
+      num_actions=num_actions,
+      value_support_size=net.value_support_size,
+      reward_support_size=net.reward_support_size,
+      projection=projection,
+      name='muzero_network')

@@ -39,7 +39,6 @@ class Projection(snt.Module):
       hidden_size: width of the projection's two hidden layers.
       projection_size: size of the projection, and of the head's output.
       head_hidden_size: width of the prediction head's hidden layer.
-      name: name of the module.
 
     Raises:
       ValueError: if a size is not a positive integer.

@@ -23,7 +23,6 @@ from typing import Optional, Sequence, Tuple
 import sonnet as snt
 import tensorflow as tf
 
-from muzero_snt.networks import hidden_state as hidden_state_lib
 from muzero_snt.networks import mlp
 from muzero_snt.networks import tower
 
@@ -47,9 +46,7 @@ class ResidualRepresentation(snt.Module):
       num_blocks: residual blocks after the stem (16 in the paper).
       downsample: whether the stem is the Atari `tower.DownsampleStem`
         rather than one 3x3 convolution.
-      batch_norm: whether to use batch normalisation.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
     """
     super().__init__(name=name)
     if downsample:
@@ -67,7 +64,7 @@ class ResidualRepresentation(snt.Module):
       raise ValueError('ResidualRepresentation expects observations '
                        f'[B, H, W, C], got shape {observation.shape}.')
     features = self._tower(self._stem(observation, is_training), is_training)
-    return hidden_state_lib.scale_hidden_state(features)
+    return mlp.scale_hidden_state(features)
 
 
 class ResidualDynamics(snt.Module):
@@ -92,12 +89,10 @@ class ResidualDynamics(snt.Module):
       num_blocks: residual blocks (16 in the paper).
       head_sizes: hidden layers of the reward head after its 1x1 convolution.
       reward_support_size: 0 for a scalar reward, else its number of atoms.
-      action_encoding: 'one_hot', 'board' or 'column' (`hidden_state`'s
+      action_encoding: 'one_hot', 'board' or 'column' (`mlp`'s
         `one_hot_planes`, `board_action_planes`, `column_action_planes`).
-      batch_norm: whether to use batch normalisation.
       reward_head_channels: planes of the reward head's 1x1 convolution.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
 
     Raises:
       ValueError: if `action_encoding` is unknown.
@@ -122,9 +117,9 @@ class ResidualDynamics(snt.Module):
   def _encode(self, action: tf.Tensor, hidden_state: tf.Tensor) -> tf.Tensor:
     _, height, width, _ = hidden_state.shape
     encode = {
-        'one_hot': hidden_state_lib.one_hot_planes,
-        'board': hidden_state_lib.board_action_planes,
-        'column': hidden_state_lib.column_action_planes,
+        'one_hot': mlp.one_hot_planes,
+        'board': mlp.board_action_planes,
+        'column': mlp.column_action_planes,
     }[self._action_encoding]
     return encode(action, self._num_actions, height, width, hidden_state.dtype)
 
@@ -139,7 +134,7 @@ class ResidualDynamics(snt.Module):
     features = self._tower(self._stem(inputs, is_training), is_training)
     reward_features = self._reward_features(features, is_training)
     reward = self._reward_head(self._to_vector(reward_features))
-    return hidden_state_lib.scale_hidden_state(features), reward
+    return mlp.scale_hidden_state(features), reward
 
 
 class ResidualPrediction(snt.Module):
@@ -164,11 +159,9 @@ class ResidualPrediction(snt.Module):
       num_blocks: residual blocks before the heads (0 in the paper).
       head_sizes: hidden layers of the value head after its convolution.
       value_support_size: 0 for a scalar value, else its number of atoms.
-      batch_norm: whether to use batch normalisation.
       policy_head_channels: planes of the policy head's 1x1 convolution.
       value_head_channels: planes of the value head's 1x1 convolution.
       zero_init: whether each residual block starts as the identity.
-      name: name of the module.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)

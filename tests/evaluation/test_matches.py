@@ -12,7 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests of evaluation: the MuZero player, matches and episodes."""
+"""Tests of evaluation: the MuZero player, matches, episodes, presets' evaluation
+and the reports."""
 
 import dataclasses
 import importlib.util
@@ -35,6 +36,7 @@ from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
+from muzero_snt.run import builders
 from tests import testing
 from tests.search import oracle
 
@@ -505,6 +507,124 @@ class EpisodeEvaluationTest(testing.TestCase):
     with self.assertRaisesRegex(ValueError, 'num_episodes.*0'):
       evaluation.evaluate_episodes(reference, tictactoe.TicTacToe,
                                    num_episodes=0)
+
+
+class PresetEvaluationTest(testing.TestCase):
+
+  def test_tictactoe_plays_the_perfect_and_the_random_player(self):
+    # Logits falling by 3 per square and 2 simulations fill the squares in
+    # order; moving first that loses every game to the perfect player by
+    # hand: X0, O4 (the only drawing reply), X1, O2 (forced), X3, O6 wins.
+    config = presets.make_tictactoe_config()
+    model = FixedModel(-3. * np.arange(9))
+    opponents = evaluation.preset_opponents(
+        'tictactoe', lambda seed: tictactoe.TicTacToe())
+    self.assertEqual(list(opponents), ['perfect', 'random'])
+    results = evaluation.evaluate_preset(
+        search.ReferenceSearch(config.replace(num_simulations=2), model),
+        lambda seed: tictactoe.TicTacToe(), opponents, num_games=5)
+    self.assertEqual(results[0], evaluation.MatchResult(
+        'perfect', 'first', wins=0, draws=0, losses=5, max_moves=9))
+    self.assertEqual([(r.opponent, r.side) for r in results],
+                     [('perfect', 'first'), ('perfect', 'second'),
+                      ('random', 'first'), ('random', 'second')])
+    self.assertEqual(results[1].wins, 0)  # Nobody beats the perfect player.
+
+  @absltest.skipIf(pyspiel is None, 'needs open-spiel')
+  def test_connect4_names_its_mcts_opponent_by_simulations(self):
+    config = presets.make_connect4_config()
+    make_environment = builders.make_environment_factory('connect4', config)
+    opponents = evaluation.preset_opponents(
+        'connect4', make_environment, num_simulations=10)
+    self.assertEqual(list(opponents), ['mcts10', 'random'])
+    alone = evaluation.preset_opponents(
+        'connect4', make_environment, names=['random'])
+    self.assertEqual(list(alone), ['random'])
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  def test_one_player_presets_play_episodes(self):
+    # Pushing left always (logits favour action 0): each episode lasts as
+    # long as gymnasium's own CartPole-v1 does from the same seed.
+    import gymnasium  # pylint: disable=g-import-not-at-top
+    config = presets.make_cartpole_config()
+    make_environment = builders.make_environment_factory('cartpole', config)
+    self.assertIsNone(
+        evaluation.preset_opponents('cartpole', make_environment))
+    stats = evaluation.evaluate_preset(
+        search.ReferenceSearch(config.replace(num_simulations=2),
+                               FixedModel(np.array([8., 0.]))),
+        make_environment, None, num_games=3, seed=7)
+    expected = []
+    for seed in (7, 8, 9):
+      env = gymnasium.make('CartPole-v1')
+      env.reset(seed=seed)
+      steps, done = 0, False
+      while not done:
+        _, _, terminated, truncated, _ = env.step(0)
+        steps, done = steps + 1, terminated or truncated
+      expected.append(steps)
+    self.assertAllEqual(stats.returns, expected)
+
+
+class TablesTest(testing.TestCase):
+
+  RESULTS = (evaluation.MatchResult('perfect', 'first', 0, 3, 1),
+             evaluation.MatchResult('perfect', 'second', 0, 2, 2),
+             evaluation.MatchResult('random', 'first', 4, 0, 0),
+             evaluation.MatchResult('random', 'second', 1, 1, 2))
+
+  def test_tictactoe_table(self):
+    self.assertEqual(
+        evaluation.tictactoe_table(self.RESULTS[:2]).splitlines(),
+        ['opponent  muzero   games  wins draws losses   cut',
+         'perfect   first        4     0     3      1     0',
+         'perfect   second       4     0     2      2     0'])
+
+  def test_tictactoe_table_counts_the_games_cut(self):
+    # 2 + 0 of the 4 + 3 games were cut at 42 moves.
+    results = (evaluation.MatchResult('mcts10', 'first', 1, 0, 1, cut=2,
+                                      max_moves=42),
+               evaluation.MatchResult('mcts10', 'second', 1, 1, 1,
+                                      max_moves=42))
+    self.assertEqual(
+        evaluation.tictactoe_table(results).splitlines(),
+        ['opponent  muzero   games  wins draws losses   cut',
+         'mcts10    first        4     1     0      1     2',
+         'mcts10    second       3     1     1      1     0',
+         '2 of 7 games cut at 42 moves (neither won, drawn nor lost).'])
+
+  def test_episodes_table_counts_the_episodes_cut(self):
+    # Mean 1031 / 3 = 343.7; deviations 156.3, 156.3, -312.7: std
+    # sqrt((2 * 24440.1 + 97760.4) / 3) = sqrt(48880.2) = 221.1.
+    stats = evaluation.EpisodeStats(np.array([500., 500., 31.]), cut=2,
+                                    max_moves=500)
+    self.assertEqual(evaluation.episodes_table(stats).splitlines(),
+                     ['episodes     mean      std      min      max',
+                      '       3    343.7    221.1     31.0    500.0',
+                      '2 of 3 episodes cut at 500 moves.'])
+
+  def test_episodes_table(self):
+    # Mean 22; std sqrt((12^2 + 2^2 + 14^2) / 3) = sqrt(114.67) = 10.71.
+    stats = evaluation.EpisodeStats(np.array([10., 20., 36.]))
+    self.assertEqual(evaluation.episodes_table(stats).splitlines(),
+                     ['episodes     mean      std      min      max',
+                      '       3     22.0     10.7     10.0     36.0'])
+
+  def test_summary_scalars(self):
+    # perfect: 0 wins, 5 draws, 3 losses of 8; random: 5, 1, 2 of 8.
+    self.assertEqual(evaluation.summary_scalars(self.RESULTS), {
+        'eval/perfect/win_rate': 0., 'eval/perfect/draw_rate': 5 / 8,
+        'eval/perfect/loss_rate': 3 / 8, 'eval/random/win_rate': 5 / 8,
+        'eval/random/draw_rate': 1 / 8, 'eval/random/loss_rate': 2 / 8})
+    # A game cut counts in the rates' denominator: 1 win of 2 games.
+    self.assertEqual(evaluation.summary_scalars(
+        [evaluation.MatchResult('random', 'first', 1, 0, 0, cut=1)]), {
+            'eval/random/win_rate': 0.5, 'eval/random/draw_rate': 0.,
+            'eval/random/loss_rate': 0.})
+    stats = evaluation.EpisodeStats(np.array([10., 20.]))
+    self.assertEqual(evaluation.summary_scalars(stats), {
+        'eval/return_mean': 15., 'eval/return_std': 5.,
+        'eval/return_min': 10., 'eval/return_max': 20.})
 
 
 if __name__ == '__main__':

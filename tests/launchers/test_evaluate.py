@@ -36,7 +36,7 @@ from launchers import common_flags
 from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
 from muzero_snt.evaluation import curves
-from muzero_snt.evaluation import report as evaluation_report
+from muzero_snt.evaluation import matches as evaluation
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt.run import run_config
@@ -282,8 +282,7 @@ class EvaluateTest(testing.TestCase):
       result = evaluate.run('tictactoe', num_games=1, num_simulations=2,
                             logdir=logdir, curve_png=path)
     scalars = curves.read_scalars(logdir)
-    for tag, value in evaluation_report.summary_scalars(
-        result.results).items():
+    for tag, value in evaluation.summary_scalars(result.results).items():
       steps, values = scalars[tag]
       self.assertEqual(steps.tolist(), [0], tag)  # The learner step.
       self.assertAllClose(values, [value])

@@ -29,7 +29,7 @@ from absl.testing import parameterized
 
 from muzero_snt.run import export
 from muzero_snt import presets
-from muzero_snt.networks import factory
+from muzero_snt.networks import muzero_network
 from tests import testing
 
 BATCH_SIZES = (1, 5)
@@ -102,7 +102,7 @@ class ExportTest(testing.TestCase):
     cls.configs, cls.expected, cls.training_mode = {}, {}, {}
     for seed, (name, (make_config, _)) in enumerate(MODELS.items()):
       config = make_config()
-      network = factory.make_network(config)
+      network = muzero_network.make_network(config)
       network.create_variables()
       _randomize(network, seed)
       rng = np.random.default_rng(100 + seed)
@@ -214,7 +214,7 @@ class ExportTest(testing.TestCase):
 
   def test_exports_uninitialised_network_and_replaces_old_export(self):
     config = testing.tiny_mlp_config(0)
-    network = factory.make_network(config)
+    network = muzero_network.make_network(config)
     path = os.path.join(self._new_dir(), 'sub', 'model')
     self.assertEqual(export.export_inference(network, path), path)
     self.assertNotEmpty(network.variables)
@@ -243,7 +243,7 @@ class ExportTest(testing.TestCase):
     os.makedirs(os.path.join(path, 'variables'))
     with open(os.path.join(path, 'saved_model.pb'), 'w') as f:
       f.write('old')
-    network = factory.make_network(testing.tiny_mlp_config(0))
+    network = muzero_network.make_network(testing.tiny_mlp_config(0))
 
     def save_then_fail(module, export_dir, signatures):
       del module, signatures
@@ -260,7 +260,7 @@ class ExportTest(testing.TestCase):
     self.assertEqual(os.listdir(os.path.dirname(path)), ['model'])
 
   def test_bad_export_dir_raises(self):
-    network = factory.make_network(testing.tiny_mlp_config(0))
+    network = muzero_network.make_network(testing.tiny_mlp_config(0))
     root = self._new_dir()
     a_file = os.path.join(root, 'a_file')
     not_a_model = os.path.join(root, 'not_a_model')
@@ -285,7 +285,7 @@ class ExportTest(testing.TestCase):
     path = os.path.join(self._new_dir(), 'model')
     with self.assertRaisesRegex(TypeError, 'MuZeroNetwork, got str'):
       export.export_inference('network', path)
-    network = factory.make_network(testing.tiny_mlp_config(0))
+    network = muzero_network.make_network(testing.tiny_mlp_config(0))
     with self.assertRaisesRegex(ValueError, 'action_space_size=9.*'
                                 'num_actions=2'):
       export.export_inference(network, path,
