@@ -55,6 +55,7 @@ class ActionRepeat(base.Wrapper):
 
   @property
   def repeat(self) -> int:
+    """The wrapped environment's steps a move lasts, at most."""
     return self._repeat
 
   @property
