@@ -283,13 +283,17 @@ class MuZeroConfig:
   # Self-play's first moves played uniformly among the legal ones (0 is the
   # paper's); their searches' visits stay the policy targets.
   random_opening_moves: int = 0
+  # Each move held for this many of a one-player environment's steps, their
+  # rewards summed (`environments/action_repeat.py`); `max_moves`, the
+  # discount and the value targets count moves. 1: every step is a move.
+  action_repeat: int = 1
 
   def __post_init__(self):
     for name in ('action_space_size', 'max_moves', 'num_simulations',
                  'gumbel_max_considered_actions',
                  'batch_size', 'td_steps', 'training_steps',
                  'checkpoint_interval', 'window_size', 'num_unroll_steps',
-                 'target_update_interval'):
+                 'target_update_interval', 'action_repeat'):
       _check_int(name, getattr(self, name), 1)
     for name in ('lr_warmup_steps', 'random_opening_moves'):
       _check_int(name, getattr(self, name), 0)
@@ -322,6 +326,8 @@ class MuZeroConfig:
                  allow_empty=False)
     _check(self.num_players in (1, 2), 'num_players', self.num_players,
            '1 or 2')
+    _check(self.action_repeat == 1 or self.num_players == 1, 'action_repeat',
+           self.action_repeat, '1 in a two-player game')
     _check(isinstance(self.network, NetworkConfig), 'network', self.network,
            'a NetworkConfig')
     _check_choice('optimizer', self.optimizer, OPTIMIZERS)

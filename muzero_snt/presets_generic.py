@@ -108,7 +108,8 @@ def config_for_environment(environment,
   result as value target, scalar values and rewards, temperature 1 for the
   first 30 moves). `max_moves` is the environment's episode limit (a
   gymnasium task's time limit, an OpenSpiel game's longest game, an
-  integer `max_moves` attribute of another environment) or 1,000.
+  integer `max_moves` attribute of another environment), divided by an
+  `action_repeat` override (rounded up), or 1,000.
 
   Args:
     environment: a `dm_env.Environment` (docs/environments.md).
@@ -139,6 +140,10 @@ def config_for_environment(environment,
   environment = base.as_environment(environment)
   shape, num_actions, num_players = checks.environment_specs(environment)
   values = dict(_hints(environment))
+  repeat = overrides.get('action_repeat', 1)
+  if 'max_moves' in values and isinstance(repeat, int) and repeat > 1:
+    # The environment's limit counts its steps, max_moves counts moves.
+    values['max_moves'] = -(-values['max_moves'] // repeat)
   values.update({k: v for k, v in overrides.items() if k in _CONFIG_FIELDS})
   max_moves = values.setdefault('max_moves', DEFAULT_MAX_MOVES)
   training_steps = values.setdefault('training_steps', 10_000)

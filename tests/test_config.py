@@ -234,10 +234,19 @@ class MuZeroConfigValidationTest(testing.TestCase):
       ('lr_warmup_steps_float', 'lr_warmup_steps', 100.),
       ('random_opening_moves_negative', 'random_opening_moves', -1),
       ('random_opening_moves_float', 'random_opening_moves', 1.5),
+      ('action_repeat_zero', 'action_repeat', 0),
+      ('action_repeat_float', 'action_repeat', 2.),
   )
   def test_bad_field_raises(self, name, value):
     with self.assertRaisesRegex(ValueError, _field_and_value(name, value)):
       MuZeroConfig(**_valid_kwargs(**{name: value}))
+
+  def test_action_repeat_is_for_one_player(self):
+    MuZeroConfig(**_valid_kwargs(action_repeat=4))
+    with self.assertRaisesRegex(
+        ValueError,
+        r'^action_repeat must be 1 in a two-player game, got 4\.$'):
+      MuZeroConfig(**_valid_kwargs(action_repeat=4, num_players=2))
 
   def test_value_only_reanalysis_needs_a_bootstrap_inside_the_game(self):
     # td_steps 20 >= max_moves 20: every value target is the game's result,

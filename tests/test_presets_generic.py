@@ -142,6 +142,13 @@ class GymnasiumFamilyTest(absltest.TestCase):
     self.assertEqual(config.network.kind, 'mlp')
     self.assertEqual(presets.get_preset('gymnasium').observation_shape, (4,))
 
+  def test_an_action_repeat_counts_the_time_limit_in_moves(self):
+    environment = presets_generic.registry.make_environment(
+        'gymnasium', 0, 'Acrobot-v1')
+    config = presets.config_for_environment(environment, action_repeat=3)
+    # 500 steps are 166 moves of 3 and one of 2.
+    self.assertEqual((config.action_repeat, config.max_moves), (3, 167))
+
   def test_the_schedules_follow_the_run_length(self):
     # A run 4 times the default 10,000 steps decays its learning rate over
     # 40,000 steps and lowers its temperature at a half and three quarters.

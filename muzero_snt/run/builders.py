@@ -31,6 +31,7 @@ from muzero_snt import frames
 from muzero_snt.run import data_sources
 from muzero_snt.run import distribute
 from muzero_snt import environments
+from muzero_snt.environments import action_repeat
 from muzero_snt.environments import factories
 from muzero_snt.run import fixed_dataset
 from muzero_snt import learning
@@ -77,7 +78,8 @@ def make_environment_factory(preset: Optional[str],
     preset: names the environment (`environments.ENVIRONMENTS`); None with
       `environment`.
     config: the run's configuration; every environment's specs must match,
-      and every step is checked (`environments.CheckedEnvironment`).
+      and every step is checked (`environments.CheckedEnvironment`). With
+      `config.action_repeat` > 1 each move is held for that many steps.
     title: the Atari game, gymnasium id or OpenSpiel game of a titled
       preset (None: the preset's default).
     environment: the user's factory `seed -> dm_env.Environment` or its
@@ -95,7 +97,10 @@ def make_environment_factory(preset: Optional[str],
     make_raw = lambda seed: environments.make_environment(preset, seed, title)
 
   def make(seed: int) -> environments.Environment:
-    return environments.CheckedEnvironment.from_config(make_raw(seed), config)
+    raw = make_raw(seed)
+    if config.action_repeat != 1:
+      raw = action_repeat.ActionRepeat(raw, config.action_repeat)
+    return environments.CheckedEnvironment.from_config(raw, config)
 
   return make
 

@@ -228,6 +228,21 @@ class EvaluateTest(testing.TestCase):
     self.assertEqual(lines[4], '2 of 2 episodes cut at 10 moves.')
 
   @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
+  def test_a_gymnasium_run_is_played_with_its_action_repeat(self):
+    # --preset=gymnasium --env=Acrobot-v1 --config=action_repeat=3: each of
+    # the 10 moves lasts 3 steps of -1, far too few to swing up: -30 each.
+    config = presets.get_preset('gymnasium', 'Acrobot-v1').replace(
+        action_repeat=3)
+    directory = _save_run(self, 'gymnasium', config, env='Acrobot-v1')
+    with flagsaver.flagsaver(checkpoint_dir=directory, num_games=2,
+                             search='reference', max_moves=10):
+      lines = _run_main().splitlines()
+    self.assertIn('action_repeat', lines[0])
+    self.assertEqual(lines[3].split(), ['2', '-30.0', '0.0', '-30.0',
+                                        '-30.0'])
+    self.assertEqual(lines[4], '2 of 2 episodes cut at 10 moves.')
+
+  @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
   @flagsaver.flagsaver(preset='cartpole', env='Acrobot-v1',
                        config=['observation_shape=[6]',
                                'action_space_size=3'],

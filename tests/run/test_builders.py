@@ -78,6 +78,14 @@ class OwnEnvironmentTest(testing.TestCase):
       builders.check_environment(None, config,
                                  environment=_not_an_environment)
 
+  def test_the_config_s_action_repeat_holds_each_move(self):
+    config = presets.get_preset('cartpole').replace(action_repeat=2)
+    made = builders.make_environment_factory('cartpole', config)(3)
+    made.reset()
+    # CartPole rewards 1 a step; its first two steps never end the episode.
+    self.assertEqual(float(made.step(0).reward), 2.)
+    self.assertEqual(made.environment.frames, 2)
+
   def test_only_an_own_environment_is_built_for_its_frame_stack(self):
     self.assertIsNone(builders.frame_stack(None, corridor.Corridor))
     self.assertIsNone(builders.frame_stack('tictactoe'))
