@@ -126,7 +126,7 @@ class PublicNamesTest(absltest.TestCase):
     public = {name for name in dir(environments)
               if not name.startswith('_') and name not in (
                   # Submodules and typing helpers, not part of the API.
-                  'atari', 'base', 'checks', 'factories',
+                  'action_repeat', 'atari', 'base', 'checks', 'factories',
                   'gym_adapter',
                   'minatar_adapter', 'openspiel', 'openspiel_players',
                   'registry', 'tictactoe', 'tictactoe_players')}
