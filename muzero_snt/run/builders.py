@@ -32,7 +32,6 @@ from muzero_snt.run import data_sources
 from muzero_snt.run import distribute
 from muzero_snt import environments
 from muzero_snt.environments import factories
-from muzero_snt.run import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt.run import overlapped_learning
@@ -179,7 +178,7 @@ def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
   if run.data == 'synthetic':
     return data_sources.SyntheticBatches(config, learner, seed=run.seed)
   if run.data == 'replay':
-    return fixed_dataset.FixedReplay(
+    return data_sources.FixedReplay(
         config, run.replay_path, seed=run.seed,
         reanalyser=make_reanalyser(run, learner))
   network, actor_weights = learner.network, None

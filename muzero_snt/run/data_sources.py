@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Where a training loop's batches come from: self-play or synthetic data.
+"""Where a training loop's batches come from: self-play, a file, synthetic.
 
 `training_loop.TrainingLoop` runs rounds of a `DataSource`: in each round
 the source produces data and calls back for the learner steps it is owed.
@@ -22,14 +22,17 @@ checkpointed beside them.
 * `SelfPlay`: the MuZero loop, learner steps at an exact ratio to
   environment steps; with a `reanalysis.Reanalyser`, a fraction of each
   batch gets fresh targets (MuZero Reanalyze).
-* `fixed_dataset.FixedReplay`: a saved replay buffer, no new games (MuZero
-  Unplugged).
+* `FixedReplay`: a saved replay buffer, no new games (MuZero Unplugged,
+  Schrittwieser et al., 2021).
 * `SyntheticBatches`: learnable synthetic batches (`synthetic.py`), one
   learner step a round: smoke runs and throughput.
+
+`from_batches` turns an iterator of NumPy batches into the `tf.data`
+input that `Learner.distribute_dataset` splits among the replicas.
 """
 
 import fractions
-from typing import Callable, Dict, List, Optional, Protocol, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Protocol, Tuple
 
 from absl import logging
 import numpy as np
@@ -38,7 +41,6 @@ import tensorflow as tf
 from muzero_snt import acting
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
-from muzero_snt.run import datasets
 from muzero_snt import learning
 from muzero_snt.run import overlapped_learning
 from muzero_snt import reanalysis
@@ -275,6 +277,130 @@ def reanalysis_progress(reanalyser: reanalysis.Reanalyser
           'reanalyse/seconds': seconds}
 
 
+def load_replay(config: config_lib.MuZeroConfig, path: str,
+                seed: Optional[int] = None) -> replay_lib.ReplayBuffer:
+  """Reads the replay file at `path` (`ReplayBuffer.save`) for `config`.
+
+  Args:
+    config: the run's configuration; the file's data must fit it (action
+      space, observation shape, players, discount, priority alpha) and its
+      window must hold the file's games.
+    path: a checkpoint's `replay-N.npz` or an `export_replay` file.
+    seed: the sampling generator's seed (None: the file's saved state).
+
+  Raises:
+    ValueError: naming `path` and what is wrong: missing, not a replay file,
+      damaged, of another game or configuration, or holding no positions.
+  """
+  buffer = replay_lib.ReplayBuffer.restore(config, path, seed=seed)
+  if not buffer.num_positions:
+    raise ValueError(f'{path} holds no games: there is nothing to learn '
+                     'from.')
+  return buffer
+
+
+class FixedReplay:
+  """Learner steps on the games of a replay file; a round is one step.
+
+  Batches are sampled as self-play's would be, reanalysed if the config
+  asks; no game is added. The buffer is checkpointed like self-play's, so
+  a resumed run continues exactly.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, path: str,
+               seed: int = 0,
+               reanalyser: Optional[reanalysis.Reanalyser] = None):
+    """Reads the file (raising as `load_replay`).
+
+    Args:
+      config: the run's configuration.
+      path: the replay file.
+      seed: seeds the sampling (the file's own sampling state is not used:
+        runs of different seeds draw different batches from one file).
+      reanalyser: if given, every batch goes through it.
+    """
+    self._config = config
+    self._path = path
+    self._replay = load_replay(config, path, seed=seed)
+    self._reanalyser = reanalyser
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return {} if self._reanalyser is None else dict(self._reanalyser.state)
+
+  @property
+  def replay(self) -> replay_lib.ReplayBuffer:
+    return self._replay
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    if replay is not None:  # A resumed run: the checkpoint's priorities.
+      self._replay = replay
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    return reanalysis.sample(self._config, self._replay, self._reanalyser)
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    self._replay.update_priorities(keys, priorities)
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    del learner_steps, should_stop  # One step per round, whatever happens.
+    learn()
+
+  def progress(self, elapsed: float) -> Dict[str, float]:
+    del elapsed  # The learner's rate is the loop's.
+    if self._reanalyser is None:
+      return {}
+    return reanalysis_progress(self._reanalyser)
+
+  def totals(self) -> str:
+    return (f'{self._replay.num_games} games, {self._replay.num_positions} '
+            f'positions from {self._path}, no new games')
+
+
+def batch_signature(config: config_lib.MuZeroConfig,
+                    batch_size: int) -> types.Batch:
+  """`tf.TensorSpec`s of a `Batch` of `batch_size` windows of `config`."""
+  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
+  return types.Batch(
+      observation=tf.TensorSpec((b,) + config.observation_shape, tf.float32),
+      action=tf.TensorSpec((b, k), tf.int32),
+      target_value=tf.TensorSpec((b, k + 1), tf.float32),
+      target_reward=tf.TensorSpec((b, k), tf.float32),
+      target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
+      policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
+      weight=tf.TensorSpec((b,), tf.float32),
+      next_observation=(
+          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
+          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
+
+
+def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
+                 config: config_lib.MuZeroConfig,
+                 batch_size: int,
+                 prefetch: int = 2) -> tf.data.Dataset:
+  """A `tf.data.Dataset` of the global batches `make_batches()` yields.
+
+  Args:
+    make_batches: returns an iterator of NumPy `Batch`es of `batch_size`
+      windows (called once per pass over the dataset).
+    config: gives the shapes.
+    batch_size: the global batch size.
+    prefetch: batches prepared ahead of the learner.
+
+  Returns:
+    The batches with static shapes. Each worker of a multi-worker strategy
+    reads its own stream (sharding by data).
+  """
+  if batch_size <= 0:
+    raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
+  dataset = tf.data.Dataset.from_generator(
+      make_batches, output_signature=batch_signature(config, batch_size))
+  options = tf.data.Options()
+  options.experimental_distribute.auto_shard_policy = (
+      tf.data.experimental.AutoShardPolicy.DATA)
+  return dataset.with_options(options).prefetch(prefetch)
+
+
 class SyntheticBatches:
   """Synthetic batches with learnable targets, through `tf.data`.
 
@@ -303,7 +429,7 @@ class SyntheticBatches:
   def sample(self) -> Tuple[types.Batch, None]:
     if self._batches is None:
       config, start = self._config, self._learner.steps
-      dataset = datasets.from_batches(
+      dataset = from_batches(
           lambda: synthetic.SyntheticBatches(
               config, config.batch_size, seed=self._seed, start=start),
           config, config.batch_size)

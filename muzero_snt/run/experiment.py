@@ -38,9 +38,9 @@ from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
+from muzero_snt.run import data_sources
 from muzero_snt.run import event_files
 from muzero_snt.run import export
-from muzero_snt.run import fixed_dataset
 from muzero_snt.run import progress
 from muzero_snt.run import resources
 from muzero_snt.run import run_config as run_config_lib
@@ -218,7 +218,7 @@ def check_run(run: run_config_lib.RunConfig,
         os.path.dirname(os.path.abspath(run.export_replay)),
         'export_replay')
   if run.data == 'replay':
-    fixed_dataset.load_replay(config, run.replay_path)
+    data_sources.load_replay(config, run.replay_path)
 
 
 _OnRound = Callable[[training_loop.TrainingLoop], bool]
