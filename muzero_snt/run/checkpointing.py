@@ -101,14 +101,8 @@ class Checkpointer:
     self._directory = directory
     self._max_to_keep = max_to_keep
     self._checkpoint = tf.train.Checkpoint(**trackables)
-    self._latest: Optional[int] = None
     numbers, _ = self._candidates()
-    if numbers:
-      self._latest = numbers[0]
-
-  @property
-  def directory(self) -> str:
-    return self._directory
+    self._latest: Optional[int] = numbers[0] if numbers else None
 
   @property
   def latest_number(self) -> Optional[int]:

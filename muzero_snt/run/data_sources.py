@@ -69,19 +69,15 @@ class DataSource(Protocol):
     """The next batch, and its replay keys if priorities are to be updated."""
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
-    """Takes the new priorities of a sampled batch."""
+    ...
 
   def run_round(self, learn: Learn, learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None) -> None:
-    """Produces one round of data, calling `learn` for each step owed.
-
-    `should_stop` returning True ends the round early (dropping data in
-    progress, such as unfinished games).
-    """
+    """Produces one round of data, calling `learn` for each step owed;
+    `should_stop()` ends it early (dropping unfinished games)."""
 
   def progress(self, elapsed: float) -> Dict[str, float]:
-    """Scalars of the rounds since the last call, by TensorBoard tag (the
-    progress line is made of them: `progress.format_line`)."""
+    """Scalars of the rounds since the last call, by TensorBoard tag."""
 
   def totals(self) -> str:
     """What the source produced over the whole run, for the final summary."""
@@ -115,10 +111,9 @@ class SelfPlay:
       reanalyser: if given, every sampled batch goes through it (its state
         is checkpointed with the counters).
       continuous: play with `Actor.play_games` instead of `play_round`.
-      actor_weights: copies the learner's weights into the actor's own
-        network (`overlapped_learning.WeightCopy`) for a `TrainingLoop`
-        with `overlap_learning=True`; None: the actor searches the
-        learner's network.
+      actor_weights: fills the actor's own network from the learner's, for
+        a `TrainingLoop` with `overlap_learning=True`; None: the actor
+        searches the learner's network.
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -191,8 +186,7 @@ class SelfPlay:
     return reanalysis.sample(self._config, self._replay, self._reanalyser)
 
   def compile_function(self) -> Optional[Callable[[], None]]:
-    """Traces the actor's search; returns a function that compiles the
-    programs its games will run (`Actor.compile_function`), or None."""
+    """`Actor.compile_function` of the way this source plays, or None."""
     compile_function = getattr(self._actor, 'compile_function', None)
     if compile_function is None:
       return None
@@ -204,8 +198,8 @@ class SelfPlay:
   def run_round(self, learn: Learn, learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None,
                 end_move: Optional[Callable[[], None]] = None) -> None:
-    """Plays a round (`DataSource.run_round`); `end_move`, if given, is
-    called after each move whose learner steps were asked for."""
+    """`DataSource.run_round`, calling `end_move` after each move whose
+    learner steps were asked for."""
     counted = self._counters['counted_env_steps']
     paid = self._counters['paid_steps']
     state = {'training': True}
@@ -357,23 +351,6 @@ class FixedReplay:
             f'positions from {self._path}, no new games')
 
 
-def batch_signature(config: config_lib.MuZeroConfig,
-                    batch_size: int) -> types.Batch:
-  """`tf.TensorSpec`s of a `Batch` of `batch_size` windows of `config`."""
-  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
-  return types.Batch(
-      observation=tf.TensorSpec((b,) + config.observation_shape, tf.float32),
-      action=tf.TensorSpec((b, k), tf.int32),
-      target_value=tf.TensorSpec((b, k + 1), tf.float32),
-      target_reward=tf.TensorSpec((b, k), tf.float32),
-      target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
-      policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
-      weight=tf.TensorSpec((b,), tf.float32),
-      next_observation=(
-          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
-          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
-
-
 def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
                  config: config_lib.MuZeroConfig,
                  batch_size: int,
@@ -393,8 +370,20 @@ def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
   """
   if batch_size <= 0:
     raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
-  dataset = tf.data.Dataset.from_generator(
-      make_batches, output_signature=batch_signature(config, batch_size))
+  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
+  signature = types.Batch(
+      observation=tf.TensorSpec((b,) + config.observation_shape, tf.float32),
+      action=tf.TensorSpec((b, k), tf.int32),
+      target_value=tf.TensorSpec((b, k + 1), tf.float32),
+      target_reward=tf.TensorSpec((b, k), tf.float32),
+      target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
+      policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
+      weight=tf.TensorSpec((b,), tf.float32),
+      next_observation=(
+          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
+          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
+  dataset = tf.data.Dataset.from_generator(make_batches,
+                                           output_signature=signature)
   options = tf.data.Options()
   options.experimental_distribute.auto_shard_policy = (
       tf.data.experimental.AutoShardPolicy.DATA)
@@ -402,12 +391,9 @@ def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
 
 
 class SyntheticBatches:
-  """Synthetic batches with learnable targets, through `tf.data`.
-
-  Batch i depends on (seed, i) only, and the stream starts at the learner's
-  step count when first sampled, so a resumed run continues the stream. A
-  round is one learner step.
-  """
+  """Synthetic batches (`synthetic.py`) through `tf.data`; a round is one
+  learner step. The stream starts at the learner's step count, so a
+  resumed run continues it."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, seed: int = 0):

@@ -127,11 +127,7 @@ def apply_overrides(config: config_lib.MuZeroConfig,
 
   Values are read as JSON (`lr_init=0.1`, `network.mlp_layers=[64,64]`,
   `known_bounds=null`), or as a string if they are not JSON
-  (`unvisited_q=parent`).
-
-  Raises:
-    ValueError: naming an override that is not `name=value`, an unknown
-      name, or a value the config refuses.
+  (`unvisited_q=parent`). Raises ValueError naming a bad override.
   """
   values = config_to_dict(config)
   for override in overrides:

@@ -135,16 +135,6 @@ class RunLock:
   def __exit__(self, *unused_exc_info) -> None:
     self.release()
 
-  def _record(self, token: str) -> Dict[str, Any]:
-    return {
-        'host': socket.gethostname(),
-        'pid': os.getpid(),
-        'started': datetime.datetime.now().astimezone().isoformat(
-            timespec='seconds'),
-        'command': list(sys.argv),
-        'token': token,
-    }
-
   def _try_create(self, token: str) -> bool:
     """Creates the lock file with our record; False if it exists."""
     try:
@@ -153,7 +143,14 @@ class RunLock:
       return False
     try:
       with os.fdopen(fd, 'w') as f:
-        json.dump(self._record(token), f)
+        json.dump({
+            'host': socket.gethostname(),
+            'pid': os.getpid(),
+            'started': datetime.datetime.now().astimezone().isoformat(
+                timespec='seconds'),
+            'command': list(sys.argv),
+            'token': token,
+        }, f)
         f.flush()
         os.fsync(f.fileno())
     except BaseException:

@@ -378,38 +378,30 @@ class TrainingLoop:
     metrics = self._last_metrics
     rate = self.steps_per_second()
     source_scalars = self._source.progress(since_last)
+    learner_scalars = progress.learner_scalars(metrics) if metrics else {}
     scalars = {'learner_step': steps, 'training_steps': total,
                'elapsed_seconds': self.elapsed}
     if rate is not None:
       scalars['steps_per_second'] = rate
       scalars['remaining_seconds'] = (total - steps) / rate
-    if metrics:
-      scalars.update(progress.learner_scalars(metrics))
+    scalars.update(learner_scalars)
     scalars.update(source_scalars)
     if self._logger is not None:
       self._logger(scalars)
-    if self._writer:
-      with self._writer.as_default(step=steps):
-        for tag, value in source_scalars.items():
-          tf.summary.scalar(tag, value)
-        if metrics:
-          write_learner_summaries(metrics, rate, self._config.batch_size)
-
-
-def write_learner_summaries(metrics: Dict[str, np.ndarray],
-                            steps_per_second: Optional[float],
-                            batch_size: int) -> None:
-  """Writes `Learner.step`'s metrics as scalars to the default writer, and
-  the rate (if known) in steps and samples of `batch_size` per second."""
-  for tag, value in progress.learner_scalars(metrics).items():
-    tf.summary.scalar(tag, value)
-  # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
-  # The consistency loss (when on) at 1..K.
-  for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
-                           ('consistency', 1)):
-    for k, value in enumerate(metrics.get(f'{name}_loss', ()),
-                              start=first_step):
-      tf.summary.scalar(f'loss/{name}_step_{k}', value)
-  if steps_per_second is not None:
-    tf.summary.scalar('steps_per_second', steps_per_second)
-    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)
+    if not self._writer:
+      return
+    summaries = {**source_scalars, **learner_scalars}
+    if metrics:
+      # Value and policy are predicted at unroll steps 0..K, rewards and
+      # the consistency loss (when on) at 1..K.
+      for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
+                               ('consistency', 1)):
+        for k, value in enumerate(metrics.get(f'{name}_loss', ()),
+                                  start=first_step):
+          summaries[f'loss/{name}_step_{k}'] = value
+      if rate is not None:
+        summaries['steps_per_second'] = rate
+        summaries['samples_per_second'] = rate * self._config.batch_size
+    with self._writer.as_default(step=steps):
+      for tag, value in summaries.items():
+        tf.summary.scalar(tag, value)
