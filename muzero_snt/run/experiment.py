@@ -38,8 +38,7 @@ from muzero_snt.run import run_config as run_config_lib
 from muzero_snt.run import run_lock
 from muzero_snt.run import stopping
 from muzero_snt.run import training_loop
-# Ray itself is imported only when a run has actors (`ray_support`).
-from muzero_snt.distributed import ray_support
+# Ray itself is imported only when a run has actors (`runner.start`).
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
 
@@ -96,14 +95,6 @@ def check_train_ratio(run: run_config_lib.RunConfig) -> None:
         f'max_moves={config.max_moves}: {positions} positions), so no '
         f'learner step would ever come; expected train_ratio >= '
         f'{1 / positions:.3g}.')
-
-
-def check_distributed(run: run_config_lib.RunConfig) -> None:
-  """Checks that Ray is installed (else ImportError) and that a cluster
-  answers at `run.ray_address` (else ValueError)."""
-  ray_support.check_installed()
-  if run.ray_address:
-    ray_support.check_address(run.ray_address)
 
 
 def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
