@@ -433,6 +433,7 @@ def train(run: run_config.RunConfig, stop: stopping.StopOnSignals) -> None:
   """Starts TensorFlow and trains `run`, whose flags `main` has checked."""
   common_flags.start_tensorflow()
   # pylint: disable=g-import-not-at-top
+  from muzero_snt.distributed import ray_support
   from muzero_snt.run import builders
   from muzero_snt.run import distribute
   from muzero_snt.run import experiment
@@ -444,7 +445,9 @@ def train(run: run_config.RunConfig, stop: stopping.StopOnSignals) -> None:
                               config, run.env, run.environment)
   common_flags.usage_errors(experiment.check_run, run)
   if run.num_actors:
-    common_flags.usage_errors(experiment.check_distributed, run)
+    common_flags.usage_errors(ray_support.check_installed)
+  if run.num_actors and run.ray_address:
+    common_flags.usage_errors(ray_support.check_address, run.ray_address)
   strategy = common_flags.usage_errors(
       distribute.make_strategy, STRATEGY.value, tpu=TPU.value,
       batch_size=config.batch_size)

@@ -24,7 +24,7 @@ import pytest
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
-from muzero_snt.run import datasets
+from muzero_snt.run import data_sources
 from muzero_snt import learning
 from muzero_snt import losses
 from muzero_snt import presets
@@ -294,7 +294,7 @@ def test_learner_trains_the_consistency_from_a_dataset():
   network = make_network(config)
   learner = learning.Learner(network, config)
   batch = _batch(config, batch_size=16, seed=5)
-  dataset = datasets.from_batches(lambda: iter([batch] * 60), config, 16)
+  dataset = data_sources.from_batches(lambda: iter([batch] * 60), config, 16)
   first = last = None
   for element in dataset:
     metrics = learner.step(element)
@@ -306,7 +306,7 @@ def test_learner_trains_the_consistency_from_a_dataset():
   assert last < first - 0.1, (first, last)
   # The paper's config keeps a batch without next observations.
   paper = _config(consistency_loss_weight=0., batch_size=4)
-  dataset = datasets.from_batches(
+  dataset = data_sources.from_batches(
       lambda: iter([testing.random_batch(paper, 4)]), paper, 4)
   element = next(iter(dataset))
   assert element.next_observation is None

@@ -49,7 +49,7 @@ def _max_abs_difference(first, second) -> float:
 def _equivalence(strategy):
   """Steps one learner on one replica and one on `strategy` alike."""
   # pylint: disable=g-import-not-at-top
-  from muzero_snt.run import datasets
+  from muzero_snt.run import data_sources
   from muzero_snt import learning
   from muzero_snt import networks
   # pylint: enable=g-import-not-at-top
@@ -66,7 +66,7 @@ def _equivalence(strategy):
       assert target.shape == source.shape, (target.name, source.name)
       target.assign(source)
   batch = testing.random_batch(config, GLOBAL_BATCH, seed=3)
-  dataset = datasets.from_batches(lambda: iter([batch] * NUM_STEPS), config,
+  dataset = data_sources.from_batches(lambda: iter([batch] * NUM_STEPS), config,
                                   GLOBAL_BATCH)
   fed_batches = fed.distribute_dataset(dataset)
   single_metrics, mirrored_metrics, fed_metrics = [], [], []
@@ -132,7 +132,7 @@ def _consistency(strategy):
   """The consistency loss (next observations split among the replicas,
   directly and through tf.data) steps as on one replica."""
   # pylint: disable=g-import-not-at-top
-  from muzero_snt.run import datasets
+  from muzero_snt.run import data_sources
   from muzero_snt import learning
   from muzero_snt import networks
   # pylint: enable=g-import-not-at-top
@@ -148,7 +148,7 @@ def _consistency(strategy):
   rng = np.random.default_rng(5)
   batch = batch._replace(next_observation=rng.uniform(
       0., 1., (GLOBAL_BATCH, 3, 4)).astype(np.float32))
-  fed = learners[2].distribute_dataset(datasets.from_batches(
+  fed = learners[2].distribute_dataset(data_sources.from_batches(
       lambda: iter([batch] * NUM_STEPS), config, GLOBAL_BATCH))
   metrics = [[], [], []]
   for _ in range(NUM_STEPS):

@@ -16,12 +16,11 @@
 
 `experiment.run(run_config)` is the entry point. It wires a run's parts
 (`builders`), turns data into learner steps (`training_loop`,
-`data_sources`, `fixed_dataset`, `synthetic`, `datasets`,
-`overlapped_learning`), reports progress (`progress`), saves and resumes
+`data_sources`, `synthetic`, `overlapped_learning`), reports progress and
+keeps TensorBoard's files consistent (`progress`), saves and resumes
 (`checkpointing`, `run_config`, `run_lock`), checks resources first
-(`resources`, `network_size`), stops on signals (`stopping`), keeps
-TensorBoard's files consistent (`event_files`), builds strategies
-(`distribute`), audits programs for accelerators (`device_audit`) and
-exports SavedModels (`export`). Nothing at the package's top level
-imports from here.
+(`resources`, `network_size`), stops on signals (`stopping`), builds
+strategies (`distribute`), audits programs for accelerators
+(`device_audit`) and exports SavedModels (`export`). Nothing at the
+package's top level imports from here.
 """

@@ -15,9 +15,7 @@
 """Factories of a run's parts from a config: learner, environments, checks.
 
 What the launchers, the benchmarks and the distributed mode all build the
-same way. Every check raises `ValueError` (or `ImportError` for a missing
-optional package) with a message naming the value; the launchers turn
-those into usage errors.
+same way; every check raises `ValueError` naming the value.
 """
 
 from typing import Optional
@@ -33,7 +31,6 @@ from muzero_snt.run import distribute
 from muzero_snt import environments
 from muzero_snt.environments import action_repeat
 from muzero_snt.environments import factories
-from muzero_snt.run import fixed_dataset
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt.run import overlapped_learning
@@ -46,14 +43,8 @@ def make_learner(config: config_lib.MuZeroConfig,
                  jit_compile: bool = True,
                  strategy: Optional[tf.distribute.Strategy] = None,
                  compute_dtype: str = 'float32') -> learning.Learner:
-  """The network and its learner, every variable created in the strategy.
-
-  Args:
-    config: the run's configuration.
-    seed: TensorFlow's global seed, set before the network's initialisation.
-    jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
-    strategy: the learner's `tf.distribute` strategy (default: the current).
-    compute_dtype: 'float32' or 'bfloat16' for matmuls and convolutions.
+  """The network and its learner, every variable created in `strategy`
+  (default: the current), after TensorFlow's global seed is set to `seed`.
   """
   tf.random.set_seed(seed)
   network = networks.make_network(config)
@@ -77,18 +68,15 @@ def make_environment_factory(preset: Optional[str],
   Args:
     preset: names the environment (`environments.ENVIRONMENTS`); None with
       `environment`.
-    config: the run's configuration; every environment's specs must match,
-      and every step is checked (`environments.CheckedEnvironment`). With
-      `config.action_repeat` > 1 each move is held for that many steps.
-    title: the Atari game, gymnasium id or OpenSpiel game of a titled
-      preset (None: the preset's default).
+    config: the run's configuration; every environment's specs and steps
+      are checked against it (`environments.CheckedEnvironment`);
+      with `config.action_repeat` > 1 each move is held for that many steps.
+    title: the game of a titled preset (None: the preset's default).
     environment: the user's factory `seed -> dm_env.Environment` or its
-      import string; a plain `dm_env.Environment` it makes is adapted
-      (`environments.as_environment`).
+      import string.
 
   Raises:
-    ValueError: if `environment` is an import string that does not load
-      (`environments.load_factory`).
+    ValueError: if `environment` is an import string that does not load.
   """
   if environment is not None:
     factory = factories.resolve(environment)
@@ -122,10 +110,8 @@ def check_environment(preset: Optional[str],
   """Builds, resets and closes one environment before any training.
 
   Raises:
-    ValueError: naming the preset (and title) or the environment and what
-      is wrong: a missing optional package (naming the extra to install),
-      an unknown title, specs that differ from `config`, an environment
-      of another type, or as `environments.load_factory`.
+    ValueError: naming the game and what is wrong (a missing optional
+      package, an unknown title, specs that differ from `config`, ...).
   """
   where = describe_game(preset, title, environment)
   if environment is not None:
@@ -143,11 +129,9 @@ def check_environment(preset: Optional[str],
 def frame_stack(preset: Optional[str],
                 environment: Optional[factories.FactoryOrName] = None
                ) -> Optional[frames.FrameStack]:
-  """The `frame_stack()` of a run's environments (the memory checks').
-
-  A preset's is known without building one; a user's environment is
-  built once with seed 0 and asked.
-  """
+  """The `frame_stack()` of a run's environments (the memory checks'): a
+  preset's without building one, a user's environment's from one built
+  with seed 0."""
   if environment is None:
     return environments.ENVIRONMENTS[preset].frame_stack
   made = environments.as_environment(
@@ -161,13 +145,8 @@ def frame_stack(preset: Optional[str],
 def check_strategy(config: config_lib.MuZeroConfig,
                    strategy: tf.distribute.Strategy,
                    jit_compile: bool) -> None:
-  """Checks the batch and XLA settings against the strategy's replicas.
-
-  Raises:
-    ValueError: if the global batch does not split evenly across the
-      replicas (`distribute.check_batch_size`), or XLA is asked of several
-      replicas outside a TPU.
-  """
+  """Raises ValueError unless the replicas split the global batch, and XLA
+  is asked of one replica or a TPU."""
   distribute.check_batch_size(config.batch_size, strategy)
   num_replicas = strategy.num_replicas_in_sync
   is_tpu = isinstance(strategy, tf.distribute.TPUStrategy)
@@ -184,7 +163,7 @@ def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
   if run.data == 'synthetic':
     return data_sources.SyntheticBatches(config, learner, seed=run.seed)
   if run.data == 'replay':
-    return fixed_dataset.FixedReplay(
+    return data_sources.FixedReplay(
         config, run.replay_path, seed=run.seed,
         reanalyser=make_reanalyser(run, learner))
   network, actor_weights = learner.network, None
@@ -213,11 +192,8 @@ def make_source(run, learner: learning.Learner) -> data_sources.DataSource:
 def make_reanalyser(run, learner: learning.Learner,
                     searcher: Optional[search.Search] = None
                    ) -> Optional[reanalysis.Reanalyser]:
-  """The run's reanalyser; None with `config.reanalyze_fraction` 0.
-
-  It shares `searcher` (self-play's, whose compiled programs it reuses) or
-  builds a search of `run.search` on the learner's network.
-  """
+  """The run's reanalyser (None with `config.reanalyze_fraction` 0), with
+  self-play's `searcher` or a new search on the learner's network."""
   config = run.config
   if not config.reanalyze_fraction:
     return None

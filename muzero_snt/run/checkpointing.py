@@ -19,17 +19,14 @@ TensorFlow checkpoint (`ckpt-n.*`, its index file last), then the
 `checkpoint` index file (atomic): a run killed at any moment, even by
 SIGKILL, leaves complete checkpoints behind.
 
-Restoring reads every tensor of the newest checkpoint back against
-TensorFlow's checksums, and its replay file whole. A damaged one is moved
-into `damaged/` with a warning naming the fault, and the newest intact one
-is restored; checkpoints are also found by their files, so a garbled index
-file loses nothing. If none is intact, `CheckpointError` and nothing moved.
+Restoring reads every tensor back against TensorFlow's checksums, and the
+replay file whole; a damaged checkpoint is moved into `damaged/` with a
+warning and the newest intact one restored. Checkpoints are also found by
+their files, so a garbled index file loses nothing.
 
 Retention keeps the `max_to_keep` newest checkpoints and deletes older ones
-only after the new one reads back intact: at its peak the directory holds
-`max_to_keep + 1` (`resources.checkpoint_space_needed`). A save that fails
-(a full disk) removes its partial files and raises `CheckpointError`
-naming the bytes needed and free; the older checkpoints stay.
+only after the new one reads back intact (`max_to_keep + 1` at the peak).
+A save that fails removes its partial files; the older checkpoints stay.
 """
 
 import errno
@@ -87,24 +84,13 @@ def _size(path: str) -> int:
 class Checkpointer:
   """Saves, verifies and restores everything a run needs to continue.
 
-  Usage:
-
-      checkpointer = Checkpointer(directory, network=..., optimizer=..., ...)
-      replay = checkpointer.restore(config) or ReplayBuffer(config, seed)
-      ...
-      checkpointer.save(learner_step, replay)
+  `trackables` are what `tf.train.Checkpoint` saves: the learner's `state`
+  and the run's counters; the replay buffer is passed to `save` and
+  returned by `restore`.
   """
 
   def __init__(self, directory: str, max_to_keep: int = MAX_TO_KEEP,
                **trackables: Any):
-    """Constructs a `Checkpointer`.
-
-    Args:
-      directory: where the checkpoints live.
-      max_to_keep: checkpoints kept (older ones are deleted), >= 1.
-      **trackables: what `tf.train.Checkpoint` saves: the learner's `state`
-        and the run's counters as `tf.Variable`s.
-    """
     if not directory:
       raise ValueError(f'directory must be a non-empty path, got '
                        f'{directory!r}.')
@@ -115,19 +101,13 @@ class Checkpointer:
     self._directory = directory
     self._max_to_keep = max_to_keep
     self._checkpoint = tf.train.Checkpoint(**trackables)
-    self._latest: Optional[int] = None
     numbers, _ = self._candidates()
-    if numbers:
-      self._latest = numbers[0]
-
-  @property
-  def directory(self) -> str:
-    return self._directory
+    self._latest: Optional[int] = numbers[0] if numbers else None
 
   @property
   def latest_number(self) -> Optional[int]:
-    """The newest checkpoint's number (the restored or saved one, once
-    `restore` or `save` ran); None if there is none."""
+    """The newest checkpoint's number (once `restore` or `save` ran, the
+    restored or saved one); None if there is none."""
     return self._latest
 
   @property
@@ -220,10 +200,9 @@ class Checkpointer:
     """Writes checkpoint `number`; returns the TensorFlow checkpoint's path.
 
     Raises:
-      CheckpointError: if a write fails (a full disk): the partial files
-        of checkpoint `number` are removed, the older checkpoints and the
-        index file stay as they were; or if the written checkpoint does
-        not read back intact (nothing older is deleted then).
+      CheckpointError: if a write fails (a full disk; its partial files are
+        removed) or the checkpoint does not read back intact; the older
+        checkpoints and the index file stay as they were.
     """
     os.makedirs(self._directory, exist_ok=True)
     try:
@@ -324,8 +303,7 @@ class Checkpointer:
 
     Raises:
       CheckpointError: if checkpoints exist and none is intact (nothing is
-        moved or deleted then), or the intact one does not fit the
-        trackables (another run's checkpoint).
+        moved then), or the intact one does not fit the trackables.
     """
     numbers, index_problem = self._candidates()
     if index_problem:

@@ -14,24 +14,21 @@
 # ============================================================================
 """A persistent cache of XLA's compiled programs, shared by runs.
 
-TensorFlow saves each program XLA compiles for a `jit_compile=True` function
-in the directory `--tf_xla_persistent_cache_directory` of `TF_XLA_FLAGS`
-names, and loads it instead of compiling when the same program (the same
-HLO, checked in full, on the same device type) comes again. Two of its ways
+TensorFlow saves each program XLA compiles in the directory that
+`--tf_xla_persistent_cache_directory` of `TF_XLA_FLAGS` names, and loads it
+when the same HLO comes again on the same device type. Two of its ways
 shape this module:
 
-* It writes an entry in place, not atomically, and a process that reads a
-  partly written entry fails that compile instead of compiling again. So
-  each process gets a directory of its own, seeded with hard links to the
-  shared entries, and `publish` hard-links the complete entries it wrote
-  into the shared directory: a reader there sees a whole entry or none.
-* An entry's key holds neither TensorFlow's version, nor the CPU it was
-  compiled for, nor XLA's options. So the shared entries live in a
-  subdirectory named by all three (`cache_key`).
+* It writes an entry in place, and a process that reads a partly written
+  entry fails that compile. So each process gets a directory of its own,
+  seeded with hard links to the shared entries, and `publish` hard-links
+  the complete entries it wrote into the shared directory.
+* An entry's key holds neither TensorFlow's version, nor the CPU, nor
+  XLA's options: the shared entries live in a subdirectory named by all
+  three (`cache_key`).
 
 `enable` imports no TensorFlow: it sets `TF_XLA_FLAGS`, which TensorFlow
-reads when it first needs an XLA flag. See docs/benchmarks.md
-(Start-up) for what the cache saves.
+reads when it first needs an XLA flag (docs/benchmarks.md, Start-up).
 """
 
 import atexit
@@ -43,6 +40,8 @@ import shutil
 import socket
 import sys
 from typing import List, Optional
+
+from muzero_snt.run import run_lock
 
 _FLAG = '--tf_xla_persistent_cache_directory'
 _ENTRY_SUFFIX = '.pb'
@@ -101,8 +100,7 @@ def cache_key() -> str:
   """The subdirectory of this TensorFlow, CPU and XLA options' entries.
 
   E.g. 'tf2.21.0-3f2a9c01d4e5': the version, then a hash of the CPU's
-  description and of `XLA_FLAGS` and `TF_XLA_FLAGS` (without the cache's
-  own flag), which change what XLA compiles from the same program.
+  description, `XLA_FLAGS` and `TF_XLA_FLAGS` (without the cache's flag).
   """
   other_flags = ' '.join(
       flag for flag in os.environ.get('TF_XLA_FLAGS', '').split()
@@ -114,12 +112,9 @@ def cache_key() -> str:
 
 
 def is_complete(path: str) -> bool:
-  """Whether the file at `path` is a whole cache entry.
-
-  Walks the top-level fields of the `XlaSerializedCacheEntry` message by
-  their wire format: a file cut short ends inside a field, or before the
-  compiled program, its last field.
-  """
+  """Whether the file at `path` is a whole cache entry: its top-level
+  protobuf fields end exactly at the end of the file, the compiled
+  program (written last) among them."""
   try:
     with open(path, 'rb') as f:
       data = f.read()
@@ -186,30 +181,12 @@ def _publish(source: str, shared: str) -> int:
   return published
 
 
-def _alive(pid: int) -> bool:
-  try:
-    os.kill(pid, 0)
-  except ProcessLookupError:
-    return False
-  except PermissionError:
-    return True
-  return True
-
-
 class CompileCache:
-  """The shared entries of `directory` and this process's own directory.
-
-  Usage (before the process's first XLA compile):
-
-      cache = CompileCache(compile_cache.default_directory())
-      cache.start()  # Sets TF_XLA_FLAGS.
-      cache.keep_from_children()  # Imports TensorFlow.
-      ...  # Compiles load or save entries.
-      cache.close()  # Publishes them.
-  """
+  """The shared entries of `directory` (created if missing) and this
+  process's own directory. Call `start` before the first XLA compile, and
+  `close` at the end."""
 
   def __init__(self, directory: str):
-    """Args: directory: the cache, shared by runs (created if missing)."""
     self.directory = directory
     self.shared = os.path.join(directory, cache_key())
     host = socket.gethostname().replace(os.sep, '_')
@@ -220,21 +197,15 @@ class CompileCache:
     self.seeded = 0  # The shared entries when this process started.
 
   def start(self) -> None:
-    """Seeds this process's directory and points TensorFlow at it.
-
-    The directories of this host's processes that have ended are
-    published and removed first.
-
-    Raises:
-      OSError: if the directories cannot be created or linked.
-    """
+    """Seeds this process's directory and points TensorFlow at it, after
+    publishing and removing those of this host's ended processes."""
     processes = os.path.join(self.shared, _PROCESSES)
     os.makedirs(processes, exist_ok=True)
     for name in os.listdir(processes):
       pid = name[len(self._host_prefix):]
       path = os.path.join(processes, name)
       if (name.startswith(self._host_prefix) and pid.isdigit() and
-          path != self.private and not _alive(int(pid))):
+          path != self.private and not run_lock.is_alive(int(pid))):
         _publish(path, self.shared)
         shutil.rmtree(path, ignore_errors=True)
     shutil.rmtree(self.private, ignore_errors=True)
@@ -248,12 +219,9 @@ class CompileCache:
     os.environ['TF_XLA_FLAGS'] = f'{flags} {_FLAG}={self.private}'.strip()
 
   def keep_from_children(self) -> None:
-    """Has TensorFlow read `TF_XLA_FLAGS`, then restores it as it was.
-
-    Child processes (a launcher's subprocesses, Ray's workers) would
-    otherwise write into this process's directory, where a partly written
-    entry is read. Imports TensorFlow; its context is not started.
-    """
+    """Has TensorFlow read `TF_XLA_FLAGS`, then restores it as it was, so
+    that child processes (Ray's workers) do not write into this process's
+    directory. Imports TensorFlow; its context is not started."""
     # pylint: disable=g-import-not-at-top
     from tensorflow.python.client import pywrap_tf_session
     # pylint: enable=g-import-not-at-top
@@ -269,10 +237,8 @@ class CompileCache:
     return _publish(self.private, self.shared)
 
   def close(self) -> None:
-    """Publishes, then removes this process's directory.
-
-    At the process's exit: a cache removed meanwhile is left alone.
-    """
+    """Publishes, then removes this process's directory (a cache removed
+    meanwhile is left alone)."""
     try:
       self.publish()
     except OSError:
@@ -283,13 +249,10 @@ class CompileCache:
 def enable(directory: Optional[str]) -> Optional[CompileCache]:
   """Starts a `CompileCache` in `directory`, closed when the process exits.
 
-  Args:
-    directory: the shared cache; None or '' for none.
-
   Returns:
     The cache; None without `directory`, or if `TF_XLA_FLAGS` names a
-    cache directory already (that choice stands). A process has one cache:
-    later calls return the first's (TensorFlow reads its flags once).
+    cache directory already (that choice stands). Later calls return the
+    first's (TensorFlow reads its flags once).
 
   Raises:
     OSError: if `directory` cannot be used (a file, not writable).

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Where a training loop's batches come from: self-play or synthetic data.
+"""Where a training loop's batches come from: self-play, a file, synthetic.
 
 `training_loop.TrainingLoop` runs rounds of a `DataSource`: in each round
 the source produces data and calls back for the learner steps it is owed.
@@ -22,14 +22,17 @@ checkpointed beside them.
 * `SelfPlay`: the MuZero loop, learner steps at an exact ratio to
   environment steps; with a `reanalysis.Reanalyser`, a fraction of each
   batch gets fresh targets (MuZero Reanalyze).
-* `fixed_dataset.FixedReplay`: a saved replay buffer, no new games (MuZero
-  Unplugged).
+* `FixedReplay`: a saved replay buffer, no new games (MuZero Unplugged,
+  Schrittwieser et al., 2021).
 * `SyntheticBatches`: learnable synthetic batches (`synthetic.py`), one
   learner step a round: smoke runs and throughput.
+
+`from_batches` turns an iterator of NumPy batches into the `tf.data`
+input that `Learner.distribute_dataset` splits among the replicas.
 """
 
 import fractions
-from typing import Callable, Dict, List, Optional, Protocol, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Protocol, Tuple
 
 from absl import logging
 import numpy as np
@@ -38,7 +41,6 @@ import tensorflow as tf
 from muzero_snt import acting
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
-from muzero_snt.run import datasets
 from muzero_snt import learning
 from muzero_snt.run import overlapped_learning
 from muzero_snt import reanalysis
@@ -67,19 +69,15 @@ class DataSource(Protocol):
     """The next batch, and its replay keys if priorities are to be updated."""
 
   def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
-    """Takes the new priorities of a sampled batch."""
+    ...
 
   def run_round(self, learn: Learn, learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None) -> None:
-    """Produces one round of data, calling `learn` for each step owed.
-
-    `should_stop` returning True ends the round early (dropping data in
-    progress, such as unfinished games).
-    """
+    """Produces one round of data, calling `learn` for each step owed;
+    `should_stop()` ends it early (dropping unfinished games)."""
 
   def progress(self, elapsed: float) -> Dict[str, float]:
-    """Scalars of the rounds since the last call, by TensorBoard tag (the
-    progress line is made of them: `progress.format_line`)."""
+    """Scalars of the rounds since the last call, by TensorBoard tag."""
 
   def totals(self) -> str:
     """What the source produced over the whole run, for the final summary."""
@@ -113,10 +111,9 @@ class SelfPlay:
       reanalyser: if given, every sampled batch goes through it (its state
         is checkpointed with the counters).
       continuous: play with `Actor.play_games` instead of `play_round`.
-      actor_weights: copies the learner's weights into the actor's own
-        network (`overlapped_learning.WeightCopy`) for a `TrainingLoop`
-        with `overlap_learning=True`; None: the actor searches the
-        learner's network.
+      actor_weights: fills the actor's own network from the learner's, for
+        a `TrainingLoop` with `overlap_learning=True`; None: the actor
+        searches the learner's network.
     """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
@@ -189,8 +186,7 @@ class SelfPlay:
     return reanalysis.sample(self._config, self._replay, self._reanalyser)
 
   def compile_function(self) -> Optional[Callable[[], None]]:
-    """Traces the actor's search; returns a function that compiles the
-    programs its games will run (`Actor.compile_function`), or None."""
+    """`Actor.compile_function` of the way this source plays, or None."""
     compile_function = getattr(self._actor, 'compile_function', None)
     if compile_function is None:
       return None
@@ -202,8 +198,8 @@ class SelfPlay:
   def run_round(self, learn: Learn, learner_steps: Callable[[], int],
                 should_stop: Optional[Callable[[], bool]] = None,
                 end_move: Optional[Callable[[], None]] = None) -> None:
-    """Plays a round (`DataSource.run_round`); `end_move`, if given, is
-    called after each move whose learner steps were asked for."""
+    """`DataSource.run_round`, calling `end_move` after each move whose
+    learner steps were asked for."""
     counted = self._counters['counted_env_steps']
     paid = self._counters['paid_steps']
     state = {'training': True}
@@ -275,13 +271,129 @@ def reanalysis_progress(reanalyser: reanalysis.Reanalyser
           'reanalyse/seconds': seconds}
 
 
-class SyntheticBatches:
-  """Synthetic batches with learnable targets, through `tf.data`.
+def load_replay(config: config_lib.MuZeroConfig, path: str,
+                seed: Optional[int] = None) -> replay_lib.ReplayBuffer:
+  """Reads the replay file at `path` (`ReplayBuffer.save`) for `config`.
 
-  Batch i depends on (seed, i) only, and the stream starts at the learner's
-  step count when first sampled, so a resumed run continues the stream. A
-  round is one learner step.
+  Args:
+    config: the run's configuration; the file's data must fit it (action
+      space, observation shape, players, discount, priority alpha) and its
+      window must hold the file's games.
+    path: a checkpoint's `replay-N.npz` or an `export_replay` file.
+    seed: the sampling generator's seed (None: the file's saved state).
+
+  Raises:
+    ValueError: naming `path` and what is wrong: missing, not a replay file,
+      damaged, of another game or configuration, or holding no positions.
   """
+  buffer = replay_lib.ReplayBuffer.restore(config, path, seed=seed)
+  if not buffer.num_positions:
+    raise ValueError(f'{path} holds no games: there is nothing to learn '
+                     'from.')
+  return buffer
+
+
+class FixedReplay:
+  """Learner steps on the games of a replay file; a round is one step.
+
+  Batches are sampled as self-play's would be, reanalysed if the config
+  asks; no game is added. The buffer is checkpointed like self-play's, so
+  a resumed run continues exactly.
+  """
+
+  def __init__(self, config: config_lib.MuZeroConfig, path: str,
+               seed: int = 0,
+               reanalyser: Optional[reanalysis.Reanalyser] = None):
+    """Reads the file (raising as `load_replay`).
+
+    Args:
+      config: the run's configuration.
+      path: the replay file.
+      seed: seeds the sampling (the file's own sampling state is not used:
+        runs of different seeds draw different batches from one file).
+      reanalyser: if given, every batch goes through it.
+    """
+    self._config = config
+    self._path = path
+    self._replay = load_replay(config, path, seed=seed)
+    self._reanalyser = reanalyser
+
+  def counters(self) -> Dict[str, tf.Variable]:
+    return {} if self._reanalyser is None else dict(self._reanalyser.state)
+
+  @property
+  def replay(self) -> replay_lib.ReplayBuffer:
+    return self._replay
+
+  def restore_replay(self, replay: Optional[replay_lib.ReplayBuffer]) -> None:
+    if replay is not None:  # A resumed run: the checkpoint's priorities.
+      self._replay = replay
+
+  def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
+    return reanalysis.sample(self._config, self._replay, self._reanalyser)
+
+  def update_priorities(self, keys: np.ndarray, priorities: np.ndarray) -> None:
+    self._replay.update_priorities(keys, priorities)
+
+  def run_round(self, learn: Learn, learner_steps: Callable[[], int],
+                should_stop: Optional[Callable[[], bool]] = None) -> None:
+    del learner_steps, should_stop  # One step per round, whatever happens.
+    learn()
+
+  def progress(self, elapsed: float) -> Dict[str, float]:
+    del elapsed  # The learner's rate is the loop's.
+    if self._reanalyser is None:
+      return {}
+    return reanalysis_progress(self._reanalyser)
+
+  def totals(self) -> str:
+    return (f'{self._replay.num_games} games, {self._replay.num_positions} '
+            f'positions from {self._path}, no new games')
+
+
+def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
+                 config: config_lib.MuZeroConfig,
+                 batch_size: int,
+                 prefetch: int = 2) -> tf.data.Dataset:
+  """A `tf.data.Dataset` of the global batches `make_batches()` yields.
+
+  Args:
+    make_batches: returns an iterator of NumPy `Batch`es of `batch_size`
+      windows (called once per pass over the dataset).
+    config: gives the shapes.
+    batch_size: the global batch size.
+    prefetch: batches prepared ahead of the learner.
+
+  Returns:
+    The batches with static shapes. Each worker of a multi-worker strategy
+    reads its own stream (sharding by data).
+  """
+  if batch_size <= 0:
+    raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
+  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
+  signature = types.Batch(
+      observation=tf.TensorSpec((b,) + config.observation_shape, tf.float32),
+      action=tf.TensorSpec((b, k), tf.int32),
+      target_value=tf.TensorSpec((b, k + 1), tf.float32),
+      target_reward=tf.TensorSpec((b, k), tf.float32),
+      target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
+      policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
+      weight=tf.TensorSpec((b,), tf.float32),
+      next_observation=(
+          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
+          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
+  dataset = tf.data.Dataset.from_generator(make_batches,
+                                           output_signature=signature)
+  options = tf.data.Options()
+  options.experimental_distribute.auto_shard_policy = (
+      tf.data.experimental.AutoShardPolicy.DATA)
+  return dataset.with_options(options).prefetch(prefetch)
+
+
+class SyntheticBatches:
+  """Synthetic batches (`synthetic.py`) through `tf.data`; a round is one
+  learner step. The stream starts at the learner's step count, so a
+  resumed run continues it."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, seed: int = 0):
@@ -303,7 +415,7 @@ class SyntheticBatches:
   def sample(self) -> Tuple[types.Batch, None]:
     if self._batches is None:
       config, start = self._config, self._learner.steps
-      dataset = datasets.from_batches(
+      dataset = from_batches(
           lambda: synthetic.SyntheticBatches(
               config, config.batch_size, seed=self._seed, start=start),
           config, config.batch_size)

@@ -67,9 +67,8 @@ _GPU_TYPES = ('GPU', 'DEFAULT')  # DEFAULT kernels serve every device type.
 
 
 class Finding(NamedTuple):
-  """An op a GPU or TPU would not run as it stands: its `kind` (`KINDS`),
-  type ('HLO' for what only the HLO shows) and first node
-  ('function/node'); `allowance` is the reason if it is by design."""
+  """An op a GPU or TPU would not run as it stands (`op` 'HLO' for what
+  only the HLO shows); `allowance` is the reason if it is by design."""
   program: str
   kind: str
   op: str
@@ -175,9 +174,8 @@ def _canonical(device: str) -> str:
 def graph_findings(concrete, devices: Sequence[str] = ()) -> List[Finding]:
   """The findings of a concrete function and every function it calls.
 
-  `devices` are the program's own (a strategy's replicas): a node placed
-  on one of them is not pinned to the host, even if logical CPUs stand in
-  for accelerators.
+  A node placed on one of `devices` (a strategy's replicas) is not pinned
+  to the host, even if logical CPUs stand in for accelerators.
   """
   devices = frozenset(_canonical(d) for d in devices)
   graph_def = concrete.graph.as_graph_def()
@@ -312,11 +310,8 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
 def audit(config: config_lib.MuZeroConfig,
           programs: Sequence[str] = PROGRAMS,
           allowances: Sequence[Allowance] = ALLOWANCES) -> List[ProgramReport]:
-  """Traces each of `programs` for `config` and reports its findings.
-
-  Raises:
-    ValueError: if a name in `programs` is not one of `PROGRAMS`.
-  """
+  """Traces each of `programs` (names of `PROGRAMS`) for `config` and
+  reports its findings."""
   unknown = sorted(set(programs) - set(PROGRAMS))
   if unknown:
     raise ValueError(f'Unknown programs {unknown}: expected names of '

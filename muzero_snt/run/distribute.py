@@ -12,12 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Where a run's parts execute: the learner's strategy, the search's device.
-
-`make_strategy` builds the learner's `tf.distribute` strategy by name and
-refuses, in one line, one the machine cannot run; `place_search` puts the
-self-play search on the accelerator or the host (docs/accelerators.md).
-"""
+"""Where a run's parts execute: the learner's strategy, the search's device
+(docs/accelerators.md)."""
 
 import socket
 from typing import Any, Optional
@@ -109,9 +105,7 @@ def make_strategy(name: str,
 
   Raises:
     ValueError: in one line naming what was asked, the devices found and
-      what to do, if `name` is unknown, 'tpu' lacks `tpu` or finds no TPU,
-      'gpu' or 'mirrored' finds no GPU (nor, for 'mirrored', several
-      logical CPUs), or `batch_size` does not split among the replicas.
+      what to do, if the machine cannot run the strategy or the batch.
   """
   if name not in STRATEGIES:
     raise ValueError(f'Unknown strategy {name!r}: expected one of '
@@ -192,17 +186,11 @@ def place_search(search, network, search_device: str = 'accelerator',
                  jit_compile: bool = True) -> PlacedSearch:
   """Puts the self-play search on the accelerator or on the host.
 
-  'accelerator' runs the search on the device of the network's variables
-  (the learner's first replica), where an XLA program reads the newest
-  weights in place and the inferences run on the accelerator. 'host' runs
-  it on the CPU, e.g. for a network too small to gain from a GPU; with XLA
-  the variables must then be on the host too.
-
-  Args:
-    search: the `search.Search`.
-    network: the network it searches (its variables say where it is).
-    search_device: one of `SEARCH_DEVICES`.
-    jit_compile: whether the search is XLA-compiled.
+  'accelerator' runs `search` on the device of `network`'s variables (the
+  learner's first replica), where an XLA program reads the newest weights
+  in place. 'host' runs it on the CPU, e.g. for a network too small to gain
+  from a GPU; an XLA search (`jit_compile`) then needs the variables on the
+  host too.
 
   Raises:
     ValueError: if `search_device` is not one of `SEARCH_DEVICES`, or is

@@ -14,17 +14,9 @@
 # ============================================================================
 """A whole training run from a config: what the launchers call.
 
-`run(run_config)` checks that the checkpoint directory holds this run
-(`run_config.py`), builds the learner, the data source, the TensorBoard
-writer and the checkpoints, trains with `training_loop.TrainingLoop`,
-exports if asked and logs a summary. Without the repository's launchers:
-
     import muzero_snt
     muzero_snt.train(muzero_snt.RunConfig(preset='tictactoe',
                                           checkpoint_dir='/tmp/ttt'))
-
-Its progress, one line every `log_every` learner steps, goes to standard
-error; `logger=` takes any callable of the scalars instead (`progress.py`).
 """
 
 import contextlib
@@ -38,17 +30,15 @@ from muzero_snt import config as config_lib
 from muzero_snt import learning
 from muzero_snt.run import builders
 from muzero_snt.run import checkpointing
-from muzero_snt.run import event_files
+from muzero_snt.run import data_sources
 from muzero_snt.run import export
-from muzero_snt.run import fixed_dataset
 from muzero_snt.run import progress
 from muzero_snt.run import resources
 from muzero_snt.run import run_config as run_config_lib
 from muzero_snt.run import run_lock
 from muzero_snt.run import stopping
 from muzero_snt.run import training_loop
-# Ray itself is imported only when a run has actors (`ray_support`).
-from muzero_snt.distributed import ray_support
+# Ray itself is imported only when a run has actors (`runner.start`).
 from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import runner
 
@@ -71,11 +61,7 @@ def describe_config(run: run_config_lib.RunConfig) -> str:
 
 
 def check_reanalysis(run: run_config_lib.RunConfig) -> None:
-  """Raises ValueError if the run asks for reanalysis where there is none.
-
-  Reanalysis runs in the learner's process or, with num_actors > 0, in
-  reanalyse workers; synthetic batches have no games.
-  """
+  """Raises ValueError if the run asks for reanalysis where there is none."""
   run = run.resolved()
   fraction, workers = run.config.reanalyze_fraction, run.num_reanalyze_workers
   if workers and not fraction:
@@ -93,12 +79,9 @@ def check_reanalysis(run: run_config_lib.RunConfig) -> None:
 
 
 def check_train_ratio(run: run_config_lib.RunConfig) -> None:
-  """Raises ValueError if self-play's ratio cannot give a learner step.
-
-  The learner steps once every 1/train_ratio environment steps; when the
-  replay window holds fewer positions, self-play would run forever
-  without learning or checkpointing.
-  """
+  """Raises ValueError if self-play's ratio cannot give a learner step (a
+  replay window of fewer than 1/train_ratio positions): self-play would
+  run forever without learning or checkpointing."""
   run = run.resolved()
   if run.data != 'selfplay':
     return
@@ -114,24 +97,9 @@ def check_train_ratio(run: run_config_lib.RunConfig) -> None:
         f'{1 / positions:.3g}.')
 
 
-def check_distributed(run: run_config_lib.RunConfig) -> None:
-  """Checks that Ray is installed and `run.ray_address` answers.
-
-  Raises:
-    ImportError: if Ray is missing (naming what to install).
-    ValueError: if the address is malformed or no cluster answers there.
-  """
-  ray_support.check_installed()
-  if run.ray_address:
-    ray_support.check_address(run.ray_address)
-
-
 def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
-  """Raises `RunConfigError` unless the directory holds this run.
-
-  Nothing is written here: the run's record is saved once its checkpoint
-  is restored, so that a resume that fails leaves it as it was.
-  """
+  """Raises `RunConfigError` unless the directory holds this run; writes
+  nothing (the record is saved once the checkpoint is restored)."""
   directory = run.checkpoint_dir
   if not directory:
     return
@@ -144,12 +112,8 @@ def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
 
 
 def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
-  """Raises `RunConfigError` if the checkpoints are of the other mode.
-
-  A checkpoint holds the counters of self-play in the learner's process or
-  those of the replay service with Ray actors, which count different
-  things.
-  """
+  """Raises `RunConfigError` if the checkpoints are of the other mode
+  (in one process or with Ray actors), whose counters differ."""
   names = checkpointing.saved_names(directory)
   if not names:
     return
@@ -172,12 +136,8 @@ def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
 
 def check_run(run: run_config_lib.RunConfig,
               available_memory: Optional[int] = None) -> None:
-  """Checks what a run needs before any work, changing nothing it owns.
-
-  The memory estimate against the memory available; the output
-  directories (a file, read-only, or short of space for the checkpoints
-  retention holds at once); and that the checkpoint directory holds this
-  run.
+  """Checks memory, output directories and disk space, and that the
+  checkpoint directory holds this run, before any work.
 
   Raises:
     resources.ResourceError: naming the part or the path and what to do.
@@ -218,7 +178,7 @@ def check_run(run: run_config_lib.RunConfig,
         os.path.dirname(os.path.abspath(run.export_replay)),
         'export_replay')
   if run.data == 'replay':
-    fixed_dataset.load_replay(config, run.replay_path)
+    data_sources.load_replay(config, run.replay_path)
 
 
 _OnRound = Callable[[training_loop.TrainingLoop], bool]
@@ -233,10 +193,7 @@ def run(run_config: run_config_lib.RunConfig,
        ) -> training_loop.TrainingLoop:
   """Trains until `config.training_steps` learner steps; returns the loop.
 
-  A SIGINT or SIGTERM stops the run cleanly (`stopping.py`): in the
-  training loop after a learner step, with a final checkpoint; before it,
-  with `stopping.Stopped` naming the start-up stage, nothing saved, and
-  the run lock and Ray released.
+  A SIGINT or SIGTERM stops the run cleanly (`stopping.py`).
 
   Args:
     run_config: the run (its config's `batch_size` is the global batch).
@@ -245,12 +202,10 @@ def run(run_config: run_config_lib.RunConfig,
     end_round: `(loop) -> bool` after every move; True ends the round there
       (`TrainingLoop.run`).
     stop: the caller's `stopping.StopOnSignals`, if it listens to signals
-      already (a launcher, from its first line); default: a new one.
-    logger: `(scalars) -> None`, called every `log_every` learner steps
-      with the scalars of `progress.py`. The default prints them to
-      standard error; `progress.log_progress` logs them with absl (the
-      launchers); None logs nothing. The run's other messages go to
-      absl's log at INFO.
+      already (a launcher, from its first line).
+    logger: called every `log_every` learner steps with the scalars of
+      `progress.py` (default: printed to standard error; None: nothing).
+      The run's other messages go to absl's log at INFO.
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
@@ -258,10 +213,8 @@ def run(run_config: run_config_lib.RunConfig,
     run_lock.RunLockError: if another live process writes to the
       checkpoint directory.
     checkpointing.CheckpointError: if the directory's checkpoints exist
-      but none is intact (nothing is changed then), or a save fails (a
-      full disk; the older checkpoints are kept).
-    FloatingPointError: if a learner step's loss is not finite (the last
-      good checkpoint stays).
+      but none is intact, or a save fails.
+    FloatingPointError: if a learner step's loss is not finite.
     stopping.Stopped: if a signal came before the training loop began.
   """
   run = run_config.resolved()
@@ -325,7 +278,7 @@ def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
                'building the training loop')
     writer, earlier_events = None, []
     if run.logdir:
-      earlier_events = event_files.event_files(run.logdir)
+      earlier_events = progress.event_files(run.logdir)
       writer = tf.summary.create_file_writer(run.logdir)
       stack.callback(writer.close)
     loop = training_loop.TrainingLoop(
@@ -341,7 +294,7 @@ def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
     if earlier_events:
       # What an earlier process logged after the checkpoint resumed from
       # is logged again by this one: no step twice on TensorBoard.
-      event_files.drop_events_after(run.logdir, learner.steps,
+      progress.drop_events_after(run.logdir, learner.steps,
                                     earlier_events)
     loop.run(on_round=on_round, end_round=end_round)
   return loop

@@ -19,21 +19,15 @@ The SavedModel needs TensorFlow only, not this library:
     model = tf.saved_model.load(export_dir)
     out = model.initial_inference(observation)         # [B, *obs] float32
     out = model.recurrent_inference(out['hidden_state'], action)  # [B] int32
-    out['value'], out['reward'], out['policy_logits'], out['hidden_state']
 
-Both functions are also serving signatures of the same name, run in
-inference mode (batch norm's moving statistics) for any batch size B, and
-return float32 tensors: `value` [B], `reward` [B] (zeros from
-`initial_inference`), `policy_logits` [B, A], `hidden_state`
-[B, *hidden_shape] and, for categorical heads, `value_logits` [B, S_v] and
-(recurrent only) `reward_logits` [B, S_r], with `NetworkOutput`'s
-conventions. `recurrent_inference` fails with `InvalidArgumentError` on an
-action outside [0, A). `assets/muzero_config.json`
-(`model.config_file.asset_path`) holds `version` (`METADATA_VERSION`),
-`action_space_size`, `observation_shape`, `hidden_shape`, `discount` and
-`num_players` (null without a config), `value_support_size`,
-`reward_support_size` (0 for a scalar head) and `outputs` (each function's
-keys).
+Both functions are also serving signatures, run in inference mode for any
+batch size B, and return `NetworkOutput`'s fields as float32 tensors
+(`reward` zeros from `initial_inference`; `value_logits` and, recurrent
+only, `reward_logits` for categorical heads). `recurrent_inference` fails
+with `InvalidArgumentError` on an action outside [0, A).
+`assets/muzero_config.json` holds the shapes, `discount`, `num_players`
+(null without a config), the support sizes (0 for a scalar head) and each
+function's output keys.
 """
 
 import json
@@ -156,20 +150,6 @@ def _metadata(network: muzero_network.MuZeroNetwork, hidden_shape,
   }
 
 
-def _install(staged: str, export_dir: str, trash: str):
-  """Moves `staged` to `export_dir` by renames only (an earlier export to
-  `trash` first): a reader never sees a partial model."""
-  replacing = os.path.exists(export_dir)
-  if replacing:
-    os.rename(export_dir, trash)
-  try:
-    os.rename(staged, export_dir)
-  except OSError:
-    if replacing:
-      os.rename(trash, export_dir)
-    raise
-
-
 def export_inference(
     network: muzero_network.MuZeroNetwork,
     export_dir: PathLike,
@@ -180,11 +160,10 @@ def export_inference(
   export; an interrupted export leaves `export_dir` as it was.
 
   Args:
-    network: the network to export; its variables are created first if it
-      has not been called yet.
+    network: the network to export (its variables are created if needed).
     export_dir: a local directory path: new, empty, or an earlier export.
     config: the run's config, for the `discount` and `num_players` of the
-      metadata (`null` without it); it must describe `network`'s shapes.
+      metadata; it must describe `network`'s shapes.
 
   Returns:
     `export_dir`.
@@ -234,7 +213,18 @@ def export_inference(
             'recurrent_inference':
                 module.recurrent_inference.get_concrete_function(),
         })
-    _install(staged, path, os.path.join(staging, 'replaced'))
+    # Renames only (an earlier export to the trash first): a reader never
+    # sees a partial model.
+    trash = os.path.join(staging, 'replaced')
+    replacing = os.path.exists(path)
+    if replacing:
+      os.rename(path, trash)
+    try:
+      os.rename(staged, path)
+    except OSError:
+      if replacing:
+        os.rename(trash, path)
+      raise
   finally:
     shutil.rmtree(staging, ignore_errors=True)
   return os.fspath(export_dir)

@@ -14,10 +14,9 @@
 # ============================================================================
 """A network's size from its config: variables and kept activations.
 
-Arithmetic on a `MuZeroConfig` only, no TensorFlow: a network far too large
-to build is measured before anything allocates. The counts follow
-muzero_snt/networks layer by layer; tests compare them with the variables of
-real networks.
+Arithmetic on a `MuZeroConfig` only, so a network far too large to build is
+measured before anything allocates. The counts follow muzero_snt/networks
+layer by layer; tests compare them with the variables of real networks.
 """
 
 import math
@@ -27,22 +26,15 @@ from muzero_snt import config as config_lib
 
 
 class ParameterCount(NamedTuple):
-  """Elements of a network's variables.
-
-  Attributes:
-    trainable: weights the optimizer updates (and keeps slots for).
-    non_trainable: batch-norm moving means and variances (each a hidden and
-      an average vector) and their update counters.
-  """
+  """Elements of a network's variables: `trainable` ones (with optimizer
+  slots) and `non_trainable` batch-norm moving statistics and counters."""
   trainable: int
   non_trainable: int
 
 
 class _Tally:
-  """Adds up parameters and kept activations, layer by layer.
-
-  Activations are elements per example, by the rule of `activation_count`.
-  """
+  """Adds up parameters and kept activations (per example, by the rule of
+  `activation_count`), layer by layer."""
 
   def __init__(self, batch_norm: bool):
     self.batch_norm = batch_norm
@@ -192,13 +184,7 @@ def activation_count(config: config_lib.MuZeroConfig) -> int:
   vectors and a final one 1. The representation runs once, the dynamics K
   times and the prediction K+1 times. TensorFlow frees some of these early
   and keeps a few more (the losses'), so this is an estimate in float32
-  elements; bfloat16 compute needs less.
-
-  Args:
-    config: the network and `num_unroll_steps` K.
-
-  Returns:
-    Elements per example; times the batch size and 4 bytes, the memory.
+  elements per example; bfloat16 compute needs less.
   """
   representation, dynamics, prediction = _tallies(config)
   k = config.num_unroll_steps

@@ -14,13 +14,11 @@
 # ============================================================================
 """Learner steps in a second thread while self-play plays its next move.
 
-The learner's XLA program and the actor's batched search each keep about
-one core busy and both release the interpreter, so on two cores or more
-they can run side by side (docs/benchmarks.md, "Learner steps beside
-self-play"). The actor then searches a network of its own (`WeightCopy`
-fills it from the learner's). `training_loop.TrainingLoop` with
-`overlap_learning=True` keeps this schedule, whatever the threads' timing,
-so a run is reproducible step for step:
+The learner's XLA program and the actor's batched search both release the
+interpreter, so they can run side by side (docs/benchmarks.md, "Learner
+steps beside self-play"), the actor on a network of its own (`WeightCopy`).
+`training_loop.TrainingLoop` with `overlap_learning=True` keeps this
+schedule, whatever the threads' timing, so a run is reproducible:
 
   after move m: draw the batches of the steps move m owes (in the main
   thread, which alone touches the replay buffer); wait for move m-1's
@@ -43,7 +41,7 @@ import tensorflow as tf
 
 
 class WeightCopy:
-  """Copies every variable of one network into another of the same build.
+  """Copies every variable of `source` into `target` of the same build.
 
   `read` and `write` split the copy, so that the source's thread reads and
   the target's writes: the tensors read keep their values while the source
@@ -51,16 +49,6 @@ class WeightCopy:
   """
 
   def __init__(self, source: tf.Module, target: tf.Module):
-    """Pairs the two networks' variables in order.
-
-    Args:
-      source: the network copied from (the learner's).
-      target: the network written (the actor's), built the same way.
-
-    Raises:
-      ValueError: if the networks' variables differ in number, name, shape
-        or dtype (naming the first difference).
-    """
     sources, targets = list(source.variables), list(target.variables)
     if len(sources) != len(targets):
       raise ValueError(f'The networks have {len(sources)} and '
@@ -101,15 +89,8 @@ class Finished(NamedTuple):
 
 
 class LearnerThread:
-  """Runs lists of learner steps in one worker thread, a list at a time.
-
-  Usage:
-
-      thread = LearnerThread(learner.step, weight_copy.read)
-      thread.start(batches)      # returns at once
-      ...                        # the main thread plays a move
-      finished = thread.wait()   # metrics per step, then the weights
-  """
+  """Runs lists of learner steps in one worker thread, a list at a time:
+  `start(batches)` returns at once, `wait()` returns the `Finished`."""
 
   def __init__(self, step: Callable[[Any], Dict[str, np.ndarray]],
                read_weights: Optional[Callable[[], List[tf.Tensor]]] = None):
@@ -126,11 +107,7 @@ class LearnerThread:
     return self._running is not None
 
   def start(self, batches: Sequence[Any]) -> None:
-    """Starts the steps of `batches`, in order, in the worker thread.
-
-    Raises:
-      RuntimeError: if the previous list was not waited for.
-    """
+    """Starts the steps of `batches`, in order, in the worker thread."""
     if self._running is not None:
       raise RuntimeError('LearnerThread.start before wait(): the previous '
                          'steps are still running.')
@@ -155,9 +132,8 @@ class LearnerThread:
     weights).
 
     Raises:
-      Exception: the error of a step (e.g. `FloatingPointError` for a loss
-        that is not finite); the steps after it did not run. The metrics
-        of the steps before it are on the error as `completed_metrics`.
+      Exception: the error of a step; the steps after it did not run, the
+        metrics of those before are on the error as `completed_metrics`.
     """
     if self._running is None:
       return Finished([], None)

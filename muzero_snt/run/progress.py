@@ -28,15 +28,21 @@ Every `log_every` learner steps (and after the first round, and at the end)
     `weights/version` and `reanalyse/workers`).
 
 A logger is any callable taking that dict, as Acme's loggers are.
-`print_progress` (the default) prints it as one line to standard error;
-`log_progress` (the launchers') logs that line with absl.
+
+A run killed after its last checkpoint at step N has logged TensorBoard
+events beyond N that the resumed run logs again: `drop_events_after` drops
+them, so that TensorBoard shows each step once.
 """
 
+import glob
+import os
 import sys
-from typing import Callable, Mapping
+import tempfile
+from typing import Callable, List, Mapping, Optional, Sequence
 
 from absl import logging
 import numpy as np
+import tensorflow as tf
 
 Logger = Callable[[Mapping[str, float]], None]
 
@@ -58,13 +64,9 @@ def learner_scalars(metrics: Mapping[str, object]) -> dict:
 
 
 def format_line(scalars: Mapping[str, float]) -> str:
-  """The progress line of a log step's scalars.
-
-  For example `learner step 40/100  loss 1.2345  games 32  env steps 250
-  return 0.38  length 7.8  120.5 env steps/s  2.50 learner steps/s
-  elapsed 30s  remaining ~24s`: the learner, the data source's counters
-  that are there, the rate and the time left.
-  """
+  """The progress line of a log step's scalars, e.g. `learner step 40/100
+  loss 1.2345  games 32  env steps 250  return 0.38  length 7.8  120.5 env
+  steps/s  2.50 learner steps/s  elapsed 30s  remaining ~24s`."""
   get = scalars.get
   parts = [f'learner step {int(scalars["learner_step"])}/'
            f'{int(scalars["training_steps"])}',
@@ -109,3 +111,63 @@ def print_progress(scalars: Mapping[str, float]) -> None:
 def log_progress(scalars: Mapping[str, float]) -> None:
   """Logs the progress line with absl at INFO (the launchers' logger)."""
   logging.info('%s', format_line(scalars))
+
+
+EVENT_FILE_PATTERN = 'events.out.tfevents*'
+
+
+def event_files(logdir: str) -> List[str]:
+  """The event files directly in `logdir`, sorted by name."""
+  return sorted(glob.glob(os.path.join(logdir, EVENT_FILE_PATTERN)))
+
+
+def _records(path: str) -> List[bytes]:
+  """The complete records of a TFRecord file (a torn tail is dropped)."""
+  records = []
+  try:
+    for record in tf.data.TFRecordDataset(path):
+      records.append(record.numpy())
+  except tf.errors.DataLossError:
+    logging.warning('%s ends in a torn record (a killed writer); the complete '
+                    'records are kept.', path)
+  return records
+
+
+def drop_events_after(logdir: str, step: int,
+                      paths: Optional[Sequence[str]] = None) -> int:
+  """Removes events logged at steps > `step`; returns how many.
+
+  Each file is replaced atomically; one cut short by a kill keeps its
+  complete records.
+
+  Args:
+    logdir: the run's TensorBoard directory.
+    step: the learner step the run resumes from.
+    paths: the files to rewrite (default: every event file of `logdir`);
+      leave out a file a writer of this process has open.
+  """
+  removed = 0
+  for path in event_files(logdir) if paths is None else paths:
+    records = _records(path)
+    kept = []
+    for record in records:
+      event = tf.compat.v1.Event.FromString(record)
+      # Summaries carry the step; the file-version header (step 0) stays.
+      if event.HasField('summary') and event.step > step:
+        continue
+      kept.append(record)
+    if len(kept) == len(records) and os.path.getsize(path) == sum(
+        len(r) + 16 for r in records):
+      continue
+    removed += len(records) - len(kept)
+    handle, temporary = tempfile.mkstemp(dir=logdir, suffix='.tmp')
+    os.close(handle)
+    with tf.io.TFRecordWriter(temporary) as writer:
+      for record in kept:
+        writer.write(record)
+    os.replace(temporary, path)
+  if removed:
+    logging.info('Removed %d TensorBoard events after learner step %d from '
+                 '%s (logged by a run that stopped before checkpointing '
+                 'them).', removed, step, logdir)
+  return removed

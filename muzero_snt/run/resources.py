@@ -14,9 +14,8 @@
 # ============================================================================
 """Resources checked before work: memory from a config, output directories.
 
-The memory estimate is arithmetic on a `MuZeroConfig` (the network's size
-from `network_size.py`); no TensorFlow variable is built, so a run too large
-to fit is refused before anything allocates.
+The memory estimate is arithmetic on a `MuZeroConfig` (`network_size.py`),
+so a run too large to fit is refused before anything allocates.
 """
 
 import math
@@ -56,14 +55,7 @@ class ResourceError(ValueError):
 
 
 class MemoryEstimate(NamedTuple):
-  """Bytes of memory a run needs at its peak, by part.
-
-  Attributes:
-    network: variables, optimizer slots and one set of gradients.
-    batch: the learner's input batch, observations and targets.
-    unroll: activations of the K-step unroll kept for the backward pass.
-    replay: the replay buffer, its checkpoint copy and games being played.
-  """
+  """Bytes of memory a run needs at its peak, by part (`estimate_memory`)."""
   network: int
   batch: int
   unroll: int
@@ -77,12 +69,9 @@ class MemoryEstimate(NamedTuple):
 def replay_position_bytes(
     config: config_lib.MuZeroConfig,
     frame_stack: Optional[frames.FrameStack] = None) -> int:
-  """Bytes one stored position takes in `ReplayBuffer`.
-
-  A move's arrays (`_move_bytes`), its cached float64 value target, the
-  buffer's float64 priorities p and p^alpha and, with prioritised replay,
-  their float64 cumulative sum.
-  """
+  """Bytes one stored position takes in `ReplayBuffer`: a move's arrays,
+  its float64 value target, priorities p and p^alpha and, with prioritised
+  replay, their cumulative sum."""
   position = _move_bytes(config, frame_stack) + _WIDE  # Value targets.
   position += 2 * _WIDE  # Priorities and their power alpha.
   if config.prioritized_replay:
@@ -122,18 +111,12 @@ def checkpoint_space_needed(config: config_lib.MuZeroConfig, directory: str,
                             max_to_keep: int,
                             frame_stack: Optional[frames.FrameStack] = None
                            ) -> int:
-  """Free disk bytes a run's checkpoint directory needs at its peak.
+  """Free disk bytes a run's checkpoint `directory` needs at its peak.
 
   Retention writes the next checkpoint before it deletes the oldest, so
   `max_to_keep + 1` checkpoints exist at once, beside the small files.
   Those already in `directory` (a resume) count towards that peak; the
   next checkpoint needs its own bytes whatever is there.
-
-  Args:
-    config: the run's config.
-    directory: the checkpoint directory (it may not exist yet).
-    max_to_keep: `checkpointing.MAX_TO_KEEP`.
-    frame_stack: the environment's frame layout, as for `checkpoint_bytes`.
   """
   one = checkpoint_bytes(config, frame_stack)
   held = 0
@@ -167,8 +150,8 @@ def estimate_memory(config: config_lib.MuZeroConfig,
     games_in_flight: games played at once by self-play (`num_envs`).
     with_replay: False for a run without replay (synthetic batches).
     replay_save_copy: whether replay is checkpointed (the copy above).
-    frame_stack: the environment's frame layout (`frames.FrameStack`):
-      positions hold one frame each; None: whole observations.
+    frame_stack: the environment's frame layout: positions hold one frame
+      each; None: whole observations.
   """
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
@@ -224,7 +207,8 @@ def check_memory(config: config_lib.MuZeroConfig,
 
   Args:
     config: the run's config.
-    available_bytes: the memory available (`available_memory_bytes()`).
+    available_bytes: the memory available (default:
+      `available_memory_bytes()`).
     fraction: the share of it the run may use, in (0, 1].
     **estimate_kwargs: passed to `estimate_memory`.
 
@@ -232,9 +216,8 @@ def check_memory(config: config_lib.MuZeroConfig,
     The `MemoryEstimate`, when it fits.
 
   Raises:
-    ResourceError: naming the largest part, the estimate and the limit in
-      GB, and the setting to lower.
-    ValueError: if `fraction` is not in (0, 1].
+    ResourceError: naming the largest part, the estimate and the limit,
+      and the setting to lower.
   """
   if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
     raise ValueError(f'fraction must be in (0, 1], got {fraction!r}.')
@@ -319,8 +302,7 @@ def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
     needed_for: what those bytes are for, for the message.
 
   Raises:
-    ResourceError: if `path` is a file, cannot be created, is not writable
-      or has less than `min_free_bytes` free, naming `what` and the path.
+    ResourceError: naming `what` and the path, if it is unusable.
   """
   where = f'{what}={path}'
   if not path:

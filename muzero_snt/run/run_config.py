@@ -14,12 +14,9 @@
 # ============================================================================
 """A run's one configuration, `RunConfig`, and its record beside checkpoints.
 
-`RunConfig` holds the preset (or the user's environment), the
-`MuZeroConfig` and the run's other choices; `resolved()` fills in the
-defaults in one place. What defines a run is saved as `run_config.json`
-beside its checkpoints, so that resuming or evaluating another run's
-directory is an error naming the differing fields, not a TensorFlow
-restore error or a silently different run.
+What defines a run is saved as `run_config.json` beside its checkpoints, so
+that resuming or evaluating another run's directory is an error naming the
+differing fields, not a TensorFlow restore error or a different run.
 """
 
 import dataclasses
@@ -130,11 +127,7 @@ def apply_overrides(config: config_lib.MuZeroConfig,
 
   Values are read as JSON (`lr_init=0.1`, `network.mlp_layers=[64,64]`,
   `known_bounds=null`), or as a string if they are not JSON
-  (`unvisited_q=parent`).
-
-  Raises:
-    ValueError: naming an override that is not `name=value`, an unknown
-      name, or a value the config refuses.
+  (`unvisited_q=parent`). Raises ValueError naming a bad override.
   """
   values = config_to_dict(config)
   for override in overrides:
@@ -175,17 +168,11 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
                   ) -> config_lib.MuZeroConfig:
   """The configuration of a run that gives none (`RunConfig.resolved`).
 
-  The preset's (`presets.get_preset`), or the one derived from the specs of
-  the user's environment, made once with seed 0
-  (`presets.config_for_environment`). Remembered for the last few runs, so
-  that resolving a run again builds no environment.
-
-  Args:
-    preset: the run's preset, None with `environment`.
-    title: the game of a titled preset.
-    environment: the user's factory or its import string, or None.
-    training_steps: the run's length (None: the preset's); a derived
-      configuration's schedules follow it (`presets.get_preset`).
+  The preset's, or the one derived from the specs of the user's
+  `environment` made once with seed 0 (`presets.config_for_environment`).
+  Remembered for the last few runs, so that resolving a run again builds
+  no environment. `training_steps` (None: the preset's) also sets a derived
+  configuration's schedules.
   """
   try:
     hash(environment)
@@ -201,9 +188,8 @@ SEARCHES = choices.SEARCHES
 SEARCH_DEVICES = choices.SEARCH_DEVICES
 # Self-play's ways of playing: saved only when on.
 _PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
-# Where a kind of Ray process runs (num_actors > 0): spread evenly over the
-# cluster's nodes, on the learner's node, or RESOURCE_PLACEMENT + NAME:
-# spread over the nodes that hold custom resource NAME, one unit each.
+# Where a kind of Ray process runs: spread evenly over the cluster's nodes,
+# on the learner's node, or over the nodes holding custom resource NAME.
 PLACEMENTS = ('spread', 'learner')
 RESOURCE_PLACEMENT = 'resource:'
 # Ray's own resources, asked for by count, never by a custom name.
@@ -236,41 +222,36 @@ class RunConfig:
   """One training run: its game, hyperparameters and every other choice.
 
   `experiment.run` takes one. Fields left None take the preset's (or the
-  environment's) values in `resolved()`; the resolved fields that change
-  what the run computes (`defining_settings`) are saved as
-  `run_config.json` beside its checkpoints.
+  environment's) values in `resolved()`. `__post_init__` refuses values
+  and combinations that cannot run, naming the field.
 
   Attributes:
     preset: the environment, hyperparameters and self-play defaults
-      (`presets.preset_names()`, `presets.RUN_DEFAULTS`); None with
-      `environment`, 'tictactoe' when neither is given.
+      (`presets.preset_names()`); None with `environment`, 'tictactoe'
+      when neither is given.
     config: the hyperparameters; None for the preset's, or those derived
       from `environment` (`presets.config_for_environment`).
     env: the game of a titled preset (an Atari title, a gymnasium id, an
       OpenSpiel game); None for the preset's default.
     environment: the user's game instead of a preset: a callable
       `seed -> dm_env.Environment` or its import string
-      'package.module:factory' (docs/environments.md). A lambda or a local
-      function runs, but a resume or an evaluation must pass it again.
+      'package.module:factory' (docs/environments.md). A lambda runs, but a
+      resume or an evaluation must pass it again.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
       or 'replay' (the games of `replay_path` only).
     num_envs: games played at once by each player of games (None: the
       preset's, split among the actors when num_actors > 0).
-    train_ratio: learner steps per environment step (None: the preset's).
-    continuous_selfplay: replace each self-play game as it ends
-      (`acting.Actor.play_games`) instead of playing rounds that wait for
-      their longest game.
+    train_ratio: learner steps per environment step.
+    continuous_selfplay: replace each self-play game as it ends instead of
+      playing rounds that wait for their longest game.
     overlap_learning: take each move's learner steps in a second thread
-      while self-play plays the next move on a copy of the weights
-      (`overlapped_learning.py`; data='selfplay', num_actors=0). The
-      preset's default gives way to reanalysis; an explicit True does not.
+      (`overlapped_learning.py`). The preset's default gives way to
+      reanalysis; an explicit True does not.
     pad_rounds: search every move of a round with all num_envs rows, so
       that the batched search compiles one program. The preset's default
-      holds for the xla search in rounds only (the graph search traces one
-      program for every batch size).
+      holds for the xla search in rounds only.
     search: one of `SEARCHES`.
-    search_device: where self-play searches, 'accelerator' (the device of
-      the learner's weights) or 'host' (`distribute.place_search`).
+    search_device: one of `SEARCH_DEVICES` (`distribute.place_search`).
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
     compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
@@ -284,8 +265,7 @@ class RunConfig:
       the last checkpoint (None: by learner steps only).
     num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
       in the learner's process.
-    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray on
-      this machine).
+    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray here).
     publish_interval: learner steps between weight publications to the
       actors (actors ask at most every 0.05 s, so publishing more often
       mostly costs the learner).
@@ -293,23 +273,18 @@ class RunConfig:
       weights, written as `eval/...` scalars to `logdir` (0: none).
     eval_games: games per opponent and side (two players) or episodes (one
       player) of each evaluation.
-    num_reanalyze_workers: reanalyse worker processes on Ray
-      (reanalyze_fraction > 0); 0 reanalyses in the learner's process.
+    num_reanalyze_workers: reanalyse worker processes on Ray; 0 reanalyses
+      in the learner's process.
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
-    export_replay: where to write the run's replay buffer at the end
-      (data 'selfplay' or 'replay', num_actors 0).
-    actor_placement: where the actors run on Ray, one CPU each: 'spread'
-      over the cluster's nodes, 'learner' on the learner's node, or
-      'resource:NAME' spread over the nodes holding custom resource NAME,
-      one unit each (docs/cluster.md).
+    export_replay: where to write the run's replay buffer at the end.
+    actor_placement: where the actors run on Ray, one CPU each
+      (`PLACEMENT_FORMS`; 'resource:NAME' takes one unit of NAME each;
+      docs/cluster.md).
     reanalyze_placement: the same for the reanalyse workers.
-    evaluator_placement: the same for the evaluator, which takes no CPU
-      of Ray's count.
-    replay_shards: replay service processes on Ray (num_actors > 0), actor
-      i's games going to shard i mod replay_shards (distributed/shards.py;
-      more than 1 without reanalyse workers).
-    replay_placement: where the replay shards run, as actor_placement
-      (none of Ray's CPUs; by default on the learner's node).
+    evaluator_placement: the same for the evaluator (no CPU of Ray's).
+    replay_shards: replay service processes on Ray, actor i's games going
+      to shard i mod replay_shards (distributed/shards.py).
+    replay_placement: where the replay shards run (no CPU of Ray's).
   """
   preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
@@ -453,12 +428,9 @@ class RunConfig:
   def resolved(self) -> 'RunConfig':
     """This run with every None taken from its preset: the one place.
 
-    The config is the preset's or the environment's (`default_config`);
-    self-play settings are the preset's or, for a user's environment,
-    `presets.ENVIRONMENT_RUN_DEFAULTS`. `num_envs` is per actor, so by
-    default the actors share the preset's games (rounded up) and each
-    game's moves span as many learner steps as in one process. Resolving
-    twice changes nothing.
+    `num_envs` is per actor, so by default the actors share the preset's
+    games (rounded up) and each game's moves span as many learner steps as
+    in one process. Resolving twice changes nothing.
     """
     config = self.config or default_config(self.preset, self.env,
                                            self.environment)
@@ -486,9 +458,7 @@ class RunConfig:
 
   def defining_settings(self) -> Dict[str, Any]:
     """The resolved choices besides the config that a resumed run must keep,
-    as JSON values: the environment's import string, the seed, the data
-    source and, for self-play, its game, games at once, ratio, search and
-    ways of playing (named only when on)."""
+    as JSON values (self-play's ways of playing named only when on)."""
     run = self.resolved()
     values = {'data': run.data, 'seed': run.seed}
     if run.environment is not None:
@@ -584,8 +554,7 @@ def check_resume(directory: str, current: RunConfig,
   Args:
     directory: the checkpoint directory.
     current: the configuration of the run about to resume.
-    allowed: names that may differ besides `CHANGEABLE` (the user asked for
-      those changes).
+    allowed: names that may differ besides `CHANGEABLE`.
 
   Returns:
     The saved configuration, None if the directory has none.

@@ -15,27 +15,18 @@
 """RunLock: one writing run per directory, through a lock file.
 
 The lock is a file `LOCK` created with `O_CREAT | O_EXCL`, so of several runs
-starting at once exactly one creates it. It holds JSON naming its owner:
+starting at once exactly one creates it. It holds JSON naming its owner
+(host, pid, start time, command line, a random token).
 
-    {"host": "node-7", "pid": 4242, "started": "2026-01-05T10:00:00+00:00",
-     "command": ["train.py", "--preset=atari"], "token": "<random hex>"}
-
-A run killed without cleaning up (kill -9, a lost machine) leaves its lock
-behind. On the same host a dead owner is recognised (`os.kill(pid, 0)` finds
-no such process, or only its zombie) and the lock is reclaimed with a
-warning. A lock from another host is never reclaimed: whether that process
-lives cannot be checked from here.
-
-Reclaiming is race-free. Removing someone else's lock file happens only while
-holding an `fcntl.flock` on the side file `LOCK.reclaim`, after reading and
-judging the lock again under that guard; a new lock is then made by the same
-`O_EXCL` creation as always. Of several processes reclaiming one stale lock,
-one removes it and one creates the next (not necessarily the same process);
-the others find a live lock. The kernel drops a `flock` when its process
-dies, so the guard itself cannot go stale. Its holder removes the guard file
-before unlocking it; a process that locked a removed guard file (the path
-now names no file, or another) tries again, so only one holds the guard
-that the path names.
+A lock whose owner died on this host (no such process, or only its zombie)
+is reclaimed with a warning; one from another host never is, since whether
+that process lives cannot be checked from here. A stale lock file is
+removed only while holding an `fcntl.flock` on the side file
+`LOCK.reclaim`, after judging it again under that guard, and the next lock
+is made by the same `O_EXCL` creation, so reclaiming is race-free. The
+kernel drops a `flock` when its process dies, so the guard cannot go
+stale; its holder removes the guard file before unlocking it, and a
+process that locked a removed guard file tries again.
 """
 
 import contextlib
@@ -75,11 +66,7 @@ def _describe(owner: Dict[str, Any]) -> str:
 
 
 def _read_owner(path: str) -> Optional[Dict[str, Any]]:
-  """The owner record in `path`, or None if it is empty or garbled.
-
-  Raises:
-    FileNotFoundError: if `path` does not exist.
-  """
+  """The owner record in `path`, or None if it is empty or garbled."""
   with open(path, 'rb') as f:
     data = f.read()
   try:
@@ -108,7 +95,8 @@ def _is_zombie(pid: int) -> bool:
   return stat[stat.rfind(b')') + 2:].startswith(b'Z')
 
 
-def _is_alive(pid: int) -> bool:
+def is_alive(pid: int) -> bool:
+  """Whether process `pid` of this host runs (not only as a zombie)."""
   try:
     os.kill(pid, 0)
   except ProcessLookupError:
@@ -119,23 +107,11 @@ def _is_alive(pid: int) -> bool:
 
 
 class RunLock:
-  """An exclusive lock on a directory, held by one process at a time.
-
-  Usage:
-
-      with RunLock(checkpoint_dir):
-        ...  # the only run writing checkpoint_dir
-
-  or `lock.acquire()` ... `lock.release()`.
-  """
+  """An exclusive lock on a directory: `with RunLock(directory): ...`, or
+  `acquire()` ... `release()`."""
 
   def __init__(self, directory: str, lock_file: str = LOCK_FILE):
-    """Names the lock file `lock_file` in `directory`; locks nothing yet.
-
-    Raises:
-      ValueError: if `directory` or `lock_file` is empty, or `lock_file`
-        holds a path separator.
-    """
+    """Names the lock file `lock_file` in `directory`; locks nothing yet."""
     if not directory:
       raise ValueError(f'RunLock needs a directory, got {directory!r}.')
     if not lock_file or os.sep in lock_file:
@@ -159,16 +135,6 @@ class RunLock:
   def __exit__(self, *unused_exc_info) -> None:
     self.release()
 
-  def _record(self, token: str) -> Dict[str, Any]:
-    return {
-        'host': socket.gethostname(),
-        'pid': os.getpid(),
-        'started': datetime.datetime.now().astimezone().isoformat(
-            timespec='seconds'),
-        'command': list(sys.argv),
-        'token': token,
-    }
-
   def _try_create(self, token: str) -> bool:
     """Creates the lock file with our record; False if it exists."""
     try:
@@ -177,7 +143,14 @@ class RunLock:
       return False
     try:
       with os.fdopen(fd, 'w') as f:
-        json.dump(self._record(token), f)
+        json.dump({
+            'host': socket.gethostname(),
+            'pid': os.getpid(),
+            'started': datetime.datetime.now().astimezone().isoformat(
+                timespec='seconds'),
+            'command': list(sys.argv),
+            'token': token,
+        }, f)
         f.flush()
         os.fsync(f.fileno())
     except BaseException:
@@ -187,8 +160,7 @@ class RunLock:
 
   @contextlib.contextmanager
   def _reclaim_guard(self):
-    """Holds the `flock` of the guard file the path names; removes it after.
-    """
+    """Holds the `flock` of the guard file the path names; removes it after."""
     guard = self._path + GUARD_SUFFIX
     while True:
       fd = os.open(guard, os.O_CREAT | os.O_RDWR, 0o644)
@@ -241,7 +213,7 @@ class RunLock:
       raise RunLockError(
           f'{self._directory} is already locked by this process (another '
           f'RunLock, {_describe(owner)}): release that one first.')
-    if not ours and _is_alive(pid):
+    if not ours and is_alive(pid):
       raise RunLockError(
           f'{self._directory} is in use by another run: {_describe(owner)}. '
           f'Two runs writing one directory would overwrite each other\'s '
@@ -259,7 +231,7 @@ class RunLock:
     """Takes the lock, reclaiming a stale one; creates the directory.
 
     Returns:
-      self, so that `lock = RunLock(d).acquire()` works.
+      self.
 
     Raises:
       RunLockError: if another live run or another host holds the lock,
@@ -282,11 +254,8 @@ class RunLock:
         f'appearing and disappearing. Is a script deleting it?')
 
   def release(self) -> None:
-    """Removes the lock file if it is still ours; a no-op if not held.
-
-    A lock file that now names another owner (ours was removed by hand and
-    another run took the directory) is left in place, with a warning.
-    """
+    """Removes the lock file if it still names us (else warns); a no-op if
+    not held."""
     if not self.held:
       return
     token, self._token = self._token, None

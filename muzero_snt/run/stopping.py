@@ -17,14 +17,10 @@
 Inside `StopOnSignals()` the first SIGINT or SIGTERM only sets
 `requested`. In the training loop the run finishes its learner step, saves
 a final checkpoint and returns. During start-up (stages named by `begin`)
-it raises `Stopped` naming the stage when that stage ends (at once during
-the compilation), saving nothing, and its `with` blocks release the run
-lock and Ray. A second signal raises `KeyboardInterrupt` at once. Outside
-the main thread, where Python cannot install handlers, nothing changes.
-
-Ray's `init` installs SIGTERM handlers that exit the process and
-`ray.shutdown` leaves SIGTERM at the default: `keep_handlers()` around such
-calls keeps the installed `StopOnSignals`' handlers in place.
+it raises `Stopped` naming the stage when that stage ends, saving nothing,
+and its `with` blocks release the run lock and Ray. A second signal raises
+`KeyboardInterrupt` at once. Outside the main thread, where Python cannot
+install handlers, nothing changes.
 """
 
 import contextlib
@@ -40,13 +36,8 @@ _installed: Optional['StopOnSignals'] = None
 
 
 class Stopped(Exception):
-  """A signal stopped a run during start-up, before any learner step.
-
-  Attributes:
-    signal_name: 'SIGINT' or 'SIGTERM'.
-    stage: the start-up stage the signal came in, e.g. 'building the
-      learner'.
-  """
+  """A signal (`signal_name`) stopped a run during start-up `stage`, e.g.
+  'building the learner', before any learner step."""
 
   def __init__(self, signal_name: str, stage: str):
     super().__init__(f'Stopped by {signal_name} while {stage}, before the '
@@ -57,15 +48,6 @@ class Stopped(Exception):
 
 class StopOnSignals:
   """Context manager turning the first SIGINT or SIGTERM into a request.
-
-  Usage:
-
-      with StopOnSignals() as stop:
-        stop.begin('building the learner')
-        learner = ...
-        stop.begin('compiling')  # Raises `Stopped` if a signal came.
-        ...
-        stop.begin(None)  # The training loop: it polls `stop()`.
 
   Blocks of one instance nest: the outermost installs and restores the
   handlers, and a request made in an outer block holds in the inner ones.
@@ -107,9 +89,8 @@ class StopOnSignals:
     """Ends the start-up stage in progress and begins `stage`.
 
     Args:
-      stage: what the run does next, as in 'while <stage>' ('building the
-        learner'); None when the training loop begins, after which a signal
-        stops the run after a learner step.
+      stage: what the run does next, as in 'while <stage>'; None when the
+        training loop begins.
 
     Raises:
       Stopped: if a signal came during the stage that ends here.
@@ -176,11 +157,11 @@ class StopOnSignals:
 def keep_handlers() -> Iterator[None]:
   """Keeps the installed `StopOnSignals`' handlers through the block.
 
-  Inside, `signal.signal` leaves SIGINT and SIGTERM as they are (and
-  returns their handlers); at the end the handlers are installed again,
-  which also undoes what native code (Ray's core worker) set behind
-  Python's back. Without an installed `StopOnSignals`, or outside the main
-  thread, the block changes nothing.
+  Ray's `init` installs SIGTERM handlers that exit the process and
+  `ray.shutdown` leaves SIGTERM at the default. Inside, `signal.signal`
+  leaves SIGINT and SIGTERM as they are; at the end the handlers are
+  installed again, which also undoes what native code set behind Python's
+  back.
   """
   stop = _installed
   if stop is None or threading.current_thread() is not threading.main_thread():

@@ -15,8 +15,7 @@
 """Synthetic batches with learnable targets, for smoke runs and benchmarks.
 
 The targets are fixed functions of the observation and the actions, drawn
-once from a seed, so that a learner trained on these batches has something
-to fit: its loss falls. They carry no game: real batches come from replay.
+once from a seed, so that a learner trained on them has something to fit.
 """
 
 from typing import Iterator
@@ -39,8 +38,7 @@ class SyntheticBatches:
   per action, modulo 1 (zeros past the end of a game).
 
   Batch i is drawn from its own seed `(seed, i)`, so a stream started at
-  `start=n` continues exactly where one that produced n batches stopped: a
-  resumed run sees the batches an uninterrupted one would.
+  `start=n` continues exactly where one that produced n batches stopped.
   """
 
   def __init__(self,

@@ -14,13 +14,6 @@
 # ============================================================================
 """The training loop: rounds of data, learner steps, logs and checkpoints.
 
-One loop for every data source (`data_sources.py`). With
-`overlap_learning` the learner's steps run in a second thread while the
-actor plays its next move on a copy of the weights
-(`overlapped_learning.py`). Between rounds the loop logs (`progress.py`),
-writes TensorBoard summaries and saves checkpoints numbered by learner
-step.
-
 A run restarted from its last checkpoint continues exactly as if it had
 never stopped. Extending a finished self-play run (a larger
 `training_steps`) is exact only if its last learner step ended a round:
@@ -47,14 +40,8 @@ from muzero_snt.run import stopping
 
 
 class TrainingLoop:
-  """Runs rounds of a data source until the learner has trained enough.
-
-  Usage:
-
-      source = data_sources.SelfPlay(config, actor, train_ratio=0.5)
-      loop = TrainingLoop(config, learner, source, checkpoint_dir=directory)
-      loop.run()
-  """
+  """Runs rounds of a data source (`data_sources.py`) until the learner has
+  `config.training_steps` steps; logs and checkpoints between rounds."""
 
   def __init__(self,
                config: config_lib.MuZeroConfig,
@@ -80,22 +67,17 @@ class TrainingLoop:
       writer: TensorBoard writer; none if unset.
       log_every: log and write summaries every this many learner steps (and
         after the first round, and at the end).
-      checkpoint_seconds: also save a checkpoint when this much wall time
-        has passed since the last one (between rounds, if the learner has
-        stepped since), so that a run that is often killed still
-        progresses; None saves by `config.checkpoint_interval` only.
-      compile_first: compile the source's search (`compile_function`) and
-        the learner's step side by side before the first round; the run
-        is the same step for step, only sooner.
+      checkpoint_seconds: also checkpoint between rounds when this much
+        wall time has passed since the last one, so that a run that is
+        often killed still progresses.
+      compile_first: compile the source's search and the learner's step
+        side by side before the first round (the same run, only sooner).
       overlap_learning: take each move's learner steps in a second thread
-        while the actor plays the next move with weights one move's steps
-        behind (`overlapped_learning.py`). Needs a source with
-        `actor_weights`.
-      stop: the run's `stopping.StopOnSignals` if its start-up already
-        listens to signals (`experiment.run`), so that a signal that came
-        before keeps its effect. Default: a new one.
+        (`overlapped_learning.py`); needs a source with `actor_weights`.
+      stop: the `stopping.StopOnSignals` of a start-up that listens to
+        signals already, so that an earlier signal keeps its effect.
       logger: called with the scalars of each log step (`progress.py`);
-        the default prints them to standard error; None logs nothing.
+        None logs nothing.
 
     Raises:
       ValueError: for a bad `log_every` or `checkpoint_seconds`, or
@@ -147,8 +129,7 @@ class TrainingLoop:
         self._last_checkpoint = self._checkpointer.latest_path
         logging.info('Resumed from %s at learner step %d.',
                      self._last_checkpoint, learner.steps)
-    # Wall time and learner steps of this process's first learner step: the
-    # rate is measured from there, after tracing and compilation.
+    # Wall time and learner steps of this process's first learner step.
     self._first_step: Optional[tuple] = None
     self._start = None
 
@@ -227,8 +208,8 @@ class TrainingLoop:
 
   def _collect(self) -> Optional[list]:
     """Waits for the learner's thread; takes its steps' metrics and
-    priorities (in this thread, which alone writes the replay); returns
-    the weights read after them (None if no step ran)."""
+    priorities here (this thread alone writes the replay); returns the
+    weights read after them (None if no step ran)."""
     keys, self._running_keys = self._running_keys, []
     try:
       finished = self._thread.wait()
@@ -285,26 +266,20 @@ class TrainingLoop:
          ) -> None:
     """Runs rounds until the learner has `config.training_steps` steps.
 
+    A SIGINT or SIGTERM stops the run after the current learner step with
+    a final checkpoint (`stopping.py`), and `stopped_by` names it.
+
     Args:
       on_round: called after every round (and its checkpoint); returning
         True stops the loop there.
       end_round: checked after every move; returning True ends the round
-        there, so that `on_round` runs at once. Meant for continuous
-        self-play, whose games in play go on in the next round; a source
-        that plays rounds to the end drops its unfinished games.
-
-    A SIGINT or SIGTERM stops the run after the current learner step (the
-    round's unfinished games dropped) with a final checkpoint, and
-    `stopped_by` names it. One during the compilation (or before `run`,
-    with the constructor's `stop`) raises `stopping.Stopped`, saving
-    nothing. A second signal raises `KeyboardInterrupt` at once.
+        there (continuous self-play's games in play go on in the next
+        round; a source that plays rounds to the end drops them).
 
     Raises:
       FloatingPointError: if a learner step's loss is not finite; no
-        checkpoint is written after it, so a restart resumes from the last
-        good one.
-      checkpointing.CheckpointError: if a save fails (a full disk); a
-        restart resumes from the checkpoint before.
+        checkpoint is written after it.
+      checkpointing.CheckpointError: if a save fails (a full disk).
       stopping.Stopped: if a signal came before the first round.
     """
     self._start = time.time()
@@ -357,16 +332,11 @@ class TrainingLoop:
   def _compile(self) -> None:
     """Compiles the source's search and the learner's step side by side.
 
-    Otherwise the search compiles during the first round and the learner
-    at its first step, one after the other. The two compile in two threads
-    (XLA releases the interpreter); the search only reads the variables
-    the learner's warm-up changes and restores.
-
-    This thread only waits, so that a stop asked for meanwhile raises
-    `stopping.Stopped` at once and the run releases its lock and Ray
-    without waiting for the compiles, which XLA cannot cut short. Their
-    threads run to their end and the interpreter waits for them at exit
-    (a daemon thread killed inside XLA would abort the process).
+    Two threads (XLA releases the interpreter); the search only reads the
+    variables the learner's warm-up changes and restores. This thread only
+    waits, so that a stop raises `stopping.Stopped` at once; the compiles,
+    which XLA cannot cut short, run to their end in non-daemon threads (a
+    daemon thread killed inside XLA would abort the process).
     """
     prepare = getattr(self._source, 'compile_function', None)
     compile_source = prepare() if prepare is not None else None
@@ -393,11 +363,8 @@ class TrainingLoop:
                  if learner_compiled else 'the search', time.time() - start)
 
   def steps_per_second(self) -> Optional[float]:
-    """The learner's rate since its first step here; None if unknown.
-
-    Measured from the end of this process's first learner step, so tracing
-    and compilation do not count.
-    """
+    """The learner's rate since the end of its first step in this process
+    (so tracing and compilation do not count); None if unknown."""
     if self._first_step is None:
       return None
     start_time, start_steps = self._first_step
@@ -411,44 +378,30 @@ class TrainingLoop:
     metrics = self._last_metrics
     rate = self.steps_per_second()
     source_scalars = self._source.progress(since_last)
+    learner_scalars = progress.learner_scalars(metrics) if metrics else {}
     scalars = {'learner_step': steps, 'training_steps': total,
                'elapsed_seconds': self.elapsed}
     if rate is not None:
       scalars['steps_per_second'] = rate
       scalars['remaining_seconds'] = (total - steps) / rate
-    if metrics:
-      scalars.update(progress.learner_scalars(metrics))
+    scalars.update(learner_scalars)
     scalars.update(source_scalars)
     if self._logger is not None:
       self._logger(scalars)
-    if self._writer:
-      with self._writer.as_default(step=steps):
-        for tag, value in source_scalars.items():
-          tf.summary.scalar(tag, value)
-        if metrics:
-          write_learner_summaries(metrics, rate, self._config.batch_size)
-
-
-def write_learner_summaries(metrics: Dict[str, np.ndarray],
-                            steps_per_second: Optional[float],
-                            batch_size: int) -> None:
-  """Writes a learner step's metrics as scalars to the default writer.
-
-  Args:
-    metrics: the output of `Learner.step`.
-    steps_per_second: learner steps per second after the first step (None
-      while unknown: then no rate is written).
-    batch_size: the global batch size, for samples per second.
-  """
-  for tag, value in progress.learner_scalars(metrics).items():
-    tf.summary.scalar(tag, value)
-  # Value and policy are predicted at unroll steps 0..K, rewards at 1..K.
-  # The consistency loss (when on) at 1..K.
-  for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
-                           ('consistency', 1)):
-    for k, value in enumerate(metrics.get(f'{name}_loss', ()),
-                              start=first_step):
-      tf.summary.scalar(f'loss/{name}_step_{k}', value)
-  if steps_per_second is not None:
-    tf.summary.scalar('steps_per_second', steps_per_second)
-    tf.summary.scalar('samples_per_second', steps_per_second * batch_size)
+    if not self._writer:
+      return
+    summaries = {**source_scalars, **learner_scalars}
+    if metrics:
+      # Value and policy are predicted at unroll steps 0..K, rewards and
+      # the consistency loss (when on) at 1..K.
+      for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
+                               ('consistency', 1)):
+        for k, value in enumerate(metrics.get(f'{name}_loss', ()),
+                                  start=first_step):
+          summaries[f'loss/{name}_step_{k}'] = value
+      if rate is not None:
+        summaries['steps_per_second'] = rate
+        summaries['samples_per_second'] = rate * self._config.batch_size
+    with self._writer.as_default(step=steps):
+      for tag, value in summaries.items():
+        tf.summary.scalar(tag, value)

@@ -49,7 +49,7 @@ def _learner_check():
   import tensorflow as tf
   from muzero_snt import learning
   from muzero_snt import networks
-  from muzero_snt.run import datasets
+  from muzero_snt.run import data_sources
   from muzero_snt.run import distribute
   # pylint: enable=g-import-not-at-top
   config = _config()
@@ -63,7 +63,7 @@ def _learner_check():
                              strategy=mirrored)
   # Replay's batches are NumPy arrays (host memory); the distributed
   # dataset puts each replica's slice on its device.
-  dataset = datasets.from_batches(lambda: iter([batch]), config,
+  dataset = data_sources.from_batches(lambda: iter([batch]), config,
                                   config.batch_size)
   element = next(learner.distribute_dataset(dataset))
   errors = {}

@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Tests for muzero_snt.run.fixed_dataset: training on a saved replay file."""
+"""Tests for muzero_snt.run.data_sources: training on a saved replay file."""
 
 import os
 import re
@@ -21,7 +21,7 @@ import tempfile
 import numpy as np
 import tensorflow as tf
 
-from muzero_snt.run import fixed_dataset
+from muzero_snt.run import data_sources
 from muzero_snt import learning
 from muzero_snt import networks
 from muzero_snt import reanalysis
@@ -58,7 +58,7 @@ def _run(config, path, checkpoint_dir, init_seed=0):
   reanalyser = reanalysis.Reanalyser(
       config, network, search_lib.make_search(config, network, 'graph'),
       lambda: learner.steps, seed=3)
-  source = fixed_dataset.FixedReplay(config, path, seed=3,
+  source = data_sources.FixedReplay(config, path, seed=3,
                                      reanalyser=reanalyser)
   loop = training_loop.TrainingLoop(config, learner, source,
                                     checkpoint_dir=checkpoint_dir)
@@ -103,7 +103,7 @@ class FixedReplayTest(testing.TestCase):
   def test_without_reanalysis_batches_are_the_files(self):
     config = _config(reanalyze_fraction=0.)
     path = _replay_file(config, self.directory)
-    source = fixed_dataset.FixedReplay(config, path, seed=9)
+    source = data_sources.FixedReplay(config, path, seed=9)
     twin = replay_lib.ReplayBuffer.restore(config, path, seed=9)
     for _ in range(2):
       batch, keys = source.sample()
@@ -118,14 +118,14 @@ class FixedReplayTest(testing.TestCase):
     with self.assertRaisesRegex(
         ValueError, re.escape(path) + ' holds data for action_space_size = '
         '3, but the config has 2'):
-      fixed_dataset.load_replay(config.replace(action_space_size=2), path)
+      data_sources.load_replay(config.replace(action_space_size=2), path)
     empty = os.path.join(self.directory, 'empty.npz')
     replay_lib.ReplayBuffer(config).save(empty)
     with self.assertRaisesRegex(ValueError, re.escape(empty) +
                                 ' holds no games'):
-      fixed_dataset.FixedReplay(config, empty)
+      data_sources.FixedReplay(config, empty)
     with self.assertRaisesRegex(ValueError, 'is not a readable replay file'):
-      fixed_dataset.FixedReplay(config, os.path.join(self.directory, 'none'))
+      data_sources.FixedReplay(config, os.path.join(self.directory, 'none'))
 
 
 if __name__ == '__main__':
