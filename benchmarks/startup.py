@@ -18,7 +18,11 @@ Each measurement is a run of `python -m launchers.train --training_steps=1`
 timed from outside, by when its lines arrive (`MEASURES`), twice in a row
 with a fresh --compile_cache (`cold`, then `warm`) in checkouts that have
 one; `bad_flag` times `python -m launchers.train --num_simulations=0`. The
-checkouts alternate, --rounds times. See docs/benchmarks.md (Start-up).
+checkouts alternate, --rounds times. A cold run also reports the XLA
+programs it compiled before its first step (`programs`: the entries its
+cache gained, `program_mb` their size) and the seconds the launcher says
+compiling took (`compile_s`: the search and the learner step compile side
+by side). See docs/benchmarks.md (Start-up).
 
     python -m benchmarks.startup --presets=tictactoe,cartpole,minatar \
         --rounds=3 --checkouts=/tmp/before,.
@@ -51,6 +55,8 @@ OUTPUT_JSON = reporting.output_json_flag()
 # log line; the compile's end, after which self-play moves; the first
 # progress line after a learner step), and to its end.
 MEASURES = ('first_log', 'first_move', 'first_step', 'end')
+_COUNTS = ('compile_s', 'programs', 'program_mb')
+_COMPILED = re.compile(r'\] Compiled the .* in ([\d.]+) s')
 _LINES = {'first_log': re.compile(r'^[IWEF]\d{4} '),
           'first_move': re.compile(r'\] Compiled the '),
           'first_step': re.compile(r'learner step [1-9]\d*/')}
@@ -77,12 +83,25 @@ def line_times(command: List[str], cwd: str,
     for name, pattern in _LINES.items():
       if name not in times and pattern.search(line):
         times[name] = now
+    compiled = _COMPILED.search(line)
+    if compiled and 'compile_s' not in times:
+      times['compile_s'] = float(compiled.group(1))
   process.wait()
   times['end'] = time.perf_counter() - start
   if process.returncode and check:
     raise RuntimeError(f'{command} in {cwd} failed:\n'
                        + ''.join(lines[-30:]))
   return times
+
+
+def cached_programs(cache: str) -> Dict[str, float]:
+  """The XLA programs in a compile cache directory: count and MB (not
+  counting the links in a running process's `.processes` directory)."""
+  sizes = [os.path.getsize(os.path.join(directory, name))
+           for directory, _, names in os.walk(cache) for name in names
+           if name.startswith('xla_compile_cache') and
+           '.processes' not in directory.split(os.sep)]
+  return {'programs': len(sizes), 'program_mb': sum(sizes) / 2**20}
 
 
 def main(argv: List[str]) -> None:
@@ -112,6 +131,8 @@ def main(argv: List[str]) -> None:
           command.append(f'--compile_cache={cache}')
         for kind in ('cold', 'warm') if cache else ('no cache',):
           result = line_times(command, os.path.abspath(checkout))
+          if kind == 'cold':
+            result.update(cached_programs(cache))
           rows.setdefault((preset, checkout, kind), []).append(result)
           print(f'round {round_index + 1} {preset} {checkout} {kind}: '
                 f'{result}', flush=True)
@@ -120,10 +141,10 @@ def main(argv: List[str]) -> None:
   reporting.report(
       {' '.join(key): value for key, value in rows.items()},
       OUTPUT_JSON.value, reporting.table(
-          ('run', 'checkout', 'cache') + MEASURES,
+          ('run', 'checkout', 'cache') + MEASURES + _COUNTS,
           [key + tuple(statistics.median(r[m] for r in results)
                        if all(m in r for r in results) else None
-                       for m in MEASURES)
+                       for m in MEASURES + _COUNTS)
            for key, results in rows.items()]))
 
 
