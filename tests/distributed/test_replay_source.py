@@ -22,6 +22,7 @@ import os
 os.environ['RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'] = '0'
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
+import time
 from unittest import mock
 
 import numpy as np
@@ -191,8 +192,13 @@ class FirstRoundTest(_RayTestCase):
         publish_interval=2)
     # What `TrainingLoop` calls before it compiles the learner's step.
     source.compile_function()()
-    version, (reference,) = ray.get(store.latest.remote())
-    # Version 0, the network's own weights, is in the store for the actors.
+    # Version 0, the network's own weights, reaches the store for the
+    # actors with no learner step (sent by the publisher's thread).
+    deadline = time.monotonic() + 60
+    version = weight_store.NO_VERSION
+    while version == weight_store.NO_VERSION and time.monotonic() < deadline:
+      version, (reference,) = ray.get(store.latest.remote())
+      time.sleep(0.01)
     self.assertEqual(version, 0)
     arrays = ray.get(reference)
     self.assertLen(arrays, len(network.variables))
