@@ -53,12 +53,10 @@ from typing import Any, Dict, List, Tuple
 from absl import app
 from absl import flags
 from absl import logging
-import numpy as np
 
 from benchmarks import reporting
 from muzero_snt import networks
 from muzero_snt import presets
-from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 
@@ -183,22 +181,6 @@ def time_transfer(ray, preset: str, repeats: int) -> Dict[str, Any]:
   return results
 
 
-def _games(config, count: int, seed: int) -> List[replay_service.Game]:
-  """Random finished games of 9 moves in `config`'s shapes."""
-  rng = np.random.default_rng(seed)
-  games = []
-  for _ in range(count):
-    game = trajectory_lib.Trajectory(config.action_space_size,
-                                     config.num_players, config.discount)
-    for t in range(9):
-      game.append(rng.random(config.observation_shape).astype(np.float32),
-                  t % 2, int(rng.integers(9)), 0.,
-                  rng.dirichlet(np.ones(config.action_space_size)), 0.)
-    game.finish(True)
-    games.append(replay_service.Game(game, 0.))
-  return games
-
-
 def _services(ray, config, num_shards: int, train_ratio: float) -> List[Any]:
   """`num_shards` restored, empty shards, spread over the nodes."""
   services = [
@@ -229,7 +211,7 @@ def _all_in_flight(ray, calls, seconds: float) -> float:
 def time_shards(ray, num_shards: int, seconds: float) -> Dict[str, Any]:
   """Inserts and batches per second of `num_shards` shards."""
   config = presets.get_preset('tictactoe')
-  games = _games(config, 64, num_shards)
+  games = reporting.random_games(config, 64, num_shards)
   per_call = 8
   # A ratio so small that every game is admitted at once.
   services = _services(ray, config, num_shards, 1e-9)

@@ -30,7 +30,6 @@ from typing import Any, Dict, List, Tuple
 from absl import app
 from absl import flags
 from absl import logging
-import numpy as np
 
 from benchmarks import reporting
 from muzero_snt import acting
@@ -38,7 +37,6 @@ from muzero_snt.run import builders
 from muzero_snt import networks
 from muzero_snt import presets
 from muzero_snt import search as search_lib
-from muzero_snt import trajectory as trajectory_lib
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
@@ -110,17 +108,7 @@ def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
 def time_replay(ray, seconds: float) -> Dict[str, Any]:
   """Inserts and samples per second of the replay service."""
   config = presets.get_preset('tictactoe')
-  rng = np.random.default_rng(0)
-  games = []
-  for _ in range(64):  # Random finished games of 9 moves.
-    game = trajectory_lib.Trajectory(config.action_space_size,
-                                     config.num_players, config.discount)
-    for t in range(9):
-      game.append(rng.random(config.observation_shape).astype(np.float32),
-                  t % 2, int(rng.integers(9)), 0.,
-                  rng.dirichlet(np.ones(config.action_space_size)), 0.)
-    game.finish(True)
-    games.append(replay_service.Game(game, 0.))
+  games = reporting.random_games(config, 64, 0)
   # A ratio so small that every game is admitted at once.
   service = ray.remote(replay_service.ReplayService).options(
       num_cpus=0).remote(config, 1e-9)

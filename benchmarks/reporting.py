@@ -16,7 +16,7 @@
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
 import it in the peers' own venvs beside torch; TensorFlow is imported only
-by `machine`.
+by `machine`, muzero_snt only by `random_games`.
 """
 
 import json
@@ -184,6 +184,27 @@ class Window:
   def span(self) -> Tuple[float, Any, Any]:
     """The window's seconds, and the marks at its start and end."""
     return self.end[0] - self.start[0], self.start[1], self.end[1]
+
+
+def random_games(config: Any, count: int, seed: int) -> List[Any]:
+  """`count` random finished games of 9 moves in `config`'s shapes, as the
+  replay service takes them (`replay_service.Game`), for its rates."""
+  # pylint: disable=g-import-not-at-top
+  from muzero_snt import trajectory as trajectory_lib
+  from muzero_snt.distributed import replay_service
+  # pylint: enable=g-import-not-at-top
+  rng = np.random.default_rng(seed)
+  games = []
+  for _ in range(count):
+    game = trajectory_lib.Trajectory(config.action_space_size,
+                                     config.num_players, config.discount)
+    for t in range(9):
+      game.append(rng.random(config.observation_shape).astype(np.float32),
+                  t % 2, int(rng.integers(9)), 0.,
+                  rng.dirichlet(np.ones(config.action_space_size)), 0.)
+    game.finish(True)
+    games.append(replay_service.Game(game, 0.))
+  return games
 
 
 # --------------------------------------------------------------------------

@@ -254,3 +254,22 @@ def test_command_start_is_after_boot_and_before_this_test():
   with open('/proc/uptime') as f:
     boot = time.time() - float(f.read().split()[0])
   assert boot - 1 <= reporting.command_start() <= time.time()
+
+
+def test_random_games_are_finished_games_of_nine_moves():
+  from muzero_snt import presets  # pylint: disable=g-import-not-at-top
+  config = presets.get_preset('tictactoe')
+  games = reporting.random_games(config, 3, 0)
+  again = reporting.random_games(config, 3, 0)
+  assert len(games) == 3
+  for game, same in zip(games, again):
+    trajectory = game.trajectory
+    assert trajectory.length == 9 and trajectory.terminal
+    # Players alternate; each policy is a distribution over the 9 actions.
+    np.testing.assert_array_equal(trajectory.to_play, [0, 1] * 4 + [0])
+    np.testing.assert_allclose(np.sum(trajectory.policies, axis=1), 1.,
+                               rtol=1e-6)
+    np.testing.assert_array_equal(trajectory.observations,
+                                  same.trajectory.observations)
+  assert not np.array_equal(games[0].trajectory.observations,
+                            games[1].trajectory.observations)
