@@ -461,11 +461,16 @@ class ReplayServiceSource:
       scalars['reanalyse/workers'] = len(self.reanalyse_workers)
     return scalars
 
-  def close(self) -> None:
+  def close(self, failed: bool = False) -> None:
     """Sends the last weights and keeps the service's last counters for
-    `totals` (the run stops it)."""
-    self._publisher.close()
-    self.stats()
+    `totals` (the run stops it); call it before Ray stops.
+
+    A `failed` run only waits for the weights being sent (a send in flight
+    when Ray stops ends the process, and its error with it).
+    """
+    self._publisher.close(send_waiting=not failed)
+    if not failed:
+      self.stats()
     self._closed = True
 
   def totals(self) -> str:

@@ -168,7 +168,11 @@ def start(settings: Any, learner: learning.Learner
         reanalyser=(None if reanalysers else
                     builders.make_reanalyser(settings, learner)),
         reanalyse_workers=reanalysers, seed=settings.seed)
-    yield source
+    try:
+      yield source
+    except BaseException:
+      source.close(failed=True)
+      raise
     source.close()
   finally:
     for handle in reversed(handles):

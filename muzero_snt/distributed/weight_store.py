@@ -190,14 +190,26 @@ class Publisher:
       self._raise_error()
     return done
 
-  def close(self) -> None:
-    """Sends what is waiting and stops the thread."""
+  def close(self, send_waiting: bool = True) -> None:
+    """Stops the thread once the publication it is sending is done.
+
+    Call it before `ray.shutdown`: a send in flight when Ray stops makes
+    Ray's core worker end the whole process.
+
+    Args:
+      send_waiting: whether to send the snapshot still waiting first, and
+        raise what made a publication fail. A failed run passes False: it
+        drops the snapshot and keeps its own error.
+    """
     with self._condition:
       self._closed = True
+      if not send_waiting:
+        self._waiting = None
       self._condition.notify_all()
     if self._thread is not None:
       self._thread.join()
-    self._raise_error()
+    if send_waiting:
+      self._raise_error()
 
   def _raise_error(self) -> None:
     if self._error is not None:

@@ -81,3 +81,35 @@ class RunnerChecksTest(testing.TestCase):
                           learner=None):
           pass
     connect.assert_not_called()
+
+
+class RunnerStopTest(testing.TestCase):
+  """A run that fails stops its weights' publisher before Ray: a send in
+  flight when Ray stops ends the process, and the run's error with it."""
+
+  def test_a_failed_run_closes_its_source_before_ray_stops(self):
+    from muzero_snt import presets  # pylint: disable=g-import-not-at-top
+    from muzero_snt.run import run_config  # pylint: disable=g-import-not-at-top
+    from muzero_snt.distributed import replay_source  # pylint: disable=g-import-not-at-top
+    from muzero_snt.distributed import runner  # pylint: disable=g-import-not-at-top
+    settings = run_config.RunConfig(preset='tictactoe', num_actors=1)
+    settings = settings.replace(
+        config=presets.get_preset('tictactoe')).resolved()
+    events = []
+    source = mock.Mock()
+    source.close.side_effect = lambda **kw: events.append(('close', kw))
+    with mock.patch.object(ray_support, 'connect', return_value=True), \
+        mock.patch.object(ray_support, 'require_ray',
+                          return_value=mock.MagicMock()), \
+        mock.patch.object(replay_source, 'ReplayServiceSource',
+                          return_value=source), \
+        mock.patch.object(ray_support, 'shutdown',
+                          side_effect=lambda: events.append('shutdown')):
+      with self.assertRaisesRegex(FloatingPointError, 'NaN loss'):
+        with runner.start(settings, learner=None):
+          raise FloatingPointError('NaN loss')
+      self.assertEqual(events, [('close', {'failed': True}), 'shutdown'])
+      del events[:]
+      with runner.start(settings, learner=None):
+        pass
+      self.assertEqual(events, [('close', {}), 'shutdown'])

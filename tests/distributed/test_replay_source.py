@@ -186,10 +186,13 @@ class FirstRoundTest(_RayTestCase):
     network.create_variables()
     store = ray.remote(weight_store.WeightStore).options(
         num_cpus=0).remote()
+    ray.get(store.latest.remote())  # Started (slow on a loaded machine).
     learner = _Learner(network)
     source = replay_source.ReplayServiceSource(
         config, learner=learner, service=None, weights=store,
         publish_interval=2)
+    # The publisher's thread stops before Ray does (`tearDownClass`).
+    self.addCleanup(source.close, failed=True)
     # What `TrainingLoop` calls before it compiles the learner's step.
     source.compile_function()()
     # Version 0, the network's own weights, reaches the store for the
@@ -245,6 +248,7 @@ class ProgressTest(_RayTestCase):
     source = replay_source.ReplayServiceSource(
         config, learner=learner, service=service, weights=store,
         publish_interval=2, reanalyse_workers=(object(), object()))
+    self.addCleanup(source.close, failed=True)
     source.compile_function()()  # Weights version 0.
     self.assertEqual(source.progress(2.), {
         'selfplay/games': 4, 'selfplay/env_steps': 36,

@@ -280,6 +280,35 @@ class PublisherTest(testing.TestCase):
     with self.assertRaisesRegex(RuntimeError, 'after close'):
       publisher.publish(_filled(0), 9)
 
+  def test_a_failed_runs_close_waits_for_the_send_and_drops_the_rest(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    publisher = weight_store.Publisher(ray, store)
+    ray.gate.clear()
+    publisher.publish(_filled(0), 4)  # In flight, held in its put.
+    ray.entered.acquire()
+    publisher.publish(_filled(5), 8)  # Waiting.
+    closing = threading.Thread(target=publisher.close,
+                               kwargs=dict(send_waiting=False))
+    closing.start()
+    # The send in flight is waited for (Ray may not stop under it).
+    closing.join(0.2)
+    self.assertTrue(closing.is_alive())
+    ray.gate.set()
+    closing.join(60)
+    self.assertFalse(closing.is_alive())
+    self.assertEqual(store.versions, [4])
+    self.assertEqual(publisher.sent_version, 4)
+
+  def test_a_failed_runs_close_keeps_the_runs_own_error(self):
+    ray, store = _PublishingRay(), _PublishStore()
+    ray.fail = OSError('object store full')
+    publisher = weight_store.Publisher(ray, store)
+    publisher.publish(_filled(0), 1)
+    ray.entered.acquire()  # Being sent: it fails.
+    publisher.close(send_waiting=False)  # Raises nothing.
+    with self.assertRaisesRegex(RuntimeError, 'store full'):
+      publisher.close()
+
   def test_a_failure_in_the_background_is_raised_by_the_next_call(self):
     ray, store = _PublishingRay(), _PublishStore()
     ray.fail = OSError('object store full')
