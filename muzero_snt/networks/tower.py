@@ -18,6 +18,7 @@ AlphaZero's residual tower (Silver et al. 2018) and the Atari down-sampling
 stem of MuZero's appendix "Network Architecture".
 """
 
+import inspect
 from typing import Optional
 
 import sonnet as snt
@@ -78,8 +79,16 @@ def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
   if norm is None:
     return inputs
   rows = tf.reshape(tf.cast(inputs, tf.float32), [-1, inputs.shape[-1]])
-  outputs = norm(rows, is_training=is_training)
+  with norm.name_scope:
+    outputs = _UNCONVERTED_BATCH_NORM(norm, rows, is_training=is_training)
   return tf.cast(tf.reshape(outputs, tf.shape(inputs)), inputs.dtype)
+
+
+# Sonnet converts `BaseBatchNorm.__call__` with AutoGraph whenever it runs in
+# a graph, a fifth of the learner step's trace. With a Python bool
+# `is_training` its body has no tensor control flow, so the function under
+# the decorators builds the same graph (tests/networks/test_tower.py).
+_UNCONVERTED_BATCH_NORM = inspect.unwrap(snt.BaseBatchNorm.__call__)
 
 
 def check_positive(name: str, value: int):
