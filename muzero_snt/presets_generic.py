@@ -12,16 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A configuration derived from an environment: any game, no preset.
+"""A configuration derived from an environment's specs: any game, no preset.
 
-`config_for_environment(env)` reads the observation shape, the number of
-actions and of players from the environment's specs and picks a network by
-the observation's rank: an MLP for vectors (and any shape but a 3-D one,
-flattened), a residual tower for `[H, W, C]` boards and images. The other
-numbers are those of the small presets (tic-tac-toe, CartPole, connect
-four), meant for small games on a CPU; any of them, and any network size,
-can be overridden. The 'gymnasium' and 'openspiel' families build a task or
-game by name and derive its configuration the same way.
+The network follows the observation's rank (an MLP for vectors and any
+shape but a 3-D one, flattened; a residual tower for `[H, W, C]`), the other
+numbers the small presets'. The 'gymnasium' and 'openspiel' families build a
+task or game by name and derive its configuration the same way.
 """
 
 import dataclasses
@@ -204,7 +200,7 @@ def family_config(family: str,
   """The configuration of a family's task or game (`FAMILIES`).
 
   Args:
-    family: 'gymnasium' or 'openspiel'.
+    family: one of `FAMILIES`.
     title: the gymnasium id or the OpenSpiel game (None: the family's
       default, `environments.ENVIRONMENTS`).
     training_steps: the run's length, which the learning-rate decay and
