@@ -57,10 +57,6 @@ class _Game:
         discount=config.discount, frame_stack=environment.frame_stack())
     self.player_0_return = 0.
 
-  @property
-  def observation(self) -> np.ndarray:
-    return self.time_step.observation
-
 
 class Actor:
   """Plays self-play games with the search."""
@@ -207,7 +203,7 @@ class Actor:
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:
     """One move in each of `games`, chosen by one batched search."""
-    observations = np.stack([game.observation for game in games])
+    observations = np.stack([game.time_step.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
     legal_mask = search_lib.legal_actions_to_mask(
@@ -272,7 +268,7 @@ class Actor:
     if not terminal:
       # Truncated: the value of the position after the last move stands in
       # for the rewards the time limit cut off.
-      output = self._model.initial_inference(game.observation[None])
+      output = self._model.initial_inference(time_step.observation[None])
       bootstrap_value = float(np.asarray(output.value)[0])
     trajectory.finish(terminal=terminal, bootstrap_value=bootstrap_value)
     return GameResult(trajectory=trajectory,

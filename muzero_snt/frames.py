@@ -159,7 +159,15 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
   Raises:
     ValueError: naming the first element where the stack differs.
   """
-  frame = _newest_frame(stack, observation)
+  channels = stack.frame_shape[-1]
+  last = channels * (stack.num_frames - 1)
+  planes = np.asarray(observation)[..., last:last + channels]
+  if stack.frame_dtype == 'float32':
+    frame = planes.astype(np.float32) * np.float32(stack.frame_max)
+  else:
+    values = np.rint(planes.astype(np.float64) * stack.frame_max)
+    top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
+    frame = np.clip(values, 0, top).astype(stack.frame_dtype)
   window = list(recent) + [frame]
   missing = stack.num_frames - len(window)
   picked = np.stack([np.zeros_like(frame)] * missing + window)[None]
@@ -176,15 +184,3 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
         'environment with a frame_stack must stack as '
         'frames.stack_observations does.')
   return frame
-
-
-def _newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
-  """`[H, W, C]` newest frame of a stacked observation, in the frame dtype."""
-  channels = stack.frame_shape[-1]
-  last = channels * (stack.num_frames - 1)
-  planes = np.asarray(observation)[..., last:last + channels]
-  if stack.frame_dtype == 'float32':
-    return planes.astype(np.float32) * np.float32(stack.frame_max)
-  values = np.rint(planes.astype(np.float64) * stack.frame_max)
-  top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
-  return np.clip(values, 0, top).astype(stack.frame_dtype)

@@ -207,16 +207,6 @@ class Reanalyser:
       state['reanalyse_target_network'] = self._target_network
     return state
 
-  def _refresh_target(self) -> None:
-    step = self._learner_steps()
-    last = self.target_network_step
-    if last >= 0 and step - last < self._config.target_update_interval:
-      return
-    for target, source in zip(self._target_network.variables,
-                              self._network.variables):
-      target.assign(source)
-    self._counters['target_network_step'].assign(step)
-
   @property
   def total_seconds(self) -> float:
     """Wall time spent in `reanalyse` by this process."""
@@ -235,7 +225,13 @@ class Reanalyser:
     rng = np.random.default_rng([self._seed, int(calls.numpy())])
     calls.assign_add(1)
     if self._target_network is not None:
-      self._refresh_target()
+      step = self._learner_steps()
+      last = self.target_network_step
+      if last < 0 or step - last >= self._config.target_update_interval:
+        for target, source in zip(self._target_network.variables,
+                                  self._network.variables):
+          target.assign(source)
+        self._counters['target_network_step'].assign(step)
     return rng
 
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,
