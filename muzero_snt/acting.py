@@ -71,12 +71,10 @@ class Actor:
     """Constructs an `Actor`.
 
     Args:
-      config: the `MuZeroConfig`.
       search: the search that picks every move, with exploration noise.
       model: the same network as a `search.Model`, for the bootstrap value
         of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
-      seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
 
     Raises:

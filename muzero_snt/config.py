@@ -12,11 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroConfig and its network section, validated on construction.
-
-Field names follow the pseudocode of arXiv:1911.08265; the others come from
-its appendix or turn an extension on.
-"""
+"""MuZeroConfig and its network section, validated on construction."""
 
 import dataclasses
 from typing import Callable, NamedTuple, Optional, Tuple

@@ -97,14 +97,11 @@ def config_for_environment(environment,
                            **overrides) -> config_lib.MuZeroConfig:
   """A configuration for `environment`, read from its specs.
 
-  One-player games get the CartPole preset's search and targets (discount
-  0.997, 50-step value targets, half the root prior from noise, the
-  parent's value for an unvisited child, temperatures falling with
-  training), two-player games the board games' (discount 1, the game's
-  result as value target, scalar values and rewards, temperature 1 for the
-  first 30 moves). `max_moves` is the environment's episode limit (a
-  gymnasium task's time limit, an OpenSpiel game's longest game, an
-  integer `max_moves` attribute of another environment), divided by an
+  One-player games get the CartPole preset's search and targets, two-player
+  games the board games' (discount 1, the game's result as value target,
+  scalar values and rewards). `max_moves` is the environment's episode
+  limit (a gymnasium task's time limit, an OpenSpiel game's longest game,
+  an integer `max_moves` attribute of another environment), divided by an
   `action_repeat` override (rounded up), or 1,000.
 
   Args:
@@ -114,9 +111,6 @@ def config_for_environment(environment,
       (`hidden_size=32`, `channels=16`) to set instead of the derived
       ones; values derived from them (value targets, temperatures, the
       replay window) follow `max_moves` and `training_steps`.
-
-  Returns:
-    The validated configuration.
 
   Raises:
     ValueError: naming the environment's method and value if its specs

@@ -146,7 +146,6 @@ class Reanalyser:
     max_moves (then no value bootstraps inside a game).
 
     Args:
-      config: the `MuZeroConfig`.
       network: the learner's `MuZeroNetwork`.
       search: a `search.Search` over `network`.
       learner_steps: returns the learner's steps so far.

@@ -106,10 +106,6 @@ class BoardSymmetries:
     self._action_source = np.argsort(self._action_image, axis=1)  # [S, A]
 
   @property
-  def kind(self) -> str:
-    return self._kind
-
-  @property
   def size(self) -> int:
     """How many maps (the identity included)."""
     return len(self._square_source)
