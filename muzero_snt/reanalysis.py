@@ -14,10 +14,9 @@
 # ============================================================================
 """Reanalyse: fresh targets for stored positions (MuZero Reanalyze).
 
-Appendix H of arXiv:1911.08265: stored positions are searched again for
-fresh policy targets, and n-step value targets bootstrap from a target
-network. On a fixed dataset this is MuZero Unplugged (Schrittwieser et al.,
-2021). The choices made here are in docs/reanalysis.md.
+Appendix H of arXiv:1911.08265; on a fixed dataset, MuZero Unplugged
+(Schrittwieser et al., 2021). The choices made here are in
+docs/reanalysis.md.
 """
 
 import time
