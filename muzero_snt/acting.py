@@ -88,10 +88,7 @@ class Actor:
       raise TypeError(f'Actor needs a search.Model (initial_inference and '
                       f'recurrent_inference) for bootstrap values, got '
                       f'{type(model).__name__}.')
-    if (isinstance(num_envs, bool) or not isinstance(num_envs, int) or
-        num_envs <= 0):
-      raise ValueError(f'num_envs must be a positive integer, got '
-                       f'{num_envs!r}.')
+    config_lib.check_int('num_envs', num_envs, 1)
     self._config = config
     self._model = model
     self._make_environment = make_environment

@@ -138,10 +138,7 @@ def config_for_environment(environment,
   max_moves = values.setdefault('max_moves', DEFAULT_MAX_MOVES)
   training_steps = values.setdefault('training_steps', 10_000)
   for name in ('max_moves', 'training_steps'):  # Others derive from them.
-    value = values[name]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-      raise ValueError(f'{name} must be a positive integer, got '
-                       f'{value!r}.')
+    config_lib.check_int(name, values[name], 1)
   observation_bytes = 4 * math.prod(shape)
   values.setdefault('window_size', max(1, min(
       MAX_WINDOW_SIZE, WINDOW_BYTES // (max_moves * observation_bytes))))
