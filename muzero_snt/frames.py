@@ -66,9 +66,7 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
   Raises:
     ValueError: naming the field and what was expected.
   """
-  if not move_checks.is_int(num_frames) or num_frames < 1:
-    raise ValueError(f'num_frames must be an integer >= 1, got '
-                     f'{num_frames!r}.')
+  move_checks.check_count('num_frames', num_frames, 1)
   if (not isinstance(frame_shape, (tuple, list)) or len(frame_shape) != 3 or
       not all(move_checks.is_int(size) and size >= 1 for size in frame_shape)):
     raise ValueError(f'frame_shape must be (H, W, C), three integers >= 1, '
@@ -80,9 +78,7 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
       isinstance(frame_max, bool) or not 0 < frame_max < np.inf):
     raise ValueError(f'frame_max must be a positive number, got '
                      f'{frame_max!r}.')
-  if not move_checks.is_int(num_actions) or num_actions < 1:
-    raise ValueError(f'num_actions must be an integer >= 1, got '
-                     f'{num_actions!r}.')
+  move_checks.check_count('num_actions', num_actions, 1)
   return FrameStack(int(num_frames), tuple(int(s) for s in frame_shape),
                     str(frame_dtype), float(frame_max), int(num_actions))
 
