@@ -61,11 +61,8 @@ class FrameStack(NamedTuple):
 
 def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
                      num_actions) -> FrameStack:
-  """A checked `FrameStack` (e.g. from a replay file's JSON).
-
-  Raises:
-    ValueError: naming the field and what was expected.
-  """
+  """A checked `FrameStack` (e.g. from a replay file's JSON); a `ValueError`
+  names a bad field and what was expected."""
   move_checks.check_count('num_frames', num_frames, 1)
   if (not isinstance(frame_shape, (tuple, list)) or len(frame_shape) != 3 or
       not all(move_checks.is_int(size) and size >= 1 for size in frame_shape)):
@@ -84,11 +81,8 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
 
 
 def check_frames(stack: FrameStack, frames) -> np.ndarray:
-  """A copy of `[T, H, W, C]` frames of the stack's shape and dtype.
-
-  Raises:
-    ValueError: naming the expected and the given dtype and shape.
-  """
+  """A copy of `[T, H, W, C]` frames of the stack's shape and dtype (else a
+  `ValueError` naming the expected and the given ones)."""
   frames = np.array(frames)
   expected = (len(frames),) + stack.frame_shape if frames.ndim else None
   if frames.shape != expected or frames.dtype != stack.frame_dtype:

@@ -70,11 +70,7 @@ class BoardSymmetries:
 
   def __init__(self, kind: str, observation_shape: Sequence[int],
                action_space_size: int):
-    """Builds the maps.
-
-    Raises:
-      ValueError: as `check` describes.
-    """
+    """Builds the maps; a `ValueError` as `check` describes."""
     problem = check(kind, observation_shape, action_space_size)
     if problem:
       raise ValueError(problem)

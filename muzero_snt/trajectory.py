@@ -370,11 +370,8 @@ class Trajectory:
 
   def make_target(self, index: int, num_unroll_steps: int,
                   td_steps: int) -> Target:
-    """The float32 `targets.window_targets` of the window at `index`.
-
-    Raises:
-      ValueError: if unfinished or an argument is out of range.
-    """
+    """The float32 `targets.window_targets` of the window at `index` (a
+    `ValueError` if unfinished or an argument is out of range)."""
     self._check_finished('make_target')
     self._check_index(index)
     move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
