@@ -14,32 +14,21 @@
 # ============================================================================
 """muzero_snt: MuZero (arXiv:1911.08265) as Sonnet 2 modules on TensorFlow 2.
 
-What is public is what this module exports (`__all__`):
-
-- the pseudocode's names: `MuZeroConfig`, `KnownBounds`, the
-  `make_*_config` functions, `NetworkOutput`, `scalar_loss`,
-  `update_weights` (the literal rendition), `scale_gradient` (Sonnet's),
-  `Node`, `MinMaxStats`, `run_mcts`, `ucb_score`, `backpropagate`,
-  `add_exploration_noise`, `select_action`, `ReplayBuffer`, ...;
-- the pieces a user builds with: presets (`get_preset`), the configuration
-  of a user's own environment (`config_for_environment`), `make_network`,
-  the batched loss (`unrolled_loss`), `Learner`, `make_search`, `Actor`,
-  `ReplayBuffer`, `Reanalyser`;
-- the run entry point, `train(RunConfig(...))`: a whole experiment
-  (self-play, replay, learner, checkpoints, logs).
-
-The subpackages `networks`, `search` and `environments` are public too.
-The machinery that runs an experiment is reached through
-`muzero_snt.run`, evaluation through `muzero_snt.evaluation`, the Ray
-processes through `muzero_snt.distributed`; other modules are the
-library's own.
+What is public is what this module exports (`__all__`): the pseudocode's
+names (`MuZeroConfig`, `update_weights`, `run_mcts`, `ReplayBuffer`, ...),
+the pieces a user builds with (`get_preset`, `make_network`, `Learner`,
+`make_search`, `Actor`, ...), the entry point `train(RunConfig(...))`, and
+the subpackages `networks`, `search` and `environments`. The machinery of a
+run is reached through `muzero_snt.run`, `muzero_snt.evaluation` and
+`muzero_snt.distributed`; other modules are the library's own.
 """
 
 import importlib
 from typing import Any, TYPE_CHECKING
 
 if TYPE_CHECKING:
-  # The modules `__getattr__` imports from, for readers and type checkers.
+  # The modules `__getattr__` imports from, for readers, type checkers and
+  # the Bazel targets (`tools/build_files.py` reads these imports).
   # pylint: disable=g-bad-import-order,unused-import
   import sonnet
   from muzero_snt import acting

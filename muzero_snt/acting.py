@@ -57,10 +57,6 @@ class _Game:
         discount=config.discount, frame_stack=environment.frame_stack())
     self.player_0_return = 0.
 
-  @property
-  def observation(self) -> np.ndarray:
-    return self.time_step.observation
-
 
 class Actor:
   """Plays self-play games with the search."""
@@ -75,12 +71,10 @@ class Actor:
     """Constructs an `Actor`.
 
     Args:
-      config: the `MuZeroConfig`.
       search: the search that picks every move, with exploration noise.
       model: the same network as a `search.Model`, for the bootstrap value
         of a game cut off by a time limit.
       make_environment: `(seed) -> Environment`, called once per game.
-      seed: the run's seed.
       num_envs: games played at once; every move searches them in one batch.
 
     Raises:
@@ -94,10 +88,7 @@ class Actor:
       raise TypeError(f'Actor needs a search.Model (initial_inference and '
                       f'recurrent_inference) for bootstrap values, got '
                       f'{type(model).__name__}.')
-    if (isinstance(num_envs, bool) or not isinstance(num_envs, int) or
-        num_envs <= 0):
-      raise ValueError(f'num_envs must be a positive integer, got '
-                       f'{num_envs!r}.')
+    config_lib.check_int('num_envs', num_envs, 1)
     self._config = config
     self._model = model
     self._make_environment = make_environment
@@ -207,7 +198,7 @@ class Actor:
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:
     """One move in each of `games`, chosen by one batched search."""
-    observations = np.stack([game.observation for game in games])
+    observations = np.stack([game.time_step.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
     legal_mask = search_lib.legal_actions_to_mask(
@@ -272,7 +263,7 @@ class Actor:
     if not terminal:
       # Truncated: the value of the position after the last move stands in
       # for the rewards the time limit cut off.
-      output = self._model.initial_inference(game.observation[None])
+      output = self._model.initial_inference(time_step.observation[None])
       bootstrap_value = float(np.asarray(output.value)[0])
     trajectory.finish(terminal=terminal, bootstrap_value=bootstrap_value)
     return GameResult(trajectory=trajectory,

@@ -12,11 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroConfig and its network section, validated on construction.
-
-Field names follow the pseudocode of arXiv:1911.08265; the others come from
-its appendix or turn an extension on.
-"""
+"""MuZeroConfig and its network section, validated on construction."""
 
 import dataclasses
 from typing import Callable, NamedTuple, Optional, Tuple
@@ -96,7 +92,8 @@ def _check_range(name: str, value, low: float, high: float = float('inf'),
   _check(ok, name, value, expected)
 
 
-def _check_int(name: str, value, minimum: int):
+def check_int(name: str, value, minimum: int):
+  """Raises a `ValueError` unless `value` is an int >= `minimum` (0 or 1)."""
   _check(_is_int(value) and value >= minimum, name, value,
          'a positive integer' if minimum else 'a non-negative integer')
 
@@ -182,16 +179,16 @@ class NetworkConfig:
 
   def __post_init__(self):
     _check_choice('network.kind', self.kind, NETWORK_KINDS)
-    _check_int('network.hidden_size', self.hidden_size, 1)
+    check_int('network.hidden_size', self.hidden_size, 1)
     _check_sizes('network.mlp_layers', self.mlp_layers)
     _check_sizes('network.head_layers', self.head_layers)
-    _check_int('network.channels', self.channels, 1)
-    _check_int('network.num_blocks', self.num_blocks, 0)
+    check_int('network.channels', self.channels, 1)
+    check_int('network.num_blocks', self.num_blocks, 0)
     for name in ('policy_head_channels', 'value_head_channels',
                  'reward_head_channels', 'projection_hidden',
                  'projection_size', 'projection_head_hidden'):
-      _check_int(f'network.{name}', getattr(self, name), 1)
-    _check_int('network.prediction_blocks', self.prediction_blocks, 0)
+      check_int(f'network.{name}', getattr(self, name), 1)
+    check_int('network.prediction_blocks', self.prediction_blocks, 0)
     _check_choice('network.action_encoding', self.action_encoding,
                   ACTION_ENCODINGS)
     for name in ('downsample', 'batch_norm', 'zero_init_residual',
@@ -294,9 +291,9 @@ class MuZeroConfig:
                  'batch_size', 'td_steps', 'training_steps',
                  'checkpoint_interval', 'window_size', 'num_unroll_steps',
                  'target_update_interval', 'action_repeat'):
-      _check_int(name, getattr(self, name), 1)
+      check_int(name, getattr(self, name), 1)
     for name in ('lr_warmup_steps', 'random_opening_moves'):
-      _check_int(name, getattr(self, name), 0)
+      check_int(name, getattr(self, name), 0)
     for name in ('root_dirichlet_alpha', 'lr_init', 'lr_decay_steps',
                  'pb_c_base', 'value_loss_weight', 'reward_loss_weight'):
       value = getattr(self, name)

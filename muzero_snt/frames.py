@@ -61,14 +61,9 @@ class FrameStack(NamedTuple):
 
 def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
                      num_actions) -> FrameStack:
-  """A checked `FrameStack` (e.g. from a replay file's JSON).
-
-  Raises:
-    ValueError: naming the field and what was expected.
-  """
-  if not move_checks.is_int(num_frames) or num_frames < 1:
-    raise ValueError(f'num_frames must be an integer >= 1, got '
-                     f'{num_frames!r}.')
+  """A checked `FrameStack` (e.g. from a replay file's JSON); a `ValueError`
+  names a bad field and what was expected."""
+  move_checks.check_count('num_frames', num_frames, 1)
   if (not isinstance(frame_shape, (tuple, list)) or len(frame_shape) != 3 or
       not all(move_checks.is_int(size) and size >= 1 for size in frame_shape)):
     raise ValueError(f'frame_shape must be (H, W, C), three integers >= 1, '
@@ -80,19 +75,14 @@ def make_frame_stack(num_frames, frame_shape, frame_dtype, frame_max,
       isinstance(frame_max, bool) or not 0 < frame_max < np.inf):
     raise ValueError(f'frame_max must be a positive number, got '
                      f'{frame_max!r}.')
-  if not move_checks.is_int(num_actions) or num_actions < 1:
-    raise ValueError(f'num_actions must be an integer >= 1, got '
-                     f'{num_actions!r}.')
+  move_checks.check_count('num_actions', num_actions, 1)
   return FrameStack(int(num_frames), tuple(int(s) for s in frame_shape),
                     str(frame_dtype), float(frame_max), int(num_actions))
 
 
 def check_frames(stack: FrameStack, frames) -> np.ndarray:
-  """A copy of `[T, H, W, C]` frames of the stack's shape and dtype.
-
-  Raises:
-    ValueError: naming the expected and the given dtype and shape.
-  """
+  """A copy of `[T, H, W, C]` frames of the stack's shape and dtype (else a
+  `ValueError` naming the expected and the given ones)."""
   frames = np.array(frames)
   expected = (len(frames),) + stack.frame_shape if frames.ndim else None
   if frames.shape != expected or frames.dtype != stack.frame_dtype:
@@ -159,7 +149,15 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
   Raises:
     ValueError: naming the first element where the stack differs.
   """
-  frame = _newest_frame(stack, observation)
+  channels = stack.frame_shape[-1]
+  last = channels * (stack.num_frames - 1)
+  planes = np.asarray(observation)[..., last:last + channels]
+  if stack.frame_dtype == 'float32':
+    frame = planes.astype(np.float32) * np.float32(stack.frame_max)
+  else:
+    values = np.rint(planes.astype(np.float64) * stack.frame_max)
+    top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
+    frame = np.clip(values, 0, top).astype(stack.frame_dtype)
   window = list(recent) + [frame]
   missing = stack.num_frames - len(window)
   picked = np.stack([np.zeros_like(frame)] * missing + window)[None]
@@ -176,15 +174,3 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
         'environment with a frame_stack must stack as '
         'frames.stack_observations does.')
   return frame
-
-
-def _newest_frame(stack: FrameStack, observation: np.ndarray) -> np.ndarray:
-  """`[H, W, C]` newest frame of a stacked observation, in the frame dtype."""
-  channels = stack.frame_shape[-1]
-  last = channels * (stack.num_frames - 1)
-  planes = np.asarray(observation)[..., last:last + channels]
-  if stack.frame_dtype == 'float32':
-    return planes.astype(np.float32) * np.float32(stack.frame_max)
-  values = np.rint(planes.astype(np.float64) * stack.frame_max)
-  top = 255 if stack.frame_dtype == 'uint8' else 1  # uint8 or bool.
-  return np.clip(values, 0, top).astype(stack.frame_dtype)

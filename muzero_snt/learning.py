@@ -141,7 +141,6 @@ class Learner:
     Args:
       network: the model, not yet called when the strategy has several
         replicas (its variables are created here, in `strategy.scope()`).
-      config: the `MuZeroConfig`.
       strategy: a `tf.distribute` strategy; the current one by default.
       jit_compile: whether to compile the step with XLA (one replica; a TPU
         strategy compiles it regardless).

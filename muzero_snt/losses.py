@@ -154,7 +154,6 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   masked; losses are importance-weighted; the batch is averaged, not summed.
 
   Args:
-    network: the model.
     batch: a `Batch` of B K-step windows.
     weight_decay: coefficient of the L2 term.
     value_loss_weight: weight of the value loss (0.25 with Reanalyze).

@@ -59,10 +59,6 @@ def compute_dtype_scope(dtype: tf.DType) -> Iterator[None]:
     yield
 
 
-def _to_float32(value):
-  return None if value is None else tf.cast(value, tf.float32)
-
-
 class ComputeDtypeNetwork:
   """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs.
 
@@ -101,7 +97,8 @@ class ComputeDtypeNetwork:
     with compute_dtype_scope(self._dtype):
       output = getattr(self._network, method)(
           tf.cast(inputs, self._dtype), *args)
-    return tf.nest.map_structure(_to_float32, output)
+    return tf.nest.map_structure(
+        lambda x: None if x is None else tf.cast(x, tf.float32), output)
 
   def initial_inference(self, observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:

@@ -56,7 +56,6 @@ class _Optimizer(snt.Module):
 
     Args:
       updates: one gradient per parameter, or None to skip it.
-      parameters: the variables to update.
       apply_updates: boolean scalar; if false, nothing changes.
     """
     if len(updates) != len(parameters):

@@ -94,11 +94,7 @@ class PositionTable:
     self._stop += n
 
   def drop_front(self, n: int) -> None:
-    """Drops the first n live rows.
-
-    Raises:
-      ValueError: if n is negative or more than the live rows.
-    """
+    """Drops the first n live rows (a `ValueError` if n < 0 or n > len)."""
     if not 0 <= n <= len(self):
       raise ValueError(f'drop_front({n}): expected 0 to {len(self)} rows.')
     self._start += n

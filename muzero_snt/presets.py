@@ -12,11 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Presets: the pseudocode's configurations and small ones for a laptop CPU.
+"""Presets: the pseudocode's configurations (arXiv:1911.08265, with the
+appendix's networks) and small ones that train on a 2-core CPU.
 
-Each preset is one function returning a frozen `MuZeroConfig` with every
-number in place: the paper-sized ones reproduce arXiv:1911.08265's
-pseudocode and appendix networks; the small ones train on a 2-core CPU.
 `FAMILIES` and a user's own environment derive theirs
 (`config_for_environment`).
 """
@@ -108,22 +106,18 @@ OPENSPIEL_HISTORY = 8
 
 
 def make_go_config() -> MuZeroConfig:
-  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers.
-
-  The input is the last 8 positions of OpenSpiel's 4 planes plus the player
-  to move: 33 planes where AlphaZero has 17.
-  """
+  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers: the
+  last 8 positions of OpenSpiel's 4 planes plus the player to move (33
+  planes where AlphaZero has 17)."""
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
       observation_shape=(19, 19, OPENSPIEL_HISTORY * 4 + 1))
 
 
 def make_chess_config() -> MuZeroConfig:
-  """Chess, the pseudocode's numbers: 4,672 moves (AlphaZero's 8x8x73).
-
-  The paper's 1,407 input planes, which no environment here produces (the
-  'chess' preset is `make_openspiel_chess_config`).
-  """
+  """Chess, the pseudocode's numbers: 4,672 moves (AlphaZero's 8x8x73) and
+  the paper's 1,407 input planes, which no environment here produces (the
+  'chess' preset is `make_openspiel_chess_config`)."""
   return make_board_game_config(
       action_space_size=4672, max_moves=512, dirichlet_alpha=0.3, lr_init=0.1,
       observation_shape=(
@@ -131,11 +125,9 @@ def make_chess_config() -> MuZeroConfig:
 
 
 def make_shogi_config() -> MuZeroConfig:
-  """Shogi, the pseudocode's numbers: 11,259 moves (AlphaZero's 9x9x139).
-
-  The paper's 362 input planes, which no environment here produces (the
-  'shogi' preset is `make_openspiel_shogi_config`).
-  """
+  """Shogi, the pseudocode's numbers: 11,259 moves (AlphaZero's 9x9x139) and
+  the paper's 362 input planes, which no environment here produces (the
+  'shogi' preset is `make_openspiel_shogi_config`)."""
   return make_board_game_config(
       action_space_size=11259, max_moves=512, dirichlet_alpha=0.15,
       lr_init=0.1, observation_shape=(
@@ -143,33 +135,25 @@ def make_shogi_config() -> MuZeroConfig:
 
 
 def make_openspiel_chess_config() -> MuZeroConfig:
-  """`make_chess_config` on OpenSpiel's `chess` (the 'chess' preset).
-
-  OpenSpiel's 4,674 moves and 20 planes a position (161 planes in all);
-  games reaching 512 moves end as draws.
-  """
+  """`make_chess_config` on OpenSpiel's `chess`: its 4,674 moves and 20
+  planes a position (161 in all); games reaching 512 moves end as draws."""
   return dataclasses.replace(
       make_chess_config(), action_space_size=4674,
       observation_shape=(8, 8, OPENSPIEL_HISTORY * 20 + 1))
 
 
 def make_openspiel_shogi_config() -> MuZeroConfig:
-  """`make_shogi_config` on OpenSpiel's `shogi` (the 'shogi' preset).
-
-  OpenSpiel's 13,689 moves and 45 planes a position (361 planes in all);
-  games reaching 512 moves end as draws.
-  """
+  """`make_shogi_config` on OpenSpiel's `shogi`: its 13,689 moves and 45
+  planes a position (361 in all); games reaching 512 moves end as draws."""
   return dataclasses.replace(
       make_shogi_config(), action_space_size=13689,
       observation_shape=(9, 9, OPENSPIEL_HISTORY * 45 + 1))
 
 
 def make_atari_config() -> MuZeroConfig:
-  """Atari: the pseudocode's numbers plus the appendix's network and replay.
-
-  Observations are 96x96 with 32 RGB frames and 32 action planes;
-  replay is prioritised with alpha = beta = 1.
-  """
+  """Atari: the pseudocode's numbers plus the appendix's network and replay
+  (96x96 observations of 32 RGB frames and 32 action planes; prioritised
+  replay, alpha = beta = 1)."""
   return MuZeroConfig(
       action_space_size=18,
       max_moves=27000,  # Half an hour at action repeat 4.
@@ -192,11 +176,8 @@ def make_atari_config() -> MuZeroConfig:
 
 
 def make_tictactoe_config() -> MuZeroConfig:
-  """Tic-tac-toe on a CPU: a one-block residual network of 16 planes.
-
-  Observations are 3x3x3 (the mover's stones, the opponent's, the player to
-  move). Each value that departs from the paper says why beside it.
-  """
+  """Tic-tac-toe on a CPU: a one-block residual network of 16 planes on 3x3x3
+  observations (the mover's stones, the opponent's, the player to move)."""
   return MuZeroConfig(
       action_space_size=9,
       max_moves=9,
@@ -318,11 +299,9 @@ def make_connect4_config() -> MuZeroConfig:
 
 
 def make_go9_config() -> MuZeroConfig:
-  """9x9 Go (OpenSpiel's `go`, komi 7.5) on a CPU.
-
-  The input is the current position only (OpenSpiel's 4 planes plus the
-  player to move). Games end at OpenSpiel's limit of 162 moves, scored.
-  """
+  """9x9 Go (OpenSpiel's `go`, komi 7.5) on a CPU: the current position only
+  (OpenSpiel's 4 planes plus the player to move); games end at OpenSpiel's
+  limit of 162 moves, scored."""
   return MuZeroConfig(
       action_space_size=82,
       max_moves=162,
@@ -354,13 +333,10 @@ def make_go9_config() -> MuZeroConfig:
 
 
 def make_atari_small_config() -> MuZeroConfig:
-  """An Atari game on a CPU: the paper's protocol, a small network.
-
-  The paper's frames but 4 stacked frames and 4 action planes; the paper's
-  stem and heads on 2 blocks of 32 planes. Games are cut at 1,000 moves;
-  the window of 150 games (twice over while a checkpoint is written) takes
-  at most about 8.4 GB.
-  """
+  """An Atari game on a CPU: the paper's protocol with 4 stacked frames and 4
+  action planes, the paper's stem and heads on 2 blocks of 32 planes. Games
+  are cut at 1,000 moves; the window of 150 games (twice over while a
+  checkpoint is written) takes at most about 8.4 GB."""
   return MuZeroConfig(
       action_space_size=18,
       max_moves=1000,
@@ -397,12 +373,10 @@ def make_atari_small_config() -> MuZeroConfig:
 
 
 def make_minatar_config() -> MuZeroConfig:
-  """A MinAtar game (arXiv:1903.03176; the title 'breakout' etc.) on a CPU.
-
-  As MinAtar's baselines: the current 10x10 state alone (padded to
+  """A MinAtar game (arXiv:1903.03176; the title 'breakout' etc.) on a CPU,
+  as MinAtar's baselines: the current 10x10 state alone (padded to
   Seaquest's 10 planes), 6 actions, discount 0.99. Games are cut at 3,000
-  moves; 61-atom supports hold values up to about 900.
-  """
+  moves; 61-atom supports hold values up to about 900."""
   return MuZeroConfig(
       action_space_size=6,
       max_moves=3_000,
@@ -451,9 +425,7 @@ PRESETS: Dict[str, Callable[[], MuZeroConfig]] = {
 
 
 # How each preset's self-play runs in one process, by `RunConfig` field
-# (`run.run_config` resolves a run's unset fields from these): games played
-# at once, learner steps per environment step, and the ways of playing that
-# are off unless named.
+# (`run.run_config` resolves a run's unset fields from these).
 RUN_DEFAULTS: Dict[str, Dict[str, Any]] = {
     # Games of 5 to 9 moves: a round padded to its 32 games compiles one
     # program, not six.

@@ -12,16 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A configuration derived from an environment: any game, no preset.
+"""A configuration derived from an environment's specs: any game, no preset.
 
-`config_for_environment(env)` reads the observation shape, the number of
-actions and of players from the environment's specs and picks a network by
-the observation's rank: an MLP for vectors (and any shape but a 3-D one,
-flattened), a residual tower for `[H, W, C]` boards and images. The other
-numbers are those of the small presets (tic-tac-toe, CartPole, connect
-four), meant for small games on a CPU; any of them, and any network size,
-can be overridden. The 'gymnasium' and 'openspiel' families build a task or
-game by name and derive its configuration the same way.
+The network follows the observation's rank (an MLP for vectors and any
+shape but a 3-D one, flattened; a residual tower for `[H, W, C]`), the other
+numbers the small presets'. The 'gymnasium' and 'openspiel' families build a
+task or game by name and derive its configuration the same way.
 """
 
 import dataclasses
@@ -101,14 +97,11 @@ def config_for_environment(environment,
                            **overrides) -> config_lib.MuZeroConfig:
   """A configuration for `environment`, read from its specs.
 
-  One-player games get the CartPole preset's search and targets (discount
-  0.997, 50-step value targets, half the root prior from noise, the
-  parent's value for an unvisited child, temperatures falling with
-  training), two-player games the board games' (discount 1, the game's
-  result as value target, scalar values and rewards, temperature 1 for the
-  first 30 moves). `max_moves` is the environment's episode limit (a
-  gymnasium task's time limit, an OpenSpiel game's longest game, an
-  integer `max_moves` attribute of another environment), divided by an
+  One-player games get the CartPole preset's search and targets, two-player
+  games the board games' (discount 1, the game's result as value target,
+  scalar values and rewards). `max_moves` is the environment's episode
+  limit (a gymnasium task's time limit, an OpenSpiel game's longest game,
+  an integer `max_moves` attribute of another environment), divided by an
   `action_repeat` override (rounded up), or 1,000.
 
   Args:
@@ -118,9 +111,6 @@ def config_for_environment(environment,
       (`hidden_size=32`, `channels=16`) to set instead of the derived
       ones; values derived from them (value targets, temperatures, the
       replay window) follow `max_moves` and `training_steps`.
-
-  Returns:
-    The validated configuration.
 
   Raises:
     ValueError: naming the environment's method and value if its specs
@@ -148,10 +138,7 @@ def config_for_environment(environment,
   max_moves = values.setdefault('max_moves', DEFAULT_MAX_MOVES)
   training_steps = values.setdefault('training_steps', 10_000)
   for name in ('max_moves', 'training_steps'):  # Others derive from them.
-    value = values[name]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-      raise ValueError(f'{name} must be a positive integer, got '
-                       f'{value!r}.')
+    config_lib.check_int(name, values[name], 1)
   observation_bytes = 4 * math.prod(shape)
   values.setdefault('window_size', max(1, min(
       MAX_WINDOW_SIZE, WINDOW_BYTES // (max_moves * observation_bytes))))
@@ -204,7 +191,7 @@ def family_config(family: str,
   """The configuration of a family's task or game (`FAMILIES`).
 
   Args:
-    family: 'gymnasium' or 'openspiel'.
+    family: one of `FAMILIES`.
     title: the gymnasium id or the OpenSpiel game (None: the family's
       default, `environments.ENVIRONMENTS`).
     training_steps: the run's length, which the learning-rate decay and

@@ -14,10 +14,9 @@
 # ============================================================================
 """Reanalyse: fresh targets for stored positions (MuZero Reanalyze).
 
-Appendix H of arXiv:1911.08265: stored positions are searched again for
-fresh policy targets, and n-step value targets bootstrap from a target
-network. On a fixed dataset this is MuZero Unplugged (Schrittwieser et al.,
-2021). The choices made here are in docs/reanalysis.md.
+Appendix H of arXiv:1911.08265; on a fixed dataset, MuZero Unplugged
+(Schrittwieser et al., 2021). The choices made here are in
+docs/reanalysis.md.
 """
 
 import time
@@ -146,7 +145,6 @@ class Reanalyser:
     max_moves (then no value bootstraps inside a game).
 
     Args:
-      config: the `MuZeroConfig`.
       network: the learner's `MuZeroNetwork`.
       search: a `search.Search` over `network`.
       learner_steps: returns the learner's steps so far.
@@ -207,16 +205,6 @@ class Reanalyser:
       state['reanalyse_target_network'] = self._target_network
     return state
 
-  def _refresh_target(self) -> None:
-    step = self._learner_steps()
-    last = self.target_network_step
-    if last >= 0 and step - last < self._config.target_update_interval:
-      return
-    for target, source in zip(self._target_network.variables,
-                              self._network.variables):
-      target.assign(source)
-    self._counters['target_network_step'].assign(step)
-
   @property
   def total_seconds(self) -> float:
     """Wall time spent in `reanalyse` by this process."""
@@ -235,7 +223,13 @@ class Reanalyser:
     rng = np.random.default_rng([self._seed, int(calls.numpy())])
     calls.assign_add(1)
     if self._target_network is not None:
-      self._refresh_target()
+      step = self._learner_steps()
+      last = self.target_network_step
+      if last < 0 or step - last >= self._config.target_update_interval:
+        for target, source in zip(self._target_network.variables,
+                                  self._network.variables):
+          target.assign(source)
+        self._counters['target_network_step'].assign(step)
     return rng
 
   def reanalyse(self, batch: types.Batch, keys: np.ndarray,

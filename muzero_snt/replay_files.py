@@ -14,9 +14,8 @@
 # ============================================================================
 """The replay buffer's file: every stored game in one `.npz`, no pickles.
 
-Format 3 holds every move's arrays concatenated over games, with whole
-observations or each move's frame once (`frames.FrameStack`). Formats 1 and
-2 (whole observations; 1 without legal-action masks) are still read.
+Every move's arrays are concatenated over games, with whole observations or
+each move's frame once (`frames.FrameStack`).
 """
 
 import json

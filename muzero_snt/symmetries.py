@@ -70,11 +70,7 @@ class BoardSymmetries:
 
   def __init__(self, kind: str, observation_shape: Sequence[int],
                action_space_size: int):
-    """Builds the maps.
-
-    Raises:
-      ValueError: as `check` describes.
-    """
+    """Builds the maps; a `ValueError` as `check` describes."""
     problem = check(kind, observation_shape, action_space_size)
     if problem:
       raise ValueError(problem)
@@ -104,10 +100,6 @@ class BoardSymmetries:
                                    np.arange(source.size, action_space_size)]))
     self._action_image = np.stack(image).astype(np.int64)  # [S, A]
     self._action_source = np.argsort(self._action_image, axis=1)  # [S, A]
-
-  @property
-  def kind(self) -> str:
-    return self._kind
 
   @property
   def size(self) -> int:

@@ -32,10 +32,6 @@ MOVE_ARRAYS = ('to_play', 'actions', 'rewards', 'policies', 'root_values',
 class Trajectory:
   """The record of one game: what `play_game` stores, without the environment.
 
-  Move t holds the observation, the player to move, the action, the reward
-  that followed and the search's root value (both for the mover), the
-  search's visit distribution over all actions, and the legal-actions mask.
-  `finish` closes the record, terminal or truncated with a `bootstrap_value`.
   With a `frame_stack`, move t stores only its newest frame, and
   `observation(t)` stacks frames and actions (the pseudocode's
   `Game.make_image`). `make_target` is the pseudocode's `Game.make_target`
@@ -117,17 +113,6 @@ class Trajectory:
     if len(self._moves['observations']):
       return self._moves['observations'][0].shape
     return None
-
-  def _newest_frame(self, observation: np.ndarray) -> np.ndarray:
-    """The frame of move `length` in `observation` (`frames.checked_frame`)."""
-    t = self.length
-    recent = self._moves['frames'][max(0, t - self._frame_stack.num_frames
-                                       + 1):]
-    actions = self._moves['actions']
-    led = [int(actions[j - 1]) if j >= 1 else 0
-           for j in range(t - len(recent), t + 1)]
-    return frames_lib.checked_frame(self._frame_stack, observation, recent,
-                                    led, t)
 
   def append(self, observation: np.ndarray, to_play: int, action: int,
              reward: float, policy: np.ndarray, root_value: float,
@@ -218,7 +203,14 @@ class Trajectory:
     if self._frame_stack is None:
       arrays['observations'] = observations
     else:
-      arrays['frames'] = self._newest_frame(observations[0])[None]
+      # The frames and actions this move's observation shows besides its own.
+      recent = self._moves['frames'][
+          max(0, first - self._frame_stack.num_frames + 1):]
+      actions = self._moves['actions']
+      led = [int(actions[j - 1]) if j >= 1 else 0
+             for j in range(first - len(recent), first + 1)]
+      arrays['frames'] = frames_lib.checked_frame(
+          self._frame_stack, observations[0], recent, led, first)[None]
     return {name: value[0] for name, value in arrays.items()}
 
   def _store(self, row: Dict[str, np.ndarray]) -> None:
@@ -378,11 +370,8 @@ class Trajectory:
 
   def make_target(self, index: int, num_unroll_steps: int,
                   td_steps: int) -> Target:
-    """The float32 `targets.window_targets` of the window at `index`.
-
-    Raises:
-      ValueError: if unfinished or an argument is out of range.
-    """
+    """The float32 `targets.window_targets` of the window at `index` (a
+    `ValueError` if unfinished or an argument is out of range)."""
     self._check_finished('make_target')
     self._check_index(index)
     move_checks.check_count('num_unroll_steps', num_unroll_steps, 0)
