@@ -22,6 +22,7 @@ import numpy as np
 
 from muzero_snt.environments import base
 
+
 class GymnasiumEnvironment(base.OnePlayerEnvironment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
@@ -79,7 +80,6 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
 
   @property
   def gymnasium_env(self):
-    """The wrapped `gymnasium.Env`."""
     return self._env
 
   def observation_spec(self) -> specs.Array:

@@ -14,11 +14,8 @@
 # ============================================================================
 """Environments by name: one per preset, with the title a user may choose.
 
-`make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. 'gymnasium' and 'openspiel' build any task or
-game of their kind, whose configuration is derived from it
-(`presets.config_for_environment`). Optional packages are imported only
-when an adapter is built.
+'gymnasium' and 'openspiel' build any task or game of their kind, whose
+configuration is derived from it (`presets.config_for_environment`).
 """
 
 from typing import Callable, Dict, NamedTuple, Optional
@@ -132,10 +129,9 @@ def make_environment(name: str, seed: int = 0,
   Args:
     name: e.g. 'tictactoe' or 'atari'.
     seed: the environment's seed (the board games ignore it).
-    title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
-      ('breakout'), the gymnasium id ('CartPole-v1') or the OpenSpiel game
-      ('connect_four', 'go(board_size=9)'); None for the entry's default.
-      The board games of fixed presets take none.
+    title: the Atari game ('Pong'), the MinAtar game ('breakout'), the
+      gymnasium id ('CartPole-v1') or the OpenSpiel game ('connect_four',
+      'go(board_size=9)'); None for the entry's default.
 
   Raises:
     ValueError: if `name` or the title is unknown, or a title is given to
@@ -154,6 +150,6 @@ def make_environment(name: str, seed: int = 0,
 
 
 def titled_environments():
-  """Names of the environments that take a title: a game or a task id."""
+  """Names of the environments that take a title."""
   return tuple(name for name, entry in ENVIRONMENTS.items()
                if entry.default_title is not None)
