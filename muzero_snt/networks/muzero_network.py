@@ -69,14 +69,6 @@ class MuZeroNetwork(snt.Module):
     self.reward_support_size = reward_support_size
     self.projection = projection
 
-  def _check_observation(self, observation: tf.Tensor):
-    shape = tuple(observation.shape)
-    if len(shape) != len(self.observation_shape) + 1 or (
-        tuple(shape[1:]) != self.observation_shape):
-      expected = ', '.join(map(str, self.observation_shape))
-      raise ValueError(f'Expected observations of shape [B, {expected}], '
-                       f'got shape {list(shape)}.')
-
   def _check_action(self, action: tf.Tensor):
     if action.shape.rank != 1:
       raise ValueError(f'Expected actions of shape [B], got shape '
@@ -104,14 +96,8 @@ class MuZeroNetwork(snt.Module):
   def initial_inference(self,
                         observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:
-    """h then f on `[B, *observation_shape]` observations; reward zero.
-
-    Raises:
-      ValueError: if the observation's shape does not fit the network.
-    """
-    observation = tf.convert_to_tensor(observation)
-    self._check_observation(observation)
-    hidden_state = self.representation(observation, is_training=is_training)
+    """h (`represent`) then f; reward zero."""
+    hidden_state = self.represent(observation, is_training)
     policy_logits, value_output = self.prediction(
         hidden_state, is_training=is_training)
     value, value_logits = self._decode(value_output, self.value_support_size)
@@ -152,9 +138,18 @@ class MuZeroNetwork(snt.Module):
 
   def represent(self, observation: tf.Tensor,
                 is_training: bool = False) -> tf.Tensor:
-    """h alone: `[B, *observation_shape]` -> hidden states (no heads)."""
+    """h alone: `[B, *observation_shape]` -> hidden states (no heads).
+
+    Raises:
+      ValueError: if the observation's shape does not fit the network.
+    """
     observation = tf.convert_to_tensor(observation)
-    self._check_observation(observation)
+    shape = tuple(observation.shape)
+    if len(shape) != len(self.observation_shape) + 1 or (
+        tuple(shape[1:]) != self.observation_shape):
+      expected = ', '.join(map(str, self.observation_shape))
+      raise ValueError(f'Expected observations of shape [B, {expected}], '
+                       f'got shape {list(shape)}.')
     return self.representation(observation, is_training=is_training)
 
   def project(self, hidden_state: tf.Tensor,
