@@ -71,11 +71,10 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
           f'GymnasiumEnvironment needs a Box observation space, got '
           f'{env.observation_space!r}.')
     self._env = env
-    self._seed = seed
+    self._seed = seed  # None after the first reset.
     self._num_actions = int(action_space.n)
     self._action_start = int(action_space.start)
     self._observation_shape = tuple(env.observation_space.shape)
-    self._seeded = False
     self._reset_next_step = True
 
   @property
@@ -87,11 +86,9 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
                        name='observation')
 
   def reset(self) -> dm_env.TimeStep:
-    if self._seeded:
-      observation, _ = self._env.reset()
-    else:
-      observation, _ = self._env.reset(seed=self._seed)
-      self._seeded = True
+    # gymnasium's `reset(seed=None)` continues the random stream.
+    observation, _ = self._env.reset(seed=self._seed)
+    self._seed = None
     self._reset_next_step = False
     return dm_env.restart(self._observation(observation))
 

@@ -169,18 +169,15 @@ class TicTacToe(base.Environment):
   def set_state(self, board, to_play: int):
     """Sets up a position that `check_position` accepts; the next `step()`
     plays in it or, if it is finished, starts a new episode."""
-    board = check_position(board, to_play)
-    owners = line_owners(board)
-    if owners:
-      winner = owners[0]
-    elif not (board == EMPTY).any():
-      winner = DRAW
-    else:
-      winner = None
-    self._board = board
+    self._board = check_position(board, to_play)
     self._to_play = int(to_play)
-    self._winner = winner
-    self._reset_next_step = winner is not None
+    self._winner = None
+    owners = line_owners(self._board)
+    if owners:
+      self._winner = owners[0]
+    elif not (self._board == EMPTY).any():
+      self._winner = DRAW
+    self._reset_next_step = self._winner is not None
     self._legal = None
 
   def clone(self) -> 'TicTacToe':
