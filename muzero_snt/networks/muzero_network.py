@@ -69,21 +69,6 @@ class MuZeroNetwork(snt.Module):
     self.reward_support_size = reward_support_size
     self.projection = projection
 
-  def _check_action(self, action: tf.Tensor):
-    if action.shape.rank != 1:
-      raise ValueError(f'Expected actions of shape [B], got shape '
-                       f'{action.shape.as_list()}.')
-    if not action.dtype.is_integer:
-      raise ValueError(
-          f'Expected integer actions, got dtype {action.dtype.name}.')
-    if tf.executing_eagerly():
-      values = action.numpy()
-      bad = values[(values < 0) | (values >= self.num_actions)]
-      if bad.size:
-        raise ValueError(
-            f'Action {int(bad[0])} is outside the action space '
-            f'[0, {self.num_actions}).')
-
   def _decode(self, head_output: tf.Tensor,
               support_size: int) -> Tuple[tf.Tensor, Optional[tf.Tensor]]:
     """A head's output -> (`[B]` scalar, `[B, S]` logits or None)."""
@@ -120,7 +105,19 @@ class MuZeroNetwork(snt.Module):
         holds a value outside [0, A).
     """
     action = tf.convert_to_tensor(action)
-    self._check_action(action)
+    if action.shape.rank != 1:
+      raise ValueError(f'Expected actions of shape [B], got shape '
+                       f'{action.shape.as_list()}.')
+    if not action.dtype.is_integer:
+      raise ValueError(
+          f'Expected integer actions, got dtype {action.dtype.name}.')
+    if tf.executing_eagerly():
+      values = action.numpy()
+      bad = values[(values < 0) | (values >= self.num_actions)]
+      if bad.size:
+        raise ValueError(
+            f'Action {int(bad[0])} is outside the action space '
+            f'[0, {self.num_actions}).')
     next_state, reward_output = self.dynamics(
         hidden_state, action, is_training=is_training)
     policy_logits, value_output = self.prediction(
