@@ -117,8 +117,8 @@ class AreaResize:
   """Resizes `[h, w, C]` images to `[H, W, C]` float32 by area averaging.
 
   `scale * Wr @ image @ Wc^T` per channel with `area_weights`, as gathered
-  sums over the weights' bands: a BLAS product's threads would compete with
-  other self-play processes.
+  sums over the weights' bands: a BLAS product is much slower when its
+  threads compete with other self-play processes.
   """
 
   def __init__(self,

@@ -98,9 +98,9 @@ class CheckedEnvironment(base.Wrapper):
   Otherwise a mismatch with the configuration, or a broken reward or move
   list, would surface deep in the search or as a silently wrong value
   target. Checked: the specs; that `reset()` and `step()` return time steps
-  (FIRST from `reset()`) with observations of the spec's shape and dtype,
-  finite, finite scalar rewards and discounts in [0, 1]; the action (before
-  it reaches the environment); at non-terminal states, the legal actions
+  (FIRST from `reset()`) with finite observations of the spec's shape and
+  dtype, finite scalar rewards and discounts in [0, 1]; the action, before
+  it reaches the environment; at non-terminal states, the legal actions
   (distinct, in range, at least one) and `to_play()`. A `step()` that starts
   a new episode (on a fresh environment or after a LAST time step) and
   positions set up through the wrapped environment's own attributes

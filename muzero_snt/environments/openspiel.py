@@ -43,7 +43,7 @@ def positive_int(value, name: str) -> int:
 
 
 def _load_game(pyspiel, game, game_params: Dict[str, Any]):
-  """The `pyspiel.Game` of a name or an instance, of a kind we can play."""
+  """The `pyspiel.Game` of a name or an instance; checks its kind."""
   if isinstance(game, str):
     names = pyspiel.registered_names()
     short_name = game.split('(', 1)[0]
@@ -117,7 +117,8 @@ class OpenSpielEnvironment(base.Environment):
   """A deterministic two-player OpenSpiel game, such as Go or chess.
 
   Any sequential, deterministic, perfect-information, zero-sum game with an
-  observation tensor whose players alternate, as the search assumes.
+  observation tensor whose players alternate, as the search assumes (a
+  second move in a row raises a `ValueError` and abandons the episode).
   Players keep OpenSpiel's numbers: in chess White, who moves first, is 1.
   Observations are float32 `[H, W, history * C + 1]`: the last `history`
   positions' planes oldest first (zeros before the start), all seen by the
@@ -125,7 +126,8 @@ class OpenSpielEnvironment(base.Environment):
   reward after a move is for its mover: the game's return at the end, else
   OpenSpiel's reward. The end is a termination (discount 0), also after
   `max_moves` moves, adjudicated a draw as AlphaZero did (Silver et al.
-  2018); then `to_play()` is the player after the last mover.
+  2018); then `to_play()` is the player after the last mover. An illegal
+  action leaves the state unchanged.
   """
 
   def __init__(self,

@@ -35,7 +35,8 @@ class MCTSPlayer:
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
                num_rollouts: int = 1):
-    """Builds the bot for an `OpenSpielEnvironment`'s `game`.
+    """Builds the bot for an `OpenSpielEnvironment`'s `game`; `seed` seeds
+    it and its rollouts.
 
     Raises:
       ImportError: if open-spiel is not installed.

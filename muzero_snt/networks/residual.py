@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Residual networks for `[B, H, W, C]` observations (arXiv:1911.08265,
+"""AlphaZero's residual tower as MuZero's h, g and f (arXiv:1911.08265,
 appendix "Network Architecture"): hidden states `[B, h, w, channels]`."""
 
 from typing import Optional, Sequence, Tuple
