@@ -26,17 +26,11 @@ class ActionRepeat(base.Wrapper):
   A move steps the wrapped environment up to `repeat` times with the same
   action and returns the last time step with the sum of the rewards, so an
   episode's return is the wrapped episode's. It stops early when the
-  episode ends (its LAST step, with that step's discount) or when the action
-  is no longer legal. `frames` counts the wrapped steps of the episode.
+  episode ends or when the action is no longer legal.
   """
 
   def __init__(self, environment: dm_env.Environment, repeat: int):
-    """Wraps `environment`.
-
-    Args:
-      environment: a one-player `dm_env.Environment` (adapted by
-        `base.as_environment` if need be).
-      repeat: how many of the wrapped environment's steps a move lasts.
+    """Wraps a one-player `environment` (adapted by `base.as_environment`).
 
     Raises:
       ValueError: if `repeat` is not a positive integer or the environment
@@ -52,11 +46,6 @@ class ActionRepeat(base.Wrapper):
     super().__init__(environment)
     self._repeat = repeat
     self._frames = 0
-
-  @property
-  def repeat(self) -> int:
-    """The wrapped environment's steps a move lasts, at most."""
-    return self._repeat
 
   @property
   def frames(self) -> int:

@@ -40,16 +40,8 @@ _ALE_SEEDS = 2**31
 _MAX_SEED = 2**64 - 1
 
 
-def _import_ale():
-  # ale-py ships the ROMs.
-  return base.import_optional('ale_py', 'AtariEnvironment', 'atari', 'ale-py')
-
-
 def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
-  """The ROM id in `known` of a title up to case and underscores, or None.
-
-  'MsPacman' -> 'ms_pacman', 'TicTacToe3D' -> 'tic_tac_toe_3d'.
-  """
+  """The ROM id in `known` of a title up to case and underscores, or None."""
   key = game.replace('_', '').lower()
   for name in known:
     if name.replace('_', '') == key:
@@ -124,16 +116,15 @@ def _taps(weights: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 class AreaResize:
   """Resizes `[h, w, C]` images to `[H, W, C]` float32 by area averaging.
 
-  Computes `scale * Wr @ image @ Wc^T` per channel with `area_weights`, as
-  a few gathered sums over the weights' bands: a dense BLAS product is
-  much slower when its threads compete with other self-play processes.
+  `scale * Wr @ image @ Wc^T` per channel with `area_weights`, as gathered
+  sums over the weights' bands: a BLAS product is much slower when its
+  threads compete with other self-play processes.
   """
 
   def __init__(self,
                input_shape: Tuple[int, int],
                resolution: Tuple[int, int],
                scale: float = 1.):
-    """Precomputes the weights of `(h, w)` input to `(H, W)` output."""
     height_in, width_in = _check_resolution(input_shape, 'input_shape')
     height, width = _check_resolution(resolution)
     self._input_shape = (height_in, width_in)
@@ -165,14 +156,11 @@ class AtariEnvironment(base.OnePlayerEnvironment):
   """One Atari 2600 game through ALE, with MuZero's Atari protocol.
 
   arXiv:1911.08265, appendices "Data generation" and "Network Input": all
-  18 actions of ALE's full set (action i is `ale.getLegalActionSet()[i]`);
-  `step(a)` plays `a` for `action_repeat` frames and sums their unclipped
-  rewards; frames are RGB screens area-resized to `resolution`, rounded to
-  bytes (with `max_pool`, the maximum of the last two screens, DQN's
-  flicker fix); observations stack them as `frame_stack()` says. `reset()`
-  plays 0..`noop_max` no-op steps drawn from `default_rng(seed)`. The
-  game's end is a termination (discount 0); `max_episode_frames` emulator
-  frames since the reset, a truncation.
+  18 actions of ALE's full set (action i is `ale.getLegalActionSet()[i]`),
+  each held for `action_repeat` frames with their unclipped rewards summed;
+  frames are RGB screens area-resized to `resolution` and rounded to bytes,
+  stacked as `frame_stack()` says. The game's end is a termination
+  (discount 0), `max_episode_frames` a truncation.
   """
 
   _num_actions = NUM_ACTIONS
@@ -193,7 +181,8 @@ class AtariEnvironment(base.OnePlayerEnvironment):
 
     Args:
       game: a title, 'MsPacman', or ALE's ROM id 'ms_pacman'.
-      seed: in 0..2**64 - 1; seeds the no-op counts and ALE (`seed % 2**31`).
+      seed: in 0..2**64 - 1; seeds the no-op counts (`default_rng(seed)`)
+        and ALE (`seed % 2**31`).
       num_stacked_frames: frames in the observation, `N` (32 in the paper).
       action_repeat: emulator frames per agent step (4 in the paper).
       resolution: `(H, W)` of a frame (96x96 in the paper).
@@ -201,7 +190,8 @@ class AtariEnvironment(base.OnePlayerEnvironment):
       max_episode_frames: emulator frames after which an episode is
         truncated (108,000 in the paper); > `noop_max * action_repeat`.
       sticky_actions: whether ALE's sticky actions (0.25) are on.
-      max_pool: whether a frame is the maximum of the last two screens.
+      max_pool: whether a frame is the maximum of the last two screens
+        (DQN's flicker fix).
       ale_factory: a zero-argument callable returning an `ale_py.ALEInterface`
         or a stand-in; None for a new `ale_py.ALEInterface`.
 
@@ -212,7 +202,9 @@ class AtariEnvironment(base.OnePlayerEnvironment):
         ids), a numeric argument is out of range, or the emulator does not
         have 18 actions.
     """
-    ale_py = _import_ale()
+    # ale-py ships the ROMs.
+    ale_py = base.import_optional('ale_py', 'AtariEnvironment', 'atari',
+                                  'ale-py')
     if not isinstance(game, str):
       raise TypeError(f'game must be a string such as \'Pong\', got {game!r}.')
     known = list(ale_py.roms.get_all_rom_ids())

@@ -45,10 +45,10 @@ class Environment(dm_env.Environment):
 
   The pseudocode's `Game.legal_actions` and `Game.to_play`. Players are 0 and
   1 (always 0 with one player); the reward after an action is for the player
-  who took it. Subclasses build time steps with `transition`, `termination`
-  and `truncation` so that rewards and discounts are float32 scalars. A
-  `step()` on a fresh environment or after a LAST time step starts a new
-  episode; any other illegal action raises a `ValueError`.
+  who took it, a float32 scalar (build time steps with `transition`,
+  `termination` and `truncation`). A `step()` on a fresh environment or after
+  a LAST time step starts a new episode; an illegal action raises a
+  `ValueError`.
   """
 
   @abc.abstractmethod
@@ -65,8 +65,8 @@ class Environment(dm_env.Environment):
     """The number of players: 1 or 2."""
 
   def frame_stack(self) -> Optional[frames.FrameStack]:
-    """The layout of observations built as `frames.stack_observations`
-    does, whose frames self-play stores once; None (the default) if not."""
+    """The layout of stacked observations (`frames.stack_observations`),
+    whose frames self-play stores once; None if they are not stacked."""
     return None
 
   def reward_spec(self) -> specs.Array:
@@ -80,8 +80,7 @@ class Wrapper(Environment):
   """An environment around another, `environment`, which it forwards to.
 
   Attributes the wrapper lacks (`board`, `set_state`, ...) are the wrapped
-  environment's; dunders stay the wrapper's own so that copying and
-  pickling do not recurse.
+  environment's; dunders are not, so that copying and pickling do not recurse.
   """
 
   def __init__(self, environment: dm_env.Environment):
@@ -89,7 +88,6 @@ class Wrapper(Environment):
 
   @property
   def environment(self) -> dm_env.Environment:
-    """The wrapped environment."""
     return self._environment
 
   def __getattr__(self, name):
@@ -126,15 +124,13 @@ class DmEnvAdapter(Wrapper):
   `num_players` 1. Numeric observations (and their spec), scalar rewards
   and discounts become float32; anything else passes unchanged, for
   `checks.CheckedEnvironment` to name.
+
+  Raises:
+    TypeError: if `environment` is not a `dm_env.Environment`.
+    ValueError: if it says it has two players but not whose move it is.
   """
 
   def __init__(self, environment: dm_env.Environment):
-    """Wraps `environment`.
-
-    Raises:
-      TypeError: if `environment` is not a `dm_env.Environment`.
-      ValueError: if it says it has two players but not whose move it is.
-    """
     if not isinstance(environment, dm_env.Environment):
       raise TypeError(f'Expected a dm_env.Environment, got {environment!r}.')
     super().__init__(environment)
@@ -238,8 +234,7 @@ class OnePlayerEnvironment(Environment):
 
 
 def import_optional(module: str, user: str, extra: str, package: str):
-  """Imports optional `module`; if missing, an ImportError says that `user`
-  needs it: `pip install -e '.[extra]'` (or `pip install package`)."""
+  """Imports `module`; if missing, says that `user` needs `package`."""
   try:
     return importlib.import_module(module)
   except ImportError as e:
@@ -250,8 +245,7 @@ def import_optional(module: str, user: str, extra: str, package: str):
 
 def next_timestep(reward, observation, terminated: bool,
                   truncated: bool) -> dm_env.TimeStep:
-  """`termination` if `terminated`, else `truncation` if `truncated`, else
-  `transition`."""
+  """The time step after a move that ended the game, cut it short or not."""
   if terminated:
     return termination(reward, observation)
   if truncated:
@@ -275,11 +269,9 @@ def truncation(reward, observation) -> dm_env.TimeStep:
   return dm_env.truncation(np.float32(reward), observation, discount=_ONE)
 
 
-def as_action(action) -> int:
-  """Returns an integer scalar (int, NumPy, 0-d array) as an int, else None.
-
-  Bools and floats, even integral ones, give None.
-  """
+def as_action(action) -> Optional[int]:
+  """An integer scalar (int, NumPy, 0-d array) as an int; else (bools and
+  floats too) None."""
   if isinstance(action, (bool, np.bool_)):
     return None
   if isinstance(action, (int, np.integer)):

@@ -14,11 +14,8 @@
 # ============================================================================
 """Checks that an environment keeps the contract of docs/environments.md.
 
-`environment_specs` reads and checks what an environment says about
-itself (the observation and action specs, the number of players);
-`CheckedEnvironment` checks every exchange with it against a MuZero
-configuration. Each fault is one `ValueError` naming the method, the value
-and what was expected.
+Each fault is one `ValueError` naming the method, the value and what was
+expected.
 """
 
 import math
@@ -39,13 +36,11 @@ class EnvironmentSpecs(NamedTuple):
 
 
 def environment_specs(environment) -> EnvironmentSpecs:
-  """The observation shape, action count and players of `environment`, a
-  `dm_env.Environment` (a plain one read through `base.DmEnvAdapter`).
+  """The checked specs of a `dm_env.Environment` (plain ones adapted).
 
   Raises:
     TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: naming the method and the value, if a spec is malformed or
-      `num_players` is not 1 or 2.
+    ValueError: if a spec is malformed or `num_players` is not 1 or 2.
   """
   environment = base.as_environment(environment)
   name = _name(environment)
@@ -85,7 +80,7 @@ def _is_finite_scalar(value) -> bool:
 
 
 def _shown(value) -> str:
-  """`value` for a message: a NumPy scalar as the Python number it holds."""
+  # A NumPy scalar as the Python number it holds.
   if isinstance(value, (np.ndarray, np.generic)) and np.ndim(value) == 0:
     return repr(value.item())
   return repr(value)
@@ -102,19 +97,14 @@ class CheckedEnvironment(base.Wrapper):
 
   Otherwise a mismatch with the configuration, or a broken reward or move
   list, would surface deep in the search or as a silently wrong value
-  target. The `ValueError` names the method, the value and what was
-  expected, for: malformed or mismatching specs; a `reset()` or `step()`
-  result that is no `TimeStep` (or, from `reset()`, not FIRST); an
-  observation of another shape or dtype, or not finite; an illegal action
-  (refused before it reaches the environment); a reward that is not a
-  finite scalar or a discount outside [0, 1]; empty, out-of-range,
-  duplicate or non-integer legal actions at a non-terminal state; a
-  `to_play()` other than 0 or 1 (0 with one player).
-
-  Following `dm_env`, a `step()` on a fresh environment or after a LAST time
-  step starts a new episode and its action is not checked. Positions set up
-  through the wrapped environment's own attributes (`set_state`, ...) are
-  not checked.
+  target. Checked: the specs; that `reset()` and `step()` return time steps
+  (FIRST from `reset()`) with finite observations of the spec's shape and
+  dtype, finite scalar rewards and discounts in [0, 1]; the action, before
+  it reaches the environment; at non-terminal states, the legal actions
+  (distinct, in range, at least one) and `to_play()`. A `step()` that starts
+  a new episode (on a fresh environment or after a LAST time step) and
+  positions set up through the wrapped environment's own attributes
+  (`set_state`, ...) are not checked.
   """
 
   def __init__(self,
@@ -123,8 +113,7 @@ class CheckedEnvironment(base.Wrapper):
                action_space_size: int,
                observation_dtype=np.float32,
                num_players: Optional[int] = None):
-    """Checks the specs of `environment` against the shape and dtype every
-    observation must have, the number of actions and (unless None) players.
+    """Checks the specs of `environment` against the configuration's.
 
     Raises:
       TypeError: if `environment` is not a `dm_env.Environment`.
@@ -164,8 +153,7 @@ class CheckedEnvironment(base.Wrapper):
   @classmethod
   def from_config(cls, environment: dm_env.Environment,
                   config) -> 'CheckedEnvironment':
-    """Checks `environment` against a `MuZeroConfig`'s observation shape,
-    actions and players."""
+    """Checks `environment` against a `MuZeroConfig`."""
     return cls(environment, config.observation_shape,
                config.action_space_size, num_players=config.num_players)
 
@@ -195,11 +183,8 @@ class CheckedEnvironment(base.Wrapper):
   def num_players(self) -> int:
     return self._environment.num_players
 
-  # Checks.
-
   def _check_timestep(self, timestep: dm_env.TimeStep,
                       method: str) -> dm_env.TimeStep:
-    """Records where the episode is, then checks `timestep`."""
     is_reset = method == 'reset()'
     method = f'{method} of {self._name}'
     if not isinstance(timestep, dm_env.TimeStep):

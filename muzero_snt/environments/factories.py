@@ -14,11 +14,10 @@
 # ============================================================================
 """A user's environment factory, `seed -> dm_env.Environment`, by name.
 
-A run of a user's game names its factory by an import string,
-'package.module:factory', so that a saved run can build its environments
-again in another process. A lambda, a local function or a function of a
-script run directly cannot be imported: a run that used one can be
-continued only by passing the same factory.
+A run names its factory by an import string, 'package.module:factory', so
+that another process can build its environments again. A lambda, a local
+function or a function of a script run directly cannot be imported: a run
+that used one can be continued only by passing the same factory.
 """
 
 import importlib
@@ -56,10 +55,8 @@ def factory_name(factory: FactoryOrName) -> str:
 def is_importable(factory: FactoryOrName) -> bool:
   """Whether `factory_name(factory)` imports as `factory` in any process.
 
-  A callable is importable when its module (not a script run directly)
-  holds it under its qualified name: not a lambda, a local function or a
-  callable object; an import string when it names none of those (as the
-  name saved for one does). Nothing is imported here.
+  Not for a lambda, a local function, a callable object or a script's
+  function, nor for the import string saved for one. Nothing is imported.
   """
   if isinstance(factory, str):
     return not (set('<(') & set(factory) or factory.startswith('__main__:'))
@@ -79,10 +76,8 @@ def load_factory(name: str) -> EnvironmentFactory:
   """The callable that the import string 'package.module:factory' names.
 
   Raises:
-    ValueError: naming `name`, if it is not of that form, names a lambda,
-      a local function, a callable object or a script's function, its
-      module is missing, the module lacks the attribute, or the attribute
-      is not callable.
+    ValueError: naming `name`, if it is not of that form, is not importable
+      (`is_importable`), or does not import as a callable.
   """
   module_name, colon, attribute = name.partition(':')
   if not (colon and module_name and attribute) or ':' in attribute:

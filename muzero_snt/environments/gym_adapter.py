@@ -22,6 +22,7 @@ import numpy as np
 
 from muzero_snt.environments import base
 
+
 class GymnasiumEnvironment(base.OnePlayerEnvironment):
   """A one-player gymnasium environment with a `Discrete` action space.
 
@@ -70,16 +71,14 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
           f'GymnasiumEnvironment needs a Box observation space, got '
           f'{env.observation_space!r}.')
     self._env = env
-    self._seed = seed
+    self._seed = seed  # None after the first reset.
     self._num_actions = int(action_space.n)
     self._action_start = int(action_space.start)
     self._observation_shape = tuple(env.observation_space.shape)
-    self._seeded = False
     self._reset_next_step = True
 
   @property
   def gymnasium_env(self):
-    """The wrapped `gymnasium.Env`."""
     return self._env
 
   def observation_spec(self) -> specs.Array:
@@ -87,11 +86,9 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
                        name='observation')
 
   def reset(self) -> dm_env.TimeStep:
-    if self._seeded:
-      observation, _ = self._env.reset()
-    else:
-      observation, _ = self._env.reset(seed=self._seed)
-      self._seeded = True
+    # gymnasium's `reset(seed=None)` continues the random stream.
+    observation, _ = self._env.reset(seed=self._seed)
+    self._seed = None
     self._reset_next_step = False
     return dm_env.restart(self._observation(observation))
 

@@ -25,10 +25,9 @@ from muzero_snt.environments import base
 
 # MinAtar's games, by the module names `minatar.Environment` takes.
 GAMES = ('asterix', 'breakout', 'freeway', 'seaquest', 'space_invaders')
-# Every game has MinAtar's 6 actions (no-op, left, up, right, down, fire);
-# its DQN baseline plays all of them (`Environment.num_actions()`).
+# No-op, left, up, right, down, fire in every game; MinAtar's DQN baseline
+# plays all six.
 NUM_ACTIONS = 6
-# The 10x10 grid of every game.
 GRID_SIZE = 10
 # The most object planes of a game (Seaquest's 10): padding every game to it
 # gives the five games one observation shape.
@@ -43,11 +42,9 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
   """One MinAtar game (arXiv:1903.03176), as its baselines play it.
 
   An observation is the current float32 `[10, 10, C]` state, unstacked (the
-  games show motion on their own planes), zero-padded to `num_channels`.
-  Actions are MinAtar's 6, one frame each, sticky with probability
-  `sticky_action_probability`. Rewards are unclipped; the game's end is a
-  termination (discount 0), `max_episode_steps` a truncation. `seed` seeds
-  MinAtar's `RandomState`, which continues across resets.
+  games show motion on their own planes). Actions last one frame; rewards
+  are unclipped. The game's end is a termination (discount 0),
+  `max_episode_steps` a truncation.
   """
 
   _num_actions = NUM_ACTIONS
@@ -64,7 +61,8 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
 
     Args:
       game: one of `GAMES`, up to case and underscores ('SpaceInvaders').
-      seed: MinAtar's seed, in 0..2**32 - 1.
+      seed: in 0..2**32 - 1, of MinAtar's `RandomState`, which continues
+        across resets.
       sticky_action_probability: in [0, 1].
       difficulty_ramping: MinAtar's option (Asterix, Seaquest, Invaders).
       num_channels: planes of an observation, at least the game's (4 to
@@ -97,8 +95,8 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
       raise ValueError(
           f'difficulty_ramping must be a bool, got {difficulty_ramping!r}.')
     if max_episode_steps is not None:
-      max_episode_steps = base.check_int('max_episode_steps', max_episode_steps,
-                                     1)
+      max_episode_steps = base.check_int('max_episode_steps',
+                                         max_episode_steps, 1)
     env = minatar.Environment(name,
                               sticky_action_prob=float(probability),
                               difficulty_ramping=bool(difficulty_ramping))
@@ -107,8 +105,8 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
     if num_channels is None:
       num_channels = game_channels
     else:
-      num_channels = base.check_int(f'num_channels (of {name})', num_channels,
-                                game_channels)
+      num_channels = base.check_int(f'num_channels (of {name})',
+                                    num_channels, game_channels)
     self._env = env
     self._game = name
     self._game_channels = game_channels
@@ -124,7 +122,6 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
 
   @property
   def max_episode_steps(self) -> Optional[int]:
-    """Steps after which an episode is truncated; None if never."""
     return self._max_episode_steps
 
   @property
@@ -156,7 +153,6 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
                               truncated)
 
   def _observation(self) -> np.ndarray:
-    """Returns the float32 `[10, 10, num_channels]` current state."""
     observation = np.zeros(
         (GRID_SIZE, GRID_SIZE, self._num_channels), np.float32)
     observation[..., :self._game_channels] = self._env.state()

@@ -43,7 +43,7 @@ def positive_int(value, name: str) -> int:
 
 
 def _load_game(pyspiel, game, game_params: Dict[str, Any]):
-  """Returns the `pyspiel.Game` for a name or an instance; checks its type."""
+  """The `pyspiel.Game` of a name or an instance; checks its kind."""
   if isinstance(game, str):
     names = pyspiel.registered_names()
     short_name = game.split('(', 1)[0]
@@ -74,7 +74,6 @@ def _load_game(pyspiel, game, game_params: Dict[str, Any]):
 
 
 def _check_game_type(pyspiel, game):
-  """Raises a ValueError unless `game` is a two-player board game."""
   game_type = game.get_type()
   kinds = pyspiel.GameType
   # (holds, what the environment needs, what the game is), checked in order.
@@ -105,11 +104,7 @@ def _check_game_type(pyspiel, game):
 
 
 def _planes_shape(game) -> Tuple[int, int, int]:
-  """The game's observation tensor as `[H, W, C]` planes.
-
-  `[C, H, W]` becomes `[H, W, C]`; a vector `[C]` becomes `[1, 1, C]` and a
-  matrix `[H, W]` one plane `[H, W, 1]`.
-  """
+  """The observation tensor `[C, H, W]`, `[C]` or `[H, W]` as `[H, W, C]`."""
   shape = tuple(game.observation_tensor_shape())
   if len(shape) == 1:
     return (1, 1) + shape
@@ -122,20 +117,17 @@ class OpenSpielEnvironment(base.Environment):
   """A deterministic two-player OpenSpiel game, such as Go or chess.
 
   Any sequential, deterministic, perfect-information, zero-sum game with an
-  observation tensor, whose players alternate as the search assumes (a
+  observation tensor whose players alternate, as the search assumes (a
   second move in a row raises a `ValueError` and abandons the episode).
   Players keep OpenSpiel's numbers: in chess White, who moves first, is 1.
-
-  Observations are float32 `[H, W, history * C + 1]`: the tensors of the
-  last `history` positions oldest first (zeros before the start), all seen
-  by the player to move now (as `_planes_shape`), then a constant plane
-  equal to that player.
-
-  The reward after a move is for its mover: the game's return at the end,
-  else OpenSpiel's reward. The end is a termination (discount 0), also after
+  Observations are float32 `[H, W, history * C + 1]`: the last `history`
+  positions' planes oldest first (zeros before the start), all seen by the
+  player to move now, then a constant plane equal to that player. The
+  reward after a move is for its mover: the game's return at the end, else
+  OpenSpiel's reward. The end is a termination (discount 0), also after
   `max_moves` moves, adjudicated a draw as AlphaZero did (Silver et al.
-  2018). After the end `to_play()` is the player after the last mover and
-  there are no legal actions. An illegal action leaves the state unchanged.
+  2018); then `to_play()` is the player after the last mover. An illegal
+  action leaves the state unchanged.
   """
 
   def __init__(self,
@@ -151,7 +143,7 @@ class OpenSpielEnvironment(base.Environment):
     Args:
       game: an OpenSpiel game name ('connect_four', 'go') or a `pyspiel.Game`.
       seed: unused (the games are deterministic).
-      history: the number of positions whose tensors are stacked.
+      history: the number of positions whose planes are stacked.
       max_moves: if set, the moves after which a game ends as a draw.
       player_planes: the planes of player 0's and player 1's pieces, which
         player 1 then sees swapped, so that the mover's come first
@@ -306,9 +298,8 @@ class OpenSpielEnvironment(base.Environment):
     self._add_position()
 
   def _add_position(self):
-    """Caches the current position's planes, both players' when a later
-    position, the other player's, will stack it (the state changes in
-    place)."""
+    # The state changes in place: cache the planes a later position, whose
+    # mover is the other player, will stack.
     player = self.to_play()
     if self._history > 1 and not self._ended:
       players = (player, 1 - player)
@@ -329,7 +320,6 @@ class OpenSpielEnvironment(base.Environment):
     return planes
 
   def _legal_list(self):
-    """The sorted legal actions as a list of ints (empty after the end)."""
     if self._ended:
       return []
     if self._legal is None:

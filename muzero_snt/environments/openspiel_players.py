@@ -35,8 +35,8 @@ class MCTSPlayer:
 
   def __init__(self, game, num_simulations: int, seed: int = 0,
                num_rollouts: int = 1):
-    """Builds the bot for `game`, a `pyspiel.Game` (an
-    `OpenSpielEnvironment`'s `game`); `seed` seeds it and its rollouts.
+    """Builds the bot for an `OpenSpielEnvironment`'s `game`; `seed` seeds
+    it and its rollouts.
 
     Raises:
       ImportError: if open-spiel is not installed.
@@ -76,7 +76,7 @@ class MCTSPlayer:
     return self._num_rollouts
 
   def select_action(self, env) -> int:
-    """The bot's move in the position of `env` (an `OpenSpielEnvironment`).
+    """The bot's move in the position of an `OpenSpielEnvironment`.
 
     Raises:
       TypeError: if `env` has no OpenSpiel state.

@@ -14,11 +14,8 @@
 # ============================================================================
 """Environments by name: one per preset, with the title a user may choose.
 
-`make_environment('atari', seed, title='Breakout')` builds the environment of
-the preset of the same name. 'gymnasium' and 'openspiel' build any task or
-game of their kind, whose configuration is derived from it
-(`presets.config_for_environment`). Optional packages are imported only
-when an adapter is built.
+'gymnasium' and 'openspiel' build any task or game of their kind, whose
+configuration is derived from it (`presets.config_for_environment`).
 """
 
 from typing import Callable, Dict, NamedTuple, Optional
@@ -49,13 +46,11 @@ class EnvironmentEntry(NamedTuple):
     make: `(seed, title) -> Environment`.
     default_title: the title when none is given; None if it takes none.
     extra: the `pip install -e '.[extra]'` the adapter needs, or None.
-    description: one line for `--help` and error messages.
     frame_stack: the environments' `frame_stack()`, without building one.
   """
   make: Callable[[int, Optional[str]], base.Environment]
   default_title: Optional[str]
   extra: Optional[str]
-  description: str
   frame_stack: Optional[frames.FrameStack] = None
 
 
@@ -71,6 +66,10 @@ def _minatar(seed: int, title: str) -> base.Environment:
       max_episode_steps=MINATAR_MAX_EPISODE_STEPS)
 
 
+def _gymnasium(seed: int, title: str) -> base.Environment:
+  return gym_adapter.GymnasiumEnvironment(title, seed=seed)
+
+
 def _board_game(game: str, history: int = 1,
                 max_moves: Optional[int] = None, **params):
   return lambda seed, title: openspiel.OpenSpielEnvironment(
@@ -79,49 +78,32 @@ def _board_game(game: str, history: int = 1,
 
 ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
     'tictactoe': EnvironmentEntry(
-        lambda seed, title: tictactoe.TicTacToe(seed=seed), None, None,
-        'built-in tic-tac-toe, two players'),
-    'cartpole': EnvironmentEntry(
-        lambda seed, title: gym_adapter.GymnasiumEnvironment(title, seed=seed),
-        'CartPole-v1', 'envs', 'a gymnasium id with discrete actions'),
+        lambda seed, title: tictactoe.TicTacToe(seed=seed), None, None),
+    'cartpole': EnvironmentEntry(_gymnasium, 'CartPole-v1', 'envs'),
     'atari': EnvironmentEntry(
         _atari(atari.PAPER_NUM_STACKED_FRAMES), 'Pong', 'atari',
-        'an Atari title, the paper protocol (32 frames + 32 action planes)',
         atari.frame_stack(atari.PAPER_NUM_STACKED_FRAMES)),
     'atari_small': EnvironmentEntry(
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
-        'an Atari title, 4 frames + 4 action planes',
         atari.frame_stack(SMALL_ATARI_FRAMES)),
-    'minatar': EnvironmentEntry(
-        _minatar, 'breakout', 'minatar',
-        'a MinAtar game (breakout, asterix, freeway, seaquest, '
-        'space_invaders), 10x10x10 planes'),
+    'minatar': EnvironmentEntry(_minatar, 'breakout', 'minatar'),
     'connect4': EnvironmentEntry(
-        _board_game('connect_four'), None, 'openspiel',
-        'OpenSpiel connect_four'),
+        _board_game('connect_four'), None, 'openspiel'),
     'go9': EnvironmentEntry(
-        _board_game('go', board_size=9, komi=7.5), None, 'openspiel',
-        'OpenSpiel go, 9x9, komi 7.5'),
+        _board_game('go', board_size=9, komi=7.5), None, 'openspiel'),
     'go': EnvironmentEntry(
         _board_game('go', history=PAPER_HISTORY, board_size=19, komi=7.5),
-        None, 'openspiel', 'OpenSpiel go, 19x19, komi 7.5, 8 positions'),
+        None, 'openspiel'),
     'chess': EnvironmentEntry(
         _board_game('chess', history=PAPER_HISTORY,
-                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
-        'OpenSpiel chess, 8 positions, draw at 512 moves'),
+                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel'),
     'shogi': EnvironmentEntry(
         _board_game('shogi', history=PAPER_HISTORY,
-                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel',
-        'OpenSpiel shogi, 8 positions, draw at 512 moves'),
-    'gymnasium': EnvironmentEntry(
-        lambda seed, title: gym_adapter.GymnasiumEnvironment(title, seed=seed),
-        'CartPole-v1', 'envs',
-        'any gymnasium id with Discrete actions and a Box observation'),
+                    max_moves=PAPER_MAX_BOARD_MOVES), None, 'openspiel'),
+    'gymnasium': EnvironmentEntry(_gymnasium, 'CartPole-v1', 'envs'),
     'openspiel': EnvironmentEntry(
         lambda seed, title: openspiel.OpenSpielEnvironment(title, seed),
-        'tic_tac_toe', 'openspiel',
-        'any OpenSpiel game for two players, sequential, deterministic, '
-        'perfect-information and zero-sum, by name'),
+        'tic_tac_toe', 'openspiel'),
 }
 
 
@@ -132,10 +114,9 @@ def make_environment(name: str, seed: int = 0,
   Args:
     name: e.g. 'tictactoe' or 'atari'.
     seed: the environment's seed (the board games ignore it).
-    title: the Atari game ('Pong', 'MsPacman'), the MinAtar game
-      ('breakout'), the gymnasium id ('CartPole-v1') or the OpenSpiel game
-      ('connect_four', 'go(board_size=9)'); None for the entry's default.
-      The board games of fixed presets take none.
+    title: the Atari game ('Pong'), the MinAtar game ('breakout'), the
+      gymnasium id ('CartPole-v1') or the OpenSpiel game ('connect_four',
+      'go(board_size=9)'); None for the entry's default.
 
   Raises:
     ValueError: if `name` or the title is unknown, or a title is given to
@@ -154,6 +135,6 @@ def make_environment(name: str, seed: int = 0,
 
 
 def titled_environments():
-  """Names of the environments that take a title: a game or a task id."""
+  """Names of the environments that take a title."""
   return tuple(name for name, entry in ENVIRONMENTS.items()
                if entry.default_title is not None)

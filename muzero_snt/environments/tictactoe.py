@@ -49,11 +49,10 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 
 
 def check_position(board, to_play) -> np.ndarray:
-  """Checks that a `[9]` or `[3, 3]` `board` coded as `TicTacToe.board`,
-  player `to_play` to move, can arise; returns it as a new int8 `[9]`.
+  """A `[9]` or `[3, 3]` board coded as `TicTacToe.board` as a new int8 `[9]`.
 
   Raises:
-    ValueError: if the board or the player is malformed or inconsistent.
+    ValueError: unless the position, `to_play` to move, can arise.
   """
   array = np.asarray(board)
   if array.shape not in ((9,), (3, 3)) or not (
@@ -94,13 +93,9 @@ class TicTacToe(base.Environment):
   """
 
   def __init__(self, seed: Optional[int] = None):
-    """Builds an empty board; `seed` is unused (nothing is random)."""
-    del seed
-    self._board = np.zeros(9, np.int8)
-    self._to_play = 0
-    self._winner = None
+    del seed  # Nothing is random.
+    self.reset()
     self._reset_next_step = True
-    self._legal: Optional[np.ndarray] = None  # Of the position, once asked.
 
   def observation_spec(self) -> specs.Array:
     return specs.Array(shape=(3, 3, 3), dtype=np.float32, name='observation')
@@ -113,7 +108,7 @@ class TicTacToe(base.Environment):
     self._to_play = 0
     self._winner = None
     self._reset_next_step = False
-    self._legal = None
+    self._legal: Optional[np.ndarray] = None  # Of the position, once asked.
     return dm_env.restart(self.observation())
 
   def step(self, action) -> dm_env.TimeStep:
@@ -158,7 +153,7 @@ class TicTacToe(base.Environment):
     return 2
 
   def observation(self) -> np.ndarray:
-    """Returns the float32 `[3, 3, 3]` observation of the current position."""
+    """The float32 `[3, 3, 3]` observation of the current position."""
     return _PLANES[self._to_play][self._board].reshape(3, 3, 3)
 
   @property
@@ -172,21 +167,17 @@ class TicTacToe(base.Environment):
     return self._winner
 
   def set_state(self, board, to_play: int):
-    """Sets up the position (`board`, `to_play`), as `check_position`
-    checks it; the next `step()` plays in it, or, if it is finished (see
-    `winner`), starts a new episode."""
-    board = check_position(board, to_play)
-    owners = line_owners(board)
-    if owners:
-      winner = owners[0]
-    elif not (board == EMPTY).any():
-      winner = DRAW
-    else:
-      winner = None
-    self._board = board
+    """Sets up a position that `check_position` accepts; the next `step()`
+    plays in it or, if it is finished, starts a new episode."""
+    self._board = check_position(board, to_play)
     self._to_play = int(to_play)
-    self._winner = winner
-    self._reset_next_step = winner is not None
+    self._winner = None
+    owners = line_owners(self._board)
+    if owners:
+      self._winner = owners[0]
+    elif not (self._board == EMPTY).any():
+      self._winner = DRAW
+    self._reset_next_step = self._winner is not None
     self._legal = None
 
   def clone(self) -> 'TicTacToe':

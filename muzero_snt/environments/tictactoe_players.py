@@ -53,7 +53,6 @@ def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
 
 
 def _position(env_or_board, to_play: Optional[int]) -> Tuple[Board, int]:
-  """Reads (board, to_play) from a TicTacToe or checks the given ones."""
   if hasattr(env_or_board, 'board') and callable(
       getattr(env_or_board, 'to_play', None)):
     if to_play is not None:
@@ -70,9 +69,10 @@ def _position(env_or_board, to_play: Optional[int]) -> Tuple[Board, int]:
 
 
 def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
-  """`{action: value}` of the legal actions for the player to move, of a
-  `TicTacToe` (read, not changed) or of a `[9]` or `[3, 3]` `board` coded as
-  `TicTacToe.board` with its `to_play`.
+  """`{action: value}` of the legal actions for the player to move.
+
+  Of a `TicTacToe` (not changed), or of a `board` that
+  `tictactoe.check_position` accepts with its `to_play`.
 
   Raises:
     ValueError: if the position cannot arise in a game.
@@ -84,8 +84,8 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
 
 
 def game_value(board, to_play: Optional[int] = None) -> int:
-  """The exact value (-1, 0 or +1) of the position for the player to move,
-  also once finished; arguments as `minimax_values`."""
+  """The value for the player to move, also once finished; as
+  `minimax_values`."""
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board):
     return -1  # Only the player who moved last can own a line.

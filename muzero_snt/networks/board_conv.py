@@ -15,10 +15,8 @@
 """A 2D convolution that runs as one matmul on boards no larger than its kernel.
 
 On H x W <= kh x kw cells a stride-1 'SAME' convolution is a dense
-`[H*W*C_in, H*W*C_out]` linear map, with no more multiply-adds, and XLA:CPU
-runs that one matmul faster than the small convolution (docs/benchmarks.md,
-"Small boards: convolutions as one matmul"). `BoardConv2D` keeps
-`snt.Conv2D`'s variables, so checkpoints do not change.
+`[H*W*C_in, H*W*C_out]` linear map with no more multiply-adds, which XLA:CPU
+runs faster (docs/benchmarks.md, "Small boards: convolutions as one matmul").
 """
 
 import contextlib
@@ -55,11 +53,8 @@ def tap_table(height: int, width: int, kernel_height: int,
 
 
 class BoardConv2D(snt.Conv2D):
-  """`snt.Conv2D` ('SAME', NHWC) as one matmul on boards <= its kernel.
-
-  Without `use_matmul` (an attribute, set by `make_network`) it is always
-  the convolution.
-  """
+  """`snt.Conv2D` ('SAME', NHWC), with its variables, as one matmul on boards
+  <= its kernel if `use_matmul` (set by `make_network`)."""
 
   def __init__(self,
                output_channels: int,
@@ -73,8 +68,7 @@ class BoardConv2D(snt.Conv2D):
                      with_bias=with_bias, w_init=w_init, padding='SAME',
                      name=name)
     self.use_matmul = use_matmul
-    # Set by `assembled_weights`: ((H, W, dtype), the dense matrix), made
-    # once outside a search's loop.
+    # ((H, W, dtype), the dense matrix), set by `assembled_weights`.
     self._assembled: Optional[Tuple[Tuple[int, int, tf.DType],
                                     tf.Tensor]] = None
 
@@ -133,15 +127,9 @@ def assembled_weights(module, feature_shape,
   """Inside the context, `module`'s `BoardConv2D`s reuse matrices made once.
 
   XLA does not hoist the matrices' assembly out of a search's
-  `tf.while_loop`, so the search (and the unrolled loss) assemble them here.
+  `tf.while_loop`, so the search (and the unrolled loss) assemble them here
+  for `[B, H, W, C]` feature maps of `dtype` (another rank changes nothing).
   A call on another board size or dtype assembles its own.
-
-  Args:
-    module: an object with `submodules`; its built `BoardConv2D`s are
-      affected.
-    feature_shape: `[B, H, W, C]` of the feature maps the convolutions see;
-      for any other rank nothing changes.
-    dtype: the dtype the convolutions compute in.
   """
   feature_shape = tf.TensorShape(feature_shape)
   previous = []  # (conv, what it held before), restored on exit.

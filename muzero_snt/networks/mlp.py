@@ -14,10 +14,8 @@
 # ============================================================================
 """Hidden-state scaling, action encodings and fully connected networks.
 
-The MLP representation, dynamics and prediction are for vector
-observations (CartPole and the like): the hidden state is a vector
-`[B, H]`, and the dynamics sees the action as a one-hot vector appended
-to it. `ValueHead` serves the residual networks too.
+The MLP networks are for vector observations (CartPole and the like), with a
+vector hidden state `[B, H]`.
 """
 
 from typing import Optional, Sequence, Tuple
@@ -34,8 +32,7 @@ _MIN_RANGE = 1e-5
 def scale_hidden_state(hidden_state: tf.Tensor) -> tf.Tensor:
   """Min-max scales each example of `[B, ...]` hidden states to [0, 1].
 
-  Appendix "Network Architecture" of arXiv:1911.08265. A constant state maps
-  to zeros.
+  Appendix "Network Architecture" of arXiv:1911.08265.
   """
   axes = list(range(1, hidden_state.shape.rank))
   low = tf.reduce_min(hidden_state, axis=axes, keepdims=True)
@@ -75,7 +72,7 @@ def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
                          width: int, dtype: tf.DType) -> tf.Tensor:
   """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games.
 
-  For connect four: every square of the column sees the move in its 3x3
+  In connect four every square of the column then sees the move in its 3x3
   neighbourhood, wherever the piece lands.
 
   Raises:
@@ -90,8 +87,7 @@ def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
 
 
 class ValueHead(snt.Module):
-  """An MLP that ends in a scalar or in logits over a categorical support:
-  the value head of the predictions and the reward head of the dynamics."""
+  """The value or reward head: an MLP that ends in a scalar or in logits."""
 
   def __init__(self,
                hidden_sizes: Sequence[int],
@@ -127,12 +123,6 @@ class MLPRepresentation(snt.Module):
                hidden_size: int,
                hidden_sizes: Sequence[int],
                name: Optional[str] = None):
-    """Constructs an `MLPRepresentation`.
-
-    Args:
-      hidden_size: size H of the hidden state.
-      hidden_sizes: sizes of the torso's hidden layers.
-    """
     super().__init__(name=name)
     tower.check_positive('hidden_size', hidden_size)
     self._to_vector = snt.Flatten()
@@ -142,7 +132,7 @@ class MLPRepresentation(snt.Module):
   def __call__(self, observation: tf.Tensor,
                is_training: bool = False) -> tf.Tensor:
     """`[B, ...]` observations -> `[B, H]` hidden states scaled to [0, 1]."""
-    del is_training  # No batch statistics in an MLP.
+    del is_training  # No batch statistics.
     flat = self._to_vector(observation)
     return scale_hidden_state(self._torso(flat))
 
@@ -160,11 +150,11 @@ class MLPDynamics(snt.Module):
     """Constructs an `MLPDynamics`.
 
     Args:
-      num_actions: size A of the action space.
+      num_actions: size A of the action space, one-hot next to the state.
       hidden_size: size H of the hidden state.
       hidden_sizes: sizes of the torso's hidden layers.
       head_sizes: sizes of the reward head's hidden layers.
-      reward_support_size: 0 for a scalar reward, else its number of atoms.
+      reward_support_size: as `ValueHead`'s `support_size`.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
@@ -182,8 +172,7 @@ class MLPDynamics(snt.Module):
     """`[B, H]` states, `[B]` actions -> next states scaled to [0, 1] and
     `[B]` rewards or `[B, S]` reward logits."""
     del is_training
-    encoded = one_hot_vector(action, self._num_actions,
-                                              hidden_state.dtype)
+    encoded = one_hot_vector(action, self._num_actions, hidden_state.dtype)
     next_state = self._torso(tf.concat([hidden_state, encoded], axis=-1))
     reward = self._reward_head(next_state)
     return scale_hidden_state(next_state), reward
@@ -204,7 +193,7 @@ class MLPPrediction(snt.Module):
       num_actions: size A of the action space.
       hidden_sizes: sizes of the shared torso's layers (may be empty).
       head_sizes: sizes of the hidden layers of each head.
-      value_support_size: 0 for a scalar value, else its number of atoms.
+      value_support_size: as `ValueHead`'s `support_size`.
     """
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)

@@ -69,29 +69,6 @@ class MuZeroNetwork(snt.Module):
     self.reward_support_size = reward_support_size
     self.projection = projection
 
-  def _check_observation(self, observation: tf.Tensor):
-    shape = tuple(observation.shape)
-    if len(shape) != len(self.observation_shape) + 1 or (
-        tuple(shape[1:]) != self.observation_shape):
-      expected = ', '.join(map(str, self.observation_shape))
-      raise ValueError(f'Expected observations of shape [B, {expected}], '
-                       f'got shape {list(shape)}.')
-
-  def _check_action(self, action: tf.Tensor):
-    if action.shape.rank != 1:
-      raise ValueError(f'Expected actions of shape [B], got shape '
-                       f'{action.shape.as_list()}.')
-    if not action.dtype.is_integer:
-      raise ValueError(
-          f'Expected integer actions, got dtype {action.dtype.name}.')
-    if tf.executing_eagerly():
-      values = action.numpy()
-      bad = values[(values < 0) | (values >= self.num_actions)]
-      if bad.size:
-        raise ValueError(
-            f'Action {int(bad[0])} is outside the action space '
-            f'[0, {self.num_actions}).')
-
   def _decode(self, head_output: tf.Tensor,
               support_size: int) -> Tuple[tf.Tensor, Optional[tf.Tensor]]:
     """A head's output -> (`[B]` scalar, `[B, S]` logits or None)."""
@@ -104,14 +81,8 @@ class MuZeroNetwork(snt.Module):
   def initial_inference(self,
                         observation: tf.Tensor,
                         is_training: bool = False) -> types.NetworkOutput:
-    """h then f on `[B, *observation_shape]` observations; reward zero.
-
-    Raises:
-      ValueError: if the observation's shape does not fit the network.
-    """
-    observation = tf.convert_to_tensor(observation)
-    self._check_observation(observation)
-    hidden_state = self.representation(observation, is_training=is_training)
+    """h (`represent`) then f; reward zero."""
+    hidden_state = self.represent(observation, is_training)
     policy_logits, value_output = self.prediction(
         hidden_state, is_training=is_training)
     value, value_logits = self._decode(value_output, self.value_support_size)
@@ -134,7 +105,19 @@ class MuZeroNetwork(snt.Module):
         holds a value outside [0, A).
     """
     action = tf.convert_to_tensor(action)
-    self._check_action(action)
+    if action.shape.rank != 1:
+      raise ValueError(f'Expected actions of shape [B], got shape '
+                       f'{action.shape.as_list()}.')
+    if not action.dtype.is_integer:
+      raise ValueError(
+          f'Expected integer actions, got dtype {action.dtype.name}.')
+    if tf.executing_eagerly():
+      values = action.numpy()
+      bad = values[(values < 0) | (values >= self.num_actions)]
+      if bad.size:
+        raise ValueError(
+            f'Action {int(bad[0])} is outside the action space '
+            f'[0, {self.num_actions}).')
     next_state, reward_output = self.dynamics(
         hidden_state, action, is_training=is_training)
     policy_logits, value_output = self.prediction(
@@ -152,9 +135,18 @@ class MuZeroNetwork(snt.Module):
 
   def represent(self, observation: tf.Tensor,
                 is_training: bool = False) -> tf.Tensor:
-    """h alone: `[B, *observation_shape]` -> hidden states (no heads)."""
+    """h alone: `[B, *observation_shape]` -> hidden states (no heads).
+
+    Raises:
+      ValueError: if the observation's shape does not fit the network.
+    """
     observation = tf.convert_to_tensor(observation)
-    self._check_observation(observation)
+    shape = tuple(observation.shape)
+    if len(shape) != len(self.observation_shape) + 1 or (
+        tuple(shape[1:]) != self.observation_shape):
+      expected = ', '.join(map(str, self.observation_shape))
+      raise ValueError(f'Expected observations of shape [B, {expected}], '
+                       f'got shape {list(shape)}.')
     return self.representation(observation, is_training=is_training)
 
   def project(self, hidden_state: tf.Tensor,

@@ -39,17 +39,8 @@ class Projection(snt.Module):
       hidden_size: width of the projection's two hidden layers.
       projection_size: size of the projection, and of the head's output.
       head_hidden_size: width of the prediction head's hidden layer.
-
-    Raises:
-      ValueError: if a size is not a positive integer.
     """
     super().__init__(name=name)
-    for arg, value in (('hidden_size', hidden_size),
-                       ('projection_size', projection_size),
-                       ('head_hidden_size', head_hidden_size)):
-      if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError(f'Projection {arg} must be a positive integer, got '
-                         f'{value!r}.')
     self.projection_size = projection_size
     self._to_vector = snt.Flatten()
     self._projection = [
@@ -70,13 +61,8 @@ class Projection(snt.Module):
 
   def __call__(self, hidden_state: tf.Tensor,
                with_head: bool = False) -> tf.Tensor:
-    """`[B, projection_size]`, through the head if `with_head`.
-
-    Args:
-      hidden_state: `[B, ...]` hidden states (any rank; flattened).
-      with_head: True for the online branch (the dynamics' prediction),
-        False for the target branch.
-    """
+    """`[B, ...]` hidden states -> `[B, projection_size]`; `with_head` for
+    the online branch (the dynamics' prediction), not the target's."""
     x = self._to_vector(hidden_state)
     dtype = x.dtype
     for i, (linear, norm) in enumerate(

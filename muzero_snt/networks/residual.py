@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Residual representation, dynamics and prediction networks.
-
-For `[B, H, W, C]` observations, AlphaZero's residual tower (arXiv:1911.08265,
-appendix "Network Architecture"); the hidden state is `[B, h, w, channels]`.
-"""
+"""AlphaZero's residual tower as MuZero's h, g and f (arXiv:1911.08265,
+appendix "Network Architecture"): hidden states `[B, h, w, channels]`."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -26,7 +23,12 @@ import tensorflow as tf
 from muzero_snt.networks import mlp
 from muzero_snt.networks import tower
 
-_ACTION_ENCODINGS = ('one_hot', 'board', 'column')
+# `ResidualDynamics`' action_encoding: the action as planes.
+_ACTION_ENCODINGS = {
+    'one_hot': mlp.one_hot_planes,
+    'board': mlp.board_action_planes,
+    'column': mlp.column_action_planes,
+}
 
 
 class ResidualRepresentation(snt.Module):
@@ -88,7 +90,7 @@ class ResidualDynamics(snt.Module):
       channels: planes of the hidden state and the tower.
       num_blocks: residual blocks (16 in the paper).
       head_sizes: hidden layers of the reward head after its 1x1 convolution.
-      reward_support_size: 0 for a scalar reward, else its number of atoms.
+      reward_support_size: as `mlp.ValueHead`'s `support_size`.
       action_encoding: 'one_hot', 'board' or 'column' (`mlp`'s
         `one_hot_planes`, `board_action_planes`, `column_action_planes`).
       reward_head_channels: planes of the reward head's 1x1 convolution.
@@ -100,10 +102,11 @@ class ResidualDynamics(snt.Module):
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
     if action_encoding not in _ACTION_ENCODINGS:
-      raise ValueError(f'action_encoding must be one of {_ACTION_ENCODINGS}, '
-                       f'got {action_encoding!r}.')
+      raise ValueError(
+          f'action_encoding must be one of {tuple(_ACTION_ENCODINGS)}, got '
+          f'{action_encoding!r}.')
     self._num_actions = num_actions
-    self._action_encoding = action_encoding
+    self._encode = _ACTION_ENCODINGS[action_encoding]
     self._stem = tower.ConvBlock(channels, batch_norm, name='stem')
     self._tower = tower.ResidualTower(
         channels, num_blocks, batch_norm, zero_init, name='tower')
@@ -114,23 +117,16 @@ class ResidualDynamics(snt.Module):
     self._reward_head = mlp.ValueHead(
         head_sizes, reward_support_size, name='reward_head')
 
-  def _encode(self, action: tf.Tensor, hidden_state: tf.Tensor) -> tf.Tensor:
-    _, height, width, _ = hidden_state.shape
-    encode = {
-        'one_hot': mlp.one_hot_planes,
-        'board': mlp.board_action_planes,
-        'column': mlp.column_action_planes,
-    }[self._action_encoding]
-    return encode(action, self._num_actions, height, width, hidden_state.dtype)
-
   def __call__(self,
                hidden_state: tf.Tensor,
                action: tf.Tensor,
                is_training: bool = False) -> Tuple[tf.Tensor, tf.Tensor]:
     """`[B, h, w, C]` states, `[B]` actions -> next states scaled to [0, 1]
     and `[B]` rewards or `[B, S]` reward logits."""
-    inputs = tf.concat([hidden_state, self._encode(action, hidden_state)],
-                       axis=-1)  # [B, h, w, channels + action planes]
+    _, height, width, _ = hidden_state.shape
+    planes = self._encode(action, self._num_actions, height, width,
+                          hidden_state.dtype)
+    inputs = tf.concat([hidden_state, planes], axis=-1)  # [B, h, w, C + P]
     features = self._tower(self._stem(inputs, is_training), is_training)
     reward_features = self._reward_features(features, is_training)
     reward = self._reward_head(self._to_vector(reward_features))

@@ -35,9 +35,8 @@ class _MovingAverage(snt.ExponentialMovingAverage):
 
   Sonnet's reads 0, so a fresh batch norm in inference mode (self-play
   before the first step) divides by sqrt(eps) and a deep tower overflows.
-  Every variable, the update counter included, is made by the first call
-  (inside the `Learner`'s strategy scope: on its device, where its XLA
-  step can read them).
+  The first call makes every variable, inside the `Learner`'s strategy
+  scope: on its device, where its XLA step can read them.
   """
 
   def __init__(self, decay: float, initial_value: float, name: str):
@@ -46,8 +45,8 @@ class _MovingAverage(snt.ExponentialMovingAverage):
 
   @snt.once
   def initialize(self, value: tf.Tensor):
-    # Sonnet's constructor made a counter on the device current then; this
-    # one replaces it (same name, so the same checkpoint key).
+    # Replaces the counter Sonnet's constructor made on the device current
+    # then (same name, so the same checkpoint key).
     self._counter = tf.Variable(
         0, trainable=False, dtype=tf.int64, name='counter')
     self._hidden = tf.Variable(
@@ -92,7 +91,6 @@ _UNCONVERTED_BATCH_NORM = inspect.unwrap(snt.BaseBatchNorm.__call__)
 
 
 def check_positive(name: str, value: int):
-  """Raises a `ValueError` naming `name` unless `value` is a positive int."""
   if not isinstance(value, int) or value <= 0:
     raise ValueError(f'{name} must be a positive integer, got {value!r}.')
 
