@@ -64,12 +64,8 @@ def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
 
 
 def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step into PNG `path`.
-
-  Args:
-    logdir: the run's TensorBoard directory (see `read_scalars`).
-    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',)`.
-    path: the PNG file to write (its directory is created), returned.
+  """Plots `tags` of the run in `logdir` (`read_scalars`) against the
+  learner step into PNG `path` (its directory is created), returned.
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
@@ -84,8 +80,7 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     if tag not in scalars:
       raise ValueError(f'No scalar {tag!r} in the event files of {logdir!r}; '
                        f'available tags: {sorted(scalars)}.')
-  try:
-    # Imported here: matplotlib is an optional dependency ('plots').
+  try:  # matplotlib is an optional dependency ('plots').
     # pylint: disable=g-import-not-at-top
     from matplotlib import figure
     from matplotlib.backends import backend_agg
