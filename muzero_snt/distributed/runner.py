@@ -36,24 +36,6 @@ from muzero_snt.run import run_config
 _BATCHES_PER_REANALYSE_WORKER = 2
 
 
-def _placement(ray: Any, placement: str, cpus: int) -> Dict[str, Any]:
-  """Ray's options for a process of `cpus` CPUs placed as `placement` (one
-  of `run_config.PLACEMENTS`, or 'resource:NAME') says."""
-  options: Dict[str, Any] = dict(num_cpus=cpus)
-  if placement == 'learner':
-    options['scheduling_strategy'] = (
-        ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
-            node_id=ray.get_runtime_context().get_node_id(), soft=False))
-    return options
-  # Ray's SPREAD: each process on the next node with room, in turn (its
-  # default prefers the learner's node until half its CPUs are taken).
-  options['scheduling_strategy'] = 'SPREAD'
-  resource = run_config.placement_resource(placement)
-  if resource is not None:
-    options['resources'] = {resource: 1}
-  return options
-
-
 def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
   """Ray's actor class for `cls`, placed where `settings` (the run's
   `RunConfig`) says (the weight store on the learner's node) and restarted
@@ -66,10 +48,21 @@ def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
       workers_lib.SelfPlayWorker: (settings.actor_placement, 1),
       workers_lib.ReanalyseWorker: (settings.reanalyze_placement, 1),
   }[cls]
+  options: Dict[str, Any] = dict(num_cpus=cpus, **named)
+  if placement == 'learner':
+    options['scheduling_strategy'] = (
+        ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+            node_id=ray.get_runtime_context().get_node_id(), soft=False))
+  else:
+    # Ray's SPREAD: each process on the next node with room, in turn (its
+    # default prefers the learner's node until half its CPUs are taken).
+    options['scheduling_strategy'] = 'SPREAD'
+    resource = run_config.placement_resource(placement)
+    if resource is not None:
+      options['resources'] = {resource: 1}
   retried = cls in (replay_service.ReplayService, weight_store.WeightStore)
   return ray.remote(cls).options(
-      max_restarts=-1, max_task_retries=-1 if retried else 0,
-      **_placement(ray, placement, cpus), **named)
+      max_restarts=-1, max_task_retries=-1 if retried else 0, **options)
 
 
 @contextlib.contextmanager
@@ -107,14 +100,14 @@ def start(settings: Any, learner: learning.Learner
     run = uuid.uuid4().hex[:12]
     shard_names = [f'muzero_snt-replay-{run}' + (f'-{k}' if k else '')
                    for k in range(num_shards)]
-    names = (shard_names[0], f'muzero_snt-weights-{run}')
-    # Ray restarts a shard with these arguments, empty: the new one waits
-    # for the learner to restore it.
+    weights_name = f'muzero_snt-weights-{run}'
     # Reanalyse worker j, as actor j, serves shard j mod num_shards.
     reanalysers_of = [
         sum(shards_lib.shard_of(j, num_shards) == k
             for j in range(settings.num_reanalyze_workers))
         for k in range(num_shards)]
+    # Ray restarts a shard with these arguments, empty: the new one waits
+    # for the learner to restore it.
     services = [
         _actor(ray, replay_service.ReplayService, settings,
                name=name).remote(
@@ -124,7 +117,7 @@ def start(settings: Any, learner: learning.Learner
                    wait_for_restore=True, shard=k, num_shards=num_shards)
         for k, name in enumerate(shard_names)]
     weights = _actor(ray, weight_store.WeightStore, settings,
-                     name=names[1]).remote()
+                     name=weights_name).remote()
     handles += services + [weights]
     ray.get([service.restore.remote(None, replay_service.NO_COUNTS)
              for service in services])
@@ -133,7 +126,7 @@ def start(settings: Any, learner: learning.Learner
         self_play_class.remote(
             i, config, settings.preset, settings.env, settings.search,
             settings.num_envs, settings.seed,
-            shard_names[shards_lib.shard_of(i, num_shards)], names[1],
+            shard_names[shards_lib.shard_of(i, num_shards)], weights_name,
             continuous=settings.continuous_selfplay,
             pad_rounds=settings.pad_rounds, environment=settings.environment)
         for i in range(settings.num_actors)
@@ -142,14 +135,14 @@ def start(settings: Any, learner: learning.Learner
     reanalysers = [
         reanalyse_class.remote(
             i, config, settings.search, settings.seed,
-            shard_names[shards_lib.shard_of(i, num_shards)], names[1])
+            shard_names[shards_lib.shard_of(i, num_shards)], weights_name)
         for i in range(settings.num_reanalyze_workers)
     ]
     handles += workers + reanalysers
     evaluator_handle = None
     if settings.eval_interval:
       evaluator_handle = _actor(ray, workers_lib.Evaluator, settings).remote(
-          config, settings.preset, settings.env, settings.search, names[1],
+          config, settings.preset, settings.env, settings.search, weights_name,
           settings.logdir, settings.eval_interval, settings.eval_games,
           settings.seed, environment=settings.environment)
       handles.append(evaluator_handle)
