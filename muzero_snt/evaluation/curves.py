@@ -21,8 +21,6 @@ from typing import Dict, Sequence, Tuple
 import numpy as np
 import tensorflow as tf
 
-_PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
-
 
 def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
   """Every scalar of the TensorBoard event files directly in `logdir`.
@@ -86,7 +84,8 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     from matplotlib.backends import backend_agg
     # pylint: enable=g-import-not-at-top
   except ImportError as e:
-    raise ImportError(_PNG_HINT) from e
+    raise ImportError('learning_curve_png needs matplotlib: pip install -e '
+                      "'.[plots]'") from e
   # A Figure on its own Agg canvas: no pyplot, no global backend switch.
   fig = figure.Figure(figsize=(7, 2.4 * len(tags)), dpi=100)
   backend_agg.FigureCanvasAgg(fig)
@@ -98,8 +97,6 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     ax.grid(alpha=0.3)
   axes[-1].set_xlabel('learner step')
   fig.tight_layout()
-  directory = os.path.dirname(path)
-  if directory:
-    os.makedirs(directory, exist_ok=True)
+  os.makedirs(os.path.dirname(path) or '.', exist_ok=True)
   fig.savefig(path, format='png')
   return path

@@ -128,24 +128,6 @@ class RunToEvaluate(NamedTuple):
             (f'; evaluated with {evaluated}' if evaluated else ''))
 
 
-def _with_changes(config: config_lib.MuZeroConfig,
-                  config_values: Mapping[str, Any],
-                  config_overrides: Sequence[str]
-                 ) -> config_lib.MuZeroConfig:
-  values = run_config.config_to_dict(config)
-  unknown = sorted(set(config_values) - set(values))
-  if unknown:
-    raise ValueError(f'config_values names unknown fields {unknown}; '
-                     f'expected names of {sorted(values)}.')
-  values.update(config_values)
-  config = run_config.config_from_dict(values)
-  try:
-    return run_config.apply_overrides(config, config_overrides)
-  except ValueError as e:
-    raise ValueError(
-        f'config_overrides={tuple(config_overrides)!r}: {e}') from e
-
-
 def run_to_evaluate(checkpoint_dir: Optional[str],
                     preset: Optional[str] = None,
                     env: Optional[str] = None,
@@ -198,13 +180,22 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
             f'{name} or without one.')
       run = run.replace(**{name: value})
   trained = run.config or presets.get_preset(run.preset)
-  config = _with_changes(trained, config_values or {}, config_overrides)
+  before = run_config.config_to_dict(trained)
+  unknown = sorted(set(config_values or {}) - set(before))
+  if unknown:
+    raise ValueError(f'config_values names unknown fields {unknown}; '
+                     f'expected names of {sorted(before)}.')
+  config = run_config.config_from_dict({**before, **(config_values or {})})
+  try:
+    config = run_config.apply_overrides(config, config_overrides)
+  except ValueError as e:
+    raise ValueError(
+        f'config_overrides={tuple(config_overrides)!r}: {e}') from e
   if saved is not None:
     refused = [name for name in _changed_fields(trained, config)
                if name not in EVALUATION_FIELDS]
     if refused:
       values = run_config.config_to_dict(config)
-      before = run_config.config_to_dict(trained)
       changes = ', '.join(
           f'config.{name}={_shown(values[name])} (trained: '
           f'{_shown(before[name])})' for name in refused)

@@ -127,20 +127,15 @@ def play_games(muzero_player: MuZeroPlayer,
                opponents: Sequence[object],
                muzero_side: int,
                max_moves: Optional[int] = None) -> List[Optional[int]]:
-  """Plays each game from its current position to the end, in lockstep;
-  MuZero's moves of all the games are searched together.
-
-  Args:
-    muzero_player: the MuZero player.
-    envs: two-player games with `observation()`, reset or set to a
-      position, none over.
-    opponents: one player per game, with `select_action(env) -> int`.
-    muzero_side: the player MuZero plays, 0 (moves first) or 1.
-    max_moves: as `move_limit`'s.
+  """Plays each of `envs` (two-player games with `observation()`, none
+  over) from its position to the end against its player in `opponents`
+  (`select_action(env) -> int`), MuZero as player `muzero_side` (0 moves
+  first); in lockstep, MuZero's moves of all the games searched together.
 
   Returns:
     The winner of each game from its last reward (`openspiel_players.
-    winner`): 0, 1, or -1 (`DRAW`); None for a game cut by the move limit.
+    winner`): 0, 1, or -1 (`DRAW`); None for a game cut after
+    `move_limit(max_moves)` moves.
 
   Raises:
     ValueError: for a bad side or `max_moves`, or not one opponent per
@@ -189,17 +184,10 @@ def evaluate_matches(
     max_moves: Optional[int] = None) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
-  Game g with MuZero as player s is played in `make_environment(n)` against
-  `factory(n)`, `n = seed + s * num_games + g`, so it can be replayed alone.
-
-  Args:
-    muzero_player: the MuZero player.
-    make_environment: `(seed) -> environment` of a two-player game with
-      `observation()`.
-    opponents: `{name: factory}`, factories taking a seed.
-    num_games: games per opponent and side.
-    seed: the first seed.
-    max_moves: as `move_limit`'s.
+  Game g with MuZero as player s is played in `make_environment(n)` (a
+  two-player game with `observation()`) against `opponents[name](n)`,
+  `n = seed + s * num_games + g`, so it can be replayed alone; it is cut
+  after `move_limit(max_moves)` moves.
 
   Returns:
     A `MatchResult` per opponent, in order, and side (first, then second).

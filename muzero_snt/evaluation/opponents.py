@@ -67,13 +67,12 @@ def make_opponents(preset: str,
   factories = {}
   for name in (n for n in available if n in names):
     if name == 'mcts':
-      # Checks the arguments now rather than at the first game.
-      openspiel_players.MCTSPlayer(game, num_simulations,
-                                   num_rollouts=num_rollouts)
-      # A seed -> the bot (its third argument).
-      factories[mcts_name(num_simulations)] = functools.partial(
-          openspiel_players.MCTSPlayer, game, num_simulations,
-          num_rollouts=num_rollouts)
+      # A seed -> the bot (its third argument); one made now checks the
+      # arguments rather than the first game.
+      factory = functools.partial(openspiel_players.MCTSPlayer, game,
+                                  num_simulations, num_rollouts=num_rollouts)
+      factory()
+      factories[mcts_name(num_simulations)] = factory
     else:
       # The random player plays any game.
       factories[name] = {'perfect': tictactoe_players.PerfectPlayer,
