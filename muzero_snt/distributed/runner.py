@@ -29,6 +29,7 @@ from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import shards as shards_lib
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers as workers_lib
+from muzero_snt.evaluation import opponents
 from muzero_snt.run import builders
 from muzero_snt.run import run_config
 
@@ -83,8 +84,8 @@ def start(settings: Any, learner: learning.Learner
   num_shards = settings.replay_shards
   shards_lib.check_num_shards(num_shards, config.window_size,
                               'replay_shards')
-  if settings.eval_interval and not workers_lib.supported(settings.preset,
-                                                          config):
+  if settings.eval_interval and not (
+      settings.preset in opponents.OPPONENTS or config.num_players == 1):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '
                      f'and two-player presets with fixed opponents, not '
                      f'{settings.preset!r}; set it to 0 and evaluate '

@@ -39,7 +39,6 @@ from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.evaluation import matches as evaluation
-from muzero_snt.evaluation import opponents as opponents_lib
 from muzero_snt.run import builders
 
 # Seconds a reanalyse worker waits for a batch before it looks at `_stop`.
@@ -291,12 +290,6 @@ class ReanalyseWorker(Worker):
     }
 
 
-def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
-  """Whether the evaluator can evaluate `preset`: one player, or two with
-  fixed opponents (`opponents.OPPONENTS`)."""
-  return preset in opponents_lib.OPPONENTS or config.num_players == 1
-
-
 class Evaluator(Worker):
   """Evaluates the newest weights every `interval` learner steps as
   `launchers/evaluate.py` does, writing `eval/...` scalars at their step."""
@@ -307,8 +300,8 @@ class Evaluator(Worker):
                seed: int = 0, environment=None):
     """Builds the network copy and the opponents and starts the loop:
     `num_games` per opponent and side, or episodes, scalars to `logdir`
-    (or none); `preset` (one `supported`), `title` and `environment` the
-    run's."""
+    (or none); `preset` (of one player, or in `opponents.OPPONENTS`),
+    `title` and `environment` the run's."""
     self._set_up(0, config, seed, search, weights)
     self._make_environment = builders.make_environment_factory(
         preset, config, title, environment)
