@@ -54,9 +54,8 @@ from muzero_snt.run import data_sources
 _SAMPLE_TIMEOUT = 2.
 # Seconds between health checks while batches keep coming.
 _CHECK_INTERVAL = 10.
-# Of several shards: seconds past `_SAMPLE_TIMEOUT` a batch may take, and
-# seconds a shard may leave a question unanswered, before it leaves the
-# sampling.
+# Of several shards: seconds a batch may take past `_SAMPLE_TIMEOUT`, and a
+# question may stay unanswered, before its shard leaves the sampling.
 _BATCH_GRACE = 10.
 _SILENT_SECONDS = 30.
 # Of the checkpoint's names of the service's counters (by which a
@@ -120,9 +119,8 @@ class ReplayServiceSource:
     self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
     num_shards = len(self.shards)
-    # Of the last checkpoint saved or restored (a restarted shard goes back
-    # to them): the counters summed and each shard's, the replay file and
-    # the learner step.
+    # Of the last checkpoint saved or restored, to which a restarted shard
+    # goes back: counters (summed, each shard's), replay file, learner step.
     self._saved = checkpointing.counters(**replay_service.NO_COUNTS)
     self._shard_counters = [dict(replay_service.NO_COUNTS)] * num_shards
     self._replay_path: Optional[str] = None
