@@ -23,11 +23,9 @@ import tensorflow as tf
 
 
 def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
-  """Every scalar of the TensorBoard event files directly in `logdir`.
-
-  Returns:
-    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step; a step
-    written twice (by a resumed run) keeps the later value.
+  """Every scalar of the TensorBoard event files directly in `logdir`, as
+  `{tag: (steps [N] int64, values [N] float64)}` sorted by step (a step
+  written twice, by a resumed run, keeps the later value).
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
