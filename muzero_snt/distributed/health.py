@@ -41,7 +41,7 @@ class Watched(NamedTuple):
 
 def _node_name(node_id: Optional[str], nodes: Dict[str, Dict[str, Any]]
               ) -> str:
-  """'node 1a2b3c4d (10.0.0.5)': a short id and the node's address."""
+  """'node 1a2b3c4d (10.0.0.5)'."""
   if node_id is None:
     return 'an unknown node'
   address = nodes.get(node_id, {}).get('NodeManagerAddress')
@@ -73,11 +73,8 @@ class Watch:
   def check(self) -> Dict[str, Optional[Dict[str, Any]]]:
     """Every worker's `status`, None for one that has not answered (within
     1 s; the question stays in flight); logs what changed: nodes lost or
-    joined, workers restarted or silent for `SILENT_SECONDS`.
-
-    Raises:
-      RuntimeError: naming a worker whose loop failed, with its traceback.
-    """
+    joined, workers restarted or silent for `SILENT_SECONDS`. Raises
+    RuntimeError naming a worker whose loop failed, with its traceback."""
     asked = []
     for worker in self._workers:
       if worker.name not in self._pending:

@@ -53,8 +53,8 @@ class RateLimiter:
 
   def __init__(self, train_ratio: float, max_ahead: int = DEFAULT_MAX_AHEAD,
                window: int = WINDOW):
-    """Constructs the limiter of train ratio r (learner steps per
-    environment step); `window` learner steps measure `observed_ratio`."""
+    """The limiter of train ratio r; `window` learner steps measure
+    `observed_ratio`."""
     if isinstance(train_ratio, bool) or not (
         isinstance(train_ratio, (int, float)) and
         0 < train_ratio < float('inf')):
@@ -98,8 +98,8 @@ class RateLimiter:
     return self.owed() <= 0 or after - self.learner_steps <= self._max_ahead
 
   def admit(self, length: int, counted: bool = True) -> None:
-    """Counts an admitted game of `length` moves; not `counted` while the
-    buffer holds less than a batch (such steps owe no learner steps, as in
+    """Counts an admitted game of `length` moves, in E only if `counted`
+    (not while the buffer holds less than a batch, as in
     `data_sources.SelfPlay`)."""
     self.env_steps += length
     if counted:

@@ -16,12 +16,9 @@
 
 `connect` starts a private Ray instance, every server on the loopback
 interface, or joins a running cluster; `shutdown` leaves it. `reaper.py`
-kills what is left of a private instance once the driver is gone, even
-after kill -9 (docs/distributed.md). Ray's `init` and `shutdown` run
-inside `stopping.keep_handlers()`, since they replace the SIGTERM handler.
-Ray reads `RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER` (0: a node takes 127.0.0.1
-as its address) when first imported, so a process that starts a private
-instance imports Ray through `connect`, which sets it.
+kills what is left of a private instance, even after a kill -9 of the
+driver. Ray's `init` and `shutdown` run inside `stopping.keep_handlers()`,
+since they replace the SIGTERM handler.
 """
 
 import importlib.util
@@ -42,6 +39,8 @@ _INSTALL_HINT = "pip install -e '.[distributed]'"
 _PROBE_TIMEOUT = 5.
 _ADDRESS = re.compile(r'^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):'
                       r'(?P<port>\d{1,5})$')
+# Read by Ray when first imported (0: a node takes 127.0.0.1 as its
+# address): `connect` sets it before it imports Ray.
 _LOCAL_ONLY = 'RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'
 # The reaper of the private instance this process started, if any.
 _reaper: Optional[subprocess.Popen] = None
@@ -101,7 +100,7 @@ def connect(address: Optional[str] = None,
     ValueError: if `address` is malformed or no cluster answers there.
   """
   if not address and 'ray' not in sys.modules:
-    os.environ[_LOCAL_ONLY] = '0'  # Loopback only (see the module doc).
+    os.environ[_LOCAL_ONLY] = '0'  # Loopback only.
   ray = require_ray()
   if ray.is_initialized():
     return False

@@ -15,12 +15,11 @@
 """Kills what is left of a private Ray instance once its driver is gone.
 
 `ray_support.connect` starts this script before Ray, with a pipe from the
-driver as its standard input, and waits for `READY`. The driver's new
-children are taken for Ray's until the driver names those that are
-(`started_message`); this script follows them and their descendants
-through /proc (a pid with its start time, so a reused pid is never
-killed), and when the pipe closes, however the driver ended, kills those
-still running. Linux and the standard library only, run by path:
+driver as its standard input, and waits for `READY`; the driver then names
+the processes `ray.init` started (`started_message`). This script follows
+them and their descendants through /proc (a pid with its start time, so a
+reused pid is never killed), and when the pipe closes, however the driver
+ended, kills those still running. Linux and the standard library only:
 
     python -I reaper.py DRIVER_PID
 """
@@ -69,7 +68,8 @@ def processes() -> Dict[int, Process]:
 
 
 class Followed:
-  """The processes the driver started for Ray, and theirs."""
+  """The processes the driver started for Ray, and theirs: until the
+  driver names them, its new children."""
 
   def __init__(self, driver: int, table: Dict[int, Process]):
     self._driver = driver
@@ -111,13 +111,11 @@ class Followed:
 
 
 def children(pid: int) -> Set[int]:
-  """The children of process `pid`."""
   return {child for child, p in processes().items() if p.parent == pid}
 
 
 def started_message(roots: Iterable[int]) -> bytes:
-  """What the driver writes once `ray.init` has returned: the processes
-  it started for Ray."""
+  """What the driver writes once `ray.init` has started `roots`."""
   return b' '.join([STARTED, *(str(pid).encode() for pid in roots)]) + b'\n'
 
 

@@ -15,21 +15,18 @@
 """The replay service: a `ReplayBuffer` shared by actors and the learner.
 
 An asynchronous Ray actor (plain Python in tests); a run has one or
-several (`shards.py`), each with its share of the window and its own
-rate limiter. Actors `insert` whole finished games, queued until the
-`rate_limiter` admits them (an actor whose last games still wait is held
-in `insert`); the learner's batches (`learner_batch`) wait until the data
-owes it a step. `snapshot` hands the learner the buffer and counters it
-checkpoints; `restore` and `load` continue from them (queued games are
-not saved). Made with `wait_for_restore`, as Ray restarts a dead service,
-it refuses the learner's calls (`NotRestoredError`) until restored.
+several (`shards.py`). Actors `insert` whole finished games, queued until
+the `rate_limiter` admits them; the learner's batches (`learner_batch`)
+wait until the data owes it a step. Made with `wait_for_restore`, as Ray
+restarts a dead service, it refuses the learner's calls
+(`NotRestoredError`) until `restore` or `load` (queued games are not
+checkpointed).
 
 Reanalysis (docs/reanalysis.md): the service chooses each batch's rows to
 reanalyse and reads their inputs (`Sampled`), so a checkpoint's replay
 resumes the same draws. The learner takes them with its batch
 ('inputs'), or reanalyse workers take batches and hand them back
-('reanalysed'), holding at most `reanalysis_queue` and no more than the
-steps owed; a restarted worker's batches are dropped.
+('reanalysed').
 """
 
 import asyncio
@@ -82,7 +79,7 @@ class ReplayService:
                max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD,
                reanalysis_queue: int = 2, wait_for_restore: bool = False,
                shard: int = 0, num_shards: int = 1):
-    """Constructs an empty service.
+    """Constructs an empty service, shard `shard` of `num_shards`.
 
     Args:
       config: the run's configuration.
@@ -92,7 +89,6 @@ class ReplayService:
       reanalysis_queue: batches reanalyse workers may hold at a time.
       wait_for_restore: refuse the learner's calls and hold the actors'
         until the first `restore` or `load`.
-      shard, num_shards: this service is shard `shard` of `num_shards`.
     """
     rate_limiter_lib.check_positive_int('reanalysis_queue', reanalysis_queue)
     self._config = shards_lib.shard_config(config, shard, num_shards)
@@ -107,8 +103,7 @@ class ReplayService:
     # (return, length) of the games admitted since the last `stats`.
     self._recent: Deque[Tuple[float, int]] = collections.deque(maxlen=_RECENT)
     self._registrations: Dict[int, List[int]] = {}
-    # The rows to reanalyse.
-    self._rows_rng = np.random.default_rng([self._seed, 1])
+    self._rows_rng = np.random.default_rng([self._seed, 1])  # To reanalyse.
     self._reanalysis_queue = reanalysis_queue
     # From a random start: a ticket of a dead service's batch, handed back
     # to the one Ray restarted in its place, matches none of its own.
@@ -187,7 +182,8 @@ class ReplayService:
 
   async def insert(self, actor: int, games: List[Game]) -> int:
     """Queues actor `actor`'s finished games once its earlier ones are
-    admitted; returns how many games (any actor's) this call admitted."""
+    admitted (holding the actor meanwhile); returns how many games (any
+    actor's) this call admitted."""
     for game in games:
       if not game.trajectory.finished:
         raise ValueError(f'actor {actor} sent an unfinished game of '
@@ -234,8 +230,9 @@ class ReplayService:
   async def take_for_reanalysis(self, worker: int,
                                 timeout: Optional[float] = None
                                ) -> Optional[Tuple[int, Sampled]]:
-    """(ticket, `Sampled`) for reanalyse worker `worker`, once it may hold
-    another batch; None if `timeout` seconds pass first."""
+    """(ticket, `Sampled`) for reanalyse worker `worker` once the workers
+    hold fewer than `reanalysis_queue` batches and than the steps owed;
+    None if `timeout` seconds pass first."""
 
     def ready():
       held = len(self._taken)
@@ -301,8 +298,8 @@ class ReplayService:
     return self.counters()
 
   def snapshot(self) -> Tuple[bytes, Dict[str, int]]:
-    """The pickled buffer and its counters, of one moment (`shards.write`
-    writes them)."""
+    """The pickled buffer and its counters, of one moment, for the
+    learner's checkpoint (`shards.write`)."""
     self._check_restored()
     return pickle.dumps(self._buffer), self.counters()
 
@@ -312,7 +309,6 @@ class ReplayService:
     return self._buffer.sampling_mass
 
   def counters(self) -> Dict[str, int]:
-    """The limiter's counters and the games admitted."""
     return dict(self._limiter.state(), games=self._games)
 
   async def restore(self, path: Optional[str],
@@ -331,8 +327,7 @@ class ReplayService:
     if not isinstance(buffer, replay_lib.ReplayBuffer):
       raise TypeError(f'load needs a ReplayBuffer, got {buffer!r}.')
     self._buffer = buffer
-    # Batches drawn from the buffer replaced are dropped.
-    self._taken.clear()
+    self._taken.clear()  # Batches of the buffer replaced are dropped.
     self._ready.clear()
     self._limiter.restore(**{k: counters[k] for k in self._limiter.state()})
     self._games = int(counters['games'])
@@ -342,14 +337,13 @@ class ReplayService:
   def stats(self) -> Dict[str, Any]:
     """Counters, the observed ratio and the games since the last call."""
     self._check_restored()
-    limiter = self._limiter
     stats = dict(
         self.counters(),
         positions=self._buffer.num_positions,
         queued_games=len(self._queue),
-        observed_ratio=limiter.observed_ratio(),
-        ratio_window=limiter.ratio_window,
-        worst_ratio_deviation=limiter.worst_deviation,
+        observed_ratio=self._limiter.observed_ratio(),
+        ratio_window=self._limiter.ratio_window,
+        worst_ratio_deviation=self._limiter.worst_deviation,
         reanalysed_batches=self._reanalysed,
         reanalysis_held=len(self._taken),
         returns=[r for r, _ in self._recent],

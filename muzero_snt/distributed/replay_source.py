@@ -20,15 +20,13 @@ steps the weights go out to the workers. The learner writes the
 checkpoint's replay (`save`), wherever the service runs.
 
 Of several shards (`shards.py`), each batch comes from one chosen by its
-sampling mass as last reported, and its priorities go back there. A
-shard silent for `_SILENT_SECONDS`, or whose batch does not come, leaves
-the sampling (logged with what it held) until it answers again.
+last reported sampling mass; a shard silent for `_SILENT_SECONDS`, or
+whose batch does not come, leaves the sampling until it answers again.
 
 Ray restarts a dead shard empty, refusing the learner's calls
 (`replay_service.NotRestoredError`); the source restores it from the last
 checkpoint's replay and counters, with the learner's step count, so the
-limiter owes no step until new games replace those lost. Batches drawn
-from the dead shard get no priority updates.
+limiter owes no step until new games replace those lost.
 """
 
 import pickle
@@ -45,7 +43,6 @@ from muzero_snt import reanalysis
 from muzero_snt import replay as replay_lib
 from muzero_snt import types
 from muzero_snt.distributed import health
-from muzero_snt.distributed import rate_limiter
 from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import shards as shards_lib
@@ -57,12 +54,11 @@ from muzero_snt.run import data_sources
 _SAMPLE_TIMEOUT = 2.
 # Seconds between health checks while batches keep coming.
 _CHECK_INTERVAL = 10.
-# Of several shards: seconds past `_SAMPLE_TIMEOUT` a batch may take, and
-# seconds a shard may leave a question unanswered, before it leaves the
-# sampling.
+# Of several shards: seconds a batch may take past `_SAMPLE_TIMEOUT`, and a
+# question may stay unanswered, before its shard leaves the sampling.
 _BATCH_GRACE = 10.
 _SILENT_SECONDS = 30.
-# Starts the checkpoint's names of the service's counters (by which a
+# Of the checkpoint's names of the service's counters (by which a
 # checkpoint of the distributed mode is known).
 COUNTER_PREFIX = 'distributed_'
 
@@ -87,13 +83,12 @@ class ReplayServiceSource:
                reanalyser: Optional[reanalysis.Reanalyser] = None,
                reanalyse_workers: Sequence[Any] = (), seed: int = 0):
     """The source of `learner`, publishing its weights every
-    `publish_interval` steps; `service` is one handle or the shards',
-    `weights` the `weight_store`, `seed` the run's; the rest as the
-    attributes."""
+    `publish_interval` steps (`RunConfig` checks it); `service` is one
+    handle or the shards', `weights` the `weight_store`, `seed` the run's;
+    the rest as the attributes."""
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
                        'by reanalyse_workers, not both.')
-    rate_limiter.check_positive_int('publish_interval', publish_interval)
     self._ray = ray_support.require_ray()
     self._config = config
     self._learner = learner
@@ -124,9 +119,8 @@ class ReplayServiceSource:
     self._publisher = weight_store.Publisher(self._ray, weights)
     self._publish_interval = publish_interval
     num_shards = len(self.shards)
-    # Of the last checkpoint saved or restored (a restarted shard goes back
-    # to them): the counters summed and each shard's, the replay file and
-    # the learner step.
+    # Of the last checkpoint saved or restored, to which a restarted shard
+    # goes back: counters (summed, each shard's), replay file, learner step.
     self._saved = checkpointing.counters(**replay_service.NO_COUNTS)
     self._shard_counters = [dict(replay_service.NO_COUNTS)] * num_shards
     self._replay_path: Optional[str] = None
@@ -134,9 +128,8 @@ class ReplayServiceSource:
     # Restarts of each shard; the shard and its restarts at the last draw.
     self._restarts = [0] * num_shards
     self._drawn = (0, 0)
-    # Each shard's newest counters known: what its death loses.
-    self._seen: List[Dict[str, int]] = [dict(replay_service.NO_COUNTS)
-                                        for _ in self.shards]
+    # Each shard's newest counters known (what its death loses), and stats.
+    self._seen = [dict(replay_service.NO_COUNTS) for _ in self.shards]
     self._shard_stats: List[Dict[str, Any]] = [{} for _ in self.shards]
     # Of several shards: masses last reported, the `mass` calls in flight
     # (and when sent), the shards out of the sampling.
@@ -189,8 +182,8 @@ class ReplayServiceSource:
   def _dealt(self, path: Optional[str],
              replay: Optional[replay_lib.ReplayBuffer] = None
             ) -> List[Tuple[replay_lib.ReplayBuffer, Dict[str, int]]]:
-    """The shards' buffers and counters from the checkpoint's replay file
-    `path` (or, read from none, `replay`)."""
+    """The shards' buffers and counters from replay file `path` (or, read
+    from none, `replay`)."""
     parts = (shards_lib.read(self._config, path) if path else
              [shards_lib.Part(replay.contents(), None)])
     saved = {name: int(v.numpy()) for name, v in self._saved.items()}
@@ -209,11 +202,8 @@ class ReplayServiceSource:
 
   def _get(self, k: int, call: Any) -> Any:
     """`ray.get` of a call to shard `k`; of several shards, None if the
-    answer does not come (the shard leaves the sampling).
-
-    Raises:
-      replay_service.NotRestoredError: if the shard awaits its restore.
-    """
+    answer does not come (the shard leaves the sampling). Raises
+    `replay_service.NotRestoredError` if the shard awaits its restore."""
     if len(self.shards) == 1:
       return self._ray.get(call)
     timeout = _SAMPLE_TIMEOUT + _BATCH_GRACE
@@ -237,7 +227,7 @@ class ReplayServiceSource:
     return ('The replay service' if len(self.shards) == 1 else
             f'Replay shard {k} (of {len(self.shards)})')
 
-  def _restore_restarted(self, k: int = 0) -> None:
+  def _restore_restarted(self, k: int) -> None:
     """Restores restarted shard `k`; logs what died and what was lost."""
     # Calls sent before the restart are waited for (the new process refuses
     # them) so that none touches the restored buffer.
@@ -295,8 +285,8 @@ class ReplayServiceSource:
     self._watch.check()
 
   def _request_batch(self) -> Tuple[int, Any]:
-    """(shard, an `ObjectRef` of its answer) of a request for a batch, of a
-    shard chosen by the masses last reported."""
+    """(shard, `ObjectRef`) of a batch request to a shard chosen by the
+    masses last reported."""
     k = 0
     if len(self.shards) > 1:
       self._poll_masses()
@@ -352,7 +342,8 @@ class ReplayServiceSource:
 
   def sample(self) -> Tuple[types.Batch, Optional[np.ndarray]]:
     """The next batch; the following one is drawn meanwhile, so a draw
-    sees priorities one step older than in one process."""
+    sees priorities one step older than in one process (batches of a
+    shard that died since get no priority updates)."""
     if self._pending_update is not None:
       (k, pending), self._pending_update = self._pending_update, None
       try:
@@ -463,11 +454,9 @@ class ReplayServiceSource:
 
   def close(self, failed: bool = False) -> None:
     """Sends the last weights and keeps the service's last counters for
-    `totals` (the run stops it); call it before Ray stops.
-
-    A `failed` run only waits for the weights being sent (a send in flight
-    when Ray stops ends the process, and its error with it).
-    """
+    `totals`; call it before Ray stops. A `failed` run only waits for the
+    weights being sent (a send in flight when Ray stops ends the process,
+    and its error with it)."""
     self._publisher.close(send_waiting=not failed)
     if not failed:
       self.stats()

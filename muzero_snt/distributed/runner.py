@@ -29,29 +29,12 @@ from muzero_snt.distributed import replay_source
 from muzero_snt.distributed import shards as shards_lib
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers as workers_lib
+from muzero_snt.evaluation import opponents
 from muzero_snt.run import builders
 from muzero_snt.run import run_config
 
 # Batches each reanalyse worker may hold (one being reanalysed, one ready).
 _BATCHES_PER_REANALYSE_WORKER = 2
-
-
-def _placement(ray: Any, placement: str, cpus: int) -> Dict[str, Any]:
-  """Ray's options for a process of `cpus` CPUs placed as `placement` (one
-  of `run_config.PLACEMENTS`, or 'resource:NAME') says."""
-  options: Dict[str, Any] = dict(num_cpus=cpus)
-  if placement == 'learner':
-    options['scheduling_strategy'] = (
-        ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
-            node_id=ray.get_runtime_context().get_node_id(), soft=False))
-    return options
-  # Ray's SPREAD: each process on the next node with room, in turn (its
-  # default prefers the learner's node until half its CPUs are taken).
-  options['scheduling_strategy'] = 'SPREAD'
-  resource = run_config.placement_resource(placement)
-  if resource is not None:
-    options['resources'] = {resource: 1}
-  return options
 
 
 def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
@@ -66,10 +49,21 @@ def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
       workers_lib.SelfPlayWorker: (settings.actor_placement, 1),
       workers_lib.ReanalyseWorker: (settings.reanalyze_placement, 1),
   }[cls]
+  options: Dict[str, Any] = dict(num_cpus=cpus, **named)
+  if placement == 'learner':
+    options['scheduling_strategy'] = (
+        ray.util.scheduling_strategies.NodeAffinitySchedulingStrategy(
+            node_id=ray.get_runtime_context().get_node_id(), soft=False))
+  else:
+    # Ray's SPREAD: each process on the next node with room, in turn (its
+    # default prefers the learner's node until half its CPUs are taken).
+    options['scheduling_strategy'] = 'SPREAD'
+    resource = run_config.placement_resource(placement)
+    if resource is not None:
+      options['resources'] = {resource: 1}
   retried = cls in (replay_service.ReplayService, weight_store.WeightStore)
   return ray.remote(cls).options(
-      max_restarts=-1, max_task_retries=-1 if retried else 0,
-      **_placement(ray, placement, cpus), **named)
+      max_restarts=-1, max_task_retries=-1 if retried else 0, **options)
 
 
 @contextlib.contextmanager
@@ -90,8 +84,8 @@ def start(settings: Any, learner: learning.Learner
   num_shards = settings.replay_shards
   shards_lib.check_num_shards(num_shards, config.window_size,
                               'replay_shards')
-  if settings.eval_interval and not workers_lib.supported(settings.preset,
-                                                          config):
+  if settings.eval_interval and not (
+      settings.preset in opponents.OPPONENTS or config.num_players == 1):
     raise ValueError(f'eval_interval: the evaluator plays one-player presets '
                      f'and two-player presets with fixed opponents, not '
                      f'{settings.preset!r}; set it to 0 and evaluate '
@@ -107,14 +101,14 @@ def start(settings: Any, learner: learning.Learner
     run = uuid.uuid4().hex[:12]
     shard_names = [f'muzero_snt-replay-{run}' + (f'-{k}' if k else '')
                    for k in range(num_shards)]
-    names = (shard_names[0], f'muzero_snt-weights-{run}')
-    # Ray restarts a shard with these arguments, empty: the new one waits
-    # for the learner to restore it.
+    weights_name = f'muzero_snt-weights-{run}'
     # Reanalyse worker j, as actor j, serves shard j mod num_shards.
     reanalysers_of = [
         sum(shards_lib.shard_of(j, num_shards) == k
             for j in range(settings.num_reanalyze_workers))
         for k in range(num_shards)]
+    # Ray restarts a shard with these arguments, empty: the new one waits
+    # for the learner to restore it.
     services = [
         _actor(ray, replay_service.ReplayService, settings,
                name=name).remote(
@@ -124,7 +118,7 @@ def start(settings: Any, learner: learning.Learner
                    wait_for_restore=True, shard=k, num_shards=num_shards)
         for k, name in enumerate(shard_names)]
     weights = _actor(ray, weight_store.WeightStore, settings,
-                     name=names[1]).remote()
+                     name=weights_name).remote()
     handles += services + [weights]
     ray.get([service.restore.remote(None, replay_service.NO_COUNTS)
              for service in services])
@@ -133,7 +127,7 @@ def start(settings: Any, learner: learning.Learner
         self_play_class.remote(
             i, config, settings.preset, settings.env, settings.search,
             settings.num_envs, settings.seed,
-            shard_names[shards_lib.shard_of(i, num_shards)], names[1],
+            shard_names[shards_lib.shard_of(i, num_shards)], weights_name,
             continuous=settings.continuous_selfplay,
             pad_rounds=settings.pad_rounds, environment=settings.environment)
         for i in range(settings.num_actors)
@@ -142,14 +136,14 @@ def start(settings: Any, learner: learning.Learner
     reanalysers = [
         reanalyse_class.remote(
             i, config, settings.search, settings.seed,
-            shard_names[shards_lib.shard_of(i, num_shards)], names[1])
+            shard_names[shards_lib.shard_of(i, num_shards)], weights_name)
         for i in range(settings.num_reanalyze_workers)
     ]
     handles += workers + reanalysers
     evaluator_handle = None
     if settings.eval_interval:
       evaluator_handle = _actor(ray, workers_lib.Evaluator, settings).remote(
-          config, settings.preset, settings.env, settings.search, names[1],
+          config, settings.preset, settings.env, settings.search, weights_name,
           settings.logdir, settings.eval_interval, settings.eval_games,
           settings.seed, environment=settings.environment)
       handles.append(evaluator_handle)

@@ -34,7 +34,7 @@ exact. Priorities go back to the shard the batch came from.
 A checkpoint's replay is one file (`write`) holding every shard's games
 in shard order, with each shard's size, id counter, generator state and
 counters in its metadata; `ReplayBuffer.restore` reads it as one buffer
-of all the games. `deal` restores it onto any number of shards.
+of all the games, `deal` onto any number of shards.
 """
 
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -57,8 +57,7 @@ class Part(NamedTuple):
 
 def check_num_shards(num_shards: int, window_size: int,
                      name: str = 'num_shards') -> None:
-  """Raises ValueError naming `name` unless 1 <= `num_shards` <=
-  `window_size`."""
+  """Raises ValueError naming `name` unless 1 <= num_shards <= window_size."""
   if (isinstance(num_shards, bool) or not isinstance(num_shards, int) or
       not 1 <= num_shards <= window_size):
     raise ValueError(f'{name} must be an integer in [1, window_size = '
@@ -102,12 +101,8 @@ def choose(masses: Sequence[float], rng: np.random.Generator) -> int:
 def write(path: str, config: config_lib.MuZeroConfig,
           buffers: Sequence[replay_lib.ReplayBuffer],
           counters: Sequence[Dict[str, int]]) -> None:
-  """Writes the shards' `buffers` and `counters` (`COUNTER_NAMES`), in
-  shard order, into one replay file `path`, atomically.
-
-  Raises:
-    ValueError: if the shards' games differ in frame layout.
-  """
+  """Writes the shards' `buffers` and `counters` into one replay file
+  `path`, atomically; ValueError if their games differ in frame layout."""
   contents = [buffer.contents() for buffer in buffers]
   stacks = {c.frame_stack for c in contents if c.games}
   if len(stacks) > 1:
@@ -127,12 +122,9 @@ def write(path: str, config: config_lib.MuZeroConfig,
 
 
 def read(config: config_lib.MuZeroConfig, path: str) -> List[Part]:
-  """The shards of a replay file (`write`'s, or one buffer's `save`).
-
-  Raises:
-    ValueError: naming `path`, as `replay_files.read`, or if its shards do
-      not add up to its games.
-  """
+  """The shards of a replay file (`write`'s, or one buffer's `save`);
+  ValueError naming `path`, as `replay_files.read`, or if its shards do not
+  add up to its games."""
   whole = replay_files.read(path, config)
   shards = whole.meta.get('shards')
   if shards is None:
@@ -174,17 +166,15 @@ def _split(total: Dict[str, int], shares: Sequence[int]
 def deal(config: config_lib.MuZeroConfig, parts: Sequence[Part],
          num_shards: int, seed: int, counters: Dict[str, int]
         ) -> List[Tuple[replay_lib.ReplayBuffer, Dict[str, int]]]:
-  """The buffers and counters of `num_shards` shards holding `parts`.
+  """The buffers and counters of `num_shards` shards holding `read`'s
+  `parts`.
 
   As many shards as parts: each takes its own part back, with its id
   counter, generator state and counters (a file of one buffer: with
-  `counters`). Otherwise every game goes to one shard, dealt in turn in
+  `counters`, the checkpoint's). Otherwise the games are dealt in turn in
   file order, which fits each shard's window since the file fits the
-  run's; the counters `counters` (the sums) are split in proportion to
-  the positions dealt, and the generators start from `shard_seed`.
-
-  `parts` are `read`'s, `counters` the checkpoint's (summed), `seed` the
-  run's.
+  run's; `counters` are split in proportion to the positions dealt, and
+  the generators start from `shard_seed` of the run's `seed`.
   """
   configs = [shard_config(config, k, num_shards) for k in range(num_shards)]
   if len(parts) == num_shards:
@@ -211,7 +201,7 @@ def deal(config: config_lib.MuZeroConfig, parts: Sequence[Part],
 
 
 def summed(counters: Sequence[Dict[str, Any]]) -> Dict[str, int]:
-  """The shards' counters added up, name by name (`COUNTER_NAMES`)."""
+  """The shards' counters added up, name by name."""
   return {n: sum(int(c[n]) for c in counters) for n in COUNTER_NAMES}
 
 

@@ -16,7 +16,7 @@
 
 The learner (`Publisher`) puts the network's variables into Ray's object
 store and hands the reference and its step, the version, to the
-`WeightStore` actor, which keeps only the newest. Workers (`Follower`)
+`WeightStore` actor, which keeps only the newest; workers (`Follower`)
 fetch the arrays only when their version is newer.
 """
 
@@ -122,16 +122,14 @@ class WeightStore:
 
 
 class Publisher:
-  """The learner's side: publishes a network's weights to a `WeightStore`,
-  waiting for the store's answer at the next publication.
+  """The learner's side: publishes a network's weights to a `WeightStore`.
 
   In the background (the default), the learner's thread only takes a
-  snapshot of the variables, one compiled call that copies them on their
-  device; a thread of the publisher turns it into arrays, puts them in the
-  object store and tells the store, so the learner does not wait for the
-  copy into the object store (a large network's cost). A snapshot still
-  waiting when a newer one comes is replaced by it: the workers want the
-  newest weights, not every version.
+  snapshot of the variables (one compiled copy on their device); a thread
+  of the publisher puts it in the object store and tells the store, so the
+  learner does not wait for that copy (a large network's cost). A snapshot
+  still waiting when a newer one comes is replaced by it: the workers want
+  the newest weights, not every version.
 
   Attributes:
     version: the version of the newest publication asked for, or None.
@@ -191,10 +189,9 @@ class Publisher:
     return done
 
   def close(self, send_waiting: bool = True) -> None:
-    """Stops the thread once the publication it is sending is done.
-
-    Call it before `ray.shutdown`: a send in flight when Ray stops makes
-    Ray's core worker end the whole process.
+    """Stops the thread once the publication it is sending is done; call
+    it before `ray.shutdown` (a send in flight when Ray stops makes Ray's
+    core worker end the whole process).
 
     Args:
       send_waiting: whether to send the snapshot still waiting first, and
@@ -237,7 +234,8 @@ class Publisher:
         self._condition.notify_all()
 
   def _send(self, version: int, arrays: List[np.ndarray]) -> None:
-    """Puts `arrays` in the object store and tells the store."""
+    """Puts `arrays` in the object store and tells the store, whose answer
+    to the last publication is waited for now."""
     if self._pending is not None and (
         self._ray.get(self._pending) < self._held):
       logging.warning(

@@ -39,7 +39,6 @@ from muzero_snt.distributed import ray_support
 from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.evaluation import matches as evaluation
-from muzero_snt.evaluation import opponents as opponents_lib
 from muzero_snt.run import builders
 
 # Seconds a reanalyse worker waits for a batch before it looks at `_stop`.
@@ -50,11 +49,8 @@ _EVALUATOR_POLL = 0.5
 
 def hide_unassigned_gpus(ray: Any) -> bool:
   """Hides the machine's GPUs from this process's TensorFlow unless Ray
-  assigned it some; returns whether it did.
-
-  Ray leaves CUDA_VISIBLE_DEVICES as it finds it for a worker that asks
-  for no GPU: TensorFlow would take the node's GPUs' memory (on the
-  learner's node, the learner's).
+  assigned it some (Ray leaves CUDA_VISIBLE_DEVICES as it finds it, and
+  TensorFlow would take the learner's GPU memory); returns whether it did.
   """
   if ray.get_gpu_ids():
     return False
@@ -90,7 +86,7 @@ class Worker:
       search: one of `search.SEARCH_KINDS`.
       weights, service: the `WeightStore` and `ReplayService` actors' names
         (not handles: Ray cannot always restart an actor whose constructor
-        took handles); no service for a worker that does not use it.
+        took handles), or no service.
       threads: TensorFlow's threads in this process (None: its defaults).
       min_batch_size: as `search.make_search`'s.
     """
@@ -113,8 +109,8 @@ class Worker:
     self._service = self._ray.get_actor(service) if service else None
 
   def _register(self, register: Any) -> int:
-    """Registers this process by `register(index, pid)`, a method of the
-    service; returns the seed of this incarnation."""
+    """Registers this process by the service's `register(index, pid)`;
+    returns the seed of this incarnation."""
     incarnation = self._ray.get(register.remote(self._index, os.getpid()))
     return incarnation_seed(self._seed, self._index, incarnation)
 
@@ -158,13 +154,10 @@ class Worker:
 
 
 class SelfPlayWorker(Worker):
-  """Plays self-play games for as long as the process lives.
-
-  It sends a round's games (`Actor.play_round`) while it plays the next,
-  or, continuous (`Actor.play_games`), the games that ended after each move
-  once its last `insert` has returned; the service holds it in `insert`
-  while it is too far ahead.
-  """
+  """Plays self-play games for as long as the process lives, sending a
+  round's games (`Actor.play_round`) while it plays the next, or,
+  continuous (`Actor.play_games`), the games that ended after each move
+  once its last `insert` has returned."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
@@ -174,8 +167,7 @@ class SelfPlayWorker(Worker):
     """Builds the actor and starts its loop; `num_envs` games at once,
     `preset`, `title` and `environment` as `builders.
     make_environment_factory`'s, `continuous` and `pad_rounds` as
-    `RunConfig.continuous_selfplay` and `pad_rounds`, the rest as
-    `_set_up`'s."""
+    `RunConfig`'s, the rest as `_set_up`'s."""
     self._set_up(index, config, seed, search, weights, service, threads=1,
                  min_batch_size=num_envs if pad_rounds else 1)
     self._make_environment = builders.make_environment_factory(
@@ -240,7 +232,6 @@ class SelfPlayWorker(Worker):
       self._insert(ended)
 
   def _progress(self) -> Dict[str, Any]:
-    """Rounds (or `play_games` calls), games sent, inserts, weights."""
     return {'rounds': self._rounds, 'games': self._games_sent,
             'inserts': self._inserts, 'version': self._weights.version}
 
@@ -288,7 +279,6 @@ class ReanalyseWorker(Worker):
       self._batches += 1
 
   def _progress(self) -> Dict[str, Any]:
-    """Batches reanalysed, seconds computing them, weights' versions."""
     reanalyser = self._reanalyser
     return {
         'batches': self._batches,
@@ -298,12 +288,6 @@ class ReanalyseWorker(Worker):
                            if reanalyser and reanalyser.target_network
                            else None),
     }
-
-
-def supported(preset: str, config: config_lib.MuZeroConfig) -> bool:
-  """Whether the evaluator can evaluate `preset`: one player, or two with
-  fixed opponents (`opponents.OPPONENTS`)."""
-  return preset in opponents_lib.OPPONENTS or config.num_players == 1
 
 
 class Evaluator(Worker):
@@ -316,8 +300,8 @@ class Evaluator(Worker):
                seed: int = 0, environment=None):
     """Builds the network copy and the opponents and starts the loop:
     `num_games` per opponent and side, or episodes, scalars to `logdir`
-    (or none); `preset` (one `supported`), `title` and `environment` the
-    run's; the rest as `_set_up`'s."""
+    (or none); `preset` (of one player, or in `opponents.OPPONENTS`),
+    `title` and `environment` the run's."""
     self._set_up(0, config, seed, search, weights)
     self._make_environment = builders.make_environment_factory(
         preset, config, title, environment)

@@ -14,11 +14,7 @@
 # ============================================================================
 """How good a trained network is: matches, episodes and reports.
 
-`matches` plays the search against fixed opponents (two players) or for
-episodes (one player), the way each preset is evaluated, and formats the
-results; `opponents` are each preset's opponents; `exact` computes the
-exact probability of every result over every line of play against
-tic-tac-toe's opponents; `loading` reads the run a checkpoint directory
-saved and its network; `curves` draws learning curves from a run's
-TensorBoard files.
+`matches` plays the search against each preset's `opponents` or for
+episodes; `exact` walks every line of tic-tac-toe; `loading` reads a
+checkpoint directory's run and network; `curves` plots a run's scalars.
 """

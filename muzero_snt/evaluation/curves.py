@@ -21,15 +21,11 @@ from typing import Dict, Sequence, Tuple
 import numpy as np
 import tensorflow as tf
 
-_PNG_HINT = "learning_curve_png needs matplotlib: pip install -e '.[plots]'"
-
 
 def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
-  """Every scalar of the TensorBoard event files directly in `logdir`.
-
-  Returns:
-    `{tag: (steps [N] int64, values [N] float64)}`, sorted by step; a step
-    written twice (by a resumed run) keeps the later value.
+  """Every scalar of the TensorBoard event files directly in `logdir`, as
+  `{tag: (steps [N] int64, values [N] float64)}` sorted by step (a step
+  written twice, by a resumed run, keeps the later value).
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
@@ -64,12 +60,8 @@ def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
 
 
 def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
-  """Plots scalars of a run against the learner step into PNG `path`.
-
-  Args:
-    logdir: the run's TensorBoard directory (see `read_scalars`).
-    tags: the scalar tags to plot, e.g. `('selfplay/episode_return',)`.
-    path: the PNG file to write (its directory is created), returned.
+  """Plots `tags` of the run in `logdir` (`read_scalars`) against the
+  learner step into PNG `path` (its directory is created), returned.
 
   Raises:
     FileNotFoundError: if `logdir` holds no event file.
@@ -84,14 +76,14 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     if tag not in scalars:
       raise ValueError(f'No scalar {tag!r} in the event files of {logdir!r}; '
                        f'available tags: {sorted(scalars)}.')
-  try:
-    # Imported here: matplotlib is an optional dependency ('plots').
+  try:  # matplotlib is an optional dependency ('plots').
     # pylint: disable=g-import-not-at-top
     from matplotlib import figure
     from matplotlib.backends import backend_agg
     # pylint: enable=g-import-not-at-top
   except ImportError as e:
-    raise ImportError(_PNG_HINT) from e
+    raise ImportError('learning_curve_png needs matplotlib: pip install -e '
+                      "'.[plots]'") from e
   # A Figure on its own Agg canvas: no pyplot, no global backend switch.
   fig = figure.Figure(figsize=(7, 2.4 * len(tags)), dpi=100)
   backend_agg.FigureCanvasAgg(fig)
@@ -103,8 +95,6 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     ax.grid(alpha=0.3)
   axes[-1].set_xlabel('learner step')
   fig.tight_layout()
-  directory = os.path.dirname(path)
-  if directory:
-    os.makedirs(directory, exist_ok=True)
+  os.makedirs(os.path.dirname(path) or '.', exist_ok=True)
   fig.savefig(path, format='png')
   return path

@@ -40,31 +40,22 @@ OPPONENTS = tuple(_CHOICES)
 
 
 class ExactResult(NamedTuple):
-  """Probabilities of each result, and every losing line.
-
-  `losing_lines`: (squares played from the empty board, probability), summing
-  to `loss`.
-  """
+  """Probabilities of each result, and every losing line."""
   opponent: str
   side: str  # 'first' (the player moves first) or 'second'.
   win: float
   draw: float
   loss: float
+  # (squares played from the empty board, probability), summing to `loss`.
   losing_lines: Tuple[Tuple[Tuple[int, ...], float], ...]
 
 
 def walk(select_actions: SelectActions, opponent: str,
          side: int) -> ExactResult:
-  """Every line of the player against `opponent`, from the empty board.
-
-  Args:
-    select_actions: the player's batched, deterministic move choice.
-    opponent: 'perfect' or 'random'.
-    side: 0 if the player moves first, 1 if second.
-
-  Raises:
-    ValueError: for an unknown opponent or side, or an illegal move.
-  """
+  """Every line of `select_actions`, a batched deterministic player moving
+  first (`side` 0) or second (1), against `opponent` ('perfect' or
+  'random'), from the empty board; ValueError for an unknown opponent or
+  side, or an illegal move."""
   if opponent not in _CHOICES:
     raise ValueError(f'Unknown opponent {opponent!r}; expected one of '
                      f'{OPPONENTS}.')

@@ -30,12 +30,8 @@ from muzero_snt.run import run_config
 
 
 def check_checkpoint_dir(checkpoint_dir: str) -> None:
-  """Raises unless `checkpoint_dir` is a directory holding a checkpoint.
-
-  Raises:
-    FileNotFoundError: if it does not exist, or holds no checkpoint.
-    NotADirectoryError: if it is a file.
-  """
+  """Raises FileNotFoundError (or NotADirectoryError, for a file) unless
+  `checkpoint_dir` is a directory holding a checkpoint."""
   where = f'checkpoint_dir={checkpoint_dir}'
   if not os.path.exists(checkpoint_dir):
     raise FileNotFoundError(f'{where} does not exist: give the checkpoint '
@@ -103,15 +99,10 @@ def _changed_fields(a: config_lib.MuZeroConfig,
 
 
 class RunToEvaluate(NamedTuple):
-  """What an evaluation plays, and the saved record it comes from.
-
-  Attributes:
-    run: the preset, `config` and `env` to evaluate, with every other field
-      of the saved record, and `checkpoint_dir`.
-    saved: the record in `run.checkpoint_dir`, None if there is none (no
-      directory, or a run from before records were saved).
-  """
+  """What an evaluation plays, and the saved record it comes from."""
+  # The preset, config and env to evaluate, with the record's other fields.
   run: run_config.RunConfig
+  # The record in `run.checkpoint_dir`, or None (no directory or record).
   saved: Optional[run_config.RunConfig]
 
   def describe(self) -> str:
@@ -137,24 +128,6 @@ class RunToEvaluate(NamedTuple):
             (f'; evaluated with {evaluated}' if evaluated else ''))
 
 
-def _with_changes(config: config_lib.MuZeroConfig,
-                  config_values: Mapping[str, Any],
-                  config_overrides: Sequence[str]
-                 ) -> config_lib.MuZeroConfig:
-  values = run_config.config_to_dict(config)
-  unknown = sorted(set(config_values) - set(values))
-  if unknown:
-    raise ValueError(f'config_values names unknown fields {unknown}; '
-                     f'expected names of {sorted(values)}.')
-  values.update(config_values)
-  config = run_config.config_from_dict(values)
-  try:
-    return run_config.apply_overrides(config, config_overrides)
-  except ValueError as e:
-    raise ValueError(
-        f'config_overrides={tuple(config_overrides)!r}: {e}') from e
-
-
 def run_to_evaluate(checkpoint_dir: Optional[str],
                     preset: Optional[str] = None,
                     env: Optional[str] = None,
@@ -163,17 +136,14 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
   """The run in `checkpoint_dir`, to evaluate exactly as it was trained.
 
   The record the run saved (`run_config.load`) gives the preset, the game
-  and the whole configuration, its changes from the preset included; the
-  arguments may repeat its values, and change only `EVALUATION_FIELDS` of
-  the configuration. Without a record (no directory, or a run from before
-  records were saved) the arguments say what to evaluate.
+  and the whole configuration; the arguments may repeat its values, and
+  change only `EVALUATION_FIELDS` of the configuration. Without a record
+  (no directory, or a run from before records were saved) the arguments
+  (None: `RunConfig`'s defaults) say what to evaluate.
 
   Args:
     checkpoint_dir: the training run's checkpoint directory, or None.
-    preset: the preset asked for; None for the saved run's (without a
-      record: `RunConfig`'s default, tictactoe).
-    env: the game of a titled preset asked for; None for the saved run's
-      (without a record: the preset's default title).
+    preset, env: the preset and game asked for; None for the saved run's.
     config_values: config fields by `run_config.config_to_dict`'s names
       (`num_simulations`, `network.channels`), set on the run's
       configuration (or the preset's).
@@ -210,13 +180,22 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
             f'{name} or without one.')
       run = run.replace(**{name: value})
   trained = run.config or presets.get_preset(run.preset)
-  config = _with_changes(trained, config_values or {}, config_overrides)
+  before = run_config.config_to_dict(trained)
+  unknown = sorted(set(config_values or {}) - set(before))
+  if unknown:
+    raise ValueError(f'config_values names unknown fields {unknown}; '
+                     f'expected names of {sorted(before)}.')
+  config = run_config.config_from_dict({**before, **(config_values or {})})
+  try:
+    config = run_config.apply_overrides(config, config_overrides)
+  except ValueError as e:
+    raise ValueError(
+        f'config_overrides={tuple(config_overrides)!r}: {e}') from e
   if saved is not None:
     refused = [name for name in _changed_fields(trained, config)
                if name not in EVALUATION_FIELDS]
     if refused:
       values = run_config.config_to_dict(config)
-      before = run_config.config_to_dict(trained)
       changes = ', '.join(
           f'config.{name}={_shown(values[name])} (trained: '
           f'{_shown(before[name])})' for name in refused)

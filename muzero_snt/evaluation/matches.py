@@ -18,9 +18,8 @@ MuZero plays the most visited action of a search without noise (the
 pseudocode's `select_action` at temperature 0), so an evaluation's variety
 comes from the opponents' and the environments' seeds. Games and episodes
 run in lockstep, one batched search per move for all of them, and are cut
-after a move limit (the config's `max_moves` unless given), so that a
-policy that never ends its game still ends its evaluation. Two-player
-games are scored from their last reward (`openspiel_players.winner`).
+after a move limit (`move_limit`), so that a policy that never ends its
+game still ends its evaluation.
 """
 
 from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
@@ -42,11 +41,8 @@ SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
 def move_limit(config, max_moves: Optional[int] = None) -> int:
-  """`max_moves`, or the config's `max_moves` if None: moves a game may last.
-
-  Raises:
-    ValueError: if `max_moves` is not a positive integer.
-  """
+  """`max_moves`, or the config's if None: moves a game may last; raises
+  ValueError unless it is a positive integer."""
   limit = config.max_moves if max_moves is None else max_moves
   if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or (
       limit < 1):
@@ -68,11 +64,8 @@ class MuZeroPlayer:
   protocol."""
 
   def __init__(self, search: search_lib.Search, seed: int = 0):
-    """Constructs the player of `search`, whose generator has `seed`.
-
-    Raises:
-      TypeError: if `search` is not a `search.Search` with a `config`.
-    """
+    """The player of `search`, whose generator has `seed`; TypeError
+    unless `search` is a `search.Search` with a `config`."""
     if not (isinstance(search, search_lib.Search) and
             hasattr(search, 'config')):
       raise TypeError(f'MuZeroPlayer needs a search.Search with a config '
@@ -99,11 +92,7 @@ class MuZeroPlayer:
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
     """The action to play in `env`'s position, whose observation is
-    `observation` or else `env.observation()`.
-
-    Raises:
-      ValueError: if no observation is given and `env` has no
-        `observation()` method.
+    `observation` or else `env.observation()` (ValueError if it has none).
     """
     if observation is None:
       if not callable(getattr(env, 'observation', None)):
@@ -117,11 +106,9 @@ class MuZeroPlayer:
 
 
 class MatchResult(NamedTuple):
-  """Two-player games of MuZero against one opponent, from one side.
-
-  Wins, draws and losses count from MuZero's perspective; a game still
-  running after `max_moves` moves is cut, and counts as none of them.
-  """
+  """Two-player games of MuZero against one opponent, from one side: wins,
+  draws and losses from MuZero's perspective, and games cut after
+  `max_moves` moves (none of them)."""
   opponent: str
   side: str  # 'first' (MuZero is player 0) or 'second'.
   wins: int
@@ -140,24 +127,19 @@ def play_games(muzero_player: MuZeroPlayer,
                opponents: Sequence[object],
                muzero_side: int,
                max_moves: Optional[int] = None) -> List[Optional[int]]:
-  """Plays each game from its current position to the end, in lockstep;
-  MuZero's moves of all the games are searched together.
-
-  Args:
-    muzero_player: the MuZero player.
-    envs: two-player games with `observation()`, reset or set to a
-      position, none over.
-    opponents: one player per game, with `select_action(env) -> int`.
-    muzero_side: the player MuZero plays, 0 (moves first) or 1.
-    max_moves: as `move_limit`'s.
+  """Plays each of `envs` (two-player games with `observation()`, none
+  over) from its position to the end against its player in `opponents`
+  (`select_action(env) -> int`), MuZero as player `muzero_side` (0 moves
+  first); in lockstep, MuZero's moves of all the games searched together.
 
   Returns:
-    The winner of each game: 0, 1, or -1 (`openspiel_players.DRAW`, equal
-    to `tictactoe.DRAW`); None for a game cut by the move limit.
+    The winner of each game from its last reward (`openspiel_players.
+    winner`): 0, 1, or -1 (`DRAW`); None for a game cut after
+    `move_limit(max_moves)` moves.
 
   Raises:
-    ValueError: for a side other than 0 or 1, a number of opponents other
-      than of games, or a `max_moves` that is not a positive integer.
+    ValueError: for a bad side or `max_moves`, or not one opponent per
+      game.
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
@@ -202,24 +184,16 @@ def evaluate_matches(
     max_moves: Optional[int] = None) -> List[MatchResult]:
   """Plays `num_games` games per opponent and side; counts the outcomes.
 
-  Game g with MuZero as player s is played in `make_environment(n)` against
-  `factory(n)`, `n = seed + s * num_games + g`, so it can be replayed alone.
-
-  Args:
-    muzero_player: the MuZero player.
-    make_environment: `(seed) -> environment` of a two-player game with
-      `observation()`.
-    opponents: `{name: factory}`, factories taking a seed.
-    num_games: games per opponent and side.
-    seed: the first seed.
-    max_moves: as `move_limit`'s.
+  Game g with MuZero as player s is played in `make_environment(n)` (a
+  two-player game with `observation()`) against `opponents[name](n)`,
+  `n = seed + s * num_games + g`, so it can be replayed alone; it is cut
+  after `move_limit(max_moves)` moves.
 
   Returns:
     A `MatchResult` per opponent, in order, and side (first, then second).
 
   Raises:
-    ValueError: if `num_games` is not positive, `opponents` is empty or
-      `max_moves` is not a positive integer.
+    ValueError: if `num_games`, `opponents` or `max_moves` is bad.
   """
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
@@ -263,11 +237,8 @@ def evaluate_tictactoe(
 
 
 class EpisodeStats(NamedTuple):
-  """Returns of N evaluation episodes; `std` is the population's (ddof 0).
-
-  `cut` of them were still running after `max_moves` moves: their returns
-  are those of their first `max_moves` moves.
-  """
+  """Returns of N evaluation episodes, `cut` of them after `max_moves`
+  moves; `std` is the population's (ddof 0)."""
   returns: np.ndarray  # [N] undiscounted returns, in episode order.
   cut: int = 0
   max_moves: Optional[int] = None  # The move limit of the episodes.
@@ -298,12 +269,11 @@ def evaluate_episodes(search: search_lib.Search,
 
   Episode i runs in `make_environment(seed + i)` to its LAST time step, or
   is cut after `max_moves` moves (`move_limit`); the episodes advance in
-  lockstep under one `MuZeroPlayer(search, seed)`.
+  lockstep under one `MuZeroPlayer(search, seed)` (its errors).
 
   Raises:
-    TypeError: if `search` is not a `search.Search`.
-    ValueError: if `num_episodes` or `max_moves` is not positive or an
-      environment has two players.
+    ValueError: if `num_episodes` is not positive or an environment has
+      two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
@@ -377,8 +347,8 @@ def evaluate_preset(search: search_lib.Search,
 
 
 def tictactoe_table(results: Sequence[MatchResult]) -> str:
-  """One row per opponent and MuZero's side: games, wins, draws, losses and
-  games cut by the move limit; then, if any were, how many of all."""
+  """One row per `MatchResult`; then, if any were, how many games the move
+  limit cut."""
   lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
            f'{"draws":>6}{"losses":>7}{"cut":>6}']
   for r in results:
@@ -393,8 +363,7 @@ def tictactoe_table(results: Sequence[MatchResult]) -> str:
 
 
 def episodes_table(stats: EpisodeStats) -> str:
-  """The number of episodes and the mean, std, min and max return; then, if
-  the move limit cut any, how many."""
+  """A row of `stats`; then, if the move limit cut any, how many."""
   table = (f'{"episodes":>8}{"mean":>9}{"std":>9}{"min":>9}{"max":>9}\n'
            f'{len(stats.returns):>8}{stats.mean:>9.1f}{stats.std:>9.1f}'
            f'{stats.min:>9.1f}{stats.max:>9.1f}')
@@ -405,12 +374,8 @@ def episodes_table(stats: EpisodeStats) -> str:
 
 
 def summary_scalars(results: Results) -> Dict[str, float]:
-  """The results as `eval/...` scalars.
-
-  Matches: `eval/<opponent>/{win,draw,loss}_rate` over both sides, of all
-  games (a game cut by the move limit is none of them); episodes:
-  `eval/return_{mean,std,min,max}`.
-  """
+  """The results as `eval/<opponent>/{win,draw,loss}_rate` over both sides
+  (a cut game is none of them), or `eval/return_{mean,std,min,max}`."""
   if isinstance(results, EpisodeStats):
     return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
             'eval/return_min': results.min, 'eval/return_max': results.max}

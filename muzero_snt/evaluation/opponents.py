@@ -44,17 +44,11 @@ def make_opponents(preset: str,
                    num_simulations: int = MCTS_SIMULATIONS,
                    num_rollouts: int = MCTS_ROLLOUTS
                    ) -> Dict[str, OpponentFactory]:
-  """The opponents of a two-player preset, by their names in results.
-
-  Args:
-    preset: a key of `OPPONENTS`.
-    names: the opponents wanted, among `OPPONENTS[preset]` (default: all).
-    game: the `pyspiel.Game` of an MCTS opponent.
-    num_simulations, num_rollouts: the MCTS bot's, per move and per leaf.
-
-  Returns:
-    `{name: factory}`, factories taking a seed, in `OPPONENTS` order; the
-    MCTS opponent is named `mcts_name(num_simulations)`.
+  """`{name: factory}` of the opponents `names` (default: all) of a
+  two-player `preset`, factories taking a seed, in `OPPONENTS` order; the
+  MCTS opponent, `mcts_name(num_simulations)`, plays `game` (a
+  `pyspiel.Game`) with `num_simulations` per move and `num_rollouts` per
+  leaf.
 
   Raises:
     ValueError: naming a preset without opponents, an opponent it does not
@@ -71,17 +65,14 @@ def make_opponents(preset: str,
     raise ValueError(f'Opponents {list(unknown or names)} do not play '
                      f'{preset}; expected some of {list(available)}.')
   factories = {}
-  for name in available:
-    if name not in names:
-      continue
+  for name in (n for n in available if n in names):
     if name == 'mcts':
-      # Checks the arguments now rather than at the first game.
-      openspiel_players.MCTSPlayer(game, num_simulations,
-                                   num_rollouts=num_rollouts)
-      # A seed -> the bot (its third argument).
-      factories[mcts_name(num_simulations)] = functools.partial(
-          openspiel_players.MCTSPlayer, game, num_simulations,
-          num_rollouts=num_rollouts)
+      # A seed -> the bot (its third argument); one made now checks the
+      # arguments rather than the first game.
+      factory = functools.partial(openspiel_players.MCTSPlayer, game,
+                                  num_simulations, num_rollouts=num_rollouts)
+      factory()
+      factories[mcts_name(num_simulations)] = factory
     else:
       # The random player plays any game.
       factories[name] = {'perfect': tictactoe_players.PerfectPlayer,
