@@ -63,8 +63,8 @@ class TrainingLoop:
       learner: the learner; with self-play, its network is the one the
         actor's search reads.
       source: where the batches come from.
-      checkpoint_dir: where to save and resume checkpoints; none if unset.
-      writer: TensorBoard writer; none if unset.
+      checkpoint_dir: where to save and resume checkpoints (None: nowhere).
+      writer: TensorBoard writer, if any.
       log_every: log and write summaries every this many learner steps (and
         after the first round, and at the end).
       checkpoint_seconds: also checkpoint between rounds when this much
@@ -145,19 +145,17 @@ class TrainingLoop:
   def replay(self) -> Optional[replay_lib.ReplayBuffer]:
     return self._source.replay
 
+  # Self-play's rounds, games and environment steps (0 without games).
   @property
   def rounds(self) -> int:
-    """Self-play rounds played (0 for a source without games)."""
     return getattr(self._source, 'rounds', 0)
 
   @property
   def games(self) -> int:
-    """Games played (0 for a source without games)."""
     return getattr(self._source, 'games', 0)
 
   @property
   def env_steps(self) -> int:
-    """Environment steps taken (0 for a source without games)."""
     return getattr(self._source, 'env_steps', 0)
 
   @property
@@ -188,8 +186,7 @@ class TrainingLoop:
       self._first_step = (time.time(), steps)
 
   def _learn(self) -> bool:
-    """One learner step on the source's next batch; False once done (or
-    asked to stop)."""
+    """One learner step on the next batch; False once done or stopping."""
     if self._stop.requested:
       return False
     batch, keys = self._source.sample()
@@ -239,11 +236,6 @@ class TrainingLoop:
     if weights is not None:
       self._source.actor_weights.write(weights)
       self._actor_steps = steps
-
-  def _end_round(self) -> None:
-    """Every step drawn taken, and the actor's weights the learner's."""
-    self._end_move()
-    self._end_move()
 
   def save(self) -> Optional[str]:
     """Saves a checkpoint numbered by the learner step; logs its path.
@@ -302,7 +294,9 @@ class TrainingLoop:
           self._source.run_round(self._stage, lambda: self._actor_steps,
                                  should_stop=should_stop,
                                  end_move=self._end_move)
-          self._end_round()
+          # Twice: every step drawn taken, the actor's weights the learner's.
+          self._end_move()
+          self._end_move()
         else:
           self._source.run_round(self._learn, lambda: self._learner.steps,
                                  should_stop=should_stop)
