@@ -285,10 +285,11 @@ class FixedReplay:
   """Learner steps on the games of a replay file, no new games (MuZero
   Unplugged, Schrittwieser et al., 2021); a round is one step.
 
-  Batches are sampled as self-play's would be, reanalysed if `reanalyser`
-  is given. `seed` seeds the sampling, not the file's own state, so runs of
-  different seeds draw different batches from one file. The buffer is
-  checkpointed like self-play's, so a resumed run continues exactly.
+  The file is read on construction (raising as `load_replay`). Batches are
+  sampled as self-play's would be, reanalysed if `reanalyser` is given.
+  `seed` seeds the sampling, not the file's own state, so runs of different
+  seeds draw different batches from one file. The buffer is checkpointed
+  like self-play's, so a resumed run continues exactly.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, path: str,

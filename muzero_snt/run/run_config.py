@@ -178,9 +178,7 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
 
 
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
-# How self-play searches (`search.make_search`).
 SEARCHES = choices.SEARCHES
-# Where self-play searches (`distribute.place_search`).
 SEARCH_DEVICES = choices.SEARCH_DEVICES
 # Self-play's ways of playing: saved only when on.
 _PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
@@ -245,11 +243,13 @@ class RunConfig:
     pad_rounds: search every move of a round with all num_envs rows, so
       that the batched search compiles one program. The preset's default
       holds for the xla search in rounds only.
-    search: one of `SEARCHES`; search_device: one of `SEARCH_DEVICES`.
+    search: how self-play searches, one of `SEARCHES`.
+    search_device: where, one of `SEARCH_DEVICES` (`distribute.place_search`).
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
     checkpoint_dir: where to save checkpoints and resume from the newest.
-    logdir, export_dir: TensorBoard summaries; the exported SavedModel.
+    logdir: where to write TensorBoard summaries.
+    export_dir: where to export the inference SavedModel after training.
     allow_config_changes: fields a resumed run may change besides
       `CHANGEABLE`.
     checkpoint_minutes: also checkpoint after this much wall time since
