@@ -92,7 +92,6 @@ def make_strategy(name: str,
   replica per local GPU (without a GPU, per logical CPU, at least two: the
   stand-ins for accelerators in tests); 'multi_worker' the devices of the
   machines of `TF_CONFIG`; 'tpu' the cores of a TPU, the paper's setting.
-
   Build the `Learner` after the strategy, outside its scope.
 
   Args:
