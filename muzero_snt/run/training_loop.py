@@ -203,19 +203,6 @@ class TrainingLoop:
     return not (self._steps_asked >= self._config.training_steps or
                 self._stop.requested)
 
-  def _collect(self) -> Optional[list]:
-    """Waits for the learner's thread; takes its steps' metrics and
-    priorities here (this thread alone writes the replay); returns the
-    weights read after them (None if no step ran)."""
-    keys, self._running_keys = self._running_keys, []
-    try:
-      finished = self._thread.wait()
-    except Exception as error:
-      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
-      raise
-    self._take_metrics(finished.metrics, keys)
-    return finished.weights
-
   def _take_metrics(self, done, keys) -> None:
     for metrics, step_keys in zip(done, keys):
       metrics = {name: value.numpy() for name, value in metrics.items()}
@@ -224,17 +211,24 @@ class TrainingLoop:
       self._took(metrics, step_keys, self._job_steps)
 
   def _end_move(self) -> None:
-    """After a move's steps were drawn: waits for the previous move's,
-    starts this move's, and gives the actor the weights after the
-    previous ones."""
-    weights = self._collect()
+    """After a move's steps were drawn: waits for the previous move's and
+    takes their metrics and priorities here (this thread alone writes the
+    replay), starts this move's, and gives the actor the weights read after
+    the previous ones (if any step ran)."""
+    keys, self._running_keys = self._running_keys, []
+    try:
+      finished = self._thread.wait()
+    except Exception as error:
+      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
+      raise
+    self._take_metrics(finished.metrics, keys)
     steps = self._job_steps = self._learner.steps
     if self._staged:
       staged, self._staged = self._staged, []
       self._running_keys = [keys for _, keys in staged]
       self._thread.start([batch for batch, _ in staged])
-    if weights is not None:
-      self._source.actor_weights.write(weights)
+    if finished.weights is not None:
+      self._source.actor_weights.write(finished.weights)
       self._actor_steps = steps
 
   def save(self) -> Optional[str]:
