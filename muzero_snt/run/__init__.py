@@ -12,15 +12,5 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What runs an experiment around the algorithm: the run's machinery.
-
-`experiment.run(run_config)` is the entry point. It wires a run's parts
-(`builders`), turns data into learner steps (`training_loop`,
-`data_sources`, `synthetic`, `overlapped_learning`), reports progress and
-keeps TensorBoard's files consistent (`progress`), saves and resumes
-(`checkpointing`, `run_config`, `run_lock`), checks resources first
-(`resources`, `network_size`), stops on signals (`stopping`), builds
-strategies (`distribute`), audits programs for accelerators
-(`device_audit`) and exports SavedModels (`export`). Nothing at the
-package's top level imports from here.
-"""
+"""What runs an experiment around the algorithm; `experiment.run` is the
+entry point. Nothing at the package's top level imports from here."""

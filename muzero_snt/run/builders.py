@@ -65,15 +65,11 @@ def make_environment_factory(preset: Optional[str],
                             ) -> acting.EnvironmentFactory:
   """`(seed) -> environment` of a run, checked against the config.
 
-  Args:
-    preset: names the environment (`environments.ENVIRONMENTS`); None with
-      `environment`.
-    config: the run's configuration; every environment's specs and steps
-      are checked against it (`environments.CheckedEnvironment`);
-      with `config.action_repeat` > 1 each move is held for that many steps.
-    title: the game of a titled preset (None: the preset's default).
-    environment: the user's factory `seed -> dm_env.Environment` or its
-      import string.
+  Every environment's specs and steps are checked against `config`
+  (`environments.CheckedEnvironment`); with `config.action_repeat` > 1 each
+  move is held for that many steps. The game is `preset` (with `title`, a
+  titled preset's), or the user's `environment`: a factory
+  `seed -> dm_env.Environment` or its import string.
 
   Raises:
     ValueError: if `environment` is an import string that does not load.

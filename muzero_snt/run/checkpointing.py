@@ -106,13 +106,12 @@ class Checkpointer:
 
   @property
   def latest_number(self) -> Optional[int]:
-    """The newest checkpoint's number (once `restore` or `save` ran, the
-    restored or saved one); None if there is none."""
+    """The newest checkpoint's number, or the one `restore` or `save` last
+    chose; None if there is none."""
     return self._latest
 
   @property
   def latest_path(self) -> Optional[str]:
-    """The TensorFlow path of `latest_number`'s checkpoint, if any."""
     return None if self._latest is None else self._prefix(self._latest)
 
   def _prefix(self, number: int) -> str:
@@ -149,11 +148,8 @@ class Checkpointer:
   def verify(self, number: int,
              config: Optional[config_lib.MuZeroConfig] = None
             ) -> Tuple[Optional[str], Optional[replay_lib.ReplayBuffer]]:
-    """Reads checkpoint `number` back; returns (problem or None, replay).
-
-    Every tensor is read, so TensorFlow checks its checksum; with `config`
-    the replay file is read whole too (and returned).
-    """
+    """Reads checkpoint `number` back, with `config` its replay file too;
+    returns (problem or None, replay)."""
     prefix = self._prefix(number)
     try:
       reader = tf.train.load_checkpoint(prefix)
@@ -293,13 +289,14 @@ class Checkpointer:
 
     Args:
       config: the run's config, to read and verify the replay buffer with;
-        None restores the TensorFlow checkpoint only (evaluation).
+        None restores the TensorFlow checkpoint only (evaluation), and
+        returns no buffer.
       read_only: change nothing in the directory (an evaluation beside a
         running training): damaged checkpoints are skipped, not moved, and
         the trackables may be part of the checkpoint (the network alone).
 
     Returns:
-      The checkpoint's replay buffer; None without a checkpoint or config.
+      The checkpoint's replay buffer, if any.
 
     Raises:
       CheckpointError: if checkpoints exist and none is intact (nothing is

@@ -16,19 +16,7 @@
 
 `training_loop.TrainingLoop` runs rounds of a `DataSource`: in each round
 the source produces data and calls back for the learner steps it is owed.
-Its counters are `tf.Variable`s and its replay buffer, if any, is
-checkpointed beside them.
-
-* `SelfPlay`: the MuZero loop, learner steps at an exact ratio to
-  environment steps; with a `reanalysis.Reanalyser`, a fraction of each
-  batch gets fresh targets (MuZero Reanalyze).
-* `FixedReplay`: a saved replay buffer, no new games (MuZero Unplugged,
-  Schrittwieser et al., 2021).
-* `SyntheticBatches`: learnable synthetic batches (`synthetic.py`), one
-  learner step a round: smoke runs and throughput.
-
-`from_batches` turns an iterator of NumPy batches into the `tf.data`
-input that `Learner.distribute_dataset` splits among the replicas.
+Its counters are `tf.Variable`s, checkpointed with its replay buffer.
 """
 
 import fractions
@@ -84,7 +72,7 @@ class DataSource(Protocol):
 
 
 class SelfPlay:
-  """Self-play rounds with learner steps at an exact train ratio.
+  """The MuZero loop: self-play rounds, learner steps at an exact ratio.
 
   Environment steps count once the replay buffer holds a batch's worth of
   positions; after every batched move the learner has taken exactly
@@ -92,7 +80,9 @@ class SelfPlay:
   one game per environment and ends with no game in progress, so a
   checkpoint between rounds continues exactly. With `continuous` a round
   is `Actor.play_games`: `num_envs` games end, each stored as it ends and
-  replaced at once; the games in play at a checkpoint are not in it.
+  replaced at once; the games in play at a checkpoint are not in it. With a
+  `reanalysis.Reanalyser`, a fraction of each batch gets fresh targets
+  (MuZero Reanalyze).
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
@@ -104,12 +94,11 @@ class SelfPlay:
     """Constructs the source.
 
     Args:
-      config: the run's configuration (batch size and replay settings).
+      config: the run's configuration.
       actor: plays the games.
       train_ratio: learner steps per environment step (> 0).
       seed: seed of the replay buffer's sampling.
-      reanalyser: if given, every sampled batch goes through it (its state
-        is checkpointed with the counters).
+      reanalyser: if given, every sampled batch goes through it.
       continuous: play with `Actor.play_games` instead of `play_round`.
       actor_weights: fills the actor's own network from the learner's, for
         a `TrainingLoop` with `overlap_learning=True`; None: the actor
@@ -121,7 +110,6 @@ class SelfPlay:
                        f'{train_ratio!r}.')
     self._config = config
     self._actor = actor
-    self._seed = seed
     # Exact: floor(ratio * steps) with a float ratio can be off by one.
     self._train_ratio = fractions.Fraction(str(train_ratio))
     self._counters = checkpointing.counters(
@@ -294,25 +282,19 @@ def load_replay(config: config_lib.MuZeroConfig, path: str,
 
 
 class FixedReplay:
-  """Learner steps on the games of a replay file; a round is one step.
+  """Learner steps on the games of a replay file, no new games (MuZero
+  Unplugged, Schrittwieser et al., 2021); a round is one step.
 
-  Batches are sampled as self-play's would be, reanalysed if the config
-  asks; no game is added. The buffer is checkpointed like self-play's, so
-  a resumed run continues exactly.
+  The file is read on construction (raising as `load_replay`). Batches are
+  sampled as self-play's would be, reanalysed if `reanalyser` is given.
+  `seed` seeds the sampling, not the file's own state, so runs of different
+  seeds draw different batches from one file. The buffer is checkpointed
+  like self-play's, so a resumed run continues exactly.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, path: str,
                seed: int = 0,
                reanalyser: Optional[reanalysis.Reanalyser] = None):
-    """Reads the file (raising as `load_replay`).
-
-    Args:
-      config: the run's configuration.
-      path: the replay file.
-      seed: seeds the sampling (the file's own sampling state is not used:
-        runs of different seeds draw different batches from one file).
-      reanalyser: if given, every batch goes through it.
-    """
     self._config = config
     self._path = path
     self._replay = load_replay(config, path, seed=seed)
@@ -357,16 +339,11 @@ def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
                  prefetch: int = 2) -> tf.data.Dataset:
   """A `tf.data.Dataset` of the global batches `make_batches()` yields.
 
-  Args:
-    make_batches: returns an iterator of NumPy `Batch`es of `batch_size`
-      windows (called once per pass over the dataset).
-    config: gives the shapes.
-    batch_size: the global batch size.
-    prefetch: batches prepared ahead of the learner.
-
-  Returns:
-    The batches with static shapes. Each worker of a multi-worker strategy
-    reads its own stream (sharding by data).
+  `make_batches` returns an iterator of NumPy `Batch`es of `batch_size`
+  windows, once per pass over the dataset; the dataset has static shapes,
+  from `config`, and each worker of a multi-worker strategy reads its own
+  stream (sharding by data). `Learner.distribute_dataset` splits it among
+  the replicas.
   """
   if batch_size <= 0:
     raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
@@ -391,9 +368,9 @@ def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
 
 
 class SyntheticBatches:
-  """Synthetic batches (`synthetic.py`) through `tf.data`; a round is one
-  learner step. The stream starts at the learner's step count, so a
-  resumed run continues it."""
+  """Learnable synthetic batches (`synthetic.py`) through `tf.data`, for
+  smoke runs and throughput; a round is one learner step. The stream starts
+  at the learner's step count, so a resumed run continues it."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, seed: int = 0):

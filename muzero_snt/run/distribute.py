@@ -92,6 +92,7 @@ def make_strategy(name: str,
   replica per local GPU (without a GPU, per logical CPU, at least two: the
   stand-ins for accelerators in tests); 'multi_worker' the devices of the
   machines of `TF_CONFIG`; 'tpu' the cores of a TPU, the paper's setting.
+  Build the `Learner` after the strategy, outside its scope.
 
   Args:
     name: one of `STRATEGIES`.
@@ -99,9 +100,6 @@ def make_strategy(name: str,
       on a TPU VM, or the Cloud TPU's name); required by 'tpu'.
     batch_size: if given, the global batch, checked to split evenly among
       the replicas.
-
-  Returns:
-    The strategy; build the `Learner` after it, outside its scope.
 
   Raises:
     ValueError: in one line naming what was asked, the devices found and

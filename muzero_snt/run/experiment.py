@@ -141,8 +141,7 @@ def check_run(run: run_config_lib.RunConfig,
 
   Raises:
     resources.ResourceError: naming the part or the path and what to do.
-    run_config.RunConfigError: if the checkpoint directory holds another
-      run.
+    run_config.RunConfigError: if the checkpoint directory holds another run.
   """
   run = run.resolved()
   config = run.config
@@ -198,9 +197,7 @@ def run(run_config: run_config_lib.RunConfig,
   Args:
     run_config: the run (its config's `batch_size` is the global batch).
     strategy: the learner's `tf.distribute` strategy (default: the current).
-    on_round: `(loop) -> bool` after every round; True stops the run.
-    end_round: `(loop) -> bool` after every move; True ends the round there
-      (`TrainingLoop.run`).
+    on_round, end_round: as in `TrainingLoop.run`.
     stop: the caller's `stopping.StopOnSignals`, if it listens to signals
       already (a launcher, from its first line).
     logger: called every `log_every` learner steps with the scalars of
@@ -255,8 +252,7 @@ _SOURCE_STAGES = {
 def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
            stop: stopping.StopOnSignals,
            logger: Optional[progress.Logger]) -> training_loop.TrainingLoop:
-  """`run`'s stages from the lock to the loop's end, naming each to `stop`.
-  """
+  """`run`'s stages from the lock to the loop's end, naming each to `stop`."""
   config = run.config
   with contextlib.ExitStack() as stack:
     if run.checkpoint_dir:

@@ -161,12 +161,10 @@ def export_inference(
 
   Args:
     network: the network to export (its variables are created if needed).
-    export_dir: a local directory path: new, empty, or an earlier export.
+    export_dir: a local directory path: new, empty, or an earlier export;
+      returned.
     config: the run's config, for the `discount` and `num_players` of the
       metadata; it must describe `network`'s shapes.
-
-  Returns:
-    `export_dir`.
 
   Raises:
     TypeError: if `network` is not a `MuZeroNetwork`, or `export_dir` not a

@@ -178,12 +178,10 @@ def activation_count(config: config_lib.MuZeroConfig) -> int:
 
   The rule: every output of a linear layer, convolution, batch norm, ReLU
   and residual sum is kept, as are each pooling output, the scaled hidden
-  state and the dynamics' input (state and action concatenated). A
-  `ConvBlock` so keeps 3 maps of its output (2 without batch norm), a
-  residual block 7 maps of [h, w, C] (5 without), a hidden MLP layer 2
-  vectors and a final one 1. The representation runs once, the dynamics K
-  times and the prediction K+1 times. TensorFlow frees some of these early
-  and keeps a few more (the losses'), so this is an estimate in float32
+  state and the dynamics' input (state and action concatenated), as
+  `_Tally` counts them. The representation runs once, the dynamics K times
+  and the prediction K+1 times. TensorFlow frees some of these early and
+  keeps a few more (the losses'), so this is an estimate in float32
   elements per example; bfloat16 compute needs less.
   """
   representation, dynamics, prediction = _tallies(config)

@@ -15,10 +15,10 @@
 """Learner steps in a second thread while self-play plays its next move.
 
 The learner's XLA program and the actor's batched search both release the
-interpreter, so they can run side by side (docs/benchmarks.md, "Learner
-steps beside self-play"), the actor on a network of its own (`WeightCopy`).
-`training_loop.TrainingLoop` with `overlap_learning=True` keeps this
-schedule, whatever the threads' timing, so a run is reproducible:
+interpreter, so they can run side by side, the actor on a network of its
+own (`WeightCopy`). `training_loop.TrainingLoop` with
+`overlap_learning=True` keeps this schedule, whatever the threads' timing,
+so a run is reproducible:
 
   after move m: draw the batches of the steps move m owes (in the main
   thread, which alone touches the replay buffer); wait for move m-1's
@@ -43,9 +43,8 @@ import tensorflow as tf
 class WeightCopy:
   """Copies every variable of `source` into `target` of the same build.
 
-  `read` and `write` split the copy, so that the source's thread reads and
-  the target's writes: the tensors read keep their values while the source
-  changes on.
+  `read` (in the source's thread) and `write` (in the target's) split the
+  copy: the tensors read keep their values while the source changes on.
   """
 
   def __init__(self, source: tf.Module, target: tf.Module):
@@ -70,15 +69,12 @@ class WeightCopy:
       target.assign(value)
 
   def read(self) -> List[tf.Tensor]:
-    """The source's values now (tensors that later updates leave alone)."""
     return self._read()
 
   def write(self, values: Sequence[tf.Tensor]) -> None:
-    """Assigns the values of `read` to the target."""
     self._write(list(values))
 
   def __call__(self) -> None:
-    """Copies the source into the target."""
     self.write(self.read())
 
 
@@ -94,8 +90,8 @@ class LearnerThread:
 
   def __init__(self, step: Callable[[Any], Dict[str, np.ndarray]],
                read_weights: Optional[Callable[[], List[tf.Tensor]]] = None):
-    """Takes the function of one learner step (`Learner.step`) and what
-    reads the weights after a list (`WeightCopy.read`; None: no reading)."""
+    """`step`: one learner step; `read_weights`: reads the weights after a
+    list (`WeightCopy.read`; None: no reading)."""
     self._step = step
     self._read_weights = read_weights
     self._pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
@@ -107,7 +103,6 @@ class LearnerThread:
     return self._running is not None
 
   def start(self, batches: Sequence[Any]) -> None:
-    """Starts the steps of `batches`, in order, in the worker thread."""
     if self._running is not None:
       raise RuntimeError('LearnerThread.start before wait(): the previous '
                          'steps are still running.')

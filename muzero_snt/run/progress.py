@@ -28,10 +28,6 @@ Every `log_every` learner steps (and after the first round, and at the end)
     `weights/version` and `reanalyse/workers`).
 
 A logger is any callable taking that dict, as Acme's loggers are.
-
-A run killed after its last checkpoint at step N has logged TensorBoard
-events beyond N that the resumed run logs again: `drop_events_after` drops
-them, so that TensorBoard shows each step once.
 """
 
 import glob
@@ -137,14 +133,11 @@ def drop_events_after(logdir: str, step: int,
                       paths: Optional[Sequence[str]] = None) -> int:
   """Removes events logged at steps > `step`; returns how many.
 
-  Each file is replaced atomically; one cut short by a kill keeps its
-  complete records.
-
-  Args:
-    logdir: the run's TensorBoard directory.
-    step: the learner step the run resumes from.
-    paths: the files to rewrite (default: every event file of `logdir`);
-      leave out a file a writer of this process has open.
+  A run killed after its last checkpoint at `step` has logged events that
+  the resumed run logs again: dropping them, TensorBoard shows each step
+  once. Each file is replaced atomically; one cut short by a kill keeps its
+  complete records. `paths` (default: every event file of `logdir`) should
+  leave out a file a writer of this process has open.
   """
   removed = 0
   for path in event_files(logdir) if paths is None else paths:

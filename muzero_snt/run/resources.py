@@ -150,8 +150,8 @@ def estimate_memory(config: config_lib.MuZeroConfig,
     games_in_flight: games played at once by self-play (`num_envs`).
     with_replay: False for a run without replay (synthetic batches).
     replay_save_copy: whether replay is checkpointed (the copy above).
-    frame_stack: the environment's frame layout: positions hold one frame
-      each; None: whole observations.
+    frame_stack: positions hold one frame each of this layout (None: whole
+      observations).
   """
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
@@ -203,17 +203,9 @@ def check_memory(config: config_lib.MuZeroConfig,
                  available_bytes: Optional[int] = None,
                  fraction: float = DEFAULT_MEMORY_FRACTION,
                  **estimate_kwargs) -> MemoryEstimate:
-  """Refuses a run whose memory estimate exceeds `fraction` of the free.
-
-  Args:
-    config: the run's config.
-    available_bytes: the memory available (default:
-      `available_memory_bytes()`).
-    fraction: the share of it the run may use, in (0, 1].
-    **estimate_kwargs: passed to `estimate_memory`.
-
-  Returns:
-    The `MemoryEstimate`, when it fits.
+  """The run's `estimate_memory(config, **estimate_kwargs)`, unless it
+  exceeds `fraction` (in (0, 1]) of `available_bytes` (default:
+  `available_memory_bytes()`).
 
   Raises:
     ResourceError: naming the largest part, the estimate and the limit,
@@ -293,13 +285,8 @@ def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
   """Creates `path` if missing; checks it is writable with space to spare.
 
   Writability is tested by creating a file there (permission bits do not
-  bind root).
-
-  Args:
-    path: the directory a run will write.
-    what: the argument that named it, e.g. 'checkpoint_dir'.
-    min_free_bytes: the free disk space needed.
-    needed_for: what those bytes are for, for the message.
+  bind root). `what` is the argument that named `path`, e.g.
+  'checkpoint_dir'; `needed_for` what `min_free_bytes` are for.
 
   Raises:
     ResourceError: naming `what` and the path, if it is unusable.

@@ -166,14 +166,10 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
                    environment: Any = None,
                    training_steps: Optional[int] = None
                   ) -> config_lib.MuZeroConfig:
-  """The configuration of a run that gives none (`RunConfig.resolved`).
-
-  The preset's, or the one derived from the specs of the user's
-  `environment` made once with seed 0 (`presets.config_for_environment`).
-  Remembered for the last few runs, so that resolving a run again builds
-  no environment. `training_steps` (None: the preset's) also sets a derived
-  configuration's schedules.
-  """
+  """The preset's configuration, or one derived from the specs of
+  `environment` made once with seed 0; cached, so that resolving a run again
+  builds no environment. `training_steps` (None: the preset's) also sets a
+  derived configuration's schedules."""
   try:
     hash(environment)
   except TypeError:  # A callable object without a hash: not remembered.
@@ -182,9 +178,7 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
 
 
 DATA_SOURCES = ('selfplay', 'synthetic', 'replay')
-# How self-play searches (`search.make_search`).
 SEARCHES = choices.SEARCHES
-# Where self-play searches (`distribute.place_search`).
 SEARCH_DEVICES = choices.SEARCH_DEVICES
 # Self-play's ways of playing: saved only when on.
 _PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
@@ -219,11 +213,10 @@ def is_placement(value: Any) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class RunConfig:
-  """One training run: its game, hyperparameters and every other choice.
-
-  `experiment.run` takes one. Fields left None take the preset's (or the
-  environment's) values in `resolved()`. `__post_init__` refuses values
-  and combinations that cannot run, naming the field.
+  """One training run (`experiment.run`): its game, hyperparameters and
+  every other choice. Fields left None take the preset's (or the
+  environment's) values in `resolved()`; bad values and combinations are
+  refused on construction, naming the field.
 
   Attributes:
     preset: the environment, hyperparameters and self-play defaults
@@ -250,15 +243,13 @@ class RunConfig:
     pad_rounds: search every move of a round with all num_envs rows, so
       that the batched search compiles one program. The preset's default
       holds for the xla search in rounds only.
-    search: one of `SEARCHES`.
-    search_device: one of `SEARCH_DEVICES` (`distribute.place_search`).
+    search: how self-play searches, one of `SEARCHES`.
+    search_device: where, one of `SEARCH_DEVICES` (`distribute.place_search`).
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
-    compute_dtype: 'float32' or 'bfloat16' for the learner's compute.
-    log_every: log and write summaries every this many learner steps.
     checkpoint_dir: where to save checkpoints and resume from the newest.
     logdir: where to write TensorBoard summaries.
-    export_dir: where to export the inference functions after training.
+    export_dir: where to export the inference SavedModel after training.
     allow_config_changes: fields a resumed run may change besides
       `CHANGEABLE`.
     checkpoint_minutes: also checkpoint after this much wall time since
@@ -277,14 +268,13 @@ class RunConfig:
       in the learner's process.
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
     export_replay: where to write the run's replay buffer at the end.
-    actor_placement: where the actors run on Ray, one CPU each
-      (`PLACEMENT_FORMS`; 'resource:NAME' takes one unit of NAME each;
-      docs/cluster.md).
-    reanalyze_placement: the same for the reanalyse workers.
-    evaluator_placement: the same for the evaluator (no CPU of Ray's).
     replay_shards: replay service processes on Ray, actor i's games going
       to shard i mod replay_shards (distributed/shards.py).
-    replay_placement: where the replay shards run (no CPU of Ray's).
+    actor_placement: where the actors run on Ray, one CPU each
+      (`PLACEMENT_FORMS`; 'resource:NAME' takes one unit of NAME each;
+      docs/cluster.md); reanalyze_placement the same for the reanalyse
+      workers; evaluator_placement and replay_placement for the evaluator
+      and the replay shards (no CPU of Ray's).
   """
   preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
@@ -549,18 +539,12 @@ def load(directory: str) -> Optional[RunConfig]:
 
 def check_resume(directory: str, current: RunConfig,
                  allowed: Iterable[str] = ()) -> Optional[RunConfig]:
-  """Raises unless `current` continues the run saved in `directory`.
-
-  Args:
-    directory: the checkpoint directory.
-    current: the configuration of the run about to resume.
-    allowed: names that may differ besides `CHANGEABLE`.
-
-  Returns:
-    The saved configuration, None if the directory has none.
+  """The configuration saved in checkpoint `directory` (None if none).
 
   Raises:
-    RunConfigError: naming both values of every field that may not differ.
+    RunConfigError: unless `current` continues the saved run, naming both
+      values of every field that differs (besides `CHANGEABLE` and
+      `allowed`).
   """
   saved = load(directory)
   if saved is None:

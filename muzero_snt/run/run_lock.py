@@ -230,9 +230,6 @@ class RunLock:
   def acquire(self) -> 'RunLock':
     """Takes the lock, reclaiming a stale one; creates the directory.
 
-    Returns:
-      self.
-
     Raises:
       RunLockError: if another live run or another host holds the lock,
         the lock file is being written right now, or this object already

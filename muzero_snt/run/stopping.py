@@ -86,11 +86,8 @@ class StopOnSignals:
       raise Stopped(self.signal_name, self._received_in)
 
   def begin(self, stage: Optional[str]) -> None:
-    """Ends the start-up stage in progress and begins `stage`.
-
-    Args:
-      stage: what the run does next, as in 'while <stage>'; None when the
-        training loop begins.
+    """Ends the start-up stage in progress and begins `stage` (as in
+    'while <stage>'; None when the training loop begins).
 
     Raises:
       Stopped: if a signal came during the stage that ends here.

@@ -63,8 +63,8 @@ class TrainingLoop:
       learner: the learner; with self-play, its network is the one the
         actor's search reads.
       source: where the batches come from.
-      checkpoint_dir: where to save and resume checkpoints; none if unset.
-      writer: TensorBoard writer; none if unset.
+      checkpoint_dir: where to save and resume checkpoints (None: nowhere).
+      writer: TensorBoard writer, if any.
       log_every: log and write summaries every this many learner steps (and
         after the first round, and at the end).
       checkpoint_seconds: also checkpoint between rounds when this much
@@ -145,19 +145,17 @@ class TrainingLoop:
   def replay(self) -> Optional[replay_lib.ReplayBuffer]:
     return self._source.replay
 
+  # Self-play's rounds, games and environment steps (0 without games).
   @property
   def rounds(self) -> int:
-    """Self-play rounds played (0 for a source without games)."""
     return getattr(self._source, 'rounds', 0)
 
   @property
   def games(self) -> int:
-    """Games played (0 for a source without games)."""
     return getattr(self._source, 'games', 0)
 
   @property
   def env_steps(self) -> int:
-    """Environment steps taken (0 for a source without games)."""
     return getattr(self._source, 'env_steps', 0)
 
   @property
@@ -188,8 +186,7 @@ class TrainingLoop:
       self._first_step = (time.time(), steps)
 
   def _learn(self) -> bool:
-    """One learner step on the source's next batch; False once done (or
-    asked to stop)."""
+    """One learner step on the next batch; False once done or stopping."""
     if self._stop.requested:
       return False
     batch, keys = self._source.sample()
@@ -206,19 +203,6 @@ class TrainingLoop:
     return not (self._steps_asked >= self._config.training_steps or
                 self._stop.requested)
 
-  def _collect(self) -> Optional[list]:
-    """Waits for the learner's thread; takes its steps' metrics and
-    priorities here (this thread alone writes the replay); returns the
-    weights read after them (None if no step ran)."""
-    keys, self._running_keys = self._running_keys, []
-    try:
-      finished = self._thread.wait()
-    except Exception as error:
-      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
-      raise
-    self._take_metrics(finished.metrics, keys)
-    return finished.weights
-
   def _take_metrics(self, done, keys) -> None:
     for metrics, step_keys in zip(done, keys):
       metrics = {name: value.numpy() for name, value in metrics.items()}
@@ -227,23 +211,25 @@ class TrainingLoop:
       self._took(metrics, step_keys, self._job_steps)
 
   def _end_move(self) -> None:
-    """After a move's steps were drawn: waits for the previous move's,
-    starts this move's, and gives the actor the weights after the
-    previous ones."""
-    weights = self._collect()
+    """After a move's steps were drawn: waits for the previous move's and
+    takes their metrics and priorities here (this thread alone writes the
+    replay), starts this move's, and gives the actor the weights read after
+    the previous ones (if any step ran)."""
+    keys, self._running_keys = self._running_keys, []
+    try:
+      finished = self._thread.wait()
+    except Exception as error:
+      self._take_metrics(getattr(error, 'completed_metrics', []), keys)
+      raise
+    self._take_metrics(finished.metrics, keys)
     steps = self._job_steps = self._learner.steps
     if self._staged:
       staged, self._staged = self._staged, []
       self._running_keys = [keys for _, keys in staged]
       self._thread.start([batch for batch, _ in staged])
-    if weights is not None:
-      self._source.actor_weights.write(weights)
+    if finished.weights is not None:
+      self._source.actor_weights.write(finished.weights)
       self._actor_steps = steps
-
-  def _end_round(self) -> None:
-    """Every step drawn taken, and the actor's weights the learner's."""
-    self._end_move()
-    self._end_move()
 
   def save(self) -> Optional[str]:
     """Saves a checkpoint numbered by the learner step; logs its path.
@@ -302,7 +288,9 @@ class TrainingLoop:
           self._source.run_round(self._stage, lambda: self._actor_steps,
                                  should_stop=should_stop,
                                  end_move=self._end_move)
-          self._end_round()
+          # Twice: every step drawn taken, the actor's weights the learner's.
+          self._end_move()
+          self._end_move()
         else:
           self._source.run_round(self._learn, lambda: self._learner.steps,
                                  should_stop=should_stop)
