@@ -14,26 +14,18 @@
 # ============================================================================
 """Weights and replay shards on a Ray cluster of three nodes on loopback.
 
-The cluster is a head (this process, the driver, with no CPU for Ray's
-workers) and two nodes, node_a and node_b, each a raylet of its own on
-127.0.0.1 with a custom resource naming it. Parts:
-
-`publication`: the learner's side of a weight publication, per preset
-network: the ms `Publisher.publish` keeps the calling thread in the
-foreground (arrays read, put in the object store, the store told) and in
-the background (an on-device snapshot; the rest on the publisher's
-thread), and the background's ms until the weights are in the store.
-`transfer`: the ms of each fetch of one publication by two actors on
-node_a and one on node_b, in that order, and which nodes hold a copy
-after (Ray's object directory): a node's second actor reads its node's
-copy. `shards`: inserted games and learner batches per second of the
-replay service in 1, 2 and 4 shards spread over the nodes, each shard
-with one call in flight (as its own actors and the learner's requests
-one ahead keep it). `node_loss`: `launchers.train --preset=tictactoe
---num_actors=2` joins the cluster (nodes of 2 CPUs: one actor each, room
-for both on one), node_a is removed (its processes killed) at learner step
---remove_at, and `launchers.evaluate --exact` plays the last checkpoint.
-The numbers are in docs/distributed.md.
+The head (this process, with no CPU for Ray's workers) and two nodes,
+node_a and node_b, each a raylet on 127.0.0.1 with a custom resource naming
+it. Parts: `publication`, the ms `Publisher.publish` keeps the calling
+thread, in the foreground and in the background, and until the weights are
+in the store; `transfer`, the ms of each fetch of one publication by two
+actors on node_a and one on node_b, in that order, and which nodes hold a
+copy after; `shards`, inserted games and learner batches per second of 1, 2
+and 4 replay shards spread over the nodes, one call in flight per shard;
+`node_loss`, a `launchers.train --preset=tictactoe --num_actors=2` run on
+nodes of 2 CPUs that loses node_a (its processes killed) at learner step
+--remove_at, then `launchers.evaluate --exact` of its last checkpoint. The
+numbers are in docs/distributed.md.
 
     python -m benchmarks.cluster --skip=node_loss \
         --output_json=/tmp/cluster.json
@@ -41,14 +33,13 @@ The numbers are in docs/distributed.md.
         --checkpoint_dir=/tmp/ttt_node_loss
 """
 
-import os
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List
 
 from absl import app
 from absl import flags
@@ -81,24 +72,7 @@ SKIP = flags.DEFINE_list('skip', [], 'parts to leave out: any of '
 OUTPUT_JSON = reporting.output_json_flag()
 
 
-def start_cluster(ray_cpus: int = 1) -> Tuple[Any, Dict[str, Any]]:
-  """The head (no CPU for Ray's workers) and `NODES` of `ray_cpus` CPUs,
-  on 127.0.0.1; returns the cluster and the nodes by name."""
-  # Where `ray.init()` looks for a cluster to join: this process's own.
-  os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
-  os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-  from ray import cluster_utils  # pylint: disable=g-import-not-at-top
-  loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
-  cluster = cluster_utils.Cluster(
-      initialize_head=True, head_node_args=dict(loopback, num_cpus=0))
-  nodes = {name: cluster.add_node(num_cpus=ray_cpus, resources={name: 1},
-                                  **loopback) for name in NODES}
-  cluster.wait_for_nodes()
-  return cluster, nodes
-
-
 def _on(ray, cls, node: str):
-  """`cls` as a Ray actor of no CPU on `node`."""
   return ray.remote(cls).options(num_cpus=0, resources={node: 0.01})
 
 
@@ -118,7 +92,6 @@ class _Fetcher:
     self._network.create_variables()
 
   def fetch(self, reference: List[Any]) -> float:
-    """ms to fetch and assign the arrays."""
     import ray  # pylint: disable=g-import-not-at-top
     start = time.perf_counter()
     weight_store.assign_arrays(self._network, ray.get(reference[0]))
@@ -192,8 +165,8 @@ def _services(ray, config, num_shards: int, train_ratio: float) -> List[Any]:
 
 
 def _all_in_flight(ray, calls, seconds: float) -> float:
-  """Completed calls per second over `seconds`, one call of each
-  `calls[k]()` in flight at every moment."""
+  """Completed calls per second over `seconds`, one of each `calls[k]()`
+  always in flight."""
   pending = {calls[k](): k for k in range(len(calls))}
   done, start = 0, time.perf_counter()
   while time.perf_counter() - start < seconds:
@@ -240,7 +213,7 @@ def time_shards(ray, num_shards: int, seconds: float) -> Dict[str, Any]:
 def run_node_loss(remove_at: int, checkpoint_dir: str,
                   seed: int) -> Dict[str, Any]:
   """A tic-tac-toe run on the cluster that loses node_a, then evaluated."""
-  cluster, nodes = start_cluster(ray_cpus=2)
+  cluster, nodes = reporting.start_cluster(NODES, cpus=2)
   command = [sys.executable, '-m', 'launchers.train', '--preset=tictactoe',
              '--num_actors=2', '--random_opening_moves=1', f'--seed={seed}',
              f'--ray_address={cluster.address}',
@@ -288,7 +261,7 @@ def main(argv):
   if set(PARTS[:3]) <= set(SKIP.value):
     reporting.report(results, OUTPUT_JSON.value)
     return
-  cluster, _ = start_cluster()
+  cluster, _ = reporting.start_cluster(NODES, cpus=1)
   import ray  # pylint: disable=g-import-not-at-top
   ray.init(address=cluster.address, include_dashboard=False,
            logging_level='warning')

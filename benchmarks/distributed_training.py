@@ -28,7 +28,6 @@ docs/distributed.md.
 
 import collections
 import os
-import tempfile
 from typing import Any, Dict, List, Optional
 
 from absl import app
@@ -77,26 +76,6 @@ def busy_cpu_seconds() -> Optional[float]:
     fields = [int(x) for x in f.readline().split()[1:]]
   idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
   return (sum(fields[:8]) - idle) / os.sysconf('SC_CLK_TCK')
-
-
-def start_cluster(nodes: int, cpus: int) -> Any:
-  """A `ray.cluster_utils.Cluster` on this machine's loopback interface: a
-  head without CPUs for Ray's workers and `nodes` nodes of `cpus` CPUs."""
-  # The cluster writes its address where `ray.init()` without one looks
-  # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
-  # process on this machine joins it.
-  os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
-  # This process, the driver, on the loopback interface too (read by Ray
-  # when first imported).
-  os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
-  from ray import cluster_utils  # pylint: disable=g-import-not-at-top
-  loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
-  cluster = cluster_utils.Cluster(
-      initialize_head=True, head_node_args=dict(loopback, num_cpus=0))
-  for _ in range(nodes):
-    cluster.add_node(num_cpus=cpus, **loopback)
-  cluster.wait_for_nodes()
-  return cluster
 
 
 def time_training(num_actors: int, warmup: float, window: float,
@@ -172,7 +151,8 @@ def main(argv):
              'publish_interval': PUBLISH_INTERVAL.value}
   cluster, address = None, None
   if CLUSTER_NODES.value:
-    cluster = start_cluster(CLUSTER_NODES.value, CPUS_PER_NODE.value)
+    cluster, _ = reporting.start_cluster(
+        [f'node_{i}' for i in range(CLUSTER_NODES.value)], CPUS_PER_NODE.value)
     address = cluster.address
     results['cluster'] = {'nodes': CLUSTER_NODES.value,
                           'cpus_per_node': CPUS_PER_NODE.value}

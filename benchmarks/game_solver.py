@@ -35,9 +35,8 @@ def solve_game(make_environment: Callable[[int], Any],
   Each line of play is replayed from `reset()` of a new environment
   (`make_environment(seed)`, with `to_play()` and `legal_actions()`; the
   game must not depend on the seed); positions are told apart by
-  observation and player to move. Each reward is the mover's, so a move is
-  worth its reward less the value of the position it leads to for the
-  opponent (nothing after the end).
+  observation and player to move. A move is worth its reward (the mover's)
+  less the value for the opponent of the position it leads to.
 
   Returns:
     The positions in the order solved, the start last.

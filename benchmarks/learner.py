@@ -171,8 +171,7 @@ def run_peers(models: Sequence[str]) -> None:
 def main(argv: Sequence[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_known(MODELS_FLAG, learner_models.MODELS)
-  reporting.check_positive(
-      (REPEATS, STEPS, BATCH_SIZE))
+  reporting.check_positive((REPEATS, STEPS, BATCH_SIZE))
   tf.config.threading.set_inter_op_parallelism_threads(THREADS.value)
   tf.config.threading.set_intra_op_parallelism_threads(THREADS.value)
   if PEER_WORKER.value:

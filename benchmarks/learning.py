@@ -14,17 +14,16 @@
 # ============================================================================
 """Learning benchmark: time and environment steps until MuZero solves a task.
 
-Runs the main job from scratch for each seed and evaluates it every
---eval_every training seconds (or --eval_every_steps learner steps). Solved:
-tictactoe when it loses none of --num_eval games a side against the perfect
-player; cartpole, gymnasium (--env) and a one-player game of your own
-(--environment) at a mean return of --goal (475 on cartpole) over --num_eval
-episodes, after a screen of 10; minatar (--env) at DQN's published return
-after 5 million frames; a two-player game of your own when MuZero's move is
-optimal in every position (`game_solver`). The training clock pauses while
-evaluating; the wall clock counts from the command's start (the first run;
-later runs from their own) to the solved evaluation's saved checkpoint. With
---reanalyze_fractions the seeds run once per fraction. See docs/results.md.
+Runs the main job from scratch for each seed (once per
+--reanalyze_fractions entry) and evaluates it every --eval_every training
+seconds or --eval_every_steps learner steps. Solved: tictactoe when it loses
+none of --num_eval games a side against the perfect player; minatar at
+DQN's return after 5 million frames over --num_eval episodes; another
+one-player task at a mean return of --goal (475 on cartpole) over
+--num_eval episodes, after a screen of 10; a two-player game of your own
+(--environment) when every move is optimal (`game_solver`). The training
+clock pauses while evaluating; the wall clock counts from the command's
+start (later runs from their own). See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
@@ -101,7 +100,8 @@ SCREEN_EPISODES = 10
 
 
 class _Evaluator:
-  """The `on_round` callback: evaluates on a schedule."""
+  """The `on_round` callback: evaluates on a schedule; `curve` holds every
+  evaluation, `solved_at` the first solved one."""
 
   def __init__(self, config, seed: int, start: float,
                make_environment: Callable[[int], Any]):
@@ -201,7 +201,6 @@ class _Evaluator:
 
 
 def _title() -> Optional[str]:
-  """The game of a titled preset, or None."""
   if ENVIRONMENT.value or PRESET.value not in ('minatar', 'gymnasium'):
     return None
   return ENV.value or ('breakout' if PRESET.value == 'minatar' else None)
@@ -217,9 +216,8 @@ def _base_config():
 
 def run_seed(seed: int, reanalyze_fraction: Optional[float],
              start: float) -> Dict:
-  """One run from scratch, evaluated until solved or out of time; its wall
-  clock counts from `start`; `reanalyze_fraction` None keeps the
-  configuration's."""
+  """One run from scratch, evaluated until solved or out of time, its wall
+  clock from `start` (`reanalyze_fraction` None: the configuration's)."""
   config = _base_config()
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)

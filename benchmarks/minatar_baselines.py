@@ -51,12 +51,7 @@ DQN_CURVES: Dict[str, Tuple[Tuple[float, float], ...]] = {
 # DQN at the end of the figure (read at 4.9 of its 5 million frames): the
 # goal of a MinAtar run (`benchmarks.learning --preset=minatar`).
 DQN_AT_5M: Dict[str, float] = {
-    'breakout': 10.1,
-    'space_invaders': 43.4,
-    'asterix': 16.5,
-    'freeway': 50.4,
-    'seaquest': 19.8,
-}
+    game: curve[-1][1] for game, curve in DQN_CURVES.items()}
 
 
 def moving_average(games: Sequence[Tuple[float, float]], window: int = 100

@@ -16,13 +16,15 @@
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
 import it in the peers' own venvs beside torch; TensorFlow is imported only
-by `machine`, muzero_snt only by `random_games`.
+by `machine`, muzero_snt only by `random_games`, Ray only by
+`start_cluster`.
 """
 
 import json
 import numbers
 import os
 import statistics
+import tempfile
 import time
 import types
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
@@ -184,6 +186,28 @@ class Window:
   def span(self) -> Tuple[float, Any, Any]:
     """The window's seconds, and the marks at its start and end."""
     return self.end[0] - self.start[0], self.start[1], self.end[1]
+
+
+def start_cluster(names: Sequence[str],
+                  cpus: int) -> Tuple[Any, Dict[str, Any]]:
+  """A `ray.cluster_utils.Cluster` on the loopback interface: a head without
+  CPUs for Ray's workers and, per name, a node of `cpus` CPUs with a custom
+  resource of that name; returns it and the nodes by name."""
+  # The cluster writes its address where `ray.init()` without one looks
+  # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
+  # process on this machine joins it.
+  os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
+  # This process, the driver, on the loopback interface too (read by Ray
+  # when first imported).
+  os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
+  from ray import cluster_utils  # pylint: disable=g-import-not-at-top
+  loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
+  cluster = cluster_utils.Cluster(
+      initialize_head=True, head_node_args=dict(loopback, num_cpus=0))
+  nodes = {name: cluster.add_node(num_cpus=cpus, resources={name: 1},
+                                  **loopback) for name in names}
+  cluster.wait_for_nodes()
+  return cluster, nodes
 
 
 def random_games(config: Any, count: int, seed: int) -> List[Any]:

@@ -14,13 +14,12 @@
 # ============================================================================
 """Search throughput against mctx; self-play.
 
-Milliseconds a call of one search with root noise on a small MLP, the
-first call excluded, each repeat timing every measurement once in a
-rotated order: `xla` (`CompiledSearch`) and `mctx` on a JAX copy of the
-network (JAX and mctx are optional: `pip install -e '.[bench]'`) with
-MuZero's rules, `xla_gumbel` and `mctx_gumbel` with Gumbel MuZero's. With
---selfplay, instead: environment steps/s of tic-tac-toe self-play. The
-numbers are in docs/benchmarks.md.
+Milliseconds a call of a search with root noise on a small MLP (the first
+call excluded, in rotated turns): `xla` (`CompiledSearch`) and `mctx` on a
+JAX copy of the network (`pip install -e '.[bench]'`) with MuZero's rules,
+`xla_gumbel` and `mctx_gumbel` with Gumbel MuZero's. With --selfplay,
+instead: environment steps/s of tic-tac-toe self-play. The numbers are in
+docs/benchmarks.md.
 
     python -m benchmarks.search --repeats=3
     python -m benchmarks.search --selfplay=1,64 --repeats=3
@@ -109,10 +108,8 @@ def mlp_layers(network) -> Dict[str, List[tuple]]:
 
 def make_jax_model(jax, network, num_actions: int):
   """`(params, initial, recurrent)`: the network's weights and its two
-  inferences in JAX, `initial(params, observation) -> (policy_logits,
-  value, hidden_state)` and `recurrent(params, hidden_state, action) ->
-  (reward, policy_logits, value, hidden_state)`, as `networks/mlp.py`
-  computes them."""
+  inferences in JAX as `networks/mlp.py` computes them, `initial(params,
+  observation)` and `recurrent(params, hidden_state, action)`."""
   jnp = jax.numpy
   params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
 
@@ -234,22 +231,21 @@ def make_mctx_tasks(jax, mctx, jax_model, config, observation, legal,
 def time_batch(batch_size: int, config, network, jax_model,
                repeats: int) -> Dict[str, Any]:
   """Times every measurement at one batch size, in rotated turns."""
-  seed = SEED
-  rng = np.random.default_rng(seed + batch_size)
+  rng = np.random.default_rng(SEED + batch_size)
   observation = rng.standard_normal(
       (batch_size, OBSERVATION_SIZE)).astype(np.float32)
   legal = np.ones((batch_size, NUM_ACTIONS), bool)
   to_play = np.zeros(batch_size, np.int32)
   counter = iter(range(10**9))
   tasks = {name: lambda s=s: s.search_with_seed(
-      observation, to_play, legal, [seed, next(counter)], add_noise=True)
+      observation, to_play, legal, [SEED, next(counter)], add_noise=True)
            for name, s in (
                ('xla', compiled_search.CompiledSearch(config, network)),
                ('xla_gumbel', compiled_search.CompiledSearch(
                    config.replace(search_policy='gumbel'), network)))}
   if jax_model is not None:
-    tasks.update(make_mctx_tasks(*jax_model, config,
-                                               observation, legal, seed))
+    tasks.update(make_mctx_tasks(*jax_model, config, observation, legal,
+                                 SEED))
   timed = {}
   for name, function in tasks.items():
     first = reporting.seconds_per_call(function)  # Traces and compiles.
@@ -270,10 +266,9 @@ def time_batch(batch_size: int, config, network, jax_model,
 def selfplay_rates(preset: str, num_envs: Sequence[int],
                    repeats: int) -> Dict[int, List[float]]:
   """Environment steps/s of `acting.Actor` with a fresh network of `preset`
-  and `CompiledSearch`, playing continuous games (`Actor.play_games`),
-  `num_envs` at once: `repeats` timings of at least 3 calls and 20,000
-  steps (3,000 for one game) after an untimed call. Every padded batch
-  size's search program is compiled first."""
+  playing continuous games, `num_envs` at once: `repeats` timings of at
+  least 3 calls and 20,000 steps (3,000 for one game) after an untimed
+  call, every padded batch size's search compiled first."""
   config = presets.get_preset(preset)
   network = networks.make_network(config)
   compiled = compiled_search.CompiledSearch(config, network)
@@ -307,7 +302,7 @@ def selfplay_rates(preset: str, num_envs: Sequence[int],
 def format_table(results: List[Dict[str, Any]]) -> str:
   """Medians: ms a call and ratios of calls/s."""
   names = list(results[0]['milliseconds_per_call'])
-  ratios = [n for n in results[0]['ratios']]
+  ratios = list(results[0]['ratios'])
   return reporting.table(['batch'] + names + ratios, [
       [r['batch_size']] +
       [statistics.median(r['milliseconds_per_call'][n]) for n in names] +
@@ -337,8 +332,7 @@ def main(argv):
   modules = import_mctx()
   if modules is not None:
     jax, mctx = modules
-    jax_model = (jax, mctx, make_jax_model(jax, network,
-                                                         NUM_ACTIONS))
+    jax_model = (jax, mctx, make_jax_model(jax, network, NUM_ACTIONS))
     output['jax_max_difference'] = check_jax_model(
         jax, network, jax_model[2], seed=SEED)
     output['machine'].update(jax=jax.__version__, mctx=mctx.__version__)

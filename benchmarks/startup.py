@@ -14,15 +14,12 @@
 # ============================================================================
 r"""What a run pays before its first learner step; a bad flag's answer.
 
-Each measurement is a run of `python -m launchers.train --training_steps=1`
-timed from outside, by when its lines arrive (`MEASURES`), twice in a row
-with a fresh --compile_cache (`cold`, then `warm`) in checkouts that have
-one; `bad_flag` times `python -m launchers.train --num_simulations=0`. The
-checkouts alternate, --rounds times. A cold run also reports the XLA
-programs it compiled before its first step (`programs`: the entries its
-cache gained, `program_mb` their size) and the seconds the launcher says
-compiling took (`compile_s`: the search and the learner step compile side
-by side). See docs/benchmarks.md (Start-up).
+A run of `python -m launchers.train --training_steps=1` timed from outside
+by when its lines arrive (`MEASURES`), twice in a row with a fresh
+--compile_cache (`cold`, then `warm`) in checkouts that have one; a cold
+run also counts the XLA programs its cache gained and the seconds the
+launcher says compiling took. `bad_flag` times `--num_simulations=0`. The
+checkouts alternate, --rounds times. See docs/benchmarks.md (Start-up).
 
     python -m benchmarks.startup --presets=tictactoe,cartpole,minatar \
         --rounds=3 --checkouts=/tmp/before,.
@@ -64,11 +61,8 @@ _LINES = {'first_log': re.compile(r'^[IWEF]\d{4} '),
 
 def line_times(command: List[str], cwd: str,
                check: bool = True) -> Dict[str, float]:
-  """Runs `command`; the `MEASURES` it reached, in seconds from its start.
-
-  Raises:
-    RuntimeError: with its last lines, if it fails and `check`.
-  """
+  """Runs `command`; the `MEASURES` it reached, in seconds from its start,
+  or RuntimeError with its last lines if it fails and `check`."""
   environment = {k: v for k, v in os.environ.items()
                  if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE',
                               'TF_CPP_MIN_LOG_LEVEL', 'PYTHONPATH')}

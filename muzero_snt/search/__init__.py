@@ -14,9 +14,8 @@
 # ============================================================================
 """The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors.
 
-Both implement `Search` and return `SearchOutput`; `make_search` builds one.
-A search takes the legal actions as a `[B, A]` bool mask;
-`legal_actions_to_mask` makes it from the pseudocode's lists.
+Both are a `Search` (`make_search` builds one) of legal actions given as a
+`[B, A]` bool mask (`legal_actions_to_mask`).
 """
 
 from muzero_snt.search.base import legal_actions_to_mask

@@ -31,14 +31,11 @@ from muzero_snt import config as config_lib
 
 
 class SearchOutput(NamedTuple):
-  """Root statistics of B searches, as NumPy arrays.
-
-  `[B, A]` int32 `visit_counts`; `[B, A]` float32 `policy`, the policy target
-  (visit counts normalised per row as `store_search_statistics`, or Gumbel
-  MuZero's improved policy); `[B]` float32 `root_value` for the player to
-  move; `[B]` int32 `action` to play if the search chooses it (Gumbel
-  MuZero), None if drawn from the visits.
-  """
+  """Root statistics of B searches: `[B, A]` int32 `visit_counts`; `[B, A]`
+  float32 `policy` target (the normalised visits as
+  `store_search_statistics`, or Gumbel MuZero's improved policy); `[B]`
+  float32 `root_value` for the player to move; `[B]` int32 `action` if the
+  search chooses it (Gumbel MuZero), else None."""
   visit_counts: np.ndarray
   policy: np.ndarray
   root_value: np.ndarray
@@ -47,14 +44,9 @@ class SearchOutput(NamedTuple):
 
 @runtime_checkable
 class Search(Protocol):
-  """A MuZero search from each of B positions, NumPy in and NumPy out.
-
-  The search part of the pseudocode's `play_game`: the root inference, the
-  roots expanded over their legal actions, root noise if `add_noise`
-  (self-play: yes; evaluation: no) drawn from `rng`, then
-  `config.num_simulations` simulations. The inputs are in the form the
-  module describes.
-  """
+  """A MuZero search from each of B positions (inputs as the module says):
+  the search part of the pseudocode's `play_game`, with root noise drawn
+  from `rng` if `add_noise` (self-play: yes; evaluation: no)."""
 
   def __call__(self,
                observations: np.ndarray,

@@ -36,10 +36,8 @@ CHECKED_OUTPUTS = ('value', 'reward', 'policy_logits')
 
 
 class BatchedSearchOutput(NamedTuple):
-  """A batched search's result: `[B, A]` int32 visits and float32 policy
-  target, `[B]` float32 root values (for the player to move), `[B]` int32
-  action to play (Gumbel MuZero; None for MuZero), `[3]` bool whether the
-  network's `CHECKED_OUTPUTS` were finite, and the searched trees."""
+  """`base.SearchOutput` as tensors, with `[3]` bool whether the network's
+  `CHECKED_OUTPUTS` were finite and the searched trees."""
   visit_counts: tf.Tensor
   policy: tf.Tensor
   root_value: tf.Tensor
@@ -65,12 +63,9 @@ def all_finite(output: types.NetworkOutput) -> tf.Tensor:
 
 def draw_noise(config: config_lib.MuZeroConfig, legal: tf.Tensor,
                seed: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
-  """`[B, A]` the roots' noise of `config.search_policy`, from a `[2]` seed.
-
-  MuZero: Dirichlet(alpha) over each row's legal actions, a row's draw
-  independent of the batch size (`stateless_dirichlet.py`). Gumbel MuZero:
-  Gumbel(0) samples -log(-log(u)).
-  """
+  """`[B, A]` the roots' noise from a `[2]` seed: MuZero's Dirichlet(alpha)
+  over each row's legal actions (`stateless_dirichlet.py`), or Gumbel
+  MuZero's Gumbel(0) samples -log(-log(u))."""
   if config.search_policy == 'gumbel':
     tiny = np.finfo(dtype.as_numpy_dtype).tiny
     uniform = tf.random.stateless_uniform(tf.shape(legal), seed, minval=tiny,
@@ -136,8 +131,8 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
 
   Raises:
     ValueError: if `add_noise` is set without a `seed` or `noise`, or, when
-      tracing, the inputs' static shapes disagree with each other or the
-      config, or the network's policy logits are not `[B, A]`.
+      tracing, a static shape disagrees with the others, the config or the
+      network's policy logits.
   """
   if add_noise and seed is None and noise is None:
     raise ValueError('A batched search with add_noise=True needs a seed or '
@@ -177,12 +172,9 @@ def run_simulations(config: config_lib.MuZeroConfig, network, roots: Roots,
                     select_leaves: Callable[[tree_lib.Tree, tf.Tensor],
                                             tf.Tensor]
                    ) -> Tuple[tree_lib.Tree, tf.Tensor]:
-  """`(tree, finite)` after simulations 1..num_simulations from `roots`.
-
-  Simulation s expands and backs up the leaves at the end of the `[B]` flat
-  edges `select_leaves(tree, s)` chooses; `finite` `[3]` is `all_finite` of
-  every network output.
-  """
+  """`(tree, finite)` after simulations 1..num_simulations from `roots`:
+  simulation s expands and backs up the leaves at the `[B]` flat edges
+  `select_leaves(tree, s)` chooses; `finite` covers every network output."""
   num_actions = config.action_space_size
 
   def body(simulation, tree, finite):
@@ -259,10 +251,8 @@ def _scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
 
 def ucb_scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
                nodes: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` `mcts.ucb_score` of every action at `[B]` expanded `nodes`.
-
-  At a root, illegal actions score -inf.
-  """
+  """`[B, A]` `mcts.ucb_score` of every action at `[B]` expanded `nodes`
+  (-inf for a root's illegal actions)."""
   in_edge = tf.cast(
       tree_lib.gather_rows(tree.edges[:, :, 0, tree_lib.IN_EDGE],
                            tree_lib.node_index(tree, nodes)), tf.int32)
@@ -342,8 +332,7 @@ def batched_search(config: config_lib.MuZeroConfig,
 
   Args:
     config: the hyperparameters.
-    network: has `initial_inference` and `recurrent_inference` (e.g. a
-      `MuZeroNetwork`).
+    network: a `MuZeroNetwork`, or any object with its two inferences.
     observation, to_play, legal_actions_mask: the positions (`base.py`).
     seed: `[2]` int stateless seed of the noise (`draw_noise`).
     add_noise: mix root noise into the search (MuZero: Dirichlet noise into

@@ -14,10 +14,8 @@
 # ============================================================================
 """CompiledSearch: a batched search compiled once, NumPy in and NumPy out.
 
-`batched.batched_search` (or `gumbel_search.gumbel_search`) as one
-batch-agnostic `tf.function`, XLA by default, optionally split among the
-replicas of a `tf.distribute` strategy; `make_search` builds it or the
-reference search.
+One batch-agnostic `tf.function` (XLA by default), optionally split among a
+strategy's replicas; `make_search` builds it or the reference search.
 """
 
 from typing import Callable, List, Optional, Sequence
@@ -53,21 +51,6 @@ def _padded_size(batch_size: int, multiple: int) -> int:
     step = size // 8
     size = -(-batch_size // step) * step
   return -(-size // multiple) * multiple
-
-
-def _check_variables(strategy: tf.distribute.Strategy, network) -> None:
-  """Raises ValueError if XLA on several replicas cannot read `network`
-  (a variable created outside the strategy's scope has no copy on each)."""
-  if strategy.num_replicas_in_sync <= 1:
-    return
-  outside = [v.name for v in getattr(network, 'variables', ())
-             if not strategy.extended.variable_created_in_scope(v)]
-  if outside:
-    raise ValueError(
-        f'jit_compile=True on {strategy.num_replicas_in_sync} replicas '
-        'needs the network built under strategy.scope(); variable '
-        f'{outside[0]} was created outside it. Build the network in '
-        '`with strategy.scope():` or pass jit_compile=False.')
 
 
 def _replicated(strategy: tf.distribute.Strategy, search: Callable,
@@ -124,7 +107,8 @@ class CompiledSearch:
       network: a `MuZeroNetwork`, or any object with its two inferences.
       jit_compile: compile the whole search with XLA.
       dtype: float type of the tree statistics (float32 or float64).
-      strategy: if given, each call splits its batch among the replicas.
+      strategy: if given, each call splits its batch among the replicas;
+        with XLA the network must be built in its scope.
       pad_batch: pad each batch to a few sizes (`_padded_size`), so that XLA
         compiles few programs; padded rows are searched and dropped.
       host_noise: draw MuZero's Dirichlet noise in NumPy as the reference
@@ -136,9 +120,8 @@ class CompiledSearch:
         as in a batch of its own, up to the network's rounding).
 
     Raises:
-      ValueError: if `dtype` or `min_batch_size` is invalid, or XLA is asked
-        for on several replicas with variables created outside the
-        strategy's scope.
+      ValueError: if `dtype` or `min_batch_size` is invalid, or the network
+        is outside `strategy`'s scope.
     """
     if (isinstance(min_batch_size, bool) or
         not isinstance(min_batch_size, int) or min_batch_size <= 0):
@@ -152,7 +135,15 @@ class CompiledSearch:
     if hasattr(network, 'create_variables'):
       network.create_variables()
     if strategy is not None and jit_compile:
-      _check_variables(strategy, network)
+      # Each replica reads its own copy of a variable made in the scope.
+      outside = [v.name for v in getattr(network, 'variables', ())
+                 if not strategy.extended.variable_created_in_scope(v)]
+      if outside and strategy.num_replicas_in_sync > 1:
+        raise ValueError(
+            f'jit_compile=True on {strategy.num_replicas_in_sync} replicas '
+            'needs the network built under strategy.scope(); variable '
+            f'{outside[0]} was created outside it. Build the network in '
+            '`with strategy.scope():` or pass jit_compile=False.')
     self._config = config
     self._network = network
     self._dtype = dtype
@@ -193,7 +184,6 @@ class CompiledSearch:
     self._zero_noises = {}
 
   def _search_fn(self, add_noise: bool, noise_given: bool):
-    """The search of one batch; with `noise_given` it mixes in `noise`."""
     search_fn = (gumbel_search.gumbel_search
                  if self._config.search_policy == 'gumbel' else
                  batched.batched_search)
@@ -241,8 +231,8 @@ class CompiledSearch:
                        legal_actions_mask: np.ndarray,
                        seed,
                        add_noise: bool = True) -> base.SearchOutput:
-    """Searches from B positions with the noise's seed (two ints) given;
-    with `host_noise` the noise is drawn from `np.random.default_rng(seed)`.
+    """`__call__` with the noise's seed (two ints) given; with `host_noise`
+    the noise is drawn from `np.random.default_rng(seed)`.
 
     Raises:
       TypeError, ValueError: as `base.check_inputs`, or if `seed` is not two
@@ -292,7 +282,6 @@ class CompiledSearch:
     return compile_searches
 
   def _zero_noise(self, size: int) -> tf.Tensor:
-    """The noise input when none is given, cached per batch size."""
     if size not in self._zero_noises:
       self._zero_noises[size] = tf.zeros(
           [size, self._config.action_space_size], self._dtype)
@@ -352,11 +341,9 @@ def make_search(config: config_lib.MuZeroConfig,
                 kind: str = 'xla',
                 *,
                 min_batch_size: int = 1) -> base.Search:
-  """The search of one of `SEARCH_KINDS` over `network`.
-
-  MuZero's search, or Gumbel MuZero's (`config.search_policy`; batched kinds
-  only), of `config.num_simulations` simulations, reading the network's
-  variables at each call. `min_batch_size` is `CompiledSearch`'s.
+  """The search of one of `SEARCH_KINDS` over `network`, MuZero's or Gumbel
+  MuZero's (`config.search_policy`; batched kinds only), reading the
+  network's variables at each call. `min_batch_size` is `CompiledSearch`'s.
 
   Raises:
     ValueError: if `kind` is not one of `SEARCH_KINDS`, or is 'reference'

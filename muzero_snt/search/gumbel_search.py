@@ -52,12 +52,10 @@ _EPSILON = 1e-8
 
 def mixed_value(raw_value: tf.Tensor, q: tf.Tensor, visits: tf.Tensor,
                 prior: tf.Tensor) -> tf.Tensor:
-  """`[B]` v_mix (eq. 33) of `[B]` network values and `[B, A]` Q, N, pi.
-
-  v_mix = (v + sum_b N(b) * sum_{a visited} pi(a) q(a) / sum_{a visited}
-  pi(a)) / (1 + sum_b N(b)). A prior of 0 counts as the smallest positive
-  float, so that a visited action of prior 0 keeps a weight.
-  """
+  """`[B]` v_mix (eq. 33) of `[B]` network values and `[B, A]` Q, N, pi:
+  (v + sum_b N(b) * sum_{a visited} pi(a) q(a) / sum_{a visited} pi(a)) /
+  (1 + sum_b N(b)). A prior of 0 counts as the smallest positive float, so
+  that a visited action of prior 0 keeps a weight."""
   dtype = q.dtype
   visited = visits > 0
   zero = tf.zeros_like(q)
@@ -73,11 +71,9 @@ def mixed_value(raw_value: tf.Tensor, q: tf.Tensor, visits: tf.Tensor,
 def sigma_completed_q(config: config_lib.MuZeroConfig, edges: tf.Tensor,
                       raw_value: tf.Tensor) -> tf.Tensor:
   """`[B, A]` sigma(completed Q) at one node per tree (eq. 8), from its
-  `[B, A, 6]` row of `Tree.edges` and `[B]` network value.
-
-  The illegal actions of a root take v_mix too and so enter the min-max
-  range, as in mctx; the callers mask their scores.
-  """
+  `[B, A, 6]` row of `Tree.edges` and `[B]` network value. A root's illegal
+  actions take v_mix too and so enter the min-max range, as in mctx; the
+  callers mask their scores."""
   visits = edges[:, :, tree_lib.VISIT_COUNT]
   q = tree_lib.child_q(config, edges)
   value = mixed_value(raw_value, q, visits, edges[:, :, tree_lib.PRIOR])
@@ -93,12 +89,9 @@ def sigma_completed_q(config: config_lib.MuZeroConfig, edges: tf.Tensor,
 def root_scores(gumbel: tf.Tensor, logits: tf.Tensor, sigma_q: tf.Tensor,
                 visits: tf.Tensor, considered_visit: tf.Tensor,
                 legal: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` g + logits + sigma(q) of the root actions still considered.
-
-  An action is considered when its visit count equals `[B]`
-  `considered_visit` (`considered_visits`); the others, and the illegal
-  actions, score -inf. All other arguments are `[B, A]`.
-  """
+  """`[B, A]` g + logits + sigma(q) of the root actions still considered:
+  those whose visit count equals `[B]` `considered_visit`
+  (`considered_visits`); the others and the illegal actions score -inf."""
   dtype = sigma_q.dtype
   minus_inf = tf.constant(-np.inf, dtype)
   logits = tf.where(legal, tf.cast(logits, dtype), minus_inf)
@@ -163,8 +156,7 @@ def considered_visits(num_considered: int,
 
 def visit_table(max_considered: int,
                 num_simulations: int) -> Tuple[Tuple[int, ...], ...]:
-  """`[m + 1, n]`: row k is `considered_visits(k, n)`, the schedule of a
-  root with k actions to consider."""
+  """`[m + 1, n]`: row k is `considered_visits(k, n)`."""
   return tuple(considered_visits(k, num_simulations)
                for k in range(max_considered + 1))
 
@@ -172,10 +164,8 @@ def visit_table(max_considered: int,
 def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
                   root_logits: tf.Tensor, gumbel: tf.Tensor,
                   considered_visit: tf.Tensor) -> tf.Tensor:
-  """`[B]` int32 the flat edge into each tree's new leaf, by `root_scores`
-  (of `[B, A]` `root_logits` and Gumbel sample, and the `[B]` visit count
-  of the root actions Sequential Halving considers now) then
-  `interior_scores`."""
+  """`[B]` int32 the flat edge into each tree's new leaf: `root_scores`
+  (`considered_visit` from Sequential Halving), then `interior_scores`."""
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
   flat_raw_value = tf.reshape(tree.raw_value, [-1])  # [B * N]
@@ -187,7 +177,7 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
       considered_visit, tree.root_legal))
 
   def step(node, edge):
-    """`(next node, leaf edge or -1)` of each tree after taking `edge`."""
+    # (next node, leaf edge or -1) of each tree after taking `edge`.
     child = tf.cast(
         tf.gather(tf.reshape(node_rows, [-1, tree_lib.NUM_EDGE_STATISTICS]),
                   edge)[:, tree_lib.CHILD], tf.int32)
@@ -225,12 +215,9 @@ def gumbel_search(config: config_lib.MuZeroConfig,
                   dtype: tf.DType = tf.float32,
                   check_inputs: bool = True) -> batched.BatchedSearchOutput:
   """Gumbel MuZero's search from B positions; arguments and errors as
-  `batched.batched_search`'s, the noise the roots' Gumbel sample g.
-
-  Returns:
-    `batched.BatchedSearchOutput`: its policy the improved policy pi', its
-    action the one Sequential Halving selects.
-  """
+  `batched.batched_search`'s, the noise the roots' Gumbel sample g. Returns
+  a `batched.BatchedSearchOutput` of policy pi' and the action Sequential
+  Halving selects."""
   # Gumbel MuZero normalises Q at each node: the trees' bounds are unused.
   roots = batched.expand_roots(
       config, network, observation, to_play, legal_actions_mask, seed=seed,
@@ -242,7 +229,6 @@ def gumbel_search(config: config_lib.MuZeroConfig,
   root_logits = tf.cast(roots.output.policy_logits, dtype)
   gumbel = tf.zeros_like(root_logits) if roots.noise is None else roots.noise
 
-  # Row k of the table is the halving of a root with k actions to consider.
   max_considered = config.gumbel_max_considered_actions
   table = tf.constant(visit_table(max_considered, num_simulations),
                       tf.int32, shape=[max_considered + 1, num_simulations])

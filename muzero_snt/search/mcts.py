@@ -19,11 +19,8 @@ trees searched in lockstep (one network call per simulation). Three rules
 differ (docs/pseudocode.md, defects 1-3): `backpropagate` walks from the leaf
 up; Q(s, a) is `child.reward + discount * child's value for the parent's
 player`, in `ucb_score` and in MinMaxStats; a value changes sign when it
-passes to the other player. `node.reward` is for the player who moved into
-`node`, `node.value()` for `node.to_play`. Ties go to the lowest action.
-The action to play is drawn from the root's visit counts (`select_action`,
-the pseudocode's `softmax_sample` as `sample_action`; `sample_actions` for a
-batch).
+passes to the other player. Ties go to the lowest action. `sample_action` is
+the pseudocode's `softmax_sample`.
 """
 
 import math
@@ -70,11 +67,8 @@ class Node:
 
 
 class MinMaxStats:
-  """The smallest and largest Q seen in one tree (appendix B).
-
-  Q is rescaled to [0, 1] with the bounds seen so far; `known_bounds`
-  (board games: [-1, 1]) start the bounds there, and they only widen.
-  """
+  """The smallest and largest Q seen in one tree (appendix B), started at
+  `known_bounds` if given (board games: [-1, 1])."""
 
   __slots__ = ('maximum', 'minimum')
 
@@ -98,10 +92,8 @@ class MinMaxStats:
 
 
 def q_value(parent: Node, child: Node, discount: float) -> float:
-  """Q(s, a) for `parent.to_play`: `child.reward + discount * (+-value)`.
-
-  The child's value changes sign when the child's player is the other one.
-  """
+  """Q(s, a) for `parent.to_play`: `child.reward + discount * (+-value)`,
+  the child's value negated when the child's player is the other one."""
   value = child.value()
   if child.to_play != parent.to_play:
     value = -value
@@ -214,8 +206,7 @@ def run_mcts(config: config_lib.MuZeroConfig, roots: Sequence[Node],
   with one `model.recurrent_inference` of all trees' leaves.
 
   Raises:
-    ValueError: if `roots` and `min_max_stats` differ in length or a root is
-      not expanded.
+    ValueError: if a root is not expanded or has no `min_max_stats`.
     FloatingPointError: if the model returns a non-finite output.
   """
   if len(roots) != len(min_max_stats):
@@ -309,11 +300,10 @@ def sample_action(visit_counts: np.ndarray, temperature: float,
 
 def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                    uniforms: np.ndarray) -> np.ndarray:
-  """`[B]` int64 `sample_action` of `[B, A]` counts at `[B]` temperatures.
-
-  Row i gets the action `sample_action` returns when `uniforms[i]` in [0, 1)
-  is the `rng.random()` that `Generator.choice` draws: drawing them for the
-  rows at T > 0, in order, consumes `rng` as a loop of `sample_action`.
+  """`[B]` int64 `sample_action` of `[B, A]` counts at `[B]` temperatures,
+  `uniforms[i]` in [0, 1) being the `rng.random()` that `Generator.choice`
+  draws for row i (drawn for the rows at T > 0, in order, they consume `rng`
+  as a loop of `sample_action`).
 
   Raises:
     ValueError: naming the row, if a count or temperature is negative or not
@@ -360,9 +350,9 @@ def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
 def select_action(config: config_lib.MuZeroConfig, num_moves: int,
                   node: Node, training_steps: int,
                   rng: np.random.Generator) -> int:
-  """The pseudocode's `select_action`: a draw from `visit_softmax` over the
-  root's children at `config.visit_softmax_temperature_fn(num_moves,
-  training_steps)`; at temperature 0 the most visited, without drawing.
+  """The pseudocode's `select_action`: `sample_action` of the root's
+  children at `config.visit_softmax_temperature_fn(num_moves,
+  training_steps)`.
 
   Raises:
     ValueError: if `node` has no children.
@@ -373,7 +363,4 @@ def select_action(config: config_lib.MuZeroConfig, num_moves: int,
   actions = sorted(node.children)
   visit_counts = np.array([node.children[a].visit_count for a in actions])
   temperature = config.visit_softmax_temperature_fn(num_moves, training_steps)
-  probs = visit_softmax(visit_counts, temperature)
-  if temperature == 0:
-    return actions[int(np.argmax(probs))]
-  return actions[int(rng.choice(len(actions), p=probs))]
+  return actions[sample_action(visit_counts, temperature, rng)]

@@ -40,19 +40,12 @@ class Model(Protocol):
 
 
 class NetworkModel:
-  """A `Model` running a `MuZeroNetwork` in two batch-agnostic tf.functions.
-
-  Both are traced once, in the constructor, with `is_training=False`. They
-  read the network's variables, so a learner updating the same network is
-  seen by the next call.
-  """
+  """A `Model` running a `MuZeroNetwork` in two batch-agnostic tf.functions,
+  traced once here; they read the network's variables at each call, so a
+  learner updating the same network is seen by the next call."""
 
   def __init__(self, network: muzero_network.MuZeroNetwork):
-    """Creates the model; creates the network's variables if needed.
-
-    Raises:
-      TypeError: if `network` is not a `MuZeroNetwork`.
-    """
+    """Raises TypeError if `network` is not a `MuZeroNetwork`."""
     if not isinstance(network, muzero_network.MuZeroNetwork):
       raise TypeError(f'NetworkModel expects a MuZeroNetwork, got '
                       f'{type(network).__name__}.')
@@ -86,7 +79,6 @@ class NetworkModel:
 
   def recurrent_inference(self, hidden_state: np.ndarray,
                           action: np.ndarray) -> types.NetworkOutput:
-    """As `initial_inference`, for `[B, ...]` states and `[B]` actions."""
     return _to_numpy(self._recurrent_inference(
         np.asarray(hidden_state, np.float32), np.asarray(action, np.int32)))
 

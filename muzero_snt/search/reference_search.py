@@ -41,11 +41,8 @@ def search_trees(config: config_lib.MuZeroConfig,
                  legal_actions_mask: np.ndarray,
                  rng: np.random.Generator,
                  add_noise: bool = True) -> List[mcts.Node]:
-  """The B searched roots of B positions (`base.Search`'s arguments).
-
-  One batched `initial_inference`; each root expanded over its legal
-  actions; with `add_noise` one `rng.dirichlet` draw per root, in batch
-  order; then `mcts.run_mcts` on all roots.
+  """The B searched roots of B positions (`base.Search`'s arguments), with
+  one `rng.dirichlet` draw per root in batch order if `add_noise`.
 
   Raises:
     TypeError, ValueError: if the inputs are not of that form.
@@ -104,11 +101,9 @@ def search(config: config_lib.MuZeroConfig,
 
 def dirichlet_noise(alpha: float, legal: np.ndarray,
                     rng: np.random.Generator) -> np.ndarray:
-  """`[B, A]` the noise `search_trees` draws for the `[B, A]` `legal` roots.
-
-  Row b is one `rng.dirichlet([alpha] * k)` over its k legal actions, rows in
-  order; for alpha >= 0.1 they are drawn at once as NumPy draws each (Gamma
-  variates, each row summed left to right), bit for bit.
+  """`[B, A]` the noise `search_trees` draws for the `[B, A]` `legal` roots:
+  row b is one `rng.dirichlet([alpha] * k)` over its k legal actions; for
+  alpha >= 0.1 all rows are drawn at once, bit for bit as NumPy draws each.
 
   Raises:
     ValueError: if `legal` is not a `[B, A]` bool mask with a legal action

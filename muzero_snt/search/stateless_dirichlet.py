@@ -46,10 +46,6 @@ def _padded_columns(columns, dtype: tf.DType):
   return (columns + lanes - 1) // lanes * lanes
 
 
-def _uniform(shape, seed: tf.Tensor, dtype: tf.DType) -> tf.Tensor:
-  return tf.random.stateless_uniform(shape, seed, dtype=dtype)
-
-
 def log_gamma_sample(alpha: float, shape: tf.Tensor, seed: tf.Tensor,
                      dtype: tf.DType = tf.float64) -> tf.Tensor:
   """`log` of Gamma(alpha, 1) variates of `shape` `[B, ...]` in `dtype`
@@ -72,7 +68,8 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor, seed: tf.Tensor,
   def draw(round_index):
     """One round: each element's first accepted variate, and whether any."""
     round_seed = tf.random.experimental.stateless_fold_in(seed, round_index)
-    draws = _uniform(candidates_shape, round_seed, dtype)
+    draws = tf.random.stateless_uniform(candidates_shape, round_seed,
+                                        dtype=dtype)
     normal = math.sqrt(2) * tf.math.erfinv(2 * draws[..., 0] - 1)
     v = (1 + c * normal) ** 3
     positive = v > 0
@@ -96,17 +93,15 @@ def log_gamma_sample(alpha: float, shape: tf.Tensor, seed: tf.Tensor,
       next_round, (tf.constant(1), log_value, done))
   # The boost to shape alpha, from a fold-in no round uses.
   boost_seed = tf.random.experimental.stateless_fold_in(seed, _MAX_ROUNDS)
-  log_boost = tf.math.log1p(-_uniform(shape, boost_seed, dtype)) / alpha
+  log_boost = tf.math.log1p(-tf.random.stateless_uniform(
+      shape, boost_seed, dtype=dtype)) / alpha
   return (log_value + log_boost)[..., :columns]
 
 
 def dirichlet_noise(alpha: float, legal: tf.Tensor, seed: tf.Tensor,
                     dtype: tf.DType) -> tf.Tensor:
-  """`[B, A]` Dirichlet(alpha) over each row's legal actions, 0 elsewhere.
-
-  Row b depends only on the `[2]` int `seed`, b and row b of the `[B, A]`
-  bool `legal`; computed in `dtype`, float32 or float64.
-  """
+  """`[B, A]` Dirichlet(alpha) over each row's legal actions, 0 elsewhere,
+  in `dtype`; row b depends only on the `[2]` int `seed`, b and `legal[b]`."""
   num_actions = legal.shape[-1]
   legal = tf.pad(legal, [[0, 0], [
       0, _padded_columns(num_actions, dtype) - num_actions]])

@@ -110,11 +110,9 @@ def set_rows(values: tf.Tensor, rows: tf.Tensor,
 
 
 def first_argmax(scores: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima.
-
-  `tf.argmax` keeps the first maximum on CPU and under XLA (tested), as the
-  reference breaks ties; a row of NaN still gets an index in [0, A).
-  """
+  """`[B, A]` -> `[B]` int32 the lowest index among each row's maxima, as
+  the reference breaks ties (`tf.argmax` does on CPU and under XLA, tested);
+  a row of NaN still gets an index in [0, A)."""
   return tf.argmax(scores, axis=1, output_type=tf.int32)
 
 
@@ -189,12 +187,10 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
 def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
            policy_logits: tf.Tensor, hidden_state: tf.Tensor,
            value: tf.Tensor, num_players: int) -> Tree:
-  """`mcts.expand_node` of node `new_node` (scalar) of every tree.
-
-  `leaf_edge` `[B]` is the flat edge into it, `policy_logits` `[B, A]`,
-  `hidden_state` `[B, ...]` and `value` `[B]` its prediction. The edge
-  learns its child and reward in `backpropagate`.
-  """
+  """`mcts.expand_node` of node `new_node` (scalar) of every tree, at the
+  end of the `[B]` flat `leaf_edge`, with its `[B, A]` `policy_logits`,
+  `[B, ...]` `hidden_state` and `[B]` `value` (the edge learns its child and
+  reward in `backpropagate`)."""
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   new = node_index(tree, tf.fill(tf.shape(leaf_edge), new_node))
   to_play = (gather_rows(tree.to_play, leaf_edge // num_actions) + 1) % (
@@ -213,13 +209,10 @@ def expand(tree: Tree, new_node: tf.Tensor, leaf_edge: tf.Tensor,
 def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
                   leaf_edge: tf.Tensor, leaf: tf.Tensor, value: tf.Tensor,
                   reward: tf.Tensor) -> Tree:
-  """`mcts.backpropagate` from the new leaves to the roots.
-
-  Walks up the edges into the nodes (a node's statistics are its in-edge's)
-  from `[B]` `leaf_edge`, into `leaf` (scalar or `[B]`), with the leaves'
-  `[B]` `value` and `reward`. The leaf edge gets its child and reward on its
-  first visit; the roots' own statistics are updated at the end.
-  """
+  """`mcts.backpropagate` from the new leaves to the roots: walks up the
+  edges (a node's statistics are its in-edge's) from `[B]` `leaf_edge` into
+  `leaf` (scalar or `[B]`), with the leaves' `[B]` `value` and `reward`. The
+  leaf edge gets its child and reward on its first visit."""
   dtype = tree.edges.dtype
   discount = tf.constant(config.discount, dtype)
   # Players alternate at every level (`expand`): the sign is the same at
