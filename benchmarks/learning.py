@@ -37,6 +37,14 @@ import os
 import time
 from typing import Any, Callable, Dict, List, Optional
 
+# pylint: disable=g-import-not-at-top,wrong-import-position
+# As the launchers: XLA's programs kept between runs in the compile cache
+# ($MUZERO_SNT_COMPILE_CACHE, else the user's cache directory; set but empty
+# for none), turned on before the imports below start TensorFlow.
+from muzero_snt.run import compile_cache
+compile_cache.enable(os.environ.get('MUZERO_SNT_COMPILE_CACHE',
+                                    compile_cache.default_directory()))
+
 from absl import app
 from absl import flags
 from absl import logging
@@ -51,6 +59,7 @@ from muzero_snt.run import builders
 from muzero_snt.run import experiment
 from muzero_snt.run import progress
 from muzero_snt.run import run_config
+# pylint: enable=g-import-not-at-top,wrong-import-position
 
 PRESET = flags.DEFINE_enum(
     'preset', 'tictactoe', ['cartpole', 'tictactoe', 'minatar', 'gymnasium'],
