@@ -325,6 +325,12 @@ class BoardActionPlanesTest(testing.TestCase):
     return mlp.board_action_planes(
         tf.constant([action]), num_actions, height, width, tf.float32).numpy()
 
+  def _one_hot(self, planes, row, column, plane):
+    """A batch of one `[2, 2, planes]` encoding with a 1 at the square."""
+    expected = np.zeros((1, 2, 2, planes), np.float32)
+    expected[0, row, column, plane] = 1.
+    return expected
+
   def test_tictactoe_one_plane(self):
     # A = 9 on 3x3: one plane; action 5 is row 5 // 3 = 1, column 5 % 3 = 2.
     planes = self._planes(5, 9, 3, 3)
@@ -340,27 +346,15 @@ class BoardActionPlanesTest(testing.TestCase):
   def test_go_like_pass_is_square_zero_of_a_second_plane(self):
     # A = H W + 1 = 5 on 2x2: ceil(5 / 4) = 2 planes; the pass (action 4)
     # marks plane 1 at square 0, action 3 plane 0 at row 1, column 1.
-    passed = self._planes(4, 5, 2, 2)
-    expected = np.zeros((1, 2, 2, 2), np.float32)
-    expected[0, 0, 0, 1] = 1.
-    self.assertAllEqual(passed, expected)
-    move = self._planes(3, 5, 2, 2)
-    expected = np.zeros((1, 2, 2, 2), np.float32)
-    expected[0, 1, 1, 0] = 1.
-    self.assertAllEqual(move, expected)
+    self.assertAllEqual(self._planes(4, 5, 2, 2), self._one_hot(2, 0, 0, 1))
+    self.assertAllEqual(self._planes(3, 5, 2, 2), self._one_hot(2, 1, 1, 0))
 
   def test_chess_like_move_planes(self):
     # A = H W 3 = 12 on 2x2 (chess's 8x8x73 shrunk): 3 planes; action 7 is
     # plane 7 // 4 = 1, square 7 % 4 = 3, i.e. row 1, column 1.
-    planes = self._planes(7, 12, 2, 2)
-    expected = np.zeros((1, 2, 2, 3), np.float32)
-    expected[0, 1, 1, 1] = 1.
-    self.assertAllEqual(planes, expected)
+    self.assertAllEqual(self._planes(7, 12, 2, 2), self._one_hot(3, 1, 1, 1))
     # Action 10: plane 2, square 2 -> row 1, column 0.
-    planes = self._planes(10, 12, 2, 2)
-    expected = np.zeros((1, 2, 2, 3), np.float32)
-    expected[0, 1, 0, 2] = 1.
-    self.assertAllEqual(planes, expected)
+    self.assertAllEqual(self._planes(10, 12, 2, 2), self._one_hot(3, 1, 0, 2))
 
   def test_batch_of_actions(self):
     planes = mlp.board_action_planes(
