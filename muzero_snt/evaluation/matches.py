@@ -14,20 +14,19 @@
 # ============================================================================
 """Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
-MuZero plays the most visited action of a search without noise (the
-pseudocode's `select_action` at temperature 0), so an evaluation's variety
-comes from the opponents' and the environments' seeds. Games and episodes
-run in lockstep, one batched search per move for all of them, and are cut
-after a move limit (`move_limit`), so that a policy that never ends its
-game still ends its evaluation.
+MuZero plays the pseudocode's `select_action` at temperature 0, so the
+variety comes from the opponents' and environments' seeds. Games run in
+lockstep, one batched search per move, and are cut after `move_limit`
+moves so that a policy that never ends its game still ends its evaluation.
 """
 
-from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
-                    Sequence, Tuple, Union)
+from typing import (Dict, List, Mapping, NamedTuple, Optional, Sequence,
+                    Tuple, Union)
 
 from absl import logging
 import numpy as np
 
+from muzero_snt import acting
 from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import openspiel_players
@@ -35,8 +34,7 @@ from muzero_snt.environments import tictactoe
 from muzero_snt.evaluation import opponents as opponents_lib
 
 OpponentFactory = opponents_lib.OpponentFactory
-# (seed) -> a fresh environment.
-EnvironmentFactory = Callable[[int], base.Environment]
+EnvironmentFactory = acting.EnvironmentFactory
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
@@ -60,12 +58,10 @@ def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
 
 
 class MuZeroPlayer:
-  """Plays `greedy_actions`; `select_action(env)` is the opponents'
-  protocol."""
+  """Plays `greedy_actions` of `search` (TypeError unless a `search.Search`
+  with a `config`); `select_action(env)` is the opponents' protocol."""
 
   def __init__(self, search: search_lib.Search, seed: int = 0):
-    """The player of `search`, whose generator has `seed`; TypeError
-    unless `search` is a `search.Search` with a `config`."""
     if not (isinstance(search, search_lib.Search) and
             hasattr(search, 'config')):
       raise TypeError(f'MuZeroPlayer needs a search.Search with a config '
@@ -128,18 +124,15 @@ def play_games(muzero_player: MuZeroPlayer,
                muzero_side: int,
                max_moves: Optional[int] = None) -> List[Optional[int]]:
   """Plays each of `envs` (two-player games with `observation()`, none
-  over) from its position to the end against its player in `opponents`
-  (`select_action(env) -> int`), MuZero as player `muzero_side` (0 moves
-  first); in lockstep, MuZero's moves of all the games searched together.
+  over) to its end against its player in `opponents`, MuZero as player
+  `muzero_side` (0 moves first), MuZero's moves searched together.
 
   Returns:
-    The winner of each game from its last reward (`openspiel_players.
-    winner`): 0, 1, or -1 (`DRAW`); None for a game cut after
-    `move_limit(max_moves)` moves.
+    Each game's winner (`openspiel_players.winner`): 0, 1, or -1 (`DRAW`);
+    None for a game cut after `move_limit(max_moves)` moves.
 
   Raises:
-    ValueError: for a bad side or `max_moves`, or not one opponent per
-      game.
+    ValueError: for a bad side or `max_moves`, or not one opponent per game.
   """
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
@@ -182,18 +175,13 @@ def evaluate_matches(
     num_games: int = 100,
     seed: int = 0,
     max_moves: Optional[int] = None) -> List[MatchResult]:
-  """Plays `num_games` games per opponent and side; counts the outcomes.
+  """A `MatchResult` per opponent, in order, and side (first, then second)
+  of `num_games` games each, cut after `move_limit(max_moves)` moves.
 
-  Game g with MuZero as player s is played in `make_environment(n)` (a
-  two-player game with `observation()`) against `opponents[name](n)`,
-  `n = seed + s * num_games + g`, so it can be replayed alone; it is cut
-  after `move_limit(max_moves)` moves.
-
-  Returns:
-    A `MatchResult` per opponent, in order, and side (first, then second).
-
-  Raises:
-    ValueError: if `num_games`, `opponents` or `max_moves` is bad.
+  Game g with MuZero as player s is played in `make_environment(n)` against
+  `opponents[name](n)`, `n = seed + s * num_games + g`, so it can be
+  replayed alone. ValueError if `num_games`, `opponents` or `max_moves` is
+  bad.
   """
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
@@ -268,12 +256,9 @@ def evaluate_episodes(search: search_lib.Search,
   """`EpisodeStats` of the undiscounted returns of N one-player episodes.
 
   Episode i runs in `make_environment(seed + i)` to its LAST time step, or
-  is cut after `max_moves` moves (`move_limit`); the episodes advance in
-  lockstep under one `MuZeroPlayer(search, seed)` (its errors).
-
-  Raises:
-    ValueError: if `num_episodes` is not positive or an environment has
-      two players.
+  is cut after `move_limit(max_moves)` moves, under one
+  `MuZeroPlayer(search, seed)` (its errors); ValueError if `num_episodes`
+  is not positive or an environment has two players.
   """
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
