@@ -45,7 +45,7 @@ FLAGS = flags.FLAGS
 
 # launchers/evaluate.py evaluates these (a fixed opponent or episodes).
 EVALUATED_PRESETS = ('atari', 'atari_small', 'cartpole', 'connect4', 'go9',
-                     'gymnasium', 'minatar', 'tictactoe')
+                     'gymnasium', 'minatar', 'openspiel', 'tictactoe')
 PRESET = flags.DEFINE_enum(
     'preset', 'tictactoe', list(presets.preset_names()),
     'configuration preset (launchers.evaluate takes '

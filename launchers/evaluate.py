@@ -22,12 +22,14 @@ noise-free search and its most visited action (`evaluation.MuZeroPlayer`):
   with MuZero moving first and second; wins, draws and losses per row.
   --exact adds the exact probabilities of each result, walking every line
   of play (`exact_evaluation`), and the lines MuZero loses.
-* connect4, go9: the same against OpenSpiel's MCTS bot with random rollouts
-  (--opponent_simulations per move, --opponent_rollouts per leaf; the row
-  names it, e.g. mcts1000) and the random player.
-  --opponents chooses among a two-player preset's opponents.
-* cartpole, atari, atari_small, minatar (one player; --env picks the game):
-  --num_games episodes; the mean, std, min and max return.
+* connect4, go9, openspiel: the same against OpenSpiel's MCTS bot with
+  random rollouts (--opponent_simulations per move, --opponent_rollouts per
+  leaf; the row names it, e.g. mcts1000) and the random player.
+  --opponents chooses among a two-player game's opponents.
+* cartpole, atari, atari_small, minatar, gymnasium (one player; --env picks
+  the game): --num_games episodes; the mean, std, min and max return.
+* a run of your own game (`launchers.train --environment=module:factory`):
+  episodes if it has one player, else games against the random player.
 
 A run that saved its configuration (run_config.json beside its
 checkpoints) is evaluated exactly as it was trained: its preset, its game
@@ -60,7 +62,8 @@ the run's 'selfplay/episode_return', 'loss' and every 'eval/...' scalar.
 """
 
 import os
-from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence
+from typing import (TYPE_CHECKING, List, NamedTuple, Optional, Sequence,
+                    Tuple)
 
 from absl import app
 from absl import flags
@@ -105,14 +108,14 @@ NUM_GAMES = flags.DEFINE_integer(
     'num_games', 100, 'two-player presets: games per opponent and side; '
     'one-player presets: episodes.')
 OPPONENTS = flags.DEFINE_list(
-    'opponents', None, 'two-player presets: the opponents to play (default: '
-    'all of the preset\'s: tictactoe perfect,random; connect4 and go9 '
-    'mcts,random).')
+    'opponents', None, 'two-player games: the opponents to play (default: '
+    'all of the game\'s: tictactoe perfect,random; connect4, go9 and '
+    'openspiel mcts,random; a game of your own random).')
 OPPONENT_SIMULATIONS = flags.DEFINE_integer(
-    'opponent_simulations', None, 'connect4, go9: simulations per move of '
+    'opponent_simulations', None, 'OpenSpiel games: simulations per move of '
     f'the MCTS opponent (default {opponents_lib.MCTS_SIMULATIONS}).')
 OPPONENT_ROLLOUTS = flags.DEFINE_integer(
-    'opponent_rollouts', None, 'connect4, go9: random rollouts per leaf of '
+    'opponent_rollouts', None, 'OpenSpiel games: random rollouts per leaf of '
     f'the MCTS opponent (default {opponents_lib.MCTS_ROLLOUTS}).')
 EXACT = flags.DEFINE_bool(
     'exact', False, 'tictactoe: also walk every line of play against the '
@@ -148,42 +151,54 @@ def _validate_sources() -> None:
     common_flags.check_positive(name)
 
 
-def validate_flags(preset: Optional[str] = None) -> None:
+def validate_flags(preset: Optional[str] = None,
+                   environment: Optional[str] = None) -> None:
   """Checks the flags before any TensorFlow work; raises `UsageError`.
 
   Args:
     preset: the evaluated run's preset (default: --preset's).
+    environment: the import string of the evaluated run's own game, which
+      replaces its preset.
   """
-  preset = preset or PRESET.value
   _validate_sources()
-  common_flags.validate(preset)
-  if preset not in PRESETS:
-    raise app.UsageError(f'--preset={preset} cannot be evaluated; '
-                         f'expected one of {list(PRESETS)}.')
+  if environment is None:
+    preset = preset or PRESET.value
+    common_flags.validate(preset)
+    if preset not in PRESETS:
+      raise app.UsageError(f'--preset={preset} cannot be evaluated; '
+                           f'expected one of {list(PRESETS)}.')
+  else:
+    preset = None
+    common_flags.validate(environment=environment)
   _validate_opponent_flags(preset)
   if EXACT.value and preset != 'tictactoe':
+    game = (f'--preset={preset}' if preset else
+            f'the run\'s environment {environment}')
     raise app.UsageError(f'--exact walks every line of tic-tac-toe; '
-                         f'--preset={preset} has too many. Drop it.')
+                         f'{game} has too many. Drop it.')
   if CURVE_PNG.value and not LOGDIR.value:
     raise app.UsageError(f'--curve_png={CURVE_PNG.value} plots the scalars '
                          'of --logdir; pass --logdir too.')
 
 
-def _validate_opponent_flags(preset: str) -> None:
-  if preset not in opponents_lib.OPPONENTS:
+def _validate_opponent_flags(preset: Optional[str]) -> None:
+  """preset None: the run's own game, whose opponents are known once it is
+  built (the random player, and the MCTS bot for an OpenSpiel game)."""
+  if preset is not None and preset not in opponents_lib.OPPONENTS:
     common_flags.refuse(
         ('opponents', 'opponent_simulations', 'opponent_rollouts'),
         f'choose the opponents of two-player presets '
         f'({", ".join(sorted(opponents_lib.OPPONENTS))}); --preset={preset} '
         'plays episodes alone')
     return
-  available = opponents_lib.OPPONENTS[preset]
+  available = opponents_lib.OPPONENTS.get(preset, ('mcts', 'random'))
+  game = f'--preset={preset}' if preset else 'the run\'s environment'
   if OPPONENTS.value is not None:
     unknown = [n for n in OPPONENTS.value if n not in available]
     if unknown or not OPPONENTS.value:
       raise app.UsageError(
           f'--opponents={",".join(OPPONENTS.value)}: '
-          f'{",".join(unknown) or "none"} cannot play --preset={preset}; '
+          f'{",".join(unknown) or "none"} cannot play {game}; '
           f'expected some of {",".join(available)}.')
   for holder in (OPPONENT_SIMULATIONS, OPPONENT_ROLLOUTS):
     if holder.value is None:
@@ -194,7 +209,7 @@ def _validate_opponent_flags(preset: str) -> None:
     if 'mcts' not in (OPPONENTS.value or available):
       raise app.UsageError(
           f'--{holder.name}={holder.value} sets the mcts opponent, which '
-          f'--preset={preset} does not play here (opponents '
+          f'{game} does not play here (opponents '
           f'{",".join(OPPONENTS.value or available)}); drop it.')
 
 
@@ -211,7 +226,7 @@ def _write_curve(logdir: str, path: str) -> None:
   logging.info('Wrote the learning curve of %s to %s.', tags, path)
 
 
-def run(preset: str,
+def run(preset: Optional[str],
         config: Optional[config_lib.MuZeroConfig] = None,
         checkpoint_dir: Optional[str] = None,
         num_games: int = 100,
@@ -225,11 +240,12 @@ def run(preset: str,
         opponent_simulations: int = opponents_lib.MCTS_SIMULATIONS,
         opponent_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
         exact: bool = False,
-        max_moves: Optional[int] = None) -> Evaluation:
+        max_moves: Optional[int] = None,
+        environment: Optional[str] = None) -> Evaluation:
   """Evaluates a checkpoint (or a random network); prints the table.
 
   Args:
-    preset: one of `PRESETS`.
+    preset: one of `PRESETS`, or None with `environment`.
     config: the run's configuration (default: the preset's); its network
       must be the checkpoint's.
     checkpoint_dir: the training run's checkpoints; None evaluates a
@@ -251,6 +267,9 @@ def run(preset: str,
       random player (`exact_evaluation.walk_all`), printed after the table.
     max_moves: games and episodes still running after this many moves are
       cut and counted (default: the config's `max_moves`).
+    environment: the run's own game instead of a preset, the import string
+      of its factory; a two-player game plays the random player (and
+      OpenSpiel's MCTS bot if it is an OpenSpiel game).
 
   Returns:
     The `Evaluation`.
@@ -259,14 +278,13 @@ def run(preset: str,
   # pylint: disable=g-import-not-at-top
   import tensorflow as tf
   from muzero_snt import networks
-  from muzero_snt import presets
   from muzero_snt import search
   from muzero_snt.evaluation import exact as exact_evaluation
   from muzero_snt.evaluation import loading
   from muzero_snt.evaluation import matches as evaluation
   from muzero_snt.run import builders
   # pylint: enable=g-import-not-at-top
-  config = config or presets.get_preset(preset)
+  config = config or run_config.default_config(preset, title, environment)
   if checkpoint_dir:
     network, learner_step = loading.load_network(config, checkpoint_dir)
     logging.info('Loaded the network of learner step %d from %s.',
@@ -277,10 +295,11 @@ def run(preset: str,
   if num_simulations:
     config = config.replace(num_simulations=num_simulations)
   player_search = search.make_search(config, network, search_kind)
-  make_environment = builders.make_environment_factory(preset, config, title)
-  opponents = evaluation.preset_opponents(
-      preset, make_environment, opponents, opponent_simulations,
-      opponent_rollouts, seed)
+  make_environment = builders.make_environment_factory(preset, config, title,
+                                                       environment)
+  opponents = common_flags.usage_errors(
+      evaluation.preset_opponents, preset, make_environment, opponents,
+      opponent_simulations, opponent_rollouts, seed)
   opponent_note = ''
   if opponents and opponents_lib.mcts_name(opponent_simulations) in opponents:
     opponent_note = (f'; OpenSpiel MCTS opponent: {opponent_simulations} '
@@ -294,7 +313,8 @@ def run(preset: str,
   else:
     table = evaluation.tictactoe_table(results)
   source = checkpoint_dir or 'random initialisation'
-  print(f'MuZero {preset}, learner step {learner_step} ({source}), '
+  game = preset or environment
+  print(f'MuZero {game}, learner step {learner_step} ({source}), '
         f'{config.num_simulations} simulations per move{opponent_note}\n'
         f'{table}')
   exact_results = None
@@ -329,15 +349,16 @@ def run_to_evaluate() -> 'loading.RunToEvaluate':
       config_overrides=CONFIG.value)
 
 
-def _saved_preset() -> Optional[str]:
-  """The preset of the run --checkpoint_dir saved, None without one.
+def _saved_game() -> Tuple[Optional[str], Optional[str]]:
+  """(preset, environment) of the run --checkpoint_dir saved; (None, None)
+  without one.
 
   Raises:
     app.UsageError: if --checkpoint_dir is missing or a file.
   """
   directory = CHECKPOINT_DIR.value
   if not directory:
-    return None
+    return None, None
   where = f'--checkpoint_dir={directory}'
   if not os.path.exists(directory):
     raise app.UsageError(f'{where} does not exist: give the checkpoint '
@@ -346,7 +367,9 @@ def _saved_preset() -> Optional[str]:
     raise app.UsageError(f'{where} is a file, not a directory: give the '
                          'checkpoint directory of a training run.')
   saved = common_flags.usage_errors(run_config.load, directory)
-  return None if saved is None else saved.preset
+  if saved is None:
+    return None, None
+  return saved.preset, saved.environment
 
 
 def main(argv: Sequence[str]) -> None:
@@ -355,7 +378,7 @@ def main(argv: Sequence[str]) -> None:
   _validate_sources()
   # Every flag the saved run's record does not decide is checked before
   # TensorFlow starts; the rest once the run is loaded.
-  validate_flags(_saved_preset())
+  validate_flags(*_saved_game())
   common_flags.start_tensorflow()
   # pylint: disable=g-import-not-at-top
   from muzero_snt.evaluation import loading
@@ -368,13 +391,13 @@ def main(argv: Sequence[str]) -> None:
       raise app.UsageError(common_flags.flag_names(str(e))) from e
   evaluated = run_to_evaluate()
   trained = evaluated.run
-  validate_flags(trained.preset)
+  validate_flags(trained.preset, trained.environment)
   if evaluated.saved is not None:
     print(evaluated.describe(), flush=True)
   elif CHECKPOINT_DIR.value:
     logging.warning('%s.', common_flags.flag_names(evaluated.describe()))
   common_flags.usage_errors(builders.check_environment, trained.preset,
-                            trained.config, trained.env)
+                            trained.config, trained.env, trained.environment)
   run(trained.preset,
       config=trained.config,
       title=trained.env,
@@ -391,7 +414,8 @@ def main(argv: Sequence[str]) -> None:
       opponent_rollouts=(OPPONENT_ROLLOUTS.value or
                          opponents_lib.MCTS_ROLLOUTS),
       exact=EXACT.value,
-      max_moves=MAX_MOVES.value)
+      max_moves=MAX_MOVES.value,
+      environment=trained.environment)
 
 
 if __name__ == '__main__':

@@ -18,13 +18,18 @@ setup.py names these functions as the package's console scripts. Each runs
 its launcher as `python -m launchers.train` does, as the `__main__`
 module: absl's --help describes the flags of `__main__` (and its key
 flags) under its docstring, so a launcher imported and called from here
-instead would print neither.
+instead would print neither. As under `python -m`, the working directory
+comes first on the import path, so that `--environment=module:factory`
+finds a module of the user's there.
 """
 
+import os
 import runpy
+import sys
 
 
 def _run_as_main(module: str) -> None:
+  sys.path.insert(0, os.getcwd())
   runpy.run_module(module, run_name='__main__', alter_sys=True)
 
 

@@ -82,9 +82,10 @@ def start(settings: Any, learner: learning.Learner
   shards_lib.check_num_shards(num_shards, config.window_size,
                               'replay_shards')
   if settings.eval_interval and not (
-      settings.preset in opponents.OPPONENTS or config.num_players == 1):
-    raise ValueError(f'eval_interval: the evaluator plays one-player presets '
-                     f'and two-player presets with fixed opponents, not '
+      settings.preset in opponents.OPPONENTS or config.num_players == 1 or
+      settings.environment is not None):
+    raise ValueError(f'eval_interval: the evaluator plays one-player games '
+                     f'and two-player games with fixed opponents, not '
                      f'{settings.preset!r}; set it to 0 and evaluate '
                      'checkpoints with launchers/evaluate.')
   started = ray_support.connect(

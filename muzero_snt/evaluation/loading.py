@@ -24,8 +24,8 @@ import tensorflow as tf
 from muzero_snt.run import checkpointing
 from muzero_snt import config as config_lib
 from muzero_snt import environments
+from muzero_snt.environments import factories
 from muzero_snt import networks
-from muzero_snt import presets
 from muzero_snt.run import run_config
 
 
@@ -104,14 +104,21 @@ class RunToEvaluate(NamedTuple):
   def describe(self) -> str:
     """One line: whose run this is, its game and its config changes."""
     run = self.run
-    title = _title(run.preset, run.env)
     trained = self.saved.config if self.saved else run.config
-    changes = _changed_fields(presets.get_preset(run.preset), trained)
+    if run.environment is not None:
+      what = f'environment {factories.factory_name(run.environment)}'
+      origin = 'the configuration derived from it'
+    else:
+      title = _title(run.preset, run.env)
+      what = f'preset {run.preset}' + (f', env {title}' if title else '')
+      origin = 'the preset'
+    changes = _changed_fields(
+        run_config.default_config(run.preset, run.env, run.environment),
+        trained)
     count = (f'{len(changes)} config change{"s"[:len(changes) != 1]} from '
-             f'the preset ({", ".join(changes)})' if changes else
-             'no config changes from the preset')
-    what = (f'preset {run.preset}' + (f', env {title}' if title else '') +
-            f', {count}')
+             f'{origin} ({", ".join(changes)})' if changes else
+             f'no config changes from {origin}')
+    what = f'{what}, {count}'
     if self.saved is None:
       if run.checkpoint_dir:
         return (f'{run.checkpoint_dir} holds no {run_config.RUN_CONFIG_FILE}: '
@@ -167,7 +174,7 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
             f'({run_config.path(checkpoint_dir)}); evaluate it with that '
             f'{name} or without one.')
       run = run.replace(**{name: value})
-  trained = run.config or presets.get_preset(run.preset)
+  trained = run.config or run_config.default_config(run.preset, run.env)
   before = run_config.config_to_dict(trained)
   unknown = sorted(set(config_values or {}) - set(before))
   if unknown:

@@ -28,6 +28,7 @@ import numpy as np
 from muzero_snt import acting
 from muzero_snt import search as search_lib
 from muzero_snt.environments import base
+from muzero_snt.environments import openspiel
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe
 from muzero_snt.evaluation import opponents as opponents_lib
@@ -119,18 +120,25 @@ def play_games(muzero_player: MuZeroPlayer,
                envs: Sequence[base.Environment],
                opponents: Sequence[object],
                muzero_side: int,
-               max_moves: Optional[int] = None) -> List[Optional[int]]:
+               max_moves: Optional[int] = None,
+               observations: Optional[Sequence[np.ndarray]] = None
+              ) -> List[Optional[int]]:
   """Each game's winner (`openspiel_players.winner`: 0, 1, or -1 `DRAW`),
   None for one cut after `move_limit(max_moves)` moves, of `envs`
-  (two-player games with `observation()`, none over) played against their
-  `opponents`, MuZero as player `muzero_side` (0 moves first); ValueError
-  for a bad side or `max_moves`, or not one opponent per game."""
+  (two-player games, none over) played against their `opponents`, MuZero
+  as player `muzero_side` (0 moves first); ValueError for a bad side or
+  `max_moves`, or not one opponent per game. `observations` are the games'
+  current ones (their last time steps'); None reads `env.observation()`,
+  which only some environments have."""
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
   if len(envs) != len(opponents):
     raise ValueError(f'One opponent per game: {len(envs)} games and '
                      f'{len(opponents)} opponents.')
   limit = move_limit(muzero_player.config, max_moves)
+  if observations is None:
+    observations = [env.observation() for env in envs]
+  observations = list(observations)
   winners = [None] * len(envs)
   live = list(range(len(envs)))
   # Each round moves every live game once: `limit` rounds, `limit` moves.
@@ -141,7 +149,7 @@ def play_games(muzero_player: MuZeroPlayer,
     actions = {}
     if ours:
       chosen = muzero_player.select_actions(
-          np.stack([envs[i].observation() for i in ours]),
+          np.stack([observations[i] for i in ours]),
           [muzero_side] * len(ours), [envs[i].legal_actions() for i in ours])
       actions = dict(zip(ours, chosen))
     for i in live:
@@ -149,6 +157,7 @@ def play_games(muzero_player: MuZeroPlayer,
       action = actions[i] if i in actions else opponents[i].select_action(
           envs[i])
       time_step = envs[i].step(int(action))
+      observations[i] = time_step.observation
       if time_step.last():
         winners[i] = openspiel_players.winner(float(time_step.reward), mover)
     live = [i for i in live if winners[i] is None]
@@ -180,10 +189,12 @@ def evaluate_matches(
     for side, side_name in enumerate(SIDES):
       seeds = [seed + side * num_games + g for g in range(num_games)]
       envs = [make_environment(s) for s in seeds]
-      for env in envs:
-        env.reset()
+      starts = [env.reset().observation for env in envs]
       winners = play_games(muzero_player, envs,
-                           [factory(s) for s in seeds], side, limit)
+                           [factory(s) for s in seeds], side, limit,
+                           observations=starts)
+      for env in envs:
+        env.close()
       results.append(MatchResult(
           opponent=name, side=side_name,
           wins=winners.count(side),
@@ -283,20 +294,33 @@ def evaluate_episodes(search: search_lib.Search,
 Results = Union[Sequence[MatchResult], EpisodeStats]
 
 
-def preset_opponents(preset: str,
+def preset_opponents(preset: Optional[str],
                      make_environment: EnvironmentFactory,
                      names: Optional[Sequence[str]] = None,
                      num_simulations: int = opponents_lib.MCTS_SIMULATIONS,
                      num_rollouts: int = opponents_lib.MCTS_ROLLOUTS,
                      seed: int = 0
                     ) -> Optional[Dict[str, OpponentFactory]]:
-  """`opponents.make_opponents` of `preset` (the MCTS opponent's game from
-  `make_environment(seed)`), or None for a one-player preset."""
-  if preset not in opponents_lib.OPPONENTS:
-    return None
-  game = getattr(make_environment(seed), 'game', None)
+  """`opponents.make_opponents` for the game of `make_environment(seed)`
+  (`preset` None: the user's own), or None if it has one player."""
+  env = make_environment(seed)
+  try:
+    if env.num_players == 1:
+      return None
+    game = _openspiel_game(env)
+  finally:
+    env.close()
   return opponents_lib.make_opponents(preset, names, game, num_simulations,
                                       num_rollouts)
+
+
+def _openspiel_game(env) -> Optional[object]:
+  """The `pyspiel.Game` of an OpenSpiel environment, however wrapped."""
+  while env is not None:
+    if isinstance(env, openspiel.OpenSpielEnvironment):
+      return env.game
+    env = env.environment if isinstance(env, base.Wrapper) else None
+  return None
 
 
 def evaluate_preset(search: search_lib.Search,

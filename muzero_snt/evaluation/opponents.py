@@ -12,7 +12,12 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The fixed opponents of each two-player preset, for evaluation."""
+"""The fixed opponents of two-player games, for evaluation.
+
+A named preset has its own (`OPPONENTS`); any other two-player game, a
+family's or the user's, plays the random player and, when it is an OpenSpiel
+game, OpenSpiel's MCTS bot.
+"""
 
 import functools
 from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
@@ -27,6 +32,7 @@ OPPONENTS: Mapping[str, Tuple[str, ...]] = {
     'tictactoe': ('perfect', 'random'),
     'connect4': ('mcts', 'random'),
     'go9': ('mcts', 'random'),
+    'openspiel': ('mcts', 'random'),
 }
 MCTS_SIMULATIONS = 1000  # The MCTS opponent's default simulations per move.
 MCTS_ROLLOUTS = 1  # OpenSpiel's examples/mcts.py.
@@ -37,14 +43,30 @@ def mcts_name(num_simulations: int) -> str:
   return f'mcts{num_simulations}'
 
 
-def make_opponents(preset: str,
+def available(preset: Optional[str], game=None) -> Tuple[str, ...]:
+  """The opponents of `preset`'s games, or (preset None) of the user's
+  two-player game `game` (a `pyspiel.Game`, or None for a game of its own).
+
+  Raises:
+    ValueError: for a preset without opponents (a one-player preset).
+  """
+  if preset is None:
+    return ('random',) if game is None else OPPONENTS['openspiel']
+  if preset not in OPPONENTS:
+    raise ValueError(f'Preset {preset!r} has no opponents; two-player '
+                     f'evaluation plays {sorted(OPPONENTS)} or a two-player '
+                     'environment of your own.')
+  return OPPONENTS[preset]
+
+
+def make_opponents(preset: Optional[str],
                    names: Optional[Sequence[str]] = None,
                    game=None,
                    num_simulations: int = MCTS_SIMULATIONS,
                    num_rollouts: int = MCTS_ROLLOUTS
                    ) -> Dict[str, OpponentFactory]:
-  """`{name: factory of a seed}` of a two-player `preset`'s opponents
-  `names` (default: all), in `OPPONENTS` order; the MCTS opponent,
+  """`{name: factory of a seed}` of the opponents `names` (default: all)
+  of `available(preset, game)`, in that order; the MCTS opponent,
   `mcts_name(num_simulations)`, plays `game` (a `pyspiel.Game`).
 
   Raises:
@@ -52,17 +74,15 @@ def make_opponents(preset: str,
       have, or a bad count.
     TypeError: if an MCTS opponent's `game` is not a `pyspiel.Game`.
   """
-  if preset not in OPPONENTS:
-    raise ValueError(f'Preset {preset!r} has no opponents; two-player '
-                     f'evaluation plays {sorted(OPPONENTS)}.')
-  available = OPPONENTS[preset]
-  names = available if names is None else tuple(names)
-  unknown = [n for n in names if n not in available]
+  choices = available(preset, game)
+  names = choices if names is None else tuple(names)
+  unknown = [n for n in names if n not in choices]
   if unknown or not names:
+    what = preset or 'this game'
     raise ValueError(f'Opponents {list(unknown or names)} do not play '
-                     f'{preset}; expected some of {list(available)}.')
+                     f'{what}; expected some of {list(choices)}.')
   factories = {}
-  for name in (n for n in available if n in names):
+  for name in (n for n in choices if n in names):
     if name == 'mcts':
       # A seed -> the bot; one made now raises bad arguments before a game.
       factory = functools.partial(openspiel_players.MCTSPlayer, game,

@@ -174,6 +174,43 @@ class Endless(base.Environment):
     raise NotImplementedError
 
 
+class TakeAway(dm_env.Environment):
+  """A user's two-player game, a plain `dm_env.Environment` without
+  `observation()`: a pile of 3 stones, each move takes 1 (action 0) or 2
+  (action 1), and who takes the last stone wins (reward 1 to its mover)."""
+
+  num_players = 2
+
+  def __init__(self, seed: int = 0):
+    del seed  # Nothing is random.
+
+  def reset(self):
+    self._pile, self._player = 3, 0
+    return dm_env.restart(self._observation())
+
+  def step(self, action):
+    self._pile -= int(action) + 1
+    self._player = 1 - self._player
+    if self._pile == 0:
+      return dm_env.termination(1., self._observation())
+    return dm_env.transition(0., self._observation())
+
+  def legal_actions(self):
+    return np.arange(min(2, self._pile), dtype=np.int32)
+
+  def to_play(self):
+    return self._player
+
+  def _observation(self):
+    return np.eye(4, dtype=np.float32)[self._pile]
+
+  def observation_spec(self):
+    return dm_env.specs.Array((4,), np.float32)
+
+  def action_spec(self):
+    return dm_env.specs.DiscreteArray(2)
+
+
 def _player(config, model, num_simulations=None):
   """A MuZeroPlayer of the reference search with `model`."""
   if num_simulations is not None:
@@ -540,6 +577,33 @@ class PresetEvaluationTest(testing.TestCase):
     alone = evaluation.preset_opponents(
         'connect4', make_environment, names=['random'])
     self.assertEqual(list(alone), ['random'])
+
+  def test_a_two_player_game_of_the_users_plays_the_random_player(self):
+    # MuZero always takes 1 (logits favour action 0). First, from 3: it
+    # takes 1 and wins iff the random player then takes 1 too (MuZero takes
+    # the last); second: the random player's opening take of 2 leaves it the
+    # last stone (a win), a take of 1 leaves it 2 (it takes 1, and loses).
+    # The random player of game n draws its first move from
+    # default_rng(n) (`RandomPlayer`), n = seed + side * num_games + g.
+    config = presets.config_for_environment(TakeAway(), max_moves=3)
+    make_environment = builders.make_environment_factory(
+        None, config, environment=TakeAway)
+    opponents = evaluation.preset_opponents(None, make_environment)
+    self.assertEqual(list(opponents), ['random'])
+    results = evaluation.evaluate_preset(
+        search.ReferenceSearch(config.replace(num_simulations=2),
+                               FixedModel([8., 0.])),
+        make_environment, opponents, num_games=6, seed=10)
+    first = [int(np.random.default_rng(10 + g).choice([0, 1])) for g in
+             range(6)]
+    second = [int(np.random.default_rng(16 + g).choice([0, 1])) for g in
+              range(6)]
+    self.assertEqual(results, [
+        evaluation.MatchResult('random', 'first', wins=first.count(0),
+                               draws=0, losses=first.count(1), max_moves=3),
+        evaluation.MatchResult('random', 'second', wins=second.count(1),
+                               draws=0, losses=second.count(0),
+                               max_moves=3)])
 
   @absltest.skipUnless(HAS_GYMNASIUM, 'needs gymnasium')
   def test_one_player_presets_play_episodes(self):

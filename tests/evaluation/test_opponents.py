@@ -69,6 +69,29 @@ class OpponentsTest(absltest.TestCase):
     with self.assertRaisesRegex(ValueError, "'cartpole' has no opponents"):
       opponents.make_opponents('cartpole')
 
+  def test_a_game_of_the_users_plays_the_random_player(self):
+    self.assertEqual(opponents.available(None), ('random',))
+    factories = opponents.make_opponents(None)
+    self.assertEqual(list(factories), ['random'])
+    self.assertIsInstance(factories['random'](0),
+                          tictactoe_players.RandomPlayer)
+    with self.assertRaisesRegex(
+        ValueError, r"\['mcts'\] do not play this game; expected some of "
+        r"\['random'\]"):
+      opponents.make_opponents(None, ['mcts'])
+
+  @absltest.skipIf(pyspiel is None, 'needs open-spiel')
+  def test_an_openspiel_game_adds_the_mcts_bot(self):
+    game = pyspiel.load_game('tic_tac_toe')
+    self.assertEqual(opponents.available('openspiel', game),
+                     ('mcts', 'random'))
+    # A game of the user's that is an OpenSpiel game (preset None).
+    self.assertEqual(opponents.available(None, game), ('mcts', 'random'))
+    factories = opponents.make_opponents('openspiel', game=game,
+                                         num_simulations=5)
+    self.assertEqual(list(factories), ['mcts5', 'random'])
+    self.assertIsInstance(factories['mcts5'](0), openspiel_players.MCTSPlayer)
+
   @absltest.skipIf(pyspiel is None, 'needs open-spiel')
   def test_bad_mcts_counts_are_named(self):
     game = pyspiel.load_game('connect_four')

@@ -384,6 +384,55 @@ class EvaluateTest(testing.TestCase):
                      [('random', 'first', 1), ('random', 'second', 1)])
     self.assertNotIn('MCTS', result.table)
 
+  def test_a_run_of_the_users_two_player_game_plays_the_random_player(self):
+    # examples/nim.py, trained with --environment=examples.nim:Nim: no
+    # preset, and a game with no draws and no MCTS opponent.
+    from examples import nim  # pylint: disable=g-import-not-at-top
+    config = presets.config_for_environment(nim.Nim())
+    directory = _save_run(self, None, config, environment='examples.nim:Nim')
+    with flagsaver.flagsaver(checkpoint_dir=directory, num_games=3,
+                             num_simulations=2, search='reference'):
+      lines = _run_main().splitlines()
+    self.assertEqual(
+        lines[0], f'Evaluating the run in {directory}: environment '
+        'examples.nim:Nim, no config changes from the configuration derived '
+        'from it; evaluated with num_simulations=2')
+    self.assertEqual(lines[1], f'MuZero examples.nim:Nim, learner step 42 '
+                     f'({directory}), 2 simulations per move')
+    rows = [line.split() for line in lines[3:]]
+    self.assertEqual([row[:3] for row in rows],
+                     [['random', 'first', '3'], ['random', 'second', '3']])
+    for row in rows:
+      # wins + draws + losses + cut; Nim has no draws.
+      self.assertEqual(sum(int(n) for n in row[3:]), 3, row)
+      self.assertEqual(row[4], '0', row)
+    with flagsaver.flagsaver(checkpoint_dir=directory, opponents=['mcts']):
+      with self.assertRaisesRegex(
+          app.UsageError, r"Opponents \['mcts'\] do not play this game; "
+          r"expected some of \['random'\]"):
+        _run_main()
+
+  @absltest.skipUnless(HAS_OPENSPIEL, 'needs open-spiel')
+  def test_an_openspiel_run_plays_the_mcts_bot_and_the_random_player(self):
+    config = run_config.default_config('openspiel', 'tic_tac_toe')
+    directory = _save_run(self, 'openspiel', config, env='tic_tac_toe')
+    with flagsaver.flagsaver(checkpoint_dir=directory, num_games=1,
+                             num_simulations=2, opponent_simulations=3,
+                             search='reference'):
+      lines = _run_main().splitlines()
+    self.assertEqual(
+        lines[0], f'Evaluating the run in {directory}: preset openspiel, env '
+        'tic_tac_toe, no config changes from the preset; evaluated with '
+        'num_simulations=2')
+    self.assertEqual(
+        lines[1], f'MuZero openspiel, learner step 42 ({directory}), 2 '
+        'simulations per move; OpenSpiel MCTS opponent: 3 simulations, 1 '
+        'random rollout(s) per leaf')
+    rows = [line.split() for line in lines[3:]]
+    self.assertEqual([row[:3] for row in rows],
+                     [['mcts3', 'first', '1'], ['mcts3', 'second', '1'],
+                      ['random', 'first', '1'], ['random', 'second', '1']])
+
   @flagsaver.flagsaver(random_init=True, preset='connect4',
                        opponent_simulations=0)
   def test_non_positive_opponent_simulations_is_a_usage_error(self):

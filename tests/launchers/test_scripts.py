@@ -54,3 +54,19 @@ def test_train_script_runs_the_launcher_as_main():
   listed = _listed(help_text)
   assert _FIRST_FLAGS <= listed, sorted(listed)
   assert {'data', 'training_steps', 'num_actors'} <= listed
+
+
+def test_train_script_finds_an_environment_in_the_working_directory(
+    tmp_path):
+  # A console script's path starts with its own directory, not the working
+  # one that `python -m` adds; the script adds it, so that a user's
+  # usergame.py beside them loads. `-P` leaves the working directory out
+  # of the interpreter's own path, as a console script's.
+  (tmp_path / 'usergame.py').write_text(
+      'def make(seed):\n  raise SystemExit(f"usergame.make({seed}) called")\n')
+  result = subprocess.run(
+      [sys.executable, '-P', '-c', 'from launchers import scripts; '
+       'scripts.train()', '--environment=usergame:make'],
+      cwd=tmp_path, capture_output=True, text=True, timeout=300,
+      env={**os.environ, 'PYTHONPATH': _ROOT})
+  assert 'usergame.make(0) called' in result.stderr, result.stderr[-2000:]
