@@ -12,10 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZero's parts as processes on Ray: actors, replay service, learner.
-
-`runner.start` starts them for `run/experiment.py`: the `replay_service`
-with its `rate_limiter` and its `shards`, the learner's side of it
-(`replay_source`), the `weight_store` and the `workers`. `ray_support`
-imports Ray (`pip install -e '.[distributed]'`) only when a run starts.
+"""MuZero's parts as processes on Ray, which `runner.start` starts for
+`run/experiment.py`: the `replay_service` (its `rate_limiter`, `shards`
+and the learner's `replay_source`), the `weight_store` and the `workers`.
 """

@@ -14,10 +14,9 @@
 # ============================================================================
 """The learner's watch over its worker processes and Ray's nodes.
 
-A worker's failed loop (a bug) stops the run. A worker whose process dies,
-alone or with its node, Ray starts again where its placement allows; the
-run goes on meanwhile, and the watch logs each change once, so that
-nothing is lost silently.
+A worker's failed loop (a bug) stops the run; Ray starts a dead worker
+again where its placement allows while the run goes on, and the watch
+logs each change once, so that nothing is lost silently.
 """
 
 import time
@@ -25,10 +24,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from absl import logging
 
-# Seconds without an answer before the watch says a worker is missing.
-SILENT_SECONDS = 30.
-# Seconds `check` waits for the workers' answers.
-_ANSWER_TIMEOUT = 1.
+SILENT_SECONDS = 30.  # Seconds without an answer before a worker is missing.
+_ANSWER_TIMEOUT = 1.  # Seconds `check` waits for the workers' answers.
 
 
 class Watched(NamedTuple):
@@ -120,7 +117,7 @@ class Watch:
     self._seen[worker.name] = where
     if before is None:
       return [f'{worker.name} on {_node_name(where[1], self._nodes)}']
-    if before[0] != where[0] or before[1] != where[1]:
+    if before != where:
       logging.warning(
           '%s runs again: its process (pid %d on %s) died and Ray started '
           'another (pid %d on %s). Lost: %s.', worker.name, before[0],

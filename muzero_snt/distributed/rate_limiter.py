@@ -15,24 +15,21 @@
 """Learner steps per environment step, held between separate processes.
 
 As Reverb's `SampleToInsertRatio`: with E the environment steps admitted
-since the buffer first held a batch, L the learner steps granted and r
-the train ratio, the limiter keeps 0 <= floor(r E) - L <= max_ahead before
-every grant, except that a game is always admitted when the learner has
-taken every step it is owed (so a game worth more than `max_ahead` steps
-fits). Over any W learner steps the admitted environment steps are then
-W / r to within max_ahead / r, whatever the speeds of the learner and the
-actors, while no game is worth more than max_ahead steps (r times its
-length).
+since the buffer first held a batch, L the learner steps granted and r the
+train ratio, the limiter keeps 0 <= floor(r E) - L <= max_ahead before
+every grant, but admits a game whenever the learner has taken every step
+it is owed (so a game worth more than `max_ahead` steps fits). Over any W
+learner steps the admitted environment steps are then W / r to within
+max_ahead / r, whatever the learner's and actors' speeds, while no game is
+worth more than max_ahead steps (r times its length).
 """
 
 import collections
 import fractions
 from typing import Deque, Dict, Optional
 
-# Learner steps that admitted games may run ahead of the learner by.
-DEFAULT_MAX_AHEAD = 40
-# Learner steps over which the observed ratio is reported.
-WINDOW = 1000
+DEFAULT_MAX_AHEAD = 40  # Learner steps admitted games may run ahead by.
+WINDOW = 1000  # Learner steps over which the observed ratio is reported.
 
 
 def check_positive_int(name: str, value: int) -> None:
@@ -53,8 +50,7 @@ class RateLimiter:
 
   def __init__(self, train_ratio: float, max_ahead: int = DEFAULT_MAX_AHEAD,
                window: int = WINDOW):
-    """The limiter of train ratio r; `window` learner steps measure
-    `observed_ratio`."""
+    """The limiter of train ratio r; `window` steps measure `observed_ratio`."""
     if isinstance(train_ratio, bool) or not (
         isinstance(train_ratio, (int, float)) and
         0 < train_ratio < float('inf')):
@@ -99,8 +95,7 @@ class RateLimiter:
 
   def admit(self, length: int, counted: bool = True) -> None:
     """Counts an admitted game of `length` moves, in E only if `counted`
-    (not while the buffer holds less than a batch, as in
-    `data_sources.SelfPlay`)."""
+    (not before the buffer holds a batch, as in `data_sources.SelfPlay`)."""
     self.env_steps += length
     if counted:
       self.counted_env_steps += length

@@ -14,11 +14,10 @@
 # ============================================================================
 """Ray, imported on demand, and the connection to a local or remote cluster.
 
-`connect` starts a private Ray instance, every server on the loopback
-interface, or joins a running cluster; `shutdown` leaves it. `reaper.py`
-kills what is left of a private instance, even after a kill -9 of the
-driver. Ray's `init` and `shutdown` run inside `stopping.keep_handlers()`,
-since they replace the SIGTERM handler.
+A private instance listens on the loopback interface only; `reaper.py`
+kills what is left of it, even after a kill -9 of the driver. Ray's
+`init` and `shutdown` run inside `stopping.keep_handlers()`, since they
+replace the SIGTERM handler.
 """
 
 import importlib.util
@@ -34,22 +33,19 @@ from absl import logging
 from muzero_snt.distributed import reaper
 from muzero_snt.run import stopping
 
-_INSTALL_HINT = "pip install -e '.[distributed]'"
-# Seconds to wait for a TCP answer from a cluster's address.
-_PROBE_TIMEOUT = 5.
+_PROBE_TIMEOUT = 5.  # Seconds to wait for a TCP answer from a cluster.
 _ADDRESS = re.compile(r'^(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:]+\]):'
                       r'(?P<port>\d{1,5})$')
 # Read by Ray when first imported (0: a node takes 127.0.0.1 as its
 # address): `connect` sets it before it imports Ray.
 _LOCAL_ONLY = 'RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER'
-# The reaper of the private instance this process started, if any.
-_reaper: Optional[subprocess.Popen] = None
+_reaper: Optional[subprocess.Popen] = None  # Of the instance started here.
 
 
 def _missing(reason: str) -> ImportError:
   return ImportError(
       f'The distributed mode (num_actors > 0) needs Ray, which is not '
-      f'installed ({reason}). Install it with: {_INSTALL_HINT}')
+      f"installed ({reason}). Install it with: pip install -e '.[distributed]'")
 
 
 def check_installed() -> None:
@@ -91,9 +87,8 @@ def check_address(address: str) -> None:
 
 def connect(address: Optional[str] = None,
             num_cpus: Optional[int] = None) -> bool:
-  """Joins the cluster whose head is at `address` (HOST:PORT) or, with
-  none, starts a private instance of `num_cpus` CPUs (None: this
-  machine's); returns whether it started one.
+  """Joins the cluster at `address` (HOST:PORT) or, with none, starts a
+  private instance of `num_cpus` CPUs (None: all); True if it started one.
 
   Raises:
     ImportError: if Ray is not installed (naming what to install).

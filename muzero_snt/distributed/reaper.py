@@ -14,14 +14,12 @@
 # ============================================================================
 """Kills what is left of a private Ray instance once its driver is gone.
 
-`ray_support.connect` starts this script before Ray, with a pipe from the
-driver as its standard input, and waits for `READY`; the driver then names
-the processes `ray.init` started (`started_message`). This script follows
-them and their descendants through /proc (a pid with its start time, so a
-reused pid is never killed), and when the pipe closes, however the driver
-ended, kills those still running. Linux and the standard library only:
-
-    python -I reaper.py DRIVER_PID
+`ray_support.connect` starts it (`python -I reaper.py DRIVER_PID`) before
+Ray, reading a pipe from the driver, and waits for `READY`; the driver then
+names the processes `ray.init` started (`started_message`). The script
+follows them and their descendants through /proc (a pid with its start
+time, so a reused pid is never killed) and, when the pipe closes however
+the driver ended, kills those still running. Linux; standard library only.
 """
 
 import os
@@ -34,12 +32,9 @@ from typing import Dict, Iterable, List, NamedTuple, Set
 # Seconds between looks at the processes while Ray starts, and after.
 _POLL_SECONDS = 0.5
 _POLL_SECONDS_STARTED = 2.
-# Seconds to go on killing: a process may start while this one kills.
-_KILL_SECONDS = 10.
-# Written to the driver once the driver's children before Ray are known.
-READY = b'ready\n'
-# Begins the driver's message once `ray.init` has returned.
-STARTED = b'started'
+_KILL_SECONDS = 10.  # Seconds of killing: a process may start meanwhile.
+READY = b'ready\n'  # Sent once the driver's children before Ray are known.
+STARTED = b'started'  # Begins the driver's message once `ray.init` returned.
 
 
 class Process(NamedTuple):
@@ -103,8 +98,7 @@ class Followed:
     self.update(table, new_roots=False)
 
   def running(self, table: Dict[int, Process]) -> Set[int]:
-    """The followed processes still running (not reused pids, not
-    zombies)."""
+    """The followed processes still running (not reused pids, not zombies)."""
     return {pid for pid, start in self._starts.items()
             if pid in table and table[pid].start == start and
             not table[pid].zombie}

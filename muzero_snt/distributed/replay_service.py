@@ -14,19 +14,10 @@
 # ============================================================================
 """The replay service: a `ReplayBuffer` shared by actors and the learner.
 
-An asynchronous Ray actor (plain Python in tests); a run has one or
-several (`shards.py`). Actors `insert` whole finished games, queued until
-the `rate_limiter` admits them; the learner's batches (`learner_batch`)
-wait until the data owes it a step. Made with `wait_for_restore`, as Ray
-restarts a dead service, it refuses the learner's calls
-(`NotRestoredError`) until `restore` or `load` (queued games are not
-checkpointed).
-
-Reanalysis (docs/reanalysis.md): the service chooses each batch's rows to
-reanalyse and reads their inputs (`Sampled`), so a checkpoint's replay
-resumes the same draws. The learner takes them with its batch
-('inputs'), or reanalyse workers take batches and hand them back
-('reanalysed').
+An asynchronous Ray actor (plain Python in tests), one per shard
+(`shards.py`), behind a `rate_limiter`. For reanalysis (docs/reanalysis.md)
+it chooses each batch's rows and reads their inputs (`Sampled`), so that a
+checkpoint's replay resumes the same draws.
 """
 
 import asyncio
@@ -46,8 +37,7 @@ from muzero_snt import types
 from muzero_snt.distributed import rate_limiter as rate_limiter_lib
 from muzero_snt.distributed import shards as shards_lib
 
-# Games whose return and length `stats` keeps between calls.
-_RECENT = 1000
+_RECENT = 1000  # Games whose return and length `stats` keeps between calls.
 # The counters of a new run (`restore(None, NO_COUNTS)`).
 NO_COUNTS = dict.fromkeys(shards_lib.COUNTER_NAMES, 0)
 
@@ -67,8 +57,7 @@ class Sampled(NamedTuple):
   batch: types.Batch
   keys: np.ndarray  # [B, 2] (game id, position).
   inputs: reanalysis.Inputs
-  # [B] int64 `ReplayBuffer.draw_symmetries`, applied once reanalysed.
-  maps: np.ndarray
+  maps: np.ndarray  # [B] int64 `draw_symmetries`, applied once reanalysed.
 
 
 class ReplayService:
@@ -79,17 +68,12 @@ class ReplayService:
                max_ahead: int = rate_limiter_lib.DEFAULT_MAX_AHEAD,
                reanalysis_queue: int = 2, wait_for_restore: bool = False,
                shard: int = 0, num_shards: int = 1):
-    """Constructs an empty service, shard `shard` of `num_shards`.
-
-    Args:
-      config: the run's configuration.
-      train_ratio, max_ahead: as `rate_limiter.RateLimiter`'s.
-      seed: the run's seed (`shards.shard_seed` of the buffer and of the
-        rows to reanalyse).
-      reanalysis_queue: batches reanalyse workers may hold at a time.
-      wait_for_restore: refuse the learner's calls and hold the actors'
-        until the first `restore` or `load`.
-    """
+    """An empty service, shard `shard` of `num_shards`; `seed` is the run's
+    (`shards.shard_seed` of the buffer and of the rows to reanalyse), and
+    reanalyse workers may hold `reanalysis_queue` batches at a time. Made
+    `wait_for_restore`, as Ray restarts a dead service, it refuses the
+    learner's calls and holds the actors' until the first `restore` or
+    `load` (queued games are not checkpointed)."""
     rate_limiter_lib.check_positive_int('reanalysis_queue', reanalysis_queue)
     self._config = shards_lib.shard_config(config, shard, num_shards)
     self._seed = shards_lib.shard_seed(seed, shard)
@@ -109,8 +93,7 @@ class ReplayService:
     # to the one Ray restarted in its place, matches none of its own.
     self._tickets = secrets.randbits(62)
     self._taken: Dict[int, int] = {}  # {ticket: worker}
-    self._ready: Deque[Tuple[int, types.Batch, np.ndarray]] = (
-        collections.deque())
+    self._ready = collections.deque()  # (ticket, batch, keys)
     self._reanalysed = 0
 
   def _condition(self) -> asyncio.Condition:
@@ -181,9 +164,8 @@ class ReplayService:
     return {actor: list(pids) for actor, pids in self._registrations.items()}
 
   async def insert(self, actor: int, games: List[Game]) -> int:
-    """Queues actor `actor`'s finished games once its earlier ones are
-    admitted (holding the actor meanwhile); returns how many games (any
-    actor's) this call admitted."""
+    """Queues actor `actor`'s games once its earlier ones are admitted
+    (holding it meanwhile); returns how many (any actor's) it admitted."""
     for game in games:
       if not game.trajectory.finished:
         raise ValueError(f'actor {actor} sent an unfinished game of '
@@ -203,8 +185,7 @@ class ReplayService:
                          augment: bool = True
                         ) -> Optional[Tuple[types.Batch, np.ndarray]]:
     """`ReplayBuffer.sample_batch(augment)` once the limiter owes the
-    learner a step; None if `timeout` seconds (None: no limit) pass first.
-    """
+    learner a step; None after `timeout` seconds (None: no limit)."""
     self._check_restored()
 
     def take():
@@ -261,8 +242,7 @@ class ReplayService:
 
   async def take_reanalysed(self, timeout: Optional[float] = None
                            ) -> Optional[Tuple[types.Batch, np.ndarray]]:
-    """The oldest reanalysed batch and its keys, granting a learner step;
-    None if `timeout` seconds passed first."""
+    """The oldest reanalysed (batch, keys), granting a step; None on timeout."""
     self._check_restored()
 
     def take():
@@ -313,8 +293,7 @@ class ReplayService:
 
   async def restore(self, path: Optional[str],
                     counters: Dict[str, int]) -> Tuple[int, int]:
-    """`load` of a file `save` wrote (None: an empty buffer); returns its
-    games and positions."""
+    """`load` of the file `save` wrote (None: empty) -> (games, positions)."""
     buffer = (replay_lib.ReplayBuffer.restore(self._config, path) if path
               else replay_lib.ReplayBuffer(self._config, seed=self._seed))
     restored = buffer.num_games, buffer.num_positions

@@ -14,19 +14,11 @@
 # ============================================================================
 """The learner's data source in the distributed mode: the replay service.
 
-A `data_sources.DataSource`: a round is one learner step on a batch from
-the service, whose priorities go back to it; every `publish_interval`
-steps the weights go out to the workers. The learner writes the
-checkpoint's replay (`save`), wherever the service runs.
-
-Of several shards (`shards.py`), each batch comes from one chosen by its
-last reported sampling mass; a shard silent for `_SILENT_SECONDS`, or
-whose batch does not come, leaves the sampling until it answers again.
-
-Ray restarts a dead shard empty, refusing the learner's calls
-(`replay_service.NotRestoredError`); the source restores it from the last
-checkpoint's replay and counters, with the learner's step count, so the
-limiter owes no step until new games replace those lost.
+A `data_sources.DataSource` whose round is one learner step on a batch
+from a shard drawn by its last reported sampling mass (`shards.py`). Ray
+restarts a dead shard empty (`replay_service.NotRestoredError`); the
+source restores it from the last checkpoint, with the learner's step
+count, so the limiter owes no step until new games replace those lost.
 """
 
 import pickle
@@ -50,30 +42,23 @@ from muzero_snt.distributed import weight_store
 from muzero_snt.run import checkpointing
 from muzero_snt.run import data_sources
 
-# Seconds a batch request waits before the workers' health is checked.
-_SAMPLE_TIMEOUT = 2.
-# Seconds between health checks while batches keep coming.
-_CHECK_INTERVAL = 10.
+_SAMPLE_TIMEOUT = 2.  # Seconds a batch request waits before a health check.
+_CHECK_INTERVAL = 10.  # Seconds between health checks while batches come.
 # Of several shards: seconds a batch may take past `_SAMPLE_TIMEOUT`, and a
 # question may stay unanswered, before its shard leaves the sampling.
 _BATCH_GRACE = 10.
 _SILENT_SECONDS = 30.
-# Of the checkpoint's names of the service's counters (by which a
-# checkpoint of the distributed mode is known).
-COUNTER_PREFIX = 'distributed_'
+COUNTER_PREFIX = 'distributed_'  # Marks the service's counters in a checkpoint.
 
 
 class ReplayServiceSource:
   """Batches from the replay service, priorities back, weights out.
 
   Attributes:
-    shards: the `ReplayService` actors' handles, one per shard.
-    service: the first shard's (the only one's, by default).
-    weight_store: the `WeightStore` actor's handle.
-    workers, reanalyse_workers, evaluator: the `SelfPlayWorker`,
-      `ReanalyseWorker` and `Evaluator` (or None) actors' handles.
-    reanalyser: the `Reanalyser` of every batch in this process (its state
-      is checkpointed with the counters), or None.
+    shards: the `ReplayService` actors' handles; `service` the first's.
+    weight_store, workers, reanalyse_workers, evaluator: the other actors'
+      handles (no evaluator: None).
+    reanalyser: the in-process `Reanalyser` of every batch, or None.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig,
@@ -82,10 +67,8 @@ class ReplayServiceSource:
                evaluator: Optional[Any] = None,
                reanalyser: Optional[reanalysis.Reanalyser] = None,
                reanalyse_workers: Sequence[Any] = (), seed: int = 0):
-    """The source of `learner`, publishing its weights every
-    `publish_interval` steps (`RunConfig` checks it); `service` is one
-    handle or the shards', `weights` the `weight_store`, `seed` the run's;
-    the rest as the attributes."""
+    """Publishes `learner`'s weights to `weights` every `publish_interval`
+    steps; `service` is one shard's handle or a list of them."""
     if reanalyser is not None and reanalyse_workers:
       raise ValueError('Batches are reanalysed either here (reanalyser) or '
                        'by reanalyse_workers, not both.')
@@ -131,8 +114,7 @@ class ReplayServiceSource:
     # Each shard's newest counters known (what its death loses), and stats.
     self._seen = [dict(replay_service.NO_COUNTS) for _ in self.shards]
     self._shard_stats: List[Dict[str, Any]] = [{} for _ in self.shards]
-    # Of several shards: masses last reported, the `mass` calls in flight
-    # (and when sent), the shards out of the sampling.
+    # Of several shards: last masses, `mass` calls (and when sent), the lost.
     self._masses: List[Optional[float]] = [None] * num_shards
     self._mass_calls: List[Optional[Tuple[Any, float]]] = [None] * num_shards
     self._lost: set = set()
@@ -159,8 +141,13 @@ class ReplayServiceSource:
     write`); their counters go to the checkpoint, summed, and the file."""
     buffers, counters = [], []
     for k, shard in enumerate(self.shards):
-      answer = None if k in self._lost else self._call(
-          k, shard.snapshot.remote)
+      answer = None
+      while k not in self._lost:  # Asked again once restored.
+        try:
+          answer = self._get(k, shard.snapshot.remote())
+          break
+        except replay_service.NotRestoredError:
+          self._restore_restarted(k)
       if answer is None:  # Saved empty: its games are lost (logged).
         buffers.append(self._empty_buffer(k))
         counters.append(dict(replay_service.NO_COUNTS, learner_steps=(
@@ -182,8 +169,7 @@ class ReplayServiceSource:
   def _dealt(self, path: Optional[str],
              replay: Optional[replay_lib.ReplayBuffer] = None
             ) -> List[Tuple[replay_lib.ReplayBuffer, Dict[str, int]]]:
-    """The shards' buffers and counters from replay file `path` (or, read
-    from none, `replay`)."""
+    """The shards' buffers and counters from replay file `path`, or `replay`."""
     parts = (shards_lib.read(self._config, path) if path else
              [shards_lib.Part(replay.contents(), None)])
     saved = {name: int(v.numpy()) for name, v in self._saved.items()}
@@ -214,14 +200,6 @@ class ReplayServiceSource:
     except self._ray.exceptions.RayActorError:
       self._leave(k, 'died')
     return None
-
-  def _call(self, k: int, call: Callable[[], Any]) -> Any:
-    """`_get` of `call()` to shard `k`, asked again once restored."""
-    while True:
-      try:
-        return self._get(k, call())
-      except replay_service.NotRestoredError:
-        self._restore_restarted(k)
 
   def _name(self, k: int) -> str:
     return ('The replay service' if len(self.shards) == 1 else
@@ -285,8 +263,7 @@ class ReplayServiceSource:
     self._watch.check()
 
   def _request_batch(self) -> Tuple[int, Any]:
-    """(shard, `ObjectRef`) of a batch request to a shard chosen by the
-    masses last reported."""
+    """(shard, `ObjectRef`) of a batch request to a shard drawn by mass."""
     k = 0
     if len(self.shards) > 1:
       self._poll_masses()
@@ -295,9 +272,8 @@ class ReplayServiceSource:
     return k, self.shards[k].learner_batch.remote(self._kind, _SAMPLE_TIMEOUT)
 
   def _poll_masses(self) -> None:
-    """Takes the answers to `mass` that came and asks those shards again;
-    those silent too long leave the sampling (the first time, waits up to
-    `_SAMPLE_TIMEOUT` s for the answers)."""
+    """Takes the `mass` answers that came (the first time, waiting up to
+    `_SAMPLE_TIMEOUT` s) and asks again; a shard silent too long leaves."""
     now = time.monotonic()
     for k, shard in enumerate(self.shards):
       if self._mass_calls[k] is None:
@@ -453,10 +429,9 @@ class ReplayServiceSource:
     return scalars
 
   def close(self, failed: bool = False) -> None:
-    """Sends the last weights and keeps the service's last counters for
-    `totals`; call it before Ray stops. A `failed` run only waits for the
-    weights being sent (a send in flight when Ray stops ends the process,
-    and its error with it)."""
+    """Sends the last weights and keeps the last counters for `totals`,
+    before Ray stops (a send in flight then ends the process); a `failed`
+    run only waits for the weights being sent."""
     self._publisher.close(send_waiting=not failed)
     if not failed:
       self.stats()

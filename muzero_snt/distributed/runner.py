@@ -12,8 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The distributed run's processes, for `experiment.run` with num_actors > 0.
-"""
+"""Starts a distributed run's processes (`experiment.run`, num_actors > 0)."""
 
 import contextlib
 import os
@@ -33,8 +32,7 @@ from muzero_snt.evaluation import opponents
 from muzero_snt.run import builders
 from muzero_snt.run import run_config
 
-# Batches each reanalyse worker may hold (one being reanalysed, one ready).
-_BATCHES_PER_REANALYSE_WORKER = 2
+_BATCHES_PER_REANALYSE_WORKER = 2  # One being reanalysed, one ready.
 
 
 def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
@@ -69,16 +67,15 @@ def _actor(ray: Any, cls: type, settings: Any, **named: str) -> Any:
 @contextlib.contextmanager
 def start(settings: Any, learner: learning.Learner
          ) -> Iterator[replay_source.ReplayServiceSource]:
-  """Connects to Ray, starts the replay service, the weight store and the
-  workers as `settings` (the resolved `run_config.RunConfig`) says, and
-  yields `learner`'s `replay_source.ReplayServiceSource`; on exit stops
-  them all, and the Ray instance if it started one.
+  """Starts the replay service, the weight store and the workers on Ray as
+  `settings` (the resolved `run_config.RunConfig`) says, and yields
+  `learner`'s `replay_source.ReplayServiceSource`; on exit stops them all,
+  and the Ray instance if it started one.
 
   Raises:
     ImportError: if Ray is not installed (naming what to install).
-    ValueError: if `settings.ray_address` is malformed or no cluster
-      answers there, the evaluator cannot evaluate the preset, or there
-      are more replay shards than games in the window.
+    ValueError: for a malformed or silent `settings.ray_address`, a preset
+      the evaluator cannot evaluate, or more shards than window games.
   """
   config = settings.config
   num_shards = settings.replay_shards
@@ -103,19 +100,16 @@ def start(settings: Any, learner: learning.Learner
     shard_names = [f'muzero_snt-replay-{run}' + (f'-{k}' if k else '')
                    for k in range(num_shards)]
     weights_name = f'muzero_snt-weights-{run}'
-    # Reanalyse worker j, as actor j, serves shard j mod num_shards.
-    reanalysers_of = [
-        sum(shards_lib.shard_of(j, num_shards) == k
-            for j in range(settings.num_reanalyze_workers))
-        for k in range(num_shards)]
     # Ray restarts a shard with these arguments, empty: the new one waits
-    # for the learner to restore it.
+    # for the learner to restore it. Reanalyse worker j, as actor j, serves
+    # shard j mod num_shards (`shards.shard_of`).
     services = [
         _actor(ray, replay_service.ReplayService, settings,
                name=name).remote(
                    config, settings.train_ratio, settings.seed,
-                   reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(
-                       reanalysers_of[k], 1),
+                   reanalysis_queue=_BATCHES_PER_REANALYSE_WORKER * max(len(
+                       range(k, settings.num_reanalyze_workers,
+                             num_shards)), 1),
                    wait_for_restore=True, shard=k, num_shards=num_shards)
         for k, name in enumerate(shard_names)]
     weights = _actor(ray, weight_store.WeightStore, settings,

@@ -14,27 +14,19 @@
 # ============================================================================
 """Replay shards: where games go, which shard a batch comes from, files.
 
-Actor i sends its games to shard i mod S, each shard a `ReplayService`
-with its own rate limiter and a window of about window_size / S games.
-The learner draws each batch from one shard, chosen with probability
-proportional to the shard's sampling mass M_s (`ReplayBuffer.
-sampling_mass`: its positions N_s when uniform, sum of p^alpha over them
-when prioritised), and the shard draws the batch's positions as one
-buffer does. Each row's probability is then the one buffer's:
+Actor i sends its games to shard i mod S, a `ReplayService` with its own
+rate limiter and about window_size / S games. The learner draws each
+batch from one shard, chosen in proportion to its sampling mass M_s
+(`ReplayBuffer.sampling_mass`: its positions N_s when uniform, the sum of
+p^alpha over them when prioritised), which draws the positions as one
+buffer does, so each row's probability is the one buffer's:
 
     P(i) = M_s / M * p_i^alpha / M_s = p_i^alpha / M,  M = sum_s M_s
 
-(uniform: N_s / N * 1 / N_s = 1 / N). The importance weights agree too:
-a shard's (N_s P_s(i))^-beta differ from (N P(i))^-beta by a factor
-(N_s M / (N M_s))^-beta common to its batch, which the division by the
-batch's largest weight removes. A batch's rows share one shard, so they
-are not independent draws over all shards; each one's distribution is
-exact. Priorities go back to the shard the batch came from.
-
-A checkpoint's replay is one file (`write`) holding every shard's games
-in shard order, with each shard's size, id counter, generator state and
-counters in its metadata; `ReplayBuffer.restore` reads it as one buffer
-of all the games, `deal` onto any number of shards.
+The importance weights (N_s P_s(i))^-beta differ from (N P(i))^-beta by
+a factor (N_s M / (N M_s))^-beta common to the batch, which the division
+by its largest weight removes. A batch's rows share a shard, so they are
+not independent draws, but each one's distribution is exact.
 """
 
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -102,7 +94,10 @@ def write(path: str, config: config_lib.MuZeroConfig,
           buffers: Sequence[replay_lib.ReplayBuffer],
           counters: Sequence[Dict[str, int]]) -> None:
   """Writes the shards' `buffers` and `counters` into one replay file
-  `path`, atomically; ValueError if their games differ in frame layout."""
+  `path`, atomically: their games in shard order, each shard's size, id
+  counter, generator state and counters in the metadata, so that
+  `ReplayBuffer.restore` reads one buffer of all the games and `deal` any
+  number of shards; ValueError if their games differ in frame layout."""
   contents = [buffer.contents() for buffer in buffers]
   stacks = {c.frame_stack for c in contents if c.games}
   if len(stacks) > 1:
@@ -123,8 +118,7 @@ def write(path: str, config: config_lib.MuZeroConfig,
 
 def read(config: config_lib.MuZeroConfig, path: str) -> List[Part]:
   """The shards of a replay file (`write`'s, or one buffer's `save`);
-  ValueError naming `path`, as `replay_files.read`, or if its shards do not
-  add up to its games."""
+  ValueError naming `path`, or if its shards do not add up to its games."""
   whole = replay_files.read(path, config)
   shards = whole.meta.get('shards')
   if shards is None:
@@ -147,35 +141,15 @@ def read(config: config_lib.MuZeroConfig, path: str) -> List[Part]:
   return parts
 
 
-def _split(total: Dict[str, int], shares: Sequence[int]
-          ) -> List[Dict[str, int]]:
-  """Each counter of `total` split in proportion to `shares` (equally if
-  they are all 0), in integers that add up to it."""
-  weights = np.asarray(shares, np.float64)
-  weights = (weights if weights.sum() else np.ones(len(shares))) / (
-      weights.sum() or len(shares))
-  split = [dict() for _ in shares]
-  for name, value in total.items():
-    parts = np.floor(weights * value).astype(np.int64)
-    parts[:value - int(parts.sum())] += 1  # The remainder, one each.
-    for counters, part in zip(split, parts):
-      counters[name] = int(part)
-  return split
-
-
 def deal(config: config_lib.MuZeroConfig, parts: Sequence[Part],
          num_shards: int, seed: int, counters: Dict[str, int]
         ) -> List[Tuple[replay_lib.ReplayBuffer, Dict[str, int]]]:
   """The buffers and counters of `num_shards` shards holding `read`'s
-  `parts`.
-
-  As many shards as parts: each takes its own part back, with its id
-  counter, generator state and counters (a file of one buffer: with
-  `counters`, the checkpoint's). Otherwise the games are dealt in turn in
-  file order, which fits each shard's window since the file fits the
-  run's; `counters` are split in proportion to the positions dealt, and
-  the generators start from `shard_seed` of the run's `seed`.
-  """
+  `parts`: with as many shards as parts, each takes its own part back, with
+  its id counter, generator state and counters (a file of one buffer: with
+  `counters`, the checkpoint's); otherwise the games are dealt in turn
+  (each shard's window fits them as the run's fits the file), `counters`
+  split in proportion to the positions dealt, generators from `shard_seed`."""
   configs = [shard_config(config, k, num_shards) for k in range(num_shards)]
   if len(parts) == num_shards:
     return [(replay_lib.ReplayBuffer.from_contents(c, part.contents),
@@ -195,9 +169,19 @@ def deal(config: config_lib.MuZeroConfig, parts: Sequence[Part],
         {'games_saved': len(mine)}, stacks[0] if mine else None)
     buffers.append(replay_lib.ReplayBuffer.from_contents(
         configs[k], contents, seed=shard_seed(seed, k)))
-  shares = [b.num_positions for b in buffers]
-  return list(zip(buffers, _split(
-      {n: int(counters[n]) for n in COUNTER_NAMES}, shares)))
+  # Each counter split by the positions dealt (equally if none), in
+  # integers that add up to it.
+  positions = np.asarray([b.num_positions for b in buffers], np.float64)
+  weights = (positions if positions.sum() else np.ones(num_shards)) / (
+      positions.sum() or num_shards)
+  split = [dict() for _ in buffers]
+  for name in COUNTER_NAMES:
+    total = int(counters[name])
+    shares = np.floor(weights * total).astype(np.int64)
+    shares[:total - int(shares.sum())] += 1  # The remainder, one each.
+    for dealt, share in zip(split, shares):
+      dealt[name] = int(share)
+  return list(zip(buffers, split))
 
 
 def summed(counters: Sequence[Dict[str, Any]]) -> Dict[str, int]:
@@ -206,12 +190,10 @@ def summed(counters: Sequence[Dict[str, Any]]) -> Dict[str, int]:
 
 
 def combined_stats(stats: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
-  """The shards' `ReplayService.stats` as one service's.
-
-  Counts add up; the observed ratio is the shards' learner steps over
-  their windows divided by the environment steps those took; the worst
-  deviation is the largest shard's (each shard's limiter holds its own).
-  """
+  """The shards' `ReplayService.stats` as one service's: counts add up, the
+  observed ratio is the shards' learner steps over their windows divided by
+  the environment steps those took, and the worst deviation the largest
+  shard's (each shard's limiter holds its own)."""
   if len(stats) == 1:
     return dict(stats[0])
   out = {name: sum(s[name] for s in stats) for name in COUNTER_NAMES + (

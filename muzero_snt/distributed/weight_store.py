@@ -12,12 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Weight publication: the learner's newest weights, as NumPy arrays.
-
-The learner (`Publisher`) puts the network's variables into Ray's object
-store and hands the reference and its step, the version, to the
-`WeightStore` actor, which keeps only the newest; workers (`Follower`)
-fetch the arrays only when their version is newer.
+"""Weight publication: the learner's newest weights, as NumPy arrays in
+Ray's object store, versioned by its step; workers fetch only newer ones.
 """
 
 import threading
@@ -29,10 +25,8 @@ from absl import logging
 import numpy as np
 import tensorflow as tf
 
-# No weights published yet.
-NO_VERSION = -1
-# Seconds between a `Follower`'s questions while it does not wait for them.
-ASK_INTERVAL = 0.05
+NO_VERSION = -1  # No weights published yet.
+ASK_INTERVAL = 0.05  # Seconds between a `Follower`'s questions, not waiting.
 
 
 class _Transfer:
@@ -57,12 +51,6 @@ class _Transfer:
       for variable, value in zip(members, tf.split(flat, sizes)):
         variable.assign(tf.reshape(value, variable.shape), read_value=False)
 
-  def flats(self, arrays: Sequence[np.ndarray]) -> List[np.ndarray]:
-    return [np.concatenate([
-        np.ravel(array).astype(dtype.as_numpy_dtype, copy=False)
-        for v, array in zip(self.variables, arrays) if v.dtype == dtype])
-            for dtype in self.dtypes]
-
 
 _TRANSFERS: 'weakref.WeakKeyDictionary[tf.Module, _Transfer]' = (
     weakref.WeakKeyDictionary())
@@ -75,14 +63,13 @@ def _transfer(network: tf.Module) -> _Transfer:
 
 
 def network_arrays(network: tf.Module) -> List[np.ndarray]:
-  """Every variable of `network` (trainable and not), in its order, as
-  NumPy arrays (copies), read in one TensorFlow call."""
+  """Copies of every variable of `network` (trainable and not), in order."""
   return [np.array(value) for value in _transfer(network).read()]
 
 
 def assign_arrays(network: tf.Module, arrays: Sequence[np.ndarray]) -> None:
-  """Sets `network`'s variables from `network_arrays` of an equal network,
-  in one TensorFlow call; ValueError if a number or shape differs."""
+  """Sets `network`'s variables from `network_arrays` of an equal network;
+  ValueError if a number or shape differs."""
   transfer = _transfer(network)
   variables = transfer.variables
   if len(arrays) != len(variables):
@@ -93,7 +80,10 @@ def assign_arrays(network: tf.Module, arrays: Sequence[np.ndarray]) -> None:
       raise ValueError(f'Weight array of shape {list(np.shape(array))} for '
                        f'variable {variable.name} of shape '
                        f'{variable.shape.as_list()}.')
-  transfer.write(*transfer.flats(arrays))
+  transfer.write(*[np.concatenate([  # One flat array per dtype.
+      np.ravel(array).astype(dtype.as_numpy_dtype, copy=False)
+      for v, array in zip(variables, arrays) if v.dtype == dtype])
+                   for dtype in transfer.dtypes])
 
 
 class WeightStore:
@@ -124,23 +114,17 @@ class WeightStore:
 class Publisher:
   """The learner's side: publishes a network's weights to a `WeightStore`.
 
-  In the background (the default), the learner's thread only takes a
-  snapshot of the variables (one compiled copy on their device); a thread
-  of the publisher puts it in the object store and tells the store, so the
-  learner does not wait for that copy (a large network's cost). A snapshot
-  still waiting when a newer one comes is replaced by it: the workers want
-  the newest weights, not every version.
+  In the background (the default) the learner's thread only takes an
+  on-device snapshot; the publisher's thread puts it in the object store
+  (a large network's cost), a newer snapshot replacing one still waiting.
 
   Attributes:
-    version: the version of the newest publication asked for, or None.
-    sent_version: the version of the newest publication in the object
-      store, or None.
+    version: the newest publication's version asked for, or None.
+    sent_version: the newest publication's in the object store, or None.
     replaced: snapshots replaced before they were sent.
   """
 
   def __init__(self, ray: Any, store: Any, background: bool = True):
-    """Takes the `ray` module, the store's handle, and whether to send
-    from a thread."""
     self._ray = ray
     self._store = store
     self._background = background
@@ -189,15 +173,10 @@ class Publisher:
     return done
 
   def close(self, send_waiting: bool = True) -> None:
-    """Stops the thread once the publication it is sending is done; call
-    it before `ray.shutdown` (a send in flight when Ray stops makes Ray's
-    core worker end the whole process).
-
-    Args:
-      send_waiting: whether to send the snapshot still waiting first, and
-        raise what made a publication fail. A failed run passes False: it
-        drops the snapshot and keeps its own error.
-    """
+    """Stops the thread once its send is done; call it before
+    `ray.shutdown`, as a send in flight then ends the whole process.
+    `send_waiting` first sends the waiting snapshot and raises what made a
+    publication fail; a failed run passes False, keeping its own error."""
     with self._condition:
       self._closed = True
       if not send_waiting:
@@ -221,17 +200,16 @@ class Publisher:
           return  # Closed, nothing left to send.
         (version, snapshot), self._waiting = self._waiting, None
         self._sending = True
+      error = None
       try:
         self._send(version, [np.asarray(t) for t in snapshot])
       except BaseException as e:  # pylint: disable=broad-except
-        with self._condition:
-          self._error = e
-          self._sending = False
-          self._condition.notify_all()
-        return
+        error = e
       with self._condition:
-        self._sending = False
+        self._error, self._sending = error, False
         self._condition.notify_all()
+      if error is not None:
+        return
 
   def _send(self, version: int, arrays: List[np.ndarray]) -> None:
     """Puts `arrays` in the object store and tells the store, whose answer
@@ -249,11 +227,8 @@ class Publisher:
 
 
 class Follower:
-  """A worker's side: keeps a network at the store's newest weights.
-
-  Attributes:
-    version: the network's weights' version, or `NO_VERSION`.
-  """
+  """A worker's side: keeps a network at the store's newest weights, whose
+  version is `version` (`NO_VERSION` before the first)."""
 
   def __init__(self, ray: Any, store: Any, network: tf.Module):
     self._ray = ray
@@ -264,9 +239,8 @@ class Follower:
     self._asked_at = -float('inf')
 
   def take(self, answer: Any, newer_than: Optional[int] = None) -> bool:
-    """Sets the network from a `WeightStore.latest` answer (its `ObjectRef`
-    or value) if that version is above `newer_than` (default: `version`);
-    returns whether it did."""
+    """Sets the network from a `WeightStore.latest` answer (`ObjectRef` or
+    value) newer than `newer_than` (default: `version`); True if it did."""
     newest, (reference,) = self._ray.get(answer)
     if newest <= (self.version if newer_than is None else newer_than):
       return False

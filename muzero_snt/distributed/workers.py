@@ -14,12 +14,11 @@
 # ============================================================================
 """The worker processes: self-play actors, reanalyse workers, evaluator.
 
-Each is a Ray actor with a copy of the learner's network that follows the
-published weights, working in a thread so that it answers `status` and
-`stop` meanwhile. A failed loop stops the run (`health.Watch`); Ray
-restarts a dead process, which works again unasked. Self-play actors take
-newer weights after every batched move (only between rounds learnt far
-worse: docs/distributed.md).
+Each is a Ray actor whose network copy follows the published weights,
+working in a thread so that it answers `status` and `stop` meanwhile; a
+failed loop stops the run (`health.Watch`), and a process Ray restarts
+works again unasked. Self-play actors take newer weights after every
+batched move (only between rounds learnt far worse: docs/distributed.md).
 """
 
 import os
@@ -41,17 +40,14 @@ from muzero_snt.distributed import weight_store
 from muzero_snt.evaluation import matches as evaluation
 from muzero_snt.run import builders
 
-# Seconds a reanalyse worker waits for a batch before it looks at `_stop`.
-_TAKE_TIMEOUT = 2.
-# Seconds between the evaluator's looks at the weight store.
-_EVALUATOR_POLL = 0.5
+_TAKE_TIMEOUT = 2.  # Seconds a reanalyser waits for a batch, then sees `_stop`.
+_EVALUATOR_POLL = 0.5  # Seconds between the evaluator's looks at the store.
 
 
 def hide_unassigned_gpus(ray: Any) -> bool:
-  """Hides the machine's GPUs from this process's TensorFlow unless Ray
-  assigned it some (Ray leaves CUDA_VISIBLE_DEVICES as it finds it, and
-  TensorFlow would take the learner's GPU memory); returns whether it did.
-  """
+  """Hides the GPUs from this process's TensorFlow unless Ray assigned it
+  some (Ray leaves CUDA_VISIBLE_DEVICES as it is, and TensorFlow would take
+  the learner's GPU memory); returns whether it did."""
   if ray.get_gpu_ids():
     return False
   try:
@@ -77,19 +73,11 @@ class Worker:
   def _set_up(self, index: int, config: config_lib.MuZeroConfig, seed: int,
               search: str, weights: str, service: Optional[str] = None,
               threads: Optional[int] = None, min_batch_size: int = 1) -> None:
-    """Builds the network copy, its search and its weights' follower.
-
-    Args:
-      index: this worker's number among the run's workers of its kind.
-      config: the run's configuration.
-      seed: the run's seed (`_register` draws each incarnation's own).
-      search: one of `search.SEARCH_KINDS`.
-      weights, service: the `WeightStore` and `ReplayService` actors' names
-        (not handles: Ray cannot always restart an actor whose constructor
-        took handles), or no service.
-      threads: TensorFlow's threads in this process (None: its defaults).
-      min_batch_size: as `search.make_search`'s.
-    """
+    """Builds the network copy, its `search.make_search` and its weights'
+    follower for worker `index` of its kind; `seed` is the run's (each
+    incarnation draws its own), `threads` TensorFlow's (None: default).
+    `weights` and `service` are actor names: Ray cannot always restart an
+    actor whose constructor took handles."""
     self._index, self._config, self._seed = index, config, seed
     if threads is not None:
       try:
@@ -109,8 +97,7 @@ class Worker:
     self._service = self._ray.get_actor(service) if service else None
 
   def _register(self, register: Any) -> int:
-    """Registers this process by the service's `register(index, pid)`;
-    returns the seed of this incarnation."""
+    """Calls `register(index, pid)`; returns this incarnation's seed."""
     incarnation = self._ray.get(register.remote(self._index, os.getpid()))
     return incarnation_seed(self._seed, self._index, incarnation)
 
@@ -154,20 +141,18 @@ class Worker:
 
 
 class SelfPlayWorker(Worker):
-  """Plays self-play games for as long as the process lives, sending a
-  round's games (`Actor.play_round`) while it plays the next, or,
-  continuous (`Actor.play_games`), the games that ended after each move
-  once its last `insert` has returned."""
+  """Plays self-play games while the process lives, sending a round's
+  games (`Actor.play_round`) while it plays the next or, continuous
+  (`Actor.play_games`), those ended at each move once the last `insert`
+  returned."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                preset: str, title: Optional[str], search: str,
                num_envs: int, seed: int, service: str, weights: str,
                continuous: bool = False, pad_rounds: bool = False,
                environment=None):
-    """Builds the actor and starts its loop; `num_envs` games at once,
-    `preset`, `title` and `environment` as `builders.
-    make_environment_factory`'s, `continuous` and `pad_rounds` as
-    `RunConfig`'s, the rest as `_set_up`'s."""
+    """`num_envs` games at once; `continuous` and `pad_rounds` as
+    `RunConfig`'s, the rest as `_set_up`'s or the environment factory's."""
     self._set_up(index, config, seed, search, weights, service, threads=1,
                  min_batch_size=num_envs if pad_rounds else 1)
     self._make_environment = builders.make_environment_factory(
@@ -189,11 +174,6 @@ class SelfPlayWorker(Worker):
     self._inserting = self._service.insert.remote(self._index, games)
     self._inserts += 1
     self._games_sent += len(games)
-
-  def _insert_ready(self) -> bool:
-    """Whether an `insert` now would not wait for the last one."""
-    return (self._inserting is None or
-            bool(self._ray.wait([self._inserting], timeout=0)[0]))
 
   def _loop(self) -> None:
     actor = acting.Actor(
@@ -221,7 +201,9 @@ class SelfPlayWorker(Worker):
 
     def on_move(_) -> None:
       self._weights.update(wait=False)
-      if ended and (len(ended) >= self._num_envs or self._insert_ready()):
+      # Sent once all ended, or at once if the last `insert` has returned.
+      if ended and (len(ended) >= self._num_envs or self._inserting is None
+                    or self._ray.wait([self._inserting], timeout=0)[0]):
         self._insert(ended)
         ended.clear()
 
@@ -237,13 +219,11 @@ class SelfPlayWorker(Worker):
 
 
 class ReanalyseWorker(Worker):
-  """Reanalyses the replay service's batches with the newest weights, for
-  as long as it lives; its target network starts anew when it restarts,
-  and the service drops the batches it held."""
+  """Reanalyses the service's batches with the newest weights while it lives;
+  restarted, it starts a new target network, and its batches are dropped."""
 
   def __init__(self, index: int, config: config_lib.MuZeroConfig,
                search: str, seed: int, service: str, weights: str):
-    """Builds the worker (arguments as `_set_up`'s) and starts its loop."""
     self._set_up(index, config, seed, search, weights, service, threads=1)
     self._reanalyser: Optional[reanalysis.Reanalyser] = None
     self._batches = 0
@@ -260,9 +240,8 @@ class ReanalyseWorker(Worker):
         seed=self._register(self._service.register_reanalyser))
     if not self._await_weights():
       return
-    # The next batch is asked for while this one is computed, and a
-    # finished batch handed back while the next is: the calls to the
-    # service stay off the computation's path.
+    # The next batch is asked for, and the last handed back, while this
+    # one is computed: the service's calls stay off the computation's path.
     taking = self._take()
     putting = None
     while not self._stop.is_set():
@@ -298,10 +277,8 @@ class Evaluator(Worker):
                title: Optional[str], search: str, weights: str,
                logdir: Optional[str], interval: int, num_games: int,
                seed: int = 0, environment=None):
-    """Builds the network copy and the opponents and starts the loop:
-    `num_games` per opponent and side, or episodes, scalars to `logdir`
-    (or none); `preset` (of one player, or in `opponents.OPPONENTS`),
-    `title` and `environment` the run's."""
+    """`num_games` per opponent and side, or episodes, scalars to `logdir`
+    (None: none); `preset` of one player, or in `opponents.OPPONENTS`."""
     self._set_up(0, config, seed, search, weights)
     self._make_environment = builders.make_environment_factory(
         preset, config, title, environment)

@@ -12,9 +12,6 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""How good a trained network is: matches, episodes and reports.
-
-`matches` plays the search against each preset's `opponents` or for
-episodes; `exact` walks every line of tic-tac-toe; `loading` reads a
-checkpoint directory's run and network; `curves` plots a run's scalars.
-"""
+"""How good a trained network is: `matches` against a preset's `opponents`
+or episodes, `exact` tic-tac-toe lines, `loading` of a checkpoint
+directory's run and network, `curves` of a run's scalars."""

@@ -25,11 +25,8 @@ import tensorflow as tf
 def read_scalars(logdir: str) -> Dict[str, Tuple[np.ndarray, np.ndarray]]:
   """Every scalar of the TensorBoard event files directly in `logdir`, as
   `{tag: (steps [N] int64, values [N] float64)}` sorted by step (a step
-  written twice, by a resumed run, keeps the later value).
-
-  Raises:
-    FileNotFoundError: if `logdir` holds no event file.
-  """
+  written twice, by a resumed run, keeps the later value);
+  FileNotFoundError if `logdir` holds no event file."""
   paths = sorted(glob.glob(os.path.join(logdir, 'events.out.tfevents*')))
   if not paths:
     raise FileNotFoundError(f'No TensorBoard event files in {logdir!r}.')
@@ -80,7 +77,6 @@ def learning_curve_png(logdir: str, tags: Sequence[str], path: str) -> str:
     # pylint: disable=g-import-not-at-top
     from matplotlib import figure
     from matplotlib.backends import backend_agg
-    # pylint: enable=g-import-not-at-top
   except ImportError as e:
     raise ImportError('learning_curve_png needs matplotlib: pip install -e '
                       "'.[plots]'") from e

@@ -25,13 +25,11 @@ import numpy as np
 from muzero_snt.environments import tictactoe
 from muzero_snt.environments import tictactoe_players
 
-# (observations [B, 3, 3, 3], to_play [B], legal actions: B sequences) ->
-# [B] actions: `evaluation.MuZeroPlayer.select_actions`.
+# `MuZeroPlayer.select_actions`: ([B, 3, 3, 3], [B], B legal) -> [B] actions.
 SelectActions = Callable[[np.ndarray, Sequence[int], Sequence[Sequence[int]]],
                          np.ndarray]
 
-# What each opponent picks uniformly among at a position: the optimal
-# moves (`PerfectPlayer` draws from them) or the legal ones (`RandomPlayer`).
+# The moves each opponent picks uniformly among, as its player does.
 _CHOICES: Dict[str, Callable[[tictactoe.TicTacToe], List[int]]] = {
     'perfect': tictactoe_players.optimal_actions,
     'random': lambda env: [int(a) for a in env.legal_actions()],

@@ -49,12 +49,9 @@ def check_checkpoint_dir(checkpoint_dir: str) -> None:
 
 def load_network(config: config_lib.MuZeroConfig,
                  checkpoint_dir: str) -> Tuple[networks.MuZeroNetwork, int]:
-  """(network, learner step) of the latest checkpoint in `checkpoint_dir`.
-
-  Raises:
-    FileNotFoundError, NotADirectoryError: as `check_checkpoint_dir`.
-    ValueError: if no intact checkpoint's network fits `config`'s.
-  """
+  """(network, learner step) of the latest checkpoint in `checkpoint_dir`;
+  raises as `check_checkpoint_dir`, or ValueError if no intact
+  checkpoint's network fits `config`'s."""
   check_checkpoint_dir(checkpoint_dir)
   network = networks.make_network(config)
   network.create_variables()
@@ -71,8 +68,7 @@ def load_network(config: config_lib.MuZeroConfig,
   return network, int(step.numpy())
 
 
-# Config fields an evaluation may set apart from the training run's: how it
-# searches and how long it lets a game run, not what the network learnt.
+# Config fields an evaluation may change: how it searches and lets games run.
 EVALUATION_FIELDS = (
     'num_simulations', 'pb_c_base', 'pb_c_init', 'unvisited_q',
     'search_policy', 'gumbel_max_considered_actions', 'gumbel_c_visit',
@@ -142,20 +138,12 @@ def run_to_evaluate(checkpoint_dir: Optional[str],
                     config_overrides: Sequence[str] = ()) -> RunToEvaluate:
   """The run in `checkpoint_dir`, to evaluate exactly as it was trained.
 
-  The record the run saved (`run_config.load`) gives the preset, the game
-  and the whole configuration; the arguments may repeat its values, and
-  change only `EVALUATION_FIELDS` of the configuration. Without a record
-  (no directory, or a run from before records were saved) the arguments
-  (None: `RunConfig`'s defaults) say what to evaluate.
-
-  Args:
-    checkpoint_dir: the training run's checkpoint directory, or None.
-    preset, env: the preset and game asked for; None for the saved run's.
-    config_values: config fields by `run_config.config_to_dict`'s names
-      (`num_simulations`, `network.channels`), set on the run's
-      configuration (or the preset's).
-    config_overrides: `name=value` changes after those
-      (`run_config.apply_overrides`).
+  The saved record (`run_config.load`) gives the preset, the game and the
+  whole configuration; the arguments may repeat its values and change only
+  `EVALUATION_FIELDS`. Without one (no directory, or a run from before
+  records) the arguments (None: `RunConfig`'s defaults) say what to
+  evaluate. `config_values` sets config fields by their
+  `run_config.config_to_dict` names, then `config_overrides` apply.
 
   Raises:
     run_config.RunConfigError: if `preset`, `env` or a changed config field

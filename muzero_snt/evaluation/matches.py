@@ -14,20 +14,18 @@
 # ============================================================================
 """Evaluation: MuZero's noise-free search against fixed opponents or alone.
 
-MuZero plays the most visited action of a search without noise (the
-pseudocode's `select_action` at temperature 0), so an evaluation's variety
-comes from the opponents' and the environments' seeds. Games and episodes
-run in lockstep, one batched search per move for all of them, and are cut
-after a move limit (`move_limit`), so that a policy that never ends its
-game still ends its evaluation.
+MuZero plays the pseudocode's `select_action` at temperature 0, so the
+variety comes from the opponents' and environments' seeds. Games run in
+lockstep, one batched search per move, and are cut after `move_limit`
+moves so that a policy that never ends its game still ends its evaluation.
 """
 
-from typing import (Callable, Dict, List, Mapping, NamedTuple, Optional,
-                    Sequence, Tuple, Union)
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 from absl import logging
 import numpy as np
 
+from muzero_snt import acting
 from muzero_snt import search as search_lib
 from muzero_snt.environments import base
 from muzero_snt.environments import openspiel
@@ -36,8 +34,7 @@ from muzero_snt.environments import tictactoe
 from muzero_snt.evaluation import opponents as opponents_lib
 
 OpponentFactory = opponents_lib.OpponentFactory
-# (seed) -> a fresh environment.
-EnvironmentFactory = Callable[[int], base.Environment]
+EnvironmentFactory = acting.EnvironmentFactory
 SIDES = ('first', 'second')  # MuZero as player 0 (moves first) or player 1.
 
 
@@ -61,12 +58,10 @@ def greedy_actions(output: search_lib.SearchOutput) -> np.ndarray:
 
 
 class MuZeroPlayer:
-  """Plays `greedy_actions`; `select_action(env)` is the opponents'
-  protocol."""
+  """Plays `greedy_actions` of `search` (TypeError unless a `search.Search`
+  with a `config`); `select_action(env)` is the opponents' protocol."""
 
   def __init__(self, search: search_lib.Search, seed: int = 0):
-    """The player of `search`, whose generator has `seed`; TypeError
-    unless `search` is a `search.Search` with a `config`."""
     if not (isinstance(search, search_lib.Search) and
             hasattr(search, 'config')):
       raise TypeError(f'MuZeroPlayer needs a search.Search with a config '
@@ -92,9 +87,8 @@ class MuZeroPlayer:
 
   def select_action(self, env: base.Environment,
                     observation: Optional[np.ndarray] = None) -> int:
-    """The action to play in `env`'s position, whose observation is
-    `observation` or else `env.observation()` (ValueError if it has none).
-    """
+    """The action in `env`'s position, whose observation is `observation`
+    or `env.observation()` (ValueError if it has none)."""
     if observation is None:
       if not callable(getattr(env, 'observation', None)):
         raise ValueError(
@@ -107,9 +101,8 @@ class MuZeroPlayer:
 
 
 class MatchResult(NamedTuple):
-  """Two-player games of MuZero against one opponent, from one side: wins,
-  draws and losses from MuZero's perspective, and games cut after
-  `max_moves` moves (none of them)."""
+  """MuZero's wins, draws and losses against one opponent from one side,
+  and games cut after `max_moves` moves (none of them)."""
   opponent: str
   side: str  # 'first' (MuZero is player 0) or 'second'.
   wins: int
@@ -130,22 +123,13 @@ def play_games(muzero_player: MuZeroPlayer,
                max_moves: Optional[int] = None,
                observations: Optional[Sequence[np.ndarray]] = None
               ) -> List[Optional[int]]:
-  """Plays each of `envs` (two-player games, none over) from its position
-  to the end against its player in `opponents` (`select_action(env) ->
-  int`), MuZero as player `muzero_side` (0 moves first); in lockstep,
-  MuZero's moves of all the games searched together. `observations` are
-  the games' current ones (their last time steps'); None reads
-  `env.observation()`, which only some environments have.
-
-  Returns:
-    The winner of each game from its last reward (`openspiel_players.
-    winner`): 0, 1, or -1 (`DRAW`); None for a game cut after
-    `move_limit(max_moves)` moves.
-
-  Raises:
-    ValueError: for a bad side or `max_moves`, or not one opponent per
-      game.
-  """
+  """Each game's winner (`openspiel_players.winner`: 0, 1, or -1 `DRAW`),
+  None for one cut after `move_limit(max_moves)` moves, of `envs`
+  (two-player games, none over) played against their `opponents`, MuZero
+  as player `muzero_side` (0 moves first); ValueError for a bad side or
+  `max_moves`, or not one opponent per game. `observations` are the games'
+  current ones (their last time steps'); None reads `env.observation()`,
+  which only some environments have."""
   if muzero_side not in (0, 1):
     raise ValueError(f'muzero_side must be 0 or 1, got {muzero_side!r}.')
   if len(envs) != len(opponents):
@@ -157,8 +141,7 @@ def play_games(muzero_player: MuZeroPlayer,
   observations = list(observations)
   winners = [None] * len(envs)
   live = list(range(len(envs)))
-  # Every live game moves once a round: after `limit` rounds the games
-  # still live have played `limit` moves.
+  # Each round moves every live game once: `limit` rounds, `limit` moves.
   for _ in range(limit):
     if not live:
       break
@@ -191,19 +174,11 @@ def evaluate_matches(
     num_games: int = 100,
     seed: int = 0,
     max_moves: Optional[int] = None) -> List[MatchResult]:
-  """Plays `num_games` games per opponent and side; counts the outcomes.
-
-  Game g with MuZero as player s is played in `make_environment(n)` (a
-  two-player game with `observation()`) against `opponents[name](n)`,
-  `n = seed + s * num_games + g`, so it can be replayed alone; it is cut
-  after `move_limit(max_moves)` moves.
-
-  Returns:
-    A `MatchResult` per opponent, in order, and side (first, then second).
-
-  Raises:
-    ValueError: if `num_games`, `opponents` or `max_moves` is bad.
-  """
+  """A `MatchResult` per opponent, in order, and side (first, then second)
+  of `num_games` games cut after `move_limit(max_moves)` moves. Game g with
+  MuZero as player s is played in `make_environment(n)` against
+  `opponents[name](n)`, n = seed + s * num_games + g, so it can be replayed
+  alone; ValueError for a bad `num_games`, `opponents` or `max_moves`."""
   if num_games < 1:
     raise ValueError(f'num_games must be positive, got {num_games!r}.')
   if not opponents:
@@ -239,8 +214,7 @@ def evaluate_tictactoe(
     opponents: Optional[Mapping[str, OpponentFactory]] = None,
     num_games: int = 100,
     seed: int = 0) -> List[MatchResult]:
-  """`evaluate_matches` on tic-tac-toe, by default against its preset's
-  opponents (`opponents.OPPONENTS`)."""
+  """`evaluate_matches` on tic-tac-toe (default: its preset's opponents)."""
   if opponents is None:
     opponents = opponents_lib.make_opponents('tictactoe')
   return evaluate_matches(muzero_player, lambda _: tictactoe.TicTacToe(),
@@ -276,16 +250,11 @@ def evaluate_episodes(search: search_lib.Search,
                       num_episodes: int,
                       seed: int = 0,
                       max_moves: Optional[int] = None) -> EpisodeStats:
-  """`EpisodeStats` of the undiscounted returns of N one-player episodes.
-
-  Episode i runs in `make_environment(seed + i)` to its LAST time step, or
-  is cut after `max_moves` moves (`move_limit`); the episodes advance in
-  lockstep under one `MuZeroPlayer(search, seed)` (its errors).
-
-  Raises:
-    ValueError: if `num_episodes` is not positive or an environment has
-      two players.
-  """
+  """`EpisodeStats` of the undiscounted returns of N one-player episodes:
+  episode i runs in `make_environment(seed + i)` to its LAST time step, or
+  is cut after `move_limit(max_moves)` moves, under one
+  `MuZeroPlayer(search, seed)` (its errors); ValueError if `num_episodes`
+  is not positive or an environment has two players."""
   if num_episodes < 1:
     raise ValueError(f'num_episodes must be positive, got {num_episodes!r}.')
   player = MuZeroPlayer(search, seed=seed)
@@ -371,8 +340,7 @@ def evaluate_preset(search: search_lib.Search,
 
 
 def tictactoe_table(results: Sequence[MatchResult]) -> str:
-  """One row per `MatchResult`; then, if any were, how many games the move
-  limit cut."""
+  """One row per `MatchResult`, then how many games the move limit cut."""
   lines = [f'{"opponent":<10}{"muzero":<8}{"games":>6}{"wins":>6}'
            f'{"draws":>6}{"losses":>7}{"cut":>6}']
   for r in results:
@@ -403,13 +371,11 @@ def summary_scalars(results: Results) -> Dict[str, float]:
   if isinstance(results, EpisodeStats):
     return {'eval/return_mean': results.mean, 'eval/return_std': results.std,
             'eval/return_min': results.min, 'eval/return_max': results.max}
-  counts: Dict[str, Tuple[int, int, int, int]] = {}
-  for r in results:
-    wins, draws, losses, games = counts.get(r.opponent, (0, 0, 0, 0))
-    counts[r.opponent] = (wins + r.wins, draws + r.draws, losses + r.losses,
-                          games + r.num_games)
   scalars = {}
-  for opponent, (*outcomes, games) in counts.items():
-    for name, count in zip(('win', 'draw', 'loss'), outcomes):
-      scalars[f'eval/{opponent}/{name}_rate'] = count / games
+  for opponent in dict.fromkeys(r.opponent for r in results):
+    mine = [r for r in results if r.opponent == opponent]
+    games = sum(r.num_games for r in mine)
+    for name, field in ('win', 'wins'), ('draw', 'draws'), ('loss', 'losses'):
+      scalars[f'eval/{opponent}/{name}_rate'] = sum(
+          getattr(r, field) for r in mine) / games
   return scalars

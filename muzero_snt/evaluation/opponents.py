@@ -25,8 +25,7 @@ from typing import Callable, Dict, Mapping, Optional, Sequence, Tuple
 from muzero_snt.environments import openspiel_players
 from muzero_snt.environments import tictactoe_players
 
-# A seed -> a player (`matches.OpponentFactory`).
-OpponentFactory = Callable[[int], object]
+OpponentFactory = Callable[[int], object]  # A seed -> a player.
 
 # The opponents of each two-player preset; 'mcts' is OpenSpiel's MCTS bot.
 OPPONENTS: Mapping[str, Tuple[str, ...]] = {
@@ -66,11 +65,9 @@ def make_opponents(preset: Optional[str],
                    num_simulations: int = MCTS_SIMULATIONS,
                    num_rollouts: int = MCTS_ROLLOUTS
                    ) -> Dict[str, OpponentFactory]:
-  """`{name: factory}` of the opponents `names` (default: all) of
-  `available(preset, game)`, factories taking a seed, in that order; the
-  MCTS opponent, `mcts_name(num_simulations)`, plays `game` (a
-  `pyspiel.Game`) with `num_simulations` per move and `num_rollouts` per
-  leaf.
+  """`{name: factory of a seed}` of the opponents `names` (default: all)
+  of `available(preset, game)`, in that order; the MCTS opponent,
+  `mcts_name(num_simulations)`, plays `game` (a `pyspiel.Game`).
 
   Raises:
     ValueError: naming a preset without opponents, an opponent it does not
@@ -87,8 +84,7 @@ def make_opponents(preset: Optional[str],
   factories = {}
   for name in (n for n in choices if n in names):
     if name == 'mcts':
-      # A seed -> the bot (its third argument); one made now checks the
-      # arguments rather than the first game.
+      # A seed -> the bot; one made now raises bad arguments before a game.
       factory = functools.partial(openspiel_players.MCTSPlayer, game,
                                   num_simulations, num_rollouts=num_rollouts)
       factory()
