@@ -14,11 +14,8 @@
 # ============================================================================
 """The environment interface of muzero_snt: `dm_env` plus legal moves.
 
-A user's game need not subclass `Environment`: a `dm_env` environment with a
-`DiscreteArray` action spec is a one-player game in which every action is
-legal, and one that also has `legal_actions()`, `to_play()` and
-`num_players = 2` is a two-player game; `as_environment` wraps it
-(docs/environments.md has the whole contract).
+A plain `dm_env` environment need not subclass `Environment`:
+`as_environment` adapts it (docs/environments.md has the whole contract).
 """
 
 import abc
@@ -198,12 +195,8 @@ class DmEnvAdapter(Wrapper):
 
 
 def as_environment(environment) -> Environment:
-  """`environment` itself if it is an `Environment`, else adapted.
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: as `DmEnvAdapter`.
-  """
+  """`environment` itself if it is an `Environment`, else a `DmEnvAdapter`
+  (which raises as it says) of a `dm_env.Environment`, else a `TypeError`."""
   if isinstance(environment, Environment):
     return environment
   if not isinstance(environment, dm_env.Environment):

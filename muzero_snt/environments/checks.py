@@ -95,16 +95,14 @@ def _name(environment) -> str:
 class CheckedEnvironment(base.Wrapper):
   """Checks every exchange with an environment and raises on the first fault.
 
-  Otherwise a mismatch with the configuration, or a broken reward or move
-  list, would surface deep in the search or as a silently wrong value
-  target. Checked: the specs; that `reset()` and `step()` return time steps
-  (FIRST from `reset()`) with finite observations of the spec's shape and
-  dtype, finite scalar rewards and discounts in [0, 1]; the action, before
-  it reaches the environment; at non-terminal states, the legal actions
-  (distinct, in range, at least one) and `to_play()`. A `step()` that starts
-  a new episode (on a fresh environment or after a LAST time step) and
-  positions set up through the wrapped environment's own attributes
-  (`set_state`, ...) are not checked.
+  Else a broken reward or move list would surface deep in the search or as
+  a silently wrong value target. Checked: the specs against the
+  configuration's; time steps (FIRST from `reset()`) with finite
+  observations of the spec, finite scalar rewards and discounts in [0, 1];
+  the action, before it reaches the environment; at non-terminal states,
+  the legal actions (distinct, in range, at least one) and `to_play()`. Not
+  checked: the action of a `step()` that starts an episode, and positions
+  set up through the wrapped environment (`set_state`, ...).
   """
 
   def __init__(self,
@@ -113,12 +111,8 @@ class CheckedEnvironment(base.Wrapper):
                action_space_size: int,
                observation_dtype=np.float32,
                num_players: Optional[int] = None):
-    """Checks the specs of `environment` against the configuration's.
-
-    Raises:
-      TypeError: if `environment` is not a `dm_env.Environment`.
-      ValueError: if its specs are malformed or do not match.
-    """
+    """Raises a `TypeError` for a non-`dm_env.Environment`, a `ValueError`
+    if its specs are malformed or do not match."""
     environment = base.as_environment(environment)
     super().__init__(environment)
     self._name = _name(environment)

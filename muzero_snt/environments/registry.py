@@ -109,11 +109,9 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
 
 def make_environment(name: str, seed: int = 0,
                      title: Optional[str] = None) -> base.Environment:
-  """Returns the environment called `name`, one of `ENVIRONMENTS`.
+  """Returns environment `name` of `ENVIRONMENTS`, seeded by `seed`.
 
   Args:
-    name: e.g. 'tictactoe' or 'atari'.
-    seed: the environment's seed (the board games ignore it).
     title: the Atari game ('Pong'), the MinAtar game ('breakout'), the
       gymnasium id ('CartPole-v1') or the OpenSpiel game ('connect_four',
       'go(board_size=9)'); None for the entry's default.

@@ -72,10 +72,7 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
   """`{action: value}` of the legal actions for the player to move.
 
   Of a `TicTacToe` (not changed), or of a `board` that
-  `tictactoe.check_position` accepts with its `to_play`.
-
-  Raises:
-    ValueError: if the position cannot arise in a game.
+  `tictactoe.check_position` accepts with its `to_play` (else a `ValueError`).
   """
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board) or _is_full(board):
@@ -113,11 +110,8 @@ class RandomPlayer:
     return env.legal_actions()
 
   def select_action(self, env) -> int:
-    """A uniform draw among the actions this player considers in `env`.
-
-    Raises:
-      ValueError: if the game is over.
-    """
+    """A uniform draw among the actions this player considers in `env`; a
+    `ValueError` if the game is over."""
     actions = self._actions(env)
     if len(actions) == 0:  # pylint: disable=g-explicit-length-test
       raise ValueError(f'The game is over, there is no action to select:\n'
