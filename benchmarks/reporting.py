@@ -45,8 +45,8 @@ def output_json_flag() -> flags.FlagHolder:
 
 
 def define_run_flags() -> Callable[[], Dict[str, Any]]:
-  """Defines run settings, each the preset's by default; returns a function
-  that gives them as keyword arguments of `experiment.run_selfplay`."""
+  """Defines run settings (default: the preset's); returns a function giving
+  them as keyword arguments of `experiment.run_selfplay`."""
   holders = (
       flags.DEFINE_integer('num_envs', None, 'self-play games at once.'),
       flags.DEFINE_float('train_ratio', None,
@@ -122,11 +122,10 @@ def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
                   on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
                                                None]] = None
                   ) -> Dict[str, List[float]]:
-  """name -> `repeats` rates (work / second) of `tasks`, name -> (function,
-  calls a timing, work a call), each timed once a repeat in an order rotated
-  by one each time, so that load on a shared machine slows every task alike
-  and cancels in the ratios of a repeat; `on_repeat(repeat, rates so far)`
-  after each repeat."""
+  """name -> `repeats` rates (work/s) of `tasks`, name -> (function, calls a
+  timing, work a call), in an order rotated each repeat so that load on a
+  shared machine cancels in a repeat's ratios; `on_repeat(repeat, rates so
+  far)` after each repeat."""
   names = list(tasks)
   rates = {name: [] for name in names}
   for repeat in range(repeats):
@@ -150,8 +149,7 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
 
 
 def calls_per_second(function: Callable[[], Any], seconds: float) -> float:
-  """Calls per second of `function`, called in a row (at least once) until
-  `seconds` have passed."""
+  """Calls per second of `function`, called until `seconds` have passed."""
   calls, start = 0, time.perf_counter()
   while True:
     function()
@@ -193,12 +191,10 @@ def start_cluster(names: Sequence[str],
   """A `ray.cluster_utils.Cluster` on the loopback interface: a head without
   CPUs for Ray's workers and, per name, a node of `cpus` CPUs with a custom
   resource of that name; returns it and the nodes by name."""
-  # The cluster writes its address where `ray.init()` without one looks
-  # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
-  # process on this machine joins it.
+  # Where the cluster writes its address for `ray.init()` without one: a
+  # directory of this process's, so that no other process joins it.
   os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
-  # This process, the driver, on the loopback interface too (read by Ray
-  # when first imported).
+  # The driver on the loopback interface too (read when Ray is imported).
   os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
   from ray import cluster_utils  # pylint: disable=g-import-not-at-top
   loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
@@ -288,9 +284,9 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 def report(results: Dict[str, Any], output_json: Optional[str],
            table: Optional[str] = None) -> None:
-  """Prints `table` (if not empty), or else the results as JSON, and
-  writes the results to `output_json` if given, every list of numbers with
-  its median (`with_medians`) and the load average after the runs."""
+  """Prints `table` (unless ''), or else the results as JSON, and writes
+  them to `output_json` if given, with `with_medians` and the load average
+  after the runs."""
   results.setdefault('machine', {})['load_average_after'] = os.getloadavg()
   text = json.dumps(with_medians(results), indent=1, default=float)
   if table != '':

@@ -15,8 +15,7 @@
 """Environments as `dm_env.Environment`s, and their fixed opponents.
 
 docs/environments.md says what an environment gives MuZero and how to
-write one; `checks` checks it and `as_environment` takes a plain `dm_env`
-one.
+write one.
 """
 
 from muzero_snt.environments.atari import AtariEnvironment

@@ -118,11 +118,8 @@ def resolve(factory: FactoryOrName) -> EnvironmentFactory:
 
 
 def call(factory: EnvironmentFactory, seed: int) -> dm_env.Environment:
-  """`factory(seed)`, which must be a `dm_env.Environment`.
-
-  Raises:
-    TypeError: naming the factory, if it returned anything else.
-  """
+  """`factory(seed)`; a `TypeError` naming the factory if that is not a
+  `dm_env.Environment`."""
   environment = factory(seed)
   if not isinstance(environment, dm_env.Environment):
     raise TypeError(

@@ -57,13 +57,12 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
                difficulty_ramping: bool = True,
                num_channels: Optional[int] = None,
                max_episode_steps: Optional[int] = None):
-    """Creates the game.
+    """Creates the game; `sticky_action_probability` is in [0, 1].
 
     Args:
       game: one of `GAMES`, up to case and underscores ('SpaceInvaders').
       seed: in 0..2**32 - 1, of MinAtar's `RandomState`, which continues
         across resets.
-      sticky_action_probability: in [0, 1].
       difficulty_ramping: MinAtar's option (Asterix, Seaquest, Invaders).
       num_channels: planes of an observation, at least the game's (4 to
         10); None for the game's own.

@@ -40,17 +40,11 @@ MINATAR_MAX_EPISODE_STEPS = 3_000
 
 
 class EnvironmentEntry(NamedTuple):
-  """How to build one named environment.
-
-  Attributes:
-    make: `(seed, title) -> Environment`.
-    default_title: the title when none is given; None if it takes none.
-    extra: the `pip install -e '.[extra]'` the adapter needs, or None.
-    frame_stack: the environments' `frame_stack()`, without building one.
-  """
-  make: Callable[[int, Optional[str]], base.Environment]
-  default_title: Optional[str]
-  extra: Optional[str]
+  """How to build one named environment."""
+  make: Callable[[int, Optional[str]], base.Environment]  # (seed, title).
+  default_title: Optional[str]  # None if it takes no title.
+  extra: Optional[str]  # The `pip install -e '.[extra]'` it needs, or None.
+  # The environments' `frame_stack()`, without building one.
   frame_stack: Optional[frames.FrameStack] = None
 
 
