@@ -25,8 +25,7 @@ import numpy as np
 from muzero_snt import frames as frames_lib
 from muzero_snt.environments import base
 
-# ALE's full action set: every joystick direction with and without fire.
-# MuZero plays all 18 in every game (arXiv:1911.08265, appendix "Atari").
+# ALE's full action set, all 18 in every game (arXiv:1911.08265, "Atari").
 NUM_ACTIONS = 18
 # The paper's observation: the last 32 frames and the last 32 actions.
 PAPER_NUM_STACKED_FRAMES = 32

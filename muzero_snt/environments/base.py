@@ -120,11 +120,9 @@ class DmEnvAdapter(Wrapper):
   `legal_actions()` every action of the action spec, `to_play()` player 0,
   `num_players` 1. Numeric observations (and their spec), scalar rewards
   and discounts become float32; anything else passes unchanged, for
-  `checks.CheckedEnvironment` to name.
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: if it says it has two players but not whose move it is.
+  `checks.CheckedEnvironment` to name. A `TypeError` if `environment` is not
+  a `dm_env.Environment`, a `ValueError` if it has two players but no
+  `to_play()`.
   """
 
   def __init__(self, environment: dm_env.Environment):

@@ -36,12 +36,9 @@ class EnvironmentSpecs(NamedTuple):
 
 
 def environment_specs(environment) -> EnvironmentSpecs:
-  """The checked specs of a `dm_env.Environment` (plain ones adapted).
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: if a spec is malformed or `num_players` is not 1 or 2.
-  """
+  """The checked specs of a `dm_env.Environment` (plain ones adapted); a
+  `TypeError` for anything else, a `ValueError` if a spec is malformed or
+  `num_players` is not 1 or 2."""
   environment = base.as_environment(environment)
   name = _name(environment)
   spec = environment.observation_spec()

@@ -40,7 +40,7 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
 
     Args:
       env: a gymnasium id (e.g. 'CartPole-v1') or a `gymnasium.Env`.
-      seed: the seed of the first reset, or None for an unseeded one.
+      seed: the seed of the first reset; None for none.
       **make_kwargs: `gymnasium.make`'s keyword arguments, with an id only.
 
     Raises:
