@@ -12,7 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What the benchmarks share: flags, timing loops and their report.
+"""What the benchmarks share: flags, timing loops, reports, peer drivers.
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
 import it in the peers' own venvs beside torch; TensorFlow is imported only
@@ -33,9 +33,6 @@ from typing import Tuple
 from absl import app
 from absl import flags
 import numpy as np
-
-# --------------------------------------------------------------------------
-# Flags.
 
 
 def output_json_flag() -> flags.FlagHolder:
@@ -94,10 +91,6 @@ def check_known(flag: Any, known: Iterable[str]) -> None:
   if unknown:
     raise app.UsageError(f'Unknown --{flag.name} {unknown}; expected some '
                          f'of {sorted(known)}.')
-
-
-# --------------------------------------------------------------------------
-# Timing.
 
 
 def seconds_per_call(function: Callable[[], Any], calls: int = 1) -> float:
@@ -227,10 +220,6 @@ def random_games(config: Any, count: int, seed: int) -> List[Any]:
   return games
 
 
-# --------------------------------------------------------------------------
-# Reports.
-
-
 def _is_number(value: Any) -> bool:
   return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -294,10 +283,6 @@ def report(results: Dict[str, Any], output_json: Optional[str],
   if output_json:
     with open(output_json, 'w') as f:
       f.write(text)
-
-
-# --------------------------------------------------------------------------
-# The peers' drivers (benchmarks/peers/<peer>.py).
 
 
 def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:

@@ -53,13 +53,6 @@ def _atari(num_stacked_frames: int):
       title, seed, num_stacked_frames=num_stacked_frames)
 
 
-def _minatar(seed: int, title: str) -> base.Environment:
-  # Every game padded to Seaquest's 10 planes: one preset for all five.
-  return minatar_adapter.MinAtarEnvironment(
-      title, seed, num_channels=minatar_adapter.MAX_CHANNELS,
-      max_episode_steps=MINATAR_MAX_EPISODE_STEPS)
-
-
 def _gymnasium(seed: int, title: str) -> base.Environment:
   return gym_adapter.GymnasiumEnvironment(title, seed=seed)
 
@@ -80,7 +73,12 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
     'atari_small': EnvironmentEntry(
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
         atari.frame_stack(SMALL_ATARI_FRAMES)),
-    'minatar': EnvironmentEntry(_minatar, 'breakout', 'minatar'),
+    # Every game padded to Seaquest's 10 planes: one preset for all five.
+    'minatar': EnvironmentEntry(
+        lambda seed, title: minatar_adapter.MinAtarEnvironment(
+            title, seed, num_channels=minatar_adapter.MAX_CHANNELS,
+            max_episode_steps=MINATAR_MAX_EPISODE_STEPS), 'breakout',
+        'minatar'),
     'connect4': EnvironmentEntry(
         _board_game('connect_four'), None, 'openspiel'),
     'go9': EnvironmentEntry(
