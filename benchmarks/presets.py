@@ -14,12 +14,12 @@
 # ============================================================================
 """What each preset costs on this machine: learner step, self-play, memory.
 
-Per preset: ms of an XLA `Learner.step` on a synthetic batch (lr 1e-6, so
-that the repeated batch cannot diverge) and of a self-play round (one
-batched search over the preset's `num_envs` environments and a step of
-each), medians over --repeats, the first call apart; the parameters and
-the peak RSS (one process per preset with --isolate). A preset whose
-environment's package is missing is skipped. See docs/benchmarks.md.
+Per preset: ms of an XLA `Learner.step` on a synthetic batch (lr 1e-6: the
+repeated batch cannot diverge) and of a self-play round (a batched search
+over `num_envs` environments and a step of each), medians over --repeats
+after the first call; the parameters and the peak RSS (a process per preset
+with --isolate). Presets whose package is missing are skipped. See
+docs/benchmarks.md.
 
     python -m benchmarks.presets --isolate --presets=tictactoe,cartpole
     python -m benchmarks.presets --presets=atari --paper_simulations=2 \
@@ -133,8 +133,8 @@ def benchmark_preset(preset: str) -> Dict[str, Any]:
 
 
 def run_isolated(names: Sequence[str]) -> List[Dict[str, Any]]:
-  """`python -m benchmarks.presets --presets=X` for each preset in turn,
-  with this process's flags; a process that fails is a skipped preset."""
+  """`python -m benchmarks.presets --presets=X` per preset, with this
+  process's flags; a process that fails is a skipped preset."""
   forwarded = [f'--{flag.name}={flag.value}' for flag in (
       REPEATS, PAPER_BATCH_SIZE, PAPER_SIMULATIONS) if flag.value is not None]
   results = []

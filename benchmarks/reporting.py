@@ -16,8 +16,8 @@
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
 import it in the peers' own venvs beside torch; TensorFlow is imported only
-by `machine`, muzero_snt only by `random_games`, Ray only by
-`start_cluster`.
+by `machine`, muzero_snt only by `random_games` and `WeightFetcher`, Ray
+only by `start_cluster` and `WeightFetcher`.
 """
 
 import json
@@ -197,6 +197,29 @@ def start_cluster(names: Sequence[str],
                                   **loopback) for name in names}
   cluster.wait_for_nodes()
   return cluster, nodes
+
+
+class WeightFetcher:
+  """A Ray actor's side of a weight publication to `preset`'s network."""
+
+  def __init__(self, preset: str):
+    # pylint: disable=g-import-not-at-top
+    from muzero_snt import networks
+    from muzero_snt import presets
+    from muzero_snt.distributed import weight_store
+    # pylint: enable=g-import-not-at-top
+    self._network = networks.make_network(presets.get_preset(preset))
+    self._network.create_variables()
+    self._assign = weight_store.assign_arrays
+
+  def fetch(self, reference: List[Any]) -> Tuple[float, float]:
+    """The ms to get the arrays of `reference[0]` and to assign them."""
+    import ray  # pylint: disable=g-import-not-at-top
+    start = time.perf_counter()
+    arrays = ray.get(reference[0])
+    fetched = time.perf_counter()
+    self._assign(self._network, arrays)
+    return 1e3 * (fetched - start), 1e3 * (time.perf_counter() - fetched)
 
 
 def random_games(config: Any, count: int, seed: int) -> List[Any]:
