@@ -47,13 +47,6 @@ class ActionRepeat(base.Wrapper):
     """The wrapped environment's steps in the current episode."""
     return self._frames
 
-  @property
-  def num_players(self) -> int:
-    return 1
-
-  def legal_actions(self) -> np.ndarray:
-    return self._environment.legal_actions()
-
   def to_play(self) -> int:
     return 0
 

@@ -104,6 +104,16 @@ class Wrapper(Environment):
   def discount_spec(self):
     return self._environment.discount_spec()
 
+  def legal_actions(self) -> np.ndarray:
+    return self._environment.legal_actions()
+
+  def to_play(self) -> int:
+    return self._environment.to_play()
+
+  @property
+  def num_players(self) -> int:
+    return self._environment.num_players
+
   def close(self):
     self._environment.close()
 

@@ -164,16 +164,6 @@ class CheckedEnvironment(base.Wrapper):
   def frame_stack(self):
     return self._environment.frame_stack()
 
-  def legal_actions(self) -> np.ndarray:
-    return self._environment.legal_actions()
-
-  def to_play(self) -> int:
-    return self._environment.to_play()
-
-  @property
-  def num_players(self) -> int:
-    return self._environment.num_players
-
   def _check_timestep(self, timestep: dm_env.TimeStep,
                       method: str) -> dm_env.TimeStep:
     is_reset = method == 'reset()'
