@@ -75,14 +75,6 @@ def _on(ray, cls, node: str):
   return ray.remote(cls).options(num_cpus=0, resources={node: 0.01})
 
 
-def _node_name(ray, node_id: str) -> str:
-  for node in ray.nodes():
-    if node['NodeID'] == node_id:
-      named = [n for n in NODES if n in node['Resources']]
-      return named[0] if named else 'head'
-  return node_id
-
-
 def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
   """The calling thread's ms per `publish`, in each mode."""
   network = networks.make_network(presets.get_preset(preset))
@@ -124,12 +116,14 @@ def time_transfer(ray, preset: str, repeats: int) -> Dict[str, Any]:
   del warm
   results = {'order': [node for node, _ in fetchers], 'fetch_ms': [],
              'holders': None}
+  names = {node['NodeID']: next((n for n in NODES if n in node['Resources']),
+                                'head') for node in ray.nodes()}
   for _ in range(repeats):
     reference = ray.put(weight_store.network_arrays(network))
     results['fetch_ms'].append(
         [sum(ray.get(f.fetch.remote([reference]))) for _, f in fetchers])
     locations = ray.experimental.get_object_locations([reference])
-    results['holders'] = sorted(_node_name(ray, node) for node in
+    results['holders'] = sorted(names.get(node, node) for node in
                                 locations[reference]['node_ids'])
     del reference
   for _, fetcher in fetchers:

@@ -16,9 +16,8 @@
 
 `publication`: a weight publication's bytes and ms, per preset network;
 `replay`: the replay service's inserts and samples per second; `actor`:
-environment steps/s of a `SelfPlayWorker`, while this process publishes
-weights, alternated with its `acting.Actor` loop alone. See
-docs/distributed.md.
+environment steps/s of a `SelfPlayWorker` while this process publishes
+weights, alternated with its `acting.Actor` loop alone. See docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
 """
@@ -225,8 +224,7 @@ def main(argv):
   reporting.check_no_arguments(argv)
   reporting.check_positive((REPEATS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
-  results = {'machine': reporting.machine(),
-             'publish_seconds': PUBLISH_SECONDS}
+  results = {'machine': reporting.machine(), 'publish_seconds': PUBLISH_SECONDS}
   others = os.sched_getaffinity(0) - {ACTOR_CPU}
   pin = bool(others) and 'actor' not in SKIP.value
   if pin:

@@ -88,6 +88,5 @@ def fit(names: Sequence[str], scores: np.ndarray, games: np.ndarray,
     if np.max(np.abs(step)) < 1e-9:
       break
   errors = np.zeros(n)
-  errors[free] = np.sqrt(np.diag(np.linalg.inv(
-      information_and_gradient()[0])))
+  errors[free] = np.sqrt(np.diag(np.linalg.inv(information_and_gradient()[0])))
   return Ratings(names, r, errors)

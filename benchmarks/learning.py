@@ -171,8 +171,7 @@ class _Evaluator:
 
   def _out_of_time(self, loop) -> bool:
     return (self.training_time() >= TIME_LIMIT.value or
-            bool(STEP_LIMIT.value and
-                 loop.learner.steps >= STEP_LIMIT.value) or
+            bool(STEP_LIMIT.value and loop.learner.steps >= STEP_LIMIT.value) or
             bool(WALL_LIMIT.value and
                  time.time() - self._wall_start >= WALL_LIMIT.value))
 
@@ -229,8 +228,7 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float],
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
-    # Until solved or late; the schedules derived from training_steps keep
-    # the configuration's values.
+    # Until solved or late; derived schedules keep the configuration's values.
     config = config.replace(training_steps=10**7)
   settings = dict(
       preset=None if ENVIRONMENT.value else PRESET.value, env=_title(),
@@ -257,11 +255,9 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float],
           reanalyser.total_seconds / max(loop.learner.steps, 1)
           if reanalyser else 0.),
       'solved': bool(solved),
-      'training_seconds': solved.get('training_seconds'),
-      'wall_seconds': solved.get('wall_seconds'),
-      'checkpoint': solved.get('checkpoint'),
-      'env_steps': solved.get('env_steps'),
-      'learner_steps': solved.get('learner_steps'),
+      **{key: solved.get(key) for key in (
+          'training_seconds', 'wall_seconds', 'checkpoint', 'env_steps',
+          'learner_steps')},
       'final_env_steps': loop.env_steps,
       'final_training_seconds': evaluator.training_time(),
       'curve': evaluator.curve,

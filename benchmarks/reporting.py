@@ -15,9 +15,8 @@
 """What the benchmarks share: flags, timing loops, reports, peer drivers.
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
-import it in the peers' own venvs beside torch; TensorFlow is imported only
-by `machine`, muzero_snt only by `random_games` and `WeightFetcher`, Ray
-only by `start_cluster` and `WeightFetcher`.
+import it in the peers' own venvs beside torch; TensorFlow, muzero_snt and
+Ray only inside the functions that use them.
 """
 
 import json
@@ -66,8 +65,7 @@ def check_positive(values: Iterable[Any]) -> None:
   """Raises `app.UsageError` naming the first of `values`, flag holders or
   `(name, value)` pairs, that is not positive (None passes)."""
   for item in values:
-    name, value = ((item.name, item.value) if hasattr(item, 'value')
-                   else item)
+    name, value = ((item.name, item.value) if hasattr(item, 'value') else item)
     if value is not None and value <= 0:
       raise app.UsageError(f'--{name} must be positive, got {value}.')
 
@@ -158,8 +156,7 @@ class Window:
   seconds records `start = (time, mark(*args))`, the first `window` seconds
   after that `end`, and returns True from then on."""
 
-  def __init__(self, warmup: float, window: float,
-               mark: Callable[..., Any]):
+  def __init__(self, warmup: float, window: float, mark: Callable[..., Any]):
     self._warmup, self._window, self._mark = warmup, window, mark
     self.first = self.start = self.end = None
 
@@ -346,8 +343,7 @@ def command_start() -> float:
   """The wall time this process started at (Linux's /proc), else now."""
   try:
     with open('/proc/self/stat') as f:
-      # Field 22, after the command name in parentheses: clock ticks from
-      # boot to the start.
+      # Field 22 (after the command in parentheses): clock ticks from boot.
       ticks = int(f.read().rsplit(')', 1)[1].split()[19])
     with open('/proc/uptime') as f:
       uptime = float(f.read().split()[0])

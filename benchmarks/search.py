@@ -241,8 +241,7 @@ def time_batch(batch_size: int, config, network, jax_model,
                ('xla_gumbel', compiled_search.CompiledSearch(
                    config.replace(search_policy='gumbel'), network)))}
   if jax_model is not None:
-    tasks.update(make_mctx_tasks(*jax_model, config, observation, legal,
-                                 SEED))
+    tasks.update(make_mctx_tasks(*jax_model, config, observation, legal, SEED))
   timed = {}
   for name, function in tasks.items():
     first = reporting.seconds_per_call(function)  # Traces and compiles.

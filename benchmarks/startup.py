@@ -81,8 +81,7 @@ def line_times(command: List[str], cwd: str,
   process.wait()
   times['end'] = time.perf_counter() - start
   if process.returncode and check:
-    raise RuntimeError(f'{command} in {cwd} failed:\n'
-                       + ''.join(lines[-30:]))
+    raise RuntimeError(f'{command} in {cwd} failed:\n' + ''.join(lines[-30:]))
   return times
 
 
@@ -110,8 +109,7 @@ def main(argv: List[str]) -> None:
       bad = line_times(train + ['--num_simulations=0'],
                        os.path.abspath(checkout), check=False)
       rows.setdefault(('bad_flag', checkout, '-'), []).append(bad)
-      print(f'round {round_index + 1} bad flag {checkout}: {bad}',
-            flush=True)
+      print(f'round {round_index + 1} bad flag {checkout}: {bad}', flush=True)
     for preset in PRESETS.value:
       for checkout in CHECKOUTS.value:
         command = train + [f'--preset={preset}', '--training_steps=1',

@@ -274,8 +274,7 @@ def main(argv):
   reporting.check_positive([NUM_GAMES])
   game = environments.make_environment(PRESET.value, 0).game
   positions = collect_positions(game, NUM_GAMES.value, SEED.value)
-  observations = np.stack([_environment_at(p).observation()
-                           for p in positions])
+  observations = np.stack([_environment_at(p).observation() for p in positions])
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
              'seed': SEED.value, 'positions': counts(positions),
              'machine': reporting.machine(),

@@ -48,8 +48,7 @@ def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
   return None
 
 
-def _check_resolution(resolution,
-                      name: str = 'resolution') -> Tuple[int, int]:
+def _check_resolution(resolution, name: str = 'resolution') -> Tuple[int, int]:
   if (not isinstance(resolution, (tuple, list)) or len(resolution) != 2 or
       any(base.as_action(size) is None or base.as_action(size) < 1
           for size in resolution)):
@@ -121,8 +120,7 @@ class AreaResize:
     height, width = _check_resolution(resolution)
     self._input_shape = (height_in, width_in)
     # The scale is folded into the row weights: one multiplication fewer.
-    self._row_index, row_weight = _taps(area_weights(height_in, height) *
-                                        scale)
+    self._row_index, row_weight = _taps(area_weights(height_in, height) * scale)
     self._row_weight = row_weight[:, :, None, None]  # [T, H, 1, 1]
     self._column_index, column_weight = _taps(area_weights(width_in, width))
     self._column_weight = column_weight[:, None, :, None]  # [T, 1, W, 1]
@@ -176,7 +174,6 @@ class AtariEnvironment(base.OnePlayerEnvironment):
       seed: in 0..2**64 - 1; seeds the no-op counts (`default_rng(seed)`)
         and ALE (`seed % 2**31`).
       num_stacked_frames: frames in the observation, `N`.
-      action_repeat: emulator frames per agent step.
       resolution: `(H, W)` of a frame.
       noop_max: the most no-op agent steps after a reset.
       max_episode_frames: emulator frames after which an episode is
@@ -314,8 +311,7 @@ class AtariEnvironment(base.OnePlayerEnvironment):
     self._push_frame(index)
     truncated = self._episode_frames >= self._max_episode_frames
     self._reset_next_step = game_over or truncated
-    return base.next_timestep(reward, self._observation(), game_over,
-                              truncated)
+    return base.next_timestep(reward, self._observation(), game_over, truncated)
 
   def _play(self, index: int) -> Tuple[float, bool]:
     """Plays `index` for up to `action_repeat` frames: (reward, game over)."""

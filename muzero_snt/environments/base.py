@@ -175,8 +175,7 @@ class DmEnvAdapter(Wrapper):
   def legal_actions(self) -> np.ndarray:
     if hasattr(self._environment, 'legal_actions'):
       return self._environment.legal_actions()
-    return np.arange(self._environment.action_spec().num_values,
-                     dtype=np.int32)
+    return np.arange(self._environment.action_spec().num_values, dtype=np.int32)
 
   def to_play(self) -> int:
     if hasattr(self._environment, 'to_play'):

@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Checks that an environment keeps the contract of docs/environments.md.
-
-Each fault is one `ValueError` naming the method, the value and what was
-expected.
-"""
+"""Checks that an environment keeps docs/environments.md's contract: each
+fault one `ValueError` naming the method, the value and what was expected."""
 
 import math
 from typing import NamedTuple, Optional, Sequence, Tuple
@@ -223,8 +220,7 @@ class CheckedEnvironment(base.Wrapper):
           f'{method} returned no actions at {where}, which is not the last; '
           'expected at least one (a game without moves ends with a LAST '
           'time step).')
-    # On the few actions of a position, Python's min, max and set cost less
-    # than NumPy's reductions and np.unique (this runs at every move).
+    # At every move: on a few actions Python's min, max and set beat NumPy's.
     values = legal.tolist() if legal.ndim == 1 else None
     if (values is None or legal.dtype.kind not in 'iu' or
         min(values) < 0 or max(values) >= self._action_space_size or

@@ -69,11 +69,6 @@ def _load_game(pyspiel, game, game_params: Dict[str, Any]):
     raise TypeError(
         f'game must be an OpenSpiel game name or a pyspiel.Game, got '
         f'{game!r}.')
-  _check_game_type(pyspiel, game)
-  return game
-
-
-def _check_game_type(pyspiel, game):
   game_type = game.get_type()
   kinds = pyspiel.GameType
   # (holds, what the environment needs, what the game is), checked in order.
@@ -101,6 +96,7 @@ def _check_game_type(pyspiel, game):
     raise ValueError(
         f'OpenSpielEnvironment needs an observation tensor of rank 1 to 3; '
         f'{game_type.short_name!r} has shape {list(shape)}.')
+  return game
 
 
 class OpenSpielEnvironment(base.Environment):
@@ -132,8 +128,6 @@ class OpenSpielEnvironment(base.Environment):
 
     Args:
       game: an OpenSpiel game name ('connect_four', 'go') or a `pyspiel.Game`.
-      history: the number of positions whose planes are stacked.
-      max_moves: if set, the moves after which a game ends as a draw.
       player_planes: the planes of player 0's and player 1's pieces, which
         player 1 then sees swapped, so that the mover's come first
         (AlphaZero's encoding; connect_four: (0, 1)).
@@ -163,8 +157,7 @@ class OpenSpielEnvironment(base.Environment):
     self._planes_shape = {1: (1, 1) + shape, 2: shape + (1,),
                           3: shape[1:] + shape[:1]}[len(shape)]
     height, width, channels = self._planes_shape
-    self._observation_shape = (height, width,
-                               self._history * channels + 1)
+    self._observation_shape = (height, width, self._history * channels + 1)
     if player_planes is not None:
       try:
         planes = tuple(base.as_action(p) for p in player_planes)

@@ -73,7 +73,6 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
     'atari_small': EnvironmentEntry(
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
         atari.frame_stack(SMALL_ATARI_FRAMES)),
-    # Every game padded to Seaquest's 10 planes: one preset for all five.
     'minatar': EnvironmentEntry(
         lambda seed, title: minatar_adapter.MinAtarEnvironment(
             title, seed, num_channels=minatar_adapter.MAX_CHANNELS,

@@ -29,10 +29,6 @@ from muzero_snt.environments import tictactoe
 Board = Tuple[int, ...]
 
 
-def _is_full(board: Board) -> bool:
-  return tictactoe.EMPTY not in board
-
-
 @functools.lru_cache(maxsize=None)
 def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
   """(action, value for `to_play`) of every legal action of a live game."""
@@ -43,7 +39,7 @@ def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
     child = board[:action] + (to_play + 1,) + board[action + 1:]
     if tictactoe.line_owners(child):
       value = 1  # The mover completed a line.
-    elif _is_full(child):
+    elif tictactoe.EMPTY not in child:
       value = 0
     else:
       # Zero-sum: the opponent's best is the mover's worst.
@@ -75,7 +71,7 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
   `tictactoe.check_position` accepts with its `to_play` (else a `ValueError`).
   """
   board, to_play = _position(board, to_play)
-  if tictactoe.line_owners(board) or _is_full(board):
+  if tictactoe.line_owners(board) or tictactoe.EMPTY not in board:
     return {}
   return dict(_action_values(board, to_play))
 
@@ -86,7 +82,7 @@ def game_value(board, to_play: Optional[int] = None) -> int:
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board):
     return -1  # Only the player who moved last can own a line.
-  if _is_full(board):
+  if tictactoe.EMPTY not in board:
     return 0
   return max(v for _, v in _action_values(board, to_play))
 
