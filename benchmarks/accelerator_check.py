@@ -14,11 +14,10 @@
 # ============================================================================
 """The check to run on a machine with a GPU: one JSON line per figure.
 
-The device audit of tic-tac-toe's programs; a learner step and a search
-on '/gpu:0' against '/cpu:0' from the same weights; the paper tower's
-learner throughput at batch 128 in float32 and bfloat16; a tic-tac-toe run
-of --run_steps learner steps. Without a GPU the GPU parts print a line
-saying so. docs/accelerators.md says what a pass looks like.
+The device audit of tic-tac-toe's programs; a learner step and a search on
+'/gpu:0' against '/cpu:0' from the same weights; the paper tower's learner
+throughput at batch 128 in float32 and bfloat16 (without a GPU, a line
+saying so); a tic-tac-toe run of --run_steps steps. See docs/accelerators.md.
 
     python -m benchmarks.accelerator_check --output=/tmp/check.jsonl
 """
@@ -124,8 +123,7 @@ def compare_searches(first: str, second: str, batch_size: int = 64,
 def learner_throughput(compute_dtype: str) -> Dict[str, float]:
   """Samples per second of the paper's tower at batch 128 on '/gpu:0': 3
   timings of 20 steps."""
-  config = learner_models.make_config('paper_residual').replace(
-      batch_size=128)
+  config = learner_models.make_config('paper_residual').replace(batch_size=128)
   learner = learning.Learner(
       networks.make_network(config), config, jit_compile=True,
       compute_dtype=compute_dtype,
@@ -172,8 +170,7 @@ def main(argv: Sequence[str]) -> None:
   for figure, measure in gpu_figures.items():
     _emit({'figure': figure, **measure()} if on_gpu else
           {'figure': figure, 'skipped': f'no GPU: TensorFlow sees {physical}'})
-  _emit({'figure': 'tictactoe_run',
-         **tictactoe_run(RUN_STEPS.value, on_gpu)})
+  _emit({'figure': 'tictactoe_run', **tictactoe_run(RUN_STEPS.value, on_gpu)})
   _emit({'figure': 'machine', **reporting.machine()})
 
 

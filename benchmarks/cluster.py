@@ -14,18 +14,17 @@
 # ============================================================================
 """Weights and replay shards on a Ray cluster of three nodes on loopback.
 
-The head (this process, with no CPU for Ray's workers) and two nodes,
-node_a and node_b, each a raylet on 127.0.0.1 with a custom resource naming
-it. Parts: `publication`, the ms `Publisher.publish` keeps the calling
-thread, in the foreground and in the background, and until the weights are
-in the store; `transfer`, the ms of each fetch of one publication by two
-actors on node_a and one on node_b, in that order, and which nodes hold a
-copy after; `shards`, inserted games and learner batches per second of 1, 2
-and 4 replay shards spread over the nodes, one call in flight per shard;
-`node_loss`, a `launchers.train --preset=tictactoe --num_actors=2` run on
-nodes of 2 CPUs that loses node_a (its processes killed) at learner step
---remove_at, then `launchers.evaluate --exact` of its last checkpoint. The
-numbers are in docs/distributed.md.
+The head (this process, no CPU for Ray's workers), node_a and node_b, each
+a raylet on 127.0.0.1 with a custom resource of its name. Parts:
+`publication`, the ms `Publisher.publish` holds the caller, foreground and
+background, and until the weights are stored; `transfer`, the ms of each
+fetch of one publication by two actors on node_a and one on node_b, in that
+order, and the nodes holding a copy after; `shards`, inserted games and
+learner batches per second of --shards shards over the nodes, one call in
+flight per shard; `node_loss`, a `launchers.train --preset=tictactoe
+--num_actors=2` run on nodes of 2 CPUs that loses node_a (its processes
+killed) at learner step --remove_at, then `launchers.evaluate --exact` of
+its last checkpoint. See docs/distributed.md.
 
     python -m benchmarks.cluster --skip=node_loss \
         --output_json=/tmp/cluster.json
@@ -76,28 +75,6 @@ def _on(ray, cls, node: str):
   return ray.remote(cls).options(num_cpus=0, resources={node: 0.01})
 
 
-def _node_name(ray, node_id: str) -> str:
-  for node in ray.nodes():
-    if node['NodeID'] == node_id:
-      named = [n for n in NODES if n in node['Resources']]
-      return named[0] if named else 'head'
-  return node_id
-
-
-class _Fetcher:
-  """An actor's side of a publication: fetch the arrays and assign them."""
-
-  def __init__(self, preset: str):
-    self._network = networks.make_network(presets.get_preset(preset))
-    self._network.create_variables()
-
-  def fetch(self, reference: List[Any]) -> float:
-    import ray  # pylint: disable=g-import-not-at-top
-    start = time.perf_counter()
-    weight_store.assign_arrays(self._network, ray.get(reference[0]))
-    return 1e3 * (time.perf_counter() - start)
-
-
 def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
   """The calling thread's ms per `publish`, in each mode."""
   network = networks.make_network(presets.get_preset(preset))
@@ -131,7 +108,7 @@ def time_transfer(ray, preset: str, repeats: int) -> Dict[str, Any]:
   """Fetches by node_a's two actors and node_b's one, in that order."""
   network = networks.make_network(presets.get_preset(preset))
   network.create_variables()
-  fetchers = [(node, _on(ray, _Fetcher, node).remote(preset))
+  fetchers = [(node, _on(ray, reporting.WeightFetcher, node).remote(preset))
               for node in (NODES[0], NODES[0], NODES[1])]
   # Every actor started (its process, TensorFlow) before any timing.
   warm = ray.put(weight_store.network_arrays(network))
@@ -139,12 +116,14 @@ def time_transfer(ray, preset: str, repeats: int) -> Dict[str, Any]:
   del warm
   results = {'order': [node for node, _ in fetchers], 'fetch_ms': [],
              'holders': None}
+  names = {node['NodeID']: next((n for n in NODES if n in node['Resources']),
+                                'head') for node in ray.nodes()}
   for _ in range(repeats):
     reference = ray.put(weight_store.network_arrays(network))
     results['fetch_ms'].append(
-        [ray.get(f.fetch.remote([reference])) for _, f in fetchers])
+        [sum(ray.get(f.fetch.remote([reference]))) for _, f in fetchers])
     locations = ray.experimental.get_object_locations([reference])
-    results['holders'] = sorted(_node_name(ray, node) for node in
+    results['holders'] = sorted(names.get(node, node) for node in
                                 locations[reference]['node_ids'])
     del reference
   for _, fetcher in fetchers:
@@ -165,8 +144,7 @@ def _services(ray, config, num_shards: int, train_ratio: float) -> List[Any]:
 
 
 def _all_in_flight(ray, calls, seconds: float) -> float:
-  """Completed calls per second over `seconds`, one of each `calls[k]()`
-  always in flight."""
+  """Calls per second over `seconds`, one of each `calls[k]()` in flight."""
   pending = {calls[k](): k for k in range(len(calls))}
   done, start = 0, time.perf_counter()
   while time.perf_counter() - start < seconds:
@@ -193,8 +171,7 @@ def time_shards(ray, num_shards: int, seconds: float) -> Dict[str, Any]:
   inserts = _all_in_flight(ray, calls, seconds)
   for service in services:
     ray.kill(service)
-  # A ratio so large that the learner is never held; every shard holds
-  # enough games for a batch.
+  # A ratio so large that the learner is never held; a batch in each shard.
   services = _services(ray, config, num_shards, 1e6)
   ray.get([s.insert.remote(k, games[:config.batch_size // 9 + 2])
            for k, s in enumerate(services)])

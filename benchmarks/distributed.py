@@ -16,16 +16,15 @@
 
 `publication`: a weight publication's bytes and ms, per preset network;
 `replay`: the replay service's inserts and samples per second; `actor`:
-environment steps/s of a `SelfPlayWorker` against the same `acting.Actor`
-loop alone, alternated, while this process publishes weights. See
-docs/distributed.md.
+environment steps/s of a `SelfPlayWorker` while this process publishes
+weights, alternated with its `acting.Actor` loop alone. See docs/distributed.md.
 
     python -m benchmarks.distributed --output_json=/tmp/distributed.json
 """
 
 import os
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from absl import app
 from absl import flags
@@ -42,11 +41,9 @@ from muzero_snt.distributed import replay_service
 from muzero_snt.distributed import weight_store
 from muzero_snt.distributed import workers
 
-# Where there are others, the measured actor runs alone on this CPU and
-# every other process on the others.
+# The measured actor's CPU, which no other process uses if there are others.
 ACTOR_CPU = 0
-# Seconds between the publications of the actor measurement: a tic-tac-toe
-# learner at 25 steps/s.
+# The actor measurement's publications: a tic-tac-toe learner at 25 steps/s.
 PUBLISH_SECONDS = 0.04
 PUBLICATION_PRESETS = ('tictactoe', 'cartpole', 'connect4', 'go9',
                        'atari_small', 'atari', 'go', 'chess')
@@ -61,27 +58,13 @@ SKIP = flags.DEFINE_list('skip', [], 'measurements to leave out: any of '
 OUTPUT_JSON = reporting.output_json_flag()
 
 
-class _Fetcher:
-  """An actor's side of a publication."""
-
-  def __init__(self, preset: str):
-    self._network = networks.make_network(presets.get_preset(preset))
-    self._network.create_variables()
-
-  def fetch(self, reference: List[Any]) -> Tuple[float, float]:
-    start = time.perf_counter()
-    arrays = ray_support.require_ray().get(reference[0])
-    fetched = time.perf_counter()
-    weight_store.assign_arrays(self._network, arrays)
-    return 1e3 * (fetched - start), 1e3 * (time.perf_counter() - fetched)
-
-
 def time_publication(ray, preset: str, repeats: int) -> Dict[str, Any]:
   """Bytes and ms of publishing `preset`'s network to one actor."""
   network = networks.make_network(presets.get_preset(preset))
   network.create_variables()
   store = ray.remote(weight_store.WeightStore).options(num_cpus=0).remote()
-  fetcher = ray.remote(_Fetcher).options(num_cpus=0).remote(preset)
+  fetcher = ray.remote(reporting.WeightFetcher).options(num_cpus=0).remote(
+      preset)
   # Both actors started (their processes, TensorFlow) before any timing.
   ray.get([store.version.remote(), fetcher.fetch.remote([ray.put(
       weight_store.network_arrays(network))])])
@@ -154,8 +137,8 @@ class _PlainSelfPlay:
 
   def env_steps_per_second(self, warmup: float,
                            window: float) -> Tuple[float, float]:
-    """Environment steps/s and CPU ms per step over `window` s, from
-    `warmup` s after the first round (tracing)."""
+    """Environment steps/s and CPU ms a step over `window` s, `warmup` s
+    after the first round (tracing)."""
     steps, rounds = 0, 0
     measured = reporting.Window(warmup, window,
                                 lambda: (steps, time.process_time()))
@@ -241,13 +224,11 @@ def main(argv):
   reporting.check_no_arguments(argv)
   reporting.check_positive((REPEATS, WARMUP, WINDOW))
   logging.set_verbosity(logging.WARNING)
-  results = {'machine': reporting.machine(),
-             'publish_seconds': PUBLISH_SECONDS}
+  results = {'machine': reporting.machine(), 'publish_seconds': PUBLISH_SECONDS}
   others = os.sched_getaffinity(0) - {ACTOR_CPU}
   pin = bool(others) and 'actor' not in SKIP.value
   if pin:
-    # Ray's processes inherit this process's CPUs; the measured actor
-    # moves itself to ACTOR_CPU.
+    # Ray's processes inherit these CPUs; the measured actor moves itself.
     os.sched_setaffinity(0, others)
   ray_support.connect(None, num_cpus=os.cpu_count())
   ray = ray_support.require_ray()

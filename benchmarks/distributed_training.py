@@ -14,13 +14,12 @@
 # ============================================================================
 """Tic-tac-toe training, one process against Ray actors.
 
-`training`: environment and learner steps/s and the machine's busy CPU
-time per learner step with each of --actors self-play actors (0: one
-process), alternated --repeats times; `reanalysis`: the same with one actor
-and --reanalyze_fraction, reanalysed by the learner or by
---reanalyze_workers workers. --cluster_nodes=N runs the actors on a Ray
-cluster on the loopback interface (docs/cluster.md). See
-docs/distributed.md.
+`training`: environment and learner steps/s and the machine's busy CPU time
+per learner step with each of --actors self-play actors (0: one process),
+alternated --repeats times; `reanalysis`: the same with one actor and
+--reanalyze_fraction, reanalysed by the learner or --reanalyze_workers
+workers. --cluster_nodes=N runs the actors on a loopback Ray cluster
+(docs/cluster.md). See docs/distributed.md.
 
     python -m benchmarks.distributed_training --skip=reanalysis \
         --actors=0,1,2,4 --cluster_nodes=2 --cpus_per_node=2

@@ -14,19 +14,13 @@
 # ============================================================================
 """Elo ratings from game results, by maximum likelihood.
 
-Player i scores against player j with probability
-
-    E_ij = 1 / (1 + 10 ** ((r_j - r_i) / 400)),
-
-the logistic Elo model on the 400-point scale (a 400-point gap is 10:1
-odds). A win scores 1, a draw 1/2, a loss 0. The ratings maximise the
-likelihood of the scores, sum_ij s_ij log E_ij over ordered pairs, with one
-player anchored at 0. A player who won (or lost) every game would have an
-infinite rating, so each pair that met gets `prior_draws` extra drawn games
-(one by default), which pulls a clean sweep to a finite rating: 20 wins out
-of 20 rate 400 log10(20.5 / 0.5) = 645 points above the opponent. The
-standard errors come from the inverse of the likelihood's curvature at its
-maximum (the Fisher information), for the ratings relative to the anchor.
+Player i scores against j with probability
+`E_ij = 1 / (1 + 10 ** ((r_j - r_i) / 400))` (a win scores 1, a draw 1/2);
+the ratings maximise sum_ij s_ij log E_ij, one player anchored at 0. Each
+pair that met gets `prior_draws` extra drawn games, so that a clean sweep
+rates finite: 20 wins of 20 are 400 log10(20.5 / 0.5) = 645 points. The
+standard errors, relative to the anchor, come from the inverse Fisher
+information at the maximum.
 """
 
 import math
@@ -94,6 +88,5 @@ def fit(names: Sequence[str], scores: np.ndarray, games: np.ndarray,
     if np.max(np.abs(step)) < 1e-9:
       break
   errors = np.zeros(n)
-  errors[free] = np.sqrt(np.diag(np.linalg.inv(
-      information_and_gradient()[0])))
+  errors[free] = np.sqrt(np.diag(np.linalg.inv(information_and_gradient()[0])))
   return Ratings(names, r, errors)

@@ -36,13 +36,9 @@ def solve_game(make_environment: Callable[[int], Any],
   (`make_environment(seed)`, with `to_play()` and `legal_actions()`; the
   game must not depend on the seed); positions are told apart by
   observation and player to move. A move is worth its reward (the mover's)
-  less the value for the opponent of the position it leads to.
-
-  Returns:
-    The positions in the order solved, the start last.
-
-  Raises:
-    ValueError: if the game has more than `max_positions` positions.
+  less the value for the opponent of the position it leads to. Returns the
+  positions in the order solved, the start last; a `ValueError` if there
+  are more than `max_positions`.
   """
   solved: Dict[Tuple[bytes, int], Position] = {}
 

@@ -16,9 +16,8 @@
 
 Every pair of players (random, and MCTS at each of --simulations) meets in
 --games games, half with each moving first; the ratings are the
-maximum-likelihood Elo of all the games (`elo.fit`). Game g of a pair seeds
-its players with 2g and 2g + 1, so a ladder replays exactly. See
-docs/results.md.
+maximum-likelihood Elo of all games (`elo.fit`). Game g seeds its players
+with 2g and 2g + 1: a ladder replays exactly. See docs/results.md.
 
     python -m benchmarks.ladder --games=100 --output_json=/tmp/ladder.json
 """
@@ -51,8 +50,7 @@ RANDOM = 'random'
 def make_player(name: str, game, seed: int):
   if name == RANDOM:
     return tictactoe_players.RandomPlayer(seed)
-  return openspiel_players.MCTSPlayer(game, int(name[len('mcts'):]),
-                                      seed=seed)
+  return openspiel_players.MCTSPlayer(game, int(name[len('mcts'):]), seed=seed)
 
 
 def play_pair(env, a: str, b: str):

@@ -14,11 +14,10 @@
 # ============================================================================
 """Throughput of the learner step, with and without XLA.
 
-Samples per second of `Learner.step` without (`step`) and with XLA
-(`step_xla`) on one batch, timed in rotated turns with a 2048^2 matmul, the
-machine's practical FLOP rate. With --peers, our XLA step against the
-peers' in alternating processes (peers/side_by_side.py). See
-docs/benchmarks.md.
+Samples/s of `Learner.step` without (`step`) and with XLA (`step_xla`) on
+one batch, in rotated turns with a 2048^2 matmul (the machine's practical
+FLOP rate). With --peers, our XLA step against the peers' in alternating
+processes (peers/side_by_side.py). See docs/benchmarks.md.
 
     python -m benchmarks.learner --models=cartpole_mlp,tictactoe_residual
     python -m benchmarks.learner --peers=lightzero,muzero_general --rounds=5
@@ -42,8 +41,7 @@ from muzero_snt import learning
 from muzero_snt import mixed_precision
 from muzero_snt import networks
 
-# Batch size and learner steps per timing: the paper-sized tower takes
-# seconds a step at batch 32.
+# (batch size, learner steps a timing): the paper tower takes seconds a step.
 DEFAULTS = {
     'cartpole_mlp': (256, 20),
     'tictactoe_residual': (256, 20),
@@ -132,8 +130,7 @@ def format_table(results: Sequence[Dict[str, Any]]) -> str:
        'step %', 'xla %'), rows)
 
 
-def peer_worker(model: str, batch_size: int, steps: int,
-                repeats: int) -> None:
+def peer_worker(model: str, batch_size: int, steps: int, repeats: int) -> None:
   """Our XLA step as one JSON line, in the peers' drivers' layout."""
   config = learner_models.make_config(model)
   batch = learner_models.make_batch(config, batch_size)

@@ -27,8 +27,7 @@ from muzero_snt.run import synthetic
 
 MODELS = ('cartpole_mlp', 'tictactoe_residual', 'paper_residual',
           'minatar_residual')
-# Forward + backward: the backward pass computes a gradient for the inputs
-# and one for the weights of every layer, each as costly as its forward.
+# Forward, then a layer's input and weight gradients, each as costly.
 TRAIN_FLOPS_PER_FORWARD_FLOP = 3
 # FLOPs of the matmuls in one timing: about three 2048 x 2048 products.
 _MATMUL_FLOPS_PER_TIMING = 3 * 2 * 2048**3

@@ -14,16 +14,15 @@
 # ============================================================================
 """Learning benchmark: time and environment steps until MuZero solves a task.
 
-Runs the main job from scratch for each seed (once per
---reanalyze_fractions entry) and evaluates it every --eval_every training
-seconds or --eval_every_steps learner steps. Solved: tictactoe when it loses
-none of --num_eval games a side against the perfect player; minatar at
-DQN's return after 5 million frames over --num_eval episodes; another
-one-player task at a mean return of --goal (475 on cartpole) over
---num_eval episodes, after a screen of 10; a two-player game of your own
-(--environment) when every move is optimal (`game_solver`). The training
-clock pauses while evaluating; the wall clock counts from the command's
-start (later runs from their own). See docs/results.md.
+One run from scratch per seed (and --reanalyze_fractions entry), evaluated
+every --eval_every training seconds or --eval_every_steps learner steps.
+Solved: tictactoe with no loss in --num_eval games a side against the
+perfect player; minatar at DQN's return after 5M frames, over --num_eval
+episodes; another one-player task at a mean return of --goal (475 on
+cartpole) over --num_eval episodes, after a screen of 10; a two-player
+--environment when every move is optimal (`game_solver`). Evaluations pause
+the training clock; the wall clock counts from the command's start (later
+runs from their own). See docs/results.md.
 
     python -m benchmarks.learning --preset=tictactoe --seeds=0,1,2 \
         --eval_every_steps=500 --step_limit=9000 --time_limit=100000
@@ -38,9 +37,8 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
-# As the launchers: XLA's programs kept between runs in the compile cache
-# ($MUZERO_SNT_COMPILE_CACHE, else the user's cache directory; set but empty
-# for none), turned on before the imports below start TensorFlow.
+# As the launchers: the compile cache ($MUZERO_SNT_COMPILE_CACHE, else the
+# user's; set but empty for none), on before the imports start TensorFlow.
 from muzero_snt.run import compile_cache
 compile_cache.enable(os.environ.get('MUZERO_SNT_COMPILE_CACHE',
                                     compile_cache.default_directory()))
@@ -109,8 +107,8 @@ SCREEN_EPISODES = 10
 
 
 class _Evaluator:
-  """The `on_round` callback: evaluates on a schedule; `curve` holds every
-  evaluation, `solved_at` the first solved one."""
+  """The `on_round` callback: evaluates on a schedule into `curve`, the
+  first solved evaluation also into `solved_at`."""
 
   def __init__(self, config, seed: int, start: float,
                make_environment: Callable[[int], Any]):
@@ -173,8 +171,7 @@ class _Evaluator:
 
   def _out_of_time(self, loop) -> bool:
     return (self.training_time() >= TIME_LIMIT.value or
-            bool(STEP_LIMIT.value and
-                 loop.learner.steps >= STEP_LIMIT.value) or
+            bool(STEP_LIMIT.value and loop.learner.steps >= STEP_LIMIT.value) or
             bool(WALL_LIMIT.value and
                  time.time() - self._wall_start >= WALL_LIMIT.value))
 
@@ -225,14 +222,13 @@ def _base_config():
 
 def run_seed(seed: int, reanalyze_fraction: Optional[float],
              start: float) -> Dict:
-  """One run from scratch, evaluated until solved or out of time, its wall
-  clock from `start` (`reanalyze_fraction` None: the configuration's)."""
+  """One run, evaluated until solved or out of time, its wall clock from
+  `start` (`reanalyze_fraction` None: the configuration's)."""
   config = _base_config()
   if reanalyze_fraction is not None:
     config = config.replace(reanalyze_fraction=reanalyze_fraction)
   if not any(o.startswith('training_steps=') for o in CONFIG.value):
-    # Until solved or late; what derives from training_steps (temperature
-    # and learning rate schedules) keeps the configuration's values.
+    # Until solved or late; derived schedules keep the configuration's values.
     config = config.replace(training_steps=10**7)
   settings = dict(
       preset=None if ENVIRONMENT.value else PRESET.value, env=_title(),
@@ -259,11 +255,9 @@ def run_seed(seed: int, reanalyze_fraction: Optional[float],
           reanalyser.total_seconds / max(loop.learner.steps, 1)
           if reanalyser else 0.),
       'solved': bool(solved),
-      'training_seconds': solved.get('training_seconds'),
-      'wall_seconds': solved.get('wall_seconds'),
-      'checkpoint': solved.get('checkpoint'),
-      'env_steps': solved.get('env_steps'),
-      'learner_steps': solved.get('learner_steps'),
+      **{key: solved.get(key) for key in (
+          'training_seconds', 'wall_seconds', 'checkpoint', 'env_steps',
+          'learner_steps')},
       'final_env_steps': loop.env_steps,
       'final_training_seconds': evaluator.training_time(),
       'curve': evaluator.curve,

@@ -15,11 +15,10 @@
 """MinAtar's published DQN learning curves, and MuZero's beside them.
 
 Young and Tian (2019, arXiv:1903.03176) publish their baselines as a figure
-(`img/learning_curves.gif` in MinAtar's repository): the moving average of
-the returns of the last 100 training episodes, averaged over 30 runs,
-against frames (no frame skip). The points below were read off that figure
-by pixel and are good to about 0.3 of a point (2 on Space Invaders); where
-the DQN curve is hidden under another one there is no point.
+(MinAtar's `img/learning_curves.gif`): the mean return of the last 100
+training episodes, averaged over 30 runs, against frames. The points below
+were read off it by pixel, good to about 0.3 (2 on Space Invaders); none
+where another curve hides DQN's.
 """
 
 from typing import Any, Dict, List, Sequence, Tuple
@@ -57,8 +56,8 @@ DQN_AT_5M: Dict[str, float] = {
 def moving_average(games: Sequence[Tuple[float, float]], window: int = 100
                   ) -> Tuple[np.ndarray, np.ndarray]:
   """The curves' measure: `(frames [N], mean [N])`, after each of the
-  `(frames when it ended, return)` games the mean return of it and the
-  `window - 1` games before it (fewer while fewer have ended)."""
+  `(frames when it ended, return)` games the mean return of the last
+  `window` (fewer at first)."""
   frames = np.array([f for f, _ in games], np.float64)
   returns = np.array([r for _, r in games], np.float64)
   sums = np.cumsum(np.concatenate([[0.], returns]))
@@ -104,4 +103,3 @@ def draw_dqn(axis: Any, game: str, last_frames: float) -> None:
     axis.plot(*zip(*dqn), 'k--', label='DQN (Young and Tian 2019)')
   axis.axhline(DQN_AT_5M[game], color='grey', lw=0.8,
                label='DQN after 5M frames')
-

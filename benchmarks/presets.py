@@ -14,12 +14,11 @@
 # ============================================================================
 """What each preset costs on this machine: learner step, self-play, memory.
 
-Per preset: ms of an XLA `Learner.step` on a synthetic batch (lr 1e-6, so
-that the repeated batch cannot diverge) and of a self-play round (one
-batched search over the preset's `num_envs` environments and a step of
-each), medians over --repeats, the first call apart; the parameters and
-the peak RSS (one process per preset with --isolate). A preset whose
-environment's package is missing is skipped. See docs/benchmarks.md.
+Per preset: ms of an XLA `Learner.step` on a synthetic batch (lr 1e-6: the
+repeated batch cannot diverge) and of a self-play round (a batched search
+over `num_envs` environments and a step of each), medians over --repeats
+after the first call; the parameters and the peak RSS (a process each with
+--isolate). Presets missing their package are skipped. See docs/benchmarks.md.
 
     python -m benchmarks.presets --isolate --presets=tictactoe,cartpole
     python -m benchmarks.presets --presets=atari --paper_simulations=2 \
@@ -88,8 +87,7 @@ def time_selfplay(preset: str, config: config_lib.MuZeroConfig, network,
   first, ms = reporting.first_and_repeats(play_round, REPEATS.value, rounds)
   for environment in environments:
     environment.close()
-  logging.info('%s self-play: first round %.1fs, then %s ms', preset, first,
-               ms)
+  logging.info('%s self-play: first round %.1fs, then %s ms', preset, first, ms)
   return {'first_call_seconds': first, 'ms_per_round': ms,
           'ms_per_move': [m / num_envs for m in ms]}
 
@@ -120,8 +118,7 @@ def benchmark_preset(preset: str) -> Dict[str, Any]:
   # Self-play first: it searches with the initial weights.
   result['selfplay'] = time_selfplay(preset, config, learner.network,
                                      num_envs, calls)
-  batch = next(synthetic.SyntheticBatches(config, config.batch_size,
-                                          seed=SEED))
+  batch = next(synthetic.SyntheticBatches(config, config.batch_size, seed=SEED))
   first, ms = reporting.first_and_repeats(
       lambda: learner.step(batch), REPEATS.value, calls)
   logging.info('%s learner: first step %.1fs, then %s ms', preset, first, ms)
@@ -133,8 +130,8 @@ def benchmark_preset(preset: str) -> Dict[str, Any]:
 
 
 def run_isolated(names: Sequence[str]) -> List[Dict[str, Any]]:
-  """`python -m benchmarks.presets --presets=X` for each preset in turn,
-  with this process's flags; a process that fails is a skipped preset."""
+  """`python -m benchmarks.presets --presets=X` per preset, with this
+  process's flags; a process that fails is a skipped preset."""
   forwarded = [f'--{flag.name}={flag.value}' for flag in (
       REPEATS, PAPER_BATCH_SIZE, PAPER_SIMULATIONS) if flag.value is not None]
   results = []

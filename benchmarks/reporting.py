@@ -12,12 +12,11 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""What the benchmarks share: flags, timing loops and their report.
+"""What the benchmarks share: flags, timing loops, reports, peer drivers.
 
 Standard library, absl and NumPy at import, so that the peers' drivers can
-import it in the peers' own venvs beside torch; TensorFlow is imported only
-by `machine`, muzero_snt only by `random_games`, Ray only by
-`start_cluster`.
+import it in the peers' own venvs beside torch; TensorFlow, muzero_snt and
+Ray only inside the functions that use them.
 """
 
 import json
@@ -34,9 +33,6 @@ from absl import app
 from absl import flags
 import numpy as np
 
-# --------------------------------------------------------------------------
-# Flags.
-
 
 def output_json_flag() -> flags.FlagHolder:
   """Defines --output_json, where `report` writes the results."""
@@ -45,8 +41,8 @@ def output_json_flag() -> flags.FlagHolder:
 
 
 def define_run_flags() -> Callable[[], Dict[str, Any]]:
-  """Defines run settings, each the preset's by default; returns a function
-  that gives them as keyword arguments of `experiment.run_selfplay`."""
+  """Defines run settings (default: the preset's); returns a function giving
+  them as keyword arguments of `experiment.run_selfplay`."""
   holders = (
       flags.DEFINE_integer('num_envs', None, 'self-play games at once.'),
       flags.DEFINE_float('train_ratio', None,
@@ -69,8 +65,7 @@ def check_positive(values: Iterable[Any]) -> None:
   """Raises `app.UsageError` naming the first of `values`, flag holders or
   `(name, value)` pairs, that is not positive (None passes)."""
   for item in values:
-    name, value = ((item.name, item.value) if hasattr(item, 'value')
-                   else item)
+    name, value = ((item.name, item.value) if hasattr(item, 'value') else item)
     if value is not None and value <= 0:
       raise app.UsageError(f'--{name} must be positive, got {value}.')
 
@@ -96,10 +91,6 @@ def check_known(flag: Any, known: Iterable[str]) -> None:
                          f'of {sorted(known)}.')
 
 
-# --------------------------------------------------------------------------
-# Timing.
-
-
 def seconds_per_call(function: Callable[[], Any], calls: int = 1) -> float:
   """Wall seconds per call of `function` over `calls` calls in a row."""
   start = time.perf_counter()
@@ -122,11 +113,10 @@ def rotated_rates(tasks: Dict[str, Tuple[Callable[[], Any], int, float]],
                   on_repeat: Optional[Callable[[int, Dict[str, List[float]]],
                                                None]] = None
                   ) -> Dict[str, List[float]]:
-  """name -> `repeats` rates (work / second) of `tasks`, name -> (function,
-  calls a timing, work a call), each timed once a repeat in an order rotated
-  by one each time, so that load on a shared machine slows every task alike
-  and cancels in the ratios of a repeat; `on_repeat(repeat, rates so far)`
-  after each repeat."""
+  """name -> `repeats` rates (work/s) of `tasks`, name -> (function, calls a
+  timing, work a call), in an order rotated each repeat so that load on a
+  shared machine cancels in a repeat's ratios; `on_repeat(repeat, rates so
+  far)` after each repeat."""
   names = list(tasks)
   rates = {name: [] for name in names}
   for repeat in range(repeats):
@@ -150,8 +140,7 @@ def learner_rates(step: Callable[[], Any], batch_size: int, steps: int,
 
 
 def calls_per_second(function: Callable[[], Any], seconds: float) -> float:
-  """Calls per second of `function`, called in a row (at least once) until
-  `seconds` have passed."""
+  """Calls per second of `function`, called until `seconds` have passed."""
   calls, start = 0, time.perf_counter()
   while True:
     function()
@@ -167,8 +156,7 @@ class Window:
   seconds records `start = (time, mark(*args))`, the first `window` seconds
   after that `end`, and returns True from then on."""
 
-  def __init__(self, warmup: float, window: float,
-               mark: Callable[..., Any]):
+  def __init__(self, warmup: float, window: float, mark: Callable[..., Any]):
     self._warmup, self._window, self._mark = warmup, window, mark
     self.first = self.start = self.end = None
 
@@ -193,12 +181,10 @@ def start_cluster(names: Sequence[str],
   """A `ray.cluster_utils.Cluster` on the loopback interface: a head without
   CPUs for Ray's workers and, per name, a node of `cpus` CPUs with a custom
   resource of that name; returns it and the nodes by name."""
-  # The cluster writes its address where `ray.init()` without one looks
-  # (RAY_TMPDIR/ray): in a directory of this process's, so that no other
-  # process on this machine joins it.
+  # Where the cluster writes its address for `ray.init()` without one: a
+  # directory of this process's, so that no other process joins it.
   os.environ['RAY_TMPDIR'] = tempfile.mkdtemp(dir='/tmp', prefix='ray-bench-')
-  # This process, the driver, on the loopback interface too (read by Ray
-  # when first imported).
+  # The driver on the loopback interface too (read when Ray is imported).
   os.environ.setdefault('RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER', '0')
   from ray import cluster_utils  # pylint: disable=g-import-not-at-top
   loopback = dict(node_ip_address='127.0.0.1', include_dashboard=False)
@@ -208,6 +194,29 @@ def start_cluster(names: Sequence[str],
                                   **loopback) for name in names}
   cluster.wait_for_nodes()
   return cluster, nodes
+
+
+class WeightFetcher:
+  """A Ray actor's side of a weight publication to `preset`'s network."""
+
+  def __init__(self, preset: str):
+    # pylint: disable=g-import-not-at-top
+    from muzero_snt import networks
+    from muzero_snt import presets
+    from muzero_snt.distributed import weight_store
+    # pylint: enable=g-import-not-at-top
+    self._network = networks.make_network(presets.get_preset(preset))
+    self._network.create_variables()
+    self._assign = weight_store.assign_arrays
+
+  def fetch(self, reference: List[Any]) -> Tuple[float, float]:
+    """The ms to get the arrays of `reference[0]` and to assign them."""
+    import ray  # pylint: disable=g-import-not-at-top
+    start = time.perf_counter()
+    arrays = ray.get(reference[0])
+    fetched = time.perf_counter()
+    self._assign(self._network, arrays)
+    return 1e3 * (fetched - start), 1e3 * (time.perf_counter() - fetched)
 
 
 def random_games(config: Any, count: int, seed: int) -> List[Any]:
@@ -229,10 +238,6 @@ def random_games(config: Any, count: int, seed: int) -> List[Any]:
     game.finish(True)
     games.append(replay_service.Game(game, 0.))
   return games
-
-
-# --------------------------------------------------------------------------
-# Reports.
 
 
 def _is_number(value: Any) -> bool:
@@ -288,9 +293,9 @@ def table(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 def report(results: Dict[str, Any], output_json: Optional[str],
            table: Optional[str] = None) -> None:
-  """Prints `table` (if not empty), or else the results as JSON, and
-  writes the results to `output_json` if given, every list of numbers with
-  its median (`with_medians`) and the load average after the runs."""
+  """Prints `table` (unless ''), or else the results as JSON, and writes
+  them to `output_json` if given, with `with_medians` and the load average
+  after the runs."""
   results.setdefault('machine', {})['load_average_after'] = os.getloadavg()
   text = json.dumps(with_medians(results), indent=1, default=float)
   if table != '':
@@ -298,10 +303,6 @@ def report(results: Dict[str, Any], output_json: Optional[str],
   if output_json:
     with open(output_json, 'w') as f:
       f.write(text)
-
-
-# --------------------------------------------------------------------------
-# The peers' drivers (benchmarks/peers/<peer>.py).
 
 
 def define_peer_flags(models: Sequence[str]) -> types.SimpleNamespace:
@@ -342,8 +343,7 @@ def command_start() -> float:
   """The wall time this process started at (Linux's /proc), else now."""
   try:
     with open('/proc/self/stat') as f:
-      # Field 22, after the command name in parentheses: clock ticks from
-      # boot to the start.
+      # Field 22 (after the command in parentheses): clock ticks from boot.
       ticks = int(f.read().rsplit(')', 1)[1].split()[19])
     with open('/proc/uptime') as f:
       uptime = float(f.read().split()[0])

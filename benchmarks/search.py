@@ -14,12 +14,11 @@
 # ============================================================================
 """Search throughput against mctx; self-play.
 
-Milliseconds a call of a search with root noise on a small MLP (the first
-call excluded, in rotated turns): `xla` (`CompiledSearch`) and `mctx` on a
-JAX copy of the network (`pip install -e '.[bench]'`) with MuZero's rules,
+Milliseconds a call of a search with root noise on a small MLP, in rotated
+turns after a first call: `xla` (`CompiledSearch`) and `mctx` on a JAX copy
+of the network (`pip install -e '.[bench]'`) with MuZero's rules,
 `xla_gumbel` and `mctx_gumbel` with Gumbel MuZero's. With --selfplay,
-instead: environment steps/s of tic-tac-toe self-play. The numbers are in
-docs/benchmarks.md.
+environment steps/s of tic-tac-toe self-play instead. See docs/benchmarks.md.
 
     python -m benchmarks.search --repeats=3
     python -m benchmarks.search --selfplay=1,64 --repeats=3
@@ -92,8 +91,7 @@ def import_mctx():
 
 
 def mlp_layers(network) -> Dict[str, List[tuple]]:
-  """The `(w, b)` NumPy arrays of each `snt.nets.MLP` by module path, e.g.
-  'dynamics/torso' -> [(w_0, b_0), (w_1, b_1)]."""
+  """Module path -> the `(w, b)` NumPy arrays of its `snt.nets.MLP`."""
   pattern = re.compile(r'(.*)/linear_(\d+)/([wb]):0$')
   found = {}
   for variable in network.variables:
@@ -108,8 +106,7 @@ def mlp_layers(network) -> Dict[str, List[tuple]]:
 
 def make_jax_model(jax, network, num_actions: int):
   """`(params, initial, recurrent)`: the network's weights and its two
-  inferences in JAX as `networks/mlp.py` computes them, `initial(params,
-  observation)` and `recurrent(params, hidden_state, action)`."""
+  inferences in JAX, as `networks/mlp.py` computes them."""
   jnp = jax.numpy
   params = jax.tree_util.tree_map(jnp.asarray, mlp_layers(network))
 
@@ -244,8 +241,7 @@ def time_batch(batch_size: int, config, network, jax_model,
                ('xla_gumbel', compiled_search.CompiledSearch(
                    config.replace(search_policy='gumbel'), network)))}
   if jax_model is not None:
-    tasks.update(make_mctx_tasks(*jax_model, config, observation, legal,
-                                 SEED))
+    tasks.update(make_mctx_tasks(*jax_model, config, observation, legal, SEED))
   timed = {}
   for name, function in tasks.items():
     first = reporting.seconds_per_call(function)  # Traces and compiles.
@@ -265,10 +261,10 @@ def time_batch(batch_size: int, config, network, jax_model,
 
 def selfplay_rates(preset: str, num_envs: Sequence[int],
                    repeats: int) -> Dict[int, List[float]]:
-  """Environment steps/s of `acting.Actor` with a fresh network of `preset`
-  playing continuous games, `num_envs` at once: `repeats` timings of at
-  least 3 calls and 20,000 steps (3,000 for one game) after an untimed
-  call, every padded batch size's search compiled first."""
+  """Environment steps/s of `acting.Actor` with a fresh network of `preset`,
+  `num_envs` games at once: `repeats` timings of at least 3 calls and
+  20,000 steps (3,000 for one game) after an untimed call, every padded
+  batch compiled first."""
   config = presets.get_preset(preset)
   network = networks.make_network(config)
   compiled = compiled_search.CompiledSearch(config, network)

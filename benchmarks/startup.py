@@ -14,12 +14,11 @@
 # ============================================================================
 r"""What a run pays before its first learner step; a bad flag's answer.
 
-A run of `python -m launchers.train --training_steps=1` timed from outside
-by when its lines arrive (`MEASURES`), twice in a row with a fresh
---compile_cache (`cold`, then `warm`) in checkouts that have one; a cold
-run also counts the XLA programs its cache gained and the seconds the
-launcher says compiling took. `bad_flag` times `--num_simulations=0`. The
-checkouts alternate, --rounds times. See docs/benchmarks.md (Start-up).
+`python -m launchers.train --training_steps=1` timed from outside by when
+its lines arrive (`MEASURES`), twice with a fresh --compile_cache (`cold`,
+with the programs it cached and compile seconds, then `warm`) where a
+checkout has one; `bad_flag` times `--num_simulations=0`. The checkouts
+alternate, --rounds times. See docs/benchmarks.md (Start-up).
 
     python -m benchmarks.startup --presets=tictactoe,cartpole,minatar \
         --rounds=3 --checkouts=/tmp/before,.
@@ -48,9 +47,8 @@ CHECKOUTS = flags.DEFINE_list(
 ROUNDS = flags.DEFINE_integer('rounds', 3, 'runs per preset and checkout.')
 OUTPUT_JSON = reporting.output_json_flag()
 
-# Seconds from the process's start to its first line of each kind (an absl
-# log line; the compile's end, after which self-play moves; the first
-# progress line after a learner step), and to its end.
+# Seconds from the start to the first absl log line, the compile's end (then
+# self-play moves), the first progress line after a learner step, the end.
 MEASURES = ('first_log', 'first_move', 'first_step', 'end')
 _COUNTS = ('compile_s', 'programs', 'program_mb')
 _COMPILED = re.compile(r'\] Compiled the .* in ([\d.]+) s')
@@ -83,14 +81,13 @@ def line_times(command: List[str], cwd: str,
   process.wait()
   times['end'] = time.perf_counter() - start
   if process.returncode and check:
-    raise RuntimeError(f'{command} in {cwd} failed:\n'
-                       + ''.join(lines[-30:]))
+    raise RuntimeError(f'{command} in {cwd} failed:\n' + ''.join(lines[-30:]))
   return times
 
 
 def cached_programs(cache: str) -> Dict[str, float]:
-  """The XLA programs in a compile cache directory: count and MB (not
-  counting the links in a running process's `.processes` directory)."""
+  """Count and MB of the XLA programs in a compile cache directory (not the
+  links in a running process's `.processes`)."""
   sizes = [os.path.getsize(os.path.join(directory, name))
            for directory, _, names in os.walk(cache) for name in names
            if name.startswith('xla_compile_cache') and
@@ -112,8 +109,7 @@ def main(argv: List[str]) -> None:
       bad = line_times(train + ['--num_simulations=0'],
                        os.path.abspath(checkout), check=False)
       rows.setdefault(('bad_flag', checkout, '-'), []).append(bad)
-      print(f'round {round_index + 1} bad flag {checkout}: {bad}',
-            flush=True)
+      print(f'round {round_index + 1} bad flag {checkout}: {bad}', flush=True)
     for preset in PRESETS.value:
       for checkout in CHECKOUTS.value:
         command = train + [f'--preset={preset}', '--training_steps=1',

@@ -16,11 +16,10 @@ r"""Does a trained board-game network see wins and losses in one move?
 
 The positions of --num_games random games where the player to move can win
 at once ('win') or can only avoid a loss in one ('defend'). Each
-checkpoint's network answers by its prior (`prior`) and by a noise-free
-search of N simulations (`muzero<N>`), and at the 'win' positions the
-dynamics predicts the reward of the winning moves and of the others (the
-rules say 1 and 0); a random player and OpenSpiel's MCTS answer for scale.
-See docs/results.md.
+checkpoint's network answers by its prior (`prior`) and a noise-free search
+of N simulations (`muzero<N>`); at 'win' positions its dynamics predicts
+the rewards of the winning and other moves (truly 1 and 0). A random player
+and OpenSpiel's MCTS answer for scale. See docs/results.md.
 
     python -m benchmarks.tactics --checkpoint_dirs=/tmp/c4 \
         --simulations=50,200 --mcts_simulations=10,100
@@ -50,8 +49,8 @@ MCTS_SIMULATIONS = OUTPUT_JSON = None
 
 
 def _define_flags() -> None:
-  """Defines the flags when the script runs: tests import its helpers
-  beside launchers that define --preset and --seed too."""
+  """Defines the flags when run: tests import this beside launchers that
+  define --preset and --seed too."""
   global PRESET, CHECKPOINT_DIRS, NUM_GAMES, SEED, SIMULATIONS
   global MCTS_SIMULATIONS, OUTPUT_JSON
   PRESET = flags.DEFINE_enum('preset', 'connect4', ['connect4', 'go9'],
@@ -173,8 +172,7 @@ def collect_positions(game, num_games: int,
 
 def hit_rates(positions: Sequence[TacticalPosition],
               actions: Sequence[int]) -> Dict[str, float]:
-  """{kind: the share of its positions where `actions` were right}, NaN
-  for a kind without positions."""
+  """{kind: the share of its positions where `actions` were right or NaN}."""
   if len(actions) != len(positions):
     raise ValueError(f'{len(actions)} actions for {len(positions)} '
                      'positions: give one action per position.')
@@ -276,8 +274,7 @@ def main(argv):
   reporting.check_positive([NUM_GAMES])
   game = environments.make_environment(PRESET.value, 0).game
   positions = collect_positions(game, NUM_GAMES.value, SEED.value)
-  observations = np.stack([_environment_at(p).observation()
-                           for p in positions])
+  observations = np.stack([_environment_at(p).observation() for p in positions])
   results = {'preset': PRESET.value, 'num_games': NUM_GAMES.value,
              'seed': SEED.value, 'positions': counts(positions),
              'machine': reporting.machine(),

@@ -70,9 +70,8 @@ def make_policy_config(model: str, batch_size: int = 256) -> EasyDict:
 
 def make_batch(config: EasyDict, seed: int = 0) -> Tuple[Any, Any]:
   """`(current_batch, target_batch)` as LightZero's replay buffer gives
-  `MuZeroPolicy._forward_learn`: values in [-3, 3], rewards in [-2, 2],
-  Dirichlet policies, past a random game length masked and 0; the
-  observations the K + 1 stacked frames the buffer samples."""
+  them: values in [-3, 3], rewards in [-2, 2], Dirichlet policies, masked
+  and 0 past a random game length; observations K + 1 stacked frames."""
   rng = np.random.default_rng(seed)
   b, k = config.batch_size, config.num_unroll_steps
   a = config.model.action_space_size

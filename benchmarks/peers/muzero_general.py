@@ -80,10 +80,9 @@ def import_peer() -> Tuple[Any, Any]:
 
 
 def make_batch(config: types.SimpleNamespace, seed: int = 0) -> Tuple[Any, ...]:
-  """A random batch in the layout of its `ReplayBuffer.get_batch`: values in
-  [-3, 3], rewards in [-2, 2], Dirichlet policies; past a random game length
-  values and rewards 0 and policies uniform, as its buffer pads them; a
-  row's gradient scale min(K, moves left)."""
+  """A random batch as its `ReplayBuffer.get_batch` lays it out: values in
+  [-3, 3], rewards in [-2, 2], Dirichlet policies, padded as it pads past a
+  random game length; a row's gradient scale min(K, moves left)."""
   rng = np.random.default_rng(seed)
   b, k = config.batch_size, config.num_unroll_steps
   a = len(config.action_space)

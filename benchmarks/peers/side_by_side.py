@@ -14,10 +14,9 @@
 # ============================================================================
 """Our learner step against peers', in alternating processes.
 
-For each round and model, our driver (`benchmarks.learner --peer_worker`)
-and then each peer's (`benchmarks.peers.<peer>` in the peer's own venv),
-one process after the other, so that no two libraries share the cores.
-No TensorFlow here.
+For each round and model, our driver (`benchmarks.learner --peer_worker`),
+then each peer's (`benchmarks.peers.<peer>`, in its own venv), one process
+at a time so that no two libraries share the cores. No TensorFlow here.
 """
 
 import json

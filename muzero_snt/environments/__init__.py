@@ -12,12 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Environments as `dm_env.Environment`s, and their fixed opponents.
-
-docs/environments.md says what an environment gives MuZero and how to
-write one; `checks` checks it and `as_environment` takes a plain `dm_env`
-one.
-"""
+"""Environments as `dm_env.Environment`s, and their fixed opponents."""
 
 from muzero_snt.environments.atari import AtariEnvironment
 from muzero_snt.environments.base import as_environment

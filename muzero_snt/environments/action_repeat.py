@@ -23,19 +23,14 @@ from muzero_snt.environments import base
 class ActionRepeat(base.Wrapper):
   """A one-player environment whose every action is held for `repeat` steps.
 
-  A move steps the wrapped environment up to `repeat` times with the same
-  action and returns the last time step with the sum of the rewards, so an
-  episode's return is the wrapped episode's. It stops early when the
-  episode ends or when the action is no longer legal.
+  A move returns the wrapped environment's last time step with the sum of
+  the rewards; it stops early when the episode ends or the action is no
+  longer legal.
   """
 
   def __init__(self, environment: dm_env.Environment, repeat: int):
-    """Wraps a one-player `environment` (adapted by `base.as_environment`).
-
-    Raises:
-      ValueError: if `repeat` is not a positive integer or the environment
-        has two players.
-    """
+    """Wraps `environment` (adapted by `base.as_environment`); a `ValueError`
+    if `repeat` is not a positive integer or it has two players."""
     repeat = base.check_int('action_repeat', repeat, 1)
     environment = base.as_environment(environment)
     if environment.num_players != 1:
@@ -51,13 +46,6 @@ class ActionRepeat(base.Wrapper):
   def frames(self) -> int:
     """The wrapped environment's steps in the current episode."""
     return self._frames
-
-  @property
-  def num_players(self) -> int:
-    return 1
-
-  def legal_actions(self) -> np.ndarray:
-    return self._environment.legal_actions()
 
   def to_play(self) -> int:
     return 0

@@ -25,8 +25,7 @@ import numpy as np
 from muzero_snt import frames as frames_lib
 from muzero_snt.environments import base
 
-# ALE's full action set: every joystick direction with and without fire.
-# MuZero plays all 18 in every game (arXiv:1911.08265, appendix "Atari").
+# ALE's full action set, all 18 in every game (arXiv:1911.08265, "Atari").
 NUM_ACTIONS = 18
 # The paper's observation: the last 32 frames and the last 32 actions.
 PAPER_NUM_STACKED_FRAMES = 32
@@ -49,8 +48,7 @@ def rom_id(game: str, known: Sequence[str]) -> Optional[str]:
   return None
 
 
-def _check_resolution(resolution,
-                      name: str = 'resolution') -> Tuple[int, int]:
+def _check_resolution(resolution, name: str = 'resolution') -> Tuple[int, int]:
   if (not isinstance(resolution, (tuple, list)) or len(resolution) != 2 or
       any(base.as_action(size) is None or base.as_action(size) < 1
           for size in resolution)):
@@ -63,14 +61,9 @@ def _check_resolution(resolution,
 def frame_stack(num_stacked_frames: int = PAPER_NUM_STACKED_FRAMES,
                 resolution: Tuple[int, int] = (96, 96)
                ) -> frames_lib.FrameStack:
-  """The layout of `AtariEnvironment`'s observations: uint8 RGB frames.
-
-  `num_stacked_frames` N frames of `resolution` and N action planes, shape
-  `[H, W, 3 N + N]` (arXiv:1911.08265, appendix "Network Input").
-
-  Raises:
-    ValueError: if an argument is not a positive integer (pair).
-  """
+  """The layout of `AtariEnvironment`'s observations: N uint8 RGB frames of
+  `resolution` and N action planes, `[H, W, 3 N + N]` (arXiv:1911.08265,
+  appendix "Network Input"); a `ValueError` for a bad argument."""
   n = base.check_int('num_stacked_frames', num_stacked_frames, 1)
   height, width = _check_resolution(resolution)
   return frames_lib.FrameStack(num_frames=n, frame_shape=(height, width, 3),
@@ -83,9 +76,7 @@ def area_weights(size_in: int, size_out: int) -> np.ndarray:
 
   Output pixel i is the mean of input interval `[i s, (i + 1) s)`,
   `s = size_in / size_out`: 3 -> 2 gives rows (2/3, 1/3, 0), (0, 1/3, 2/3).
-
-  Raises:
-    ValueError: if a size is not a positive integer.
+  A `ValueError` if a size is not a positive integer.
   """
   size_in = base.check_int('size_in', size_in, 1)
   size_out = base.check_int('size_out', size_out, 1)
@@ -129,8 +120,7 @@ class AreaResize:
     height, width = _check_resolution(resolution)
     self._input_shape = (height_in, width_in)
     # The scale is folded into the row weights: one multiplication fewer.
-    self._row_index, row_weight = _taps(area_weights(height_in, height) *
-                                        scale)
+    self._row_index, row_weight = _taps(area_weights(height_in, height) * scale)
     self._row_weight = row_weight[:, :, None, None]  # [T, H, 1, 1]
     self._column_index, column_weight = _taps(area_weights(width_in, width))
     self._column_weight = column_weight[:, None, :, None]  # [T, 1, W, 1]
@@ -177,32 +167,28 @@ class AtariEnvironment(base.OnePlayerEnvironment):
                sticky_actions: bool = False,
                max_pool: bool = False,
                ale_factory: Optional[Callable[[], Any]] = None):
-    """Loads the game's ROM into a fresh emulator.
+    """Loads the game's ROM into a fresh emulator; the defaults are the paper's.
 
     Args:
       game: a title, 'MsPacman', or ALE's ROM id 'ms_pacman'.
       seed: in 0..2**64 - 1; seeds the no-op counts (`default_rng(seed)`)
         and ALE (`seed % 2**31`).
-      num_stacked_frames: frames in the observation, `N` (32 in the paper).
-      action_repeat: emulator frames per agent step (4 in the paper).
-      resolution: `(H, W)` of a frame (96x96 in the paper).
-      noop_max: the most no-op agent steps after a reset (30 in the paper).
+      num_stacked_frames: frames in the observation, `N`.
+      resolution: `(H, W)` of a frame.
+      noop_max: the most no-op agent steps after a reset.
       max_episode_frames: emulator frames after which an episode is
-        truncated (108,000 in the paper); > `noop_max * action_repeat`.
-      sticky_actions: whether ALE's sticky actions (0.25) are on.
-      max_pool: whether a frame is the maximum of the last two screens
-        (DQN's flicker fix).
-      ale_factory: a zero-argument callable returning an `ale_py.ALEInterface`
-        or a stand-in; None for a new `ale_py.ALEInterface`.
+        truncated; > `noop_max * action_repeat`.
+      sticky_actions: ALE's sticky actions (0.25).
+      max_pool: a frame is the maximum of the last two screens (DQN's).
+      ale_factory: returns an `ale_py.ALEInterface` or a stand-in; None for
+        a new `ale_py.ALEInterface`.
 
     Raises:
       ImportError: if ale-py is not installed.
       TypeError: if `game` is not a string or `ale_factory` not callable.
-      ValueError: if the game is unknown (the message suggests close ROM
-        ids), a numeric argument is out of range, or the emulator does not
-        have 18 actions.
+      ValueError: for an unknown game (naming close ROM ids), an argument
+        out of range, or an emulator without 18 actions.
     """
-    # ale-py ships the ROMs.
     ale_py = base.import_optional('ale_py', 'AtariEnvironment', 'atari',
                                   'ale-py')
     if not isinstance(game, str):
@@ -325,8 +311,7 @@ class AtariEnvironment(base.OnePlayerEnvironment):
     self._push_frame(index)
     truncated = self._episode_frames >= self._max_episode_frames
     self._reset_next_step = game_over or truncated
-    return base.next_timestep(reward, self._observation(), game_over,
-                              truncated)
+    return base.next_timestep(reward, self._observation(), game_over, truncated)
 
   def _play(self, index: int) -> Tuple[float, bool]:
     """Plays `index` for up to `action_repeat` frames: (reward, game over)."""

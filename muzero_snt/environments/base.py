@@ -14,11 +14,8 @@
 # ============================================================================
 """The environment interface of muzero_snt: `dm_env` plus legal moves.
 
-A user's game need not subclass `Environment`: a `dm_env` environment with a
-`DiscreteArray` action spec is a one-player game in which every action is
-legal, and one that also has `legal_actions()`, `to_play()` and
-`num_players = 2` is a two-player game; `as_environment` wraps it
-(docs/environments.md has the whole contract).
+A plain `dm_env` environment need not subclass `Environment`:
+`as_environment` adapts it (docs/environments.md has the whole contract).
 """
 
 import abc
@@ -107,6 +104,16 @@ class Wrapper(Environment):
   def discount_spec(self):
     return self._environment.discount_spec()
 
+  def legal_actions(self) -> np.ndarray:
+    return self._environment.legal_actions()
+
+  def to_play(self) -> int:
+    return self._environment.to_play()
+
+  @property
+  def num_players(self) -> int:
+    return self._environment.num_players
+
   def close(self):
     self._environment.close()
 
@@ -123,11 +130,9 @@ class DmEnvAdapter(Wrapper):
   `legal_actions()` every action of the action spec, `to_play()` player 0,
   `num_players` 1. Numeric observations (and their spec), scalar rewards
   and discounts become float32; anything else passes unchanged, for
-  `checks.CheckedEnvironment` to name.
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: if it says it has two players but not whose move it is.
+  `checks.CheckedEnvironment` to name. A `TypeError` if `environment` is not
+  a `dm_env.Environment`, a `ValueError` if it has two players but no
+  `to_play()`.
   """
 
   def __init__(self, environment: dm_env.Environment):
@@ -170,8 +175,7 @@ class DmEnvAdapter(Wrapper):
   def legal_actions(self) -> np.ndarray:
     if hasattr(self._environment, 'legal_actions'):
       return self._environment.legal_actions()
-    return np.arange(self._environment.action_spec().num_values,
-                     dtype=np.int32)
+    return np.arange(self._environment.action_spec().num_values, dtype=np.int32)
 
   def to_play(self) -> int:
     if hasattr(self._environment, 'to_play'):
@@ -198,12 +202,8 @@ class DmEnvAdapter(Wrapper):
 
 
 def as_environment(environment) -> Environment:
-  """`environment` itself if it is an `Environment`, else adapted.
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: as `DmEnvAdapter`.
-  """
+  """`environment` itself if it is an `Environment`, else a `DmEnvAdapter`
+  (which raises as it says) of a `dm_env.Environment`, else a `TypeError`."""
   if isinstance(environment, Environment):
     return environment
   if not isinstance(environment, dm_env.Environment):

@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Checks that an environment keeps the contract of docs/environments.md.
-
-Each fault is one `ValueError` naming the method, the value and what was
-expected.
-"""
+"""Checks that an environment keeps docs/environments.md's contract: each
+fault one `ValueError` naming the method, the value and what was expected."""
 
 import math
 from typing import NamedTuple, Optional, Sequence, Tuple
@@ -36,12 +33,9 @@ class EnvironmentSpecs(NamedTuple):
 
 
 def environment_specs(environment) -> EnvironmentSpecs:
-  """The checked specs of a `dm_env.Environment` (plain ones adapted).
-
-  Raises:
-    TypeError: if `environment` is not a `dm_env.Environment`.
-    ValueError: if a spec is malformed or `num_players` is not 1 or 2.
-  """
+  """The checked specs of a `dm_env.Environment` (plain ones adapted); a
+  `TypeError` for anything else, a `ValueError` if a spec is malformed or
+  `num_players` is not 1 or 2."""
   environment = base.as_environment(environment)
   name = _name(environment)
   spec = environment.observation_spec()
@@ -95,16 +89,14 @@ def _name(environment) -> str:
 class CheckedEnvironment(base.Wrapper):
   """Checks every exchange with an environment and raises on the first fault.
 
-  Otherwise a mismatch with the configuration, or a broken reward or move
-  list, would surface deep in the search or as a silently wrong value
-  target. Checked: the specs; that `reset()` and `step()` return time steps
-  (FIRST from `reset()`) with finite observations of the spec's shape and
-  dtype, finite scalar rewards and discounts in [0, 1]; the action, before
-  it reaches the environment; at non-terminal states, the legal actions
-  (distinct, in range, at least one) and `to_play()`. A `step()` that starts
-  a new episode (on a fresh environment or after a LAST time step) and
-  positions set up through the wrapped environment's own attributes
-  (`set_state`, ...) are not checked.
+  Else a broken reward or move list would surface deep in the search or as
+  a silently wrong value target. Checked: the specs against the
+  configuration's; time steps (FIRST from `reset()`) with finite
+  observations of the spec, finite scalar rewards and discounts in [0, 1];
+  the action, before it reaches the environment; at non-terminal states,
+  the legal actions (distinct, in range, at least one) and `to_play()`. Not
+  checked: the action of a `step()` that starts an episode, and positions
+  set up through the wrapped environment (`set_state`, ...).
   """
 
   def __init__(self,
@@ -113,12 +105,8 @@ class CheckedEnvironment(base.Wrapper):
                action_space_size: int,
                observation_dtype=np.float32,
                num_players: Optional[int] = None):
-    """Checks the specs of `environment` against the configuration's.
-
-    Raises:
-      TypeError: if `environment` is not a `dm_env.Environment`.
-      ValueError: if its specs are malformed or do not match.
-    """
+    """Raises a `TypeError` for a non-`dm_env.Environment`, a `ValueError`
+    if its specs are malformed or do not match."""
     environment = base.as_environment(environment)
     super().__init__(environment)
     self._name = _name(environment)
@@ -172,16 +160,6 @@ class CheckedEnvironment(base.Wrapper):
 
   def frame_stack(self):
     return self._environment.frame_stack()
-
-  def legal_actions(self) -> np.ndarray:
-    return self._environment.legal_actions()
-
-  def to_play(self) -> int:
-    return self._environment.to_play()
-
-  @property
-  def num_players(self) -> int:
-    return self._environment.num_players
 
   def _check_timestep(self, timestep: dm_env.TimeStep,
                       method: str) -> dm_env.TimeStep:
@@ -242,8 +220,7 @@ class CheckedEnvironment(base.Wrapper):
           f'{method} returned no actions at {where}, which is not the last; '
           'expected at least one (a game without moves ends with a LAST '
           'time step).')
-    # On the few actions of a position, Python's min, max and set cost less
-    # than NumPy's reductions and np.unique (this runs at every move).
+    # At every move: on a few actions Python's min, max and set beat NumPy's.
     values = legal.tolist() if legal.ndim == 1 else None
     if (values is None or legal.dtype.kind not in 'iu' or
         min(values) < 0 or max(values) >= self._action_space_size or

@@ -73,12 +73,9 @@ def is_importable(factory: FactoryOrName) -> bool:
 
 
 def load_factory(name: str) -> EnvironmentFactory:
-  """The callable that the import string 'package.module:factory' names.
-
-  Raises:
-    ValueError: naming `name`, if it is not of that form, is not importable
-      (`is_importable`), or does not import as a callable.
-  """
+  """The callable that the import string 'package.module:factory' names; a
+  `ValueError` naming `name` if it is not of that form, is not importable
+  (`is_importable`), or does not import as a callable."""
   module_name, colon, attribute = name.partition(':')
   if not (colon and module_name and attribute) or ':' in attribute:
     raise ValueError(
@@ -118,11 +115,8 @@ def resolve(factory: FactoryOrName) -> EnvironmentFactory:
 
 
 def call(factory: EnvironmentFactory, seed: int) -> dm_env.Environment:
-  """`factory(seed)`, which must be a `dm_env.Environment`.
-
-  Raises:
-    TypeError: naming the factory, if it returned anything else.
-  """
+  """`factory(seed)`; a `TypeError` naming the factory if that is not a
+  `dm_env.Environment`."""
   environment = factory(seed)
   if not isinstance(environment, dm_env.Environment):
     raise TypeError(

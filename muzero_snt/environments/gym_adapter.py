@@ -36,12 +36,8 @@ class GymnasiumEnvironment(base.OnePlayerEnvironment):
                env: Any,
                seed: Optional[int] = 0,
                **make_kwargs):
-    """Creates or wraps the gymnasium environment.
-
-    Args:
-      env: a gymnasium id (e.g. 'CartPole-v1') or a `gymnasium.Env`.
-      seed: the seed of the first reset, or None for an unseeded one.
-      **make_kwargs: `gymnasium.make`'s keyword arguments, with an id only.
+    """Makes or wraps `env`, a gymnasium id ('CartPole-v1') or a
+    `gymnasium.Env`; `make_kwargs` go to `gymnasium.make`, with an id only.
 
     Raises:
       ImportError: if gymnasium is not installed.

@@ -25,12 +25,10 @@ from muzero_snt.environments import base
 
 # MinAtar's games, by the module names `minatar.Environment` takes.
 GAMES = ('asterix', 'breakout', 'freeway', 'seaquest', 'space_invaders')
-# No-op, left, up, right, down, fire in every game; MinAtar's DQN baseline
-# plays all six.
+# No-op, left, up, right, down, fire: MinAtar's DQN baseline plays all six.
 NUM_ACTIONS = 6
 GRID_SIZE = 10
-# The most object planes of a game (Seaquest's 10): padding every game to it
-# gives the five games one observation shape.
+# The most object planes (Seaquest's): every game padded to them, one shape.
 MAX_CHANNELS = 10
 # MinAtar's default, used by its published baselines (arXiv:1903.03176).
 STICKY_ACTION_PROBABILITY = 0.1
@@ -57,17 +55,15 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
                difficulty_ramping: bool = True,
                num_channels: Optional[int] = None,
                max_episode_steps: Optional[int] = None):
-    """Creates the game.
+    """Creates the game; `sticky_action_probability` is in [0, 1].
 
     Args:
       game: one of `GAMES`, up to case and underscores ('SpaceInvaders').
       seed: in 0..2**32 - 1, of MinAtar's `RandomState`, which continues
         across resets.
-      sticky_action_probability: in [0, 1].
       difficulty_ramping: MinAtar's option (Asterix, Seaquest, Invaders).
       num_channels: planes of an observation, at least the game's (4 to
         10); None for the game's own.
-      max_episode_steps: steps after which an episode is truncated, or None.
 
     Raises:
       ImportError: if minatar is not installed.
@@ -149,8 +145,7 @@ class MinAtarEnvironment(base.OnePlayerEnvironment):
     truncated = (self._max_episode_steps is not None and
                  self._episode_steps >= self._max_episode_steps)
     self._reset_next_step = bool(terminal) or truncated
-    return base.next_timestep(reward, self._observation(), terminal,
-                              truncated)
+    return base.next_timestep(reward, self._observation(), terminal, truncated)
 
   def _observation(self) -> np.ndarray:
     observation = np.zeros(

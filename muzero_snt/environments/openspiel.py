@@ -69,11 +69,6 @@ def _load_game(pyspiel, game, game_params: Dict[str, Any]):
     raise TypeError(
         f'game must be an OpenSpiel game name or a pyspiel.Game, got '
         f'{game!r}.')
-  _check_game_type(pyspiel, game)
-  return game
-
-
-def _check_game_type(pyspiel, game):
   game_type = game.get_type()
   kinds = pyspiel.GameType
   # (holds, what the environment needs, what the game is), checked in order.
@@ -101,16 +96,7 @@ def _check_game_type(pyspiel, game):
     raise ValueError(
         f'OpenSpielEnvironment needs an observation tensor of rank 1 to 3; '
         f'{game_type.short_name!r} has shape {list(shape)}.')
-
-
-def _planes_shape(game) -> Tuple[int, int, int]:
-  """The observation tensor `[C, H, W]`, `[C]` or `[H, W]` as `[H, W, C]`."""
-  shape = tuple(game.observation_tensor_shape())
-  if len(shape) == 1:
-    return (1, 1) + shape
-  if len(shape) == 2:
-    return shape + (1,)
-  return shape[1:] + shape[:1]
+  return game
 
 
 class OpenSpielEnvironment(base.Environment):
@@ -138,13 +124,10 @@ class OpenSpielEnvironment(base.Environment):
                max_moves: Optional[int] = None,
                player_planes: Optional[Tuple[int, int]] = None,
                **game_params):
-    """Loads the game and sets up its initial position.
+    """Loads the game; `seed` is unused (the games are deterministic).
 
     Args:
       game: an OpenSpiel game name ('connect_four', 'go') or a `pyspiel.Game`.
-      seed: unused (the games are deterministic).
-      history: the number of positions whose planes are stacked.
-      max_moves: if set, the moves after which a game ends as a draw.
       player_planes: the planes of player 0's and player 1's pieces, which
         player 1 then sees swapped, so that the mover's come first
         (AlphaZero's encoding; connect_four: (0, 1)).
@@ -169,11 +152,12 @@ class OpenSpielEnvironment(base.Environment):
     # the end; other games reward every step and their returns are sums.
     self._terminal_rewards = (self._game.get_type().reward_model ==
                               pyspiel.GameType.RewardModel.TERMINAL)
-    self._tensor_shape = tuple(self._game.observation_tensor_shape())
-    self._planes_shape = _planes_shape(self._game)
+    shape = self._tensor_shape = tuple(self._game.observation_tensor_shape())
+    # The tensor `[C]`, `[H, W]` or `[C, H, W]` as planes `[H, W, C]`.
+    self._planes_shape = {1: (1, 1) + shape, 2: shape + (1,),
+                          3: shape[1:] + shape[:1]}[len(shape)]
     height, width, channels = self._planes_shape
-    self._observation_shape = (height, width,
-                               self._history * channels + 1)
+    self._observation_shape = (height, width, self._history * channels + 1)
     if player_planes is not None:
       try:
         planes = tuple(base.as_action(p) for p in player_planes)

@@ -76,12 +76,9 @@ class MCTSPlayer:
     return self._num_rollouts
 
   def select_action(self, env) -> int:
-    """The bot's move in the position of an `OpenSpielEnvironment`.
-
-    Raises:
-      TypeError: if `env` has no OpenSpiel state.
-      ValueError: if the state is of another game, or the game is over.
-    """
+    """The bot's move in the position of an `OpenSpielEnvironment`; a
+    `TypeError` if `env` has no OpenSpiel state, a `ValueError` if the state
+    is of another game or the game is over."""
     state = getattr(env, 'state', None)
     if state is None or not hasattr(state, 'get_game'):
       raise TypeError(f'MCTSPlayer plays in an OpenSpielEnvironment (it '

@@ -40,30 +40,17 @@ MINATAR_MAX_EPISODE_STEPS = 3_000
 
 
 class EnvironmentEntry(NamedTuple):
-  """How to build one named environment.
-
-  Attributes:
-    make: `(seed, title) -> Environment`.
-    default_title: the title when none is given; None if it takes none.
-    extra: the `pip install -e '.[extra]'` the adapter needs, or None.
-    frame_stack: the environments' `frame_stack()`, without building one.
-  """
-  make: Callable[[int, Optional[str]], base.Environment]
-  default_title: Optional[str]
-  extra: Optional[str]
+  """How to build one named environment."""
+  make: Callable[[int, Optional[str]], base.Environment]  # (seed, title).
+  default_title: Optional[str]  # None if it takes no title.
+  extra: Optional[str]  # The `pip install -e '.[extra]'` it needs, or None.
+  # The environments' `frame_stack()`, without building one.
   frame_stack: Optional[frames.FrameStack] = None
 
 
 def _atari(num_stacked_frames: int):
   return lambda seed, title: atari.AtariEnvironment(
       title, seed, num_stacked_frames=num_stacked_frames)
-
-
-def _minatar(seed: int, title: str) -> base.Environment:
-  # Every game padded to Seaquest's 10 planes: one preset for all five.
-  return minatar_adapter.MinAtarEnvironment(
-      title, seed, num_channels=minatar_adapter.MAX_CHANNELS,
-      max_episode_steps=MINATAR_MAX_EPISODE_STEPS)
 
 
 def _gymnasium(seed: int, title: str) -> base.Environment:
@@ -86,7 +73,11 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
     'atari_small': EnvironmentEntry(
         _atari(SMALL_ATARI_FRAMES), 'Pong', 'atari',
         atari.frame_stack(SMALL_ATARI_FRAMES)),
-    'minatar': EnvironmentEntry(_minatar, 'breakout', 'minatar'),
+    'minatar': EnvironmentEntry(
+        lambda seed, title: minatar_adapter.MinAtarEnvironment(
+            title, seed, num_channels=minatar_adapter.MAX_CHANNELS,
+            max_episode_steps=MINATAR_MAX_EPISODE_STEPS), 'breakout',
+        'minatar'),
     'connect4': EnvironmentEntry(
         _board_game('connect_four'), None, 'openspiel'),
     'go9': EnvironmentEntry(
@@ -109,11 +100,9 @@ ENVIRONMENTS: Dict[str, EnvironmentEntry] = {
 
 def make_environment(name: str, seed: int = 0,
                      title: Optional[str] = None) -> base.Environment:
-  """Returns the environment called `name`, one of `ENVIRONMENTS`.
+  """Returns environment `name` of `ENVIRONMENTS`, seeded by `seed`.
 
   Args:
-    name: e.g. 'tictactoe' or 'atari'.
-    seed: the environment's seed (the board games ignore it).
     title: the Atari game ('Pong'), the MinAtar game ('breakout'), the
       gymnasium id ('CartPole-v1') or the OpenSpiel game ('connect_four',
       'go(board_size=9)'); None for the entry's default.

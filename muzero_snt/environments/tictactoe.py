@@ -49,11 +49,8 @@ def line_owners(board: np.ndarray) -> Tuple[int, ...]:
 
 
 def check_position(board, to_play) -> np.ndarray:
-  """A `[9]` or `[3, 3]` board coded as `TicTacToe.board` as a new int8 `[9]`.
-
-  Raises:
-    ValueError: unless the position, `to_play` to move, can arise.
-  """
+  """A `[9]` or `[3, 3]` board coded as `TicTacToe.board` as a new int8 `[9]`;
+  a `ValueError` unless the position, `to_play` to move, can arise."""
   array = np.asarray(board)
   if array.shape not in ((9,), (3, 3)) or not (
       np.issubdtype(array.dtype, np.integer) and

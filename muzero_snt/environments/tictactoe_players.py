@@ -29,10 +29,6 @@ from muzero_snt.environments import tictactoe
 Board = Tuple[int, ...]
 
 
-def _is_full(board: Board) -> bool:
-  return tictactoe.EMPTY not in board
-
-
 @functools.lru_cache(maxsize=None)
 def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
   """(action, value for `to_play`) of every legal action of a live game."""
@@ -43,7 +39,7 @@ def _action_values(board: Board, to_play: int) -> Tuple[Tuple[int, int], ...]:
     child = board[:action] + (to_play + 1,) + board[action + 1:]
     if tictactoe.line_owners(child):
       value = 1  # The mover completed a line.
-    elif _is_full(child):
+    elif tictactoe.EMPTY not in child:
       value = 0
     else:
       # Zero-sum: the opponent's best is the mover's worst.
@@ -72,13 +68,10 @@ def minimax_values(board, to_play: Optional[int] = None) -> Dict[int, int]:
   """`{action: value}` of the legal actions for the player to move.
 
   Of a `TicTacToe` (not changed), or of a `board` that
-  `tictactoe.check_position` accepts with its `to_play`.
-
-  Raises:
-    ValueError: if the position cannot arise in a game.
+  `tictactoe.check_position` accepts with its `to_play` (else a `ValueError`).
   """
   board, to_play = _position(board, to_play)
-  if tictactoe.line_owners(board) or _is_full(board):
+  if tictactoe.line_owners(board) or tictactoe.EMPTY not in board:
     return {}
   return dict(_action_values(board, to_play))
 
@@ -89,7 +82,7 @@ def game_value(board, to_play: Optional[int] = None) -> int:
   board, to_play = _position(board, to_play)
   if tictactoe.line_owners(board):
     return -1  # Only the player who moved last can own a line.
-  if _is_full(board):
+  if tictactoe.EMPTY not in board:
     return 0
   return max(v for _, v in _action_values(board, to_play))
 
@@ -113,11 +106,8 @@ class RandomPlayer:
     return env.legal_actions()
 
   def select_action(self, env) -> int:
-    """A uniform draw among the actions this player considers in `env`.
-
-    Raises:
-      ValueError: if the game is over.
-    """
+    """A uniform draw among the actions this player considers in `env`; a
+    `ValueError` if the game is over."""
     actions = self._actions(env)
     if len(actions) == 0:  # pylint: disable=g-explicit-length-test
       raise ValueError(f'The game is over, there is no action to select:\n'
