@@ -13,11 +13,7 @@
 # limitations under the License.
 # ============================================================================
 """Presets: the pseudocode's configurations (arXiv:1911.08265, with the
-appendix's networks) and small ones that train on a 2-core CPU.
-
-`FAMILIES` and a user's own environment derive theirs
-(`config_for_environment`).
-"""
+appendix's networks) and small ones that train on a 2-core CPU."""
 
 import dataclasses
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -34,9 +30,8 @@ NetworkConfig = config_lib.NetworkConfig
 
 # Appendix "Network Architecture": AlphaZero's tower with 16 instead of 20
 # residual blocks of 256 planes, and AlphaZero's heads. Each block's last
-# batch-norm scale starts at 0 (not in the paper): from the usual init the
-# paper's learning rates overflow the towers within 3 steps
-# (docs/pseudocode.md, deviation Q).
+# batch-norm scale starts at 0 (docs/pseudocode.md, deviation Q): from the
+# usual init the paper's learning rates overflow the towers within 3 steps.
 PAPER_BOARD_NETWORK = NetworkConfig(
     kind='residual',
     channels=256,
@@ -90,11 +85,11 @@ def make_board_game_config(
   )
 
 
-# AlphaZero's inputs (Silver et al. 2018, table S1), which the MuZero
-# appendix reuses: planes per position, chess 14 (6 + 6 pieces, 2
-# repetition counts) and shogi 45 (14 + 14 pieces, 3 repetition counts,
-# 7 + 7 prisoner counts); constant planes, chess 7 (colour, move count,
-# 2 + 2 castling rights, no-progress count) and shogi 2 (colour, move count).
+# AlphaZero's inputs (Silver et al. 2018, table S1), reused by the appendix:
+# planes per position, chess 14 (6 + 6 pieces, 2 repetition counts) and shogi
+# 45 (14 + 14 pieces, 3 repetition counts, 7 + 7 prisoner counts); constant
+# planes, chess 7 (colour, move count, 2 + 2 castling rights, no-progress
+# count) and shogi 2 (colour, move count).
 CHESS_POSITION_PLANES, CHESS_CONSTANT_PLANES = 14, 7
 SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
 # Appendix "Network Input": shogi keeps AlphaZero's last 8 positions, chess
@@ -206,9 +201,8 @@ def make_tictactoe_config() -> MuZeroConfig:
           action_encoding='board',
           value_support_size=21,
           reward_support_size=21,
-          # Not AlphaZero's 2 and 1: a head of 1 or 2 planes dies when an
-          # early update pushes its batch-norm offset below the
-          # activations; of 16 planes some stay alive.
+          # Not AlphaZero's 2 and 1: an early update can push a head's
+          # batch-norm offset below its activations; of 16 planes some live.
           policy_head_channels=16,
           value_head_channels=16,
           reward_head_channels=16,
@@ -458,14 +452,11 @@ def preset_names() -> Tuple[str, ...]:
 
 def get_preset(name: str, title: Optional[str] = None,
                training_steps: Optional[int] = None) -> MuZeroConfig:
-  """Returns the configuration of preset `name`.
+  """The configuration of preset `name` (one of `preset_names()`).
 
-  Args:
-    name: one of `preset_names()`.
-    title: the task or game a family's (`FAMILIES`) configuration is
-      derived from (None: the family's default); `PRESETS` ignore it.
-    training_steps: the run's length (None: the preset's), from which a
-      family's schedules are derived; `PRESETS` keep their tuned ones.
+  A family's (`FAMILIES`) is derived from its task or game `title` (None:
+  the family's default) and its schedules from `training_steps` (None: the
+  preset's); `PRESETS` ignore `title` and keep their tuned schedules.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as
@@ -484,10 +475,8 @@ def get_preset(name: str, title: Optional[str] = None,
 
 
 def run_defaults(name: Optional[str]) -> Dict[str, Any]:
-  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off.
-
-  None names a user's own environment (`ENVIRONMENT_RUN_DEFAULTS`).
-  """
+  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off;
+  None names a user's own environment (`ENVIRONMENT_RUN_DEFAULTS`)."""
   if name is not None and name not in RUN_DEFAULTS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {sorted(RUN_DEFAULTS)}.')
