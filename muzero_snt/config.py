@@ -24,9 +24,7 @@ MAXIMUM_FLOAT_VALUE = float('inf')
 NETWORK_KINDS = ('mlp', 'residual')
 ACTION_ENCODINGS = ('one_hot', 'board', 'column')
 OPTIMIZERS = ('momentum', 'adam')
-# What Q an unvisited child is given in pUCT (see `MuZeroConfig`).
-UNVISITED_Q = ('zero', 'parent', 'minimum')
-# The search's rules and policy target (see `MuZeroConfig.search_policy`).
+UNVISITED_Q = ('zero', 'parent', 'minimum')  # See `MuZeroConfig`.
 SEARCH_POLICIES = ('muzero', 'gumbel')
 
 
@@ -123,8 +121,8 @@ class NetworkConfig:
 
   Attributes:
     kind: 'mlp' for vector observations, 'residual' for image/board ones.
-    hidden_size: size of the MLP hidden state (kind 'mlp').
-    mlp_layers: hidden layers of each MLP torso (kind 'mlp').
+    hidden_size, mlp_layers: the MLP hidden state and each MLP torso's
+      hidden layers (kind 'mlp').
     head_layers: hidden layers of the value, reward and policy heads.
     channels: planes of the residual tower (256 in the paper).
     num_blocks: residual blocks in representation and dynamics (paper: 16).
@@ -137,24 +135,22 @@ class NetworkConfig:
       a // (H*W) of P = ceil(A / (H*W)) planes (Go's pass on a second plane,
       AlphaZero's chess moves on 73); 'column', the whole column a on one
       plane, for games whose A moves are the W columns (connect four).
-    value_support_size: atoms of the categorical value (601 in the paper's
-      Atari networks, support -300..300); 0 for a scalar value head.
-    reward_support_size: the same for the reward head.
+    value_support_size, reward_support_size: atoms of the categorical
+      heads (601 in the paper's Atari networks, support -300..300); 0 for
+      a scalar head.
     batch_norm: whether residual networks use batch normalisation.
     zero_init_residual: whether each residual block's last batch-norm scale
       starts at 0, a fresh block the identity (Goyal et al. 2017;
       docs/pseudocode.md deviation Q).
-    policy_head_channels: planes of the residual policy head's 1x1
-      convolution before its linear layer (AlphaZero's 2).
-    value_head_channels: the same for the value head (AlphaZero's 1).
-    reward_head_channels: the same for the dynamics' reward head (1).
+    policy_head_channels, value_head_channels, reward_head_channels: planes
+      of a residual head's 1x1 convolution before its linear layer
+      (AlphaZero's 2 for the policy, 1 for the others).
     conv_as_matmul: whether 3x3 convolutions on boards of at most 3 x 3
       cells run as one matmul each (`networks/board_conv.py`).
-    projection_hidden: width of the two hidden layers of the consistency
-      loss's projection (`networks/projection.py`; built only when
-      `MuZeroConfig.consistency_loss_weight` > 0).
-    projection_size: size of the projection (the vector compared).
-    projection_head_hidden: width of the projection's prediction head.
+    projection_hidden, projection_size, projection_head_hidden: widths of
+      the consistency loss's projection (`networks/projection.py`, built
+      only when `MuZeroConfig.consistency_loss_weight` > 0): its two hidden
+      layers, its output (the vector compared), its prediction head.
   """
   kind: str = 'mlp'
   hidden_size: int = 64
@@ -225,12 +221,11 @@ class MuZeroConfig:
   # UCB formula.
   pb_c_base: float = 19652
   pb_c_init: float = 1.25
-  # Q of an unvisited child in pUCT, normalised like any Q: 'zero' is the
-  # pseudocode's `normalize(child.value())` with value() = 0 (a draw in a
-  # board game with known bounds [-1, 1]); 'parent' the parent's mean value
-  # (as EfficientZero); 'minimum' a value part of 0 (the normalised minimum,
-  # as mctx's muzero_policy), which makes the search follow the first child
-  # it visits until the prior part outgrows it.
+  # Q of an unvisited child in pUCT: 'zero' the pseudocode's
+  # `normalize(child.value())` with value() = 0 (a draw with known bounds
+  # [-1, 1]); 'parent' the parent's mean value (as EfficientZero); 'minimum'
+  # the normalised minimum, 0 (as mctx's muzero_policy), which makes the
+  # search follow the first child it visits until the prior part outgrows it.
   unvisited_q: str = 'zero'
   # The search: 'muzero' (pUCT, visit-count policy targets) or 'gumbel'
   # (Danihelka et al., ICLR 2022; docs/gumbel.md), with its m and the
@@ -248,8 +243,7 @@ class MuZeroConfig:
   weight_decay: float = 1e-4
   momentum: float = 0.9
   lr_decay_rate: float = 0.1
-  # Linear learning-rate warm-up over the first updates (0: none, the
-  # pseudocode's schedule); see `learning.learning_rate_schedule`.
+  # Updates of linear warm-up (0: none): `learning.learning_rate_schedule`.
   lr_warmup_steps: int = 0
   # What the pseudocode leaves to the environment and the network.
   observation_shape: Tuple[int, ...] = (1,)
@@ -267,10 +261,9 @@ class MuZeroConfig:
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
   priority_beta: float = 1.0
-  # Reanalyse (appendix H; `reanalysis.py`): the fraction of each batch's
-  # rows given fresh targets (MuZero Reanalyze: 0.8), the value's from a
-  # target network refreshed every `target_update_interval` learner steps;
-  # `reanalyze_policy` False renews the value targets only.
+  # Reanalyse (appendix H): the fraction of each batch's rows given fresh
+  # targets (MuZero Reanalyze: 0.8), values from a target network copied
+  # every `target_update_interval` steps; `reanalyze_policy` False: values only.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
   reanalyze_policy: bool = True
