@@ -60,13 +60,10 @@ def compute_dtype_scope(dtype: tf.DType) -> Iterator[None]:
 
 
 class ComputeDtypeNetwork:
-  """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs.
-
-  It owns no variables: `trainable_variables` are the wrapped network's.
-  """
+  """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs;
+  its `trainable_variables` are the wrapped network's."""
 
   def __init__(self, network, dtype: tf.DType):
-    """Wraps `network` (a `MuZeroNetwork`) to compute in `dtype`."""
     if dtype not in COMPUTE_DTYPES.values():
       raise ValueError(f'Unsupported compute dtype {dtype!r}; expected one '
                        f'of {sorted(COMPUTE_DTYPES)}.')
@@ -79,7 +76,6 @@ class ComputeDtypeNetwork:
 
   @property
   def compute_dtype(self) -> tf.DType:
-    """The dtype the wrapped network computes in."""
     return self._dtype
 
   @property

@@ -37,14 +37,8 @@ def _slots_like(parameters: Sequence[tf.Variable], name: str):
 
 
 class _Optimizer(snt.Module):
-  """Shared plumbing: distribution and the apply-or-keep select."""
-
-  def initialize(self, parameters: Sequence[tf.Variable]) -> None:
-    raise NotImplementedError
-
-  def _apply_cross_replica(self, strategy, updates, parameters,
-                           apply_updates):
-    raise NotImplementedError
+  """Shared plumbing: a subclass's `initialize` creates its slots and its
+  `_apply_cross_replica` updates them and the parameters, or keeps them."""
 
   def apply(self,
             updates: Sequence[tf.Tensor],

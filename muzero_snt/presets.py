@@ -95,15 +95,14 @@ SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
 # Appendix "Network Input": shogi keeps AlphaZero's last 8 positions, chess
 # the last 100 "to allow correct prediction of draws".
 CHESS_HISTORY, SHOGI_HISTORY = 100, 8
-# `environments.make_environment`'s OpenSpiel games: the last 8 positions of
-# OpenSpiel's planes plus one plane for the player to move.
+# OpenSpiel games' inputs: the last 8 positions of OpenSpiel's planes plus
+# one plane for the player to move (`environments.make_environment`).
 OPENSPIEL_HISTORY = 8
 
 
 def make_go_config() -> MuZeroConfig:
-  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers: the
-  last 8 positions of OpenSpiel's 4 planes plus the player to move (33
-  planes where AlphaZero has 17)."""
+  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers; 33
+  input planes where AlphaZero has 17."""
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
       observation_shape=(19, 19, OPENSPIEL_HISTORY * 4 + 1))
@@ -178,12 +177,10 @@ def make_tictactoe_config() -> MuZeroConfig:
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # Perfect play in fewer learner steps than with 25.
-      num_simulations=50,
+      num_simulations=50,  # Perfect play in fewer learner steps than 25.
       batch_size=64,  # Cheaper steps reach perfect play sooner.
       td_steps=9,  # Monte Carlo return, as for the other board games.
-      # At 0.02 the value stalls; at 0.3 the value head collapses.
-      lr_init=0.2,
+      lr_init=0.2,  # At 0.02 the value stalls; at 0.3 its head collapses.
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
       known_bounds=KnownBounds(-1, 1),
@@ -207,8 +204,8 @@ def make_tictactoe_config() -> MuZeroConfig:
           value_head_channels=16,
           reward_head_channels=16,
       ),
-      # AlphaGo Zero's augmentation: a bad reply to a rare opening is
-      # learnt in all its orientations.
+      # AlphaGo Zero's: a bad reply to a rare opening is learnt in all its
+      # orientations.
       board_symmetries='dihedral',
       # Every opening draws, so self-play settles on a few and rarely meets
       # those the evaluation's perfect player plays.
@@ -328,9 +325,9 @@ def make_go9_config() -> MuZeroConfig:
 
 def make_atari_small_config() -> MuZeroConfig:
   """An Atari game on a CPU: the paper's protocol with 4 stacked frames and 4
-  action planes, the paper's stem and heads on 2 blocks of 32 planes. Games
-  are cut at 1,000 moves; the window of 150 games (twice over while a
-  checkpoint is written) takes at most about 8.4 GB."""
+  action planes, the paper's stem and heads on 2 blocks of 32 planes; the
+  window of 150 games of at most 1,000 moves (twice over while a checkpoint
+  is written) takes at most about 8.4 GB."""
   return MuZeroConfig(
       action_space_size=18,
       max_moves=1000,

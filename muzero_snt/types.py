@@ -23,10 +23,9 @@ Array = Union[np.ndarray, tf.Tensor]
 
 
 class NetworkOutput(NamedTuple):
-  """What `initial_inference` and `recurrent_inference` return.
-
-  The first four fields are the pseudocode's `NetworkOutput`; the last two
-  the categorical heads' logits for the loss (appendix F), else `None`.
+  """What `initial_inference` and `recurrent_inference` return: the
+  pseudocode's `NetworkOutput`, then the categorical heads' logits for the
+  loss (appendix F).
 
   Attributes:
     value: `[B]` predicted value.
@@ -95,7 +94,6 @@ class LossExtra(NamedTuple):
 
 
 class LossOutput(NamedTuple):
-  """A loss, `[]` mean of `extra.per_example` plus regularization, and its
-  parts."""
+  """`[]` `loss` = mean of `extra.per_example` + regularization; its parts."""
   loss: tf.Tensor
   extra: LossExtra
