@@ -117,58 +117,44 @@ def _check_sizes(name: str, value, allow_empty: bool = True):
 
 @dataclasses.dataclass(frozen=True)
 class NetworkConfig:
-  """Sizes of the representation, dynamics and prediction networks.
-
-  Attributes:
-    kind: 'mlp' for vector observations, 'residual' for image/board ones.
-    hidden_size, mlp_layers: the MLP hidden state and each MLP torso's
-      hidden layers (kind 'mlp').
-    head_layers: hidden layers of the value, reward and policy heads.
-    channels: planes of the residual tower (256 in the paper).
-    num_blocks: residual blocks in representation and dynamics (paper: 16).
-    prediction_blocks: residual blocks in the prediction torso before its
-      heads (the paper's prediction is AlphaZero's heads only: 0).
-    downsample: whether the representation starts with the paper's Atari
-      down-sampling stem (96x96 -> 6x6).
-    action_encoding: the action as planes for the dynamics: 'one_hot', one
-      constant plane per action (Atari); 'board', square a % (H*W) of plane
-      a // (H*W) of P = ceil(A / (H*W)) planes (Go's pass on a second plane,
-      AlphaZero's chess moves on 73); 'column', the whole column a on one
-      plane, for games whose A moves are the W columns (connect four).
-    value_support_size, reward_support_size: atoms of the categorical
-      heads (601 in the paper's Atari networks, support -300..300); 0 for
-      a scalar head.
-    batch_norm: whether residual networks use batch normalisation.
-    zero_init_residual: whether each residual block's last batch-norm scale
-      starts at 0, a fresh block the identity (Goyal et al. 2017;
-      docs/pseudocode.md deviation Q).
-    policy_head_channels, value_head_channels, reward_head_channels: planes
-      of a residual head's 1x1 convolution before its linear layer
-      (AlphaZero's 2 for the policy, 1 for the others).
-    conv_as_matmul: whether 3x3 convolutions on boards of at most 3 x 3
-      cells run as one matmul each (`networks/board_conv.py`).
-    projection_hidden, projection_size, projection_head_hidden: widths of
-      the consistency loss's projection (`networks/projection.py`, built
-      only when `MuZeroConfig.consistency_loss_weight` > 0): its two hidden
-      layers, its output (the vector compared), its prediction head.
-  """
-  kind: str = 'mlp'
+  """Sizes of the representation, dynamics and prediction networks."""
+  kind: str = 'mlp'  # 'mlp' for vector observations, 'residual' for images.
+  # The MLP hidden state and each MLP torso's hidden layers (kind 'mlp').
   hidden_size: int = 64
   mlp_layers: Tuple[int, ...] = (64, 64)
-  head_layers: Tuple[int, ...] = (32,)
-  channels: int = 16
-  num_blocks: int = 1
+  head_layers: Tuple[int, ...] = (32,)  # Of the value, reward, policy heads.
+  channels: int = 16  # Planes of the residual tower (paper: 256).
+  num_blocks: int = 1  # In representation and dynamics (paper: 16).
+  # Residual blocks of the prediction torso before its heads (the paper's
+  # prediction is AlphaZero's heads only: 0).
   prediction_blocks: int = 1
+  # The paper's Atari down-sampling stem (96x96 -> 6x6) first.
   downsample: bool = False
+  # The action as planes for the dynamics: 'one_hot', one constant plane per
+  # action (Atari); 'board', square a % (H*W) of plane a // (H*W) of
+  # P = ceil(A / (H*W)) planes (Go's pass on a second plane, AlphaZero's
+  # chess moves on 73); 'column', the whole column a on one plane, for games
+  # whose A moves are the W columns (connect four).
   action_encoding: str = 'one_hot'
+  # Atoms of the categorical heads (601 in the paper's Atari networks,
+  # support -300..300); 0 for a scalar head.
   value_support_size: int = 0
   reward_support_size: int = 0
-  batch_norm: bool = True
+  batch_norm: bool = True  # In residual networks.
+  # Each residual block's last batch-norm scale starts at 0, a fresh block
+  # the identity (Goyal et al. 2017; docs/pseudocode.md deviation Q).
   zero_init_residual: bool = False
+  # Planes of a residual head's 1x1 convolution before its linear layer
+  # (AlphaZero's 2 for the policy, 1 for the others).
   policy_head_channels: int = 2
   value_head_channels: int = 1
   reward_head_channels: int = 1
+  # 3x3 convolutions on boards of at most 3 x 3 cells as one matmul each
+  # (`networks/board_conv.py`).
   conv_as_matmul: bool = False
+  # Widths of the consistency loss's projection (`networks/projection.py`,
+  # built only when `MuZeroConfig.consistency_loss_weight` > 0): its two
+  # hidden layers, its output (the vector compared), its prediction head.
   projection_hidden: int = 256
   projection_size: int = 256
   projection_head_hidden: int = 128

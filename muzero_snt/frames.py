@@ -34,8 +34,7 @@ _FRAME_DTYPES = ('uint8', 'bool', 'float32')
 
 class FrameStack(NamedTuple):
   """How an environment's observation stacks N = `num_frames` frames of
-  `frame_shape` `(H, W, C)`, stored as `frame_dtype`, and action planes; the
-  planes are a frame's values / `frame_max`, the action / `num_actions`."""
+  `frame_shape` `(H, W, C)`, stored as `frame_dtype`, and action planes."""
   num_frames: int
   frame_shape: Tuple[int, int, int]
   frame_dtype: str

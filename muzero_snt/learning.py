@@ -53,12 +53,10 @@ def make_optimizer(config: config_lib.MuZeroConfig,
 
 
 def _replica_local_state_creator(next_creator, **kwargs):
-  """Makes a network's non-trainable state (batch-norm statistics) local.
-
-  A mirrored variable could be assigned inside a replica only through a
-  `merge_call`, impossible in XLA: each replica keeps its own copy (as in
-  TF-Replicator), read outside a replica as the first replica's.
-  """
+  """Makes a network's non-trainable state (batch-norm statistics) local:
+  a mirrored variable could be assigned inside a replica only through a
+  `merge_call`, impossible in XLA, so each replica keeps its own copy (as in
+  TF-Replicator), read outside a replica as the first replica's."""
   trainable = kwargs.get('trainable')  # None (unspecified): trainable.
   if (trainable is not None and not trainable and
       kwargs.get('synchronization') in (None,
@@ -107,11 +105,10 @@ def _check_values(batch: types.Batch, num_actions: int) -> None:
   if bad.size:
     raise ValueError(f'Batch.action holds {int(bad.flat[0])}, outside the '
                      f'action space [0, {num_actions}).')
-  for field in ('observation', 'target_value', 'target_reward',
-                'target_policy', 'policy_mask', 'weight', 'next_observation'):
-    if getattr(batch, field) is None:
+  for field, value in batch._asdict().items():
+    if field == 'action' or value is None:
       continue
-    value = np.asarray(getattr(batch, field))
+    value = np.asarray(value)
     if np.issubdtype(value.dtype, np.floating) and not np.all(
         np.isfinite(value)):
       index = tuple(int(i) for i in np.argwhere(~np.isfinite(value))[0])
@@ -130,12 +127,12 @@ class Learner:
                loss_reduction: str = 'mean',
                validate_batches: bool = True,
                compute_dtype: str = 'float32'):
-    """Creates all the learner's variables, in `strategy.scope()`.
+    """Creates all the learner's variables, in `strategy.scope()` (None:
+    the current strategy's).
 
     Args:
       network: the model, not yet called when the strategy has several
         replicas.
-      strategy: the current `tf.distribute` strategy by default.
       jit_compile: whether to compile the step with XLA (one replica; a TPU
         strategy compiles it regardless).
       loss_reduction: 'mean' over the global batch, or 'sum' as the

@@ -65,11 +65,9 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
   """`[...]` cross entropies of `[..., A]` logits against the search's
   visit distributions, zero where the `[...]` mask is 0 (past the end).
-
   Not `tf.nn.softmax_cross_entropy_with_logits`: its gradient assumes the
   target sums to 1, so an absorbing state's zero target would get a loss of
-  0 with a non-zero gradient.
-  """
+  0 with a non-zero gradient."""
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
   return loss * tf.cast(mask, tf.float32)
@@ -97,10 +95,8 @@ def check_batch(batch: types.Batch,
                 num_actions: int,
                 num_unroll_steps: Optional[int] = None) -> None:
   """Raises a `ValueError` naming the field if `batch` is not a K-step batch
-  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s).
-
-  Static shapes only: free inside a `tf.function`.
-  """
+  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s);
+  static shapes only, so free inside a `tf.function`."""
   action_shape = tf.TensorShape(batch.action.shape)
   if action_shape.rank != 2:
     raise ValueError('Batch.action must be [B, K], got shape '

@@ -14,11 +14,10 @@
 # ============================================================================
 """bfloat16 compute with float32 variables, for the learner's forward pass.
 
-Sonnet 2 has no dtype policy, so: variables stay float32; inside
-`compute_dtype_scope` the weights of `snt.Linear` and `snt.Conv2D` (nearly
-all the FLOPs) are cast on read, differentiably; batch norm runs in float32
-(`networks/tower.py`) and every network output leaves as float32, so the
-losses and `snt.scale_gradient` see float32.
+Sonnet 2 has no dtype policy: inside `compute_dtype_scope` the float32
+weights of `snt.Linear` and `snt.Conv2D` (nearly all the FLOPs) are cast on
+read, differentiably; batch norm runs in float32 (`networks/tower.py`) and
+outputs leave as float32, so the losses and `snt.scale_gradient` see float32.
 """
 
 import contextlib

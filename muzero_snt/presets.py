@@ -449,11 +449,10 @@ def preset_names() -> Tuple[str, ...]:
 
 def get_preset(name: str, title: Optional[str] = None,
                training_steps: Optional[int] = None) -> MuZeroConfig:
-  """The configuration of preset `name` (one of `preset_names()`).
-
-  A family's (`FAMILIES`) is derived from its task or game `title` (None:
-  the family's default) and its schedules from `training_steps` (None: the
-  preset's); `PRESETS` ignore `title` and keep their tuned schedules.
+  """The configuration of preset `name` (one of `preset_names()`); a
+  family's (`FAMILIES`) is derived from its task or game `title` (None: its
+  default) and its schedules from `training_steps` (None: the preset's);
+  `PRESETS` ignore `title` and keep their tuned schedules.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as

@@ -187,13 +187,10 @@ def family_config(family: str,
                   title: Optional[str] = None,
                   training_steps: Optional[int] = None
                  ) -> config_lib.MuZeroConfig:
-  """The configuration of a `FAMILIES` family's task or game.
-
-  Args:
-    title: the gymnasium id or the OpenSpiel game (None: the family's
-      default, `environments.ENVIRONMENTS`).
-    training_steps: the run's length, which the learning-rate decay and
-      the temperatures follow (None: `config_for_environment`'s 10,000).
+  """The configuration of a `FAMILIES` family's task or game `title`, the
+  gymnasium id or the OpenSpiel game (None: the family's default,
+  `environments.ENVIRONMENTS`), over `training_steps` (None:
+  `config_for_environment`'s 10,000).
 
   Raises:
     ValueError: if the task or game is unknown or not of the kind MuZero

@@ -136,13 +136,9 @@ class Reanalyser:
                learner_steps: Callable[[], int],
                seed: int = 0):
     """Builds a target network copying the learner's `network` unless
-    td_steps >= max_moves (then no value bootstraps inside a game).
-
-    Args:
-      search: a `search.Search` over `network` (else a `TypeError`).
-      learner_steps: returns the learner's steps so far.
-      seed: seeds the choice of rows.
-    """
+    td_steps >= max_moves (then no value bootstraps inside a game); `search`
+    is a `search.Search` over `network` (else a `TypeError`), `learner_steps`
+    returns the learner's steps so far, `seed` seeds the choice of rows."""
     if not isinstance(search, search_lib.Search):
       raise TypeError(f'Reanalyser needs a search.Search (e.g. '
                       f'search.make_search(config, network)), got '

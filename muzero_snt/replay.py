@@ -113,7 +113,10 @@ class ReplayBuffer:
                        f'[{first}, {self._games_saved}).')
     return self._games[game_id - first]
 
-  def _check_trajectory(self, trajectory: trajectory_lib.Trajectory):
+  def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
+    """Stores a finished game, evicting the oldest if the window is full;
+    returns its id. A `ValueError` if the trajectory is not finished or does
+    not fit the config or the stored games' frame layout."""
     config = self._config
     if not isinstance(trajectory, trajectory_lib.Trajectory):
       raise TypeError(f'save_game expects a Trajectory, got {trajectory!r}.')
@@ -137,15 +140,9 @@ class ReplayBuffer:
                        'layout (a replay file of whole observations, from '
                        'before frames were stored once, cannot take games '
                        'of frames; start from an empty replay).')
-
-  def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
-    """Stores a finished game, evicting the oldest if the window is full;
-    returns its id. A `ValueError` if the trajectory is not finished or does
-    not fit the config or the stored games' frame layout."""
-    self._check_trajectory(trajectory)
-    values = trajectory.value_targets(self._config.td_steps)
+    values = trajectory.value_targets(config.td_steps)
     priorities = np.abs(trajectory.root_values - values) + PRIORITY_EPSILON
-    if len(self._games) >= self._config.window_size:
+    if len(self._games) >= config.window_size:
       # Evict before adding: the window never holds more than window_size.
       drop = int(self._lengths[0])
       self._games.pop(0)
@@ -160,7 +157,7 @@ class ReplayBuffer:
     self._offsets = np.concatenate([[0], np.cumsum(self._lengths)])
     self._priorities = np.concatenate([self._priorities, priorities])
     self._scaled = np.concatenate(
-        [self._scaled, priorities**self._config.priority_alpha])
+        [self._scaled, priorities**config.priority_alpha])
     self._cumulative = None
     self._games_saved += 1
     return self._games_saved - 1
