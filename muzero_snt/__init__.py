@@ -14,13 +14,12 @@
 # ============================================================================
 """muzero_snt: MuZero (arXiv:1911.08265) as Sonnet 2 modules on TensorFlow 2.
 
-What is public is what this module exports (`__all__`): the pseudocode's
-names (`MuZeroConfig`, `update_weights`, `run_mcts`, `ReplayBuffer`, ...),
-the pieces a user builds with (`get_preset`, `make_network`, `Learner`,
-`make_search`, `Actor`, ...), the entry point `train(RunConfig(...))`, and
-the subpackages `networks`, `search` and `environments`. The machinery of a
-run is reached through `muzero_snt.run`, `muzero_snt.evaluation` and
-`muzero_snt.distributed`; other modules are the library's own.
+The public names are `__all__`: the pseudocode's (`MuZeroConfig`,
+`update_weights`, `run_mcts`, ...), the pieces a user builds with
+(`get_preset`, `make_network`, `Learner`, ...), the entry point
+`train(RunConfig(...))` and the subpackages `networks`, `search` and
+`environments`; a run's machinery is in `muzero_snt.run`, `.evaluation` and
+`.distributed`.
 """
 
 import importlib
@@ -51,10 +50,9 @@ if TYPE_CHECKING:
   from muzero_snt.run import run_config
   # pylint: enable=g-bad-import-order,unused-import
 
-# Each public name by the module that defines it. They are imported on first
-# use (PEP 562), so that `import muzero_snt`, its configuration and its
-# presets load without TensorFlow: a launcher checks its flags in a
-# moment, and TensorFlow starts only for the work.
+# Each public name by the module that defines it, imported on first use (PEP
+# 562): `import muzero_snt`, its configuration and presets load without
+# TensorFlow, so a launcher checks its flags in a moment.
 _SOURCES = {
     'muzero_snt.acting': ('Actor',),
     'muzero_snt.config': ('KnownBounds', 'MAXIMUM_FLOAT_VALUE',
@@ -119,5 +117,4 @@ def __dir__():
 
 __version__ = '0.1.0'
 
-# Every name above, sorted: the public face.
 __all__ = tuple(sorted((*_MODULE_OF, *_SUBPACKAGES, 'scale_gradient')))

@@ -12,12 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Self-play: the pseudocode's `play_game` for several games at once.
-
-Every move runs one batched search over the games in progress. No game
-spans two `play_round`s, so a resumed run replays an uninterrupted one;
-`play_games` replaces each game as it ends, so every search is full.
-"""
+"""Self-play: the pseudocode's `play_game` for several games at once, each
+move one batched search over the games in progress."""
 
 from typing import Callable, List, NamedTuple, Optional
 
@@ -68,14 +64,9 @@ class Actor:
                make_environment: EnvironmentFactory,
                seed: int = 0,
                num_envs: int = 1):
-    """Constructs an `Actor`.
-
-    Args:
-      search: the search that picks every move, with exploration noise.
-      model: the same network as a `search.Model`, for the bootstrap value
-        of a game cut off by a time limit.
-      make_environment: `(seed) -> Environment`, called once per game.
-      num_envs: games played at once; every move searches them in one batch.
+    """An actor whose `search` picks every move, with exploration noise, for
+    `num_envs` games at once; `model`, the same network as a `search.Model`,
+    gives the bootstrap value of a game cut off by a time limit.
 
     Raises:
       TypeError: if `search` or `model` is of another type.
@@ -124,6 +115,8 @@ class Actor:
   ) -> List[GameResult]:
     """Plays one game in each environment to its end; returns them in order.
 
+    No game spans two rounds, so a resumed run replays an uninterrupted one.
+
     Args:
       round_index: the number of rounds played before (fixes the seeds).
       training_steps: returns the learner's steps so far (for temperatures).
@@ -156,8 +149,9 @@ class Actor:
       should_stop: Optional[Callable[[], bool]] = None,
       on_game_end: Optional[Callable[[GameResult], None]] = None,
   ) -> List[GameResult]:
-    """Plays until `num_envs` games have ended, a new game in each free slot;
-    returns those, in order. Games still in play continue in the next call.
+    """Plays until `num_envs` games have ended, a new game in each free slot
+    (so every search is full); returns those, in order. Games still in play
+    continue in the next call.
 
     Args:
       call_index: the number of calls before (fixes the moves' seeds).
@@ -197,7 +191,6 @@ class Actor:
 
   def _move(self, games: List[_Game], rng: np.random.Generator,
             training_steps: int) -> None:
-    """One move in each of `games`, chosen by one batched search."""
     observations = np.stack([game.time_step.observation for game in games])
     to_play = [game.environment.to_play() for game in games]
     legal = [game.environment.legal_actions() for game in games]
@@ -213,7 +206,6 @@ class Actor:
       rewards.append(reward)
       time_steps.append(time_step)
       game.player_0_return += reward if to_play[i] == 0 else -reward
-    # The moves are checked once as a batch, not once per game.
     trajectory_lib.Trajectory.append_batch(
         [game.trajectory for game in games], observations, to_play,
         actions.tolist(), rewards, output.policy, output.root_value, legal_mask)
@@ -252,7 +244,6 @@ class Actor:
     return actions
 
   def _result_if_over(self, game: _Game) -> Optional[GameResult]:
-    """Finishes the game's record if the game has ended; None otherwise."""
     trajectory = game.trajectory
     time_step = game.time_step
     over_time = trajectory.length >= self._config.max_moves

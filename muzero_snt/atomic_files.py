@@ -12,10 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Files replaced whole or not at all, even across a kill -9 or power loss.
-
-A synced temporary file (`.tmp`) is renamed over the target and the
-directory synced.
+"""Files replaced whole or not at all, even across a kill -9 or power loss:
+a synced temporary file is renamed over the target and the directory synced.
 """
 
 import os

@@ -24,9 +24,7 @@ MAXIMUM_FLOAT_VALUE = float('inf')
 NETWORK_KINDS = ('mlp', 'residual')
 ACTION_ENCODINGS = ('one_hot', 'board', 'column')
 OPTIMIZERS = ('momentum', 'adam')
-# What Q an unvisited child is given in pUCT (see `MuZeroConfig`).
-UNVISITED_Q = ('zero', 'parent', 'minimum')
-# The search's rules and policy target (see `MuZeroConfig.search_policy`).
+UNVISITED_Q = ('zero', 'parent', 'minimum')  # See `MuZeroConfig`.
 SEARCH_POLICIES = ('muzero', 'gumbel')
 
 
@@ -119,60 +117,44 @@ def _check_sizes(name: str, value, allow_empty: bool = True):
 
 @dataclasses.dataclass(frozen=True)
 class NetworkConfig:
-  """Sizes of the representation, dynamics and prediction networks.
-
-  Attributes:
-    kind: 'mlp' for vector observations, 'residual' for image/board ones.
-    hidden_size: size of the MLP hidden state (kind 'mlp').
-    mlp_layers: hidden layers of each MLP torso (kind 'mlp').
-    head_layers: hidden layers of the value, reward and policy heads.
-    channels: planes of the residual tower (256 in the paper).
-    num_blocks: residual blocks in representation and dynamics (paper: 16).
-    prediction_blocks: residual blocks in the prediction torso before its
-      heads (the paper's prediction is AlphaZero's heads only: 0).
-    downsample: whether the representation starts with the paper's Atari
-      down-sampling stem (96x96 -> 6x6).
-    action_encoding: the action as planes for the dynamics: 'one_hot', one
-      constant plane per action (Atari); 'board', square a % (H*W) of plane
-      a // (H*W) of P = ceil(A / (H*W)) planes (Go's pass on a second plane,
-      AlphaZero's chess moves on 73); 'column', the whole column a on one
-      plane, for games whose A moves are the W columns (connect four).
-    value_support_size: atoms of the categorical value (601 in the paper's
-      Atari networks, support -300..300); 0 for a scalar value head.
-    reward_support_size: the same for the reward head.
-    batch_norm: whether residual networks use batch normalisation.
-    zero_init_residual: whether each residual block's last batch-norm scale
-      starts at 0, a fresh block the identity (Goyal et al. 2017;
-      docs/pseudocode.md deviation Q).
-    policy_head_channels: planes of the residual policy head's 1x1
-      convolution before its linear layer (AlphaZero's 2).
-    value_head_channels: the same for the value head (AlphaZero's 1).
-    reward_head_channels: the same for the dynamics' reward head (1).
-    conv_as_matmul: whether 3x3 convolutions on boards of at most 3 x 3
-      cells run as one matmul each (`networks/board_conv.py`).
-    projection_hidden: width of the two hidden layers of the consistency
-      loss's projection (`networks/projection.py`; built only when
-      `MuZeroConfig.consistency_loss_weight` > 0).
-    projection_size: size of the projection (the vector compared).
-    projection_head_hidden: width of the projection's prediction head.
-  """
-  kind: str = 'mlp'
+  """Sizes of the representation, dynamics and prediction networks."""
+  kind: str = 'mlp'  # 'mlp' for vector observations, 'residual' for images.
+  # The MLP hidden state and each MLP torso's hidden layers (kind 'mlp').
   hidden_size: int = 64
   mlp_layers: Tuple[int, ...] = (64, 64)
-  head_layers: Tuple[int, ...] = (32,)
-  channels: int = 16
-  num_blocks: int = 1
+  head_layers: Tuple[int, ...] = (32,)  # Of the value, reward, policy heads.
+  channels: int = 16  # Planes of the residual tower (paper: 256).
+  num_blocks: int = 1  # In representation and dynamics (paper: 16).
+  # Residual blocks of the prediction torso before its heads (the paper's
+  # prediction is AlphaZero's heads only: 0).
   prediction_blocks: int = 1
+  # The paper's Atari down-sampling stem (96x96 -> 6x6) first.
   downsample: bool = False
+  # The action as planes for the dynamics: 'one_hot', one constant plane per
+  # action (Atari); 'board', square a % (H*W) of plane a // (H*W) of
+  # P = ceil(A / (H*W)) planes (Go's pass on a second plane, AlphaZero's
+  # chess moves on 73); 'column', the whole column a on one plane, for games
+  # whose A moves are the W columns (connect four).
   action_encoding: str = 'one_hot'
+  # Atoms of the categorical heads (601 in the paper's Atari networks,
+  # support -300..300); 0 for a scalar head.
   value_support_size: int = 0
   reward_support_size: int = 0
-  batch_norm: bool = True
+  batch_norm: bool = True  # In residual networks.
+  # Each residual block's last batch-norm scale starts at 0, a fresh block
+  # the identity (Goyal et al. 2017; docs/pseudocode.md deviation Q).
   zero_init_residual: bool = False
+  # Planes of a residual head's 1x1 convolution before its linear layer
+  # (AlphaZero's 2 for the policy, 1 for the others).
   policy_head_channels: int = 2
   value_head_channels: int = 1
   reward_head_channels: int = 1
+  # 3x3 convolutions on boards of at most 3 x 3 cells as one matmul each
+  # (`networks/board_conv.py`).
   conv_as_matmul: bool = False
+  # Widths of the consistency loss's projection (`networks/projection.py`,
+  # built only when `MuZeroConfig.consistency_loss_weight` > 0): its two
+  # hidden layers, its output (the vector compared), its prediction head.
   projection_hidden: int = 256
   projection_size: int = 256
   projection_head_hidden: int = 128
@@ -225,12 +207,11 @@ class MuZeroConfig:
   # UCB formula.
   pb_c_base: float = 19652
   pb_c_init: float = 1.25
-  # Q of an unvisited child in pUCT, normalised like any Q: 'zero' is the
-  # pseudocode's `normalize(child.value())` with value() = 0 (a draw in a
-  # board game with known bounds [-1, 1]); 'parent' the parent's mean value
-  # (as EfficientZero); 'minimum' a value part of 0 (the normalised minimum,
-  # as mctx's muzero_policy), which makes the search follow the first child
-  # it visits until the prior part outgrows it.
+  # Q of an unvisited child in pUCT: 'zero' the pseudocode's
+  # `normalize(child.value())` with value() = 0 (a draw with known bounds
+  # [-1, 1]); 'parent' the parent's mean value (as EfficientZero); 'minimum'
+  # the normalised minimum, 0 (as mctx's muzero_policy), which makes the
+  # search follow the first child it visits until the prior part outgrows it.
   unvisited_q: str = 'zero'
   # The search: 'muzero' (pUCT, visit-count policy targets) or 'gumbel'
   # (Danihelka et al., ICLR 2022; docs/gumbel.md), with its m and the
@@ -248,8 +229,7 @@ class MuZeroConfig:
   weight_decay: float = 1e-4
   momentum: float = 0.9
   lr_decay_rate: float = 0.1
-  # Linear learning-rate warm-up over the first updates (0: none, the
-  # pseudocode's schedule); see `learning.learning_rate_schedule`.
+  # Updates of linear warm-up (0: none): `learning.learning_rate_schedule`.
   lr_warmup_steps: int = 0
   # What the pseudocode leaves to the environment and the network.
   observation_shape: Tuple[int, ...] = (1,)
@@ -267,10 +247,9 @@ class MuZeroConfig:
   prioritized_replay: bool = False
   priority_alpha: float = 1.0
   priority_beta: float = 1.0
-  # Reanalyse (appendix H; `reanalysis.py`): the fraction of each batch's
-  # rows given fresh targets (MuZero Reanalyze: 0.8), the value's from a
-  # target network refreshed every `target_update_interval` learner steps;
-  # `reanalyze_policy` False renews the value targets only.
+  # Reanalyse (appendix H): the fraction of each batch's rows given fresh
+  # targets (MuZero Reanalyze: 0.8), values from a target network copied
+  # every `target_update_interval` steps; `reanalyze_policy` False: values only.
   reanalyze_fraction: float = 0.0
   target_update_interval: int = 100
   reanalyze_policy: bool = True

@@ -15,9 +15,8 @@
 """Calling a traced function on tensors without matching its arguments.
 
 A concrete function's call binds the arguments in Python, a large share of
-a small program's call (a search's, a learner step's). A caller
-holding the signature's tensors can pass them as a flat list through the
-private `ConcreteFunction._call_flat`; without it, the public call is used.
+a small program's call (a search's, a learner step's); the private
+`ConcreteFunction._call_flat` takes the tensors as a flat list instead.
 """
 
 from typing import Any, Callable, Dict, Tuple
@@ -26,15 +25,9 @@ import tensorflow as tf
 
 
 def flat_caller(concrete: Any) -> Callable[..., Any]:
-  """A function calling `concrete` on tensors given in its signature's order.
-
-  Args:
-    concrete: a `tf.function`'s concrete function whose arguments are all
-      tensors (no Python values, no nested structures).
-
-  Returns:
-    `call(*tensors)`, as `concrete(*tensors)` but without checking dtypes
-    and shapes; `concrete` itself without the flat entry point.
+  """`call(*tensors)`, as `concrete(*tensors)` but without checking dtypes
+  and shapes, for a concrete function whose arguments are all tensors (no
+  Python values, no nests); `concrete` itself without the flat entry point.
   """
   call_flat = getattr(concrete, '_call_flat', None)
   if call_flat is None or not hasattr(concrete, 'captured_inputs'):

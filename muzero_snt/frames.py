@@ -33,15 +33,8 @@ _FRAME_DTYPES = ('uint8', 'bool', 'float32')
 
 
 class FrameStack(NamedTuple):
-  """How an environment's observation stacks frames and action planes.
-
-  Attributes:
-    num_frames: N, the frames in an observation.
-    frame_shape: `(H, W, C)` of one frame.
-    frame_dtype: how a frame is stored: 'uint8', 'bool' or 'float32'.
-    frame_max: a frame's planes are its values divided by this.
-    num_actions: the action planes are the action divided by this.
-  """
+  """How an environment's observation stacks N = `num_frames` frames of
+  `frame_shape` `(H, W, C)`, stored as `frame_dtype`, and action planes."""
   num_frames: int
   frame_shape: Tuple[int, int, int]
   frame_dtype: str
@@ -106,11 +99,9 @@ def action_planes(stack: FrameStack, actions: np.ndarray) -> np.ndarray:
 
 def _assemble(stack: FrameStack, picked: np.ndarray, present: np.ndarray,
               led: np.ndarray) -> np.ndarray:
-  """`[B, H, W, C N + N]` float32 from frames `[B, N, H, W, C]`.
-
-  `present` `[B, N]` marks real frames (the others give zero planes and a
-  zero action plane); `led` `[B, N]` the action that led to each frame.
-  """
+  """`[B, H, W, C N + N]` float32 from frames `[B, N, H, W, C]`, `present`
+  `[B, N]` marking real frames (the others give zero planes and action
+  plane), `led` `[B, N]` the action that led to each frame."""
   b, n = present.shape
   height, width, channels = stack.frame_shape
   planes = frame_planes(stack, picked)  # [B, N, H, W, C]
@@ -144,11 +135,8 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
   """The `[H, W, C]` newest frame of move `move`'s `observation`, of
   `stack.frame_dtype`, checked to stack back into it with the `recent`
   stored frames it shows (oldest first) and the `[len(recent) + 1]`
-  actions that `led` to them and to the newest (0 before a game's first).
-
-  Raises:
-    ValueError: naming the first element where the stack differs.
-  """
+  actions that `led` to them and to the newest (0 before a game's first);
+  a `ValueError` names the first element where the stack differs."""
   channels = stack.frame_shape[-1]
   last = channels * (stack.num_frames - 1)
   planes = np.asarray(observation)[..., last:last + channels]
@@ -170,7 +158,6 @@ def checked_frame(stack: FrameStack, observation: np.ndarray,
         f'observation at move {move} is not the stack of the stored frames '
         f'and actions ({stack}): at index {list(where)} it holds '
         f'{observation[where].item()!r}, the stack '
-        f'{rebuilt[where].item()!r}. An '
-        'environment with a frame_stack must stack as '
-        'frames.stack_observations does.')
+        f'{rebuilt[where].item()!r}. An environment with a frame_stack '
+        'must stack as frames.stack_observations does.')
   return frame

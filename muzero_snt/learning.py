@@ -12,12 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The MuZero learner: a compiled step under any tf.distribute strategy.
-
-The `tf.function` step computes the loss and gradients on each replica, sums
-the gradients and applies them; the Python `step()` validates the batch and
-returns NumPy metrics; `state` feeds `tf.train.Checkpoint`.
-"""
+"""The MuZero learner: a compiled step under any tf.distribute strategy."""
 
 from typing import Any, Dict, Optional
 
@@ -58,14 +53,11 @@ def make_optimizer(config: config_lib.MuZeroConfig,
 
 
 def _replica_local_state_creator(next_creator, **kwargs):
-  """Makes a network's non-trainable state (batch-norm statistics) local.
-
-  A mirrored variable could be assigned inside a replica only through a
-  `merge_call`, impossible in XLA: each replica keeps its own copy (as in
-  TF-Replicator), read outside a replica as the first replica's.
-  """
-  # `trainable=None` (unspecified) means trainable.
-  trainable = kwargs.get('trainable')
+  """Makes a network's non-trainable state (batch-norm statistics) local:
+  a mirrored variable could be assigned inside a replica only through a
+  `merge_call`, impossible in XLA, so each replica keeps its own copy (as in
+  TF-Replicator), read outside a replica as the first replica's."""
+  trainable = kwargs.get('trainable')  # None (unspecified): trainable.
   if (trainable is not None and not trainable and
       kwargs.get('synchronization') in (None,
                                         tf.VariableSynchronization.AUTO)):
@@ -113,11 +105,10 @@ def _check_values(batch: types.Batch, num_actions: int) -> None:
   if bad.size:
     raise ValueError(f'Batch.action holds {int(bad.flat[0])}, outside the '
                      f'action space [0, {num_actions}).')
-  for field in ('observation', 'target_value', 'target_reward',
-                'target_policy', 'policy_mask', 'weight', 'next_observation'):
-    if getattr(batch, field) is None:
+  for field, value in batch._asdict().items():
+    if field == 'action' or value is None:
       continue
-    value = np.asarray(getattr(batch, field))
+    value = np.asarray(value)
     if np.issubdtype(value.dtype, np.floating) and not np.all(
         np.isfinite(value)):
       index = tuple(int(i) for i in np.argwhere(~np.isfinite(value))[0])
@@ -136,20 +127,20 @@ class Learner:
                loss_reduction: str = 'mean',
                validate_batches: bool = True,
                compute_dtype: str = 'float32'):
-    """Constructs a `Learner` and creates all its variables.
+    """Creates all the learner's variables, in `strategy.scope()` (None:
+    the current strategy's).
 
     Args:
       network: the model, not yet called when the strategy has several
-        replicas (its variables are created here, in `strategy.scope()`).
-      strategy: a `tf.distribute` strategy; the current one by default.
+        replicas.
       jit_compile: whether to compile the step with XLA (one replica; a TPU
         strategy compiles it regardless).
       loss_reduction: 'mean' over the global batch, or 'sum' as the
         pseudocode's `update_weights`.
       validate_batches: whether `step()` checks a batch's actions and
         finiteness in NumPy first.
-      compute_dtype: 'float32', or 'bfloat16' for the network's matmuls and
-        convolutions (`mixed_precision.py`).
+      compute_dtype: 'bfloat16' for the network's matmuls and convolutions
+        (`mixed_precision.py`), else 'float32'.
 
     Raises:
       ValueError: if `loss_reduction` or `compute_dtype` is unknown, or
@@ -228,14 +219,10 @@ class Learner:
     }
 
   def warm_up(self) -> bool:
-    """Compiles the step for `config.batch_size` batches now, as the first
-    `step` would, by a step on `zero_batch` after which every variable is
-    restored bit for bit (nothing else may read them meanwhile).
-
-    Returns:
-      True if the step was compiled; False on a strategy with several
-      replicas, where this is not done (their first step compiles).
-    """
+    """Compiles the step for `config.batch_size` batches now, by a step on
+    `zero_batch` after which every variable is restored bit for bit (nothing
+    else may read them meanwhile). False, doing nothing, on a strategy with
+    several replicas (their first step compiles); else True."""
     if self._strategy.num_replicas_in_sync > 1:
       return False
     # Every variable a step can change, batch-norm statistics included.
@@ -258,7 +245,6 @@ class Learner:
     return True
 
   def _loss_and_gradients(self, batch: types.Batch):
-    """Loss and gradients of one replica's share of the batch."""
     num_replicas = self._strategy.num_replicas_in_sync
     with tf.GradientTape() as tape:
       loss_output = losses.unrolled_loss(
@@ -344,11 +330,7 @@ class Learner:
   def prepare(self, batch: types.Batch) -> types.Batch:
     """`step`'s checks and tensors of a batch, each replica's slice
     (`distribute_dataset` elements pass unchanged), for `step_prepared`,
-    possibly in another thread.
-
-    Raises:
-      ValueError: if the batch does not fit the config or the network.
-    """
+    possibly in another thread; a `ValueError` as `step`'s."""
     if isinstance(batch.action, tf.distribute.DistributedValues):
       return batch
     losses.check_batch(batch, self._config.action_space_size,
@@ -376,11 +358,8 @@ class Learner:
     return metrics
 
   def step(self, batch: types.Batch) -> Dict[str, np.ndarray]:
-    """Runs one update on a global batch.
-
-    Args:
-      batch: a global `Batch` of NumPy arrays or tensors, or an element of
-        `distribute_dataset(...)`.
+    """Runs one update on a global `Batch` of NumPy arrays or tensors, or an
+    element of `distribute_dataset(...)`.
 
     Returns:
       NumPy metrics: 'loss' (data loss + L2), 'gradient_norm',

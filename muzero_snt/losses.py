@@ -33,11 +33,9 @@ HIDDEN_STATE_GRADIENT_SCALE = 0.5
 
 
 def scalar_loss(prediction: tf.Tensor, target: tf.Tensor) -> tf.Tensor:
-  """The pseudocode's `scalar_loss`, per scalar: `[...]` losses.
-
-  The squared error of `[...]` scalar predictions, or the cross entropy of
-  `[..., S]` logits against `scalar_to_support(target)`, for `[...]`
-  untransformed targets.
+  """The pseudocode's `scalar_loss`: `[...]` squared errors of `[...]` scalar
+  predictions, or cross entropies of `[..., S]` logits against
+  `scalar_to_support(target)`, for `[...]` untransformed targets.
 
   Raises:
     ValueError: if the shapes fit neither case, or S is not odd and >= 3.
@@ -67,11 +65,9 @@ def policy_loss(policy_logits: tf.Tensor, target_policy: tf.Tensor,
                 mask: tf.Tensor) -> tf.Tensor:
   """`[...]` cross entropies of `[..., A]` logits against the search's
   visit distributions, zero where the `[...]` mask is 0 (past the end).
-
   Not `tf.nn.softmax_cross_entropy_with_logits`: its gradient assumes the
   target sums to 1, so an absorbing state's zero target would get a loss of
-  0 with a non-zero gradient.
-  """
+  0 with a non-zero gradient."""
   log_policy = tf.nn.log_softmax(tf.cast(policy_logits, tf.float32), axis=-1)
   loss = -tf.reduce_sum(tf.cast(target_policy, tf.float32) * log_policy, -1)
   return loss * tf.cast(mask, tf.float32)
@@ -95,23 +91,12 @@ def l2_regularization(network: snt.Module, weight_decay: float) -> tf.Tensor:
        for w in network.trainable_variables])
 
 
-def _value_prediction(output: types.NetworkOutput) -> tf.Tensor:
-  return output.value if output.value_logits is None else output.value_logits
-
-
-def _reward_prediction(output: types.NetworkOutput) -> tf.Tensor:
-  return (output.reward if output.reward_logits is None
-          else output.reward_logits)
-
-
 def check_batch(batch: types.Batch,
                 num_actions: int,
                 num_unroll_steps: Optional[int] = None) -> None:
   """Raises a `ValueError` naming the field if `batch` is not a K-step batch
-  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s).
-
-  Static shapes only: free inside a `tf.function`.
-  """
+  of A = `num_actions` (K = `num_unroll_steps`, None: `batch.action`'s);
+  static shapes only, so free inside a `tf.function`."""
   action_shape = tf.TensorShape(batch.action.shape)
   if action_shape.rank != 2:
     raise ValueError('Batch.action must be [B, K], got shape '
@@ -205,14 +190,14 @@ def unrolled_loss(network: muzero_network.MuZeroNetwork,
   # steps for its one scale_gradient per step.
   outputs = [prediction for _, prediction in predictions]
   value_loss = scalar_loss(
-      tf.stack([_value_prediction(o) for o in outputs], axis=1),
-      target_value)  # [B, K+1]
+      tf.stack([o.value if o.value_logits is None else o.value_logits
+                for o in outputs], axis=1), target_value)  # [B, K+1]
   step_policy_loss = policy_loss(
       tf.stack([o.policy_logits for o in outputs], axis=1), target_policy,
       policy_mask)  # [B, K+1]
   reward_loss = scalar_loss(
-      tf.stack([_reward_prediction(o) for o in outputs[1:]], axis=1),
-      target_reward)  # [B, K]
+      tf.stack([o.reward if o.reward_logits is None else o.reward_logits
+                for o in outputs[1:]], axis=1), target_reward)  # [B, K]
   step_loss = value_loss_weight * value_loss + step_policy_loss
   step_consistency = None
   if consistency_loss_weight:

@@ -14,11 +14,10 @@
 # ============================================================================
 """bfloat16 compute with float32 variables, for the learner's forward pass.
 
-Sonnet 2 has no dtype policy, so: variables stay float32; inside
-`compute_dtype_scope` the weights of `snt.Linear` and `snt.Conv2D` (nearly
-all the FLOPs) are cast on read, differentiably; batch norm runs in float32
-(`networks/tower.py`) and every network output leaves as float32, so the
-losses and `snt.scale_gradient` see float32.
+Sonnet 2 has no dtype policy: inside `compute_dtype_scope` the float32
+weights of `snt.Linear` and `snt.Conv2D` (nearly all the FLOPs) are cast on
+read, differentiably; batch norm runs in float32 (`networks/tower.py`) and
+outputs leave as float32, so the losses and `snt.scale_gradient` see float32.
 """
 
 import contextlib
@@ -60,13 +59,10 @@ def compute_dtype_scope(dtype: tf.DType) -> Iterator[None]:
 
 
 class ComputeDtypeNetwork:
-  """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs.
-
-  It owns no variables: `trainable_variables` are the wrapped network's.
-  """
+  """A `MuZeroNetwork` computing in `dtype`, with float32 inputs and outputs;
+  its `trainable_variables` are the wrapped network's."""
 
   def __init__(self, network, dtype: tf.DType):
-    """Wraps `network` (a `MuZeroNetwork`) to compute in `dtype`."""
     if dtype not in COMPUTE_DTYPES.values():
       raise ValueError(f'Unsupported compute dtype {dtype!r}; expected one '
                        f'of {sorted(COMPUTE_DTYPES)}.')
@@ -79,7 +75,6 @@ class ComputeDtypeNetwork:
 
   @property
   def compute_dtype(self) -> tf.DType:
-    """The dtype the wrapped network computes in."""
     return self._dtype
 
   @property

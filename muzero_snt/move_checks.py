@@ -64,12 +64,9 @@ def _first_bad(bad: np.ndarray) -> Optional[int]:
 def check_observations(first: int, observations,
                        expected_shape: Optional[Tuple[int, ...]]
                       ) -> np.ndarray:
-  """A copy of `[T, *obs]` numeric observations of moves from `first`.
-
-  Raises:
-    ValueError: if they are not numeric, not of `expected_shape` (when
-      given) or not finite.
-  """
+  """A copy of `[T, *obs]` numeric observations of moves from `first`; a
+  `ValueError` if they are not numeric, finite and of `expected_shape`
+  (when given)."""
   # A copy: environments may reuse their observation buffer in place.
   observations = np.array(observations)
   n = observations.shape[0] if observations.ndim else -1
@@ -93,14 +90,12 @@ def check_moves(first: int, num_moves: int, action_space_size: int,
                 root_values, legal_actions) -> Dict[str, np.ndarray]:
   """Validates `[T, ...]` arrays of moves numbered from `first`: integer
   players and actions in range, finite rewards and root values, `[T, A]`
-  distributions and bool masks holding each move's action.
+  distributions and bool masks holding each move's action; a `ValueError`
+  names the first bad value and its move.
 
   Returns:
     The arrays by `Trajectory` property name, to_play and actions int64,
     rewards and root values float64, policies float32.
-
-  Raises:
-    ValueError: naming the first bad value and its move.
   """
   n = num_moves
   arrays = {}

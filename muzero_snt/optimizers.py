@@ -16,8 +16,8 @@
 
 Sonnet 2's optimizers accept only Sonnet's replicators; these update through
 `strategy.extended.update`. Slots are created by `initialize`, before
-tracing, so that they checkpoint. `apply_updates` false keeps every variable
-as it was: a non-finite step is skipped inside the compiled graph.
+tracing, so that they checkpoint; `apply_updates` false lets the compiled
+step skip a non-finite update.
 """
 
 from typing import Optional, Sequence, Union
@@ -37,27 +37,16 @@ def _slots_like(parameters: Sequence[tf.Variable], name: str):
 
 
 class _Optimizer(snt.Module):
-  """Shared plumbing: distribution and the apply-or-keep select."""
-
-  def initialize(self, parameters: Sequence[tf.Variable]) -> None:
-    raise NotImplementedError
-
-  def _apply_cross_replica(self, strategy, updates, parameters,
-                           apply_updates):
-    raise NotImplementedError
+  """Shared plumbing: a subclass's `initialize` creates its slots and its
+  `_apply_cross_replica` updates them and the parameters, or keeps them."""
 
   def apply(self,
             updates: Sequence[tf.Tensor],
             parameters: Sequence[tf.Variable],
             apply_updates: Union[bool, tf.Tensor] = True) -> None:
-    """Applies `updates` (gradients) to `parameters`.
-
-    From a replica, `updates` must already be all-reduced.
-
-    Args:
-      updates: one gradient per parameter, or None to skip it.
-      apply_updates: boolean scalar; if false, nothing changes.
-    """
+    """Applies `updates`, one gradient per parameter (None: skip it), to
+    `parameters` unless the boolean scalar `apply_updates` is false. From a
+    replica, `updates` must already be all-reduced."""
     if len(updates) != len(parameters):
       raise ValueError(f'{len(updates)} updates for {len(parameters)} '
                        'parameters: expected one update per parameter.')

@@ -33,7 +33,6 @@ class PositionTable:
     self._stop = 0  # One past the last live row.
 
   def __len__(self) -> int:
-    """The number of live rows."""
     return self._stop - self._start
 
   @property
@@ -43,11 +42,7 @@ class PositionTable:
 
   def column(self, name: str) -> np.ndarray:
     """`[len(self), ...]` the live rows of column `name` (a read-only view,
-    valid until the next `append` or `drop_front`).
-
-    Raises:
-      KeyError: naming the column and the table's columns, if unknown.
-    """
+    valid until the next `append` or `drop_front`); a `KeyError` if unknown."""
     if name not in self._arrays:
       raise KeyError(f'No column {name!r}; the table has {self.names}.')
     view = self._arrays[name][self._start:self._stop]
@@ -55,14 +50,10 @@ class PositionTable:
     return view
 
   def append(self, **columns: np.ndarray) -> None:
-    """Appends n rows: `[n, ...]` per column, every column of the table.
-
-    The first call fixes the columns' names, dtypes and row shapes.
-
-    Raises:
-      ValueError: naming the column, if the columns differ from the
-        table's, do not all have n rows, or a row's shape differs.
-    """
+    """Appends n rows: `[n, ...]` per column, every column of the table
+    (the first call fixes their names, dtypes and row shapes). A `ValueError`
+    if the columns differ from the table's, do not all have n rows, or a
+    row's shape differs."""
     if not columns:
       raise ValueError('append needs at least one column.')
     arrays = {name: np.asarray(value) for name, value in columns.items()}

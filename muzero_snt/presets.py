@@ -13,11 +13,7 @@
 # limitations under the License.
 # ============================================================================
 """Presets: the pseudocode's configurations (arXiv:1911.08265, with the
-appendix's networks) and small ones that train on a 2-core CPU.
-
-`FAMILIES` and a user's own environment derive theirs
-(`config_for_environment`).
-"""
+appendix's networks) and small ones that train on a 2-core CPU."""
 
 import dataclasses
 from typing import Any, Callable, Dict, Optional, Tuple
@@ -34,9 +30,8 @@ NetworkConfig = config_lib.NetworkConfig
 
 # Appendix "Network Architecture": AlphaZero's tower with 16 instead of 20
 # residual blocks of 256 planes, and AlphaZero's heads. Each block's last
-# batch-norm scale starts at 0 (not in the paper): from the usual init the
-# paper's learning rates overflow the towers within 3 steps
-# (docs/pseudocode.md, deviation Q).
+# batch-norm scale starts at 0 (docs/pseudocode.md, deviation Q): from the
+# usual init the paper's learning rates overflow the towers within 3 steps.
 PAPER_BOARD_NETWORK = NetworkConfig(
     kind='residual',
     channels=256,
@@ -90,25 +85,24 @@ def make_board_game_config(
   )
 
 
-# AlphaZero's inputs (Silver et al. 2018, table S1), which the MuZero
-# appendix reuses: planes per position, chess 14 (6 + 6 pieces, 2
-# repetition counts) and shogi 45 (14 + 14 pieces, 3 repetition counts,
-# 7 + 7 prisoner counts); constant planes, chess 7 (colour, move count,
-# 2 + 2 castling rights, no-progress count) and shogi 2 (colour, move count).
+# AlphaZero's inputs (Silver et al. 2018, table S1), reused by the appendix:
+# planes per position, chess 14 (6 + 6 pieces, 2 repetition counts) and shogi
+# 45 (14 + 14 pieces, 3 repetition counts, 7 + 7 prisoner counts); constant
+# planes, chess 7 (colour, move count, 2 + 2 castling rights, no-progress
+# count) and shogi 2 (colour, move count).
 CHESS_POSITION_PLANES, CHESS_CONSTANT_PLANES = 14, 7
 SHOGI_POSITION_PLANES, SHOGI_CONSTANT_PLANES = 45, 2
 # Appendix "Network Input": shogi keeps AlphaZero's last 8 positions, chess
 # the last 100 "to allow correct prediction of draws".
 CHESS_HISTORY, SHOGI_HISTORY = 100, 8
-# `environments.make_environment`'s OpenSpiel games: the last 8 positions of
-# OpenSpiel's planes plus one plane for the player to move.
+# OpenSpiel games' inputs: the last 8 positions of OpenSpiel's planes plus
+# one plane for the player to move (`environments.make_environment`).
 OPENSPIEL_HISTORY = 8
 
 
 def make_go_config() -> MuZeroConfig:
-  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers: the
-  last 8 positions of OpenSpiel's 4 planes plus the player to move (33
-  planes where AlphaZero has 17)."""
+  """19x19 Go on OpenSpiel's `go` (komi 7.5), the pseudocode's numbers; 33
+  input planes where AlphaZero has 17."""
   return make_board_game_config(
       action_space_size=362, max_moves=722, dirichlet_alpha=0.03, lr_init=0.01,
       observation_shape=(19, 19, OPENSPIEL_HISTORY * 4 + 1))
@@ -183,12 +177,10 @@ def make_tictactoe_config() -> MuZeroConfig:
       max_moves=9,
       discount=1.0,
       root_dirichlet_alpha=0.3,
-      # Perfect play in fewer learner steps than with 25.
-      num_simulations=50,
+      num_simulations=50,  # Perfect play in fewer learner steps than 25.
       batch_size=64,  # Cheaper steps reach perfect play sooner.
       td_steps=9,  # Monte Carlo return, as for the other board games.
-      # At 0.02 the value stalls; at 0.3 the value head collapses.
-      lr_init=0.2,
+      lr_init=0.2,  # At 0.02 the value stalls; at 0.3 its head collapses.
       lr_decay_steps=10e3,
       visit_softmax_temperature_fn=config_lib.MoveCountTemperature(moves=4),
       known_bounds=KnownBounds(-1, 1),
@@ -206,15 +198,14 @@ def make_tictactoe_config() -> MuZeroConfig:
           action_encoding='board',
           value_support_size=21,
           reward_support_size=21,
-          # Not AlphaZero's 2 and 1: a head of 1 or 2 planes dies when an
-          # early update pushes its batch-norm offset below the
-          # activations; of 16 planes some stay alive.
+          # Not AlphaZero's 2 and 1: an early update can push a head's
+          # batch-norm offset below its activations; of 16 planes some live.
           policy_head_channels=16,
           value_head_channels=16,
           reward_head_channels=16,
       ),
-      # AlphaGo Zero's augmentation: a bad reply to a rare opening is
-      # learnt in all its orientations.
+      # AlphaGo Zero's: a bad reply to a rare opening is learnt in all its
+      # orientations.
       board_symmetries='dihedral',
       # Every opening draws, so self-play settles on a few and rarely meets
       # those the evaluation's perfect player plays.
@@ -334,9 +325,9 @@ def make_go9_config() -> MuZeroConfig:
 
 def make_atari_small_config() -> MuZeroConfig:
   """An Atari game on a CPU: the paper's protocol with 4 stacked frames and 4
-  action planes, the paper's stem and heads on 2 blocks of 32 planes. Games
-  are cut at 1,000 moves; the window of 150 games (twice over while a
-  checkpoint is written) takes at most about 8.4 GB."""
+  action planes, the paper's stem and heads on 2 blocks of 32 planes; the
+  window of 150 games of at most 1,000 moves (twice over while a checkpoint
+  is written) takes at most about 8.4 GB."""
   return MuZeroConfig(
       action_space_size=18,
       max_moves=1000,
@@ -458,14 +449,10 @@ def preset_names() -> Tuple[str, ...]:
 
 def get_preset(name: str, title: Optional[str] = None,
                training_steps: Optional[int] = None) -> MuZeroConfig:
-  """Returns the configuration of preset `name`.
-
-  Args:
-    name: one of `preset_names()`.
-    title: the task or game a family's (`FAMILIES`) configuration is
-      derived from (None: the family's default); `PRESETS` ignore it.
-    training_steps: the run's length (None: the preset's), from which a
-      family's schedules are derived; `PRESETS` keep their tuned ones.
+  """The configuration of preset `name` (one of `preset_names()`); a
+  family's (`FAMILIES`) is derived from its task or game `title` (None: its
+  default) and its schedules from `training_steps` (None: the preset's);
+  `PRESETS` ignore `title` and keep their tuned schedules.
 
   Raises:
     ValueError: listing the known names if `name` is unknown, or as
@@ -484,10 +471,8 @@ def get_preset(name: str, title: Optional[str] = None,
 
 
 def run_defaults(name: Optional[str]) -> Dict[str, Any]:
-  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off.
-
-  None names a user's own environment (`ENVIRONMENT_RUN_DEFAULTS`).
-  """
+  """Preset `name`'s self-play defaults (`RUN_DEFAULTS`), the unnamed off;
+  None names a user's own environment (`ENVIRONMENT_RUN_DEFAULTS`)."""
   if name is not None and name not in RUN_DEFAULTS:
     raise ValueError(
         f'Unknown preset {name!r}; expected one of {sorted(RUN_DEFAULTS)}.')

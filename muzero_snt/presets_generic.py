@@ -14,10 +14,8 @@
 # ============================================================================
 """A configuration derived from an environment's specs: any game, no preset.
 
-The network follows the observation's rank (an MLP for vectors and any
-shape but a 3-D one, flattened; a residual tower for `[H, W, C]`), the other
-numbers the small presets'. The 'gymnasium' and 'openspiel' families build a
-task or game by name and derive its configuration the same way.
+The 'gymnasium' and 'openspiel' families build a task or game by name and
+derive its configuration the same way.
 """
 
 import dataclasses
@@ -97,20 +95,21 @@ def config_for_environment(environment,
                            **overrides) -> config_lib.MuZeroConfig:
   """A configuration for `environment`, read from its specs.
 
-  One-player games get the CartPole preset's search and targets, two-player
-  games the board games' (discount 1, the game's result as value target,
-  scalar values and rewards). `max_moves` is the environment's episode
-  limit (a gymnasium task's time limit, an OpenSpiel game's longest game,
-  an integer `max_moves` attribute of another environment), divided by an
-  `action_repeat` override (rounded up), or 1,000.
+  The network follows the observation's rank (a residual tower for
+  `[H, W, C]`, else an MLP on it flattened), the other numbers the small
+  presets': one-player games get the CartPole preset's search and targets,
+  two-player games the board games' (discount 1, the game's result as value
+  target, scalar values and rewards). `max_moves` is the environment's
+  episode limit (a gymnasium task's time limit, an OpenSpiel game's longest
+  game, an integer `max_moves` attribute of another environment), divided
+  by an `action_repeat` override (rounded up), or 1,000.
 
   Args:
     environment: a `dm_env.Environment` (docs/environments.md).
-    **overrides: `MuZeroConfig` fields (`num_simulations=10`,
-      `known_bounds=KnownBounds(-1, 1)`) and `NetworkConfig` fields
-      (`hidden_size=32`, `channels=16`) to set instead of the derived
-      ones; values derived from them (value targets, temperatures, the
-      replay window) follow `max_moves` and `training_steps`.
+    **overrides: `MuZeroConfig` and `NetworkConfig` fields (`channels=16`)
+      to set instead of the derived ones; derived values (value targets,
+      temperatures, the replay window) follow `max_moves` and
+      `training_steps`.
 
   Raises:
     ValueError: naming the environment's method and value if its specs
@@ -188,14 +187,10 @@ def family_config(family: str,
                   title: Optional[str] = None,
                   training_steps: Optional[int] = None
                  ) -> config_lib.MuZeroConfig:
-  """The configuration of a family's task or game (`FAMILIES`).
-
-  Args:
-    family: one of `FAMILIES`.
-    title: the gymnasium id or the OpenSpiel game (None: the family's
-      default, `environments.ENVIRONMENTS`).
-    training_steps: the run's length, which the learning-rate decay and
-      the temperatures follow (None: `config_for_environment`'s 10,000).
+  """The configuration of a `FAMILIES` family's task or game `title`, the
+  gymnasium id or the OpenSpiel game (None: the family's default,
+  `environments.ENVIRONMENTS`), over `training_steps` (None:
+  `config_for_environment`'s 10,000).
 
   Raises:
     ValueError: if the task or game is unknown or not of the kind MuZero

@@ -15,8 +15,7 @@
 """Reanalyse: fresh targets for stored positions (MuZero Reanalyze).
 
 Appendix H of arXiv:1911.08265; on a fixed dataset, MuZero Unplugged
-(Schrittwieser et al., 2021). The choices made here are in
-docs/reanalysis.md.
+(Schrittwieser et al., 2021). Its choices are in docs/reanalysis.md.
 """
 
 import time
@@ -35,10 +34,8 @@ from muzero_snt import types
 
 def num_rows(fraction: float, batch_size: int,
              rng: np.random.Generator) -> int:
-  """How many of a batch's rows to reanalyse: fraction * B on average.
-
-  floor(f B), plus one with probability f B - floor(f B) (drawn only then).
-  """
+  """How many of a batch's rows to reanalyse, fraction * B on average:
+  floor(f B), plus one with probability f B - floor(f B) (drawn only then)."""
   exact = fraction * batch_size
   count = int(np.floor(exact))
   if exact > count:
@@ -55,11 +52,9 @@ def choose_rows(fraction: float, batch_size: int,
 
 
 class Inputs(NamedTuple):
-  """What the new targets of a batch's chosen rows need from the replay.
-
+  """What the new targets of a batch's chosen rows need from the replay:
   P positions searched again and Q bootstrap observations (b = j + n inside
-  the game) evaluated; NumPy arrays only, to travel between processes.
-  """
+  the game) evaluated; NumPy arrays only, to travel between processes."""
   rows: np.ndarray  # [R] int64 the chosen rows, ascending.
   searched: np.ndarray  # [P, 2] int64 (row, unroll step) searched again.
   observations: np.ndarray  # [P, *observation_shape] stored observations.
@@ -131,8 +126,7 @@ class Reanalyser:
   lies inside the game, the value target's bootstrap term becomes
   g^n s(j, b) v^-(o_b), the target network's value. The target network and
   the call count are `state`, so a resumed run reanalyses as an
-  uninterrupted one. With the replay in another process, that process calls
-  `choose_rows` and `gather_inputs`, and `reanalyse_gathered` the rest.
+  uninterrupted one.
   """
 
   def __init__(self,
@@ -141,18 +135,10 @@ class Reanalyser:
                search: search_lib.Search,
                learner_steps: Callable[[], int],
                seed: int = 0):
-    """Builds a target network copying `network` unless td_steps >=
-    max_moves (then no value bootstraps inside a game).
-
-    Args:
-      network: the learner's `MuZeroNetwork`.
-      search: a `search.Search` over `network`.
-      learner_steps: returns the learner's steps so far.
-      seed: seeds the choice of rows.
-
-    Raises:
-      TypeError: if `search` is not a `search.Search`.
-    """
+    """Builds a target network copying the learner's `network` unless
+    td_steps >= max_moves (then no value bootstraps inside a game); `search`
+    is a `search.Search` over `network` (else a `TypeError`), `learner_steps`
+    returns the learner's steps so far, `seed` seeds the choice of rows."""
     if not isinstance(search, search_lib.Search):
       raise TypeError(f'Reanalyser needs a search.Search (e.g. '
                       f'search.make_search(config, network)), got '
@@ -165,7 +151,7 @@ class Reanalyser:
         config.action_space_size)
     self._learner_steps = learner_steps
     self._seed = seed
-    # Checkpointed with the run (`state`): int64 like the run's counters.
+    # Checkpointed (`state`), int64 like the run's counters.
     self._counters = {
         name: tf.Variable(value, dtype=tf.int64, trainable=False, name=name)
         for name, value in (('reanalysed_batches', 0),
@@ -248,8 +234,9 @@ class Reanalyser:
   def reanalyse_gathered(self, batch: types.Batch, inputs: Inputs,
                          maps: Optional[np.ndarray] = None) -> types.Batch:
     """`reanalyse` of a `sample_batch(augment=False)` batch whose rows'
-    `inputs` were gathered elsewhere, each row then moved by its `[B]`
-    symmetry map (`ReplayBuffer.draw_symmetries`; None: none)."""
+    `inputs` were gathered by the replay's process (`choose_rows`,
+    `gather_inputs`), each row then moved by its `[B]` symmetry map
+    (`ReplayBuffer.draw_symmetries`; None: none)."""
     start = time.perf_counter()
     rng = self._next_rng()
     if len(inputs.rows):

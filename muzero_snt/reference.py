@@ -20,12 +20,10 @@ batch's examples, `scale_gradient` where the pseudocode calls
 `tf.scale_gradient` (never in TensorFlow; Sonnet's `snt.scale_gradient`),
 and TF1's `MomentumOptimizer`. Slow on purpose: it is read next to the
 pseudocode, and tests/test_reference.py proves the compiled learner
-computes the same loss, gradients and update.
-
-Where the library deviates from the pseudocode (docs/pseudocode.md), this
-file does not: it sums over the batch, has no importance weights, and pairs
-unroll step 0 with a reward target, which `pseudocode_batch` sets to 0 (the
-initial inference predicts a reward of 0, so that term is 0 too).
+computes the same loss, gradients and update. Unlike the library
+(docs/pseudocode.md) it sums over the batch, has no importance weights, and
+pairs unroll step 0 with a reward target, which `pseudocode_batch` sets to
+0 (as the initial inference's reward, so that term is 0 too).
 """
 
 from typing import List, Sequence, Tuple
@@ -81,13 +79,13 @@ class PseudocodeNetwork:
 
 
 def pseudocode_batch(batch: types.Batch) -> List[Example]:
-  """A `Batch` as the pseudocode's list of `(image, actions, targets)`.
+  """A `Batch` as the pseudocode's list of `(image, actions, targets)`,
+  without importance weights.
 
   `targets[k]` is `(value, reward, policy)` for unroll step k; the reward at
   step 0 is 0 and step k's reward is `batch.target_reward[:, k - 1]`; the
   policy of a masked position is empty, as the pseudocode's `make_target`
   leaves it past the end of the game.
-  Importance weights are dropped: the pseudocode has none.
   """
   observation = np.asarray(batch.observation)
   action = np.asarray(batch.action)
@@ -110,17 +108,9 @@ def update_weights(optimizer: tf.compat.v1.train.Optimizer,
                    network: PseudocodeNetwork,
                    batch: List[Example],
                    weight_decay: float):
-  """The pseudocode's `update_weights`.
-
-  Args:
-    optimizer: e.g. `tf.compat.v1.train.MomentumOptimizer(lr, 0.9)`.
-    network: a `PseudocodeNetwork`.
-    batch: examples from `pseudocode_batch`.
-    weight_decay: coefficient of the L2 term.
-
-  Returns:
-    The loss and the gradients of the network's weights, as applied.
-  """
+  """The pseudocode's `update_weights`, with e.g. a
+  `tf.compat.v1.train.MomentumOptimizer(lr, 0.9)` and a `batch` from
+  `pseudocode_batch`; returns the loss and the gradients as applied."""
   with tf.GradientTape() as tape:
     loss = 0
     for image, actions, targets in batch:

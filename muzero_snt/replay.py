@@ -32,23 +32,16 @@ PRIORITY_EPSILON = 1e-6
 class ReplayBuffer:
   """The pseudocode's `ReplayBuffer`: the last `window_size` games.
 
-  With the pseudocode's stubs and defects fixed (docs/pseudocode.md, defect
-  7): the window never exceeds `window_size`, and B positions are drawn
-  independently, with replacement:
-
-  - uniformly over all positions, weight 1 (picking a game first, as the
-    pseudocode does, over-weights short games); or
-  - by priority (appendix G): P(i) = p_i^alpha / sum_j p_j^alpha, weight
-    (N P(i))^-beta divided by the batch's largest (Schaul et al., 2016).
-    New positions get p = |search value - n-step return| + PRIORITY_EPSILON.
-
-  Positions are keyed (game id, position); ids are never reused, so
-  `update_priorities` ignores keys of evicted games. Priorities and targets
-  are flat arrays over all positions, gathered with index arrays.
+  Its stubs and defects fixed (docs/pseudocode.md, defect 7), B positions
+  are drawn independently, with replacement: uniformly over all positions,
+  weight 1 (picking a game first, as the pseudocode does, over-weights short
+  games); or by priority (appendix G): P(i) = p_i^alpha / sum_j p_j^alpha,
+  weight (N P(i))^-beta divided by the batch's largest (Schaul et al., 2016),
+  new positions getting p = |search value - n-step return| + epsilon.
+  Positions are keyed (game id, position); ids are never reused.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, seed: int = 0):
-    """An empty buffer; `seed` seeds the draws of positions and padding."""
     if not isinstance(config, config_lib.MuZeroConfig):
       raise TypeError(f'config must be a MuZeroConfig, got {config!r}.')
     self._config = config
@@ -59,7 +52,6 @@ class ReplayBuffer:
     self._priorities = np.zeros(0, np.float64)  # [N] p, epsilon included.
     self._scaled = np.zeros(0, np.float64)  # [N] p^alpha.
     self._cumulative = None  # [N] cumulative sum of p^alpha, when cached.
-    # [N] rows: value target, reward, policy [A] and action.
     self._targets = position_table.PositionTable()
     self._games_saved = 0
     self._restored_from: Optional[str] = None
@@ -121,7 +113,10 @@ class ReplayBuffer:
                        f'[{first}, {self._games_saved}).')
     return self._games[game_id - first]
 
-  def _check_trajectory(self, trajectory: trajectory_lib.Trajectory):
+  def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
+    """Stores a finished game, evicting the oldest if the window is full;
+    returns its id. A `ValueError` if the trajectory is not finished or does
+    not fit the config or the stored games' frame layout."""
     config = self._config
     if not isinstance(trajectory, trajectory_lib.Trajectory):
       raise TypeError(f'save_game expects a Trajectory, got {trajectory!r}.')
@@ -145,19 +140,9 @@ class ReplayBuffer:
                        'layout (a replay file of whole observations, from '
                        'before frames were stored once, cannot take games '
                        'of frames; start from an empty replay).')
-
-  def save_game(self, trajectory: trajectory_lib.Trajectory) -> int:
-    """Stores a finished game, evicting the oldest if the window is full;
-    returns its id.
-
-    Raises:
-      ValueError: if the trajectory is not finished or does not fit the
-        config or the stored games' frame layout.
-    """
-    self._check_trajectory(trajectory)
-    values = trajectory.value_targets(self._config.td_steps)
+    values = trajectory.value_targets(config.td_steps)
     priorities = np.abs(trajectory.root_values - values) + PRIORITY_EPSILON
-    if len(self._games) >= self._config.window_size:
+    if len(self._games) >= config.window_size:
       # Evict before adding: the window never holds more than window_size.
       drop = int(self._lengths[0])
       self._games.pop(0)
@@ -172,7 +157,7 @@ class ReplayBuffer:
     self._offsets = np.concatenate([[0], np.cumsum(self._lengths)])
     self._priorities = np.concatenate([self._priorities, priorities])
     self._scaled = np.concatenate(
-        [self._scaled, priorities**self._config.priority_alpha])
+        [self._scaled, priorities**config.priority_alpha])
     self._cumulative = None
     self._games_saved += 1
     return self._games_saved - 1
@@ -203,14 +188,12 @@ class ReplayBuffer:
   def sample_batch(self, augment: bool = True
                   ) -> Tuple[types.Batch, np.ndarray]:
     """Draws `config.batch_size` K-step windows and their targets, moved by
-    `augment` unless a caller changes targets first (reanalysis).
+    `augment` unless a caller changes targets first (reanalysis); a
+    `ValueError` if the buffer is empty.
 
     Returns:
       A `Batch` of NumPy arrays (float32, actions int32), and its `[B, 2]`
       int64 keys (game id, position) for `update_priorities`.
-
-    Raises:
-      ValueError: if the buffer is empty.
     """
     if not self.num_positions:
       raise ValueError('sample_batch on an empty replay buffer: save a game '
@@ -225,8 +208,7 @@ class ReplayBuffer:
     moves_left = self._offsets[game_index + 1] - flat  # [B] T - t >= 1
     steps = np.arange(k + 1)
     inside = steps < moves_left[:, None]  # [B, K+1]
-    # The flat row of step j, held at the game's last position past its
-    # end (read, then zeroed by `inside`).
+    # Past its end, step j reads the game's last row, zeroed by `inside`.
     rows = flat[:, None] + np.minimum(steps, moves_left[:, None] - 1)
     target_value = np.where(inside, table.column('value')[rows],
                             np.float32(0))  # [B, K+1]
@@ -244,17 +226,16 @@ class ReplayBuffer:
                                            num_padding)
     games = self._games
     pairs = list(zip(game_index.tolist(), position.tolist()))
-    if self._frame_stack is None:  # The stored rows, without checks.
+    if self._frame_stack is None:
       observations = [games[g].observations[t] for g, t in pairs]
-    else:  # Frames stacked per row.
+    else:
       observations = [games[g].observation(t) for g, t in pairs]
     observation = np.stack(observations).astype(np.float32, copy=False)
     next_observation = None
     if config.consistency_loss_weight > 0:
       next_observation = np.zeros(
           (b, k) + tuple(config.observation_shape), np.float32)
-      for i, (g, t) in enumerate(pairs):
-        # Steps 1..inside-1: the observations inside the game.
+      for i, (g, t) in enumerate(pairs):  # Steps 1 .. inside the game.
         inside_i = min(k + 1, int(moves_left[i]))
         if inside_i > 1:
           next_observation[i, :inside_i - 1] = games[g].observations_at(
@@ -318,12 +299,8 @@ class ReplayBuffer:
   def update_priorities(self, keys, priorities) -> None:
     """Sets the `[B]` priorities (+ PRIORITY_EPSILON) of `sample_batch`'s
     `[B, 2]` keys; keys of evicted games are ignored, and a repeated key's
-    last priority wins.
-
-    Raises:
-      ValueError: naming the key, if a priority is not finite and
-        non-negative, or a key was never stored.
-    """
+    last priority wins. A `ValueError` names a key whose priority is not
+    finite and non-negative, or that was never stored."""
     keys = np.asarray(keys)
     priorities = np.asarray(priorities, np.float64)
     if priorities.shape != keys.shape[:1]:
@@ -365,12 +342,8 @@ class ReplayBuffer:
   def restore(cls, config: config_lib.MuZeroConfig, path: str,
               seed: Optional[int] = None) -> 'ReplayBuffer':
     """Reads a buffer written by `save`; it continues exactly where it was
-    unless a `seed` restarts its sampling generator.
-
-    Raises:
-      ValueError: naming `path`, if the file's format or data do not fit
-        `config`.
-    """
+    unless a `seed` restarts its sampling generator. A `ValueError` names
+    `path` if the file's format or data do not fit `config`."""
     buffer = cls.from_contents(config, replay_files.read(path, config), seed)
     buffer._restored_from = path
     return buffer

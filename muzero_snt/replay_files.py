@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The replay buffer's file: every stored game in one `.npz`, no pickles.
-
-Every move's arrays are concatenated over games, with whole observations or
-each move's frame once (`frames.FrameStack`).
-"""
+"""The replay buffer's file: every stored game in one `.npz`, no pickles,
+the moves' arrays (whole observations or frames) concatenated over games."""
 
 import json
 import zipfile
@@ -148,15 +145,12 @@ def _frame_stack(path: str, arrays, meta, version: int,
 
 
 def read(path: str, config: config_lib.MuZeroConfig) -> Contents:
-  """Reads and checks a replay file against `config`.
+  """Reads and checks a replay file against `config`; a `ValueError` names
+  `path` if the file's format or data do not fit it.
 
   Format 1 has no legal-action masks: every action is read as legal, exact
   for the library's one-player games; two-player files are refused for
   reanalysis, which searches with the masks.
-
-  Raises:
-    ValueError: naming `path`, if the file's format or data do not fit
-      `config`.
   """
   arrays, meta = _load(path)
   version = meta.get('format_version')

@@ -16,12 +16,11 @@
 
 AlphaGo Zero's random dihedral map of each position (Silver et al., 2017,
 Methods); MuZero does not augment, so 'none' is the default. A K-step
-window moves as a whole: board planes, actions and policy targets.
-
-Kinds: 'none'; 'dihedral', the 8 maps of a square board (tic-tac-toe, Go);
-'left_right', the identity and the mirror (connect four). Observations are
-`[height, width, planes]`; actions are the squares row-major (plus at most
-one, such as Go's pass, that no map moves) or, for 'left_right', columns.
+window moves as a whole: board planes, actions and policy targets. Kinds:
+'dihedral', the 8 maps of a square board (tic-tac-toe, Go); 'left_right',
+the identity and the mirror (connect four). Observations are `[height,
+width, planes]`; actions are the squares row-major (plus at most one, such
+as Go's pass, that no map moves) or, for 'left_right', columns.
 """
 
 from typing import Any, Optional, Sequence
@@ -94,8 +93,7 @@ class BoardSymmetries:
         cols = np.arange(width)
         image.append(cols if j == 0 else width - 1 - cols)
         continue
-      # Square a lands where the map's source holds a; actions past the
-      # squares (Go's pass) stay.
+      # Square a lands where the source holds a; Go's pass stays.
       image.append(np.concatenate([np.argsort(source),
                                    np.arange(source.size, action_space_size)]))
     self._action_image = np.stack(image).astype(np.int64)  # [S, A]
@@ -151,6 +149,6 @@ class BoardSymmetries:
     return rng.integers(0, self.size, rows)
 
   def sample(self, batch: Any, rng: np.random.Generator) -> Any:
-    """`apply` with a map drawn uniformly for each row (none for 'none')."""
+    """`apply` with a map for each row, drawn as `draw` does."""
     return self.apply(batch, self.draw(len(batch.action), rng))
 

@@ -32,7 +32,8 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
                   root_values: np.ndarray, discount: float, num_players: int,
                   terminal: bool, bootstrap_value: float,
                   td_steps: int) -> np.ndarray:
-  """`[T]` float64 n-step value targets z_t for the player to move at t.
+  """`[T]` float64 n-step value targets z_t for the player to move at t, of
+  a game's `[T]` arrays (`Trajectory`), g = `discount`, n = `td_steps` >= 1.
 
   z_t = sum_{i<n} g^i s(t, t+i) r_{t+i} + g^n s(t, t+n) v_{t+n}, with v the
   root values and s(t, j) = +1 if the same player moves at t and j, else -1
@@ -42,12 +43,6 @@ def value_targets(to_play: np.ndarray, rewards: np.ndarray,
   player to move after the last move. Computed in O(T) from discounted
   suffix sums R_t = sigma_t r_t + g R_{t+1}, sigma = +1 for player 0, -1
   for player 1.
-
-  Args:
-    to_play, rewards, root_values: the game's `[T]` arrays (`Trajectory`).
-    discount, td_steps: g and n >= 1.
-    num_players: 1 or 2.
-    terminal, bootstrap_value: how the game ended (`Trajectory.finish`).
   """
   t_max = len(rewards)
   g = discount

@@ -45,11 +45,7 @@ class Trajectory:
                frame_stack: Optional[frames_lib.FrameStack] = None):
     """An empty trajectory of A = `action_space_size`, 1 or 2 alternating
     players, a discount in (0, 1] and the observations' `frame_stack`
-    layout if they stack frames.
-
-    Raises:
-      ValueError: if an argument is out of range.
-    """
+    layout if they stack frames; a `ValueError` if one is out of range."""
     move_checks.check_game(action_space_size, num_players, discount)
     if frame_stack is not None:
       if not isinstance(frame_stack, frames_lib.FrameStack):
@@ -79,13 +75,10 @@ class Trajectory:
                   frames: Optional[np.ndarray] = None,
                   frame_stack: Optional[frames_lib.FrameStack] = None
                  ) -> 'Trajectory':
-    """A finished trajectory from whole arrays (e.g. read from a checkpoint).
-
-    The constructor's arguments, the `[T, ...]` arrays named as the
-    properties, then `finish`'s, validated as `append` and `finish` do.
-    `legal_actions` None marks every action legal. With a `frame_stack`,
-    `frames` `[T, H, W, C]` replace `observations` (then None).
-    """
+    """A finished trajectory from the constructor's arguments, `[T, ...]`
+    arrays named as the properties and `finish`'s, checked as `append` and
+    `finish` do (`legal_actions` None: all legal). With a `frame_stack`,
+    `frames` `[T, H, W, C]` replace `observations` (then None)."""
     trajectory = cls(action_space_size, num_players, discount, frame_stack)
     if legal_actions is None:
       legal_actions = np.ones((np.shape(actions)[0], action_space_size), bool)
@@ -119,14 +112,9 @@ class Trajectory:
              legal_actions: Optional[np.ndarray] = None) -> None:
     """Records one move (the pseudocode's `apply` + `store_search_statistics`).
 
-    Args:
-      observation: `[*obs]` the observation here.
-      to_play: the player to move (0 in one-player games).
-      action: the action taken, in [0, A).
-      reward: the reward that followed, for the mover.
-      policy: `[A]` the search's visit distribution.
-      root_value: the search's value here, for the mover.
-      legal_actions: `[A]` bool the legal actions; None: all.
+    `to_play` is 0 in one-player games; `reward` (what followed `action`) and
+    `root_value` are for the mover; `policy` is the search's `[A]` visit
+    distribution and `legal_actions` an `[A]` bool mask (None: all).
 
     Raises:
       ValueError: after `finish`, or naming the move and a value out of
@@ -184,7 +172,6 @@ class Trajectory:
 
   def _checked_move(self, observation, to_play, action, reward, policy,
                     root_value, legal_actions) -> Dict[str, np.ndarray]:
-    """One move's stored values by name, checked as `append` documents."""
     if self.finished:
       raise ValueError(f'Cannot append move {self.length}: the trajectory is '
                        'finished.')
@@ -203,7 +190,7 @@ class Trajectory:
     if self._frame_stack is None:
       arrays['observations'] = observations
     else:
-      # The frames and actions this move's observation shows besides its own.
+      # The earlier frames this observation shows, and the actions before.
       recent = self._moves['frames'][
           max(0, first - self._frame_stack.num_frames + 1):]
       actions = self._moves['actions']
@@ -220,12 +207,8 @@ class Trajectory:
   def finish(self, terminal: bool, bootstrap_value: float = 0.) -> None:
     """Closes the record of a `terminal` or truncated game, whose
     `bootstrap_value` is the value after the last move for the player to
-    move there (0 if terminal). No move can be appended afterwards.
-
-    Raises:
-      ValueError: if the trajectory is empty or already finished, or
-        `bootstrap_value` is not finite or non-zero after a terminal state.
-    """
+    move there (0 if terminal). A `ValueError` if the trajectory is empty or
+    finished, or `bootstrap_value` not finite or non-zero when terminal."""
     if self.finished:
       raise ValueError('finish() called twice: the trajectory is already '
                        'finished.')
