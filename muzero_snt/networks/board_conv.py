@@ -33,12 +33,9 @@ MAX_DENSE_ENTRIES = 1 << 20
 
 def tap_table(height: int, width: int, kernel_height: int,
               kernel_width: int) -> np.ndarray:
-  """`[H*W, H*W]` int32: which kernel tap carries input cell p to output q.
-
-  Entry `[p, q]` is the tap `ty * kw + tx` of a stride-1 'SAME' convolution
-  (TensorFlow's padding) reading cell p for cell q, cells row by row, or
-  `kh * kw` when no tap does.
-  """
+  """`[H*W, H*W]` int32: entry `[p, q]` is the kernel tap `ty * kw + tx` by
+  which a stride-1 'SAME' convolution (TensorFlow's padding) reads input
+  cell p for output cell q, cells row by row, or `kh * kw` when none does."""
   table = np.full([height * width, height * width],
                   kernel_height * kernel_width, np.int32)
   for qy in range(height):
@@ -88,11 +85,9 @@ class BoardConv2D(snt.Conv2D):
             self.data_format == 'NHWC')
 
   def dense_weights(self, height: int, width: int) -> tf.Tensor:
-    """The `[H*W*C_in, H*W*C_out]` matrix of the convolution on H x W.
-
-    Entry `[p * C_in + i, q * C_out + o]` is `w[ty, tx, i, o]` for the tap
-    carrying cell p to cell q, else 0.
-    """
+    """The `[H*W*C_in, H*W*C_out]` matrix of the convolution on H x W: entry
+    `[p * C_in + i, q * C_out + o]` is `w[ty, tx, i, o]` for the tap carrying
+    cell p to cell q, else 0."""
     kernel_height, kernel_width, in_channels, out_channels = self.w.shape
     taps = kernel_height * kernel_width
     kernel = tf.reshape(self.w, [taps, in_channels, out_channels])
@@ -124,13 +119,10 @@ class BoardConv2D(snt.Conv2D):
 @contextlib.contextmanager
 def assembled_weights(module, feature_shape,
                       dtype: tf.DType = tf.float32) -> Iterator[None]:
-  """Inside the context, `module`'s `BoardConv2D`s reuse matrices made once.
-
-  XLA does not hoist the matrices' assembly out of a search's
-  `tf.while_loop`, so the search (and the unrolled loss) assemble them here
-  for `[B, H, W, C]` feature maps of `dtype` (another rank changes nothing).
-  A call on another board size or dtype assembles its own.
-  """
+  """Inside the context, `module`'s `BoardConv2D`s reuse matrices made once
+  for `[B, H, W, C]` feature maps of `dtype` (another rank changes nothing;
+  another board size or dtype assembles its own): XLA does not hoist their
+  assembly out of a search's `tf.while_loop` or the unrolled loss."""
   feature_shape = tf.TensorShape(feature_shape)
   previous = []  # (conv, what it held before), restored on exit.
   if hasattr(module, 'submodules') and feature_shape.rank == 4:

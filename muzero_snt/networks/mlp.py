@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Hidden-state scaling, action encodings and fully connected networks.
-
-The MLP networks are for vector observations (CartPole and the like), with a
-vector hidden state `[B, H]`.
-"""
+"""Hidden-state scaling, action encodings, and MLP networks for vector
+observations (CartPole and the like) with hidden states `[B, H]`."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -30,10 +27,8 @@ _MIN_RANGE = 1e-5
 
 
 def scale_hidden_state(hidden_state: tf.Tensor) -> tf.Tensor:
-  """Min-max scales each example of `[B, ...]` hidden states to [0, 1].
-
-  Appendix "Network Architecture" of arXiv:1911.08265.
-  """
+  """Min-max scales each example of `[B, ...]` hidden states to [0, 1]
+  (appendix "Network Architecture" of arXiv:1911.08265)."""
   axes = list(range(1, hidden_state.shape.rank))
   low = tf.reduce_min(hidden_state, axis=axes, keepdims=True)
   high = tf.reduce_max(hidden_state, axis=axes, keepdims=True)
@@ -56,11 +51,9 @@ def one_hot_planes(action: tf.Tensor, num_actions: int, height: int,
 
 def board_action_planes(action: tf.Tensor, num_actions: int, height: int,
                         width: int, dtype: tf.DType) -> tf.Tensor:
-  """`[B]` actions -> `[B, H, W, P]` with a single one at the action's place.
-
-  P = ceil(A / (H W)) planes; action a marks plane a // (H W) at square
-  a % (H W), row-major (a second plane for Go's pass, 73 for chess).
-  """
+  """`[B]` actions -> `[B, H, W, P]`, P = ceil(A / (H W)) planes (a second
+  for Go's pass, 73 for chess): action a sets a single one, on plane
+  a // (H W) at square a % (H W), row-major."""
   squares = height * width
   num_planes = -(-num_actions // squares)
   flat = tf.one_hot(action, num_planes * squares, dtype=dtype)  # [B, P*H*W]
@@ -70,9 +63,8 @@ def board_action_planes(action: tf.Tensor, num_actions: int, height: int,
 
 def column_action_planes(action: tf.Tensor, num_actions: int, height: int,
                          width: int, dtype: tf.DType) -> tf.Tensor:
-  """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games.
-
-  In connect four every square of the column then sees the move in its 3x3
+  """`[B]` actions -> `[B, H, W, 1]` with column a all ones, for drop games:
+  in connect four every square of the column then sees the move in its 3x3
   neighbourhood, wherever the piece lands.
 
   Raises:
@@ -93,11 +85,8 @@ class ValueHead(snt.Module):
                hidden_sizes: Sequence[int],
                support_size: int,
                name: Optional[str] = None):
-    """Constructs a `ValueHead`.
-
-    Args:
-      hidden_sizes: sizes of the hidden layers, each followed by a ReLU.
-      support_size: 0 for a scalar output, else the number of atoms S.
+    """`hidden_sizes` are ReLU layers; `support_size` is 0 for a scalar
+    output, else the number of atoms S.
 
     Raises:
       ValueError: if `support_size` is neither 0 nor an odd integer >= 3.
@@ -133,8 +122,7 @@ class MLPRepresentation(snt.Module):
                is_training: bool = False) -> tf.Tensor:
     """`[B, ...]` observations -> `[B, H]` hidden states scaled to [0, 1]."""
     del is_training  # No batch statistics.
-    flat = self._to_vector(observation)
-    return scale_hidden_state(self._torso(flat))
+    return scale_hidden_state(self._torso(self._to_vector(observation)))
 
 
 class MLPDynamics(snt.Module):
@@ -147,15 +135,8 @@ class MLPDynamics(snt.Module):
                head_sizes: Sequence[int],
                reward_support_size: int = 0,
                name: Optional[str] = None):
-    """Constructs an `MLPDynamics`.
-
-    Args:
-      num_actions: size A of the action space, one-hot next to the state.
-      hidden_size: size H of the hidden state.
-      hidden_sizes: sizes of the torso's hidden layers.
-      head_sizes: sizes of the reward head's hidden layers.
-      reward_support_size: as `ValueHead`'s `support_size`.
-    """
+    """`hidden_sizes` are the torso's hidden layers, `head_sizes` the reward
+    head's; `reward_support_size` is `ValueHead`'s `support_size`."""
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
     tower.check_positive('hidden_size', hidden_size)
@@ -187,14 +168,8 @@ class MLPPrediction(snt.Module):
                head_sizes: Sequence[int],
                value_support_size: int = 0,
                name: Optional[str] = None):
-    """Constructs an `MLPPrediction`.
-
-    Args:
-      num_actions: size A of the action space.
-      hidden_sizes: sizes of the shared torso's layers (may be empty).
-      head_sizes: sizes of the hidden layers of each head.
-      value_support_size: as `ValueHead`'s `support_size`.
-    """
+    """`hidden_sizes` are the shared torso's layers (may be none), `head_sizes`
+    each head's; `value_support_size` is `ValueHead`'s `support_size`."""
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
     self._torso = snt.nets.MLP(

@@ -12,8 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZeroNetwork: the pseudocode's initial and recurrent inference, and
-`make_network`, the network a config describes."""
+"""MuZeroNetwork, the pseudocode's two inferences, and `make_network`."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -30,10 +29,7 @@ from muzero_snt.networks import residual
 
 
 class MuZeroNetwork(snt.Module):
-  """The three functions of MuZero (arXiv:1911.08265, section 2) as a module.
-
-  `initial_inference(o)` runs h then f; `recurrent_inference(s, a)` g then f.
-  """
+  """The three functions of MuZero (arXiv:1911.08265, section 2) as a module."""
 
   def __init__(self,
                representation: snt.Module,
@@ -54,7 +50,6 @@ class MuZeroNetwork(snt.Module):
       prediction: f, `(hidden_state, is_training) -> (policy_logits, value)`
         with the value a scalar `[B]` or logits `[B, S]`.
       observation_shape: the shape of one observation, without the batch.
-      num_actions: size A of the action space.
       value_support_size: atoms of the value head, 0 for a scalar head.
       reward_support_size: atoms of the reward head, 0 for a scalar head.
       projection: the consistency loss's `projection.Projection`, or None.
@@ -91,8 +86,7 @@ class MuZeroNetwork(snt.Module):
         reward=tf.zeros_like(value),
         policy_logits=policy_logits,
         hidden_state=hidden_state,
-        value_logits=value_logits,
-        reward_logits=None)
+        value_logits=value_logits)
 
   def recurrent_inference(self,
                           hidden_state: tf.Tensor,
@@ -166,12 +160,10 @@ class MuZeroNetwork(snt.Module):
     """The pseudocode's `get_weights`: the trainable variables."""
     return self.trainable_variables
 
-  def create_variables(self, batch_size: int = 1) -> None:
+  def create_variables(self) -> None:
     """Builds every variable eagerly, before any `tf.function` or restore."""
-    observation = tf.zeros((batch_size,) + self.observation_shape)
-    output = self.initial_inference(observation)
-    self.recurrent_inference(output.hidden_state,
-                             tf.zeros([batch_size], tf.int32))
+    output = self.initial_inference(tf.zeros((1,) + self.observation_shape))
+    self.recurrent_inference(output.hidden_state, tf.zeros([1], tf.int32))
     if self.projection is not None:
       self.project(output.hidden_state, with_head=True)
 

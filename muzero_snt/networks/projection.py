@@ -12,12 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The projection of a hidden state for the consistency loss.
-
-EfficientZero's SimSiam-style projection and prediction head (Ye et al. 2021,
-arXiv:2111.00210, section 4.1), with layer norm in batch norm's place: it
-keeps no statistics to make replica-local under `tf.distribute`.
-"""
+"""The projection of hidden states for the consistency loss: EfficientZero's
+SimSiam-style projection and prediction head (Ye et al. 2021,
+arXiv:2111.00210, section 4.1), with layer norm in batch norm's place (it
+keeps no statistics to make replica-local under `tf.distribute`)."""
 
 from typing import Optional
 
@@ -33,20 +31,15 @@ class Projection(snt.Module):
                projection_size: int,
                head_hidden_size: int,
                name: Optional[str] = None):
-    """Constructs a `Projection`.
-
-    Args:
-      hidden_size: width of the projection's two hidden layers.
-      projection_size: size of the projection, and of the head's output.
-      head_hidden_size: width of the prediction head's hidden layer.
-    """
+    """`hidden_size` is the width of the projection's two hidden layers,
+    `head_hidden_size` that of the prediction head's one, `projection_size`
+    the size of the projection and of the head's output."""
     super().__init__(name=name)
     self.projection_size = projection_size
     self._to_vector = snt.Flatten()
     self._projection = [
-        snt.Linear(hidden_size, name='projection_1'),
-        snt.Linear(hidden_size, name='projection_2'),
-        snt.Linear(projection_size, name='projection_3'),
+        snt.Linear(size, name=f'projection_{i}') for i, size in enumerate(
+            (hidden_size, hidden_size, projection_size), start=1)
     ]
     self._projection_norms = [
         snt.LayerNorm(-1, create_scale=True, create_offset=True,

@@ -13,7 +13,8 @@
 # limitations under the License.
 # ============================================================================
 """AlphaZero's residual tower as MuZero's h, g and f (arXiv:1911.08265,
-appendix "Network Architecture"): hidden states `[B, h, w, channels]`."""
+appendix "Network Architecture"): hidden states `[B, h, w, channels]`.
+`zero_init` starts each residual block as the identity (`tower.py`)."""
 
 from typing import Optional, Sequence, Tuple
 
@@ -41,15 +42,9 @@ class ResidualRepresentation(snt.Module):
                batch_norm: bool = True,
                zero_init: bool = False,
                name: Optional[str] = None):
-    """Constructs a `ResidualRepresentation`.
-
-    Args:
-      channels: planes of the tower (256 in the paper).
-      num_blocks: residual blocks after the stem (16 in the paper).
-      downsample: whether the stem is the Atari `tower.DownsampleStem`
-        rather than one 3x3 convolution.
-      zero_init: whether each residual block starts as the identity.
-    """
+    """A tower of `num_blocks` residual blocks (16 in the paper) of
+    `channels` planes (256) after a stem: the Atari `tower.DownsampleStem`
+    if `downsample`, else one 3x3 convolution."""
     super().__init__(name=name)
     if downsample:
       self._stem = tower.DownsampleStem(channels, batch_norm, zero_init,
@@ -83,18 +78,11 @@ class ResidualDynamics(snt.Module):
                reward_head_channels: int = 1,
                zero_init: bool = False,
                name: Optional[str] = None):
-    """Constructs a `ResidualDynamics`.
-
-    Args:
-      num_actions: size A of the action space.
-      channels: planes of the hidden state and the tower.
-      num_blocks: residual blocks (16 in the paper).
-      head_sizes: hidden layers of the reward head after its 1x1 convolution.
-      reward_support_size: as `mlp.ValueHead`'s `support_size`.
-      action_encoding: 'one_hot', 'board' or 'column' (`mlp`'s
-        `one_hot_planes`, `board_action_planes`, `column_action_planes`).
-      reward_head_channels: planes of the reward head's 1x1 convolution.
-      zero_init: whether each residual block starts as the identity.
+    """A tower of `num_blocks` residual blocks (16 in the paper) of
+    `channels` planes, the hidden state's; `head_sizes` are the reward head's
+    hidden layers after its 1x1 convolution to `reward_head_channels` planes;
+    `action_encoding` is 'one_hot', 'board' or 'column' (`mlp`'s
+    `one_hot_planes`, `board_action_planes`, `column_action_planes`).
 
     Raises:
       ValueError: if `action_encoding` is unknown.
@@ -147,18 +135,9 @@ class ResidualPrediction(snt.Module):
                value_head_channels: int = 1,
                zero_init: bool = False,
                name: Optional[str] = None):
-    """Constructs a `ResidualPrediction`.
-
-    Args:
-      num_actions: size A of the action space.
-      channels: planes of the hidden state and of the torso.
-      num_blocks: residual blocks before the heads (0 in the paper).
-      head_sizes: hidden layers of the value head after its convolution.
-      value_support_size: 0 for a scalar value, else its number of atoms.
-      policy_head_channels: planes of the policy head's 1x1 convolution.
-      value_head_channels: planes of the value head's 1x1 convolution.
-      zero_init: whether each residual block starts as the identity.
-    """
+    """`num_blocks` residual blocks (0 in the paper) of `channels` planes
+    before the heads' 1x1 convolutions to `policy_head_channels` and
+    `value_head_channels` planes; `head_sizes` then are the value head's."""
     super().__init__(name=name)
     tower.check_positive('num_actions', num_actions)
     self._tower = tower.ResidualTower(

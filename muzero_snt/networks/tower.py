@@ -12,11 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Convolutional building blocks: conv-BN-ReLU, residual blocks and towers.
-
-AlphaZero's residual tower (Silver et al. 2018) and the Atari down-sampling
-stem of MuZero's appendix "Network Architecture".
-"""
+"""Convolutional blocks: conv-BN-ReLU, AlphaZero's residual blocks and tower
+(Silver et al. 2018), and the Atari down-sampling stem of MuZero's appendix
+"Network Architecture"."""
 
 import inspect
 from typing import Optional
@@ -31,13 +29,11 @@ _BATCH_NORM_DECAY = 0.99
 
 
 class _MovingAverage(snt.ExponentialMovingAverage):
-  """A debiased moving average that reads `initial_value` before any update.
-
-  Sonnet's reads 0, so a fresh batch norm in inference mode (self-play
-  before the first step) divides by sqrt(eps) and a deep tower overflows.
-  The first call makes every variable, inside the `Learner`'s strategy
-  scope: on its device, where its XLA step can read them.
-  """
+  """A debiased moving average that reads `initial_value` before any update
+  (Sonnet's reads 0, so a fresh batch norm in inference mode, as in
+  self-play before the first step, divides by sqrt(eps) and a deep tower
+  overflows). The first call makes every variable, inside the `Learner`'s
+  strategy scope: on its device, where its XLA step can read them."""
 
   def __init__(self, decay: float, initial_value: float, name: str):
     super().__init__(decay, name=name)
@@ -69,12 +65,10 @@ def _batch_norm(name: str, zero_scale: bool = False) -> snt.BaseBatchNorm:
 
 def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
               is_training: bool) -> tf.Tensor:
-  """Applies `norm` (if any) in float32 and returns the inputs' dtype.
-
-  bfloat16 batch statistics lose too many bits. Feature maps are normalised
-  as `[B*H*W, C]` rows, the same statistics, to keep Sonnet off the fused
-  kernel, whose gradient under XLA is NaN (tests/networks/test_tower.py).
-  """
+  """Applies `norm` (if any) in float32, as bfloat16 batch statistics lose
+  too many bits, to `[B*H*W, C]` rows (the same statistics) so that Sonnet
+  avoids the fused kernel, whose gradient under XLA is NaN
+  (tests/networks/test_tower.py); returns the inputs' dtype."""
   if norm is None:
     return inputs
   rows = tf.reshape(tf.cast(inputs, tf.float32), [-1, inputs.shape[-1]])
@@ -83,10 +77,9 @@ def normalize(norm: Optional[snt.BaseBatchNorm], inputs: tf.Tensor,
   return tf.cast(tf.reshape(outputs, tf.shape(inputs)), inputs.dtype)
 
 
-# Sonnet converts `BaseBatchNorm.__call__` with AutoGraph whenever it runs in
-# a graph, a fifth of the learner step's trace. With a Python bool
-# `is_training` its body has no tensor control flow, so the function under
-# the decorators builds the same graph (tests/networks/test_tower.py).
+# Sonnet AutoGraph-converts `BaseBatchNorm.__call__` in a graph (a fifth of
+# the learner step's trace); with a Python bool `is_training` it has no tensor
+# control flow, so unwrapped it builds the same graph (test_tower.py).
 _UNCONVERTED_BATCH_NORM = inspect.unwrap(snt.BaseBatchNorm.__call__)
 
 
@@ -113,17 +106,14 @@ class ConvBlock(snt.Module):
     self._norm = _batch_norm('batch_norm') if batch_norm else None
 
   def __call__(self, inputs: tf.Tensor, is_training: bool) -> tf.Tensor:
-    outputs = normalize(self._norm, self._conv(inputs), is_training)
-    return tf.nn.relu(outputs)
+    return tf.nn.relu(normalize(self._norm, self._conv(inputs), is_training))
 
 
 class ResidualBlock(snt.Module):
-  """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions.
-
-  With `zero_init`, the last batch-norm scale (or, without batch norm, the
-  last convolution) starts at 0, so a fresh block is the identity on x >= 0:
-  the "zero gamma" of Goyal et al. (2017) (docs/pseudocode.md, deviation Q).
-  """
+  """x -> relu(x + BN(conv(relu(BN(conv(x)))))), 3x3 convolutions; with
+  `zero_init` the last batch-norm scale (or, without batch norm, the last
+  convolution) starts at 0, so a fresh block is the identity on x >= 0: the
+  "zero gamma" of Goyal et al. (2017) (docs/pseudocode.md, deviation Q)."""
 
   def __init__(self,
                channels: int,
@@ -179,13 +169,10 @@ class ResidualTower(snt.Module):
 
 
 class DownsampleStem(snt.Module):
-  """The paper's Atari stem: 96x96 observations -> 6x6 planes.
-
-  Convolution stride 2 to channels/2 planes (48x48), 2 residual blocks,
-  convolution stride 2 to `channels` planes (24x24), 3 residual blocks,
-  average pooling stride 2 (12x12), 3 residual blocks, average pooling
-  stride 2 (6x6). `zero_init` as for `ResidualTower`.
-  """
+  """The paper's Atari stem, 96x96 observations -> 6x6 planes: convolution
+  stride 2 to channels/2 planes (48x48), 2 residual blocks, convolution
+  stride 2 to `channels` planes (24x24), 3 residual blocks, average pooling
+  stride 2 (12x12), 3 residual blocks, average pooling stride 2 (6x6)."""
 
   def __init__(self,
                channels: int,

@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The MuZero search: the pseudocode's MCTS in NumPy, and as batched tensors.
-
-Both are a `Search` (`make_search` builds one) of legal actions given as a
-`[B, A]` bool mask (`legal_actions_to_mask`).
-"""
+"""The MuZero search, the pseudocode's MCTS in NumPy or as batched tensors: a
+`Search` (`make_search`) of legal actions as a `[B, A]` bool mask."""
 
 from muzero_snt.search.base import legal_actions_to_mask
 from muzero_snt.search.base import Search

@@ -18,8 +18,7 @@ Every search takes B positions as NumPy arrays: `observations`
 `[B, *observation_shape]` floating point and finite (cast to float32),
 `to_play` `[B]` integers in [0, num_players), and `legal_actions_mask`
 `[B, A]` bool, True at the legal actions (OpenSpiel's sense; mctx passes
-the inverse), at least one per row. `legal_actions_to_mask` makes the mask
-from the pseudocode's lists of legal action ids.
+the inverse), at least one per row (`legal_actions_to_mask`).
 """
 
 import reprlib
@@ -157,8 +156,7 @@ def check_inputs(config: config_lib.MuZeroConfig, observations, to_play,
     ValueError: naming the argument and value, if an input has the wrong
       shape or value.
   """
-  observation = _check_observations(observations,
-                                    config.observation_shape)
+  observation = _check_observations(observations, config.observation_shape)
   num_actions = config.action_space_size
   players = _array('to_play', to_play, 'a [B] integer array')
   legal = _array('legal_actions_mask', legal_actions_mask,
@@ -193,5 +191,4 @@ def check_inputs(config: config_lib.MuZeroConfig, observations, to_play,
   if empty.size:
     raise ValueError(f'legal_actions_mask[{int(empty[0])}] has no legal '
                      'action; a searched position needs at least one.')
-  return SearchInputs(observation, players.astype(np.int32, copy=False),
-                      legal)
+  return SearchInputs(observation, players.astype(np.int32, copy=False), legal)

@@ -12,13 +12,10 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""MuZero's search as batched tensors, and what both batched searches share.
-
+"""MuZero's search as batched tensors, and what both batched searches share:
 `batched_search` is `reference_search.search_trees` for B positions in one
 XLA-compilable program (with float64 statistics, the same visits and root
-values): `expand_roots`, then `run_simulations` of a pUCT descent
-(`select_leaves`), one `recurrent_inference`, expansion and backup.
-"""
+values)."""
 
 from typing import Callable, NamedTuple, Optional, Tuple
 
@@ -75,9 +72,11 @@ def draw_noise(config: config_lib.MuZeroConfig, legal: tf.Tensor,
                                              legal, seed, dtype)
 
 
-def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
-                  to_play: tf.Tensor, legal_actions_mask: tf.Tensor) -> None:
-  """Raises ValueError, when tracing, on shapes that would broadcast."""
+def _checked(config: config_lib.MuZeroConfig, observation: tf.Tensor,
+             to_play: tf.Tensor, legal_actions_mask: tf.Tensor,
+             check_inputs: bool) -> tf.Tensor:
+  """`observation` after a ValueError on shapes that would broadcast and,
+  with `check_inputs`, run-time assertions of sizes and values (not XLA)."""
   num_actions = config.action_space_size
   if legal_actions_mask.shape.rank != 2 or (
       legal_actions_mask.shape[1] not in (None, num_actions)):
@@ -92,31 +91,27 @@ def _check_shapes(config: config_lib.MuZeroConfig, observation: tf.Tensor,
         f'observation, to_play and legal_actions_mask must have the same '
         f'batch size, got shapes {observation.shape}, {to_play.shape} and '
         f'{legal_actions_mask.shape}.')
-
-
-def _input_assertions(config: config_lib.MuZeroConfig,
-                      observation: tf.Tensor, to_play: tf.Tensor,
-                      legal: tf.Tensor) -> list:
-  """Run-time checks of the inputs' sizes and values (not under XLA)."""
+  if not check_inputs:
+    return observation
   batch_size = tf.shape(observation)[0]
   players = 'to_play must be players in [0, num_players)'
-  return [
+  with tf.control_dependencies([
       tf.debugging.assert_equal(
-          tf.shape(legal), tf.stack([batch_size, config.action_space_size]),
+          tf.shape(legal_actions_mask), tf.stack([batch_size, num_actions]),
           message='legal_actions_mask must be a [B, A] mask, B the '
           'observations\' batch'),
       tf.debugging.assert_equal(
           tf.shape(to_play), batch_size[None],
           message='to_play must have one player per observation'),
       tf.debugging.assert_equal(
-          tf.reduce_any(legal, axis=1), True,
+          tf.reduce_any(legal_actions_mask, axis=1), True,
           message='every position needs a legal action (a row of '
           'legal_actions_mask without one would search action 0)'),
       tf.debugging.assert_non_negative(to_play, message=players),
       tf.debugging.assert_less(
           to_play, tf.cast(config.num_players, to_play.dtype),
-          message=players),
-  ]
+          message=players)]):
+    return tf.identity(observation)
 
 
 def expand_roots(config: config_lib.MuZeroConfig, network,
@@ -141,11 +136,7 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
   observation = tf.convert_to_tensor(observation)
   to_play = tf.convert_to_tensor(to_play)
   legal = tf.convert_to_tensor(legal_actions_mask, tf.bool)
-  _check_shapes(config, observation, to_play, legal)
-  if check_inputs:
-    with tf.control_dependencies(
-        _input_assertions(config, observation, to_play, legal)):
-      observation = tf.identity(observation)
+  observation = _checked(config, observation, to_play, legal, check_inputs)
 
   # At the root of the search tree we use the representation function to
   # obtain a hidden state given the current observation.
@@ -159,12 +150,9 @@ def expand_roots(config: config_lib.MuZeroConfig, network,
                             output.value, output.policy_logits,
                             output.hidden_state, to_play, legal,
                             known_bounds, dtype)
-  if add_noise:
-    if noise is None:
-      noise = draw_noise(config, legal, seed, dtype)
-    noise = tf.cast(noise, dtype)
-  else:
-    noise = None
+  if add_noise and noise is None:
+    noise = draw_noise(config, legal, seed, dtype)
+  noise = tf.cast(noise, dtype) if add_noise else None
   return Roots(tree, output, all_finite(output), noise)
 
 
@@ -204,19 +192,10 @@ def root_value(tree: tree_lib.Tree) -> tf.Tensor:
   return tf.cast(tree.root_value_sum / tree.root_visit_count, tf.float32)
 
 
-def _normalize(tree: tree_lib.Tree, q: tf.Tensor) -> tf.Tensor:
-  """`MinMaxStats.normalize` of `[B, A]` Q values with each tree's bounds."""
-  low = tree.min_q[:, None]
-  high = tree.max_q[:, None]
-  # tf.where discards the unused branch's inf/nan.
-  return tf.where(high > low, (q - low) / (high - low), q)
-
-
 def _node_terms(config: config_lib.MuZeroConfig, visit_count: tf.Tensor,
                 value_sum: tf.Tensor) -> tf.Tensor:
   """`[B, 3]` (log((N + c2 + 1) / c2) + c1, sqrt(N), unvisited Q) of nodes,
-  once per node: XLA keeps a log or sqrt broadcast over actions out of
-  fused scores."""
+  once per node: XLA keeps a log or sqrt out of fused scores."""
   dtype = visit_count.dtype
   base = tf.constant(config.pb_c_base, dtype)
   pb_c = tf.math.log((visit_count + base + 1) / base) + config.pb_c_init
@@ -240,10 +219,13 @@ def _scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
   prior_score = pb_c * edges[:, :, tree_lib.PRIOR]
   visited = child_visits > 0
   q = tree_lib.child_q(config, edges)
+  if config.unvisited_q != 'minimum':
+    q = tf.where(visited, q, node_terms[:, 2:3])
+  low, high = tree.min_q[:, None], tree.max_q[:, None]
+  # `MinMaxStats.normalize`; tf.where discards the unused branch's inf/nan.
+  value_score = tf.where(high > low, (q - low) / (high - low), q)
   if config.unvisited_q == 'minimum':
-    value_score = tf.where(visited, _normalize(tree, q), tf.zeros([], dtype))
-  else:
-    value_score = _normalize(tree, tf.where(visited, q, node_terms[:, 2:3]))
+    value_score = tf.where(visited, value_score, tf.zeros([], dtype))
   scores = prior_score + value_score
   illegal = tf.logical_and(at_root, tf.logical_not(tree.root_legal))
   return tf.where(illegal, tf.constant(-float('inf'), dtype), scores)
@@ -271,16 +253,15 @@ def ucb_scores(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
 def select_leaves(config: config_lib.MuZeroConfig,
                   tree: tree_lib.Tree) -> tf.Tensor:
   """`run_mcts`'s descent by pUCT for all trees at once: `[B]` int32 the
-  flat index (`tree.edge_index`) of the edge from the last expanded node of
-  each path to its new leaf."""
+  flat index (`tree.edge_index`) of each path's edge to its new leaf."""
   batch_size = tf.shape(tree.tree_stats)[0]
   num_nodes, num_actions = tf.shape(tree.edges)[1], tf.shape(tree.edges)[2]
   node_rows = tree_lib.flatten(tree.edges, 2)  # [B * N, A, 6]
   edge_rows = tree_lib.flatten(tree.edges, 3)  # [B * N * A, 6]
 
   def body(node, leaf_edge, node_terms):
-    # node: [B] flat. A tree that has found its leaf edge stays at its node;
-    # its scores are computed and ignored.
+    # node: [B] flat. A tree that has found its leaf edge stays; its scores
+    # are ignored.
     edges = tf.gather(node_rows, node)  # [B, A, 6]
     chosen = tree_lib.first_argmax(_scores(
         config, tree, edges, node_terms,
@@ -328,23 +309,19 @@ def batched_search(config: config_lib.MuZeroConfig,
                    noise: Optional[tf.Tensor] = None,
                    dtype: tf.DType = tf.float32,
                    check_inputs: bool = True) -> BatchedSearchOutput:
-  """MuZero's search from each of B positions, to call in a `tf.function`.
+  """MuZero's search from each of B positions, to call in a `tf.function`:
+  its policy is the normalised visit counts.
 
   Args:
-    config: the hyperparameters.
     network: a `MuZeroNetwork`, or any object with its two inferences.
     observation, to_play, legal_actions_mask: the positions (`base.py`).
     seed: `[2]` int stateless seed of the noise (`draw_noise`).
-    add_noise: mix root noise into the search (MuZero: Dirichlet noise into
-      the priors; Gumbel MuZero: the Gumbel sample).
+    add_noise: mix Dirichlet noise into the root priors.
     noise: `[B, A]` a given noise sample, used instead of drawing one.
     dtype: the tree's float type: float32, or float64 for results equal to
       the reference search's.
     check_inputs: assert the inputs' sizes and values when the search runs
       (XLA drops assertions: `CompiledSearch` checks them in NumPy).
-
-  Returns:
-    `BatchedSearchOutput`, its policy the normalised visit counts.
 
   Raises:
     ValueError: as `expand_roots`.

@@ -12,11 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""CompiledSearch: a batched search compiled once, NumPy in and NumPy out.
-
-One batch-agnostic `tf.function` (XLA by default), optionally split among a
-strategy's replicas; `make_search` builds it or the reference search.
-"""
+"""`CompiledSearch`, a batched search compiled once, and `make_search`."""
 
 from typing import Callable, List, Optional, Sequence
 
@@ -38,12 +34,10 @@ _POWER_OF_TWO_UP_TO = 64
 
 
 def _padded_size(batch_size: int, multiple: int) -> int:
-  """The size a batch is padded to, a `multiple` of the replicas.
-
-  XLA compiles a program per size: up to `_POWER_OF_TWO_UP_TO` rows the next
-  power of two p, above it the next multiple of p / 8 (at most 8 programs
-  between p / 2 and p, at most 1.25 times the work).
-  """
+  """The size a batch is padded to, a `multiple` of the replicas, so that XLA
+  compiles few programs: up to `_POWER_OF_TWO_UP_TO` rows the next power of
+  two p, above it the next multiple of p / 8 (at most 8 programs between
+  p / 2 and p, at most 1.25 times the work)."""
   size = 1
   while size < batch_size:
     size *= 2
@@ -55,11 +49,9 @@ def _padded_size(batch_size: int, multiple: int) -> int:
 
 def _replicated(strategy: tf.distribute.Strategy, search: Callable,
                 draw_noise: Optional[Callable]) -> Callable:
-  """`search` split along the batch among the strategy's replicas.
-
+  """`search` split along the batch among the strategy's replicas;
   `draw_noise(legal, seed)` draws the noise for the whole batch first (None:
-  it is given), so a root's noise does not depend on the replicas.
-  """
+  it is given), so a root's noise does not depend on the replicas."""
   num_replicas = strategy.num_replicas_in_sync
 
   def replicated_search(observation, to_play, legal, seed, noise):
@@ -86,10 +78,9 @@ def _replicated(strategy: tf.distribute.Strategy, search: Callable,
 
 
 class CompiledSearch:
-  """A batched search compiled over NumPy batches, reading the network's
-  variables at each call. Inputs are checked in NumPy (`base.check_inputs`):
-  under XLA the program could not refuse them.
-  """
+  """A batched search (XLA by default) compiled over NumPy batches, reading
+  the network's variables at each call. Inputs are checked in NumPy
+  (`base.check_inputs`): under XLA the program could not refuse them."""
 
   def __init__(self,
                config: config_lib.MuZeroConfig,
@@ -103,18 +94,16 @@ class CompiledSearch:
     """Builds the search (traced on first use).
 
     Args:
-      config: the hyperparameters (`search_policy` chooses the search).
+      config: `search_policy` chooses the search.
       network: a `MuZeroNetwork`, or any object with its two inferences.
-      jit_compile: compile the whole search with XLA.
       dtype: float type of the tree statistics (float32 or float64).
       strategy: if given, each call splits its batch among the replicas;
         with XLA the network must be built in its scope.
-      pad_batch: pad each batch to a few sizes (`_padded_size`), so that XLA
-        compiles few programs; padded rows are searched and dropped.
-      host_noise: draw MuZero's Dirichlet noise in NumPy as the reference
-        does, so that with float64 statistics the search equals
-        `ReferenceSearch` with noise; by default each root's is drawn in the
-        program from a stateless seed (`stateless_dirichlet.py`).
+      pad_batch: pad each batch to a few sizes (`_padded_size`); padded rows
+        are searched and dropped.
+      host_noise: draw MuZero's Dirichlet noise from the NumPy rng as the
+        reference does (with float64 statistics the search then equals
+        `ReferenceSearch`), not in the program (`stateless_dirichlet.py`).
       min_batch_size: pad every smaller batch to this many rows first, so
         that self-play's shrinking rounds run one program (each row searched
         as in a batch of its own, up to the network's rounding).
@@ -246,9 +235,8 @@ class CompiledSearch:
                                                      np.integer):
       raise ValueError(f'seed must be two integers, got {seed!r}.')
     seed = (seed_array.astype(np.int64) % (2**31)).astype(np.int32)
-    rng = None
-    if add_noise and self._noise_from_rng:
-      rng = np.random.default_rng(seed.tolist())
+    rng = (np.random.default_rng(seed.tolist())
+           if add_noise and self._noise_from_rng else None)
     return self._search(checked, seed, add_noise, rng)
 
   def padded_sizes(self, batch_sizes: Sequence[int]) -> List[int]:

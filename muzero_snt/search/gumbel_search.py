@@ -14,23 +14,12 @@
 # ============================================================================
 """Gumbel MuZero's search as batched tensors, inside one compiled function.
 
-Danihelka et al., "Policy improvement by planning with Gumbel" (ICLR 2022).
-The trees, expansion and backup are MuZero's (`batched.py`); the descent
-and the results follow the paper's rules, each on one node per tree:
-
-- completed Q (appendix D): a visited action keeps its Q, an unvisited one
-  takes v_mix; sigma(q) = (c_visit + max_b N(b)) * c_scale * q (eq. 8), q
-  the completed Q min-max normalised over the node's actions;
-- at the root, Gumbel-Top-m (the m legal actions of highest g + logits),
-  Sequential Halving among them by g + logits + sigma(q) (section 3);
-- below the root, argmax_a pi'(a) - N(a) / (1 + sum_b N(b)) with
-  pi' = softmax(logits + sigma(q)) (section 5);
-- the policy target pi' over the root's legal actions (eq. 11), and the
-  action the halving leaves.
-
-v of v_mix is `Tree.raw_value`; without noise g = 0. Tested against
-`mctx.gumbel_muzero_policy` and a NumPy rendition of the paper
-(tests/search/gumbel_reference.py).
+Danihelka et al., "Policy improvement by planning with Gumbel" (ICLR 2022):
+MuZero's trees, expansion and backup (`batched.py`) with the paper's descent,
+at the root Gumbel-Top-m (the m legal actions of highest g + logits) and
+Sequential Halving among them (section 3), below it section 5's rule. Without
+noise g = 0. Tested against `mctx.gumbel_muzero_policy` and a NumPy rendition
+of the paper (tests/search/gumbel_reference.py).
 """
 
 import math
@@ -70,10 +59,12 @@ def mixed_value(raw_value: tf.Tensor, q: tf.Tensor, visits: tf.Tensor,
 
 def sigma_completed_q(config: config_lib.MuZeroConfig, edges: tf.Tensor,
                       raw_value: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` sigma(completed Q) at one node per tree (eq. 8), from its
-  `[B, A, 6]` row of `Tree.edges` and `[B]` network value. A root's illegal
-  actions take v_mix too and so enter the min-max range, as in mctx; the
-  callers mask their scores."""
+  """`[B, A]` sigma(completed Q) at one node per tree (appendix D, eq. 8),
+  from its `[B, A, 6]` row of `Tree.edges` and `[B]` network value v of
+  v_mix (`Tree.raw_value`): (c_visit + max_b N(b)) * c_scale * q, q the
+  visited actions' Q and the others' v_mix, min-max normalised over the
+  node's actions. A root's illegal actions take v_mix too and so enter the
+  min-max range, as in mctx; the callers mask their scores."""
   visits = edges[:, :, tree_lib.VISIT_COUNT]
   q = tree_lib.child_q(config, edges)
   value = mixed_value(raw_value, q, visits, edges[:, :, tree_lib.PRIOR])
@@ -112,7 +103,7 @@ def interior_scores(sigma_q: tf.Tensor, prior: tf.Tensor,
 
 def improved_policy(logits: tf.Tensor, sigma_q: tf.Tensor,
                     legal: tf.Tensor) -> tf.Tensor:
-  """`[B, A]` pi' = softmax(logits + sigma(q)) over the legal actions."""
+  """`[B, A]` pi' = softmax(logits + sigma(q)) on legal actions (eq. 11)."""
   dtype = sigma_q.dtype
   scores = tf.where(legal, tf.cast(logits, dtype) + sigma_q,
                     tf.constant(-np.inf, dtype))
@@ -121,17 +112,14 @@ def improved_policy(logits: tf.Tensor, sigma_q: tf.Tensor,
 
 def considered_visits(num_considered: int,
                       num_simulations: int) -> Tuple[int, ...]:
-  """Sequential Halving of n simulations among m root actions.
+  """Sequential Halving of n simulations among m root actions: n ints, entry
+  s the visit count, before simulation s, of the root action it visits (the
+  highest `root_scores` among those of that count: those still in the
+  halving; m <= 1: the one action's, 0, 1, ...).
 
   Karnin et al. (2013), as section 3.2 uses it: each phase gives every one
   of the k actions left max(1, floor(n / (ceil(log2 m) * k))) visits, then
-  keeps the better half (at least two). Simulation s visits the action of
-  highest `root_scores` among those whose count is entry s: those still in
-  the halving; the dropped ones have fewer.
-
-  Returns:
-    n ints: entry s is the visit count, before simulation s, of the root
-    action simulation s visits (m <= 1: the one action's, 0, 1, ...).
+  keeps the better half (at least two).
 
   Raises:
     ValueError: if m or n is not an integer >= 0.
@@ -188,8 +176,7 @@ def select_leaves(config: config_lib.MuZeroConfig, tree: tree_lib.Tree,
   def body(node, leaf_edge):
     # A tree that has found its leaf edge stays; its scores are ignored.
     edges = tf.gather(node_rows, node)  # [B, A, 6]
-    sigma_q = sigma_completed_q(config, edges,
-                                tf.gather(flat_raw_value, node))
+    sigma_q = sigma_completed_q(config, edges, tf.gather(flat_raw_value, node))
     chosen = tree_lib.first_argmax(interior_scores(
         sigma_q, edges[:, :, tree_lib.PRIOR],
         edges[:, :, tree_lib.VISIT_COUNT]))
@@ -214,10 +201,9 @@ def gumbel_search(config: config_lib.MuZeroConfig,
                   noise: Optional[tf.Tensor] = None,
                   dtype: tf.DType = tf.float32,
                   check_inputs: bool = True) -> batched.BatchedSearchOutput:
-  """Gumbel MuZero's search from B positions; arguments and errors as
-  `batched.batched_search`'s, the noise the roots' Gumbel sample g. Returns
-  a `batched.BatchedSearchOutput` of policy pi' and the action Sequential
-  Halving selects."""
+  """Gumbel MuZero's search from B positions (arguments and errors as
+  `batched.batched_search`'s, the noise the roots' Gumbel sample g): policy
+  pi' and the action Sequential Halving selects."""
   # Gumbel MuZero normalises Q at each node: the trees' bounds are unused.
   roots = batched.expand_roots(
       config, network, observation, to_play, legal_actions_mask, seed=seed,
@@ -225,7 +211,6 @@ def gumbel_search(config: config_lib.MuZeroConfig,
       check_inputs=check_inputs, known_bounds=None)
   num_simulations = config.num_simulations
   legal = roots.tree.root_legal
-  batch_size = tf.shape(legal)[0]
   root_logits = tf.cast(roots.output.policy_logits, dtype)
   gumbel = tf.zeros_like(root_logits) if roots.noise is None else roots.noise
 
@@ -236,10 +221,8 @@ def gumbel_search(config: config_lib.MuZeroConfig,
       max_considered, tf.reduce_sum(tf.cast(legal, tf.int32), axis=1))
 
   def select(tree, simulation):
-    index = tf.stack([num_considered,
-                      tf.fill([batch_size], simulation - 1)], axis=1)
     return select_leaves(config, tree, root_logits, gumbel,
-                         tf.gather_nd(table, index))
+                         tf.gather(table[:, simulation - 1], num_considered))
 
   tree, finite = batched.run_simulations(config, network, roots, select)
   root_edges = tree.edges[:, 0]  # [B, A, 6]
@@ -249,10 +232,9 @@ def gumbel_search(config: config_lib.MuZeroConfig,
   action = tree_lib.first_argmax(root_scores(
       gumbel, root_logits, sigma_q, counts,
       tf.cast(tf.reduce_max(counts, axis=1), tf.int32), legal))
-  policy = improved_policy(root_logits, sigma_q, legal)
   return batched.BatchedSearchOutput(
       visit_counts=tf.cast(counts, tf.int32),
-      policy=tf.cast(policy, tf.float32),
+      policy=tf.cast(improved_policy(root_logits, sigma_q, legal), tf.float32),
       root_value=batched.root_value(tree),
       action=action,
       finite=finite,

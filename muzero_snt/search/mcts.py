@@ -14,13 +14,11 @@
 # ============================================================================
 """The pseudocode's Monte-Carlo tree search on `Node`s, with its defects fixed.
 
-The classes and functions of arXiv:1911.08265's pseudocode, on a batch of
-trees searched in lockstep (one network call per simulation). Three rules
-differ (docs/pseudocode.md, defects 1-3): `backpropagate` walks from the leaf
-up; Q(s, a) is `child.reward + discount * child's value for the parent's
-player`, in `ucb_score` and in MinMaxStats; a value changes sign when it
-passes to the other player. Ties go to the lowest action. `sample_action` is
-the pseudocode's `softmax_sample`.
+arXiv:1911.08265's pseudocode on a batch of trees searched in lockstep (one
+network call per simulation). Three rules differ (docs/pseudocode.md, defects
+1-3): `backpropagate` walks from the leaf up; Q(s, a) is `q_value`, in
+`ucb_score` and in MinMaxStats; a value changes sign when it passes to the
+other player. Ties go to the lowest action.
 """
 
 import math
@@ -102,14 +100,12 @@ def q_value(parent: Node, child: Node, discount: float) -> float:
 
 def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
               min_max_stats: MinMaxStats) -> float:
-  """The pUCT score of `child` (appendix B of arXiv:1911.08265).
-
-  Prior part as the pseudocode: `(log((N + pb_c_base + 1) / pb_c_base) +
-  pb_c_init) * sqrt(N) / (child.visit_count + 1) * child.prior`. Value part:
-  the normalised `q_value` (defect 2). An unvisited child's Q is what
+  """The pUCT score of `child` (appendix B of arXiv:1911.08265): the
+  pseudocode's prior part `(log((N + pb_c_base + 1) / pb_c_base) +
+  pb_c_init) * sqrt(N) / (child.visit_count + 1) * child.prior` plus the
+  normalised `q_value` (defect 2). An unvisited child's Q is what
   `config.unvisited_q` says: 'zero' (the pseudocode's), 'parent' (the
-  parent's value), or 'minimum' (a value part of 0).
-  """
+  parent's value), or 'minimum' (a value part of 0)."""
   pb_c = math.log((parent.visit_count + config.pb_c_base + 1) /
                   config.pb_c_base) + config.pb_c_init
   pb_c *= math.sqrt(parent.visit_count) / (child.visit_count + 1)
@@ -129,14 +125,8 @@ def ucb_score(config: config_lib.MuZeroConfig, parent: Node, child: Node,
 def select_child(config: config_lib.MuZeroConfig, node: Node,
                  min_max_stats: MinMaxStats) -> Tuple[int, Node]:
   """`(action, child)` of the highest `ucb_score`, ties to the lowest."""
-  best_score = -math.inf
-  best_action = -1
-  best_child = None
-  for action, child in node.children.items():
-    score = ucb_score(config, node, child, min_max_stats)
-    if score > best_score or (score == best_score and action < best_action):
-      best_score, best_action, best_child = score, action, child
-  return best_action, best_child
+  return max(node.children.items(), key=lambda item: (
+      ucb_score(config, node, item[1], min_max_stats), -item[0]))
 
 
 def expand_node(node: Node, to_play: int, actions: Iterable[int],
@@ -159,8 +149,7 @@ def backpropagate(search_path: Sequence[Node], value: float, discount: float,
                   min_max_stats: MinMaxStats):
   """Backs the leaf's value up `search_path` (root first), leaf to root:
   each node adds G (for its `to_play`) and a visit, then below the root
-  MinMaxStats sees Q(parent, node) and G becomes `reward + discount * +-G`.
-  """
+  MinMaxStats sees Q(parent, node) and G becomes `reward + discount * +-G`."""
   for depth in range(len(search_path) - 1, -1, -1):
     node = search_path[depth]
     node.value_sum += value
@@ -177,8 +166,7 @@ def backpropagate(search_path: Sequence[Node], value: float, discount: float,
 def add_exploration_noise(config: config_lib.MuZeroConfig, node: Node,
                           rng: np.random.Generator):
   """`prior <- (1 - frac) * prior + frac * noise`, noise ~ Dirichlet(alpha),
-  one `rng.dirichlet` draw given to the children in increasing action order.
-  """
+  one `rng.dirichlet` draw, given to the children in action order."""
   actions = sorted(node.children)
   noise = rng.dirichlet([config.root_dirichlet_alpha] * len(actions))
   frac = config.root_exploration_fraction
@@ -270,9 +258,7 @@ def visit_softmax(visit_counts: np.ndarray, temperature: float) -> np.ndarray:
     raise ValueError(f'temperature must be a finite number >= 0, got '
                      f'{temperature!r}.')
   if temperature == 0:
-    probs = np.zeros_like(counts)
-    probs[np.argmax(counts)] = 1.
-    return probs
+    return (np.arange(counts.size) == np.argmax(counts)).astype(np.float64)
   if not counts.any():
     raise ValueError(f'visit_counts must have a positive count when '
                      f'temperature > 0, got {counts.tolist()}.')
@@ -291,7 +277,7 @@ def _softmax_rows(counts: np.ndarray, temperatures: np.ndarray) -> np.ndarray:
 
 def sample_action(visit_counts: np.ndarray, temperature: float,
                   rng: np.random.Generator) -> int:
-  """An action drawn from `visit_softmax` of `[A]` counts (none at T = 0)."""
+  """The pseudocode's `softmax_sample` of `[A]` counts (no draw at T = 0)."""
   probs = visit_softmax(visit_counts, temperature)
   if temperature == 0:
     return int(np.argmax(probs))
@@ -301,9 +287,8 @@ def sample_action(visit_counts: np.ndarray, temperature: float,
 def sample_actions(visit_counts: np.ndarray, temperatures: np.ndarray,
                    uniforms: np.ndarray) -> np.ndarray:
   """`[B]` int64 `sample_action` of `[B, A]` counts at `[B]` temperatures,
-  `uniforms[i]` in [0, 1) being the `rng.random()` that `Generator.choice`
-  draws for row i (drawn for the rows at T > 0, in order, they consume `rng`
-  as a loop of `sample_action`).
+  `uniforms[i]` being the `rng.random()` that `Generator.choice` draws for
+  row i (drawn for the rows at T > 0, in order, as a loop would).
 
   Raises:
     ValueError: naming the row, if a count or temperature is negative or not
@@ -351,8 +336,7 @@ def select_action(config: config_lib.MuZeroConfig, num_moves: int,
                   node: Node, training_steps: int,
                   rng: np.random.Generator) -> int:
   """The pseudocode's `select_action`: `sample_action` of the root's
-  children at `config.visit_softmax_temperature_fn(num_moves,
-  training_steps)`.
+  children at `config.visit_softmax_temperature_fn`.
 
   Raises:
     ValueError: if `node` has no children.

@@ -27,8 +27,7 @@ from muzero_snt.networks import muzero_network
 class Model(Protocol):
   """The pseudocode's `Network` as the search sees it: batches of NumPy
   arrays in, `types.NetworkOutput` of NumPy arrays out. The value is for the
-  player to move at the resulting state, the reward for the one who moved.
-  """
+  player to move at the resulting state, the reward for the one who moved."""
 
   def initial_inference(self,
                         observation: np.ndarray) -> types.NetworkOutput:

@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""ReferenceSearch: the pseudocode's search on `Node`s, for a batch of games.
-
-`search_trees` is the search part of the pseudocode's `play_game`, written
-to be read beside it; the compiled search is tested against it.
-"""
+"""The pseudocode's search on `Node`s for a batch of games, written to be read
+beside its `play_game`; the compiled search is tested against it."""
 
 from typing import List, Sequence
 
@@ -129,8 +126,7 @@ def dirichlet_noise(alpha: float, legal: np.ndarray,
 
 
 class ReferenceSearch:
-  """`search` as a `base.Search`: `ReferenceSearch(config,
-  NetworkModel(network))`."""
+  """`search` as a `base.Search`, e.g. over `NetworkModel(network)`."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                model: model_lib.Model):

@@ -15,16 +15,15 @@
 """Dirichlet noise for the roots, drawn in a compiled program row by row.
 
 `dirichlet_noise` draws the pseudocode's `dirichlet([alpha] * len(actions))`
-for B roots such that row b depends only on the seed and b: a batch padded
-to more rows mixes the same noise into its real roots. Every number comes
-from `tf.random.stateless_uniform`, whose element at a flat index is the
-same for any B, with or without XLA (TensorFlow's Gamma sampler is not):
-Gamma(alpha + 1) by Marsaglia and Tsang's rejection method (ACM TOMS 26(3),
-2000), x the inverse-CDF normal of a uniform; Gamma(alpha) = Gamma(alpha +
-1) * U^(1 / alpha) (the same paper), as a logarithm (at Go's 0.03 the
-variates underflow float32); the Dirichlet the softmax of the legal
-actions' log-Gamma variates. All in the noise's dtype: a float32 search's
-program holds no float64, which a TPU refuses.
+for B roots so that a batch padded to more rows mixes the same noise into its
+real roots. Every number comes from `tf.random.stateless_uniform`, whose
+element at a flat index is the same for any B, with or without XLA
+(TensorFlow's Gamma sampler is not): Gamma(alpha + 1) by Marsaglia and Tsang's
+rejection method (ACM TOMS 26(3), 2000), x the inverse-CDF normal of a uniform;
+Gamma(alpha) = Gamma(alpha + 1) * U^(1 / alpha) (the same paper), as a
+logarithm (at Go's 0.03 the variates underflow float32); the Dirichlet the
+softmax of the legal actions' log-Gamma variates. All in the noise's dtype: a
+float32 search's program holds no float64, which a TPU refuses.
 """
 
 import math

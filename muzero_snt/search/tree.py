@@ -15,10 +15,9 @@
 """The batched searches' trees as fixed-size tensors, and their updates.
 
 B trees of N = num_simulations + 1 nodes over A actions; simulation s
-creates node s. As in mctx, statistics are kept per edge:
-`Tree.edges[b, n, a]` holds action a at node n and its child, so a descent
-step reads one row `[A, 6]` and a backup step rewrites one `[6]`, addressed
-by a flat index (cheaper for XLA than a tuple).
+creates node s. As in mctx, statistics are kept per edge (action a at node n
+and its child), so a descent step reads one row `[A, 6]` and a backup step
+rewrites one `[6]`, addressed by a flat index (cheaper for XLA than a tuple).
 """
 
 from typing import NamedTuple, Optional
@@ -26,6 +25,7 @@ from typing import NamedTuple, Optional
 import tensorflow as tf
 
 from muzero_snt import config as config_lib
+from muzero_snt.search import mcts
 
 UNEXPANDED = -1  # The `CHILD` of an edge whose child does not exist.
 NO_PARENT = -1  # The `IN_EDGE` of a root.
@@ -167,11 +167,7 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
   other_hidden = tf.zeros(
       tf.concat([[batch_size, num_nodes - 1], tf.shape(hidden_state)[1:]], 0),
       hidden_state.dtype)
-  if known_bounds is not None:
-    low, high = float(known_bounds.min), float(known_bounds.max)
-  else:
-    low = config_lib.MAXIMUM_FLOAT_VALUE
-    high = -config_lib.MAXIMUM_FLOAT_VALUE
+  bounds = mcts.MinMaxStats(known_bounds)
   return Tree(
       edges=tf.concat([root_edges[:, None], other_edges], axis=1),
       to_play=tf.concat([tf.cast(to_play, tf.int32)[:, None],
@@ -179,8 +175,9 @@ def init_tree(num_nodes: int, num_actions: int, value: tf.Tensor,
       hidden_state=tf.concat([hidden_state[:, None], other_hidden], axis=1),
       raw_value=tf.concat([tf.cast(value, dtype)[:, None],
                            tf.zeros(node_shape - [0, 1], dtype)], axis=1),
-      tree_stats=tf.tile(tf.constant([[0., 0., low, high]], dtype),
-                         [batch_size, 1]),
+      tree_stats=tf.tile(
+          tf.constant([[0., 0., bounds.minimum, bounds.maximum]], dtype),
+          [batch_size, 1]),
       root_legal=legal)
 
 
@@ -215,17 +212,12 @@ def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
   leaf edge gets its child and reward on its first visit."""
   dtype = tree.edges.dtype
   discount = tf.constant(config.discount, dtype)
-  # Players alternate at every level (`expand`): the sign is the same at
-  # every node.
+  # Players alternate at every level (`expand`): one sign for every node.
   sign = -1. if config.num_players == 2 else 1.
   tree_size = tf.shape(tree.edges)[1] * tf.shape(tree.edges)[2]
   first_edge = tf.range(tf.shape(leaf_edge)[0]) * tree_size  # [B]
   leaf_reward = tf.cast(reward, dtype)
   leaf_child = tf.cast(leaf, dtype)
-
-  def cond(edges, edge, state):
-    del edges, state
-    return tf.reduce_any(edge >= 0)
 
   def body(edges, edge, state):
     # edge: [B] the flat edge into the current node, or -1 - e once the walk
@@ -255,7 +247,8 @@ def backpropagate(config: config_lib.MuZeroConfig, tree: Tree,
 
   state = tf.stack([tf.cast(value, dtype), tree.min_q, tree.max_q], axis=1)
   edges, _, state = tf.while_loop(
-      cond, body, (flatten(tree.edges, 3), leaf_edge, state))
+      lambda edges, edge, state: tf.reduce_any(edge >= 0), body,
+      (flatten(tree.edges, 3), leaf_edge, state))
   return tree._replace(
       edges=tf.reshape(edges, tf.shape(tree.edges)),
       tree_stats=tf.stack([tree.root_visit_count + 1,
