@@ -246,14 +246,9 @@ def reanalysis_progress(reanalyser: reanalysis.Reanalyser
 
 def load_replay(config: config_lib.MuZeroConfig, path: str,
                 seed: Optional[int] = None) -> replay_lib.ReplayBuffer:
-  """Reads the replay file at `path` (`ReplayBuffer.save`) for `config`.
-
-  `seed` seeds the sampling (None: the file's saved state).
-
-  Raises:
-    ValueError: naming `path` and what is wrong: missing, not a replay file,
-      damaged, of another game or configuration, or holding no positions.
-  """
+  """Reads the replay file at `path` for `config`, sampling with `seed`
+  (None: the file's saved state); a ValueError names `path` and what is
+  wrong (missing, damaged, of another game or configuration, empty)."""
   buffer = replay_lib.ReplayBuffer.restore(config, path, seed=seed)
   if not buffer.num_positions:
     raise ValueError(f'{path} holds no games: there is nothing to learn '
@@ -265,9 +260,8 @@ class FixedReplay:
   """Learner steps on the games of a replay file, no new games (MuZero
   Unplugged, Schrittwieser et al., 2021); a round is one step.
 
-  The file is read on construction (raising as `load_replay`). `seed` seeds
-  the sampling, not the file's own state, so runs of different seeds draw
-  different batches from one file.
+  The file is read on construction (raising as `load_replay`); runs of
+  different `seed`s draw different batches from it.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, path: str,

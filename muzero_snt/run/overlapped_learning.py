@@ -33,11 +33,9 @@ import tensorflow as tf
 
 
 class WeightCopy:
-  """Copies every variable of `source` into `target` of the same build.
-
+  """Copies every variable of `source` into `target` of the same build;
   `read` (in the source's thread) and `write` (in the target's) split the
-  copy: the tensors read keep their values while the source changes on.
-  """
+  copy, the tensors read keeping their values as the source changes on."""
 
   def __init__(self, source: tf.Module, target: tf.Module):
     sources, targets = list(source.variables), list(target.variables)
@@ -114,12 +112,9 @@ class LearnerThread:
     return done, weights, None
 
   def wait(self) -> Finished:
-    """Waits for the started steps (none started: no metrics, no weights).
-
-    Raises:
-      Exception: the error of a step; the steps after it did not run, the
-        metrics of those before are on the error as `completed_metrics`.
-    """
+    """Waits for the started steps (none started: no metrics, no weights);
+    re-raises a step's error, the steps after it not run and the metrics of
+    those before on the error as `completed_metrics`."""
     if self._running is None:
       return Finished([], None)
     running, self._running = self._running, None

@@ -129,9 +129,8 @@ def drop_events_after(logdir: str, step: int,
     for record in records:
       event = tf.compat.v1.Event.FromString(record)
       # Summaries carry the step; the file-version header (step 0) stays.
-      if event.HasField('summary') and event.step > step:
-        continue
-      kept.append(record)
+      if not (event.HasField('summary') and event.step > step):
+        kept.append(record)
     if len(kept) == len(records) and os.path.getsize(path) == sum(
         len(r) + 16 for r in records):
       continue

@@ -250,9 +250,9 @@ class TrainingLoop:
         source that plays rounds to the end drops them).
 
     Raises:
-      FloatingPointError: if a learner step's loss is not finite; no
-        checkpoint is written after it.
-      checkpointing.CheckpointError: if a save fails (a full disk).
+      FloatingPointError: if a learner step's loss is not finite (no
+        checkpoint follows it).
+      checkpointing.CheckpointError: if a save fails.
       stopping.Stopped: if a signal came before the first round.
     """
     self._start = time.time()
