@@ -64,11 +64,8 @@ def make_environment_factory(preset: Optional[str],
   """`(seed) -> environment` of a run, its specs and steps checked against
   `config` (`environments.CheckedEnvironment`) and each move held for
   `config.action_repeat` steps. The game is `preset` (with `title`, a
-  titled preset's), or the user's `environment` factory or import string.
-
-  Raises:
-    ValueError: if `environment` is an import string that does not load.
-  """
+  titled preset's), or the user's `environment` factory or import string
+  (ValueError if it does not load)."""
   if environment is not None:
     factory = factories.resolve(environment)
     make_raw = lambda seed: factories.call(factory, seed)

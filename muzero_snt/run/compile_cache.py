@@ -239,9 +239,7 @@ def enable(directory: Optional[str]) -> Optional[CompileCache]:
 
   Returns None without `directory` or if `TF_XLA_FLAGS` names a cache
   already; later calls return the first's (TensorFlow reads its flags once).
-
-  Raises:
-    OSError: if `directory` cannot be used (a file, not writable).
+  Raises OSError if `directory` cannot be used.
   """
   global _ENABLED
   if _ENABLED is not None:

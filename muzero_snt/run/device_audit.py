@@ -221,13 +221,14 @@ def audit_function(program: str, function, args: Sequence = (),
   return list(unique.values())
 
 
+# The programs audited below are private functions of the learner and search.
+# pylint: disable=protected-access
 def _learner(config, strategy=None, jit_compile=False,
              compute_dtype='float32'):
   learner = learning.Learner(networks.make_network(config), config,
                              strategy=strategy, jit_compile=jit_compile,
                              compute_dtype=compute_dtype)
   batch = learner.prepare(learning.zero_batch(config, config.batch_size))
-  # pylint: disable=protected-access
   return learner, learner._compiled_step, batch
 
 
@@ -238,7 +239,6 @@ def _search_parts(config, add_noise: bool, policy: str):
   args = (tf.zeros((b,) + tuple(config.observation_shape)),
           tf.zeros([b], tf.int32), tf.ones([b, a], tf.bool),
           tf.zeros([2], tf.int32), tf.zeros([b, a]))
-  # pylint: disable=protected-access
   return [(searcher._searches[add_noise], args)]
 
 
@@ -261,7 +261,6 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
   if name == 'learner_tpu_replica':
     # What a TPU compiles per core: the replica step, all-reduce included.
     learner, _, batch = _learner(config)
-    # pylint: disable=protected-access
     replica = tf.function(learner._replica_step, jit_compile=True,
                           autograph=False)
     return [(replica, (batch,))]
@@ -276,7 +275,6 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
     network = networks.make_network(config)
     searcher = search_lib.make_search(config, network)
     reanalyser = reanalysis.Reanalyser(config, network, searcher, lambda: 0)
-    # pylint: disable=protected-access
     model = reanalyser._target_model
     return (_search_parts(config, False, config.search_policy) +
             [(model._initial_inference, ())])

@@ -179,11 +179,8 @@ def place_search(search, network, search_device: str = 'accelerator',
   'accelerator' runs `search` on the device of `network`'s variables, where
   an XLA program reads the newest weights in place; 'host' on the CPU (a
   network too small to gain from a GPU), where an XLA search
-  (`jit_compile`) needs the variables too.
-
-  Raises:
-    ValueError: if `search_device` is not one of `SEARCH_DEVICES`, or is
-      'host' for an XLA search of variables on another device.
+  (`jit_compile`) needs the variables too. An unknown `search_device`, or
+  'host' for an XLA search of variables elsewhere, raises ValueError.
   """
   if search_device not in SEARCH_DEVICES:
     raise ValueError(f'search_device must be one of {SEARCH_DEVICES}, got '

@@ -20,12 +20,11 @@ The SavedModel needs TensorFlow only, not this library:
     out = model.initial_inference(observation)         # [B, *obs] float32
     out = model.recurrent_inference(out['hidden_state'], action)  # [B] int32
 
-Both are also serving signatures, run in inference mode for any batch size
-and return `NetworkOutput`'s fields as float32 (`reward` zeros from
-`initial_inference`; `value_logits` and, recurrent only, `reward_logits`
-for categorical heads); an action outside [0, A) raises
-`InvalidArgumentError`. `assets/muzero_config.json` holds the shapes,
-`discount`, `num_players`, the support sizes and each output's keys.
+Both are also serving signatures and return `NetworkOutput`'s fields as
+float32 (`value_logits` and, recurrent only, `reward_logits` for categorical
+heads); an action outside [0, A) raises `InvalidArgumentError`.
+`assets/muzero_config.json` holds the shapes, `discount`, `num_players`,
+the support sizes and each output's keys.
 """
 
 import json
@@ -177,7 +176,8 @@ def export_inference(
         f'describe the network (num_actions={network.num_actions}, '
         f'observation_shape={network.observation_shape}).')
 
-  # Variables must exist before tracing; in inference mode, no side effects.
+  # Idempotent (Sonnet creates each variable once) and, in inference mode,
+  # free of side effects; variables must exist before tracing.
   network.create_variables()
   probe = network.initial_inference(
       tf.zeros((1,) + network.observation_shape, tf.float32))

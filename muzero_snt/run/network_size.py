@@ -174,9 +174,8 @@ def activation_count(config: config_lib.MuZeroConfig) -> int:
 
   Every output of a linear layer, convolution, batch norm, ReLU, residual
   sum and pooling is kept, as are the scaled hidden state and the dynamics'
-  input; the representation runs once, the dynamics K times and the
-  prediction K+1 times. An estimate in float32 elements: TensorFlow frees
-  some early and keeps a few more (the losses').
+  input, over one representation, K dynamics and K+1 predictions. An
+  estimate: TensorFlow frees some early and keeps a few more (the losses').
   """
   representation, dynamics, prediction = _tallies(config)
   k = config.num_unroll_steps

@@ -106,12 +106,9 @@ def checkpoint_space_needed(config: config_lib.MuZeroConfig, directory: str,
                             max_to_keep: int,
                             frame_stack: Optional[frames.FrameStack] = None
                            ) -> int:
-  """Free disk bytes a run's checkpoint `directory` needs at its peak.
-
-  Retention writes the next checkpoint before it deletes the oldest, so
-  `max_to_keep + 1` exist at once. Those already in `directory` (a resume)
-  count towards that peak; the next one needs its own bytes regardless.
-  """
+  """Free disk bytes a run's checkpoint `directory` needs at its peak:
+  `max_to_keep + 1` checkpoints (the next is written before the oldest is
+  deleted), less those already there, but at least the next one's."""
   one = checkpoint_bytes(config, frame_stack)
   held = 0
   if os.path.isdir(directory):
@@ -188,12 +185,9 @@ def check_memory(config: config_lib.MuZeroConfig,
                  available_bytes: Optional[int] = None,
                  fraction: float = DEFAULT_MEMORY_FRACTION,
                  **estimate_kwargs) -> MemoryEstimate:
-  """`estimate_memory(config, **estimate_kwargs)`, unless it exceeds
-  `fraction` of `available_bytes` (default: `available_memory_bytes()`).
-
-  Raises:
-    ResourceError: naming the largest part, the estimate and the limit,
-      and the setting to lower.
+  """`estimate_memory(config, **estimate_kwargs)`; a `ResourceError` if it
+  exceeds `fraction` of `available_bytes` (`available_memory_bytes()`),
+  naming the largest part, the estimate, the limit and the setting to lower.
   """
   if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
     raise ValueError(f'fraction must be in (0, 1], got {fraction!r}.')
@@ -232,11 +226,9 @@ def _read_int(path: str, key: Optional[str] = None) -> Optional[int]:
 
 
 def _cgroup_available(cgroup_dir: str) -> Optional[int]:
-  """Memory left under the cgroup's limit (v2, else v1), None if no limit.
-
-  Usage excludes inactive file cache, as `docker stats` counts it: the
-  kernel reclaims that cache before it hits the limit.
-  """
+  """Memory left under the cgroup's limit (v2, else v1), None if no limit;
+  usage excludes inactive file cache, which the kernel reclaims before it
+  hits the limit (as `docker stats` counts it)."""
   for limit_file, usage_file, stat_file, inactive in (
       ('memory.max', 'memory.current', 'memory.stat', 'inactive_file'),
       ('memory/memory.limit_in_bytes', 'memory/memory.usage_in_bytes',
@@ -268,11 +260,8 @@ def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
                            needed_for: str = '') -> None:
   """Creates `path` if missing; checks it is writable (by creating a file:
   permission bits do not bind root) with `min_free_bytes` free for
-  `needed_for`. `what` is the argument that named `path`.
-
-  Raises:
-    ResourceError: naming `what` and the path, if it is unusable.
-  """
+  `needed_for`; a `ResourceError` names `what`, the argument that named
+  `path`, if it is unusable."""
   where = f'{what}={path}'
   if not path:
     raise ResourceError(f'{what} is empty: give a directory path.')

@@ -44,7 +44,8 @@ _FORMAT = 1
 # A value one side of `differences` lacks.
 _ABSENT = object()
 # Fields of configurations saved by earlier versions, read and dropped so
-# that their runs resume as before (`num_actors` is now the run's setting).
+# that their runs resume as before (`num_actors`, the pseudocode's, is now
+# the run's setting).
 _REMOVED_FIELDS = ('num_actors',)
 
 
@@ -211,15 +212,13 @@ class RunConfig:
     preset: the environment, hyperparameters and self-play defaults
       (`presets.preset_names()`; default 'tictactoe' without `environment`).
     config: the hyperparameters (None: the preset's or the environment's).
-    env: the game of a titled preset (an Atari title, a gymnasium id, an
-      OpenSpiel game); None for the preset's default.
+    env: the game of a titled preset (an Atari title, a gymnasium id, ...).
     environment: the user's game: a callable `seed -> dm_env.Environment`
       or its import string 'package.module:factory' (docs/environments.md);
       a lambda must be passed again to resume or evaluate the run.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
       or 'replay' (the games of `replay_path` only).
-    num_envs: games played at once by each player of games (None: the
-      preset's, split among the actors).
+    num_envs: games each player of games plays at once (None: the preset's).
     train_ratio: learner steps per environment step.
     continuous_selfplay: replace each game as it ends instead of playing
       rounds that wait for their longest game.
@@ -233,10 +232,9 @@ class RunConfig:
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
     checkpoint_dir, logdir, export_dir: where to keep checkpoints, write
       TensorBoard summaries, and export the inference SavedModel.
-    allow_config_changes: fields a resumed run may change besides
-      `CHANGEABLE`.
-    checkpoint_minutes: also checkpoint after this much wall time (None:
-      by learner steps only).
+    allow_config_changes: fields a resumed run may change (`CHANGEABLE`
+      always may).
+    checkpoint_minutes: also checkpoint after this much wall time.
     num_actors: self-play actor processes on Ray (docs/cluster.md); 0 plays
       in the learner's process. The other Ray settings: `ray_address`
       (HOST:PORT of a cluster to join; None starts Ray here),
@@ -501,12 +499,9 @@ def load(directory: str) -> Optional[RunConfig]:
 
 def check_resume(directory: str, current: RunConfig,
                  allowed: Iterable[str] = ()) -> Optional[RunConfig]:
-  """The configuration saved in checkpoint `directory` (None if none).
-
-  Raises:
-    RunConfigError: unless `current` continues the saved run, naming both
-      values of every field that differs (besides `CHANGEABLE`, `allowed`).
-  """
+  """The configuration saved in checkpoint `directory` (None if none);
+  raises `RunConfigError` unless `current` continues it, naming both values
+  of every field that differs (besides `CHANGEABLE` and `allowed`)."""
   saved = load(directory)
   if saved is None:
     return None

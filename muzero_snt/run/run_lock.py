@@ -218,12 +218,9 @@ class RunLock:
     os.unlink(self._path)
 
   def acquire(self) -> 'RunLock':
-    """Takes the lock, reclaiming a stale one; creates the directory.
-
-    Raises:
-      RunLockError: naming the owner and what to do, if another live run or
-        host holds the lock, or is writing it now, or this object holds it.
-    """
+    """Takes the lock, reclaiming a stale one, and creates the directory; a
+    `RunLockError` names the owner and what to do if another live run or
+    host holds the lock, or is writing it now, or this object holds it."""
     if self.held:
       raise RunLockError(f'This RunLock already holds {self._path}.')
     os.makedirs(self._directory, exist_ok=True)
