@@ -14,8 +14,7 @@
 # ============================================================================
 """Factories of a run's parts from a config: learner, environments, checks.
 
-What the launchers, the benchmarks and the distributed mode all build the
-same way; every check raises `ValueError` naming the value.
+Every check raises `ValueError` naming the value.
 """
 
 from typing import Optional
@@ -44,8 +43,7 @@ def make_learner(config: config_lib.MuZeroConfig,
                  strategy: Optional[tf.distribute.Strategy] = None,
                  compute_dtype: str = 'float32') -> learning.Learner:
   """The network and its learner, every variable created in `strategy`
-  (default: the current), after TensorFlow's global seed is set to `seed`.
-  """
+  (default: the current), after TensorFlow's global seed is set to `seed`."""
   tf.random.set_seed(seed)
   network = networks.make_network(config)
   learner = learning.Learner(network, config, strategy=strategy,
@@ -63,17 +61,11 @@ def make_environment_factory(preset: Optional[str],
                              environment: Optional[
                                  factories.FactoryOrName] = None
                             ) -> acting.EnvironmentFactory:
-  """`(seed) -> environment` of a run, checked against the config.
-
-  Every environment's specs and steps are checked against `config`
-  (`environments.CheckedEnvironment`); with `config.action_repeat` > 1 each
-  move is held for that many steps. The game is `preset` (with `title`, a
-  titled preset's), or the user's `environment`: a factory
-  `seed -> dm_env.Environment` or its import string.
-
-  Raises:
-    ValueError: if `environment` is an import string that does not load.
-  """
+  """`(seed) -> environment` of a run, its specs and steps checked against
+  `config` (`environments.CheckedEnvironment`) and each move held for
+  `config.action_repeat` steps. The game is `preset` (with `title`, a
+  titled preset's), or the user's `environment` factory or import string
+  (ValueError if it does not load)."""
   if environment is not None:
     factory = factories.resolve(environment)
     make_raw = lambda seed: factories.call(factory, seed)
@@ -103,12 +95,9 @@ def check_environment(preset: Optional[str],
                       title: Optional[str] = None,
                       environment: Optional[factories.FactoryOrName] = None
                      ) -> None:
-  """Builds, resets and closes one environment before any training.
-
-  Raises:
-    ValueError: naming the game and what is wrong (a missing optional
-      package, an unknown title, specs that differ from `config`, ...).
-  """
+  """Builds, resets and closes one environment before any training; a
+  ValueError names the game and what is wrong (a missing optional package,
+  an unknown title, specs that differ from `config`, ...)."""
   where = describe_game(preset, title, environment)
   if environment is not None:
     environment = factories.resolve(environment)
@@ -125,9 +114,8 @@ def check_environment(preset: Optional[str],
 def frame_stack(preset: Optional[str],
                 environment: Optional[factories.FactoryOrName] = None
                ) -> Optional[frames.FrameStack]:
-  """The `frame_stack()` of a run's environments (the memory checks'): a
-  preset's without building one, a user's environment's from one built
-  with seed 0."""
+  """The `frame_stack()` of a run's environments: a preset's without
+  building one, a user's from one built with seed 0."""
   if environment is None:
     return environments.ENVIRONMENTS[preset].frame_stack
   made = environments.as_environment(

@@ -14,19 +14,11 @@
 # ============================================================================
 """Checkpoints of a whole run: learner, counters and replay buffer.
 
-Checkpoint n is written as the replay buffer (`replay-n.npz`, atomic), the
-TensorFlow checkpoint (`ckpt-n.*`, its index file last), then the
-`checkpoint` index file (atomic): a run killed at any moment, even by
-SIGKILL, leaves complete checkpoints behind.
-
-Restoring reads every tensor back against TensorFlow's checksums, and the
-replay file whole; a damaged checkpoint is moved into `damaged/` with a
-warning and the newest intact one restored. Checkpoints are also found by
-their files, so a garbled index file loses nothing.
-
-Retention keeps the `max_to_keep` newest checkpoints and deletes older ones
-only after the new one reads back intact (`max_to_keep + 1` at the peak).
-A save that fails removes its partial files; the older checkpoints stay.
+Checkpoint n is written as `replay-n.npz` (atomic), `ckpt-n.*` (its index
+file last), then the `checkpoint` index (atomic): a run killed at any
+moment, even by SIGKILL, leaves complete checkpoints. Restoring checks every
+tensor and the replay file, moving a damaged checkpoint into `damaged/`;
+retention deletes old checkpoints only once the new one reads back intact.
 """
 
 import errno
@@ -63,8 +55,8 @@ def _number(path: str) -> int:
 
 
 def _reason(error: Exception) -> str:
-  """An error's type and the OS's words, on one line (without the function
-  and op of TensorFlow's `{{function_node ...}} <file>; <words> [Op:X]`)."""
+  """An error's type and the OS's words, on one line (without TensorFlow's
+  `{{function_node ...}} <file>;` and `[Op:X]`)."""
   if isinstance(error, OSError) and error.strerror:
     text = f'[Errno {error.errno}] {error.strerror}'
   else:
@@ -82,12 +74,9 @@ def _size(path: str) -> int:
 
 
 class Checkpointer:
-  """Saves, verifies and restores everything a run needs to continue.
-
-  `trackables` are what `tf.train.Checkpoint` saves: the learner's `state`
-  and the run's counters; the replay buffer is passed to `save` and
-  returned by `restore`.
-  """
+  """Saves, verifies and restores everything a run needs to continue: the
+  `trackables` (the learner's `state`, the run's counters) and the replay
+  buffer passed to `save` and returned by `restore`."""
 
   def __init__(self, directory: str, max_to_keep: int = MAX_TO_KEEP,
                **trackables: Any):
@@ -106,8 +95,7 @@ class Checkpointer:
 
   @property
   def latest_number(self) -> Optional[int]:
-    """The newest checkpoint's number, or the one `restore` or `save` last
-    chose; None if there is none."""
+    """The newest checkpoint's number, or the one last restored or saved."""
     return self._latest
 
   @property
@@ -123,10 +111,9 @@ class Checkpointer:
   def _candidates(self) -> Tuple[List[int], Optional[str]]:
     """Checkpoint numbers, newest first (those the index file names and
     those with a `ckpt-n.index`), and a problem with the index file."""
-    numbers = set()
-    problem = None
     if not os.path.isdir(self._directory):
       return [], None
+    numbers, problem = set(), None
     index = os.path.join(self._directory, 'checkpoint')
     try:
       # TensorFlow logs a parse error and returns None for a garbled file.
@@ -148,17 +135,16 @@ class Checkpointer:
   def verify(self, number: int,
              config: Optional[config_lib.MuZeroConfig] = None
             ) -> Tuple[Optional[str], Optional[replay_lib.ReplayBuffer]]:
-    """Reads checkpoint `number` back, with `config` its replay file too;
-    returns (problem or None, replay)."""
+    """Reads checkpoint `number` back (with `config`, its replay file too):
+    (problem or None, replay)."""
     prefix = self._prefix(number)
     try:
       reader = tf.train.load_checkpoint(prefix)
       for name in reader.get_variable_to_shape_map():
         reader.get_tensor(name)
     except Exception as e:  # pylint: disable=broad-except
-      return (f'{prefix}: {type(e).__name__}: '
-              f'{str(e).strip().splitlines()[0] if str(e).strip() else ""}'
-              ), None
+      first_line = (str(e).strip().splitlines() or [''])[0]
+      return f'{prefix}: {type(e).__name__}: {first_line}', None
     if config is None:
       return None, None
     path = self._replay_path(number)
@@ -168,17 +154,6 @@ class Checkpointer:
       return None, replay_lib.ReplayBuffer.restore(config, path)
     except Exception as e:  # pylint: disable=broad-except
       return f'{path}: {type(e).__name__}: {e}', None
-
-  def _move_aside(self, number: int) -> str:
-    """Moves checkpoint `number`'s files into `damaged/`; returns where."""
-    target = os.path.join(self._directory, DAMAGED_DIRECTORY)
-    os.makedirs(target, exist_ok=True)
-    stem = f'{_PREFIX}-{number}.'
-    for name in os.listdir(self._directory):
-      if name.startswith(stem) or name == _REPLAY_FILE.format(number):
-        shutil.move(os.path.join(self._directory, name),
-                    os.path.join(target, name))
-    return target
 
   def _write_index(self, numbers: List[int]) -> None:
     """Points the `checkpoint` index file at `numbers` (newest first), in
@@ -196,9 +171,9 @@ class Checkpointer:
     """Writes checkpoint `number`; returns the TensorFlow checkpoint's path.
 
     Raises:
-      CheckpointError: if a write fails (a full disk; its partial files are
-        removed) or the checkpoint does not read back intact; the older
-        checkpoints and the index file stay as they were.
+      CheckpointError: if a write fails (its partial files are removed) or
+        the checkpoint does not read back intact; the older checkpoints and
+        the index file stay as they were.
     """
     os.makedirs(self._directory, exist_ok=True)
     try:
@@ -213,8 +188,7 @@ class Checkpointer:
             f'{self._directory}.')
       numbers, _ = self._candidates()
       kept = [n for n in numbers if n <= number][:self._max_to_keep]
-      # The index names the new checkpoint before older ones go, so that
-      # it never names a deleted one.
+      # Before older ones go, so that the index never names a deleted one.
       self._write_index(kept)
     except (OSError, tf.errors.OpError) as e:
       raise self._write_failed(number, e) from e
@@ -222,7 +196,16 @@ class Checkpointer:
       if old < kept[-1]:
         self._delete(old)
     self._latest = number
-    self._delete_stale_replay_files(kept)
+    # Replay files of no kept checkpoint (older than the newest kept one, or
+    # of a save that died before its TensorFlow checkpoint); temporary files.
+    names = os.listdir(self._directory)
+    for name in names:
+      match = _REPLAY_PATTERN.match(name)
+      found = int(match.group(1)) if match else None
+      stale = match and found not in kept and (
+          found < kept[0] or f'{_PREFIX}-{found}.index' not in names)
+      if stale or _TEMPORARY_PATTERN.match(name):
+        os.remove(os.path.join(self._directory, name))
     return path
 
   def _files(self, number: int) -> List[str]:
@@ -268,35 +251,18 @@ class Checkpointer:
       else:
         os.remove(path)
 
-  def _delete_stale_replay_files(self, kept: List[int]) -> None:
-    """Removes replay files of no kept checkpoint that are older than the
-    newest kept one or have no checkpoint at all (a save that died before
-    its TensorFlow checkpoint), and temporary files of interrupted saves."""
-    names = os.listdir(self._directory)
-    for name in names:
-      match = _REPLAY_PATTERN.match(name)
-      number = int(match.group(1)) if match else None
-      stale = match and number not in kept and (
-          number < kept[0] or f'{_PREFIX}-{number}.index' not in names)
-      if stale or _TEMPORARY_PATTERN.match(name):
-        os.remove(os.path.join(self._directory, name))
-
   def restore(
       self, config: Optional[config_lib.MuZeroConfig] = None,
       read_only: bool = False,
   ) -> Optional[replay_lib.ReplayBuffer]:
-    """Restores the newest intact checkpoint into the trackables.
+    """Restores the newest intact checkpoint into the trackables; returns
+    its replay buffer, if any.
 
     Args:
-      config: the run's config, to read and verify the replay buffer with;
-        None restores the TensorFlow checkpoint only (evaluation), and
-        returns no buffer.
+      config: to read and verify the replay buffer with (None: no buffer).
       read_only: change nothing in the directory (an evaluation beside a
         running training): damaged checkpoints are skipped, not moved, and
         the trackables may be part of the checkpoint (the network alone).
-
-    Returns:
-      The checkpoint's replay buffer, if any.
 
     Raises:
       CheckpointError: if checkpoints exist and none is intact (nothing is
@@ -328,8 +294,14 @@ class Checkpointer:
           sorted(problems), self._directory, '; '.join(problems.values()),
           chosen)
     elif problems:
+      damaged = os.path.join(self._directory, DAMAGED_DIRECTORY)
+      os.makedirs(damaged, exist_ok=True)
       for number in problems:
-        damaged = self._move_aside(number)
+        for name in os.listdir(self._directory):
+          if (name.startswith(f'{_PREFIX}-{number}.') or
+              name == _REPLAY_FILE.format(number)):
+            shutil.move(os.path.join(self._directory, name),
+                        os.path.join(damaged, name))
       logging.warning(
           'Checkpoint(s) %s in %s are damaged (%s); moved them to %s and '
           'resuming from checkpoint %d.', sorted(problems), self._directory,
@@ -355,7 +327,7 @@ class Checkpointer:
 
 def saved_names(directory: str) -> List[str]:
   """The top-level names (`trackables`) of the newest readable checkpoint
-  in `directory`, e.g. `network` and the counters; empty if none."""
+  in `directory`, e.g. `network` and the counters."""
   if not os.path.isdir(directory):
     return []
   numbers = sorted((int(m.group(1)) for m in map(

@@ -12,12 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""The enumerated settings of a run, importable without TensorFlow.
-
-A launcher checks its flags against these before TensorFlow starts; the
-modules that act on a setting (`distribute`, `search.make_search`,
-`mixed_precision`) take the same names.
-"""
+"""The enumerated settings of a run, importable without TensorFlow, so that
+a launcher checks its flags before TensorFlow starts."""
 
 # The learner's `tf.distribute` strategies (`distribute.make_strategy`).
 STRATEGIES = ('default', 'cpu', 'gpu', 'mirrored', 'multi_worker', 'tpu')

@@ -14,21 +14,13 @@
 # ============================================================================
 """A persistent cache of XLA's compiled programs, shared by runs.
 
-TensorFlow saves each program XLA compiles in the directory that
-`--tf_xla_persistent_cache_directory` of `TF_XLA_FLAGS` names, and loads it
-when the same HLO comes again on the same device type. Two of its ways
-shape this module:
-
-* It writes an entry in place, and a process that reads a partly written
-  entry fails that compile. So each process gets a directory of its own,
-  seeded with hard links to the shared entries, and `publish` hard-links
-  the complete entries it wrote into the shared directory.
-* An entry's key holds neither TensorFlow's version, nor the CPU, nor
-  XLA's options: the shared entries live in a subdirectory named by all
-  three (`cache_key`).
-
-`enable` imports no TensorFlow: it sets `TF_XLA_FLAGS`, which TensorFlow
-reads when it first needs an XLA flag (docs/benchmarks.md, Start-up).
+TensorFlow writes each entry of `--tf_xla_persistent_cache_directory` in
+place, and a process reading a partly written entry fails that compile: so
+each process gets a directory of its own, seeded with hard links to the
+shared entries, and `publish` hard-links its complete entries back. Entry
+keys hold neither TensorFlow's version, nor the CPU, nor XLA's options, so
+the shared entries live in a subdirectory named by all three (`cache_key`).
+`enable` imports no TensorFlow: it sets `TF_XLA_FLAGS` (docs/benchmarks.md).
 """
 
 import atexit
@@ -97,11 +89,9 @@ def _cpu_description() -> str:
 
 
 def cache_key() -> str:
-  """The subdirectory of this TensorFlow, CPU and XLA options' entries.
-
-  E.g. 'tf2.21.0-3f2a9c01d4e5': the version, then a hash of the CPU's
-  description, `XLA_FLAGS` and `TF_XLA_FLAGS` (without the cache's flag).
-  """
+  """The subdirectory of this TensorFlow, CPU and XLA options' entries,
+  e.g. 'tf2.21.0-3f2a9c01d4e5' (a hash of the CPU's description,
+  `XLA_FLAGS` and `TF_XLA_FLAGS` without the cache's flag)."""
   other_flags = ' '.join(
       flag for flag in os.environ.get('TF_XLA_FLAGS', '').split()
       if not flag.startswith(_FLAG))
@@ -219,9 +209,8 @@ class CompileCache:
     os.environ['TF_XLA_FLAGS'] = f'{flags} {_FLAG}={self.private}'.strip()
 
   def keep_from_children(self) -> None:
-    """Has TensorFlow read `TF_XLA_FLAGS`, then restores it as it was, so
-    that child processes (Ray's workers) do not write into this process's
-    directory. Imports TensorFlow; its context is not started."""
+    """Has TensorFlow read `TF_XLA_FLAGS`, then restores it, so that child
+    processes (Ray's workers) do not write into this process's directory."""
     # pylint: disable=g-import-not-at-top
     from tensorflow.python.client import pywrap_tf_session
     # pylint: enable=g-import-not-at-top
@@ -237,8 +226,7 @@ class CompileCache:
     return _publish(self.private, self.shared)
 
   def close(self) -> None:
-    """Publishes, then removes this process's directory (a cache removed
-    meanwhile is left alone)."""
+    """Publishes, then removes this process's directory."""
     try:
       self.publish()
     except OSError:
@@ -249,13 +237,9 @@ class CompileCache:
 def enable(directory: Optional[str]) -> Optional[CompileCache]:
   """Starts a `CompileCache` in `directory`, closed when the process exits.
 
-  Returns:
-    The cache; None without `directory`, or if `TF_XLA_FLAGS` names a
-    cache directory already (that choice stands). Later calls return the
-    first's (TensorFlow reads its flags once).
-
-  Raises:
-    OSError: if `directory` cannot be used (a file, not writable).
+  Returns None without `directory` or if `TF_XLA_FLAGS` names a cache
+  already; later calls return the first's (TensorFlow reads its flags once).
+  Raises OSError if `directory` cannot be used.
   """
   global _ENABLED
   if _ENABLED is not None:

@@ -14,9 +14,8 @@
 # ============================================================================
 """Where a training loop's batches come from: self-play, a file, synthetic.
 
-`training_loop.TrainingLoop` runs rounds of a `DataSource`: in each round
-the source produces data and calls back for the learner steps it is owed.
-Its counters are `tf.Variable`s, checkpointed with its replay buffer.
+`training_loop.TrainingLoop` runs rounds of a `DataSource`; its counters are
+`tf.Variable`s, checkpointed with its replay buffer.
 """
 
 import fractions
@@ -74,15 +73,14 @@ class DataSource(Protocol):
 class SelfPlay:
   """The MuZero loop: self-play rounds, learner steps at an exact ratio.
 
-  Environment steps count once the replay buffer holds a batch's worth of
-  positions; after every batched move the learner has taken exactly
-  floor(train_ratio * counted steps) steps (an exact fraction). A round is
-  one game per environment and ends with no game in progress, so a
-  checkpoint between rounds continues exactly. With `continuous` a round
-  is `Actor.play_games`: `num_envs` games end, each stored as it ends and
-  replaced at once; the games in play at a checkpoint are not in it. With a
-  `reanalysis.Reanalyser`, a fraction of each batch gets fresh targets
-  (MuZero Reanalyze).
+  Environment steps count once replay holds a batch's worth of positions;
+  after every batched move the learner has taken exactly floor(train_ratio
+  * counted steps) steps. A round is one game per environment, so a
+  checkpoint between rounds continues exactly; with `continuous` it is
+  `Actor.play_games` (games in play at a checkpoint are not in it). A
+  `reanalyser` gives a fraction of each batch fresh targets (MuZero
+  Reanalyze); `actor_weights` fills the actor's own network from the
+  learner's (for `overlap_learning`).
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, actor: acting.Actor,
@@ -91,19 +89,6 @@ class SelfPlay:
                continuous: bool = False,
                actor_weights: Optional[
                    overlapped_learning.WeightCopy] = None):
-    """Constructs the source.
-
-    Args:
-      config: the run's configuration.
-      actor: plays the games.
-      train_ratio: learner steps per environment step (> 0).
-      seed: seed of the replay buffer's sampling.
-      reanalyser: if given, every sampled batch goes through it.
-      continuous: play with `Actor.play_games` instead of `play_round`.
-      actor_weights: fills the actor's own network from the learner's, for
-        a `TrainingLoop` with `overlap_learning=True`; None: the actor
-        searches the learner's network.
-    """
     if not (isinstance(train_ratio, (int, float)) and
             np.isfinite(train_ratio) and train_ratio > 0):
       raise ValueError(f'train_ratio must be a positive finite number, got '
@@ -261,19 +246,9 @@ def reanalysis_progress(reanalyser: reanalysis.Reanalyser
 
 def load_replay(config: config_lib.MuZeroConfig, path: str,
                 seed: Optional[int] = None) -> replay_lib.ReplayBuffer:
-  """Reads the replay file at `path` (`ReplayBuffer.save`) for `config`.
-
-  Args:
-    config: the run's configuration; the file's data must fit it (action
-      space, observation shape, players, discount, priority alpha) and its
-      window must hold the file's games.
-    path: a checkpoint's `replay-N.npz` or an `export_replay` file.
-    seed: the sampling generator's seed (None: the file's saved state).
-
-  Raises:
-    ValueError: naming `path` and what is wrong: missing, not a replay file,
-      damaged, of another game or configuration, or holding no positions.
-  """
+  """Reads the replay file at `path` for `config`, sampling with `seed`
+  (None: the file's saved state); a ValueError names `path` and what is
+  wrong (missing, damaged, of another game or configuration, empty)."""
   buffer = replay_lib.ReplayBuffer.restore(config, path, seed=seed)
   if not buffer.num_positions:
     raise ValueError(f'{path} holds no games: there is nothing to learn '
@@ -285,11 +260,8 @@ class FixedReplay:
   """Learner steps on the games of a replay file, no new games (MuZero
   Unplugged, Schrittwieser et al., 2021); a round is one step.
 
-  The file is read on construction (raising as `load_replay`). Batches are
-  sampled as self-play's would be, reanalysed if `reanalyser` is given.
-  `seed` seeds the sampling, not the file's own state, so runs of different
-  seeds draw different batches from one file. The buffer is checkpointed
-  like self-play's, so a resumed run continues exactly.
+  The file is read on construction (raising as `load_replay`); runs of
+  different `seed`s draw different batches from it.
   """
 
   def __init__(self, config: config_lib.MuZeroConfig, path: str,
@@ -335,42 +307,31 @@ class FixedReplay:
 
 def from_batches(make_batches: Callable[[], Iterator[types.Batch]],
                  config: config_lib.MuZeroConfig,
-                 batch_size: int,
-                 prefetch: int = 2) -> tf.data.Dataset:
+                 batch_size: int) -> tf.data.Dataset:
   """A `tf.data.Dataset` of the global batches `make_batches()` yields.
 
   `make_batches` returns an iterator of NumPy `Batch`es of `batch_size`
-  windows, once per pass over the dataset; the dataset has static shapes,
-  from `config`, and each worker of a multi-worker strategy reads its own
-  stream (sharding by data). `Learner.distribute_dataset` splits it among
-  the replicas.
+  windows, once per pass; the shapes are static, from `config`, and each
+  worker of a multi-worker strategy reads its own stream (sharding by data).
   """
   if batch_size <= 0:
     raise ValueError(f'batch_size must be positive, got {batch_size!r}.')
-  b, k, a = batch_size, config.num_unroll_steps, config.action_space_size
-  signature = types.Batch(
-      observation=tf.TensorSpec((b,) + config.observation_shape, tf.float32),
-      action=tf.TensorSpec((b, k), tf.int32),
-      target_value=tf.TensorSpec((b, k + 1), tf.float32),
-      target_reward=tf.TensorSpec((b, k), tf.float32),
-      target_policy=tf.TensorSpec((b, k + 1, a), tf.float32),
-      policy_mask=tf.TensorSpec((b, k + 1), tf.float32),
-      weight=tf.TensorSpec((b,), tf.float32),
-      next_observation=(
-          tf.TensorSpec((b, k) + config.observation_shape, tf.float32)
-          if config.consistency_loss_weight > 0 else tf.NoneTensorSpec()))
+  # The shapes and dtypes of `learning.zero_batch`, for `batch_size` rows.
+  signature = types.Batch(*(
+      tf.NoneTensorSpec() if x is None else
+      tf.TensorSpec((batch_size,) + x.shape[1:], x.dtype)
+      for x in learning.zero_batch(config, 1)))
   dataset = tf.data.Dataset.from_generator(make_batches,
                                            output_signature=signature)
   options = tf.data.Options()
   options.experimental_distribute.auto_shard_policy = (
       tf.data.experimental.AutoShardPolicy.DATA)
-  return dataset.with_options(options).prefetch(prefetch)
+  return dataset.with_options(options).prefetch(2)
 
 
 class SyntheticBatches:
-  """Learnable synthetic batches (`synthetic.py`) through `tf.data`, for
-  smoke runs and throughput; a round is one learner step. The stream starts
-  at the learner's step count, so a resumed run continues it."""
+  """Learnable synthetic batches (`synthetic.py`) through `tf.data`; a round
+  is one learner step, and a resumed run continues the stream."""
 
   def __init__(self, config: config_lib.MuZeroConfig,
                learner: learning.Learner, seed: int = 0):

@@ -15,18 +15,12 @@
 """Checks the programs a run puts on a device against GPU and TPU rules.
 
 Each program (the learner's step, the compiled search, reanalysis, the
-exported inference) is traced, not run, and every node of its graph and
-the functions it calls is read:
-
-* outside XLA: an op with no GPU kernel for its dtypes in this build, one
-  keeping a floating-point tensor in host memory, a node pinned to a CPU;
-* inside XLA, what a TPU refuses: float64, host callbacks, strings, ops
-  whose output shape depends on values (the HLO is read for float64 and
-  dynamic dimensions too).
-
-A finding by design is reported with its `Allowance`'s reason, never
-dropped (docs/accelerators.md). `python -m muzero_snt.run.device_audit`
-prints the report.
+exported inference) is traced, not run, and every node it calls is read:
+outside XLA for ops with no GPU kernel for their dtypes in this build,
+floating-point tensors in host memory and nodes pinned to a CPU; inside XLA
+for what a TPU refuses (float64, host callbacks, strings, value-dependent
+shapes; the HLO too). A finding by design is reported with its
+`Allowance`'s reason (docs/accelerators.md).
 """
 
 import argparse
@@ -51,8 +45,6 @@ from muzero_snt import search as search_lib
 from muzero_snt.run import distribute
 from muzero_snt.run import export
 
-KINDS = ('no_gpu_kernel', 'host_memory', 'host_pinned', 'float64',
-         'host_callback', 'string', 'dynamic_shape', 'not_compiled')
 PROGRAMS = ('learner', 'learner_xla', 'learner_bfloat16', 'learner_mirrored',
             'learner_tpu_replica', 'search_puct', 'search_puct_noise',
             'search_gumbel', 'search_gumbel_noise', 'reanalysis', 'export')
@@ -68,7 +60,7 @@ _GPU_TYPES = ('GPU', 'DEFAULT')  # DEFAULT kernels serve every device type.
 
 class Finding(NamedTuple):
   """An op a GPU or TPU would not run as it stands (`op` 'HLO' for what
-  only the HLO shows); `allowance` is the reason if it is by design."""
+  only the HLO shows); `allowance` the reason if by design."""
   program: str
   kind: str
   op: str
@@ -109,7 +101,6 @@ class ProgramReport:
 
 @functools.lru_cache(maxsize=None)
 def _gpu_kernels(op: str) -> tuple:
-  """The kernels of `op` a GPU can run, from this build's registry."""
   return tuple(k for k in kernels.get_registered_kernels_for_op(op).kernel
                if k.device_type in _GPU_TYPES)
 
@@ -123,7 +114,6 @@ def _matches(kernel, attrs) -> bool:
 
 def _node_findings(node, xla: bool, where: str,
                    devices: frozenset) -> List[Finding]:
-  """The findings of one node, without the program's name."""
   found, attrs = [], dict(node.attr)
   types = []  # Every dtype of the node's attrs and fixed-type arguments.
   for value in attrs.values():
@@ -132,14 +122,11 @@ def _node_findings(node, xla: bool, where: str,
   op_args = list(op_def.input_arg) + list(op_def.output_arg) if op_def else []
   types += [a.type for a in op_args]
   if xla:
-    if tf.float64.as_datatype_enum in types:
-      found.append('float64')
-    if tf.string.as_datatype_enum in types:
-      found.append('string')
-    if node.op in _HOST_CALLBACKS:
-      found.append('host_callback')
-    if node.op in _DYNAMIC_SHAPE:
-      found.append('dynamic_shape')
+    found = [kind for kind, hit in (
+        ('float64', tf.float64.as_datatype_enum in types),
+        ('string', tf.string.as_datatype_enum in types),
+        ('host_callback', node.op in _HOST_CALLBACKS),
+        ('dynamic_shape', node.op in _DYNAMIC_SHAPE)) if hit]
   else:
     if 'CPU' in node.device.upper() and _canonical(node.device) not in devices:
       found.append('host_pinned')
@@ -172,11 +159,8 @@ def _canonical(device: str) -> str:
 
 
 def graph_findings(concrete, devices: Sequence[str] = ()) -> List[Finding]:
-  """The findings of a concrete function and every function it calls.
-
-  A node placed on one of `devices` (a strategy's replicas) is not pinned
-  to the host, even if logical CPUs stand in for accelerators.
-  """
+  """The findings of a concrete function and every function it calls; a
+  node on one of `devices` (a strategy's replicas) is not host-pinned."""
   devices = frozenset(_canonical(d) for d in devices)
   graph_def = concrete.graph.as_graph_def()
   library = {f.signature.name: f for f in graph_def.library.function}
@@ -211,12 +195,9 @@ def hlo_findings(hlo: str) -> List[Finding]:
 def audit_function(program: str, function, args: Sequence = (),
                    allowances: Sequence[Allowance] = ALLOWANCES,
                    devices: Sequence[str] = ()) -> List[Finding]:
-  """The findings of one `tf.function` (or concrete function) on `args`.
-
-  One finding per kind and op type, naming the first node found. An XLA
-  `tf.function` is also lowered to HLO; one XLA cannot lower gives a
-  'not_compiled' finding with the error. `devices`: as `graph_findings`.
-  """
+  """The findings of one `tf.function` (or concrete function) on `args`,
+  one per kind and op type; an XLA function's HLO too ('not_compiled' if
+  it cannot be lowered)."""
   concrete = function
   if hasattr(function, 'get_concrete_function'):
     concrete = function.get_concrete_function(*args)
@@ -240,13 +221,14 @@ def audit_function(program: str, function, args: Sequence = (),
   return list(unique.values())
 
 
+# The programs audited below are private functions of the learner and search.
+# pylint: disable=protected-access
 def _learner(config, strategy=None, jit_compile=False,
              compute_dtype='float32'):
   learner = learning.Learner(networks.make_network(config), config,
                              strategy=strategy, jit_compile=jit_compile,
                              compute_dtype=compute_dtype)
   batch = learner.prepare(learning.zero_batch(config, config.batch_size))
-  # pylint: disable=protected-access
   return learner, learner._compiled_step, batch
 
 
@@ -257,7 +239,6 @@ def _search_parts(config, add_noise: bool, policy: str):
   args = (tf.zeros((b,) + tuple(config.observation_shape)),
           tf.zeros([b], tf.int32), tf.ones([b, a], tf.bool),
           tf.zeros([2], tf.int32), tf.zeros([b, a]))
-  # pylint: disable=protected-access
   return [(searcher._searches[add_noise], args)]
 
 
@@ -280,7 +261,6 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
   if name == 'learner_tpu_replica':
     # What a TPU compiles per core: the replica step, all-reduce included.
     learner, _, batch = _learner(config)
-    # pylint: disable=protected-access
     replica = tf.function(learner._replica_step, jit_compile=True,
                           autograph=False)
     return [(replica, (batch,))]
@@ -295,7 +275,6 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
     network = networks.make_network(config)
     searcher = search_lib.make_search(config, network)
     reanalyser = reanalysis.Reanalyser(config, network, searcher, lambda: 0)
-    # pylint: disable=protected-access
     model = reanalyser._target_model
     return (_search_parts(config, False, config.search_policy) +
             [(model._initial_inference, ())])
@@ -310,8 +289,7 @@ def _parts(name: str, config: config_lib.MuZeroConfig):
 def audit(config: config_lib.MuZeroConfig,
           programs: Sequence[str] = PROGRAMS,
           allowances: Sequence[Allowance] = ALLOWANCES) -> List[ProgramReport]:
-  """Traces each of `programs` (names of `PROGRAMS`) for `config` and
-  reports its findings."""
+  """Traces each of `programs` (of `PROGRAMS`) and reports its findings."""
   unknown = sorted(set(programs) - set(PROGRAMS))
   if unknown:
     raise ValueError(f'Unknown programs {unknown}: expected names of '

@@ -87,19 +87,13 @@ def make_strategy(name: str,
                  ) -> tf.distribute.Strategy:
   """Builds the `tf.distribute.Strategy` the `Learner` runs under.
 
-  'default' is the current strategy (TensorFlow's default placement);
-  'cpu' and 'gpu' one replica on '/cpu:0' or '/gpu:0'; 'mirrored' one
-  replica per local GPU (without a GPU, per logical CPU, at least two: the
-  stand-ins for accelerators in tests); 'multi_worker' the devices of the
-  machines of `TF_CONFIG`; 'tpu' the cores of a TPU, the paper's setting.
-  Build the `Learner` after the strategy, outside its scope.
-
-  Args:
-    name: one of `STRATEGIES`.
-    tpu: the TPU's address or name (e.g. 'grpc://10.0.0.2:8470', 'local'
-      on a TPU VM, or the Cloud TPU's name); required by 'tpu'.
-    batch_size: if given, the global batch, checked to split evenly among
-      the replicas.
+  `name`: 'default' is the current strategy; 'cpu' and 'gpu' one replica
+  on '/cpu:0' or '/gpu:0'; 'mirrored' one replica per local GPU (else per
+  logical CPU, at least two: the stand-ins for accelerators in tests);
+  'multi_worker' the devices of the machines of `TF_CONFIG`; 'tpu' the
+  cores of the TPU `tpu` ('grpc://10.0.0.2:8470', 'local' on a TPU VM, or
+  a Cloud TPU's name), the paper's setting. A `batch_size` is checked to
+  split among the replicas. Build the `Learner` after, outside its scope.
 
   Raises:
     ValueError: in one line naming what was asked, the devices found and
@@ -131,10 +125,8 @@ def make_strategy(name: str,
                      '`tpu`, got {!r}.'.format(tpu))
   if name == 'default':
     strategy = tf.distribute.get_strategy()
-  elif name == 'cpu':
-    strategy = tf.distribute.OneDeviceStrategy('/cpu:0')
-  elif name == 'gpu':
-    strategy = tf.distribute.OneDeviceStrategy('/gpu:0')
+  elif name in ('cpu', 'gpu'):
+    strategy = tf.distribute.OneDeviceStrategy(f'/{name}:0')
   elif name == 'mirrored':
     # Explicit devices: without them MirroredStrategy ignores all CPUs but
     # the first, so logical CPUs would give a single replica.
@@ -184,15 +176,11 @@ def place_search(search, network, search_device: str = 'accelerator',
                  jit_compile: bool = True) -> PlacedSearch:
   """Puts the self-play search on the accelerator or on the host.
 
-  'accelerator' runs `search` on the device of `network`'s variables (the
-  learner's first replica), where an XLA program reads the newest weights
-  in place. 'host' runs it on the CPU, e.g. for a network too small to gain
-  from a GPU; an XLA search (`jit_compile`) then needs the variables on the
-  host too.
-
-  Raises:
-    ValueError: if `search_device` is not one of `SEARCH_DEVICES`, or is
-      'host' for an XLA search of variables on another device.
+  'accelerator' runs `search` on the device of `network`'s variables, where
+  an XLA program reads the newest weights in place; 'host' on the CPU (a
+  network too small to gain from a GPU), where an XLA search
+  (`jit_compile`) needs the variables too. An unknown `search_device`, or
+  'host' for an XLA search of variables elsewhere, raises ValueError.
   """
   if search_device not in SEARCH_DEVICES:
     raise ValueError(f'search_device must be one of {SEARCH_DEVICES}, got '

@@ -44,8 +44,7 @@ from muzero_snt.distributed import runner
 
 
 def describe_config(run: run_config_lib.RunConfig) -> str:
-  """The run in one paragraph: its game, what differs from the game's
-  configuration, settings."""
+  """The run in one paragraph: game, changes to its config, settings."""
   run = run.resolved()
   diffs = run_config_lib.differences(run.replace(config=None), run)
   changed = ', '.join(f'{name}={value!r}' for name, _, value in diffs)
@@ -79,9 +78,8 @@ def check_reanalysis(run: run_config_lib.RunConfig) -> None:
 
 
 def check_train_ratio(run: run_config_lib.RunConfig) -> None:
-  """Raises ValueError if self-play's ratio cannot give a learner step (a
-  replay window of fewer than 1/train_ratio positions): self-play would
-  run forever without learning or checkpointing."""
+  """Raises ValueError if the replay window holds fewer than 1/train_ratio
+  positions: self-play would run forever without a learner step."""
   run = run.resolved()
   if run.data != 'selfplay':
     return
@@ -95,20 +93,6 @@ def check_train_ratio(run: run_config_lib.RunConfig) -> None:
         f'max_moves={config.max_moves}: {positions} positions), so no '
         f'learner step would ever come; expected train_ratio >= '
         f'{1 / positions:.3g}.')
-
-
-def check_checkpoint_dir(run: run_config_lib.RunConfig) -> None:
-  """Raises `RunConfigError` unless the directory holds this run; writes
-  nothing (the record is saved once the checkpoint is restored)."""
-  directory = run.checkpoint_dir
-  if not directory:
-    return
-  check_mode_switch(directory, run)
-  saved = run_config_lib.check_resume(directory, run, run.allow_config_changes)
-  if saved is None and tf.train.latest_checkpoint(directory):
-    logging.warning('%s has checkpoints but no %s (an older run): resuming '
-                    'without checking its configuration.', directory,
-                    run_config_lib.RUN_CONFIG_FILE)
 
 
 def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
@@ -136,8 +120,8 @@ def check_mode_switch(directory: str, run: run_config_lib.RunConfig) -> None:
 
 def check_run(run: run_config_lib.RunConfig,
               available_memory: Optional[int] = None) -> None:
-  """Checks memory, output directories and disk space, and that the
-  checkpoint directory holds this run, before any work.
+  """Checks memory, output directories, disk space and the checkpoint
+  directory's run before any work.
 
   Raises:
     resources.ResourceError: naming the part or the path and what to do.
@@ -147,12 +131,11 @@ def check_run(run: run_config_lib.RunConfig,
   config = run.config
   check_reanalysis(run)
   check_train_ratio(run)
-  self_play = run.data == 'selfplay'
   with_replay = run.data != 'synthetic'
   frame_stack = builders.frame_stack(run.preset, run.environment)
   resources.check_memory(
       config, available_bytes=available_memory, with_replay=with_replay,
-      games_in_flight=run.num_envs if self_play else 0,
+      games_in_flight=run.num_envs if run.data == 'selfplay' else 0,
       frame_stack=frame_stack)
   if run.checkpoint_dir:
     saved = config if with_replay else config.replace(window_size=1,
@@ -168,7 +151,7 @@ def check_run(run: run_config_lib.RunConfig,
         'counting those already there')
     check_mode_switch(run.checkpoint_dir, run)
     run_config_lib.check_resume(run.checkpoint_dir, run,
-                            run.allow_config_changes)
+                                run.allow_config_changes)
   for name in ('logdir', 'export_dir'):
     if getattr(run, name):
       resources.check_output_directory(getattr(run, name), name)
@@ -179,6 +162,13 @@ def check_run(run: run_config_lib.RunConfig,
   if run.data == 'replay':
     data_sources.load_replay(config, run.replay_path)
 
+
+# What `run` does while building the data source, by `run.data`.
+_SOURCE_STAGES = {
+    'selfplay': 'building the environments and the search',
+    'synthetic': 'building the synthetic batches',
+    'replay': 'loading the replay file',
+}
 
 _OnRound = Callable[[training_loop.TrainingLoop], bool]
 
@@ -198,36 +188,72 @@ def run(run_config: run_config_lib.RunConfig,
     run_config: the run (its config's `batch_size` is the global batch).
     strategy: the learner's `tf.distribute` strategy (default: the current).
     on_round, end_round: as in `TrainingLoop.run`.
-    stop: the caller's `stopping.StopOnSignals`, if it listens to signals
-      already (a launcher, from its first line).
-    logger: called every `log_every` learner steps with the scalars of
-      `progress.py` (default: printed to standard error; None: nothing).
-      The run's other messages go to absl's log at INFO.
+    stop: the caller's `StopOnSignals`, if it listens to signals already.
+    logger: called with each log step's scalars (`progress.py`; None:
+      nothing); other messages go to absl's log.
 
   Raises:
     ValueError: if the strategy cannot run the batch or XLA as asked, or
       the checkpoint directory holds another run (`RunConfigError`).
-    run_lock.RunLockError: if another live process writes to the
-      checkpoint directory.
-    checkpointing.CheckpointError: if the directory's checkpoints exist
-      but none is intact, or a save fails.
+    run_lock.RunLockError: if another live process writes there.
+    checkpointing.CheckpointError: if no checkpoint there is intact, or a
+      save fails.
     FloatingPointError: if a learner step's loss is not finite.
     stopping.Stopped: if a signal came before the training loop began.
   """
   run = run_config.resolved()
-  config = run.config
+  config, directory = run.config, run.checkpoint_dir
   stop = stop or stopping.StopOnSignals()
-  with stop:
+  with stop, contextlib.ExitStack() as stack:
     stop.begin('checking the run')
     logging.info('Run: %s.', describe_config(run))
     logging.info('Checkpoints: %s. TensorBoard: %s.',
-                 run.checkpoint_dir or 'none (no --checkpoint_dir)',
+                 directory or 'none (no --checkpoint_dir)',
                  run.logdir or 'none (no --logdir)')
     strategy = strategy or tf.distribute.get_strategy()
     builders.check_strategy(config, strategy, run.jit_compile)
     check_reanalysis(run)
     check_train_ratio(run)
-    loop = _train(run, strategy, on_round, end_round, stop, logger)
+    if directory:
+      stop.begin('checking the checkpoint directory')
+      # One writer per directory, for the whole run.
+      stack.enter_context(run_lock.RunLock(directory))
+      check_mode_switch(directory, run)
+      saved = run_config_lib.check_resume(directory, run,
+                                          run.allow_config_changes)
+      if saved is None and tf.train.latest_checkpoint(directory):
+        logging.warning('%s has checkpoints but no %s (an older run): '
+                        'resuming without checking its configuration.',
+                        directory, run_config_lib.RUN_CONFIG_FILE)
+    stop.begin('building the learner')
+    learner = builders.make_learner(config, run.seed, run.jit_compile,
+                                    strategy, run.compute_dtype)
+    if run.num_actors:
+      stop.begin('starting Ray and the actors')
+      source = stack.enter_context(runner.start(run, learner))
+    else:
+      stop.begin(_SOURCE_STAGES[run.data])
+      source = builders.make_source(run, learner)
+    stop.begin('restoring the checkpoint' if directory else
+               'building the training loop')
+    writer, earlier_events = None, []
+    if run.logdir:
+      earlier_events = progress.event_files(run.logdir)
+      writer = tf.summary.create_file_writer(run.logdir)
+      stack.callback(writer.close)
+    loop = training_loop.TrainingLoop(
+        config, learner, source, checkpoint_dir=directory,
+        writer=writer, log_every=run.log_every,
+        checkpoint_seconds=(None if run.checkpoint_minutes is None else
+                            60 * run.checkpoint_minutes),
+        overlap_learning=run.overlap_learning, stop=stop, logger=logger)
+    if directory:
+      # Restored: this run continues the directory's, so its record says so.
+      run_config_lib.save(directory, run)
+    if earlier_events:
+      # Steps logged after the resumed checkpoint come again: drop the old.
+      progress.drop_events_after(run.logdir, learner.steps, earlier_events)
+    loop.run(on_round=on_round, end_round=end_round)
   if run.export_replay:
     loop.replay.save(run.export_replay)
     logging.info('Wrote the replay buffer (%d games) to %s.',
@@ -238,61 +264,6 @@ def run(run_config: run_config_lib.RunConfig,
     logging.info('Exported the inference functions to %s.',
                  run.export_dir)
   logging.info('%s', summary(loop, run))
-  return loop
-
-
-# What `_train` does while building the data source, by `run.data`.
-_SOURCE_STAGES = {
-    'selfplay': 'building the environments and the search',
-    'synthetic': 'building the synthetic batches',
-    'replay': 'loading the replay file',
-}
-
-
-def _train(run: run_config_lib.RunConfig, strategy, on_round, end_round,
-           stop: stopping.StopOnSignals,
-           logger: Optional[progress.Logger]) -> training_loop.TrainingLoop:
-  """`run`'s stages from the lock to the loop's end, naming each to `stop`."""
-  config = run.config
-  with contextlib.ExitStack() as stack:
-    if run.checkpoint_dir:
-      stop.begin('checking the checkpoint directory')
-      # One writer per directory, for the whole run.
-      stack.enter_context(run_lock.RunLock(run.checkpoint_dir))
-    check_checkpoint_dir(run)
-    stop.begin('building the learner')
-    learner = builders.make_learner(config, run.seed,
-                                    run.jit_compile, strategy,
-                                    run.compute_dtype)
-    if run.num_actors:
-      stop.begin('starting Ray and the actors')
-      source = stack.enter_context(runner.start(run, learner))
-    else:
-      stop.begin(_SOURCE_STAGES[run.data])
-      source = builders.make_source(run, learner)
-    stop.begin('restoring the checkpoint' if run.checkpoint_dir else
-               'building the training loop')
-    writer, earlier_events = None, []
-    if run.logdir:
-      earlier_events = progress.event_files(run.logdir)
-      writer = tf.summary.create_file_writer(run.logdir)
-      stack.callback(writer.close)
-    loop = training_loop.TrainingLoop(
-        config, learner, source, checkpoint_dir=run.checkpoint_dir,
-        writer=writer, log_every=run.log_every,
-        checkpoint_seconds=(None if run.checkpoint_minutes is None else
-                            60 * run.checkpoint_minutes),
-        overlap_learning=run.overlap_learning, stop=stop, logger=logger)
-    if run.checkpoint_dir:
-      # The checkpoint (if any) is restored: this run continues the
-      # directory's, so its record may now say so.
-      run_config_lib.save(run.checkpoint_dir, run)
-    if earlier_events:
-      # What an earlier process logged after the checkpoint resumed from
-      # is logged again by this one: no step twice on TensorBoard.
-      progress.drop_events_after(run.logdir, learner.steps,
-                                    earlier_events)
-    loop.run(on_round=on_round, end_round=end_round)
   return loop
 
 

@@ -20,14 +20,11 @@ The SavedModel needs TensorFlow only, not this library:
     out = model.initial_inference(observation)         # [B, *obs] float32
     out = model.recurrent_inference(out['hidden_state'], action)  # [B] int32
 
-Both functions are also serving signatures, run in inference mode for any
-batch size B, and return `NetworkOutput`'s fields as float32 tensors
-(`reward` zeros from `initial_inference`; `value_logits` and, recurrent
-only, `reward_logits` for categorical heads). `recurrent_inference` fails
-with `InvalidArgumentError` on an action outside [0, A).
-`assets/muzero_config.json` holds the shapes, `discount`, `num_players`
-(null without a config), the support sizes (0 for a scalar head) and each
-function's output keys.
+Both are also serving signatures and return `NetworkOutput`'s fields as
+float32 (`value_logits` and, recurrent only, `reward_logits` for categorical
+heads); an action outside [0, A) raises `InvalidArgumentError`.
+`assets/muzero_config.json` holds the shapes, `discount`, `num_players`,
+the support sizes and each output's keys.
 """
 
 import json
@@ -58,7 +55,7 @@ def _outputs(output) -> Dict[str, tf.Tensor]:
 
 
 class _InferenceModule(tf.Module):
-  """Holds the network (so its variables are saved) and its two functions."""
+  """The network (so its variables are saved) and its two functions."""
 
   def __init__(self, network: muzero_network.MuZeroNetwork,
                hidden_shape, config_path: str):
@@ -156,21 +153,14 @@ def export_inference(
     config: Optional[config_lib.MuZeroConfig] = None) -> str:
   """Exports `network`'s inference functions as a TensorFlow SavedModel.
 
-  Written beside `export_dir` and renamed into place, replacing an earlier
-  export; an interrupted export leaves `export_dir` as it was.
-
-  Args:
-    network: the network to export (its variables are created if needed).
-    export_dir: a local directory path: new, empty, or an earlier export;
-      returned.
-    config: the run's config, for the `discount` and `num_players` of the
-      metadata; it must describe `network`'s shapes.
+  Written beside `export_dir` (a local path: new, empty, or an earlier
+  export; returned) and renamed into place, so an interrupted export leaves
+  it as it was. `config` gives the metadata's `discount` and `num_players`.
 
   Raises:
-    TypeError: if `network` is not a `MuZeroNetwork`, or `export_dir` not a
-      path.
+    TypeError: if `network` is no `MuZeroNetwork` or `export_dir` no path.
     ValueError: if `export_dir` is empty, remote, a file or a non-empty
-      directory other than a SavedModel, or if `config` does not describe
+      directory other than a SavedModel, or `config` does not describe
       `network`.
   """
   if not isinstance(network, muzero_network.MuZeroNetwork):
@@ -211,8 +201,7 @@ def export_inference(
             'recurrent_inference':
                 module.recurrent_inference.get_concrete_function(),
         })
-    # Renames only (an earlier export to the trash first): a reader never
-    # sees a partial model.
+    # Renames only (an earlier export to the trash first): never half a model.
     trash = os.path.join(staging, 'replaced')
     replacing = os.path.exists(path)
     if replacing:

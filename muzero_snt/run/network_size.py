@@ -12,12 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A network's size from its config: variables and kept activations.
-
-Arithmetic on a `MuZeroConfig` only, so a network far too large to build is
-measured before anything allocates. The counts follow muzero_snt/networks
-layer by layer; tests compare them with the variables of real networks.
-"""
+"""A network's size from its config: variables and kept activations,
+counted layer by layer as muzero_snt/networks builds them, so a network far
+too large to build is measured before anything allocates."""
 
 import math
 from typing import NamedTuple, Sequence
@@ -33,8 +30,7 @@ class ParameterCount(NamedTuple):
 
 
 class _Tally:
-  """Adds up parameters and kept activations (per example, by the rule of
-  `activation_count`), layer by layer."""
+  """Adds up parameters and kept activations per example, layer by layer."""
 
   def __init__(self, batch_norm: bool):
     self.batch_norm = batch_norm
@@ -176,13 +172,10 @@ def parameter_count(config: config_lib.MuZeroConfig) -> ParameterCount:
 def activation_count(config: config_lib.MuZeroConfig) -> int:
   """Activations per example kept for the backward pass of the unroll.
 
-  The rule: every output of a linear layer, convolution, batch norm, ReLU
-  and residual sum is kept, as are each pooling output, the scaled hidden
-  state and the dynamics' input (state and action concatenated), as
-  `_Tally` counts them. The representation runs once, the dynamics K times
-  and the prediction K+1 times. TensorFlow frees some of these early and
-  keeps a few more (the losses'), so this is an estimate in float32
-  elements per example; bfloat16 compute needs less.
+  Every output of a linear layer, convolution, batch norm, ReLU, residual
+  sum and pooling is kept, as are the scaled hidden state and the dynamics'
+  input, over one representation, K dynamics and K+1 predictions. An
+  estimate: TensorFlow frees some early and keeps a few more (the losses').
   """
   representation, dynamics, prediction = _tallies(config)
   k = config.num_unroll_steps

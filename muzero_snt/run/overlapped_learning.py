@@ -15,22 +15,14 @@
 """Learner steps in a second thread while self-play plays its next move.
 
 The learner's XLA program and the actor's batched search both release the
-interpreter, so they can run side by side, the actor on a network of its
-own (`WeightCopy`). `training_loop.TrainingLoop` with
-`overlap_learning=True` keeps this schedule, whatever the threads' timing,
-so a run is reproducible:
-
-  after move m: draw the batches of the steps move m owes (in the main
-  thread, which alone touches the replay buffer); wait for move m-1's
-  steps and the weights read after them; start move m's steps in the
-  learner's thread; write those weights into the actor's network; play
-  move m+1.
-
-The actor is thus one move's learner steps behind (about
-`train_ratio x num_envs` steps), as a distributed run's actors are, and
-with prioritised replay a batch is drawn before the priorities of the
-running steps come back. Rounds end with every step taken and the actor's
-weights equal to the learner's, so checkpoints are as without overlap.
+interpreter, so they run side by side, the actor on a network of its own
+(`WeightCopy`). `TrainingLoop(overlap_learning=True)` keeps one schedule
+whatever the threads' timing, so a run is reproducible: after move m, draw
+the batches move m owes (in the main thread, which alone touches the
+replay buffer); wait for move m-1's steps and the weights read after them;
+start move m's steps; write those weights into the actor's network; play
+move m+1. Rounds end with every step taken and the actor's weights the
+learner's, so checkpoints are as without overlap.
 """
 
 import concurrent.futures
@@ -41,11 +33,9 @@ import tensorflow as tf
 
 
 class WeightCopy:
-  """Copies every variable of `source` into `target` of the same build.
-
+  """Copies every variable of `source` into `target` of the same build;
   `read` (in the source's thread) and `write` (in the target's) split the
-  copy: the tensors read keep their values while the source changes on.
-  """
+  copy, the tensors read keeping their values as the source changes on."""
 
   def __init__(self, source: tf.Module, target: tf.Module):
     sources, targets = list(source.variables), list(target.variables)
@@ -90,8 +80,7 @@ class LearnerThread:
 
   def __init__(self, step: Callable[[Any], Dict[str, np.ndarray]],
                read_weights: Optional[Callable[[], List[tf.Tensor]]] = None):
-    """`step`: one learner step; `read_weights`: reads the weights after a
-    list (`WeightCopy.read`; None: no reading)."""
+    """`read_weights` reads the weights after a list (`WeightCopy.read`)."""
     self._step = step
     self._read_weights = read_weights
     self._pool: Optional[concurrent.futures.ThreadPoolExecutor] = None
@@ -123,13 +112,9 @@ class LearnerThread:
     return done, weights, None
 
   def wait(self) -> Finished:
-    """Waits for the started steps (nothing started: no metrics, no
-    weights).
-
-    Raises:
-      Exception: the error of a step; the steps after it did not run, the
-        metrics of those before are on the error as `completed_metrics`.
-    """
+    """Waits for the started steps (none started: no metrics, no weights);
+    re-raises a step's error, the steps after it not run and the metrics of
+    those before on the error as `completed_metrics`."""
     if self._running is None:
       return Finished([], None)
     running, self._running = self._running, None
@@ -140,8 +125,7 @@ class LearnerThread:
     return Finished(done, weights)
 
   def close(self) -> None:
-    """Waits for steps still running (their errors dropped); ends the
-    thread."""
+    """Waits for running steps (their errors dropped); ends the thread."""
     if self._running is not None:
       self._running.result()
       self._running = None

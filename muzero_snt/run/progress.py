@@ -14,20 +14,11 @@
 # ============================================================================
 """A training run's progress: the scalars of each log step, and loggers.
 
-Every `log_every` learner steps (and after the first round, and at the end)
-`training_loop.TrainingLoop` hands a logger one dict of scalars:
-
-  * `learner_step`, `training_steps`, `elapsed_seconds` (in this process),
-    and `steps_per_second` and `remaining_seconds` once the rate is known;
-  * the last learner step's `loss`, `loss/regularization`, `loss/value`,
-    `loss/reward`, `loss/policy` (means over the unroll),
-    `loss/consistency` when on, `learning_rate` and `gradient_norm`;
-  * the data source's counters by TensorBoard tag (`selfplay/games`,
-    `replay/positions`, `reanalyse/rows`, ...; a distributed run's also
-    `replay/observed_train_ratio` over `replay/train_ratio_window` steps,
-    `weights/version` and `reanalyse/workers`).
-
-A logger is any callable taking that dict, as Acme's loggers are.
+Every `log_every` learner steps `training_loop.TrainingLoop` hands a logger
+(any callable, as Acme's) one dict of scalars: `learner_step`,
+`training_steps`, `elapsed_seconds`, `steps_per_second` and
+`remaining_seconds` once known, `learner_scalars` of the last step, and the
+data source's by TensorBoard tag (`selfplay/games`, `replay/positions`, ...).
 """
 
 import glob
@@ -42,16 +33,12 @@ import tensorflow as tf
 
 Logger = Callable[[Mapping[str, float]], None]
 
-# The losses of a learner step that are predicted at every unroll step,
-# logged as their mean.
-_PER_UNROLL_STEP = ('value', 'reward', 'policy', 'consistency')
-
 
 def learner_scalars(metrics: Mapping[str, object]) -> dict:
   """The scalars of a learner step's metrics (`Learner.step`'s output)."""
   scalars = {'loss': float(metrics['loss']),
              'loss/regularization': float(metrics['regularization'])}
-  for name in _PER_UNROLL_STEP:
+  for name in ('value', 'reward', 'policy', 'consistency'):  # Per unroll step.
     if f'{name}_loss' in metrics:
       scalars[f'loss/{name}'] = float(np.mean(metrics[f'{name}_loss']))
   scalars['learning_rate'] = float(metrics['learning_rate'])
@@ -109,12 +96,9 @@ def log_progress(scalars: Mapping[str, float]) -> None:
   logging.info('%s', format_line(scalars))
 
 
-EVENT_FILE_PATTERN = 'events.out.tfevents*'
-
-
 def event_files(logdir: str) -> List[str]:
   """The event files directly in `logdir`, sorted by name."""
-  return sorted(glob.glob(os.path.join(logdir, EVENT_FILE_PATTERN)))
+  return sorted(glob.glob(os.path.join(logdir, 'events.out.tfevents*')))
 
 
 def _records(path: str) -> List[bytes]:
@@ -133,11 +117,10 @@ def drop_events_after(logdir: str, step: int,
                       paths: Optional[Sequence[str]] = None) -> int:
   """Removes events logged at steps > `step`; returns how many.
 
-  A run killed after its last checkpoint at `step` has logged events that
-  the resumed run logs again: dropping them, TensorBoard shows each step
-  once. Each file is replaced atomically; one cut short by a kill keeps its
-  complete records. `paths` (default: every event file of `logdir`) should
-  leave out a file a writer of this process has open.
+  A resumed run logs again what its predecessor logged after checkpoint
+  `step`: dropping those, TensorBoard shows each step once. Each file is
+  replaced atomically. `paths` (default: every event file of `logdir`)
+  should leave out a file a writer of this process has open.
   """
   removed = 0
   for path in event_files(logdir) if paths is None else paths:
@@ -146,9 +129,8 @@ def drop_events_after(logdir: str, step: int,
     for record in records:
       event = tf.compat.v1.Event.FromString(record)
       # Summaries carry the step; the file-version header (step 0) stays.
-      if event.HasField('summary') and event.step > step:
-        continue
-      kept.append(record)
+      if not (event.HasField('summary') and event.step > step):
+        kept.append(record)
     if len(kept) == len(records) and os.path.getsize(path) == sum(
         len(r) + 16 for r in records):
       continue

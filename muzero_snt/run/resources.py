@@ -12,11 +12,8 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Resources checked before work: memory from a config, output directories.
-
-The memory estimate is arithmetic on a `MuZeroConfig` (`network_size.py`),
-so a run too large to fit is refused before anything allocates.
-"""
+"""Resources checked before work: memory from a config (so a run too large
+is refused before anything allocates), output directories."""
 
 import math
 import os
@@ -34,12 +31,10 @@ from muzero_snt.run import network_size
 _FLOAT32 = 4  # Bytes of float32 and int32.
 _WIDE = 8  # Bytes of the int64 and float64 arrays of replay.
 _OPTIMIZER_SLOTS = {'momentum': 1, 'adam': 2}
-# A replay file's per-game arrays: int64 length, bool terminal flag and
-# float64 bootstrap value.
+# A replay file's per-game int64 length, bool terminal and float64 bootstrap.
 _GAME_BYTES = 8 + 1 + 8
-# A checkpoint's bytes beyond its arrays: TensorFlow's object graph and
-# index file, the replay file's zip and .npy headers and metadata (38 KB
-# for the tic-tac-toe preset).
+# A checkpoint's bytes beyond its arrays: object graph, index, zip and .npy
+# headers and metadata (38 KB for the tic-tac-toe preset).
 _CHECKPOINT_OVERHEAD = 1 << 16
 # run_config.json and the `checkpoint` index file, with a temporary copy of
 # each while it is replaced, and a block of slack per file.
@@ -111,13 +106,9 @@ def checkpoint_space_needed(config: config_lib.MuZeroConfig, directory: str,
                             max_to_keep: int,
                             frame_stack: Optional[frames.FrameStack] = None
                            ) -> int:
-  """Free disk bytes a run's checkpoint `directory` needs at its peak.
-
-  Retention writes the next checkpoint before it deletes the oldest, so
-  `max_to_keep + 1` checkpoints exist at once, beside the small files.
-  Those already in `directory` (a resume) count towards that peak; the
-  next checkpoint needs its own bytes whatever is there.
-  """
+  """Free disk bytes a run's checkpoint `directory` needs at its peak:
+  `max_to_keep + 1` checkpoints (the next is written before the oldest is
+  deleted), less those already there, but at least the next one's."""
   one = checkpoint_bytes(config, frame_stack)
   held = 0
   if os.path.isdir(directory):
@@ -137,21 +128,13 @@ def estimate_memory(config: config_lib.MuZeroConfig,
 
   - network: 4 bytes per variable element, plus per trainable element one
     optimizer slot (momentum) or two (Adam) and one gradient.
-  - batch: float32 `[B, *obs]` observations, `[B, K]` actions and rewards,
-    `[B, K+1]` values and policy mask, `[B, K+1, A]` policies, `[B]`
-    weights (4 bytes each).
+  - batch: 4 bytes per element of the `Batch` (`[B, *obs]` observations,
+    `[B, K]` actions and rewards, `[B, K+1]` values, policy mask, ...).
   - unroll: 4 bytes x B x `network_size.activation_count(config)`.
-  - replay: `window_size` full games of `max_moves` positions at
-    `replay_position_bytes`, the moves' arrays again while
-    `ReplayBuffer.save` concatenates them, and the games in play.
-
-  Args:
-    config: the run's config.
-    games_in_flight: games played at once by self-play (`num_envs`).
-    with_replay: False for a run without replay (synthetic batches).
-    replay_save_copy: whether replay is checkpointed (the copy above).
-    frame_stack: positions hold one frame each of this layout (None: whole
-      observations).
+  - replay (if `with_replay`): `window_size` games of `max_moves` positions
+    at `replay_position_bytes`, the moves' arrays again while
+    `ReplayBuffer.save` concatenates them (if `replay_save_copy`), and the
+    `games_in_flight` (one frame a position with a `frame_stack`).
   """
   count = network_size.parameter_count(config)
   slots = _OPTIMIZER_SLOTS[config.optimizer]
@@ -178,12 +161,11 @@ def _gb(num_bytes: float) -> str:
 def _advice(part: str, config: config_lib.MuZeroConfig,
             frame_stack: Optional[frames.FrameStack]) -> str:
   """What the part holds and which setting makes it smaller."""
-  net = config.network
   b, k = config.batch_size, config.num_unroll_steps
   if part == 'network':
     count = network_size.parameter_count(config)
     fields = ('config.network.channels or config.network.num_blocks'
-              if net.kind == 'residual' else
+              if config.network.kind == 'residual' else
               'config.network.hidden_size or config.network.mlp_layers')
     return (f'{count.trainable:,} weights with their {config.optimizer} '
             f'slots and gradients; lower {fields}')
@@ -203,13 +185,9 @@ def check_memory(config: config_lib.MuZeroConfig,
                  available_bytes: Optional[int] = None,
                  fraction: float = DEFAULT_MEMORY_FRACTION,
                  **estimate_kwargs) -> MemoryEstimate:
-  """The run's `estimate_memory(config, **estimate_kwargs)`, unless it
-  exceeds `fraction` (in (0, 1]) of `available_bytes` (default:
-  `available_memory_bytes()`).
-
-  Raises:
-    ResourceError: naming the largest part, the estimate and the limit,
-      and the setting to lower.
+  """`estimate_memory(config, **estimate_kwargs)`; a `ResourceError` if it
+  exceeds `fraction` of `available_bytes` (`available_memory_bytes()`),
+  naming the largest part, the estimate, the limit and the setting to lower.
   """
   if not (isinstance(fraction, (int, float)) and 0 < fraction <= 1):
     raise ValueError(f'fraction must be in (0, 1], got {fraction!r}.')
@@ -248,11 +226,9 @@ def _read_int(path: str, key: Optional[str] = None) -> Optional[int]:
 
 
 def _cgroup_available(cgroup_dir: str) -> Optional[int]:
-  """Memory left under the cgroup's limit (v2, else v1), None if no limit.
-
-  Usage minus inactive file cache, as `docker stats` counts it: the kernel
-  reclaims that cache before it hits the limit.
-  """
+  """Memory left under the cgroup's limit (v2, else v1), None if no limit;
+  usage excludes inactive file cache, which the kernel reclaims before it
+  hits the limit (as `docker stats` counts it)."""
   for limit_file, usage_file, stat_file, inactive in (
       ('memory.max', 'memory.current', 'memory.stat', 'inactive_file'),
       ('memory/memory.limit_in_bytes', 'memory/memory.usage_in_bytes',
@@ -282,15 +258,10 @@ def available_memory_bytes(meminfo_path: str = '/proc/meminfo',
 
 def check_output_directory(path: str, what: str, min_free_bytes: int = 0,
                            needed_for: str = '') -> None:
-  """Creates `path` if missing; checks it is writable with space to spare.
-
-  Writability is tested by creating a file there (permission bits do not
-  bind root). `what` is the argument that named `path`, e.g.
-  'checkpoint_dir'; `needed_for` what `min_free_bytes` are for.
-
-  Raises:
-    ResourceError: naming `what` and the path, if it is unusable.
-  """
+  """Creates `path` if missing; checks it is writable (by creating a file:
+  permission bits do not bind root) with `min_free_bytes` free for
+  `needed_for`; a `ResourceError` names `what`, the argument that named
+  `path`, if it is unusable."""
   where = f'{what}={path}'
   if not path:
     raise ResourceError(f'{what} is empty: give a directory path.')

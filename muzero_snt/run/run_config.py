@@ -12,11 +12,9 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""A run's one configuration, `RunConfig`, and its record beside checkpoints.
-
-What defines a run is saved as `run_config.json` beside its checkpoints, so
-that resuming or evaluating another run's directory is an error naming the
-differing fields, not a TensorFlow restore error or a different run.
+"""A run's one configuration, `RunConfig`, and its record beside checkpoints,
+`run_config.json`: resuming or evaluating another run's directory is then an
+error naming the differing fields, not a restore error or a different run.
 """
 
 import dataclasses
@@ -32,13 +30,11 @@ from muzero_snt.run import choices
 from muzero_snt import presets
 
 RUN_CONFIG_FILE = 'run_config.json'
-# Fields a resumed run may change without being asked: how long it runs and
-# how often it saves do not change what it computes.
+# Fields a resumed run may change unasked: they do not change what it computes.
 CHANGEABLE = ('training_steps', 'checkpoint_interval')
 # The preset of a run that names neither a preset nor an environment.
 DEFAULT_PRESET = 'tictactoe'
-# Network fields that change how it computes, not what it holds: an
-# evaluation may differ in them from the training run.
+# Network fields of how it computes, in which an evaluation may differ.
 COMPUTE_FIELDS = ('network.conv_as_matmul',)
 _TEMPERATURES = {
     cls.__name__: cls for cls in (config_lib.MoveCountTemperature,
@@ -47,9 +43,9 @@ _TEMPERATURES = {
 _FORMAT = 1
 # A value one side of `differences` lacks.
 _ABSENT = object()
-# Fields configurations saved by earlier versions hold and this one has not:
-# read and dropped, so that their runs resume and evaluate as before.
-# `num_actors` (the pseudocode's) is the run's setting, not the config's.
+# Fields of configurations saved by earlier versions, read and dropped so
+# that their runs resume as before (`num_actors`, the pseudocode's, is now
+# the run's setting).
 _REMOVED_FIELDS = ('num_actors',)
 
 
@@ -68,12 +64,9 @@ def _to_json(value: Any) -> Any:
 
 
 def config_to_dict(config: config_lib.MuZeroConfig) -> Dict[str, Any]:
-  """Every field of `config` as JSON values, the network's as `network.x`.
-
-  Raises:
-    TypeError: if the temperature function is not one of the config's
-      frozen temperature classes (an arbitrary callable cannot be saved).
-  """
+  """Every field of `config` as JSON values, the network's as `network.x`;
+  raises TypeError for a temperature function other than the config's
+  frozen temperature classes (an arbitrary callable cannot be saved)."""
   values = {}
   for field in dataclasses.fields(config):
     value = getattr(config, field.name)
@@ -149,8 +142,7 @@ def _default_config(preset: Optional[str], title: Optional[str],
                    ) -> config_lib.MuZeroConfig:
   if environment is None:
     return presets.get_preset(preset, title, training_steps)
-  factory = factories.resolve(environment)
-  made = factories.call(factory, 0)
+  made = factories.call(factories.resolve(environment), 0)
   overrides = {} if training_steps is None else dict(
       training_steps=training_steps)
   try:
@@ -167,9 +159,8 @@ def default_config(preset: Optional[str], title: Optional[str] = None,
                    training_steps: Optional[int] = None
                   ) -> config_lib.MuZeroConfig:
   """The preset's configuration, or one derived from the specs of
-  `environment` made once with seed 0; cached, so that resolving a run again
-  builds no environment. `training_steps` (None: the preset's) also sets a
-  derived configuration's schedules."""
+  `environment` made once with seed 0 (cached, so that resolving a run
+  again builds no environment); `training_steps` also sets its schedules."""
   try:
     hash(environment)
   except TypeError:  # A callable object without a hash: not remembered.
@@ -182,8 +173,8 @@ SEARCHES = choices.SEARCHES
 SEARCH_DEVICES = choices.SEARCH_DEVICES
 # Self-play's ways of playing: saved only when on.
 _PLAY_FLAGS = ('continuous_selfplay', 'pad_rounds', 'overlap_learning')
-# Where a kind of Ray process runs: spread evenly over the cluster's nodes,
-# on the learner's node, or over the nodes holding custom resource NAME.
+# Where a kind of Ray process runs: spread over the nodes, on the learner's
+# node, or over the nodes holding custom resource NAME.
 PLACEMENTS = ('spread', 'learner')
 RESOURCE_PLACEMENT = 'resource:'
 # Ray's own resources, asked for by count, never by a custom name.
@@ -214,67 +205,49 @@ def is_placement(value: Any) -> bool:
 @dataclasses.dataclass(frozen=True)
 class RunConfig:
   """One training run (`experiment.run`): its game, hyperparameters and
-  every other choice. Fields left None take the preset's (or the
-  environment's) values in `resolved()`; bad values and combinations are
-  refused on construction, naming the field.
+  every other choice. Fields left None take the preset's (or environment's)
+  values in `resolved()`; bad values are refused, naming the field.
 
   Attributes:
     preset: the environment, hyperparameters and self-play defaults
-      (`presets.preset_names()`); None with `environment`, 'tictactoe'
-      when neither is given.
-    config: the hyperparameters; None for the preset's, or those derived
-      from `environment` (`presets.config_for_environment`).
-    env: the game of a titled preset (an Atari title, a gymnasium id, an
-      OpenSpiel game); None for the preset's default.
-    environment: the user's game instead of a preset: a callable
-      `seed -> dm_env.Environment` or its import string
-      'package.module:factory' (docs/environments.md). A lambda runs, but a
-      resume or an evaluation must pass it again.
+      (`presets.preset_names()`; default 'tictactoe' without `environment`).
+    config: the hyperparameters (None: the preset's or the environment's).
+    env: the game of a titled preset (an Atari title, a gymnasium id, ...).
+    environment: the user's game: a callable `seed -> dm_env.Environment`
+      or its import string 'package.module:factory' (docs/environments.md);
+      a lambda must be passed again to resume or evaluate the run.
     data: 'selfplay' (the MuZero loop), 'synthetic' (the learner alone)
       or 'replay' (the games of `replay_path` only).
-    num_envs: games played at once by each player of games (None: the
-      preset's, split among the actors when num_actors > 0).
+    num_envs: games each player of games plays at once (None: the preset's).
     train_ratio: learner steps per environment step.
-    continuous_selfplay: replace each self-play game as it ends instead of
-      playing rounds that wait for their longest game.
+    continuous_selfplay: replace each game as it ends instead of playing
+      rounds that wait for their longest game.
     overlap_learning: take each move's learner steps in a second thread
-      (`overlapped_learning.py`). The preset's default gives way to
-      reanalysis; an explicit True does not.
+      (the preset's default gives way to reanalysis).
     pad_rounds: search every move of a round with all num_envs rows, so
-      that the batched search compiles one program. The preset's default
-      holds for the xla search in rounds only.
-    search: how self-play searches, one of `SEARCHES`.
-    search_device: where, one of `SEARCH_DEVICES` (`distribute.place_search`).
+      that the batched search compiles one program.
+    search, search_device: how and where self-play searches (`SEARCHES`,
+      `SEARCH_DEVICES`).
     seed: seed of TensorFlow, self-play, replay and synthetic batches.
     jit_compile: XLA-compile the loss and gradients (one replica or a TPU).
-    checkpoint_dir: where to save checkpoints and resume from the newest.
-    logdir: where to write TensorBoard summaries.
-    export_dir: where to export the inference SavedModel after training.
-    allow_config_changes: fields a resumed run may change besides
-      `CHANGEABLE`.
-    checkpoint_minutes: also checkpoint after this much wall time since
-      the last checkpoint (None: by learner steps only).
-    num_actors: self-play actor processes on Ray (`distributed/`); 0 plays
-      in the learner's process.
-    ray_address: HOST:PORT of a Ray cluster to join (None: start Ray here).
-    publish_interval: learner steps between weight publications to the
-      actors (actors ask at most every 0.05 s, so publishing more often
-      mostly costs the learner).
-    eval_interval: learner steps between evaluations of the published
-      weights, written as `eval/...` scalars to `logdir` (0: none).
-    eval_games: games per opponent and side (two players) or episodes (one
-      player) of each evaluation.
-    num_reanalyze_workers: reanalyse worker processes on Ray; 0 reanalyses
-      in the learner's process.
+    checkpoint_dir, logdir, export_dir: where to keep checkpoints, write
+      TensorBoard summaries, and export the inference SavedModel.
+    allow_config_changes: fields a resumed run may change (`CHANGEABLE`
+      always may).
+    checkpoint_minutes: also checkpoint after this much wall time.
+    num_actors: self-play actor processes on Ray (docs/cluster.md); 0 plays
+      in the learner's process. The other Ray settings: `ray_address`
+      (HOST:PORT of a cluster to join; None starts Ray here),
+      `publish_interval` (learner steps between weight publications),
+      `eval_interval` (learner steps between evaluations of the published
+      weights as `eval/...` scalars; 0: none) of `eval_games` games per
+      opponent and side, `num_reanalyze_workers` (0 reanalyses in the
+      learner's process), `replay_shards` (actor i's games go to shard i
+      mod replay_shards) and where each kind of process runs
+      (`*_placement`, `PLACEMENT_FORMS`; actors and reanalyse workers take
+      one CPU each, or one unit of NAME with 'resource:NAME').
     replay_path: the replay file of data='replay' (`ReplayBuffer.save`).
     export_replay: where to write the run's replay buffer at the end.
-    replay_shards: replay service processes on Ray, actor i's games going
-      to shard i mod replay_shards (distributed/shards.py).
-    actor_placement: where the actors run on Ray, one CPU each
-      (`PLACEMENT_FORMS`; 'resource:NAME' takes one unit of NAME each;
-      docs/cluster.md); reanalyze_placement the same for the reanalyse
-      workers; evaluator_placement and replay_placement for the evaluator
-      and the replay shards (no CPU of Ray's).
   """
   preset: Optional[str] = None
   config: Optional[config_lib.MuZeroConfig] = None
@@ -320,18 +293,6 @@ class RunConfig:
       if type(getattr(self, name)) is not int or getattr(self, name) < minimum:
         fail(name, ('a non-negative', 'a positive')[minimum] + ' integer')
 
-    def check_flag(name):
-      if not (getattr(self, name) is None or
-              isinstance(getattr(self, name), bool)):
-        fail(name, 'None, True or False')
-
-    def check_positive(name):
-      value = getattr(self, name)
-      if value is not None and not (
-          isinstance(value, (int, float)) and not isinstance(value, bool)
-          and 0 < value < float('inf')):
-        fail(name, 'None or a positive finite number')
-
     if self.environment is not None:
       if not (callable(self.environment) or
               isinstance(self.environment, str) and ':' in self.environment):
@@ -360,10 +321,15 @@ class RunConfig:
       fail('compute_dtype', f'one of {list(choices.COMPUTE_DTYPES)}')
     if self.num_envs is not None:
       check_count('num_envs', 1)
-    check_positive('train_ratio')
-    check_positive('checkpoint_minutes')
+    for name in ('train_ratio', 'checkpoint_minutes'):
+      value = getattr(self, name)
+      if value is not None and not (
+          isinstance(value, (int, float)) and not isinstance(value, bool)
+          and 0 < value < float('inf')):
+        fail(name, 'None or a positive finite number')
     for name in _PLAY_FLAGS:
-      check_flag(name)
+      if not isinstance(getattr(self, name), (bool, type(None))):
+        fail(name, 'None, True or False')
     if self.continuous_selfplay and self.data != 'selfplay':
       fail('continuous_selfplay', "False unless data='selfplay'")
     if self.overlap_learning and (self.data != 'selfplay' or
@@ -375,8 +341,11 @@ class RunConfig:
                             self.search == 'reference'):
       fail('pad_rounds', "False unless data='selfplay' plays rounds "
            '(continuous_selfplay off) with a batched search (xla or graph)')
-    check_count('log_every', 1)
-    check_count('num_actors', 0)
+    for name, minimum in (('log_every', 1), ('num_actors', 0),
+                          ('publish_interval', 1), ('eval_interval', 0),
+                          ('eval_games', 1), ('num_reanalyze_workers', 0),
+                          ('replay_shards', 1)):
+      check_count(name, minimum)
     if self.num_actors and self.data != 'selfplay':
       fail('num_actors', f'0 with data={self.data!r}')
     if (self.data == 'replay') != bool(self.replay_path):
@@ -386,16 +355,11 @@ class RunConfig:
            '(no replay buffer in this process)')
     if self.ray_address and not self.num_actors:
       fail('ray_address', 'None unless num_actors > 0')
-    check_count('publish_interval', 1)
-    check_count('eval_interval', 0)
-    check_count('eval_games', 1)
     if self.eval_interval and not self.num_actors:
       fail('eval_interval', '0 unless num_actors > 0')
-    check_count('num_reanalyze_workers', 0)
     if self.num_reanalyze_workers and not self.num_actors:
       fail('num_reanalyze_workers', '0 unless num_actors > 0 (reanalyse '
            'workers are Ray processes of the distributed mode)')
-    check_count('replay_shards', 1)
     if self.replay_shards > 1 and not self.num_actors:
       fail('replay_shards', '1 unless num_actors > 0')
     if 0 < self.num_reanalyze_workers < self.replay_shards:
@@ -418,9 +382,8 @@ class RunConfig:
   def resolved(self) -> 'RunConfig':
     """This run with every None taken from its preset: the one place.
 
-    `num_envs` is per actor, so by default the actors share the preset's
-    games (rounded up) and each game's moves span as many learner steps as
-    in one process. Resolving twice changes nothing.
+    `num_envs` is per actor: by default the actors share the preset's
+    games (rounded up). Resolving twice changes nothing.
     """
     config = self.config or default_config(self.preset, self.env,
                                            self.environment)
@@ -519,11 +482,8 @@ def save(directory: str, run: RunConfig) -> str:
 
 
 def load(directory: str) -> Optional[RunConfig]:
-  """The configuration saved in `directory`, None if it has none.
-
-  Raises:
-    RunConfigError: if the file exists but cannot be read as one.
-  """
+  """The configuration saved in `directory`, None if it has none; raises
+  `RunConfigError` if the file exists but cannot be read as one."""
   target = path(directory)
   if not os.path.exists(target):
     return None
@@ -539,13 +499,9 @@ def load(directory: str) -> Optional[RunConfig]:
 
 def check_resume(directory: str, current: RunConfig,
                  allowed: Iterable[str] = ()) -> Optional[RunConfig]:
-  """The configuration saved in checkpoint `directory` (None if none).
-
-  Raises:
-    RunConfigError: unless `current` continues the saved run, naming both
-      values of every field that differs (besides `CHANGEABLE` and
-      `allowed`).
-  """
+  """The configuration saved in checkpoint `directory` (None if none);
+  raises `RunConfigError` unless `current` continues it, naming both values
+  of every field that differs (besides `CHANGEABLE` and `allowed`)."""
   saved = load(directory)
   if saved is None:
     return None

@@ -14,19 +14,12 @@
 # ============================================================================
 """RunLock: one writing run per directory, through a lock file.
 
-The lock is a file `LOCK` created with `O_CREAT | O_EXCL`, so of several runs
-starting at once exactly one creates it. It holds JSON naming its owner
-(host, pid, start time, command line, a random token).
-
-A lock whose owner died on this host (no such process, or only its zombie)
-is reclaimed with a warning; one from another host never is, since whether
-that process lives cannot be checked from here. A stale lock file is
-removed only while holding an `fcntl.flock` on the side file
-`LOCK.reclaim`, after judging it again under that guard, and the next lock
-is made by the same `O_EXCL` creation, so reclaiming is race-free. The
-kernel drops a `flock` when its process dies, so the guard cannot go
-stale; its holder removes the guard file before unlocking it, and a
-process that locked a removed guard file tries again.
+`LOCK` is created with `O_CREAT | O_EXCL` (of several runs starting at once
+exactly one creates it) and names its owner. A lock whose owner died on this
+host is reclaimed; one from another host never is. Reclaiming is race-free:
+the stale file is judged again and removed under an `fcntl.flock` on
+`LOCK.reclaim` (dropped by the kernel when its holder dies), and the next
+lock is made by the same `O_EXCL` creation.
 """
 
 import contextlib
@@ -49,9 +42,8 @@ GARBLED_GRACE_SECONDS = 10.
 # Create-or-judge rounds before giving up on a lock file that keeps changing.
 _MAX_ATTEMPTS = 20
 
-# Tokens of the locks this process holds: a lock naming our own PID but a
-# token not in here was left by an earlier process that had the same PID
-# (a restarted container numbers its processes from 1 again).
+# Tokens of the locks this process holds: a lock naming our PID with another
+# token was left by an earlier process of the same PID (a restarted container).
 _HELD_TOKENS: Set[str] = set()
 
 
@@ -107,11 +99,9 @@ def is_alive(pid: int) -> bool:
 
 
 class RunLock:
-  """An exclusive lock on a directory: `with RunLock(directory): ...`, or
-  `acquire()` ... `release()`."""
+  """An exclusive lock on a directory (`with`, or `acquire` and `release`)."""
 
   def __init__(self, directory: str, lock_file: str = LOCK_FILE):
-    """Names the lock file `lock_file` in `directory`; locks nothing yet."""
     if not directory:
       raise ValueError(f'RunLock needs a directory, got {directory!r}.')
     if not lock_file or os.sep in lock_file:
@@ -228,13 +218,9 @@ class RunLock:
     os.unlink(self._path)
 
   def acquire(self) -> 'RunLock':
-    """Takes the lock, reclaiming a stale one; creates the directory.
-
-    Raises:
-      RunLockError: if another live run or another host holds the lock,
-        the lock file is being written right now, or this object already
-        holds it; naming the owner and what to do.
-    """
+    """Takes the lock, reclaiming a stale one, and creates the directory; a
+    `RunLockError` names the owner and what to do if another live run or
+    host holds the lock, or is writing it now, or this object holds it."""
     if self.held:
       raise RunLockError(f'This RunLock already holds {self._path}.')
     os.makedirs(self._directory, exist_ok=True)
@@ -251,8 +237,7 @@ class RunLock:
         f'appearing and disappearing. Is a script deleting it?')
 
   def release(self) -> None:
-    """Removes the lock file if it still names us (else warns); a no-op if
-    not held."""
+    """Removes the lock file if held and it still names us (else warns)."""
     if not self.held:
       return
     token, self._token = self._token, None

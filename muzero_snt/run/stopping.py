@@ -14,13 +14,12 @@
 # ============================================================================
 """Clean stops: SIGINT and SIGTERM ask a run to stop; a second one stops it.
 
-Inside `StopOnSignals()` the first SIGINT or SIGTERM only sets
-`requested`. In the training loop the run finishes its learner step, saves
-a final checkpoint and returns. During start-up (stages named by `begin`)
-it raises `Stopped` naming the stage when that stage ends, saving nothing,
-and its `with` blocks release the run lock and Ray. A second signal raises
-`KeyboardInterrupt` at once. Outside the main thread, where Python cannot
-install handlers, nothing changes.
+Inside `StopOnSignals()` the first signal only sets `requested`: the
+training loop finishes its learner step, saves a final checkpoint and
+returns; during start-up (stages named by `begin`) `Stopped` is raised when
+the stage ends, saving nothing. A second signal raises `KeyboardInterrupt`
+at once. Outside the main thread, where Python cannot install handlers,
+nothing changes.
 """
 
 import contextlib
@@ -36,8 +35,7 @@ _installed: Optional['StopOnSignals'] = None
 
 
 class Stopped(Exception):
-  """A signal (`signal_name`) stopped a run during start-up `stage`, e.g.
-  'building the learner', before any learner step."""
+  """A signal (`signal_name`) stopped a run during start-up `stage`."""
 
   def __init__(self, signal_name: str, stage: str):
     super().__init__(f'Stopped by {signal_name} while {stage}, before the '
@@ -47,11 +45,9 @@ class Stopped(Exception):
 
 
 class StopOnSignals:
-  """Context manager turning the first SIGINT or SIGTERM into a request.
-
-  Blocks of one instance nest: the outermost installs and restores the
-  handlers, and a request made in an outer block holds in the inner ones.
-  """
+  """Context manager turning the first SIGINT or SIGTERM into a request;
+  blocks of one instance nest (the outermost installs and restores the
+  handlers, and a request made in an outer block holds in the inner ones)."""
 
   def __init__(self):
     self._received: Optional[int] = None
@@ -86,12 +82,9 @@ class StopOnSignals:
       raise Stopped(self.signal_name, self._received_in)
 
   def begin(self, stage: Optional[str]) -> None:
-    """Ends the start-up stage in progress and begins `stage` (as in
-    'while <stage>'; None when the training loop begins).
-
-    Raises:
-      Stopped: if a signal came during the stage that ends here.
-    """
+    """Ends the start-up stage in progress (raising `Stopped` if a signal
+    came during it) and begins `stage`, as in 'while <stage>' (None: the
+    training loop)."""
     self.check()
     self._stage = stage
 
@@ -110,9 +103,8 @@ class StopOnSignals:
     else:
       notice = (f'{name} received while {self._stage}: stopping before the '
                 'first learner step, with nothing to save')
-    # Straight to the file descriptor: the signal may arrive while the main
-    # thread is inside a write to sys.stderr (a log line), and a logging
-    # call here would re-enter that buffered writer ("reentrant call").
+    # Straight to the file descriptor: a logging call here would re-enter
+    # the buffered sys.stderr writer the main thread may be inside.
     os.write(2, f'{notice} (send it again to stop at once).\n'.encode())
 
   def _install(self) -> None:
@@ -155,10 +147,8 @@ def keep_handlers() -> Iterator[None]:
   """Keeps the installed `StopOnSignals`' handlers through the block.
 
   Ray's `init` installs SIGTERM handlers that exit the process and
-  `ray.shutdown` leaves SIGTERM at the default. Inside, `signal.signal`
-  leaves SIGINT and SIGTERM as they are; at the end the handlers are
-  installed again, which also undoes what native code set behind Python's
-  back.
+  `ray.shutdown` resets SIGTERM: inside, `signal.signal` leaves SIGINT and
+  SIGTERM alone, and at the end the handlers are installed again.
   """
   stop = _installed
   if stop is None or threading.current_thread() is not threading.main_thread():

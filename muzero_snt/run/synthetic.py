@@ -12,11 +12,7 @@
 # See the License for the specific language governing permissions and
 # limitations under the License.
 # ============================================================================
-"""Synthetic batches with learnable targets, for smoke runs and benchmarks.
-
-The targets are fixed functions of the observation and the actions, drawn
-once from a seed, so that a learner trained on them has something to fit.
-"""
+"""Synthetic batches with learnable targets, for smoke runs and benchmarks."""
 
 from typing import Iterator
 
@@ -29,16 +25,13 @@ from muzero_snt import types
 class SyntheticBatches:
   """An endless stream of `Batch`es that fit a config.
 
-  Value targets are a fixed linear function of the observation (squashed to
-  [-1, 1] and scaled by `value_scale`), rewards a fixed function of the
-  action, policies a fixed softmax of the observation; a fraction of windows
-  runs past the end of a game (absorbing states, policy masked). With a
-  consistency loss (`consistency_loss_weight` > 0) the batches carry next
-  observations: each step's is the previous one shifted by a fixed amount
-  per action, modulo 1 (zeros past the end of a game).
-
-  Batch i is drawn from its own seed `(seed, i)`, so a stream started at
-  `start=n` continues exactly where one that produced n batches stopped.
+  The targets are fixed functions drawn once from `seed`: values a linear
+  function of the observation (squashed to [-1, 1], times `value_scale`),
+  rewards a function of the action, policies a softmax of the observation;
+  a `terminal_fraction` of windows runs past the end of a game. With a
+  consistency loss each next observation is the previous one shifted by a
+  fixed amount per action, modulo 1. Batch i is drawn from seed `(seed, i)`,
+  so a stream started at `start=n` continues one that produced n batches.
   """
 
   def __init__(self,
@@ -89,9 +82,8 @@ class SyntheticBatches:
     policy /= policy.sum(-1, keepdims=True)
     policy = np.repeat(policy[:, None], k + 1, axis=1)  # [B, K+1, A]
     mask = np.ones((b, k + 1))
-    # A game that ends inside the window acts at positions 0..L-1; position
-    # L is terminal (value 0, no policy; the reward of action L-1 is real)
-    # and later positions are absorbing (reward 0 too).
+    # A game ending in the window acts at 0..L-1; L is terminal (value 0, no
+    # policy, the reward of action L-1 real), later ones absorbing (reward 0).
     ends = rng.uniform(size=b) < self._terminal_fraction
     length = rng.integers(1, k + 1, b)
     for i in np.flatnonzero(ends):

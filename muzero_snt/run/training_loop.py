@@ -16,8 +16,7 @@
 
 A run restarted from its last checkpoint continues exactly as if it had
 never stopped. Extending a finished self-play run (a larger
-`training_steps`) is exact only if its last learner step ended a round:
-otherwise the first run played the rest of that round without learning.
+`training_steps`) is exact only if its last learner step ended a round.
 """
 
 import concurrent.futures
@@ -58,26 +57,19 @@ class TrainingLoop:
     """Constructs the loop and restores the last checkpoint, if any.
 
     Args:
-      config: the run's configuration (training_steps, checkpoint_interval,
-        and the replay settings a restored buffer is read with).
-      learner: the learner; with self-play, its network is the one the
-        actor's search reads.
-      source: where the batches come from.
+      config: training_steps, checkpoint_interval, and the replay settings
+        a restored buffer is read with.
+      learner: with self-play, its network is the one the actor searches.
       checkpoint_dir: where to save and resume checkpoints (None: nowhere).
-      writer: TensorBoard writer, if any.
-      log_every: log and write summaries every this many learner steps (and
-        after the first round, and at the end).
-      checkpoint_seconds: also checkpoint between rounds when this much
-        wall time has passed since the last one, so that a run that is
-        often killed still progresses.
+      log_every: log every this many learner steps (and after the first
+        round, and at the end).
+      checkpoint_seconds: also checkpoint after this much wall time.
       compile_first: compile the source's search and the learner's step
-        side by side before the first round (the same run, only sooner).
-      overlap_learning: take each move's learner steps in a second thread
-        (`overlapped_learning.py`); needs a source with `actor_weights`.
-      stop: the `stopping.StopOnSignals` of a start-up that listens to
-        signals already, so that an earlier signal keeps its effect.
-      logger: called with the scalars of each log step (`progress.py`);
-        None logs nothing.
+        side by side before the first round.
+      overlap_learning: take each move's learner steps in a second thread;
+        needs a source with `actor_weights`.
+      stop: the `StopOnSignals` of a start-up already listening to signals.
+      logger: called with the scalars of each log step (None: no log).
 
     Raises:
       ValueError: for a bad `log_every` or `checkpoint_seconds`, or
@@ -99,9 +91,9 @@ class TrainingLoop:
     self._learner = learner
     self._source = source
     self._overlap = bool(overlap_learning)
-    # With overlap: the batches drawn for the next list of steps, the
-    # replay keys of the running list, and the learner steps counted
-    # through the last metrics taken, asked for, and in the actor's weights.
+    # With overlap: the batches drawn for the next steps, the replay keys
+    # of the running ones, and the learner steps counted through the last
+    # metrics taken, asked for, and in the actor's weights.
     self._staged = []
     self._running_keys = []
     self._thread = overlapped_learning.LearnerThread(
@@ -122,9 +114,8 @@ class TrainingLoop:
     if checkpoint_dir:
       self._checkpointer = checkpointing.Checkpointer(
           checkpoint_dir, **learner.state, **source.counters())
-      has_replay = source.replay is not None
-      replay = self._checkpointer.restore(config if has_replay else None)
-      source.restore_replay(replay)
+      source.restore_replay(self._checkpointer.restore(
+          None if source.replay is None else config))
       if self._checkpointer.latest_number is not None:
         self._last_checkpoint = self._checkpointer.latest_path
         logging.info('Resumed from %s at learner step %d.',
@@ -232,12 +223,8 @@ class TrainingLoop:
       self._actor_steps = steps
 
   def save(self) -> Optional[str]:
-    """Saves a checkpoint numbered by the learner step; logs its path.
-
-    Raises:
-      checkpointing.CheckpointError: if the save fails (a full disk); the
-        older checkpoints are kept.
-    """
+    """Saves a checkpoint numbered by the learner step and logs its path;
+    raises `checkpointing.CheckpointError` if the save fails."""
     if self._checkpointer is None:
       return None
     step = self._learner.steps
@@ -256,16 +243,16 @@ class TrainingLoop:
     a final checkpoint (`stopping.py`), and `stopped_by` names it.
 
     Args:
-      on_round: called after every round (and its checkpoint); returning
-        True stops the loop there.
-      end_round: checked after every move; returning True ends the round
-        there (continuous self-play's games in play go on in the next
-        round; a source that plays rounds to the end drops them).
+      on_round: called after every round (and its checkpoint); True stops
+        the loop there.
+      end_round: checked after every move; True ends the round there
+        (continuous self-play's games in play go on in the next round; a
+        source that plays rounds to the end drops them).
 
     Raises:
-      FloatingPointError: if a learner step's loss is not finite; no
-        checkpoint is written after it.
-      checkpointing.CheckpointError: if a save fails (a full disk).
+      FloatingPointError: if a learner step's loss is not finite (no
+        checkpoint follows it).
+      checkpointing.CheckpointError: if a save fails.
       stopping.Stopped: if a signal came before the first round.
     """
     self._start = time.time()
@@ -322,9 +309,8 @@ class TrainingLoop:
 
     Two threads (XLA releases the interpreter); the search only reads the
     variables the learner's warm-up changes and restores. This thread only
-    waits, so that a stop raises `stopping.Stopped` at once; the compiles,
-    which XLA cannot cut short, run to their end in non-daemon threads (a
-    daemon thread killed inside XLA would abort the process).
+    waits, so that a stop raises `Stopped` at once; the compiles finish in
+    non-daemon threads (one killed inside XLA would abort the process).
     """
     prepare = getattr(self._source, 'compile_function', None)
     compile_source = prepare() if prepare is not None else None
@@ -380,8 +366,7 @@ class TrainingLoop:
       return
     summaries = {**source_scalars, **learner_scalars}
     if metrics:
-      # Value and policy are predicted at unroll steps 0..K, rewards and
-      # the consistency loss (when on) at 1..K.
+      # Value and policy at unroll steps 0..K, reward and consistency 1..K.
       for name, first_step in (('value', 0), ('reward', 1), ('policy', 0),
                                ('consistency', 1)):
         for k, value in enumerate(metrics.get(f'{name}_loss', ()),
