@@ -14,7 +14,7 @@
 # ============================================================================
 """The MuZero learner: a compiled step under any tf.distribute strategy."""
 
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 import tensorflow as tf
@@ -218,30 +218,50 @@ class Learner:
         'step': self._step_counter,
     }
 
-  def warm_up(self) -> bool:
-    """Compiles the step for `config.batch_size` batches now, by a step on
-    `zero_batch` after which every variable is restored bit for bit (nothing
-    else may read them meanwhile). False, doing nothing, on a strategy with
-    several replicas (their first step compiles); else True."""
+  def compile_function(self) -> Optional[Callable[[], None]]:
+    """Traces the step for `config.batch_size` batches now; returns a
+    function that compiles it, by a step on `zero_batch` after which every
+    variable is restored bit for bit (nothing else may read them
+    meanwhile), and may run in another thread. None on a strategy with
+    several replicas (their first step compiles).
+
+    Trace in one thread, before any other starts TensorFlow work: a
+    program's name counts the process's traces and graphs before it, and
+    keys XLA's persistent cache (`run/compile_cache.py`), so a trace racing
+    another thread's would miss the cache in the next run.
+    """
     if self._strategy.num_replicas_in_sync > 1:
-      return False
-    # Every variable a step can change, batch-norm statistics included.
-    variables = list({
-        variable.ref(): variable
-        for variable in (list(self._network.variables) +
-                         list(self._optimizer.variables) +
-                         [self._step_counter, self._learning_rate])
-    }.values())
-    # Host copies: a tensor read from a variable may share its buffer.
-    saved = [np.array(variable.numpy()) for variable in variables]
+      return None
     batch = _as_batch_of_tensors(
         zero_batch(self._config, self._config.batch_size))
-    try:
-      with tf.device(self._device):
-        self._compiled_step(batch)
-    finally:
-      for variable, value in zip(variables, saved):
-        variable.assign(value)
+    with tf.device(self._device):
+      self._compiled_step.get_concrete_function(batch)
+
+    def compile_step() -> None:
+      # Every variable a step can change, batch-norm statistics included.
+      variables = list({
+          variable.ref(): variable
+          for variable in (list(self._network.variables) +
+                           list(self._optimizer.variables) +
+                           [self._step_counter, self._learning_rate])
+      }.values())
+      # Host copies: a tensor read from a variable may share its buffer.
+      saved = [np.array(variable.numpy()) for variable in variables]
+      try:
+        with tf.device(self._device):
+          self._compiled_step(batch)
+      finally:
+        for variable, value in zip(variables, saved):
+          variable.assign(value)
+    return compile_step
+
+  def warm_up(self) -> bool:
+    """Traces and compiles the step now (`compile_function`); False, doing
+    nothing, on a strategy with several replicas, else True."""
+    compile_step = self.compile_function()
+    if compile_step is None:
+      return False
+    compile_step()
     return True
 
   def _loss_and_gradients(self, batch: types.Batch):

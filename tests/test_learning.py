@@ -16,6 +16,7 @@
 
 import dataclasses
 import tempfile
+import threading
 
 import numpy as np
 import tensorflow as tf
@@ -209,6 +210,23 @@ class WarmUpTest(testing.TestCase):
         warm._compiled_step.experimental_get_tracing_count(), 1)  # pylint: disable=protected-access
     for a, b in zip(_every_variable(warm), _every_variable(cold)):
       self.assertAllEqual(a, b)
+
+  def test_compile_function_traces_in_the_caller_and_compiles_elsewhere(self):
+    # The trace's name keys XLA's persistent cache, so it is made in the
+    # calling thread; the returned function, in another thread, only
+    # compiles (no second trace) and leaves the variables as they were.
+    learner = _learner(_residual_config(), jit_compile=True)
+    step = learner._compiled_step  # pylint: disable=protected-access
+    before = _every_variable(learner)
+    compile_step = learner.compile_function()
+    self.assertEqual(step.experimental_get_tracing_count(), 1)
+    thread = threading.Thread(target=compile_step)
+    thread.start()
+    thread.join()
+    self.assertEqual(step.experimental_get_tracing_count(), 1)
+    for after, expected in zip(_every_variable(learner), before):
+      self.assertAllEqual(after, expected)
+    self.assertEqual(learner.steps, 0)
 
 
 class LearnerTest(testing.TestCase):

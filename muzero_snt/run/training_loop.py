@@ -308,7 +308,7 @@ class TrainingLoop:
     """Compiles the source's search and the learner's step side by side.
 
     Two threads (XLA releases the interpreter); the search only reads the
-    variables the learner's warm-up changes and restores. This thread only
+    variables the learner's compile changes and restores. This thread only
     waits, so that a stop raises `Stopped` at once; the compiles finish in
     non-daemon threads (one killed inside XLA would abort the process).
     """
@@ -317,9 +317,11 @@ class TrainingLoop:
     if compile_source is None:
       return
     start = time.time()
+    # Traced here, before the threads start: see `Learner.compile_function`.
+    compile_learner = self._learner.compile_function()
     pool = concurrent.futures.ThreadPoolExecutor(2, 'compile')
     searches = pool.submit(compile_source)
-    learner = pool.submit(self._learner.warm_up)
+    learner = pool.submit(compile_learner or (lambda: None))
     pool.shutdown(wait=False)
     pending = {searches, learner}
     while pending:
@@ -331,10 +333,10 @@ class TrainingLoop:
                      'after it.')
         self._stop.check()
     searches.result()
-    learner_compiled = learner.result()
+    learner.result()
     logging.info('Compiled %s in %.1f s.',
                  'the learner step with the search beside it'
-                 if learner_compiled else 'the search', time.time() - start)
+                 if compile_learner else 'the search', time.time() - start)
 
   def steps_per_second(self) -> Optional[float]:
     """The learner's rate since the end of its first step in this process

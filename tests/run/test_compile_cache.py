@@ -217,3 +217,57 @@ def test_results_are_bit_identical_with_and_without_the_cache(tmp_path):
   assert seeded_cold == 0
   assert seeded_warm >= 2  # The learner step's program and the search's.
   assert cold == warm == without
+
+
+# A training loop's start (the search and the learner step compiled in two
+# threads) on a small tic-tac-toe network, in a fresh process; prints how
+# many entries it started with and how many new ones it shares.
+_LOOP_START = """
+    import dataclasses, sys
+    from muzero_snt.run import compile_cache
+    cache = compile_cache.enable(sys.argv[1])
+    import tensorflow as tf
+    from muzero_snt import acting, learning, networks, presets, search
+    from muzero_snt.environments import checks, tictactoe
+    from muzero_snt.run import data_sources, training_loop
+    config = presets.make_tictactoe_config()
+    config = config.replace(
+        num_simulations=4, batch_size=8, num_unroll_steps=2, td_steps=9,
+        training_steps=1, window_size=50,
+        network=dataclasses.replace(config.network, channels=4,
+                                    prediction_blocks=0))
+    tf.random.set_seed(0)
+    network = networks.make_network(config)
+    learner = learning.Learner(network, config, jit_compile=True)
+    actor = acting.Actor(
+        config, search.CompiledSearch(config, network),
+        search.NetworkModel(network),
+        lambda s: checks.CheckedEnvironment.from_config(
+            tictactoe.TicTacToe(s), config), seed=3, num_envs=2)
+    training_loop.TrainingLoop(
+        config, learner, data_sources.SelfPlay(config, actor, train_ratio=0.5,
+                                          seed=3),
+        logger=None).run()
+    print(cache.seeded, cache.publish())
+"""
+
+
+def test_a_second_run_compiles_nothing_new(tmp_path):
+  # Every program of the loop's start is found in the cache by the next
+  # run: the programs' names, part of the entries' keys, do not depend on
+  # how the two compile threads interleave.
+  def run():
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE')}
+    result = subprocess.run(
+        [sys.executable, '-c', textwrap.dedent(_LOOP_START),
+         str(tmp_path / 'cache')],
+        cwd=_ROOT, capture_output=True, text=True, timeout=600,
+        env=dict(environment, PYTHONPATH=_ROOT, TF_CPP_MIN_LOG_LEVEL='3'))
+    assert result.returncode == 0, result.stderr[-3000:]
+    return [int(n) for n in result.stdout.split()[-2:]]
+
+  seeded, shared = run()
+  assert seeded == 0 and shared >= 2  # The searches and the learner step.
+  for _ in range(2):
+    assert run() == [shared, 0]

@@ -382,11 +382,11 @@ class TrainingLoopTest(parameterized.TestCase, tf.test.TestCase):
     runs = {}
     for compile_first in (True, False):
       run = _make_run(config, compiled=True, compile_first=compile_first)
-      with mock.patch.object(run.learner, 'warm_up',
-                             wraps=run.learner.warm_up) as warm_up:
+      with mock.patch.object(run.learner, 'compile_function',
+                             wraps=run.learner.compile_function) as prepare:
         with self.assertLogs(logger='absl', level='INFO') as logs:
           run.loop.run()
-      self.assertEqual(warm_up.call_count, int(compile_first))
+      self.assertEqual(prepare.call_count, int(compile_first))
       message = 'Compiled the learner step with the search beside it'
       compiled_lines = [line for line in logs.output if message in line]
       self.assertLen(compiled_lines, int(compile_first))
