@@ -18,12 +18,17 @@ r"""What a run pays before its first learner step; a bad flag's answer.
 its lines arrive (`MEASURES`), twice with a fresh --compile_cache (`cold`,
 with the programs it cached and compile seconds, then `warm`) where a
 checkout has one; `bad_flag` times `--num_simulations=0`. The checkouts
-alternate, --rounds times. See docs/benchmarks.md (Start-up).
+alternate, --rounds times. With --stages instead, each stage of a start
+timed on its own in one thread of a fresh process (`STAGES`), cold then
+warm: what the cache can save, and what it cannot. See docs/benchmarks.md
+(Start-up).
 
     python -m benchmarks.startup --presets=tictactoe,cartpole,minatar \
         --rounds=3 --checkouts=/tmp/before,.
+    python -m benchmarks.startup --presets=tictactoe --stages --rounds=3
 """
 
+import json
 import os
 import re
 import shutil
@@ -45,6 +50,9 @@ CHECKOUTS = flags.DEFINE_list(
     'checkouts', ['.'], 'repository checkouts whose launcher is timed, '
     'alternating.')
 ROUNDS = flags.DEFINE_integer('rounds', 3, 'runs per preset and checkout.')
+STAGES = flags.DEFINE_bool(
+    'stages', False, 'time each stage of a start (`STAGES`) instead, in '
+    'this checkout.')
 OUTPUT_JSON = reporting.output_json_flag()
 
 # Seconds from the start to the first absl log line, the compile's end (then
@@ -95,9 +103,97 @@ def cached_programs(cache: str) -> Dict[str, float]:
   return {'programs': len(sizes), 'program_mb': sum(sizes) / 2**20}
 
 
+# The stages of a run's start, one after another: TensorFlow's import (and
+# muzero_snt's), the learner's and the self-play source's construction, the
+# search's and the learner step's traces (Python), the search's compile, the
+# step lowered to XLA's HLO alone (a cache entry is found by its HLO, so a
+# warm start pays this too), then the step's compile (lowering again, then
+# LLVM or the cache's entry).
+STAGES_MEASURED = ('import', 'build', 'trace_search', 'trace_learner',
+                   'compile_search', 'lower_learner', 'compile_learner')
+
+
+def stage_times(preset: str, cache: str) -> Dict[str, float]:
+  """Seconds of each of `STAGES_MEASURED` for `preset` with the compile
+  cache in `cache` ('' for none); call first thing in a fresh process."""
+  start = time.perf_counter()
+  times = {}
+
+  def lap(name: str) -> None:
+    now = time.perf_counter()
+    times[name] = now - start - sum(times.values())
+
+  # pylint: disable=g-import-not-at-top,protected-access
+  from muzero_snt.run import compile_cache
+  compile_cache.enable(cache)
+  import tensorflow as tf
+  from muzero_snt import learning
+  from muzero_snt.run import builders
+  from muzero_snt.run import run_config
+  lap('import')
+  run = run_config.RunConfig(preset=preset).resolved()
+  learner = builders.make_learner(run.config, run.seed, run.jit_compile,
+                                  tf.distribute.get_strategy(),
+                                  run.compute_dtype)
+  source = builders.make_source(run, learner)
+  lap('build')
+  compile_search = source.compile_function()
+  lap('trace_search')
+  compile_learner = learner.compile_function()
+  lap('trace_learner')
+  compile_search()
+  lap('compile_search')
+  batch = learning._as_batch_of_tensors(
+      learning.zero_batch(run.config, run.config.batch_size))
+  learner._compiled_step.experimental_get_compiler_ir(batch)(stage='hlo')
+  lap('lower_learner')
+  compile_learner()
+  lap('compile_learner')
+  return times
+
+
+def _stages_in_a_process(preset: str, cache: str) -> Dict[str, float]:
+  code = ('import json; from benchmarks import startup; '
+          f'print(json.dumps(startup.stage_times({preset!r}, {cache!r})))')
+  environment = {k: v for k, v in os.environ.items()
+                 if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE')}
+  environment['TF_CPP_MIN_LOG_LEVEL'] = '3'
+  result = subprocess.run([sys.executable, '-c', code], capture_output=True,
+                          text=True, env=environment, check=False)
+  if result.returncode:
+    raise RuntimeError(f'The stages of {preset} failed:\n' +
+                       result.stderr[-3000:])
+  return json.loads(result.stdout.splitlines()[-1])
+
+
+def _time_stages() -> None:
+  rows = {}  # (preset, cache) -> stage times.
+  for round_index in range(ROUNDS.value):
+    for preset in PRESETS.value:
+      cache = tempfile.mkdtemp(prefix='startup_xla_')
+      for kind in ('cold', 'warm'):
+        times = _stages_in_a_process(preset, cache)
+        times['total'] = sum(times.values())
+        rows.setdefault((preset, kind), []).append(times)
+        print(f'round {round_index + 1} {preset} {kind}: {times}',
+              flush=True)
+      shutil.rmtree(cache)
+  columns = STAGES_MEASURED + ('total',)
+  reporting.report(
+      {' '.join(key): value for key, value in rows.items()},
+      OUTPUT_JSON.value, reporting.table(
+          ('preset', 'cache') + columns,
+          [key + tuple(statistics.median(r[c] for r in results)
+                       for c in columns)
+           for key, results in rows.items()]))
+
+
 def main(argv: List[str]) -> None:
   reporting.check_no_arguments(argv)
   reporting.check_positive([ROUNDS])
+  if STAGES.value:
+    _time_stages()
+    return
   for checkout in CHECKOUTS.value:
     if not os.path.isdir(os.path.join(checkout, 'muzero_snt')):
       raise app.UsageError(
