@@ -308,9 +308,10 @@ class TrainingLoop:
     """Compiles the source's search and the learner's step side by side.
 
     Two threads (XLA releases the interpreter); the search only reads the
-    variables the learner's compile changes and restores. This thread only
-    waits, so that a stop raises `Stopped` at once; the compiles finish in
-    non-daemon threads (one killed inside XLA would abort the process).
+    variables the learner's compile changes and restores. This thread
+    traces both first, then only waits, so that a stop raises `Stopped` at
+    once; the compiles finish in non-daemon threads (one killed inside XLA
+    would abort the process).
     """
     prepare = getattr(self._source, 'compile_function', None)
     compile_source = prepare() if prepare is not None else None
