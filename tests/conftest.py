@@ -18,11 +18,11 @@ The test processes of a run (pytest-xdist's workers) and the launchers
 they start share one XLA compile cache (`muzero_snt.run.compile_cache`):
 `MUZERO_SNT_COMPILE_CACHE` if set (a CI cache kept between runs, say; empty
 for none), else a temporary directory removed at the end of the run, so
-that no test writes to the user's cache. A cache saves the compiles of
-the launchers' fresh processes; not the in-process tests', even kept
-between runs (the whole suite in 0.94 of the time: docs/benchmarks.md,
-Start-up), because an entry's key holds its function's name, numbered by
-all its process traced before it, which xdist's scheduling changes.
+that no test writes to the user's cache. It saves the compiles of the
+launchers' fresh processes, not the in-process tests', even kept between
+runs (the whole suite in 0.93 of the time: docs/benchmarks.md, Start-up),
+because an entry's key holds its function's name, numbered by all its
+process traced before it, which xdist's scheduling changes.
 """
 
 import os
