@@ -132,9 +132,13 @@ class _Observer:
           status[0]['games']):
         self.restarted = (steps, status[0])
     else:
-      return (steps >= self.restarted[0] + _RUN_AFTER and
-              any(line.startswith('The evaluator has not answered')
-                  for line in self.lines.lines))
+      # On until the learner's own checks (every 2 s) have said both: the
+      # actor's new process and the evaluator's silence.
+      said = ('The evaluator has not answered',
+              f'Self-play actor {self.moved} runs again')
+      return steps >= self.restarted[0] + _RUN_AFTER and all(
+          any(line.startswith(start) for line in self.lines.lines)
+          for start in said)
     return False
 
 
