@@ -65,17 +65,24 @@ _LINES = {'first_log': re.compile(r'^[IWEF]\d{4} '),
           'first_step': re.compile(r'learner step [1-9]\d*/')}
 
 
+def _clean_environment(**settings: str) -> Dict[str, str]:
+  """This process's environment without the compile cache's and
+  TensorFlow's log settings and PYTHONPATH (the child's checkout imports
+  its own code), with `settings`."""
+  unset = ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE', 'TF_CPP_MIN_LOG_LEVEL',
+           'PYTHONPATH')
+  return dict({k: v for k, v in os.environ.items() if k not in unset},
+              **settings)
+
+
 def line_times(command: List[str], cwd: str,
                check: bool = True) -> Dict[str, float]:
   """Runs `command`; the `MEASURES` it reached, in seconds from its start,
   or RuntimeError with its last lines if it fails and `check`."""
-  environment = {k: v for k, v in os.environ.items()
-                 if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE',
-                              'TF_CPP_MIN_LOG_LEVEL', 'PYTHONPATH')}
   start = time.perf_counter()
   process = subprocess.Popen(
       command, cwd=cwd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-      text=True, env=environment)
+      text=True, env=_clean_environment())
   times, lines = {}, []
   for line in process.stderr:
     now = time.perf_counter() - start
@@ -155,11 +162,9 @@ def stage_times(preset: str, cache: str) -> Dict[str, float]:
 def _stages_in_a_process(preset: str, cache: str) -> Dict[str, float]:
   code = ('import json; from benchmarks import startup; '
           f'print(json.dumps(startup.stage_times({preset!r}, {cache!r})))')
-  environment = {k: v for k, v in os.environ.items()
-                 if k not in ('TF_XLA_FLAGS', 'MUZERO_SNT_COMPILE_CACHE')}
-  environment['TF_CPP_MIN_LOG_LEVEL'] = '3'
   result = subprocess.run([sys.executable, '-c', code], capture_output=True,
-                          text=True, env=environment, check=False)
+                          text=True, check=False,
+                          env=_clean_environment(TF_CPP_MIN_LOG_LEVEL='3'))
   if result.returncode:
     raise RuntimeError(f'The stages of {preset} failed:\n' +
                        result.stderr[-3000:])
